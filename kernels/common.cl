@@ -1,0 +1,171 @@
+/* clsort common kernel code: configuration, loads, work-group Blelloch scan,
+ * tile scan and decoupled look-back helpers. Prepended to every program.
+ *
+ * Build-time macros (set by the host from the device's limits):
+ *   WG      work-group size (power of two)
+ *   ITEMS   elements per work-item, so one tile is WG*ITEMS elements
+ *   T       the arithmetic type of the scan (uint, int, float, ulong, long, double)
+ *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
+ *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
+ *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
+ * OpenCL C 1.2 only: no sub-groups, no C11 atomics, so it builds on NVIDIA and PoCL. */
+
+#ifndef WG
+#define WG 256
+#endif
+#ifndef ITEMS
+#define ITEMS 16
+#endif
+#ifndef T
+#define T uint
+#endif
+#ifndef SRC_T
+#define SRC_T T
+#endif
+
+#define TILE (WG * ITEMS)
+
+#if defined(cl_khr_fp64) && defined(NEED_FP64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+/* Local arrays are padded by one word per 32 so that work-item i reading
+ * element i*ITEMS+k does not hit the same bank as its neighbours. */
+#define PAD(i) ((i) + ((i) >> 5))
+#define TILE_PADDED (PAD(TILE) + 1)
+
+/* Element i of the input as a value of T (0 past the end: the identity). */
+#if defined(LOAD_FLAGS) && defined(KEY_BIT)
+#define LOAD(p, i, n, bit) ((i) < (n) ? (T)(((p)[i] >> (bit)) & 1) : (T)0)
+#elif defined(LOAD_FLAGS)
+#define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i] != 0) : (T)0)
+#else
+#define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i]) : (T)0)
+#endif
+
+/* Blelloch work-efficient exclusive scan of one value per work-item
+ * (up-sweep builds a reduction tree in place, down-sweep pushes prefixes back
+ * down). s holds PAD(WG)+1 elements. Returns the exclusive prefix of x;
+ * *total receives the sum over the work-group. Ends with a barrier. */
+inline T wg_exclusive_scan(T x, __local T *s, T *total)
+{
+    const uint lid = (uint)get_local_id(0);
+    s[PAD(lid)] = x;
+    uint offset = 1;
+    for (uint d = WG >> 1; d > 0; d >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < d) {
+            uint ai = offset * (2 * lid + 1) - 1;
+            uint bi = offset * (2 * lid + 2) - 1;
+            s[PAD(bi)] += s[PAD(ai)];
+        }
+        offset <<= 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T sum = s[PAD(WG - 1)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) s[PAD(WG - 1)] = (T)0;
+    for (uint d = 1; d < WG; d <<= 1) {
+        offset >>= 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < d) {
+            uint ai = offset * (2 * lid + 1) - 1;
+            uint bi = offset * (2 * lid + 2) - 1;
+            T t = s[PAD(ai)];
+            s[PAD(ai)] = s[PAD(bi)];
+            s[PAD(bi)] += t;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T r = s[PAD(lid)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *total = sum;
+    return r;
+}
+
+/* Sum of one value per work-item (tree in local memory). Ends with a barrier. */
+inline T wg_reduce(T x, __local T *s)
+{
+    const uint lid = (uint)get_local_id(0);
+    s[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = WG >> 1; d > 0; d >>= 1) {
+        if (lid < d) s[lid] += s[lid + d];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    T r = s[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+/* Loads tile `base` coalesced (element j*WG+lid on step j) into the padded
+ * local array `tile`. */
+inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, __local T *tile)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        tile[PAD(k)] = LOAD(in, base + k, n, bit);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Exclusive scan of a tile held in local memory, in place. Each work-item
+ * scans its ITEMS consecutive elements serially, the per-item sums go through
+ * the Blelloch scan. Returns the tile's total. Ends with a barrier. */
+inline T scan_tile_local(__local T *tile, __local T *s)
+{
+    const uint lid = (uint)get_local_id(0);
+    T v[ITEMS];
+    T sum = (T)0;
+    for (uint k = 0; k < ITEMS; ++k) {
+        v[k] = tile[PAD(lid * ITEMS + k)];
+        sum += v[k];
+    }
+    T total;
+    T run = wg_exclusive_scan(sum, s, &total);
+    for (uint k = 0; k < ITEMS; ++k) {
+        tile[PAD(lid * ITEMS + k)] = run;
+        run += v[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+/* ---- decoupled look-back (Merrill & Garland 2016), 32-bit payloads ----
+ * One status word per tile: flag in the high 32 bits, payload bits in the low.
+ * Tiles take their index from an atomic ticket, so a tile only ever waits for
+ * tiles that have already started: forward progress needs no scheduling
+ * assumption beyond "a started work-group keeps running". */
+#define LB_EMPTY 0UL
+#define LB_AGGREGATE 1UL
+#define LB_PREFIX 2UL
+
+inline void lb_publish(__global volatile ulong *status, uint tile, ulong flag, uint bits)
+{
+#ifdef cl_khr_int64_base_atomics
+    atom_xchg(&status[tile], (flag << 32) | (ulong)bits);
+#else
+    status[tile] = (flag << 32) | (ulong)bits;
+#endif
+}
+
+/* Called by one work-item: waits for predecessors and returns the sum of all
+ * tiles before `tile`. AS_T/AS_BITS convert between T and its 32-bit pattern. */
+#define LB_LOOKBACK(status, tile, result)                                     \
+    do {                                                                      \
+        T acc_ = (T)0;                                                        \
+        int j_ = (int)(tile) - 1;                                             \
+        while (j_ >= 0) {                                                     \
+            ulong w_ = status[j_];                                            \
+            ulong f_ = w_ >> 32;                                              \
+            if (f_ == LB_EMPTY) continue;                                     \
+            acc_ += AS_T((uint)(w_ & 0xffffffffUL));                          \
+            if (f_ == LB_PREFIX) break;                                       \
+            --j_;                                                             \
+        }                                                                     \
+        (result) = acc_;                                                      \
+    } while (0)

@@ -1,0 +1,108 @@
+/* clsort scan kernels (needs common.cl first).
+ *
+ * Two ways to scan any n, chosen by the host per device:
+ *  - portable reduce-then-scan: reduce_tiles writes one sum per tile, the tile
+ *    sums are scanned (recursively, the seed's "scan of arbitrary size arrays"),
+ *    and scan_tiles rescans each tile starting from its tile's prefix.
+ *    Reads the input twice, writes it once; needs no inter-work-group waiting.
+ *  - scan_lookback: one pass, decoupled look-back. Reads once, writes once.
+ *    Only for 32-bit T (the status word packs flag + 32 payload bits).
+ * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
+
+#if defined(T_IS_FLOAT)
+#define AS_T(b) as_float(b)
+#define AS_BITS(x) as_uint(x)
+#elif defined(T_IS_INT)
+#define AS_T(b) as_int(b)
+#define AS_BITS(x) as_uint(x)
+#else
+#define AS_T(b) (b)
+#define AS_BITS(x) (x)
+#endif
+
+/* sums[g] = sum of tile g. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums)
+{
+    __local T s[WG];
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    T sum = (T)0;
+    for (uint j = 0; j < ITEMS; ++j) sum += LOAD(in, base + j * WG + lid, n, bit);
+    T r = wg_reduce(sum, s);
+    if (lid == 0) sums[get_group_id(0)] = r;
+}
+
+/* Scans each tile, starting from offsets[g] (NULL: 0). in may equal out.
+ * The last tile writes the grand total to total[0] when total is not NULL. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
+                __global const T *offsets, uint inclusive, __global T *total)
+{
+    __local T tile[TILE_PADDED];
+    __local T s[PAD(WG) + 1];
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    const T offset = offsets ? offsets[get_group_id(0)] : (T)0;
+    load_tile(in, base, n, bit, tile);
+    /* keep the inputs for the inclusive variant: reread from local memory */
+    T own[ITEMS];
+    if (inclusive)
+        for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
+    T tsum = scan_tile_local(tile, s);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        if (base + k < n) {
+            T r = offset + tile[PAD(k)];
+            if (inclusive) r += own[j];
+            out[base + k] = r;
+        }
+    }
+    if (total && lid == 0 && get_group_id(0) == get_num_groups(0) - 1) total[0] = offset + tsum;
+}
+
+#ifdef HAVE_LOOKBACK
+/* One-pass scan. status has one word per tile and *ticket is 0 on entry. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
+                   __global volatile ulong *status, __global volatile uint *ticket,
+                   uint inclusive, __global T *total)
+{
+    __local T tile[TILE_PADDED];
+    __local T s[PAD(WG) + 1];
+    __local uint tile_id;
+    __local T prefix;
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) tile_id = atomic_inc(ticket);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint g = tile_id;
+    const ulong base = (ulong)g * TILE;
+    load_tile(in, base, n, bit, tile);
+    T own[ITEMS];
+    if (inclusive)
+        for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
+    T tsum = scan_tile_local(tile, s);
+    if (lid == 0) {
+        T excl = (T)0;
+        if (g == 0) {
+            lb_publish(status, g, LB_PREFIX, AS_BITS(tsum));
+        } else {
+            lb_publish(status, g, LB_AGGREGATE, AS_BITS(tsum));
+            LB_LOOKBACK(status, g, excl);
+            lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
+        }
+        prefix = excl;
+        if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const T offset = prefix;
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        if (base + k < n) {
+            T r = offset + tile[PAD(k)];
+            if (inclusive) r += own[j];
+            out[base + k] = r;
+        }
+    }
+}
+#endif
