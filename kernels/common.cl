@@ -153,19 +153,54 @@ inline void lb_publish(__global volatile ulong *status, uint tile, ulong flag, u
 #endif
 }
 
-/* Called by one work-item: waits for predecessors and returns the sum of all
- * tiles before `tile`. AS_T/AS_BITS convert between T and its 32-bit pattern. */
-#define LB_LOOKBACK(status, tile, result)                                     \
-    do {                                                                      \
-        T acc_ = (T)0;                                                        \
-        int j_ = (int)(tile) - 1;                                             \
-        while (j_ >= 0) {                                                     \
-            ulong w_ = status[j_];                                            \
-            ulong f_ = w_ >> 32;                                              \
-            if (f_ == LB_EMPTY) continue;                                     \
-            acc_ += AS_T((uint)(w_ & 0xffffffffUL));                          \
-            if (f_ == LB_PREFIX) break;                                       \
-            --j_;                                                             \
-        }                                                                     \
-        (result) = acc_;                                                      \
-    } while (0)
+#if defined(T_IS_FLOAT)
+#define AS_T(b) as_float(b)
+#define AS_BITS(x) as_uint(x)
+#elif defined(T_IS_INT)
+#define AS_T(b) as_int(b)
+#define AS_BITS(x) as_uint(x)
+#else
+#define AS_T(b) (b)
+#define AS_BITS(x) (x)
+#endif
+
+/* Number of predecessors examined per look-back step (<= WG). */
+#define LB_WINDOW 32
+
+/* Called by every work-item of the tile's work-group (it has barriers):
+ * returns the sum of all tiles before tile g (g > 0). The first LB_WINDOW
+ * work-items read LB_WINDOW predecessors' status words at once; work-item 0
+ * adds them up to the nearest inclusive prefix. A window that starts with a
+ * tile that has published nothing yet is read again (spin). */
+inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win, __local T *acc,
+                     __local int *step)
+{
+    const uint lid = (uint)get_local_id(0);
+    int j = (int)g - 1; /* newest predecessor not yet added */
+    if (lid == 0) *acc = (T)0;
+    for (;;) {
+        if (lid < LB_WINDOW) {
+            int idx = j - (int)lid;
+            win[lid] = idx >= 0 ? status[idx] : (LB_PREFIX << 32); /* before tile 0: prefix 0 */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int used = 0, done = 0;
+            T part = (T)0;
+            for (; used < LB_WINDOW; ++used) {
+                ulong w = win[used], f = w >> 32;
+                if (f == LB_EMPTY) break;
+                part += AS_T((uint)(w & 0xffffffffUL));
+                if (f == LB_PREFIX) { done = 1; break; }
+            }
+            *acc += part;
+            *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int st = *step;
+        if (st < 0) break;
+        j -= st;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
+    }
+    return *acc;
+}

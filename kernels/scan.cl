@@ -9,17 +9,6 @@
  *    Only for 32-bit T (the status word packs flag + 32 payload bits).
  * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
 
-#if defined(T_IS_FLOAT)
-#define AS_T(b) as_float(b)
-#define AS_BITS(x) as_uint(x)
-#elif defined(T_IS_INT)
-#define AS_T(b) as_int(b)
-#define AS_BITS(x) as_uint(x)
-#else
-#define AS_T(b) (b)
-#define AS_BITS(x) (x)
-#endif
-
 /* sums[g] = sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums)
@@ -72,6 +61,9 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local T s[PAD(WG) + 1];
     __local uint tile_id;
     __local T prefix;
+    __local ulong win[LB_WINDOW];
+    __local int step;
+    __local T lb_acc;
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) tile_id = atomic_inc(ticket);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -82,15 +74,10 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     if (inclusive)
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
     T tsum = scan_tile_local(tile, s);
+    if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
+    T excl = g == 0 ? (T)0 : lb_lookback(status, g, win, &lb_acc, &step);
     if (lid == 0) {
-        T excl = (T)0;
-        if (g == 0) {
-            lb_publish(status, g, LB_PREFIX, AS_BITS(tsum));
-        } else {
-            lb_publish(status, g, LB_AGGREGATE, AS_BITS(tsum));
-            LB_LOOKBACK(status, g, excl);
-            lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
-        }
+        if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
         prefix = excl;
         if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
     }

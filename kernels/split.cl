@@ -139,6 +139,9 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local uint s[PAD(WG) + 1];
     __local ELEM_T buf[TILE];
     __local uint tile_id, prefix;
+    __local ulong win[LB_WINDOW];
+    __local int step;
+    __local uint lb_acc;
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) tile_id = atomic_inc(ticket);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -147,15 +150,10 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
+    if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, ones);
+    uint excl = g == 0 ? 0u : lb_lookback(status, g, win, &lb_acc, &step);
     if (lid == 0) {
-        uint excl = 0;
-        if (g == 0) {
-            lb_publish(status, g, LB_PREFIX, ones);
-        } else {
-            lb_publish(status, g, LB_AGGREGATE, ones);
-            LB_LOOKBACK(status, g, excl);
-            lb_publish(status, g, LB_PREFIX, excl + ones);
-        }
+        if (g != 0) lb_publish(status, g, LB_PREFIX, excl + ones);
         prefix = excl;
         if (g == get_num_groups(0) - 1) count[0] = excl + ones;
     }

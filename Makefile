@@ -1,0 +1,69 @@
+# clsort.h - build, test, demo and bench. `make test` and `make demo` install
+# what is missing on a fresh Debian machine (as root) or print the command.
+CC      ?= cc
+CXX     ?= c++
+WARN    = -Wall -Wextra -Werror -pedantic
+CFLAGS  ?= -O2
+LDLIBS  = -lOpenCL -lm
+BUILD   = build
+APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
+
+.PHONY: all deps test demo bench gen check-gen compile-check oclgrind clean
+
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/bench
+
+# Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
+deps:
+	@missing=""; \
+	[ -f /usr/include/CL/cl.h ] || missing="$$missing opencl-c-headers"; \
+	ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so >/dev/null 2>&1 || missing="$$missing ocl-icd-opencl-dev"; \
+	ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing="$$missing pocl-opencl-icd"; \
+	command -v xxd >/dev/null 2>&1 || missing="$$missing xxd"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null || exit 1; \
+	  else \
+	    echo "missing:$$missing; run: sudo apt-get install -y $(APT_PKGS)"; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+$(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
+
+$(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/demo.c $(LDLIBS)
+
+$(BUILD)/bench: bench/bench.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(LDLIBS)
+
+# The header as C99 and C++11 (with and without the implementation).
+compile-check: | $(BUILD)
+	printf '#include "clsort.h"\nint main(void){return 0;}\n' > $(BUILD)/api_only.c
+	$(CC) -std=c99 $(WARN) -I. -c -o $(BUILD)/api_only.o $(BUILD)/api_only.c
+	$(CXX) -x c++ -std=c++11 $(WARN) -I. -c -o $(BUILD)/test_cxx.o tests/test_clsort.c
+
+test: deps check-gen compile-check $(BUILD)/test_clsort
+	./$(BUILD)/test_clsort
+
+demo: deps $(BUILD)/demo
+	./$(BUILD)/demo
+
+bench: deps $(BUILD)/bench
+	./$(BUILD)/bench 16 20 24
+
+# Kernels under oclgrind (data races, uninitialized reads), small sizes.
+oclgrind: $(BUILD)/test_clsort
+	oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --quick
+
+gen:
+	gen/embed.sh
+
+check-gen:
+	gen/embed.sh --check
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,183 @@
+/* clsort bench: times each primitive on one device and prints one JSON line
+ * per measurement.
+ *
+ *   build/bench [log2 sizes...]        default 16 20 24 (CLSORT_DEVICE picks the device)
+ *
+ * Timing: clFinish, then a monotonic host clock around the call and a second
+ * clFinish, so the figure covers every kernel of the call and its launch cost.
+ * One warm-up call (builds programs), then the median of BENCH_RUNS (default 15).
+ * Alongside, "copy" (clEnqueueCopyBuffer of the same bytes) gives the device's
+ * practical bandwidth ceiling, and on every device a plain C loop doing the same
+ * work on the host gives the CPU baseline ("device":"host C loop"). */
+#define CLSORT_IMPLEMENTATION
+#include "../clsort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT } op_kind;
+static const char *op_names[][2] = {
+    {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
+    {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
+    {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"}};
+
+typedef struct bufs {
+    cl_mem a, b, flags, va, vb, a64, b64;
+} bufs;
+
+static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
+{
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    size_t count;
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    pd.flags = B->flags;
+    switch (op) {
+    case OP_COPY:
+        return clEnqueueCopyBuffer(clsort_cl_queue(cs), B->a, B->b, 0, 0, n * 4, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+    case OP_SCAN_U32: return clsort_scan(cs, B->a, B->b, n, &sd, NULL);
+    case OP_SCAN_U32_INCL: sd.inclusive = 1; return clsort_scan(cs, B->a, B->b, n, &sd, NULL);
+    case OP_SCAN_F32: sd.type = CLSORT_F32; return clsort_scan(cs, B->a, B->b, n, &sd, NULL);
+    case OP_SCAN_U64: sd.type = CLSORT_U64; return clsort_scan(cs, B->a64, B->b64, n, &sd, NULL);
+    case OP_ENUMERATE: return clsort_enumerate(cs, NULL, B->b, n, &pd, NULL, NULL);
+    case OP_PACK: return clsort_pack(cs, B->a, B->b, n, &pd, NULL, NULL);
+    case OP_PACK_KV:
+        pd.values_in = B->va;
+        pd.values_out = B->vb;
+        return clsort_pack(cs, B->a, B->b, n, &pd, NULL, NULL);
+    case OP_SPLIT: return clsort_split(cs, B->a, B->b, n, &pd, NULL, NULL);
+    case OP_SPLIT_BIT:
+        pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
+        pd.bit = 7;
+        return clsort_split(cs, B->a, B->b, n, &pd, &count, NULL);
+    }
+    return -1;
+}
+
+/* The same work as a plain C loop on the host. */
+static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *flags, size_t n)
+{
+    size_t i, k = 0;
+    uint32_t s = 0;
+    switch (op) {
+    case OP_COPY: memcpy(b, a, n * 4); break;
+    case OP_SCAN_U32: for (i = 0; i < n; ++i) { b[i] = s; s += a[i]; } break;
+    case OP_PACK: for (i = 0; i < n; ++i) { b[k] = a[i]; k += flags[i] != 0; } break;
+    case OP_SPLIT:
+        for (i = 0; i < n; ++i) k += flags[i] == 0;
+        { size_t z = 0, o = k; for (i = 0; i < n; ++i) { if (flags[i]) b[o++] = a[i]; else b[z++] = a[i]; } }
+        break;
+    default: break;
+    }
+}
+
+static double median(double *t, int runs)
+{
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    return t[runs / 2];
+}
+
+static void report(const char *dev, const char *prim, const char *variant, size_t n, double ms)
+{
+    printf("{\"primitive\":\"%s\",\"variant\":\"%s\",\"n\":%lu,\"ms\":%.4f,\"items_per_s\":%.4g,\"device\":\"%s\"}\n",
+           prim, variant, (unsigned long)n, ms, n / (ms * 1e-3), dev);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[16], ns = 0, i, runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 15;
+    const char *only = getenv("BENCH_ONLY");
+    clsort_context *cs = NULL;
+    clsort_context_desc desc;
+    cl_int e;
+    for (i = 1; i < argc && ns < 16; ++i) sizes[ns++] = atoi(argv[i]);
+    if (ns == 0) { sizes[0] = 16; sizes[1] = 20; sizes[2] = 24; ns = 3; }
+    if (runs < 1) runs = 1;
+    memset(&desc, 0, sizeof desc);
+    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+        fprintf(stderr, "bench: %s\n", clsort_last_error(cs));
+        clsort_destroy(cs);
+        return 1;
+    }
+    fprintf(stderr, "bench: device %s, path %s, %d runs\n", clsort_device_name(cs),
+            clsort_context_path(cs) == CLSORT_PATH_LOOKBACK ? "lookback" : "portable", runs);
+    for (i = 0; i < ns; ++i) {
+        size_t n = (size_t)1 << sizes[i], j;
+        uint32_t *h = (uint32_t *)malloc(n * 4), *hf = (uint32_t *)malloc(n * 4), *ho = (uint32_t *)malloc(n * 8);
+        double *t = (double *)malloc(sizeof(double) * (size_t)runs);
+        bufs B;
+        int op;
+        cl_context cc = clsort_cl_context(cs);
+        cl_command_queue q = clsort_cl_queue(cs);
+        if (!h || !hf || !ho || !t) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
+        for (j = 0; j < n; ++j) { h[j] = rnd(); hf[j] = rnd() & 1; }
+        B.a = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
+        B.b = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
+        B.flags = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
+        B.va = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
+        B.vb = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
+        B.a64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
+        B.b64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
+        if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
+        clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, B.flags, CL_TRUE, 0, n * 4, hf, 0, NULL, NULL);
+        for (j = 0; j < n; ++j) ho[j] = h[j], ho[n + j] = h[j] ^ 0x5bd1e995u;
+        clEnqueueWriteBuffer(q, B.a64, CL_TRUE, 0, n * 8, ho, 0, NULL, NULL);
+        for (op = OP_COPY; op <= OP_SPLIT_BIT; ++op) {
+            int r;
+            if (only && !strstr(only, op_names[op][0])) continue;
+            r = run_op(cs, (op_kind)op, &B, n); /* warm-up: builds the program */
+            clFinish(q);
+            if (r != 0) { fprintf(stderr, "bench: %s: %s\n", op_names[op][0], clsort_last_error(cs)); return 1; }
+            for (j = 0; j < (size_t)runs; ++j) {
+                double t0;
+                clFinish(q);
+                t0 = now_ms();
+                run_op(cs, (op_kind)op, &B, n);
+                clFinish(q);
+                t[j] = now_ms() - t0;
+            }
+            report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
+            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT) {
+                for (j = 0; j < (size_t)runs; ++j) {
+                    double t0 = now_ms();
+                    host_op((op_kind)op, h, ho, hf, n);
+                    t[j] = now_ms() - t0;
+                }
+                report("host C loop", op_names[op][0], op_names[op][1], n, median(t, runs));
+            }
+        }
+        clReleaseMemObject(B.a); clReleaseMemObject(B.b); clReleaseMemObject(B.flags);
+        clReleaseMemObject(B.va); clReleaseMemObject(B.vb); clReleaseMemObject(B.a64); clReleaseMemObject(B.b64);
+        free(h); free(hf); free(ho); free(t);
+    }
+    clsort_destroy(cs);
+    return 0;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Prints clsort's figures beside the peers' from one GPU run.
+usage: compare.py clsort.jsonl [cub.txt] [bc.txt]   (files from bench/gpu.sh)"""
+import json, sys
+
+def peer_lines(path):
+    rows = {}
+    try:
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 4 and f[1].isdigit():
+                rows[(f[0], int(f[1]))] = float(f[2])  # name, n -> median ms
+    except OSError:
+        pass
+    return rows
+
+ours = {}
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        r = json.loads(line)
+        if r["device"] != "host C loop":
+            ours[(r["primitive"], r["variant"], r["n"])] = r["ms"]
+cub = peer_lines(sys.argv[2]) if len(sys.argv) > 2 else {}
+bc = peer_lines(sys.argv[3]) if len(sys.argv) > 3 else {}
+
+pairs = [  # (our primitive, variant, cub name, boost.compute name)
+    ("scan", "u32_exclusive", "cub_exclusive_sum_u32", "exclusive_scan_u32"),
+    ("pack", "u32_flags_half", "cub_select_flagged_u32", "copy_if_u32"),
+    ("copy", "u32", "cuda_copy_u32", "copy_u32"),
+]
+print("| primitive | n | clsort G/s | CUB G/s | clsort/CUB | Boost.Compute G/s | clsort/BC |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for prim, var, cname, bname in pairs:
+    for (p, v, n), ms in sorted(ours.items(), key=lambda kv: kv[0][2]):
+        if (p, v) != (prim, var):
+            continue
+        g = n / ms / 1e6
+        c, b = cub.get((cname, n)), bc.get((bname, n))
+        cg = n / c / 1e6 if c else None
+        bg = n / b / 1e6 if b else None
+        fmt = lambda x: "%.1f" % x if x else "-"
+        print("| %s %s | 2^%d | %.1f | %s | %s | %s | %s |" % (
+            prim, var, n.bit_length() - 1, g, fmt(cg), "%.2f" % (g / cg) if cg else "-",
+            fmt(bg), "%.2f" % (g / bg) if bg else "-"))
+print()
+print("| clsort primitive | n | ms | G items/s |")
+print("| --- | --- | --- | --- |")
+for (p, v, n), ms in sorted(ours.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
+    print("| %s %s | 2^%d | %.4f | %.1f |" % (p, v, n.bit_length() - 1, ms, n / ms / 1e6))

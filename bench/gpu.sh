@@ -1,0 +1,18 @@
+#!/bin/sh
+# Runs clsort's bench beside the peers on the lent GPU machine, from the
+# project root, and prints the ratios. Expects .gpu/ (carried) to hold the
+# ICD loader .debs and the peer binaries (see bench/RESULTS.md, "How to rerun"),
+# and build/bench built on the development machine.
+#   sh bench/gpu.sh [log2 sizes...]     default: 20 24 28
+set -u
+sizes=${*:-"20 24 28"}
+out=${OUT:-/tmp}
+for f in .gpu/*.deb; do dpkg -x "$f" /; done
+ldconfig
+mkdir -p /etc/OpenCL/vendors
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+CLSORT_DEVICE=nvidia ./build/bench $sizes | tee "$out/clsort.jsonl"
+[ -x .gpu/cub_bench ] && .gpu/cub_bench $sizes | tee "$out/cub.txt"
+[ -x .gpu/bc_bench ] && .gpu/bc_bench NVIDIA $sizes 2>&1 | tee "$out/bc.txt"
+python3 bench/compare.py "$out/clsort.jsonl" "$out/cub.txt" "$out/bc.txt"
