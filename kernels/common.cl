@@ -164,6 +164,17 @@ inline void lb_publish(__global volatile ulong *status, uint tile, ulong flag, u
 #define AS_BITS(x) (x)
 #endif
 
+/* Reads a status word atomically (an atomic add of 0), so that the
+ * inter-work-group hand-off is a proper atomic read-write pair. */
+inline ulong lb_read(__global volatile ulong *status, int i)
+{
+#ifdef cl_khr_int64_base_atomics
+    return atom_add(&status[i], 0UL);
+#else
+    return status[i];
+#endif
+}
+
 /* Number of predecessors examined per look-back step (<= WG). */
 #define LB_WINDOW 32
 
@@ -181,7 +192,7 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
     for (;;) {
         if (lid < LB_WINDOW) {
             int idx = j - (int)lid;
-            win[lid] = idx >= 0 ? status[idx] : (LB_PREFIX << 32); /* before tile 0: prefix 0 */
+            win[lid] = idx >= 0 ? lb_read(status, idx) : (LB_PREFIX << 32); /* before tile 0: prefix 0 */
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
@@ -203,4 +214,13 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
     return *acc;
+}
+
+/* Zeroes count 32-bit words: the look-back status words and ticket before a
+ * pass. (A kernel rather than clEnqueueFillBuffer, so that kernel checkers
+ * such as oclgrind see the words as initialized before the atomics read them.) */
+__kernel void clear_words(__global uint *p, uint count)
+{
+    size_t i = get_global_id(0);
+    if (i < count) p[i] = 0;
 }

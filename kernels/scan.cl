@@ -51,11 +51,11 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
 }
 
 #ifdef HAVE_LOOKBACK
-/* One-pass scan. status has one word per tile and *ticket is 0 on entry. */
+/* One-pass scan. status holds one word per tile and then the ticket counter,
+ * all zero on entry. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                   __global volatile ulong *status, __global volatile uint *ticket,
-                   uint inclusive, __global T *total)
+                   __global volatile ulong *status, uint inclusive, __global T *total)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
@@ -65,7 +65,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local int step;
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);
-    if (lid == 0) tile_id = atomic_inc(ticket);
+    if (lid == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint g = tile_id;
     const ulong base = (ulong)g * TILE;

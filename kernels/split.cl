@@ -129,11 +129,11 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
 }
 
 #ifdef HAVE_LOOKBACK
-/* One-pass stable compaction with decoupled look-back (fast path). */
+/* One-pass stable compaction with decoupled look-back (fast path). status as
+ * in scan_lookback. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
-                   __global volatile ulong *status, __global volatile uint *ticket,
-                   __global KEY_T *keys_out, __global uint *count VAL_ARGS)
+                   __global volatile ulong *status, __global KEY_T *keys_out, __global uint *count VAL_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -143,7 +143,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local int step;
     __local uint lb_acc;
     const uint lid = (uint)get_local_id(0);
-    if (lid == 0) tile_id = atomic_inc(ticket);
+    if (lid == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint g = tile_id;
     const ulong base = (ulong)g * TILE;
