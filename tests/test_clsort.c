@@ -1,0 +1,492 @@
+/* clsort test suite: every primitive against a plain C reference, on both
+ * cross-work-group paths (portable and look-back), on the default device
+ * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
+ *   test_clsort [--quick]     --quick: sizes up to 2^13 (for oclgrind) */
+#define CLSORT_IMPLEMENTATION
+#include "clsort.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+static const char *path_name;
+
+static void check(int ok, const char *what, size_t n, const char *dist, size_t at, double want, double got)
+{
+    if (ok) { ++passed; return; }
+    ++failed;
+    printf("FAIL %s [%s] n=%lu dist=%s: first bad index %lu, expected %.17g, got %.17g\n", what, path_name,
+           (unsigned long)n, dist, (unsigned long)at, want, got);
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t rnd64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum { D_RANDOM, D_EQUAL, D_ZERO, D_ONES, D_MAX, D_SORTED, D_REVERSED, D_COUNT };
+static const char *dist_names[] = {"random", "all-equal", "zero", "all-ones", "max", "sorted", "reversed"};
+
+/* Fills n elements of type t following distribution d. */
+static void fill(void *p, clsort_type t, size_t n, int d)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        uint64_t r = rnd64();
+        switch (t) {
+        case CLSORT_F32: {
+            float v = d == D_RANDOM ? (float)((double)(r >> 11) / 9007199254740992.0 * 200.0 - 100.0)
+                    : d == D_ZERO ? 0.0f : d == D_SORTED ? (float)i : d == D_REVERSED ? (float)(n - i) : 1.5f;
+            ((float *)p)[i] = v;
+            break;
+        }
+        case CLSORT_F64: {
+            double v = d == D_RANDOM ? (double)(r >> 11) / 9007199254740992.0 * 200.0 - 100.0
+                     : d == D_ZERO ? 0.0 : d == D_SORTED ? (double)i : 1.25;
+            ((double *)p)[i] = v;
+            break;
+        }
+        default: {
+            uint64_t v = d == D_RANDOM ? r : d == D_EQUAL ? 0x12345677u : d == D_ZERO ? 0 : d == D_ONES ? ~0ull
+                       : d == D_MAX ? (t == CLSORT_I32 ? 0x7fffffffu : t == CLSORT_I64 ? 0x7fffffffffffffffull : ~0ull)
+                       : d == D_SORTED ? i : (uint64_t)(n - i);
+            if (clsort_type_size(t) == 4) ((uint32_t *)p)[i] = (uint32_t)v;
+            else ((uint64_t *)p)[i] = v;
+        }
+        }
+    }
+}
+
+static cl_mem buffer(clsort_context *cs, size_t bytes, const void *src)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
+    if (e != CL_SUCCESS) { printf("clCreateBuffer failed\n"); exit(2); }
+    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    return m;
+}
+
+static void download(clsort_context *cs, cl_mem m, size_t bytes, void *dst)
+{
+    if (bytes && clEnqueueReadBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, bytes, dst, 0, NULL, NULL) != CL_SUCCESS) {
+        printf("clEnqueueReadBuffer failed\n");
+        exit(2);
+    }
+}
+
+/* ---- scan ---- */
+
+static double elem_as_double(const void *p, clsort_type t, size_t i)
+{
+    switch (t) {
+    case CLSORT_U32: return ((const uint32_t *)p)[i];
+    case CLSORT_I32: return ((const int32_t *)p)[i];
+    case CLSORT_F32: return ((const float *)p)[i];
+    case CLSORT_U64: return (double)((const uint64_t *)p)[i];
+    case CLSORT_I64: return (double)((const int64_t *)p)[i];
+    default: return ((const double *)p)[i];
+    }
+}
+
+static void test_scan_case(clsort_context *cs, clsort_type t, size_t n, int d, int inclusive, int in_place)
+{
+    static const char *tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+    size_t es = clsort_type_size(t), i, bad = n;
+    unsigned char *in = (unsigned char *)malloc(n * es + 8), *out = (unsigned char *)malloc(n * es + 8);
+    uint64_t tot_dev = 0, acc = 0;
+    double facc = 0, fabs_acc = 0, tot_ref = 0;
+    double depth = ceil((double)n / 2048.0) + 64 + 2 * 10 + 2; /* >= the documented depth for every tile shape */
+    cl_mem din, dout, dtot;
+    clsort_scan_desc desc;
+    char what[96];
+    int r, ok = 1;
+    fill(in, t, n, d);
+    din = buffer(cs, n * es, in);
+    dout = in_place ? din : buffer(cs, n * es, NULL);
+    dtot = buffer(cs, 8, NULL);
+    memset(&desc, 0, sizeof desc);
+    desc.type = t;
+    desc.inclusive = inclusive;
+    desc.total = dtot;
+    snprintf(what, sizeof what, "scan %s %s%s", tn[t], inclusive ? "inclusive" : "exclusive", in_place ? " in-place" : "");
+    r = clsort_scan(cs, din, dout, n, &desc, NULL);
+    if (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED) {
+        check(strstr(clsort_last_error(cs), "cl_khr_fp64") != NULL, "scan f64 unsupported message", n, "-", 0, 0, 0);
+        goto done;
+    }
+    check(r == CLSORT_SUCCESS, what, n, dist_names[d], 0, 0, r);
+    if (r != CLSORT_SUCCESS) { printf("  %s\n", clsort_last_error(cs)); goto done; }
+    download(cs, dout, n * es, out);
+    download(cs, dtot, es, &tot_dev);
+    for (i = 0; i < n && ok; ++i) {
+        double x = elem_as_double(in, t, i);
+        if (t == CLSORT_F32 || t == CLSORT_F64) {
+            double before = facc, g = elem_as_double(out, t, i), want;
+            facc += x;
+            fabs_acc += fabs(x);
+            want = inclusive ? facc : before;
+            /* documented bound: depth * unit roundoff * sum of |x| so far */
+            ok = fabs(g - want) <= depth * (t == CLSORT_F32 ? ldexp(1, -24) : ldexp(1, -53)) * fabs_acc;
+            if (!ok) check(0, what, n, dist_names[d], i, want, g);
+        } else if (es == 4) {
+            uint32_t before = (uint32_t)acc, g = ((uint32_t *)out)[i];
+            acc = (uint32_t)(acc + ((uint32_t *)in)[i]);
+            ok = g == (inclusive ? (uint32_t)acc : before);
+            if (!ok) check(0, what, n, dist_names[d], i, inclusive ? (uint32_t)acc : before, g);
+        } else {
+            uint64_t before = acc, g = ((uint64_t *)out)[i];
+            acc += ((uint64_t *)in)[i];
+            ok = g == (inclusive ? acc : before);
+            if (!ok) check(0, what, n, dist_names[d], i, (double)(inclusive ? acc : before), (double)g);
+        }
+        if (!ok) bad = i;
+    }
+    if (ok) ++passed;
+    (void)bad;
+    /* the total */
+    if (t == CLSORT_F32) {
+        float g;
+        memcpy(&g, &tot_dev, 4);
+        tot_ref = facc;
+        check(fabs(g - tot_ref) <= depth * ldexp(1, -24) * fabs_acc, "scan f32 total", n, dist_names[d], 0, tot_ref, g);
+    } else if (t == CLSORT_F64) {
+        double g;
+        memcpy(&g, &tot_dev, 8);
+        check(fabs(g - facc) <= depth * ldexp(1, -53) * fabs_acc, "scan f64 total", n, dist_names[d], 0, facc, g);
+    } else if (es == 4) {
+        check((uint32_t)tot_dev == (uint32_t)acc, "scan total", n, dist_names[d], 0, (uint32_t)acc, (uint32_t)tot_dev);
+    } else {
+        check(tot_dev == acc, "scan total", n, dist_names[d], 0, (double)acc, (double)tot_dev);
+    }
+done:
+    clReleaseMemObject(din);
+    if (!in_place) clReleaseMemObject(dout);
+    clReleaseMemObject(dtot);
+    free(in);
+    free(out);
+}
+
+/* ---- enumerate / pack / split ---- */
+
+enum { F_RANDOM, F_ALTERNATE, F_NONE, F_ALL, F_COUNT };
+static const char *flag_names[] = {"random-flags", "alternating", "none-set", "all-set"};
+
+static void make_flags(uint32_t *f, size_t n, int fd)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        f[i] = fd == F_RANDOM ? (uint32_t)(rnd64() & 1) * 7u : fd == F_ALTERNATE ? (uint32_t)(i & 1) : fd == F_ALL ? 0xffu : 0;
+}
+
+/* kind: 0 u32 flags, 1 u8 flags, 2 key bit `bit` */
+static void test_split_case(clsort_context *cs, size_t key_size, size_t value_size, size_t n, int fd, int kind,
+                            unsigned bit)
+{
+    size_t i, es = key_size, vs = value_size, count = 0, zeros = 0, ref_count = 0;
+    unsigned char *keys = (unsigned char *)malloc(n * es + 8), *vals = (unsigned char *)malloc(n * 8 + 8);
+    unsigned char *out = (unsigned char *)malloc(n * es + 8), *vout = (unsigned char *)malloc(n * 8 + 8);
+    unsigned char *ref = (unsigned char *)malloc(n * es + 8), *vref = (unsigned char *)malloc(n * 8 + 8);
+    unsigned char *sentinel = (unsigned char *)malloc(n * es + 8);
+    uint32_t *flags = (uint32_t *)malloc(n * 4 + 4), *idx = (uint32_t *)malloc(n * 4 + 4), *set = (uint32_t *)malloc(n * 4 + 4);
+    uint8_t *flags8 = (uint8_t *)malloc(n + 1);
+    cl_mem dk, dv = NULL, dko, dvo = NULL, df = NULL, didx, dcount;
+    clsort_split_desc desc;
+    char what[128];
+    int r;
+    uint32_t dev_count = 0;
+    fill(keys, es == 4 ? CLSORT_U32 : CLSORT_U64, n, D_RANDOM);
+    fill(vals, CLSORT_U64, n, D_RANDOM);
+    make_flags(flags, n, fd);
+    for (i = 0; i < n; ++i) {
+        uint64_t k = es == 4 ? ((uint32_t *)keys)[i] : ((uint64_t *)keys)[i];
+        flags8[i] = (uint8_t)(flags[i] ? 1 + (i % 200) : 0);
+        set[i] = kind == 2 ? (uint32_t)((k >> bit) & 1) : flags[i] != 0;
+    }
+    memset(sentinel, 0xA5, n * es + 8);
+    dk = buffer(cs, n * es, keys);
+    dko = buffer(cs, n * es, sentinel);
+    if (vs) { dv = buffer(cs, n * vs, vals); dvo = buffer(cs, n * vs, sentinel); }
+    if (kind == 0) df = buffer(cs, n * 4, flags);
+    if (kind == 1) df = buffer(cs, n, flags8);
+    didx = buffer(cs, n * 4, NULL);
+    dcount = buffer(cs, 4, NULL);
+    memset(&desc, 0, sizeof desc);
+    desc.type = es == 4 ? CLSORT_U32 : CLSORT_U64;
+    desc.flags_kind = kind == 0 ? CLSORT_FLAGS_U32 : kind == 1 ? CLSORT_FLAGS_U8 : CLSORT_FLAGS_KEY_BIT;
+    desc.flags = df;
+    desc.bit = bit;
+    desc.values_in = dv;
+    desc.values_out = dvo;
+    desc.value_size = vs;
+
+    /* enumerate */
+    snprintf(what, sizeof what, "enumerate key%lu flags%d bit%u", (unsigned long)es * 8, kind, bit);
+    desc.count = dcount;
+    r = clsort_enumerate(cs, dk, didx, n, &desc, &count, NULL);
+    check(r == CLSORT_SUCCESS, what, n, flag_names[fd], 0, 0, r);
+    if (r == CLSORT_SUCCESS) {
+        uint32_t c = 0, bad = 0;
+        download(cs, didx, n * 4, idx);
+        download(cs, dcount, 4, &dev_count);
+        for (i = 0; i < n; ++i) {
+            if (idx[i] != c && !bad) { bad = 1; check(0, what, n, flag_names[fd], i, c, idx[i]); }
+            c += set[i];
+        }
+        if (!bad) ++passed;
+        check(count == c && dev_count == c, "enumerate count", n, flag_names[fd], 0, c, (double)count);
+    }
+
+    /* pack */
+    snprintf(what, sizeof what, "pack key%lu val%lu flags%d bit%u", (unsigned long)es * 8, (unsigned long)vs * 8, kind, bit);
+    r = clsort_pack(cs, dk, dko, n, &desc, &count, NULL);
+    check(r == CLSORT_SUCCESS, what, n, flag_names[fd], 0, 0, r);
+    if (r == CLSORT_SUCCESS) {
+        size_t k = 0;
+        for (i = 0; i < n; ++i)
+            if (set[i]) {
+                memcpy(ref + k * es, keys + i * es, es);
+                if (vs) memcpy(vref + k * vs, vals + i * vs, vs);
+                ++k;
+            }
+        ref_count = k;
+        download(cs, dko, n * es, out);
+        download(cs, dcount, 4, &dev_count);
+        check(count == ref_count && dev_count == ref_count, "pack count", n, flag_names[fd], 0, (double)ref_count,
+              (double)count);
+        check(memcmp(out, ref, ref_count * es) == 0, what, n, flag_names[fd], 0, 0, 0);
+        check(memcmp(out + ref_count * es, sentinel, (n - ref_count) * es) == 0, "pack leaves the tail untouched", n,
+              flag_names[fd], 0, 0, 0);
+        if (vs) {
+            download(cs, dvo, n * vs, vout);
+            check(memcmp(vout, vref, ref_count * vs) == 0, "pack values", n, flag_names[fd], 0, 0, 0);
+        }
+    }
+
+    /* split */
+    snprintf(what, sizeof what, "split key%lu val%lu flags%d bit%u", (unsigned long)es * 8, (unsigned long)vs * 8, kind, bit);
+    desc.count = NULL;
+    r = clsort_split(cs, dk, dko, n, &desc, &zeros, NULL);
+    check(r == CLSORT_SUCCESS, what, n, flag_names[fd], 0, 0, r);
+    if (r == CLSORT_SUCCESS) {
+        size_t z = 0, o, k;
+        for (i = 0; i < n; ++i) z += !set[i];
+        o = z;
+        k = 0;
+        for (i = 0; i < n; ++i) {
+            size_t dst = set[i] ? o++ : k++;
+            memcpy(ref + dst * es, keys + i * es, es);
+            if (vs) memcpy(vref + dst * vs, vals + i * vs, vs);
+        }
+        download(cs, dko, n * es, out);
+        check(zeros == z, "split zeros", n, flag_names[fd], 0, (double)z, (double)zeros);
+        check(memcmp(out, ref, n * es) == 0, what, n, flag_names[fd], 0, 0, 0);
+        if (vs) {
+            download(cs, dvo, n * vs, vout);
+            check(memcmp(vout, vref, n * vs) == 0, "split values", n, flag_names[fd], 0, 0, 0);
+        }
+    }
+    clReleaseMemObject(dk);
+    clReleaseMemObject(dko);
+    if (dv) { clReleaseMemObject(dv); clReleaseMemObject(dvo); }
+    if (df) clReleaseMemObject(df);
+    clReleaseMemObject(didx);
+    clReleaseMemObject(dcount);
+    free(keys); free(vals); free(out); free(vout); free(ref); free(vref); free(sentinel);
+    free(flags); free(idx); free(set); free(flags8);
+}
+
+/* ---- bad arguments: a clear error and untouched buffers ---- */
+
+static void test_bad_arguments(clsort_context *cs)
+{
+    uint32_t data[64], back[64];
+    cl_mem small, a, b;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    size_t count = 12345;
+    int i;
+    for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
+    small = buffer(cs, 16, data);
+    a = buffer(cs, 256, data);
+    b = buffer(cs, 256, data);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+#define EXPECT_ERR(call, code, name)                                                                \
+    do {                                                                                             \
+        int r_ = (call);                                                                             \
+        check(r_ == (code) && clsort_last_error(cs)[0] != '\0', name, 0, "bad-argument", 0, code, r_); \
+    } while (0)
+    check(clsort_scan(NULL, a, b, 64, &sd, NULL) == CLSORT_ERROR_INVALID_ARGUMENT, "scan NULL context", 0, "-", 0, 0, 0);
+    EXPECT_ERR(clsort_scan(cs, NULL, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan NULL in");
+    EXPECT_ERR(clsort_scan(cs, a, small, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan out too small");
+    check(strstr(clsort_last_error(cs), "bytes") != NULL, "scan too-small message names the sizes", 0, "-", 0, 0, 0);
+    sd.type = (clsort_type)99;
+    EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan unknown type");
+    sd.type = CLSORT_U32;
+    sd.inclusive = 7;
+    EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan inclusive not 0/1");
+    sd.inclusive = 0;
+    pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
+    pd.bit = 32;
+    EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack bit out of range");
+    pd.bit = 3;
+    EXPECT_ERR(clsort_pack(cs, a, a, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack in == out");
+    EXPECT_ERR(clsort_split(cs, a, small, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split out too small");
+    pd.flags_kind = CLSORT_FLAGS_U32;
+    EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack NULL flags");
+    pd.flags_kind = (clsort_flags_kind)42;
+    EXPECT_ERR(clsort_split(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split unknown flags kind");
+    check(count == 12345, "count untouched after errors", 0, "bad-argument", 0, 12345, (double)count);
+    download(cs, b, 256, back);
+    check(memcmp(back, data, 256) == 0, "out buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    download(cs, small, 16, back);
+    check(memcmp(back, data, 16) == 0, "small buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    /* n = 0 with NULL buffers is fine */
+    memset(&pd, 0, sizeof pd);
+    check(clsort_scan(cs, NULL, NULL, 0, &sd, NULL) == CLSORT_SUCCESS, "scan n=0 NULL buffers", 0, "-", 0, 0, 0);
+    check(clsort_pack(cs, NULL, NULL, 0, &pd, &count, NULL) == CLSORT_SUCCESS && count == 0, "pack n=0", 0, "-", 0, 0,
+          (double)count);
+    clReleaseMemObject(small);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
+/* scan -> pack chained with events, no host wait in between */
+static void test_events(clsort_context *cs)
+{
+    uint32_t in[1000], out[1000], flags[1000], ref[1000];
+    size_t i, k = 0;
+    cl_event ev = NULL, ev2 = NULL;
+    clsort_enqueue enq;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    cl_mem din, dscan, dflags, dout;
+    uint32_t s = 0;
+    for (i = 0; i < 1000; ++i) { in[i] = (uint32_t)(rnd64() & 0xff); flags[i] = (uint32_t)(i % 3 == 0); }
+    din = buffer(cs, sizeof in, in);
+    dscan = buffer(cs, sizeof in, NULL);
+    dflags = buffer(cs, sizeof flags, flags);
+    dout = buffer(cs, sizeof in, NULL);
+    memset(&enq, 0, sizeof enq);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    enq.event = &ev;
+    check(clsort_scan(cs, din, dscan, 1000, &sd, &enq) == CLSORT_SUCCESS && ev != NULL, "scan returns an event", 1000,
+          "-", 0, 0, 0);
+    enq.num_events_in_wait_list = 1;
+    enq.event_wait_list = &ev;
+    enq.event = &ev2;
+    pd.flags = dflags;
+    check(clsort_pack(cs, dscan, dout, 1000, &pd, NULL, &enq) == CLSORT_SUCCESS && ev2 != NULL,
+          "pack waits on scan's event", 1000, "-", 0, 0, 0);
+    check(clWaitForEvents(1, &ev2) == CL_SUCCESS, "pack event completes", 1000, "-", 0, 0, 0);
+    download(cs, dout, sizeof out, out);
+    for (i = 0; i < 1000; ++i) {
+        if (flags[i]) ref[k++] = s;
+        s += in[i];
+    }
+    check(memcmp(out, ref, k * 4) == 0, "scan -> pack chain", 1000, "-", 0, 0, 0);
+    if (ev) clReleaseEvent(ev);
+    if (ev2) clReleaseEvent(ev2);
+    clReleaseMemObject(din); clReleaseMemObject(dscan); clReleaseMemObject(dflags); clReleaseMemObject(dout);
+}
+
+static void test_host_level(clsort_context *cs)
+{
+    uint32_t in[5] = {3, 1, 4, 1, 5}, out[5], flags[5] = {1, 0, 1, 0, 9}, total = 0;
+    uint32_t want_scan[5], want_pack[3] = {3, 4, 5};
+    size_t count = 0, i;
+    uint32_t s = 0;
+    for (i = 0; i < 5; ++i) { want_scan[i] = s; s += in[i]; }
+    check(clsort_scan_host(cs, CLSORT_U32, 0, in, out, 5, &total) == CLSORT_SUCCESS &&
+          memcmp(out, want_scan, sizeof out) == 0 && total == s, "scan_host", 5, "-", 0, s, total);
+    check(clsort_pack_host(cs, CLSORT_U32, in, flags, out, 5, &count) == CLSORT_SUCCESS && count == 3 &&
+          memcmp(out, want_pack, sizeof want_pack) == 0, "pack_host", 5, "-", 0, 3, (double)count);
+}
+
+static void test_contexts(clsort_context *cs)
+{
+    clsort_context *bad = NULL, *borrowed = NULL;
+    clsort_context_desc d;
+    uint32_t in[3] = {1, 2, 3}, out[3], total = 0;
+    memset(&d, 0, sizeof d);
+    d.device_select = "no-such-device-xyz";
+    check(clsort_create(&bad, &d) == CLSORT_ERROR_NO_DEVICE && strstr(clsort_last_error(bad), "no-such-device-xyz"),
+          "unknown device gives CLSORT_ERROR_NO_DEVICE", 0, "-", 0, 0, 0);
+    check(clsort_scan_host(bad, CLSORT_U32, 0, in, out, 3, &total) == CLSORT_ERROR_INVALID_ARGUMENT,
+          "a failed context refuses work", 0, "-", 0, 0, 0);
+    clsort_destroy(bad);
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    check(clsort_create(&borrowed, &d) == CLSORT_SUCCESS, "context from caller handles", 0, "-", 0, 0, 0);
+    check(clsort_scan_host(borrowed, CLSORT_U32, 1, in, out, 3, &total) == CLSORT_SUCCESS && out[2] == 6 && total == 6,
+          "scan on borrowed handles", 3, "-", 0, 6, out[2]);
+    clsort_destroy(borrowed);
+    check(clsort_scan_host(cs, CLSORT_U32, 1, in, out, 3, &total) == CLSORT_SUCCESS && out[2] == 6,
+          "owner still works after the borrower is destroyed", 3, "-", 0, 6, out[2]);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
+                                        8191, 8192, 8193, 65537};
+    size_t sizes[32], nsizes = 0, i;
+    int p;
+    for (i = 0; i < sizeof base_sizes / sizeof base_sizes[0]; ++i)
+        if (!quick || base_sizes[i] <= 8193) sizes[nsizes++] = base_sizes[i];
+    if (!quick) sizes[nsizes++] = ((size_t)1 << 20) + 1;
+    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK; ++p) {
+        clsort_context *cs = NULL;
+        clsort_context_desc desc;
+        size_t s;
+        int t, d, f, kind;
+        memset(&desc, 0, sizeof desc);
+        desc.path = (clsort_path)p;
+        path_name = p == CLSORT_PATH_PORTABLE ? "portable" : "lookback";
+        if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+            printf("clsort_create: %s\n", clsort_last_error(cs));
+            clsort_destroy(cs);
+            printf("%d passed, %d failed\n", passed, failed + 1);
+            return 1;
+        }
+        printf("device: %s, path: %s\n", clsort_device_name(cs), path_name);
+        printf("  scan...\n");
+        fflush(stdout);
+        for (s = 0; s < nsizes; ++s)
+            for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+                for (d = 0; d < D_COUNT; ++d) {
+                    if (sizes[s] > 70000 && (t != CLSORT_U32 || d > D_ONES)) continue;
+                    if (d != D_RANDOM && d != D_ONES && t != CLSORT_U32 && sizes[s] > 300) continue;
+                    test_scan_case(cs, (clsort_type)t, sizes[s], d, (int)((s + (size_t)d) & 1), (int)((s + (size_t)t) % 3 == 0));
+                }
+        for (s = 0; s < nsizes; ++s) test_scan_case(cs, CLSORT_U32, sizes[s], D_RANDOM, 1, 1);
+        if (!quick) test_scan_case(cs, CLSORT_U32, ((size_t)1 << 22), D_RANDOM, 0, 0);
+        printf("  enumerate / pack / split...\n");
+        fflush(stdout);
+        for (s = 0; s < nsizes; ++s)
+            for (f = 0; f < F_COUNT; ++f)
+                for (kind = 0; kind < 3; ++kind) {
+                    if (sizes[s] > 70000 && (f != F_RANDOM || kind != 0)) continue;
+                    test_split_case(cs, 4, kind == 0 ? 4 : 0, sizes[s], f, kind, kind == 2 ? (unsigned)(s % 3 == 0 ? 31 : 5) : 0);
+                    if (sizes[s] < 10000 && f == F_RANDOM)
+                        test_split_case(cs, 8, kind == 1 ? 8 : kind == 0 ? 4 : 0, sizes[s], f, kind, kind == 2 ? 63 : 0);
+                }
+        printf("  arguments, events, host level, contexts...\n");
+        test_bad_arguments(cs);
+        test_events(cs);
+        test_host_level(cs);
+        test_contexts(cs);
+        clsort_destroy(cs);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
