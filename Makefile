@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check oclgrind clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/bench
 
@@ -54,6 +54,13 @@ demo: deps $(BUILD)/demo
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
+
+# Host code under ASan + UBSan (leaks of the OpenCL runtime itself suppressed).
+sanitize: | $(BUILD)
+	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -I. \
+	  -o $(BUILD)/test_sanitize tests/test_clsort.c $(LDLIBS)
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick
 
 # Kernels under oclgrind (data races, uninitialized reads), small sizes.
 oclgrind: $(BUILD)/test_clsort
