@@ -64,7 +64,7 @@ sanitize: | $(BUILD)
 
 # Kernels under oclgrind (data races, uninitialized reads), small sizes.
 oclgrind: $(BUILD)/test_clsort
-	oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --quick
+	oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 
 gen:
 	gen/embed.sh

@@ -1,7 +1,8 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick]     --quick: sizes up to 2^13 (for oclgrind) */
+ *   test_clsort [--quick|--tiny]   --quick: sizes up to 2^13 (sanitizers);
+ *                                  --tiny: a few sizes around tile edges (oclgrind) */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -436,13 +437,15 @@ static void test_contexts(clsort_context *cs)
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
+    int quick = tiny || (argc > 1 && strcmp(argv[1], "--quick") == 0);
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
     int p;
     for (i = 0; i < sizeof base_sizes / sizeof base_sizes[0]; ++i)
-        if (!quick || base_sizes[i] <= 8193) sizes[nsizes++] = base_sizes[i];
+        if (tiny ? (i == 0 || i == 1 || i == 3 || i == 8 || i == 15) : (!quick || base_sizes[i] <= 8193))
+            sizes[nsizes++] = base_sizes[i];
     if (!quick) sizes[nsizes++] = ((size_t)1 << 20) + 1;
     for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK; ++p) {
         clsort_context *cs = NULL;
@@ -464,6 +467,7 @@ int main(int argc, char **argv)
         for (s = 0; s < nsizes; ++s)
             for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
                 for (d = 0; d < D_COUNT; ++d) {
+                    if (tiny && d != D_RANDOM && d != D_ONES) continue;
                     if (sizes[s] > 70000 && (t != CLSORT_U32 || d > D_ONES)) continue;
                     if (d != D_RANDOM && d != D_ONES && t != CLSORT_U32 && sizes[s] > 300) continue;
                     test_scan_case(cs, (clsort_type)t, sizes[s], d, (int)((s + (size_t)d) & 1), (int)((s + (size_t)t) % 3 == 0));
@@ -475,6 +479,7 @@ int main(int argc, char **argv)
         for (s = 0; s < nsizes; ++s)
             for (f = 0; f < F_COUNT; ++f)
                 for (kind = 0; kind < 3; ++kind) {
+                    if (tiny && f != F_RANDOM && f != F_NONE) continue;
                     if (sizes[s] > 70000 && (f != F_RANDOM || kind != 0)) continue;
                     test_split_case(cs, 4, kind == 0 ? 4 : 0, sizes[s], f, kind, kind == 2 ? (unsigned)(s % 3 == 0 ? 31 : 5) : 0);
                     if (sizes[s] < 10000 && f == F_RANDOM)
