@@ -62,9 +62,16 @@ sanitize: | $(BUILD)
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick
 
-# Kernels under oclgrind (data races, uninitialized reads), small sizes.
+# Kernels under oclgrind (data races, uninitialized reads, API misuse) on the
+# --tiny size set: fails on any report. Installs oclgrind when missing (root).
 oclgrind: $(BUILD)/test_clsort
-	oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
+	@command -v oclgrind >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq oclgrind >/dev/null; } || \
+	  { echo "oclgrind missing; run: sudo apt-get install -y oclgrind"; exit 1; }
+	@oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny > $(BUILD)/oclgrind.log 2>&1; \
+	  status=$$?; tail -n 1 $(BUILD)/oclgrind.log; \
+	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
+	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
+	  fi; exit $$status
 
 gen:
 	gen/embed.sh

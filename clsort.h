@@ -2421,7 +2421,14 @@ static clsort_result clsort__args(clsort_context *ctx, cl_kernel k, const char *
 static clsort_result clsort__temp(clsort_context *ctx, int slot, size_t bytes, cl_mem *out)
 {
     cl_int e;
-    if (bytes < 64) bytes = 64;
+    /* Grow geometrically from 16 KiB so that a sequence of calls reallocates
+     * rarely. (It also keeps oclgrind quiet: it mis-tracks a buffer allocated
+     * where a smaller released one was, tests/oclgrind_realloc.c reproduces.) */
+    if (ctx->temp_size[slot] < bytes) {
+        size_t grown = ctx->temp_size[slot] * 2;
+        if (grown < 16384) grown = 16384;
+        if (grown > bytes) bytes = grown;
+    }
     if (ctx->temp_size[slot] < bytes) {
         if (ctx->temp[slot]) clReleaseMemObject(ctx->temp[slot]);
         ctx->temp[slot] = NULL;
