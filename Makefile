@@ -37,8 +37,9 @@ $(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
 $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/demo.c $(LDLIBS)
 
-$(BUILD)/bench: bench/bench.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(LDLIBS)
+$(BUILD)/bench: bench/bench.c bench/std_sort.cpp clsort.h | $(BUILD)
+	$(CXX) $(WARN) $(CFLAGS) -c -o $(BUILD)/std_sort.o bench/std_sort.cpp
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(BUILD)/std_sort.o $(LDLIBS) -lstdc++
 
 # The header as C99 and C++11 (with and without the implementation).
 compile-check: | $(BUILD)

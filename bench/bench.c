@@ -8,7 +8,9 @@
  * One warm-up call (builds programs), then the median of BENCH_RUNS (default 15).
  * Alongside, "copy" (clEnqueueCopyBuffer of the same bytes) gives the device's
  * practical bandwidth ceiling, and on every device a plain C loop doing the same
- * work on the host gives the CPU baseline ("device":"host C loop"). */
+ * work on the host gives the CPU baseline ("device":"host C loop"; for the sort,
+ * std::sort of the same keys, "device":"host std::sort"). BENCH_ONLY=sort
+ * (a substring of the primitive names) restricts the run. */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
@@ -39,11 +41,17 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 11);
 }
 
-typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT } op_kind;
+typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
+               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_LAST = OP_SORT_PERM } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
-    {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"}};
+    {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
+    {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
+    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}};
+
+/* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
+extern void bench_std_sort(uint32_t *keys, size_t n);
 
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64;
@@ -53,7 +61,9 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
 {
     clsort_scan_desc sd;
     clsort_split_desc pd;
+    clsort_sort_desc so;
     size_t count;
+    memset(&so, 0, sizeof so);
     memset(&sd, 0, sizeof sd);
     memset(&pd, 0, sizeof pd);
     pd.flags = B->flags;
@@ -75,6 +85,15 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
         pd.bit = 7;
         return clsort_split(cs, B->a, B->b, n, &pd, &count, NULL);
+    case OP_SORT_U32: return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_PAIRS:
+        so.values_in = B->va;
+        so.values_out = B->vb;
+        return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_B16: so.end_bit = 16; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_B10: so.end_bit = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_U64: so.type = CLSORT_U64; return clsort_sort(cs, B->a64, B->b64, n, &so, NULL);
+    case OP_SORT_PERM: so.permutation = B->vb; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     }
     return -1;
 }
@@ -92,6 +111,7 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
         for (i = 0; i < n; ++i) k += flags[i] == 0;
         { size_t z = 0, o = k; for (i = 0; i < n; ++i) { if (flags[i]) b[o++] = a[i]; else b[z++] = a[i]; } }
         break;
+    case OP_SORT_U32: bench_std_sort(b, n); break; /* b holds a copy of a */
     default: break;
     }
 }
@@ -150,7 +170,7 @@ int main(int argc, char **argv)
         clEnqueueWriteBuffer(q, B.flags, CL_TRUE, 0, n * 4, hf, 0, NULL, NULL);
         for (j = 0; j < n; ++j) ho[j] = h[j], ho[n + j] = h[j] ^ 0x5bd1e995u;
         clEnqueueWriteBuffer(q, B.a64, CL_TRUE, 0, n * 8, ho, 0, NULL, NULL);
-        for (op = OP_COPY; op <= OP_SPLIT_BIT; ++op) {
+        for (op = OP_COPY; op <= OP_LAST; ++op) {
             int r;
             if (only && !strstr(only, op_names[op][0])) continue;
             r = run_op(cs, (op_kind)op, &B, n); /* warm-up: builds the program */
@@ -165,13 +185,17 @@ int main(int argc, char **argv)
                 t[j] = now_ms() - t0;
             }
             report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
-            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT) {
-                for (j = 0; j < (size_t)runs; ++j) {
-                    double t0 = now_ms();
+            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_SORT_U32) {
+                int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
+                for (j = 0; j < (size_t)host_runs; ++j) {
+                    double t0;
+                    if (op == OP_SORT_U32) memcpy(ho, h, n * 4); /* not timed: std::sort sorts in place */
+                    t0 = now_ms();
                     host_op((op_kind)op, h, ho, hf, n);
                     t[j] = now_ms() - t0;
                 }
-                report("host C loop", op_names[op][0], op_names[op][1], n, median(t, runs));
+                report(op == OP_SORT_U32 ? "host std::sort" : "host C loop", op_names[op][0], op_names[op][1], n,
+                       median(t, host_runs));
             }
         }
         clReleaseMemObject(B.a); clReleaseMemObject(B.b); clReleaseMemObject(B.flags);

@@ -176,10 +176,10 @@ inline ulong lb_read(__global volatile ulong *status, int i)
 }
 
 /* Number of predecessors examined per look-back step (<= WG). */
-#define LB_WINDOW 32
+#define LB_WINDOW (WG < 32 ? WG : 32)
 
 /* Called by every work-item of the tile's work-group (it has barriers):
- * returns the sum of all tiles before tile g (g > 0). The first LB_WINDOW
+ * returns the sum of all tiles before tile g (0 for g = 0). The first LB_WINDOW
  * work-items read LB_WINDOW predecessors' status words at once; work-item 0
  * adds them up to the nearest inclusive prefix. A window that starts with a
  * tile that has published nothing yet is read again (spin). */

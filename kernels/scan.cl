@@ -75,7 +75,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
     T tsum = scan_tile_local(tile, s);
     if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
-    T excl = g == 0 ? (T)0 : lb_lookback(status, g, win, &lb_acc, &step);
+    T excl = lb_lookback(status, g, win, &lb_acc, &step); /* 0 for tile 0; called by all: it has barriers */
     if (lid == 0) {
         if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
         prefix = excl;

@@ -151,7 +151,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
     if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, ones);
-    uint excl = g == 0 ? 0u : lb_lookback(status, g, win, &lb_acc, &step);
+    uint excl = lb_lookback(status, g, win, &lb_acc, &step); /* 0 for tile 0; called by all: it has barriers */
     if (lid == 0) {
         if (g != 0) lb_publish(status, g, LB_PREFIX, excl + ones);
         prefix = excl;

@@ -102,7 +102,9 @@ static void test_scan_case(clsort_context *cs, clsort_type t, size_t n, int d, i
     unsigned char *in = (unsigned char *)malloc(n * es + 8), *out = (unsigned char *)malloc(n * es + 8);
     uint64_t tot_dev = 0, acc = 0;
     double facc = 0, fabs_acc = 0, tot_ref = 0;
-    double depth = ceil((double)n / 2048.0) + 64 + 2 * 10 + 2; /* >= the documented depth for every tile shape */
+    /* the documented depth, maximized over tile shapes: tiles of >= 2048 items,
+     * <= 1024 items per work-item (never more than n), <= 1024 work-items */
+    double depth = ceil((double)n / 2048.0) + (double)(n < 1024 ? n : 1024) + 2 * 10 + 2;
     cl_mem din, dout, dtot;
     clsort_scan_desc desc;
     char what[96];
@@ -358,6 +360,326 @@ static void test_bad_arguments(clsort_context *cs)
     clReleaseMemObject(b);
 }
 
+/* ---- radix sort ---- */
+
+enum { S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_AND3, S_EXTREMES, S_SPECIALS, S_COUNT };
+static const char *sort_dist_names[] = {"random-bits", "all-equal", "sorted", "reversed", "few-distinct",
+                                        "and-of-3-randoms", "extremes", "float-specials"};
+
+/* Bit pattern of key i of n under distribution d (numeric order for sorted/reversed). */
+static uint64_t sort_key(clsort_type t, int d, size_t i, size_t n)
+{
+    int w64 = clsort_type_size(t) == 8;
+    uint64_t r = rnd64(), mask = w64 ? ~0ull : 0xffffffffull;
+    switch (d) {
+    case S_EQUAL: return 0x5a5a5a5a5a5a5a5aull & mask;
+    case S_SORTED: case S_REVERSED: {
+        long long v = d == S_SORTED ? (long long)i - (long long)(n / 2) : (long long)(n / 2) - (long long)i;
+        if (t == CLSORT_F32) { float f = (float)v * 0.5f; uint32_t b; memcpy(&b, &f, 4); return b; }
+        if (t == CLSORT_F64) { double f = (double)v * 0.25; uint64_t b; memcpy(&b, &f, 8); return b; }
+        if (t == CLSORT_U32 || t == CLSORT_U64) return (uint64_t)(d == S_SORTED ? i : n - i) & mask;
+        return (uint64_t)v & mask;
+    }
+    case S_FEW: return ((r % 5) * 0x9e3779b97f4a7c15ull) & mask;
+    case S_AND3: return (r & rnd64() & rnd64()) & mask;
+    case S_EXTREMES: {
+        static const uint64_t e[] = {0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, 0xffffffffull,
+                                     0x7fffffffull, 0x80000000ull};
+        uint64_t v = e[r % 8];
+        return w64 ? v : (v & 0xffffffffull) | ((v >> 32) & 0x80000000ull);
+    }
+    case S_SPECIALS: {
+        static const uint32_t f[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u,
+                                     0x7f800001u, 0xffbfffffu, 0x00000001u, 0x80000001u, 0x007fffffu, 0x3f800000u,
+                                     0xbf800000u, 0x7f7fffffu, 0xff7fffffu};
+        static const uint64_t g[] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                     0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
+                                     0xfff7ffffffffffffull, 1, 0x8000000000000001ull, 0x000fffffffffffffull,
+                                     0x3ff0000000000000ull, 0xbff0000000000000ull, 0x7fefffffffffffffull,
+                                     0xffefffffffffffffull};
+        return w64 ? g[r % 15] : f[r % 15];
+    }
+    default: return r & mask;
+    }
+}
+
+static uint64_t get_bits(const void *p, size_t ks, size_t i)
+{
+    if (ks == 4) return ((const uint32_t *)p)[i];
+    return ((const uint64_t *)p)[i];
+}
+
+/* The reference: a stable sort of indices by a comparator written from the
+ * documented order (numeric; floats: -0 < +0, NaNs last, positive before
+ * negative, each by bit pattern), or by the bit range of the image. */
+static struct {
+    clsort_type t;
+    const void *keys;
+    unsigned begin, end;
+    int by_range, descending;
+} ref;
+
+static int cmp_numeric(uint64_t a, uint64_t b)
+{
+    switch (ref.t) {
+    case CLSORT_U32: case CLSORT_U64: return a < b ? -1 : a > b;
+    case CLSORT_I32: return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1 : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b;
+    case CLSORT_I64: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+    default: {
+        double fa, fb;
+        int na, nb, sa, sb;
+        if (ref.t == CLSORT_F32) {
+            float x, y;
+            uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+            memcpy(&x, &ua, 4); memcpy(&y, &ub, 4);
+            fa = x; fb = y;
+            sa = (int)(ua >> 31); sb = (int)(ub >> 31);
+        } else {
+            memcpy(&fa, &a, 8); memcpy(&fb, &b, 8);
+            sa = (int)(a >> 63); sb = (int)(b >> 63);
+        }
+        na = fa != fa; nb = fb != fb;
+        if (na != nb) return na ? 1 : -1;
+        if (na) return sa != sb ? (sa ? 1 : -1) : (a < b ? -1 : a > b);
+        if (fa < fb) return -1;
+        if (fa > fb) return 1;
+        return sa != sb ? (sa ? -1 : 1) : 0; /* -0 before +0 */
+    }
+    }
+}
+
+/* the order-preserving image for bit-range sorts of integer keys */
+static uint64_t int_image(uint64_t x)
+{
+    if (ref.t == CLSORT_I32) return x ^ 0x80000000ull;
+    if (ref.t == CLSORT_I64) return x ^ 0x8000000000000000ull;
+    return x;
+}
+
+static int ref_cmp(const void *pa, const void *pb)
+{
+    uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+    size_t ks = clsort_type_size(ref.t);
+    uint64_t a = get_bits(ref.keys, ks, ia), b = get_bits(ref.keys, ks, ib);
+    int c;
+    if (ref.by_range) {
+        unsigned span = ref.end - ref.begin;
+        uint64_t m = span >= 64 ? ~0ull : ((1ull << span) - 1);
+        a = (int_image(a) >> ref.begin) & m;
+        b = (int_image(b) >> ref.begin) & m;
+        c = a < b ? -1 : a > b;
+    } else {
+        c = cmp_numeric(a, b);
+    }
+    if (ref.descending) c = -c;
+    return c ? c : (ia < ib ? -1 : 1); /* stable: input order breaks ties */
+}
+
+enum { M_KEYS, M_VAL4, M_VAL8, M_PERM, M_PERM_VAL8, M_COUNT };
+static const char *mode_names[] = {"keys", "keys+u32", "keys+u64", "keys+permutation", "keys+u64+permutation"};
+
+static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, unsigned begin, unsigned end,
+                           unsigned radix_bits, int descending, int mode, int in_place, int caller_temp)
+{
+    static const char *tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, bad = (size_t)-1, tmp_bytes = 0;
+    int has_vals = mode == M_VAL4 || mode == M_VAL8 || mode == M_PERM_VAL8, has_perm = mode >= M_PERM;
+    unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
+    unsigned char *vals = (unsigned char *)malloc(n * vs + 8), *vout = (unsigned char *)malloc(n * vs + 8);
+    uint32_t *idx = (uint32_t *)malloc(n * 4 + 4), *perm = (uint32_t *)malloc(n * 4 + 4);
+    cl_mem kin, kout, vin = NULL, vout_m = NULL, pm = NULL, temp = NULL;
+    clsort_sort_desc sd;
+    clsort_result r;
+    char what[160];
+    for (i = 0; i < n; ++i) {
+        uint64_t k = sort_key(t, d, i, n), v = rnd64();
+        if (ks == 4) ((uint32_t *)keys)[i] = (uint32_t)k; else ((uint64_t *)keys)[i] = k;
+        if (vs == 4) ((uint32_t *)vals)[i] = (uint32_t)v; else ((uint64_t *)vals)[i] = v;
+        idx[i] = (uint32_t)i;
+    }
+    ref.t = t; ref.keys = keys; ref.begin = begin; ref.end = end ? end : (unsigned)(8 * ks);
+    ref.by_range = begin != 0 || ref.end != 8 * ks;
+    ref.descending = descending;
+    if (n > 1) qsort(idx, n, 4, ref_cmp);
+    kin = buffer(cs, n * ks, keys);
+    kout = in_place ? kin : buffer(cs, n * ks, NULL);
+    memset(&sd, 0, sizeof sd);
+    sd.type = t; sd.begin_bit = begin; sd.end_bit = end; sd.radix_bits = radix_bits; sd.descending = descending;
+    if (has_vals) {
+        vin = buffer(cs, n * vs, vals);
+        vout_m = in_place ? vin : buffer(cs, n * vs, NULL);
+        sd.values_in = vin; sd.values_out = vout_m; sd.value_size = vs == 4 && (n & 1) ? 0 : vs; /* 0 = 4 */
+    }
+    if (has_perm) sd.permutation = pm = buffer(cs, n * 4, NULL);
+    if (caller_temp) {
+        check(clsort_sort_temp_size(cs, n, &sd, &tmp_bytes) == CLSORT_SUCCESS, "sort_temp_size", n, "-", 0, 0, 0);
+        sd.temp = temp = buffer(cs, tmp_bytes, NULL);
+    }
+    snprintf(what, sizeof what, "sort %s %s bits [%u,%u) r=%u %s%s%s", tn[t], mode_names[mode], begin, ref.end,
+             radix_bits, descending ? "descending" : "ascending", in_place ? " in-place" : "",
+             caller_temp ? " caller-temp" : "");
+    r = clsort_sort(cs, kin, kout, n, &sd, NULL);
+    if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
+    check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
+    download(cs, kout, n * ks, out);
+    for (i = 0; i < n && bad == (size_t)-1; ++i)
+        if (get_bits(out, ks, i) != get_bits(keys, ks, idx[i])) bad = i;
+    check(bad == (size_t)-1, what, n, sort_dist_names[d], bad, bad < n ? (double)get_bits(keys, ks, idx[bad]) : 0,
+          bad < n ? (double)get_bits(out, ks, bad) : 0);
+    if (has_perm) {
+        download(cs, pm, n * 4, perm);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (perm[i] != idx[i]) bad = i;
+        check(bad == (size_t)-1, "sort permutation (stability)", n, sort_dist_names[d], bad, bad < n ? idx[bad] : 0,
+              bad < n ? perm[bad] : 0);
+    }
+    if (has_vals) {
+        download(cs, vout_m, n * vs, vout);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (get_bits(vout, vs, i) != get_bits(vals, vs, idx[i])) bad = i;
+        check(bad == (size_t)-1, "sort values follow their keys", n, sort_dist_names[d], bad, 0, 0);
+    }
+    if (!in_place && n > 0) {
+        download(cs, kin, n * ks, out);
+        check(memcmp(out, keys, n * ks) == 0, "sort leaves keys_in untouched", n, sort_dist_names[d], 0, 0, 0);
+        if (has_vals) {
+            download(cs, vin, n * vs, vout);
+            check(memcmp(vout, vals, n * vs) == 0, "sort leaves values_in untouched", n, sort_dist_names[d], 0, 0, 0);
+        }
+    }
+    clReleaseMemObject(kin);
+    if (!in_place) clReleaseMemObject(kout);
+    if (vin) clReleaseMemObject(vin);
+    if (vout_m && !in_place) clReleaseMemObject(vout_m);
+    if (pm) clReleaseMemObject(pm);
+    if (temp) clReleaseMemObject(temp);
+    free(keys); free(out); free(vals); free(vout); free(idx); free(perm);
+}
+
+/* Every key type, distribution and mode over the sizes, plus bit ranges. */
+static void test_sort(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny)
+{
+    size_t s, rot = 0;
+    int t, d;
+    unsigned r;
+    for (s = 0; s < nsizes; ++s)
+        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+            for (d = 0; d < S_COUNT; ++d) {
+                int mode = (int)(rot % M_COUNT);
+                if (d == S_SPECIALS && t != CLSORT_F32 && t != CLSORT_F64) continue;
+                if (tiny && d != S_RANDOM && d != S_SPECIALS) continue;
+                if (sizes[s] > 70000 && (t != CLSORT_U32 || (d != S_RANDOM && d != S_FEW))) continue;
+                if (sizes[s] > 10000 && t != CLSORT_U32 && t != CLSORT_F32 && d != S_RANDOM) continue;
+                ++rot;
+                test_sort_case(cs, (clsort_type)t, sizes[s], d, 0, 0, 0, (int)(rot / 3 % 2), mode, (int)(rot % 4 == 1),
+                               (int)(rot % 7 == 3));
+            }
+    /* bit ranges: 10 bits, 1 bit, begin > 0, end not a multiple of r; bits
+     * outside the range are random and must survive untouched */
+    for (s = 0; s < nsizes; ++s) {
+        size_t n = sizes[s];
+        if (n > 70000) continue;
+        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 10, 0, 0, M_PERM, 0, 0);
+        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 1, 0, s & 1, M_VAL4, 0, 0);
+        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 7, 29, 6, 0, M_PERM, (int)(s & 1), 0);
+        test_sort_case(cs, CLSORT_I32, n, S_RANDOM, 12, 32, 0, 1, M_PERM, 0, 0);
+        if (tiny) continue;
+        test_sort_case(cs, CLSORT_U64, n, S_RANDOM, 20, 47, 5, 0, M_PERM, 0, 1);
+        test_sort_case(cs, CLSORT_I64, n, S_AND3, 1, 64, 7, 0, M_VAL8, 0, 0);
+        test_sort_case(cs, CLSORT_U32, n, S_AND3, 3, 16, 0, 0, M_PERM, 1, 0);
+    }
+    /* every radix width on one size that spans several tiles */
+    for (r = 1; r <= 8 && !tiny; ++r)
+        test_sort_case(cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
+}
+
+static void test_sort_arguments(clsort_context *cs)
+{
+    uint32_t data[64], back[64], hk[9] = {5, 3, 9, 3, 0, 7, 3, 1, 2}, hv[9], hp[9];
+    static const uint32_t want_k[9] = {0, 1, 2, 3, 3, 3, 5, 7, 9}, want_p[9] = {4, 7, 8, 1, 3, 6, 0, 5, 2};
+    cl_mem small, a, b, c;
+    clsort_sort_desc sd;
+    size_t bytes = 0, i;
+    int ok = 1;
+    for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
+    for (i = 0; i < 9; ++i) hv[i] = 100 + (uint32_t)i;
+    small = buffer(cs, 16, data);
+    a = buffer(cs, 256, data);
+    b = buffer(cs, 256, data);
+    c = buffer(cs, 256, data);
+    memset(&sd, 0, sizeof sd);
+    EXPECT_ERR(clsort_sort(cs, NULL, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort NULL keys");
+    EXPECT_ERR(clsort_sort(cs, a, small, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort keys_out too small");
+    sd.begin_bit = 8; sd.end_bit = 8;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort empty bit range");
+    check(strstr(clsort_last_error(cs), "empty") != NULL, "sort empty range message", 0, "-", 0, 0, 0);
+    sd.begin_bit = 0; sd.end_bit = 33;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort end_bit past the key");
+    sd.end_bit = 0; sd.radix_bits = 9;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort radix_bits 9");
+    sd.radix_bits = 0; sd.values_in = a; sd.values_out = small;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort values_out too small");
+    sd.values_in = c; sd.values_out = NULL;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort values_in without values_out");
+    sd.values_out = c; sd.value_size = 2;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort value_size 2");
+    sd.value_size = 4; sd.values_out = b;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort values_out == keys_out");
+    memset(&sd, 0, sizeof sd);
+    sd.permutation = small;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort permutation too small");
+    sd.permutation = NULL; sd.temp = small;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort temp too small");
+    sd.temp = NULL; sd.type = (clsort_type)77;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort unknown type");
+    EXPECT_ERR(clsort_sort_temp_size(cs, 64, &sd, &bytes), CLSORT_ERROR_INVALID_ARGUMENT, "sort_temp_size unknown type");
+    EXPECT_ERR(clsort_gather(cs, a, b, c, 64, 0, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "gather elem_size 0");
+    EXPECT_ERR(clsort_gather(cs, a, a, c, 64, 4, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "gather dst == src");
+    EXPECT_ERR(clsort_gather(cs, a, small, c, 64, 4, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "gather dst too small");
+    download(cs, a, 256, back);
+    ok = memcmp(back, data, 256) == 0;
+    download(cs, b, 256, back);
+    ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, c, 256, back);
+    ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, small, 16, back);
+    check(ok && memcmp(back, data, 16) == 0, "sort/gather errors leave every buffer untouched", 0, "bad-argument", 0, 0, 0);
+    memset(&sd, 0, sizeof sd);
+    check(clsort_sort(cs, NULL, NULL, 0, &sd, NULL) == CLSORT_SUCCESS, "sort n=0 NULL buffers", 0, "-", 0, 0, 0);
+    check(clsort_sort_host(cs, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
+          memcmp(hp, want_p, sizeof hp) == 0 && hv[0] == 104 && hv[8] == 102, "sort_host keys + values + permutation",
+          9, "-", 0, 0, 0);
+    clReleaseMemObject(small); clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
+}
+
+/* gather of elements of 4, 12 and 3 bytes through a random permutation */
+static void test_gather(clsort_context *cs, size_t n)
+{
+    static const size_t elem[3] = {4, 12, 3};
+    int e;
+    for (e = 0; e < 3; ++e) {
+        size_t es = elem[e], i, bad = (size_t)-1;
+        unsigned char *src = (unsigned char *)malloc(n * es + 1), *dst = (unsigned char *)malloc(n * es + 1);
+        uint32_t *idx = (uint32_t *)malloc(n * 4 + 4);
+        cl_mem ds, dd, di;
+        for (i = 0; i < n * es; ++i) src[i] = (unsigned char)rnd64();
+        for (i = 0; i < n; ++i) idx[i] = (uint32_t)i;
+        for (i = n; i > 1; --i) { size_t j = rnd64() % i; uint32_t tmp = idx[i - 1]; idx[i - 1] = idx[j]; idx[j] = tmp; }
+        if (n > 2) idx[n / 2] = 0xfffffff0u; /* out of range: a zero element */
+        ds = buffer(cs, n * es, src); dd = buffer(cs, n * es, NULL); di = buffer(cs, n * 4, idx);
+        check(clsort_gather(cs, ds, dd, di, n, es, NULL) == CLSORT_SUCCESS, "gather", n, "-", 0, 0, 0);
+        download(cs, dd, n * es, dst);
+        for (i = 0; i < n && bad == (size_t)-1; ++i) {
+            size_t b;
+            for (b = 0; b < es; ++b)
+                if (dst[i * es + b] != (idx[i] < n ? src[(size_t)idx[i] * es + b] : 0)) bad = i;
+        }
+        check(bad == (size_t)-1, es == 4 ? "gather 4-byte" : es == 12 ? "gather 12-byte" : "gather 3-byte", n, "-", bad, 0, 0);
+        clReleaseMemObject(ds); clReleaseMemObject(dd); clReleaseMemObject(di);
+        free(src); free(dst); free(idx);
+    }
+}
+
 /* scan -> pack chained with events, no host wait in between */
 static void test_events(clsort_context *cs)
 {
@@ -485,6 +807,15 @@ int main(int argc, char **argv)
                     if (sizes[s] < 10000 && f == F_RANDOM)
                         test_split_case(cs, 8, kind == 1 ? 8 : kind == 0 ? 4 : 0, sizes[s], f, kind, kind == 2 ? 63 : 0);
                 }
+        printf("  radix sort, gather...\n");
+        fflush(stdout);
+        test_sort(cs, sizes, nsizes, tiny);
+        if (!quick) {
+            test_sort_case(cs, CLSORT_U32, (size_t)1 << 22, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
+            test_sort_case(cs, CLSORT_F32, ((size_t)1 << 21) + 3, S_RANDOM, 0, 0, 0, 1, M_PERM, 1, 0);
+        }
+        for (s = 0; s < nsizes; ++s) test_gather(cs, sizes[s]);
+        test_sort_arguments(cs);
         printf("  arguments, events, host level, contexts...\n");
         test_bad_arguments(cs);
         test_events(cs);
