@@ -42,19 +42,19 @@ static uint32_t rnd(void)
 }
 
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
-               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_LAST = OP_SORT_PERM } op_kind;
+               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP, OP_LAST = OP_SORT_TEMP } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
     {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
-    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}};
+    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
 
 typedef struct bufs {
-    cl_mem a, b, flags, va, vb, a64, b64;
+    cl_mem a, b, flags, va, vb, a64, b64, temp;
 } bufs;
 
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
@@ -94,6 +94,17 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
     case OP_SORT_B10: so.end_bit = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_U64: so.type = CLSORT_U64; return clsort_sort(cs, B->a64, B->b64, n, &so, NULL);
     case OP_SORT_PERM: so.permutation = B->vb; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_TEMP: {
+        size_t bytes = 0;
+        cl_int e;
+        if (!B->temp) {
+            if (clsort_sort_temp_size(cs, n, &so, &bytes) != CLSORT_SUCCESS) return -1;
+            B->temp = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes, NULL, &e);
+            if (e != CL_SUCCESS) return -1;
+        }
+        so.temp = B->temp;
+        return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    }
     }
     return -1;
 }
@@ -164,6 +175,7 @@ int main(int argc, char **argv)
         B.vb = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
         B.a64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
         B.b64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
+        B.temp = NULL;
         if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
         clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
         clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
@@ -185,7 +197,8 @@ int main(int argc, char **argv)
                 t[j] = now_ms() - t0;
             }
             report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
-            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_SORT_U32) {
+            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT ||
+                (op == OP_SORT_U32 && n <= ((size_t)1 << 24))) {
                 int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
                 for (j = 0; j < (size_t)host_runs; ++j) {
                     double t0;
@@ -200,6 +213,7 @@ int main(int argc, char **argv)
         }
         clReleaseMemObject(B.a); clReleaseMemObject(B.b); clReleaseMemObject(B.flags);
         clReleaseMemObject(B.va); clReleaseMemObject(B.vb); clReleaseMemObject(B.a64); clReleaseMemObject(B.b64);
+        if (B.temp) clReleaseMemObject(B.temp);
         free(h); free(hf); free(ho); free(t);
     }
     clsort_destroy(cs);

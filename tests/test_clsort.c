@@ -556,12 +556,16 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm);
 }
 
-/* Every key type, distribution and mode over the sizes, plus bit ranges. */
-static void test_sort(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny)
+/* Every key type, distribution and mode over the sizes, plus bit ranges.
+ * Largest sizes first: then no buffer (the test's or the context's scratch)
+ * is ever allocated larger where a smaller one was released, which oclgrind
+ * misreports as uninitialized memory (tests/oclgrind_realloc.c). */
+static void test_sort(clsort_context *cs, const size_t *sizes_up, size_t nsizes, int tiny)
 {
-    size_t s, rot = 0;
+    size_t s, rot = 0, sizes[32];
     int t, d;
     unsigned r;
+    for (s = 0; s < nsizes; ++s) sizes[s] = sizes_up[nsizes - 1 - s];
     for (s = 0; s < nsizes; ++s)
         for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
             for (d = 0; d < S_COUNT; ++d) {
@@ -814,7 +818,7 @@ int main(int argc, char **argv)
             test_sort_case(cs, CLSORT_U32, (size_t)1 << 22, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
             test_sort_case(cs, CLSORT_F32, ((size_t)1 << 21) + 3, S_RANDOM, 0, 0, 0, 1, M_PERM, 1, 0);
         }
-        for (s = 0; s < nsizes; ++s) test_gather(cs, sizes[s]);
+        for (s = nsizes; s-- > 0;) test_gather(cs, sizes[s]); /* largest first, as test_sort */
         test_sort_arguments(cs);
         printf("  arguments, events, host level, contexts...\n");
         test_bad_arguments(cs);
