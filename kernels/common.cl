@@ -113,27 +113,32 @@ inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, _
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Exclusive scan of a tile held in local memory, in place. Each work-item
- * scans its ITEMS consecutive elements serially, the per-item sums go through
- * the Blelloch scan. Returns the tile's total. Ends with a barrier. */
-inline T scan_tile_local(__local T *tile, __local T *s)
-{
-    const uint lid = (uint)get_local_id(0);
-    T v[ITEMS];
-    T sum = (T)0;
-    for (uint k = 0; k < ITEMS; ++k) {
-        v[k] = tile[PAD(lid * ITEMS + k)];
-        sum += v[k];
+/* DEFINE_SCAN_RUNS(name, RUN) defines `T name(__local T *a, __local T *s)`:
+ * an exclusive scan, in place, of the WG * RUN elements a[PAD(i)]. Work-item w
+ * scans its RUN consecutive elements serially, the per-work-item sums go
+ * through the Blelloch scan. Returns the total. Ends with a barrier. */
+#define DEFINE_SCAN_RUNS(name, RUN)                          \
+    inline T name(__local T *a, __local T *s)                \
+    {                                                        \
+        const uint lid = (uint)get_local_id(0);              \
+        T v[RUN];                                            \
+        T sum = (T)0;                                        \
+        for (uint k = 0; k < (RUN); ++k) {                   \
+            v[k] = a[PAD(lid * (RUN) + k)];                  \
+            sum += v[k];                                     \
+        }                                                    \
+        T total;                                             \
+        T run = wg_exclusive_scan(sum, s, &total);           \
+        for (uint k = 0; k < (RUN); ++k) {                   \
+            a[PAD(lid * (RUN) + k)] = run;                   \
+            run += v[k];                                     \
+        }                                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                        \
+        return total;                                        \
     }
-    T total;
-    T run = wg_exclusive_scan(sum, s, &total);
-    for (uint k = 0; k < ITEMS; ++k) {
-        tile[PAD(lid * ITEMS + k)] = run;
-        run += v[k];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return total;
-}
+
+/* Exclusive scan of a tile (WG * ITEMS elements) held in local memory. */
+DEFINE_SCAN_RUNS(scan_tile_local, ITEMS)
 
 /* ---- decoupled look-back (Merrill & Garland 2016), 32-bit payloads ----
  * One status word per tile: flag in the high 32 bits, payload bits in the low.

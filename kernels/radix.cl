@@ -116,24 +116,8 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
 
 /* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
  * in that (digit-major) order: work-item w then finds, for digit d, where its
- * first key of digit d goes. Ends with a barrier. */
-inline void scan_counters(__local uint *cnt, __local uint *s)
-{
-    const uint lid = (uint)get_local_id(0);
-    uint v[LRADIX];
-    uint sum = 0;
-    for (uint t = 0; t < LRADIX; ++t) {
-        v[t] = cnt[PAD(lid * LRADIX + t)];
-        sum += v[t];
-    }
-    uint total;
-    uint run = wg_exclusive_scan(sum, s, &total);
-    for (uint t = 0; t < LRADIX; ++t) {
-        cnt[PAD(lid * LRADIX + t)] = run;
-        run += v[t];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
+ * first key of digit d goes. (T is uint in this program.) */
+DEFINE_SCAN_RUNS(scan_counters, LRADIX)
 
 #ifdef HAS_VALUES
 #define RADIX_VAL_ARGS , __global const VAL_T *vals_in, __global VAL_T *vals_out, uint iota
@@ -234,28 +218,21 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 
-/* dst[i] = src[idx[i]] for elements of `words` 32-bit words; an index at or
+/* dst[i] = src[idx[i]] for elements of `unit` TYPEs (gather_words: 32-bit
+ * words; gather_bytes: bytes, for sizes not a multiple of 4). An index at or
  * past src_count yields a zero element (never a read outside src). */
-__kernel void gather_words(__global const uint *src, __global uint *dst, __global const uint *idx, ulong n,
-                           uint words, ulong src_count)
-{
-    ulong i = get_global_id(0);
-    if (i >= n * words) return;
-    ulong e = i / words, w = i - e * words;
-    uint from = idx[e];
-    dst[i] = from < src_count ? src[(ulong)from * words + w] : 0u;
-}
-
-/* The same for elements whose size is not a multiple of 4 bytes. */
-__kernel void gather_bytes(__global const uchar *src, __global uchar *dst, __global const uint *idx, ulong n,
-                           uint size, ulong src_count)
-{
-    ulong i = get_global_id(0);
-    if (i >= n * size) return;
-    ulong e = i / size, b = i - e * size;
-    uint from = idx[e];
-    dst[i] = from < src_count ? src[(ulong)from * size + b] : (uchar)0;
-}
+#define DEFINE_GATHER(name, TYPE)                                                                   \
+    __kernel void name(__global const TYPE *src, __global TYPE *dst, __global const uint *idx, ulong n, \
+                       uint unit, ulong src_count)                                                  \
+    {                                                                                               \
+        ulong i = get_global_id(0);                                                                 \
+        if (i >= n * unit) return;                                                                  \
+        ulong e = i / unit, w = i - e * unit;                                                       \
+        uint from = idx[e];                                                                         \
+        dst[i] = from < src_count ? src[(ulong)from * unit + w] : (TYPE)0;                          \
+    }
+DEFINE_GATHER(gather_words, uint)
+DEFINE_GATHER(gather_bytes, uchar)
 
 /* dst[i] = src[i] for count 32-bit words: the sort's copies into its scratch
  * (a kernel rather than clEnqueueCopyBuffer, so that kernel checkers such as
