@@ -1,0 +1,112 @@
+/* clsort particle binning: cell keys from positions, the start of every cell
+ * in a sorted key list, and the atomic-counting alternative to the sort.
+ * Prepended by common.cl. Build-time macros: WG (work-group size).
+ *
+ * A particle's cell along one axis is floor((p - origin) * inv), inv being
+ * 1/cell_size rounded to float on the host; then wrapped (periodic axis) or
+ * clamped (closed axis) into [0, cells). The host reference in the tests does
+ * the same float operations, so keys agree bit for bit. */
+
+/* The cell index along one axis. Saturating conversion: NaN -> 0, +-inf and
+ * huge values -> the extremes of long, then wrapped or clamped. */
+inline uint axis_cell(float p, float origin, float inv, uint cells, uint periodic)
+{
+    long c = convert_long_sat(floor((p - origin) * inv));
+    if (periodic) {
+        c %= (long)cells;
+        return (uint)(c < 0 ? c + (long)cells : c);
+    }
+    return (uint)(c < 0 ? 0 : c >= (long)cells ? (long)cells - 1 : c);
+}
+
+/* Spreads the low 16 bits of x to the even bits (Morton order, 2D). */
+inline uint spread2(uint x)
+{
+    x &= 0xffffu;
+    x = (x | (x << 8)) & 0x00ff00ffu;
+    x = (x | (x << 4)) & 0x0f0f0f0fu;
+    x = (x | (x << 2)) & 0x33333333u;
+    x = (x | (x << 1)) & 0x55555555u;
+    return x;
+}
+
+/* Spreads the low 10 bits of x to every third bit (Morton order, 3D). */
+inline uint spread3(uint x)
+{
+    x &= 0x3ffu;
+    x = (x | (x << 16)) & 0x030000ffu;
+    x = (x | (x << 8)) & 0x0300f00fu;
+    x = (x | (x << 4)) & 0x030c30c3u;
+    x = (x | (x << 2)) & 0x09249249u;
+    return x;
+}
+
+/* keys[i] = the cell of particle i, whose position is the floats at
+ * pos[i * stride + offset + axis] (stride and offset in floats).
+ * geom = (origin.xyz, -), inv = (1/cell_size.xyz, -); cells.w = dims,
+ * flags: bits 0..2 periodic x/y/z, bit 3 Morton order. */
+__kernel void cell_keys(__global const float *pos, __global uint *keys, ulong n, ulong stride, ulong offset,
+                        float4 origin, float4 inv, uint4 cells, uint flags)
+{
+    const ulong i = get_global_id(0);
+    if (i >= n) return;
+    __global const float *p = pos + i * stride + offset;
+    uint cx = axis_cell(p[0], origin.x, inv.x, cells.x, flags & 1u);
+    uint cy = axis_cell(p[1], origin.y, inv.y, cells.y, flags & 2u);
+    uint cz = cells.w == 3 ? axis_cell(p[2], origin.z, inv.z, cells.z, flags & 4u) : 0u;
+    uint key;
+    if (flags & 8u)
+        key = cells.w == 3 ? spread3(cx) | (spread3(cy) << 1) | (spread3(cz) << 2) : spread2(cx) | (spread2(cy) << 1);
+    else
+        key = (cz * cells.y + cy) * cells.x + cx; /* x fastest */
+    keys[i] = key;
+}
+
+/* offsets[c] = the first index of the ascending keys[0..n) holding a key >= c,
+ * for c in [0, cells]: cell c's particles are [offsets[c], offsets[c+1]).
+ * One work-item per cell, a binary search each: every cell is written once,
+ * no atomics, no clearing, and the work per item is bounded (log2 n reads)
+ * whatever the distribution (a particle-parallel "mark the boundaries" pass
+ * would loop over every empty cell between two keys). */
+__kernel void cell_offsets(__global const uint *keys, ulong n, ulong cells, __global uint *offsets)
+{
+    const ulong c = get_global_id(0);
+    if (c > cells) return;
+    ulong lo = 0, hi = n;
+    while (lo < hi) {
+        ulong mid = lo + (hi - lo) / 2;
+        if (keys[mid] < c) lo = mid + 1;
+        else hi = mid;
+    }
+    offsets[c] = (uint)lo;
+}
+
+/* The atomic-counting alternative (counting sort with atomics, the course's
+ * "grid with atomic operations"): counts[key]++ for every particle... */
+__kernel void bin_count(__global const uint *keys, ulong n, __global volatile uint *counts)
+{
+    const ulong i = get_global_id(0);
+    if (i < n) atomic_inc(&counts[keys[i]]);
+}
+
+/* ...then, after an exclusive scan of the counts into offsets, each particle
+ * takes the next free slot of its cell. The order inside a cell depends on
+ * the scheduling (not stable). cursor starts zeroed. */
+__kernel void bin_scatter(__global const uint *keys, ulong n, __global const uint *offsets,
+                          __global volatile uint *cursor, __global uint *sorted_keys, __global uint *permutation)
+{
+    const ulong i = get_global_id(0);
+    if (i >= n) return;
+    uint k = keys[i];
+    uint slot = offsets[k] + atomic_inc(&cursor[k]);
+    sorted_keys[slot] = k;
+    permutation[slot] = (uint)i;
+}
+
+/* Zeroes count words: the atomic counters are cleared by a kernel because
+ * oclgrind does not see clEnqueueFillBuffer's writes to atomics. */
+__kernel void fill_zero(__global uint *dst, ulong count)
+{
+    const ulong i = get_global_id(0);
+    if (i < count) dst[i] = 0;
+}
