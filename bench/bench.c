@@ -42,20 +42,56 @@ static uint32_t rnd(void)
 }
 
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
-               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP, OP_LAST = OP_SORT_TEMP } op_kind;
+               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
+               OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_ATOMIC, OP_LAST = OP_BIN_ATOMIC } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
     {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
-    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"}};
+    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
+    {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"}, {"bin", "32x32_atomic_f4"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
 
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
+    cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
 } bufs;
+
+/* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
+ * keys, the permutation, the cell offsets and one float4 array reordered (the
+ * positions). "sort10_perm_gather_f4" is the part CUB's row is made of: a
+ * 10-bit sort with the permutation, then the gather. */
+static int run_bin(clsort_context *cs, op_kind op, bufs *B, size_t n)
+{
+    clsort_bin_desc bd;
+    clsort_attribute at;
+    memset(&bd, 0, sizeof bd);
+    bd.grid.cells[0] = bd.grid.cells[1] = 32;
+    bd.grid.cell_size[0] = bd.grid.cell_size[1] = 1.0f / 32;
+    bd.grid.periodic[0] = bd.grid.periodic[1] = 1;
+    bd.grid.stride = 16;
+    bd.method = op == OP_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+    bd.cell_keys = B->b;
+    bd.permutation = B->vb;
+    bd.cell_offsets = B->off;
+    at.src = B->pos;
+    at.dst = B->pos2;
+    at.elem_size = 16;
+    bd.attributes = &at;
+    bd.attribute_count = 1;
+    if (op == OP_BIN_SORT_GATHER) {
+        clsort_sort_desc so;
+        memset(&so, 0, sizeof so);
+        so.end_bit = 10;
+        so.permutation = B->vb;
+        if (clsort_sort(cs, B->va, B->b, n, &so, NULL) != CLSORT_SUCCESS) return -1;
+        return clsort_gather(cs, B->pos, B->pos2, B->vb, n, 16, NULL);
+    }
+    return clsort_bin(cs, B->pos, n, &bd, NULL);
+}
 
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
 {
@@ -105,6 +141,7 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         so.temp = B->temp;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     }
+    case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
     }
     return -1;
 }
@@ -176,12 +213,31 @@ int main(int argc, char **argv)
         B.a64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
         B.b64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
         B.temp = NULL;
+        B.pos = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        if (e == CL_SUCCESS) B.pos2 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        if (e == CL_SUCCESS) B.off = clCreateBuffer(cc, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
         if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
         clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
         clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
         clEnqueueWriteBuffer(q, B.flags, CL_TRUE, 0, n * 4, hf, 0, NULL, NULL);
         for (j = 0; j < n; ++j) ho[j] = h[j], ho[n + j] = h[j] ^ 0x5bd1e995u;
         clEnqueueWriteBuffer(q, B.a64, CL_TRUE, 0, n * 8, ho, 0, NULL, NULL);
+        { /* float4 positions, x and y uniform in [0, 1); 10-bit cell keys in va for the sort10 row */
+            float *hp = (float *)malloc(n * 16);
+            uint32_t *hk = (uint32_t *)malloc(n * 4);
+            if (!hp || !hk) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
+            for (j = 0; j < n; ++j) {
+                hp[4 * j] = (float)(rnd() >> 8) / 16777216.0f;
+                hp[4 * j + 1] = (float)(rnd() >> 8) / 16777216.0f;
+                hp[4 * j + 2] = 0.0f;
+                hp[4 * j + 3] = 1.0f;
+                hk[j] = (uint32_t)(hp[4 * j] * 32.0f) + 32u * (uint32_t)(hp[4 * j + 1] * 32.0f);
+            }
+            clEnqueueWriteBuffer(q, B.pos, CL_TRUE, 0, n * 16, hp, 0, NULL, NULL);
+            clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, hk, 0, NULL, NULL);
+            free(hp);
+            free(hk);
+        }
         for (op = OP_COPY; op <= OP_LAST; ++op) {
             int r;
             if (only && !strstr(only, op_names[op][0])) continue;
@@ -214,6 +270,7 @@ int main(int argc, char **argv)
         clReleaseMemObject(B.a); clReleaseMemObject(B.b); clReleaseMemObject(B.flags);
         clReleaseMemObject(B.va); clReleaseMemObject(B.vb); clReleaseMemObject(B.a64); clReleaseMemObject(B.b64);
         if (B.temp) clReleaseMemObject(B.temp);
+        clReleaseMemObject(B.pos); clReleaseMemObject(B.pos2); clReleaseMemObject(B.off);
         free(h); free(hf); free(ho); free(t);
     }
     clsort_destroy(cs);
