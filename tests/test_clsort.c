@@ -658,12 +658,14 @@ static void test_sort_arguments(clsort_context *cs)
     clReleaseMemObject(small); clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
 }
 
-/* gather of elements of 4, 12 and 3 bytes through a random permutation */
+/* gather of elements of 4, 12, 3, 8 and 32 bytes (every piece width)
+ * through a random permutation */
 static void test_gather(clsort_context *cs, size_t n)
 {
-    static const size_t elem[3] = {4, 12, 3};
+    static const size_t elem[5] = {4, 12, 3, 8, 32};
+    static const char *names[5] = {"gather 4-byte", "gather 12-byte", "gather 3-byte", "gather 8-byte", "gather 32-byte"};
     int e;
-    for (e = 0; e < 3; ++e) {
+    for (e = 0; e < 5; ++e) {
         size_t es = elem[e], i, bad = (size_t)-1;
         unsigned char *src = (unsigned char *)malloc(n * es + 1), *dst = (unsigned char *)malloc(n * es + 1);
         uint32_t *idx = (uint32_t *)malloc(n * 4 + 4);
@@ -680,7 +682,7 @@ static void test_gather(clsort_context *cs, size_t n)
             for (b = 0; b < es; ++b)
                 if (dst[i * es + b] != (idx[i] < n ? src[(size_t)idx[i] * es + b] : 0)) bad = i;
         }
-        check(bad == (size_t)-1, es == 4 ? "gather 4-byte" : es == 12 ? "gather 12-byte" : "gather 3-byte", n, "-", bad, 0, 0);
+        check(bad == (size_t)-1, names[e], n, "-", bad, 0, 0);
         clReleaseMemObject(ds); clReleaseMemObject(dd); clReleaseMemObject(di);
         free(src); free(dst); free(idx);
     }
