@@ -76,7 +76,8 @@ oclgrind: $(BUILD)/test_clsort
 	@command -v oclgrind >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq oclgrind >/dev/null; } || \
 	  { echo "oclgrind missing; run: sudo apt-get install -y oclgrind"; exit 1; }
 	@{ oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny base && \
-	   oclgrind --data-races --check-api ./$(BUILD)/test_clsort --tiny sort; } > $(BUILD)/oclgrind.log 2>&1; \
+	   oclgrind --data-races --check-api ./$(BUILD)/test_clsort --tiny sort && \
+	   oclgrind --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny bin; } > $(BUILD)/oclgrind.log 2>&1; \
 	  status=$$?; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
