@@ -83,7 +83,7 @@ __kernel void cell_offsets(__global const uint *keys, ulong n, ulong cells, __gl
 
 /* The atomic-counting alternative (counting sort with atomics, the course's
  * "grid with atomic operations"): counts[key]++ for every particle... */
-__kernel void bin_count(__global const uint *keys, ulong n, __global volatile uint *counts)
+__kernel void bin_count(__global const uint *keys, ulong n, __global uint *counts)
 {
     const ulong i = get_global_id(0);
     if (i < n) atomic_inc(&counts[keys[i]]);
@@ -93,7 +93,7 @@ __kernel void bin_count(__global const uint *keys, ulong n, __global volatile ui
  * takes the next free slot of its cell. The order inside a cell depends on
  * the scheduling (not stable). cursor starts zeroed. */
 __kernel void bin_scatter(__global const uint *keys, ulong n, __global const uint *offsets,
-                          __global volatile uint *cursor, __global uint *sorted_keys, __global uint *permutation)
+                          __global uint *cursor, __global uint *sorted_keys, __global uint *permutation)
 {
     const ulong i = get_global_id(0);
     if (i >= n) return;

@@ -925,7 +925,9 @@ static void test_bin_case(clsort_context *cs, const bin_grid_case *gc, size_t n,
     if (gc->with_offsets) {
         want_o = (uint32_t *)malloc((num_cells + 1) * 4);
         got_o = (uint32_t *)malloc((num_cells + 1) * 4);
-        doff = buffer(cs, (num_cells + 1) * 4, NULL);
+        /* one size for every small grid: oclgrind mis-tracks a buffer created
+         * where a smaller released one was (tests/oclgrind_realloc.c) */
+        doff = buffer(cs, num_cells < 16384 ? 65536 : (num_cells + 1) * 4, NULL);
     }
     ref_bin(want_k, n, num_cells, want_p, want_o);
     for (i = 0; i < n; ++i) sorted_ref[i] = want_k[want_p[i]];
@@ -1134,6 +1136,9 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
     static const size_t sizes[] = {65537, 4097, 1009, 257, 31, 3, 2, 1, 0};
     bin_grid_case grids[7];
     size_t s, gi, ng = 0;
+    /* make oclgrind runs the atomic method in a run of its own without the
+     * uninitialized-value check (see the Makefile) */
+    int skip_atomic = getenv("CLSORT_TEST_SKIP_ATOMIC") != NULL;
     int d, m;
     memset(grids, 0, sizeof grids);
     /* Helluy's grid: the periodic unit square, 32 x 32, packed float2 */
@@ -1193,11 +1198,12 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
                 for (m = 0; m < 2; ++m) {
                     if (tiny && (gi == 5 || gi == 6 || (d != P_UNIFORM && d != P_EDGES))) continue;
                     if (!grids[gi].with_offsets && m == CLSORT_BIN_ATOMIC) continue; /* a counter per key: 4 GiB */
+                    if (skip_atomic && m == CLSORT_BIN_ATOMIC) continue;
                     if (n > 5000 && d != P_UNIFORM && d != (int)(gi % P_COUNT)) continue;
                     test_bin_case(cs, &grids[gi], n, d, (clsort_bin_method)m);
                 }
     }
-    if (!quick) { /* a million particles in Helluy's grid, both methods */
+    if (!quick && !skip_atomic) { /* a million particles in Helluy's grid, both methods */
         test_bin_case(cs, &grids[0], ((size_t)1 << 20) + 1, P_UNIFORM, CLSORT_BIN_SORT);
         test_bin_case(cs, &grids[0], ((size_t)1 << 20) + 1, P_CLUSTERED, CLSORT_BIN_ATOMIC);
     }
