@@ -43,14 +43,16 @@ static uint32_t rnd(void)
 
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
                OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
-               OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_ATOMIC, OP_LAST = OP_BIN_ATOMIC } op_kind;
+               OP_SORT_B10_1PASS, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
+               OP_LAST = OP_BIN_ATOMIC } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
     {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
     {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
-    {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"}, {"bin", "32x32_atomic_f4"}};
+    {"sort", "u32_keys_10bit_1pass"}, {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
+    {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
@@ -74,6 +76,7 @@ static int run_bin(clsort_context *cs, op_kind op, bufs *B, size_t n)
     bd.grid.periodic[0] = bd.grid.periodic[1] = 1;
     bd.grid.stride = 16;
     bd.method = op == OP_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+    bd.radix_bits = op == OP_BIN_SORT_1PASS ? 10 : 0;
     bd.cell_keys = B->b;
     bd.permutation = B->vb;
     bd.cell_offsets = B->off;
@@ -141,7 +144,8 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         so.temp = B->temp;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     }
-    case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
+    case OP_SORT_B10_1PASS: so.end_bit = 10; so.radix_bits = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_SORT_1PASS: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
     }
     return -1;
 }

@@ -16,7 +16,7 @@
  *
  * Build-time macros (set by the host):
  *   KEY_T, KEY_BYTES  uint/4 or ulong/8 (keys are moved as bit patterns)
- *   RADIX_BITS        digit width of the program, 1..8
+ *   RADIX_BITS        digit width of the program, 1..12
  *   LBITS             bits ranked per local step (4 on GPUs: 16 counters per
  *                     work-item; 8 on CPUs, whose work-groups are a few long loops)
  *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
@@ -80,7 +80,13 @@ inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift)
 
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
-#define HIST_COPIES (WG < 8 ? WG : 8)
+#if WG < 8
+#define HIST_COPIES WG
+#elif RADIX_BITS <= 9
+#define HIST_COPIES 8
+#else /* wide digits (up to 12 bits): 16 KiB of copies in all */
+#define HIST_COPIES ((4096 >> RADIX_BITS) > 0 ? (4096 >> RADIX_BITS) : 1)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uint kind, ulong flip,

@@ -595,8 +595,16 @@ static void test_sort(clsort_context *cs, const size_t *sizes_up, size_t nsizes,
         test_sort_case(cs, CLSORT_U32, n, S_AND3, 3, 16, 0, 0, M_PERM, 1, 0);
     }
     /* every radix width on one size that spans several tiles */
-    for (r = 1; r <= 8 && !tiny; ++r)
+    for (r = 1; r <= 12 && !tiny; ++r)
         test_sort_case(cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
+    /* wide digits, one pass: 10 and 12 bits with the permutation, 11 with values */
+    for (s = 0; s < nsizes; ++s) {
+        if (sizes[s] > 70000 || (tiny && sizes[s] > 5000)) continue;
+        test_sort_case(cs, CLSORT_U32, sizes[s], S_RANDOM, 0, 10, 10, 0, M_PERM, 0, 0);
+        if (tiny) continue;
+        test_sort_case(cs, CLSORT_U32, sizes[s], S_FEW, 0, 12, 12, 1, M_PERM, 0, 0);
+        test_sort_case(cs, CLSORT_I32, sizes[s], S_RANDOM, 4, 26, 11, 0, M_VAL4, 1, 0);
+    }
 }
 
 static void test_sort_arguments(clsort_context *cs)
@@ -621,8 +629,8 @@ static void test_sort_arguments(clsort_context *cs)
     check(strstr(clsort_last_error(cs), "empty") != NULL, "sort empty range message", 0, "-", 0, 0, 0);
     sd.begin_bit = 0; sd.end_bit = 33;
     EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort end_bit past the key");
-    sd.end_bit = 0; sd.radix_bits = 9;
-    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort radix_bits 9");
+    sd.end_bit = 0; sd.radix_bits = 13;
+    EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort radix_bits 13");
     sd.radix_bits = 0; sd.values_in = a; sd.values_out = small;
     EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort values_out too small");
     sd.values_in = c; sd.values_out = NULL;
@@ -1078,8 +1086,8 @@ static void test_bin_arguments(clsort_context *cs)
     EXPECT_ERR(clsort_bin(cs, pos, 10, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bin more than 2^32 cells");
     bd = good; bd.method = (clsort_bin_method)5;
     EXPECT_ERR(clsort_bin(cs, pos, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bin unknown method");
-    bd = good; bd.radix_bits = 9;
-    EXPECT_ERR(clsort_bin(cs, pos, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bin radix_bits 9");
+    bd = good; bd.radix_bits = 13;
+    EXPECT_ERR(clsort_bin(cs, pos, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bin radix_bits 13");
     bd = good; bd.permutation = a;
     EXPECT_ERR(clsort_bin(cs, pos, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bin permutation == cell_keys");
     bd = good; bd.cell_keys = pos;
