@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench
 
@@ -86,6 +86,21 @@ oclgrind: $(BUILD)/test_clsort
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
 	  fi; exit $$status
+
+# Fault injection and object accounting: every OpenCL call the library makes
+# goes through tests/test_faults.c (linker --wrap), which fails each in turn.
+FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreateKernel clCreateContext \
+  clCreateCommandQueue clReleaseMemObject clReleaseProgram clReleaseKernel clReleaseContext \
+  clReleaseCommandQueue clReleaseEvent clGetPlatformIDs clBuildProgram clSetKernelArg \
+  clEnqueueNDRangeKernel clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer \
+  clEnqueueFillBuffer clEnqueueMarkerWithWaitList
+$(BUILD)/test_faults: tests/test_faults.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -I. -o $@ tests/test_faults.c \
+	  $(foreach f,$(FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+
+faults: deps $(BUILD)/test_faults
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_faults
 
 gen:
 	gen/embed.sh

@@ -1,0 +1,425 @@
+/* clsort fault injection and OpenCL object accounting.
+ *
+ * Built with -Wl,--wrap=clX for the OpenCL calls the library makes, so every
+ * call goes through a counter here (tests/faults.mk lists them). Two things
+ * are checked:
+ *   1. Accounting: every OpenCL object the library (or this test) creates -
+ *      buffers, sub-buffers, programs, kernels, contexts, queues, events - is
+ *      released by the end: clsort_destroy leaks nothing.
+ *   2. Faults: for each scenario (a call of a primitive), the number K of
+ *      OpenCL calls it makes is counted; then for every k in 1..K the k-th
+ *      call fails with an OpenCL error (allocation failure, out of resources,
+ *      build failure, ...) on a fresh context. The call must return an error
+ *      whose message names the failing OpenCL call's error, leave its input
+ *      buffers as they were (the documented in-place exception aside), leak
+ *      nothing, and the same context must then run the call correctly.
+ * Also: clsort_create with no platform / failing context creation.
+ * Ends with "N passed, N failed". */
+#define CLSORT_IMPLEMENTATION
+#include "clsort.h"
+
+#include <CL/cl_ext.h> /* CL_PLATFORM_NOT_FOUND_KHR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+static void check(int ok, const char *what, int k)
+{
+    if (ok) { ++passed; return; }
+    ++failed;
+    if (failed <= 40) printf("FAIL %s (fault at call %d)\n", what, k);
+}
+
+/* ---- the wrapped OpenCL calls ---- */
+
+enum { O_MEM, O_PROGRAM, O_KERNEL, O_CONTEXT, O_QUEUE, O_EVENT, O_KINDS };
+static const char *kind_names[O_KINDS] = {"mem objects", "programs", "kernels", "contexts", "queues", "events"};
+static long live[O_KINDS];
+static long calls;   /* wrapped calls so far */
+static long fail_at; /* the call number that fails (0 = none) */
+
+/* 1 when this call is the one to fail */
+static int inject(void)
+{
+    ++calls;
+    return fail_at != 0 && calls == fail_at;
+}
+
+#define WRAP_CREATE(ret, name, kind, params, args, errarg, code)                      \
+    ret __real_##name params;                                                         \
+    ret __wrap_##name params;                                                         \
+    ret __wrap_##name params                                                          \
+    {                                                                                 \
+        ret r;                                                                        \
+        if (inject()) {                                                               \
+            if (errarg) *(errarg) = (code);                                           \
+            return NULL;                                                              \
+        }                                                                             \
+        r = __real_##name args;                                                       \
+        if (r) ++live[kind];                                                          \
+        return r;                                                                     \
+    }
+
+WRAP_CREATE(cl_mem, clCreateBuffer, O_MEM, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e),
+            (c, f, s, h, e), e, CL_MEM_OBJECT_ALLOCATION_FAILURE)
+WRAP_CREATE(cl_mem, clCreateSubBuffer, O_MEM,
+            (cl_mem b, cl_mem_flags f, cl_buffer_create_type t, const void *i, cl_int *e), (b, f, t, i, e), e,
+            CL_OUT_OF_RESOURCES)
+WRAP_CREATE(cl_program, clCreateProgramWithSource, O_PROGRAM,
+            (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *e), (c, n, s, l, e), e,
+            CL_OUT_OF_HOST_MEMORY)
+WRAP_CREATE(cl_kernel, clCreateKernel, O_KERNEL, (cl_program p, const char *n, cl_int *e), (p, n, e), e,
+            CL_OUT_OF_RESOURCES)
+WRAP_CREATE(cl_context, clCreateContext, O_CONTEXT,
+            (const cl_context_properties *p, cl_uint n, const cl_device_id *d,
+             void(CL_CALLBACK *f)(const char *, const void *, size_t, void *), void *u, cl_int *e),
+            (p, n, d, f, u, e), e, CL_OUT_OF_HOST_MEMORY)
+WRAP_CREATE(cl_command_queue, clCreateCommandQueue, O_QUEUE,
+            (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *e), (c, d, p, e), e,
+            CL_OUT_OF_RESOURCES)
+
+#define WRAP_RELEASE(name, type, kind)                  \
+    cl_int __real_##name(type x);                       \
+    cl_int __wrap_##name(type x);                       \
+    cl_int __wrap_##name(type x)                        \
+    {                                                   \
+        cl_int r = __real_##name(x);                    \
+        if (r == CL_SUCCESS) --live[kind];              \
+        return r;                                       \
+    }
+WRAP_RELEASE(clReleaseMemObject, cl_mem, O_MEM)
+WRAP_RELEASE(clReleaseProgram, cl_program, O_PROGRAM)
+WRAP_RELEASE(clReleaseKernel, cl_kernel, O_KERNEL)
+WRAP_RELEASE(clReleaseContext, cl_context, O_CONTEXT)
+WRAP_RELEASE(clReleaseCommandQueue, cl_command_queue, O_QUEUE)
+WRAP_RELEASE(clReleaseEvent, cl_event, O_EVENT)
+
+/* Calls that return a cl_int and may create an event (its last argument). */
+#define WRAP_STATUS(name, params, args, ev, code)           \
+    cl_int __real_##name params;                            \
+    cl_int __wrap_##name params;                            \
+    cl_int __wrap_##name params                             \
+    {                                                       \
+        cl_int r;                                           \
+        if (inject()) return (code);                        \
+        r = __real_##name args;                             \
+        if (r == CL_SUCCESS && (ev) && *(ev)) ++live[O_EVENT]; \
+        return r;                                           \
+    }
+#define NO_EVENT ((cl_event *)NULL)
+
+WRAP_STATUS(clGetPlatformIDs, (cl_uint n, cl_platform_id *p, cl_uint *np), (n, p, np), NO_EVENT,
+            CL_PLATFORM_NOT_FOUND_KHR)
+WRAP_STATUS(clBuildProgram,
+            (cl_program p, cl_uint n, const cl_device_id *d, const char *o,
+             void(CL_CALLBACK *f)(cl_program, void *), void *u),
+            (p, n, d, o, f, u), NO_EVENT, CL_BUILD_PROGRAM_FAILURE)
+WRAP_STATUS(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v), NO_EVENT,
+            CL_OUT_OF_RESOURCES)
+WRAP_STATUS(clEnqueueNDRangeKernel,
+            (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g, const size_t *l,
+             cl_uint nw, const cl_event *w, cl_event *e),
+            (q, k, d, o, g, l, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS(clEnqueueReadBuffer,
+            (cl_command_queue q, cl_mem b, cl_bool bl, size_t o, size_t s, void *p, cl_uint nw, const cl_event *w,
+             cl_event *e),
+            (q, b, bl, o, s, p, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS(clEnqueueWriteBuffer,
+            (cl_command_queue q, cl_mem b, cl_bool bl, size_t o, size_t s, const void *p, cl_uint nw,
+             const cl_event *w, cl_event *e),
+            (q, b, bl, o, s, p, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS(clEnqueueCopyBuffer,
+            (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint nw, const cl_event *w,
+             cl_event *e),
+            (q, a, b, oa, ob, s, nw, w, e), e, CL_MEM_OBJECT_ALLOCATION_FAILURE)
+WRAP_STATUS(clEnqueueFillBuffer,
+            (cl_command_queue q, cl_mem b, const void *p, size_t ps, size_t o, size_t s, cl_uint nw,
+             const cl_event *w, cl_event *e),
+            (q, b, p, ps, o, s, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *e),
+            (q, nw, w, e), e, CL_OUT_OF_HOST_MEMORY)
+
+/* ---- scenarios ---- */
+
+#define N 5000
+
+typedef struct bufs {
+    cl_mem keys, out, vals, vals_out, perm, flags, pos, attr, attr_out, off;
+} bufs;
+
+static uint32_t h_keys[N], h_vals[N], h_flags[N], h_attr[N * 3];
+static float h_pos[N * 2];
+
+/* Fills every buffer with known contents (not counted as injected calls). */
+static void reset(clsort_context *cs, bufs *b)
+{
+    cl_command_queue q = clsort_cl_queue(cs);
+    long saved = fail_at;
+    fail_at = 0;
+    clEnqueueWriteBuffer(q, b->keys, CL_TRUE, 0, sizeof h_keys, h_keys, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, b->vals, CL_TRUE, 0, sizeof h_vals, h_vals, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, b->flags, CL_TRUE, 0, sizeof h_flags, h_flags, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, b->pos, CL_TRUE, 0, sizeof h_pos, h_pos, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, b->attr, CL_TRUE, 0, sizeof h_attr, h_attr, 0, NULL, NULL);
+    fail_at = saved;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Input buffers as they were before the call? */
+static int inputs_intact(clsort_context *cs, const bufs *b, int in_place)
+{
+    static uint32_t back[N * 3];
+    cl_command_queue q = clsort_cl_queue(cs);
+    int ok = 1;
+    long saved = fail_at;
+    fail_at = 0;
+    clFinish(q);
+    clEnqueueReadBuffer(q, b->keys, CL_TRUE, 0, sizeof h_keys, back, 0, NULL, NULL);
+    if (!in_place) {
+        ok = ok && memcmp(back, h_keys, sizeof h_keys) == 0;
+    } else { /* the documented exception: in place, the keys may come back
+              * permuted (passes already run), never anything else */
+        static uint32_t want[N];
+        memcpy(want, h_keys, sizeof want);
+        qsort(want, N, 4, cmp_u32);
+        qsort(back, N, 4, cmp_u32);
+        ok = ok && memcmp(back, want, sizeof want) == 0;
+    }
+    clEnqueueReadBuffer(q, b->vals, CL_TRUE, 0, sizeof h_vals, back, 0, NULL, NULL);
+    ok = ok && memcmp(back, h_vals, sizeof h_vals) == 0;
+    clEnqueueReadBuffer(q, b->flags, CL_TRUE, 0, sizeof h_flags, back, 0, NULL, NULL);
+    ok = ok && memcmp(back, h_flags, sizeof h_flags) == 0;
+    clEnqueueReadBuffer(q, b->pos, CL_TRUE, 0, sizeof h_pos, back, 0, NULL, NULL);
+    ok = ok && memcmp(back, h_pos, sizeof h_pos) == 0;
+    clEnqueueReadBuffer(q, b->attr, CL_TRUE, 0, sizeof h_attr, back, 0, NULL, NULL);
+    ok = ok && memcmp(back, h_attr, sizeof h_attr) == 0;
+    fail_at = saved;
+    return ok;
+}
+
+/* Result of the scenario checked against a C reference (fault-free run). */
+static int result_ok(clsort_context *cs, const bufs *b, int s)
+{
+    static uint32_t got[N], want[N];
+    cl_command_queue q = clsort_cl_queue(cs);
+    size_t i, k = 0;
+    uint32_t acc = 0;
+    clFinish(q);
+    switch (s) {
+    case 0: /* exclusive scan */
+        for (i = 0; i < N; ++i) want[i] = acc, acc += h_keys[i];
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0;
+    case 1: /* pack */
+        for (i = 0; i < N; ++i)
+            if (h_flags[i]) want[k++] = h_keys[i];
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, k * 4, got, 0, NULL, NULL);
+        return memcmp(got, want, k * 4) == 0;
+    case 4: { /* gather of 12-byte elements by vals */
+        static uint32_t attr[N * 3];
+        clEnqueueReadBuffer(q, b->attr_out, CL_TRUE, 0, sizeof attr, attr, 0, NULL, NULL);
+        for (i = 0; i < N; ++i)
+            if (memcmp(attr + 3 * i, h_attr + 3 * (size_t)h_vals[i], 12) != 0) return 0;
+        return 1;
+    }
+    case 2: case 3: /* sorts: keys ascending */
+        memcpy(want, h_keys, sizeof want);
+        qsort(want, N, 4, cmp_u32);
+        clEnqueueReadBuffer(q, s == 3 ? b->keys : b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0;
+    case 5: { /* bin: cell keys ascending and offsets[1024] == N */
+        uint32_t last = 0;
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        for (i = 1; i < N; ++i)
+            if (got[i - 1] > got[i]) return 0;
+        clEnqueueReadBuffer(q, b->off, CL_TRUE, 1024 * 4, 4, &last, 0, NULL, NULL);
+        return last == N;
+    }
+    default: return 1;
+    }
+}
+
+static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permutation", "sort in place", "gather",
+                                       "bin (sort)", "bin (atomic)"};
+#define SCENARIOS 7
+
+static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
+{
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    clsort_sort_desc so;
+    clsort_bin_desc bd;
+    clsort_attribute at;
+    size_t count;
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    memset(&so, 0, sizeof so);
+    memset(&bd, 0, sizeof bd);
+    switch (s) {
+    case 0: return clsort_scan(cs, b->keys, b->out, N, &sd, NULL);
+    case 1: pd.flags = b->flags; return clsort_pack(cs, b->keys, b->out, N, &pd, &count, NULL);
+    case 2:
+        so.values_in = b->vals; so.values_out = b->vals_out; so.permutation = b->perm;
+        return clsort_sort(cs, b->keys, b->out, N, &so, NULL);
+    case 3: return clsort_sort(cs, b->keys, b->keys, N, &so, NULL);
+    case 4: return clsort_gather(cs, b->attr, b->attr_out, b->vals, N, 12, NULL); /* vals < N */
+    default:
+        bd.grid.cells[0] = bd.grid.cells[1] = 32;
+        bd.grid.cell_size[0] = bd.grid.cell_size[1] = 1.0f / 32;
+        bd.grid.periodic[0] = bd.grid.periodic[1] = 1;
+        bd.method = s == 6 ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+        bd.cell_keys = b->out;
+        bd.cell_offsets = b->off;
+        at.src = b->attr; at.dst = b->attr_out; at.elem_size = 12;
+        bd.attributes = &at;
+        bd.attribute_count = 1;
+        return clsort_bin(cs, b->pos, N, &bd, NULL);
+    }
+}
+
+static void make_bufs(clsort_context *cs, bufs *b)
+{
+    cl_context c = clsort_cl_context(cs);
+    cl_int e;
+    b->keys = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->vals = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->vals_out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->perm = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->flags = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    b->pos = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 8, NULL, &e);
+    b->attr = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 12, NULL, &e);
+    b->attr_out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 12, NULL, &e);
+    b->off = clCreateBuffer(c, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
+}
+
+static void free_bufs(bufs *b)
+{
+    clReleaseMemObject(b->keys); clReleaseMemObject(b->out); clReleaseMemObject(b->vals);
+    clReleaseMemObject(b->vals_out); clReleaseMemObject(b->perm); clReleaseMemObject(b->flags);
+    clReleaseMemObject(b->pos); clReleaseMemObject(b->attr); clReleaseMemObject(b->attr_out);
+    clReleaseMemObject(b->off);
+}
+
+static int balanced(void)
+{
+    int k, ok = 1;
+    for (k = 0; k < O_KINDS; ++k)
+        if (live[k] != 0) {
+            printf("  %ld %s not released\n", live[k], kind_names[k]);
+            ok = 0;
+        }
+    return ok;
+}
+
+/* Fault k of scenario s on a fresh context: error, message, inputs, then a
+ * correct fault-free call on the same context; nothing leaked at the end. */
+static void fault_case(int s, long k, int stride_report)
+{
+    clsort_context *cs = NULL;
+    bufs b;
+    clsort_result r;
+    char what[160];
+    fail_at = 0;
+    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+        check(0, "clsort_create (no fault)", 0);
+        clsort_destroy(cs);
+        return;
+    }
+    make_bufs(cs, &b);
+    reset(cs, &b);
+    calls = 0;
+    fail_at = k;
+    r = run_scenario(cs, &b, s);
+    fail_at = 0;
+    snprintf(what, sizeof what, "%s: an injected OpenCL error is returned", scenario_names[s]);
+    check(r != CLSORT_SUCCESS, what, (int)k);
+    snprintf(what, sizeof what, "%s: the message names the OpenCL error", scenario_names[s]);
+    check(strstr(clsort_last_error(cs), "CL_") != NULL, what, (int)k);
+    if (stride_report && r != CLSORT_SUCCESS) printf("  e.g. fault at call %ld: %s\n", k, clsort_last_error(cs));
+    snprintf(what, sizeof what, "%s: inputs unchanged after the fault", scenario_names[s]);
+    check(inputs_intact(cs, &b, s == 3), what, (int)k);
+    reset(cs, &b);
+    r = run_scenario(cs, &b, s);
+    snprintf(what, sizeof what, "%s: the context works after the fault", scenario_names[s]);
+    check(r == CLSORT_SUCCESS && result_ok(cs, &b, s), what, (int)k);
+    if (r != CLSORT_SUCCESS) printf("  rerun: %s\n", clsort_last_error(cs));
+    free_bufs(&b);
+    clsort_destroy(cs);
+    snprintf(what, sizeof what, "%s: no OpenCL object leaked", scenario_names[s]);
+    check(balanced(), what, (int)k);
+}
+
+int main(int argc, char **argv)
+{
+    int s, quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    long k, total;
+    size_t i;
+    for (i = 0; i < N; ++i) {
+        h_keys[i] = (uint32_t)(i * 2654435761u) ^ 0x5bd1e995u;
+        h_vals[i] = (uint32_t)((i * 7919u) % N);
+        h_flags[i] = (uint32_t)(h_keys[i] >> 7 & 1u);
+        h_pos[2 * i] = (float)((h_keys[i] >> 8) & 0xffff) / 65536.0f;
+        h_pos[2 * i + 1] = (float)(h_keys[i] >> 24) / 256.0f;
+        h_attr[3 * i] = h_attr[3 * i + 1] = h_attr[3 * i + 2] = (uint32_t)i;
+    }
+    /* clsort_create itself: every call of it failing in turn */
+    {
+        clsort_context *cs = NULL;
+        calls = 0;
+        fail_at = 0;
+        if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+            printf("clsort_create: %s\n0 passed, 1 failed\n", clsort_last_error(cs));
+            return 1;
+        }
+        total = calls;
+        clsort_destroy(cs);
+        printf("clsort_create makes %ld wrapped calls\n", total);
+        for (k = 1; k <= total; ++k) {
+            clsort_result r;
+            cs = NULL;
+            calls = 0;
+            fail_at = k;
+            r = clsort_create(&cs, NULL);
+            fail_at = 0;
+            check(r != CLSORT_SUCCESS && clsort_last_error(cs)[0] != '\0', "clsort_create fails with a message", (int)k);
+            if (k == 1) {
+                printf("  no platform: %s\n", clsort_last_error(cs));
+                check(r == CLSORT_ERROR_NO_DEVICE && strstr(clsort_last_error(cs), "platform") != NULL,
+                      "clsort_create with no platform says so", (int)k);
+            }
+            clsort_destroy(cs);
+            check(balanced(), "clsort_create failure leaks nothing", (int)k);
+        }
+    }
+    for (s = 0; s < SCENARIOS; ++s) {
+        clsort_context *cs = NULL;
+        bufs b;
+        long step;
+        fail_at = 0;
+        clsort_create(&cs, NULL);
+        make_bufs(cs, &b);
+        reset(cs, &b);
+        calls = 0;
+        {
+            clsort_result r = run_scenario(cs, &b, s);
+            total = calls; /* the scenario's own calls, not the checks' reads */
+            check(r == CLSORT_SUCCESS && result_ok(cs, &b, s), scenario_names[s], 0);
+        }
+        free_bufs(&b);
+        clsort_destroy(cs);
+        check(balanced(), "no OpenCL object leaked (fault-free)", 0);
+        printf("%s: %ld OpenCL calls, failing each in turn\n", scenario_names[s], total);
+        fflush(stdout);
+        step = quick ? (total + 7) / 8 : 1;
+        for (k = 1; k <= total; k += step) fault_case(s, k, k == total / 2);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
