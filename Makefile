@@ -8,9 +8,9 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind check clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -36,6 +36,9 @@ $(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
 
 $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/demo.c $(LDLIBS)
+
+$(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ tests/test_large.c $(LDLIBS)
 
 $(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
@@ -101,6 +104,26 @@ $(BUILD)/test_faults: tests/test_faults.c clsort.h | $(BUILD)
 faults: deps $(BUILD)/test_faults
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_faults
+
+# Two threads, one context each, under ThreadSanitizer.
+threads: deps | $(BUILD)
+	$(CC) -std=c99 $(WARN) -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=thread -I. -o $(BUILD)/test_threads \
+	  tests/test_threads.c $(LDLIBS) -lpthread
+	TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/test_threads
+
+# libFuzzer (clang) over the public API, FUZZ_SECONDS long, from tests/fuzz_corpus
+# (new inputs are added to it; commit the useful ones).
+FUZZ_SECONDS ?= 60
+fuzz: deps | $(BUILD)
+	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || \
+	  { echo "clang missing; run: sudo apt-get install -y clang"; exit 1; }
+	clang -std=c99 $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $(BUILD)/fuzz_clsort \
+	  tests/fuzz_clsort.c $(LDLIBS)
+	mkdir -p tests/fuzz_corpus
+	@ASAN_OPTIONS=detect_leaks=0 ./$(BUILD)/fuzz_clsort -max_total_time=$(FUZZ_SECONDS) -max_len=256 \
+	  -print_final_stats=1 -artifact_prefix=$(BUILD)/ tests/fuzz_corpus > $(BUILD)/fuzz.log 2>&1; status=$$?; \
+	  grep -E "stat::number_of_executed_units|fuzz_clsort:|ERROR|Test unit written" $(BUILD)/fuzz.log; \
+	  echo "fuzz: exit $$status"; exit $$status
 
 gen:
 	gen/embed.sh

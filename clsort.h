@@ -55,7 +55,12 @@
  *   call of each primitive in turn and checks all of this.)
  *
  *   Threads. A context is not thread-safe: use one context per thread (they
- *   may share a cl_context), or serialize calls on one context.
+ *   may share a cl_context), or serialize calls on one context. The library
+ *   has no global state, so contexts of different threads never touch each
+ *   other (tests/test_threads.c runs two under ThreadSanitizer). One platform
+ *   caveat: PoCL (5.0) is not safe when two threads make a process's very
+ *   first OpenCL calls at once (one thread sees no device, or crashes in
+ *   clGetDeviceInfo): create the first context before starting threads.
  *
  *   Scratch memory. Calls keep temporary device buffers in the context and
  *   reuse them; calls of one context must therefore run in order, which the
@@ -3551,6 +3556,7 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
     int want_idx = 0;
     unsigned pi = 0, di = 0;
     cl_device_id best = NULL;
+    cl_int last_error = CL_SUCCESS;
     int pass;
     if (e != CL_SUCCESS || np == 0)
         return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
@@ -3568,7 +3574,11 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
             cl_device_id devs[32];
             cl_uint nd = 0, d;
             char pname[256] = "", pvendor[256] = "";
-            if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 32, devs, &nd) != CL_SUCCESS) continue;
+            cl_int de = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 32, devs, &nd);
+            if (de != CL_SUCCESS) {
+                last_error = de;
+                continue;
+            }
             if (nd > 32) nd = 32;
             clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
             clGetPlatformInfo(plats[p], CL_PLATFORM_VENDOR, sizeof pvendor, pvendor, NULL);
@@ -3596,8 +3606,10 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
         if (sel) break;
     }
     if (!best)
-        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "no OpenCL device matches \"%s\" (%u platform(s) found)",
-                            sel ? sel : "default", (unsigned)np);
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
+                            "no OpenCL device matches \"%s\" (%u platform(s) found%s%s)", sel ? sel : "default",
+                            (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
+                            last_error != CL_SUCCESS ? clsort__cl_error_name(last_error) : "");
     *out = best;
     return CLSORT_SUCCESS;
 }

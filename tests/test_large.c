@@ -1,0 +1,112 @@
+/* Large n: buffers past 2^32 bytes. Sorts 2^k u32 keys (default k = 31, an
+ * 8 GiB buffer) and scans them, on the default device, checking the result
+ * on the host: the keys in order, the same multiset (sum, xor and sum of
+ * squares), the exclusive scan at sampled points. Needs ~3x the key bytes of
+ * device memory and ~2x of host memory: a GPU-machine test, not part of CI.
+ *   build/test_large [log2 n]
+ * Ends with "N passed, N failed". */
+#define CLSORT_IMPLEMENTATION
+#include "clsort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int passed, failed;
+static void check(int ok, const char *what)
+{
+    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+    if (ok) ++passed; else ++failed;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned lg = argc > 1 ? (unsigned)atoi(argv[1]) : 31;
+    size_t n = (size_t)1 << lg, i, bytes = n * 4;
+    uint32_t *h = (uint32_t *)malloc(bytes), *back = (uint32_t *)malloc(bytes);
+    uint64_t x = 0x9E3779B97F4A7C15ull, sum = 0, sq = 0, sum2 = 0, sq2 = 0;
+    uint32_t xr = 0, xr2 = 0;
+    clsort_context *cs = NULL;
+    cl_command_queue q;
+    cl_mem keys, out;
+    cl_int e;
+    clsort_sort_desc sd;
+    clsort_scan_desc sc;
+    double t0, t1;
+    int ok;
+    if (!h || !back) {
+        printf("out of host memory for 2^%u keys\n0 passed, 1 failed\n", lg);
+        return 1;
+    }
+    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+        printf("clsort_create: %s\n0 passed, 1 failed\n", clsort_last_error(cs));
+        return 1;
+    }
+    q = clsort_cl_queue(cs);
+    printf("device %s, n = 2^%u u32 keys (%.1f GiB)\n", clsort_device_name(cs), lg, (double)bytes / (1 << 30));
+    for (i = 0; i < n; ++i) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        h[i] = (uint32_t)(x >> 17);
+        sum += h[i]; sq += (uint64_t)h[i] * h[i]; xr ^= h[i];
+    }
+    keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes, NULL, &e);
+    out = e == CL_SUCCESS ? clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes, NULL, &e) : NULL;
+    if (e != CL_SUCCESS || clEnqueueWriteBuffer(q, keys, CL_TRUE, 0, bytes, h, 0, NULL, NULL) != CL_SUCCESS) {
+        printf("device buffers of %lu bytes: error %d\n0 passed, 1 failed\n", (unsigned long)bytes, (int)e);
+        return 1;
+    }
+    /* exclusive scan of the keys (u32, wrapping), checked at sampled points */
+    memset(&sc, 0, sizeof sc);
+    ok = clsort_scan(cs, keys, out, n, &sc, NULL) == CLSORT_SUCCESS; /* warm-up: builds the programs */
+    clFinish(q);
+    t0 = now_s();
+    ok = ok && clsort_scan(cs, keys, out, n, &sc, NULL) == CLSORT_SUCCESS;
+    clFinish(q);
+    t1 = now_s();
+    if (!ok) printf("  %s\n", clsort_last_error(cs));
+    else {
+        uint32_t acc = 0, got;
+        size_t next = 0, stride = n / 1000 + 1;
+        for (i = 0; i < n && ok; ++i) {
+            if (i == next || i == n - 1) {
+                clEnqueueReadBuffer(q, out, CL_TRUE, i * 4, 4, &got, 0, NULL, NULL);
+                ok = got == acc;
+                next += stride;
+            }
+            acc += h[i];
+        }
+    }
+    printf("  scan: %.2f ms, %.1f G/s\n", (t1 - t0) * 1e3, (double)n / (t1 - t0) * 1e-9);
+    check(ok, "scan of 2^k u32 (1000 sampled prefixes)");
+    /* sort */
+    memset(&sd, 0, sizeof sd);
+    ok = clsort_sort(cs, keys, out, n, &sd, NULL) == CLSORT_SUCCESS; /* warm-up */
+    clFinish(q);
+    t0 = now_s();
+    ok = ok && clsort_sort(cs, keys, out, n, &sd, NULL) == CLSORT_SUCCESS;
+    clFinish(q);
+    t1 = now_s();
+    if (!ok) printf("  %s\n", clsort_last_error(cs));
+    printf("  sort: %.2f ms, %.2f Gkeys/s\n", (t1 - t0) * 1e3, (double)n / (t1 - t0) * 1e-9);
+    if (ok) ok = clEnqueueReadBuffer(q, out, CL_TRUE, 0, bytes, back, 0, NULL, NULL) == CL_SUCCESS;
+    for (i = 0; i < n && ok; ++i) {
+        if (i && back[i - 1] > back[i]) ok = 0;
+        sum2 += back[i]; sq2 += (uint64_t)back[i] * back[i]; xr2 ^= back[i];
+    }
+    check(ok, "sort of 2^k u32: ascending");
+    check(ok && sum == sum2 && sq == sq2 && xr == xr2, "sort of 2^k u32: same keys (sum, squares, xor)");
+    clReleaseMemObject(keys);
+    clReleaseMemObject(out);
+    clsort_destroy(cs);
+    free(h); free(back);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
