@@ -1223,6 +1223,113 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
     test_bin_arguments(cs);
 }
 
+/* ---- the argument table: every device-level function x every kind of bad
+ * argument (issue: NULL, n past the buffer, byte-count overflow, a buffer or
+ * queue of another context). Each must return its code with a message and
+ * leave every buffer byte for byte as it was. ---- */
+
+enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_COUNT };
+static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
+                                              "byte count overflows", "buffer of another context",
+                                              "queue of another context"};
+enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
+       F_FUNCS };
+static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
+                                        "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
+                                        "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin"};
+
+static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
+                               cl_command_queue foreign_queue)
+{
+    clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
+    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0;
+    clsort_enqueue enq;
+    const clsort_enqueue *e = NULL;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    clsort_sort_desc so;
+    clsort_bin_desc bd;
+    memset(&enq, 0, sizeof enq);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    memset(&so, 0, sizeof so);
+    memset(&bd, 0, sizeof bd);
+    if (c == A_FOREIGN_QUEUE) {
+        enq.queue = foreign_queue;
+        e = &enq;
+    }
+    pd.flags = flags;
+    bd.grid.cells[0] = bd.grid.cells[1] = 4;
+    bd.grid.cell_size[0] = bd.grid.cell_size[1] = 0.25f;
+    bd.cell_keys = out;
+    bd.permutation = aux;
+    if (f == F_SORT_PERM) so.permutation = aux;
+    switch (f) {
+    case F_SCAN: return clsort_scan(ctx, in, out, n, &sd, e);
+    case F_ENUMERATE: /* the indices are its only buffer besides the flags */
+        return clsort_enumerate(ctx, NULL, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, n, &pd, &count, e);
+    case F_PACK: return clsort_pack(ctx, in, out, n, &pd, &count, e);
+    case F_SPLIT: return clsort_split(ctx, in, out, n, &pd, &count, e);
+    case F_SORT: case F_SORT_PERM: return clsort_sort(ctx, in, out, n, &so, e);
+    case F_GATHER: return clsort_gather(ctx, in, out, aux, n, 4, e);
+    case F_CELL_KEYS: return clsort_cell_keys(ctx, in, out, n / 2, &bd.grid, e); /* float2 positions */
+    case F_CELL_OFFSETS: return clsort_cell_offsets(ctx, in, c == A_OVERFLOW ? 64 : n, n / 2, out, e);
+    default: return clsort_bin(ctx, in, n / 2, &bd, e);
+    }
+}
+
+static void test_argument_table(clsort_context *cs)
+{
+    uint32_t data[64], back[64];
+    clsort_context *other = NULL;
+    cl_mem big, out, small, flags, aux, foreign;
+    cl_mem all[6];
+    int f, c, k;
+    for (k = 0; k < 64; ++k) data[k] = (uint32_t)k * 2654435761u >> 28; /* small values: valid indices, cells */
+    if (clsort_create(&other, NULL) != CLSORT_SUCCESS) { /* a second OpenCL context */
+        check(0, "argument table: second context", 0, "-", 0, 0, 0);
+        clsort_destroy(other);
+        return;
+    }
+    big = buffer(cs, 256, data);
+    out = buffer(cs, 256, data);
+    small = buffer(cs, 16, data);
+    flags = buffer(cs, 256, data);
+    aux = buffer(cs, 256, data);
+    foreign = buffer(other, 256, data);
+    all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign;
+    for (f = 0; f < F_FUNCS; ++f)
+        for (c = 0; c < A_COUNT; ++c) {
+            char what[160];
+            clsort_result r, want = c == A_FOREIGN_QUEUE ? CLSORT_ERROR_OPENCL : CLSORT_ERROR_INVALID_ARGUMENT;
+            cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : big;
+            int ok = 1;
+            for (k = 0; k < 6; ++k) { /* every buffer back to the data */
+                clsort_context *owner = all[k] == foreign ? other : cs;
+                clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
+                                     NULL, NULL);
+            }
+            r = call_with(f, c, cs, in, c == A_SMALL ? small : out, flags, aux, clsort_cl_queue(other));
+            clFinish(clsort_cl_queue(cs));
+            snprintf(what, sizeof what, "%s, %s: error code and message", fn_names[f], arg_case_names[c]);
+            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0'), what, 0, "argument-table", 0,
+                  want, r);
+            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]))
+                printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+            for (k = 0; k < 6; ++k) {
+                clsort_context *owner = all[k] == foreign ? other : cs;
+                size_t bytes = all[k] == small ? 16 : 256;
+                download(owner, all[k], bytes, back);
+                ok = ok && memcmp(back, data, bytes) == 0;
+            }
+            snprintf(what, sizeof what, "%s, %s: every buffer unchanged", fn_names[f], arg_case_names[c]);
+            check(ok, what, 0, "argument-table", 0, 0, 0);
+        }
+    clReleaseMemObject(big); clReleaseMemObject(out); clReleaseMemObject(small);
+    clReleaseMemObject(flags); clReleaseMemObject(aux); clReleaseMemObject(foreign);
+    clsort_destroy(other);
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
@@ -1294,6 +1401,7 @@ int main(int argc, char **argv)
         printf("  arguments, events, host level, contexts...\n");
         if (run_base) {
             test_bad_arguments(cs);
+            test_argument_table(cs);
             test_events(cs);
             test_host_level(cs);
             test_contexts(cs);
