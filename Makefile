@@ -47,11 +47,23 @@ $(BUILD)/bench: bench/bench.c bench/std_sort.cpp clsort.h | $(BUILD)
 	$(CXX) $(WARN) $(CFLAGS) -c -o $(BUILD)/std_sort.o bench/std_sort.cpp
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(BUILD)/std_sort.o $(LDLIBS) -lstdc++
 
-# The header as C99 and C++11 (with and without the implementation).
+# The header with gcc and clang as C99/C11/C17 and C++11/17/20 (-Wshadow
+# -Wconversion on top of the usual flags): two translation units (one
+# implements, one only includes) linked together, and the CLSORT_STATIC variant.
+CC_MATRIX = gcc:c99 gcc:c11 gcc:c17 clang:c99 clang:c11 clang:c17 \
+            g++:c++11 g++:c++17 g++:c++20 clang++:c++11 clang++:c++17 clang++:c++20
+MATRIX_WARN = $(WARN) -Wshadow -Wconversion
 compile-check: | $(BUILD)
-	printf '#include "clsort.h"\nint main(void){return 0;}\n' > $(BUILD)/api_only.c
-	$(CC) -std=c99 $(WARN) -I. -c -o $(BUILD)/api_only.o $(BUILD)/api_only.c
-	$(CXX) -x c++ -std=c++11 $(WARN) -I. -c -o $(BUILD)/test_cxx.o tests/test_clsort.c
+	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || \
+	  { echo "clang missing; run: sudo apt-get install -y clang"; exit 1; }
+	@for entry in $(CC_MATRIX); do \
+	  cc=$${entry%%:*}; std=$${entry#*:}; lang=""; case $$std in c++*) lang="-x c++";; esac; \
+	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -c -o $(BUILD)/cm_impl.o tests/compile/impl.c && \
+	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -c -o $(BUILD)/cm_use.o tests/compile/use.c && \
+	  $$cc -o $(BUILD)/cm_two_units $(BUILD)/cm_impl.o $(BUILD)/cm_use.o $(LDLIBS) && \
+	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -o $(BUILD)/cm_static tests/compile/static.c $(LDLIBS) && \
+	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
+	done
 
 test: deps check-gen compile-check $(BUILD)/test_clsort
 	./$(BUILD)/test_clsort

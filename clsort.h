@@ -130,7 +130,11 @@
 
 #ifndef CLSORT_API
 #ifdef CLSORT_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define CLSORT_API static __attribute__((unused)) /* a file may use only part of the API */
+#else
 #define CLSORT_API static
+#endif
 #else
 #define CLSORT_API extern
 #endif
@@ -3854,11 +3858,11 @@ static clsort_result clsort__get_program(clsort_context *ctx, const clsort__spec
                  s->value_size ? (s->value_size == 8 ? "ulong" : "uint") : "");
     } else if (is_split) {
         clsort__tile_shape(ctx, 4, stage, &wg, &items);
-        const char *key_t = clsort_type_size(s->type) == 8 ? "ulong" : "uint";
-        const char *src_t = s->flags == CLSORT_FLAGS_U32 ? "uint" : s->flags == CLSORT_FLAGS_U8 ? "uchar" : key_t;
+        const char *key_type = clsort_type_size(s->type) == 8 ? "ulong" : "uint";
+        const char *src_type = s->flags == CLSORT_FLAGS_U32 ? "uint" : s->flags == CLSORT_FLAGS_U8 ? "uchar" : key_type;
         snprintf(opts, sizeof opts,
                  "-cl-std=CL1.2 -DWG=%u -DITEMS=%u -DT=uint -DSRC_T=%s -DLOAD_FLAGS%s -DKEY_T=%s -DELEM_T=%s%s%s%s",
-                 (unsigned)wg, (unsigned)items, src_t, s->flags == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "", key_t,
+                 (unsigned)wg, (unsigned)items, src_type, s->flags == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "", key_type,
                  stage == 8 ? "ulong" : "uint", s->value_size ? " -DHAS_VALUES -DVAL_T=" : "",
                  s->value_size ? (s->value_size == 8 ? "ulong" : "uint") : "",
                  ctx->path == CLSORT_PATH_LOOKBACK ? " -DHAVE_LOOKBACK" : "");
