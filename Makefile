@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind check clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
@@ -136,6 +136,20 @@ fuzz: deps | $(BUILD)
 	  -print_final_stats=1 -artifact_prefix=$(BUILD)/ tests/fuzz_corpus > $(BUILD)/fuzz.log 2>&1; status=$$?; \
 	  grep -E "stat::number_of_executed_units|fuzz_clsort:|ERROR|Test unit written" $(BUILD)/fuzz.log; \
 	  echo "fuzz: exit $$status"; exit $$status
+
+# A consumer project builds against clsort::clsort by add_subdirectory and by
+# FetchContent, and runs; the top-level CMake build compiles the test suite.
+cmake-check: deps | $(BUILD)
+	@command -v cmake >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq cmake >/dev/null; } || \
+	  { echo "cmake missing; run: sudo apt-get install -y cmake"; exit 1; }
+	@for via in subdirectory fetchcontent; do \
+	  rm -rf $(BUILD)/cmake_$$via; \
+	  cmake -S tests/cmake_consumer -B $(BUILD)/cmake_$$via -DCLSORT_VIA=$$via > $(BUILD)/cmake_$$via.log 2>&1 && \
+	  cmake --build $(BUILD)/cmake_$$via >> $(BUILD)/cmake_$$via.log 2>&1 && ./$(BUILD)/cmake_$$via/consumer && \
+	  echo "cmake consumer via $$via: ok" || { tail -20 $(BUILD)/cmake_$$via.log; exit 1; }; \
+	done
+	@cmake -S . -B $(BUILD)/cmake_top > $(BUILD)/cmake_top.log 2>&1 && cmake --build $(BUILD)/cmake_top >> $(BUILD)/cmake_top.log 2>&1 && \
+	  echo "cmake top-level build: ok" || { tail -20 $(BUILD)/cmake_top.log; exit 1; }
 
 gen:
 	gen/embed.sh
