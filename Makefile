@@ -10,7 +10,7 @@ APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-ic
 
 .PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check check clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -39,6 +39,12 @@ $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 
 $(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ tests/test_large.c $(LDLIBS)
+
+$(BUILD)/hello: examples/hello.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ examples/hello.c $(LDLIBS)
+
+$(BUILD)/interop: examples/interop.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ examples/interop.c $(LDLIBS)
 
 $(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
@@ -69,7 +75,9 @@ test: deps check-gen compile-check $(BUILD)/test_clsort
 	./$(BUILD)/test_clsort
 
 # The PIC experiment with 2^20 particles here; build/pic_sort alone runs the paper's 8M.
-demo: deps $(BUILD)/demo $(BUILD)/pic_sort
+demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort
+	./$(BUILD)/hello
+	./$(BUILD)/interop
 	./$(BUILD)/demo
 	./$(BUILD)/pic_sort 1048576
 
