@@ -159,6 +159,23 @@ cmake-check: deps | $(BUILD)
 	@cmake -S . -B $(BUILD)/cmake_top > $(BUILD)/cmake_top.log 2>&1 && cmake --build $(BUILD)/cmake_top >> $(BUILD)/cmake_top.log 2>&1 && \
 	  echo "cmake top-level build: ok" || { tail -20 $(BUILD)/cmake_top.log; exit 1; }
 
+# valgrind memcheck on two small programs (context, program builds, a sort, a
+# scan, destroy): no error and nothing definitely lost. Small on purpose:
+# PoCL runs kernels on the host, so everything it does runs under valgrind too.
+valgrind: deps $(BUILD)/hello compile-check
+	@command -v valgrind >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind >/dev/null; } || \
+	  { echo "valgrind missing; run: sudo apt-get install -y valgrind"; exit 1; }
+	@for prog in $(BUILD)/hello $(BUILD)/cm_static; do \
+	  valgrind --quiet --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	    --suppressions=tests/valgrind.supp --error-exitcode=3 ./$$prog > $(BUILD)/valgrind.log 2>&1 && \
+	  echo "valgrind $$prog: no errors, nothing definitely lost" || { cat $(BUILD)/valgrind.log | head -40; exit 1; }; \
+	done
+
+# Everything CI runs (.ci/run): the suite, the sanitizers, kernels under
+# oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake.
+check: test sanitize oclgrind faults threads fuzz valgrind cmake-check
+	@echo "make check: all passed"
+
 gen:
 	gen/embed.sh
 
