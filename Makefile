@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check check clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
@@ -171,9 +171,25 @@ valgrind: deps $(BUILD)/hello compile-check
 	  echo "valgrind $$prog: no errors, nothing definitely lost" || { cat $(BUILD)/valgrind.log | head -40; exit 1; }; \
 	done
 
+# CLSORT_DYNAMIC_OPENCL: hello built without -lOpenCL (no libOpenCL in its
+# NEEDED list) runs with the loader, and without a loader or a platform it
+# reports why and exits normally.
+dynamic-check: deps | $(BUILD)
+	$(CC) -std=c99 $(WARN) -DCLSORT_DYNAMIC_OPENCL -I. -o $(BUILD)/hello_dynamic examples/hello.c -ldl
+	$(CXX) -x c++ -std=c++11 $(WARN) -DCLSORT_DYNAMIC_OPENCL -I. -c -o $(BUILD)/dynamic_cxx.o tests/compile/impl.c
+	@! readelf -d $(BUILD)/hello_dynamic | grep -q "libOpenCL" || { echo "hello_dynamic links libOpenCL"; exit 1; }
+	@./$(BUILD)/hello_dynamic > $(BUILD)/dynamic.log 2>&1 && grep -q "sorted on" $(BUILD)/dynamic.log && \
+	  echo "dynamic OpenCL, loader present: sorted" || { cat $(BUILD)/dynamic.log; exit 1; }
+	@CLSORT_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ./$(BUILD)/hello_dynamic > $(BUILD)/dynamic.log 2>&1; \
+	  test $$? -eq 1 && grep -q "no OpenCL library" $(BUILD)/dynamic.log && \
+	  echo "dynamic OpenCL, no loader: $$(cat $(BUILD)/dynamic.log | cut -c1-90)..." || { cat $(BUILD)/dynamic.log; exit 1; }
+	@OCL_ICD_VENDORS=/nonexistent ./$(BUILD)/hello_dynamic > $(BUILD)/dynamic.log 2>&1; \
+	  test $$? -eq 1 && grep -q "no OpenCL platform" $(BUILD)/dynamic.log && \
+	  echo "dynamic OpenCL, no platform: $$(cat $(BUILD)/dynamic.log | cut -c1-90)..." || { cat $(BUILD)/dynamic.log; exit 1; }
+
 # Everything CI runs (.ci/run): the suite, the sanitizers, kernels under
 # oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake.
-check: test sanitize oclgrind faults threads fuzz valgrind cmake-check
+check: test dynamic-check sanitize oclgrind faults threads fuzz valgrind cmake-check
 	@echo "make check: all passed"
 
 gen:

@@ -20,6 +20,12 @@
  *   CLSORT_API              decoration of public functions (default: extern)
  *   CLSORT_MALLOC(sz) / CLSORT_FREE(p)   host allocation (default malloc/free)
  *   CLSORT_ASSERT(x)        internal invariants (default assert)
+ *   CLSORT_DYNAMIC_OPENCL   load the OpenCL library at run time (dlopen/LoadLibrary):
+ *                           link no -lOpenCL; without a loader or platform,
+ *                           clsort_create fails with a message and the program
+ *                           goes on. $CLSORT_OPENCL_LIBRARY names another library.
+ *                           (Your own code then cannot call OpenCL directly
+ *                           unless it loads it too.)
  *
  * ENVIRONMENT
  *   CLSORT_DEVICE   default device when clsort_context_desc.device is NULL:
@@ -401,6 +407,57 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- CLSORT_DYNAMIC_OPENCL: the OpenCL library loaded at run time -----------
+ * The program links no OpenCL library; clsort_create opens it (libOpenCL.so.1,
+ * OpenCL.dll or the OpenCL framework; $CLSORT_OPENCL_LIBRARY overrides) and
+ * keeps its entry points in the context, so there is still no global state.
+ * Inside the implementation every clX call below goes through ctx->api. */
+#ifdef CLSORT_DYNAMIC_OPENCL
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+#define CLSORT__CL_FUNCS(X) \
+    X(cl_int, clGetPlatformIDs, (cl_uint, cl_platform_id *, cl_uint *)) \
+    X(cl_int, clGetPlatformInfo, (cl_platform_id, cl_platform_info, size_t, void *, size_t *)) \
+    X(cl_int, clGetDeviceIDs, (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *)) \
+    X(cl_int, clGetDeviceInfo, (cl_device_id, cl_device_info, size_t, void *, size_t *)) \
+    X(cl_context, clCreateContext, (const cl_context_properties *, cl_uint, const cl_device_id *, void(CL_CALLBACK *)(const char *, const void *, size_t, void *), void *, cl_int *)) \
+    X(cl_int, clReleaseContext, (cl_context)) \
+    X(cl_command_queue, clCreateCommandQueue, (cl_context, cl_device_id, cl_command_queue_properties, cl_int *)) \
+    X(cl_int, clReleaseCommandQueue, (cl_command_queue)) \
+    X(cl_int, clGetCommandQueueInfo, (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *)) \
+    X(cl_int, clFinish, (cl_command_queue)) \
+    X(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *)) \
+    X(cl_mem, clCreateSubBuffer, (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *)) \
+    X(cl_int, clReleaseMemObject, (cl_mem)) \
+    X(cl_int, clGetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *)) \
+    X(cl_program, clCreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *)) \
+    X(cl_int, clBuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *, void(CL_CALLBACK *)(cl_program, void *), void *)) \
+    X(cl_int, clGetProgramBuildInfo, (cl_program, cl_device_id, cl_program_build_info, size_t, void *, size_t *)) \
+    X(cl_int, clReleaseProgram, (cl_program)) \
+    X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
+    X(cl_int, clReleaseKernel, (cl_kernel)) \
+    X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
+    X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \
+    X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueReadBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueWriteBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
+    X(cl_int, clReleaseEvent, (cl_event)) \
+    X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))
+#define CLSORT__CL_FIELD(ret, name, params) ret(CL_API_CALL *p_##name) params; /* ## keeps name unexpanded */
+typedef struct clsort__cl_api {
+    void *lib;
+    CLSORT__CL_FUNCS(CLSORT__CL_FIELD)
+} clsort__cl_api;
+#undef CLSORT__CL_FIELD
+#endif
 
 #ifndef CLSORT_MALLOC
 #define CLSORT_MALLOC(sz) malloc(sz)
@@ -3438,7 +3495,50 @@ struct clsort_context {
     cl_mem sub_parent, sub[4];
     size_t sub_origin[4], sub_size[4];
     char error[CLSORT__ERROR_SIZE];
+#ifdef CLSORT_DYNAMIC_OPENCL
+    clsort__cl_api api; /* the loaded OpenCL entry points */
+#endif
 };
+
+#ifdef CLSORT_DYNAMIC_OPENCL
+/* Every OpenCL call of the implementation goes through the context's table:
+ * each function making one has `ctx` in scope. Undefined at the end. */
+#define clGetPlatformIDs (ctx->api.p_clGetPlatformIDs)
+#define clGetPlatformInfo (ctx->api.p_clGetPlatformInfo)
+#define clGetDeviceIDs (ctx->api.p_clGetDeviceIDs)
+#define clGetDeviceInfo (ctx->api.p_clGetDeviceInfo)
+#define clCreateContext (ctx->api.p_clCreateContext)
+#define clReleaseContext (ctx->api.p_clReleaseContext)
+#define clCreateCommandQueue (ctx->api.p_clCreateCommandQueue)
+#define clReleaseCommandQueue (ctx->api.p_clReleaseCommandQueue)
+#define clGetCommandQueueInfo (ctx->api.p_clGetCommandQueueInfo)
+#define clFinish (ctx->api.p_clFinish)
+#define clCreateBuffer (ctx->api.p_clCreateBuffer)
+#define clCreateSubBuffer (ctx->api.p_clCreateSubBuffer)
+#define clReleaseMemObject (ctx->api.p_clReleaseMemObject)
+#define clGetMemObjectInfo (ctx->api.p_clGetMemObjectInfo)
+#define clCreateProgramWithSource (ctx->api.p_clCreateProgramWithSource)
+#define clBuildProgram (ctx->api.p_clBuildProgram)
+#define clGetProgramBuildInfo (ctx->api.p_clGetProgramBuildInfo)
+#define clReleaseProgram (ctx->api.p_clReleaseProgram)
+#define clCreateKernel (ctx->api.p_clCreateKernel)
+#define clReleaseKernel (ctx->api.p_clReleaseKernel)
+#define clSetKernelArg (ctx->api.p_clSetKernelArg)
+#define clGetKernelWorkGroupInfo (ctx->api.p_clGetKernelWorkGroupInfo)
+#define clEnqueueNDRangeKernel (ctx->api.p_clEnqueueNDRangeKernel)
+#define clEnqueueReadBuffer (ctx->api.p_clEnqueueReadBuffer)
+#define clEnqueueWriteBuffer (ctx->api.p_clEnqueueWriteBuffer)
+#define clEnqueueCopyBuffer (ctx->api.p_clEnqueueCopyBuffer)
+#define clEnqueueFillBuffer (ctx->api.p_clEnqueueFillBuffer)
+#define clEnqueueMarkerWithWaitList (ctx->api.p_clEnqueueMarkerWithWaitList)
+#define clWaitForEvents (ctx->api.p_clWaitForEvents)
+#define clReleaseEvent (ctx->api.p_clReleaseEvent)
+#define clGetEventProfilingInfo (ctx->api.p_clGetEventProfilingInfo)
+#endif
+/* Puts the chain's context in scope as `ctx` (the OpenCL table lives there). */
+#define CLSORT__CHAIN_CTX(c)            \
+    clsort_context *const ctx = (c)->ctx; \
+    (void)ctx
 
 /* temp slots: tile sums of scan levels 0..3, look-back status + ticket, counts */
 /* slots 6..9: the sort's alternate keys, alternate values, digit counts, values copy */
@@ -3702,6 +3802,64 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
     return CLSORT_SUCCESS;
 }
 
+#ifdef CLSORT_DYNAMIC_OPENCL
+/* Opens the OpenCL library and resolves every entry point the library uses. */
+static clsort_result clsort__load_opencl(clsort_context *ctx)
+{
+    const char *name = getenv("CLSORT_OPENCL_LIBRARY");
+#if defined(_WIN32)
+    HMODULE lib;
+    if (!name || !*name) name = "OpenCL.dll";
+    lib = LoadLibraryA(name);
+    if (!lib)
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "no OpenCL library: LoadLibrary(%s) failed (error %lu)", name,
+                            (unsigned long)GetLastError());
+    ctx->api.lib = (void *)lib;
+#define CLSORT__CL_RESOLVE(ret, fname, params)                                                             \
+    {                                                                                                      \
+        FARPROC sym = GetProcAddress(lib, #fname);                                                         \
+        if (!sym) return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "the OpenCL library %s lacks %s", name, #fname); \
+        memcpy(&ctx->api.p_##fname, &sym, sizeof sym);                                                         \
+    }
+#else
+    void *lib;
+#if defined(__APPLE__)
+    if (!name || !*name) name = "/System/Library/Frameworks/OpenCL.framework/OpenCL";
+#else
+    if (!name || !*name) name = "libOpenCL.so.1";
+#endif
+    lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
+                            "no OpenCL library: dlopen(%s) failed (%s); install an ICD loader such as ocl-icd-libopencl1",
+                            name, why ? why : "unknown reason");
+    }
+    ctx->api.lib = lib;
+#define CLSORT__CL_RESOLVE(ret, fname, params)                                                             \
+    {                                                                                                      \
+        void *sym = dlsym(lib, #fname);                                                                    \
+        if (!sym) return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "the OpenCL library %s lacks %s", name, #fname); \
+        memcpy(&ctx->api.p_##fname, &sym, sizeof sym); /* object to function pointer, without a cast */       \
+    }
+#endif
+    CLSORT__CL_FUNCS(CLSORT__CL_RESOLVE)
+#undef CLSORT__CL_RESOLVE
+    return CLSORT_SUCCESS;
+}
+
+static void clsort__unload_opencl(clsort_context *ctx)
+{
+    if (!ctx->api.lib) return;
+#if defined(_WIN32)
+    FreeLibrary((HMODULE)ctx->api.lib);
+#else
+    dlclose(ctx->api.lib);
+#endif
+    ctx->api.lib = NULL;
+}
+#endif
+
 CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_context_desc *desc)
 {
     clsort_context_desc zero;
@@ -3714,6 +3872,10 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
     if (!ctx) return CLSORT_ERROR_OUT_OF_HOST_MEMORY;
     memset(ctx, 0, sizeof *ctx);
     *out = ctx;
+#ifdef CLSORT_DYNAMIC_OPENCL
+    r = clsort__load_opencl(ctx);
+    if (r != CLSORT_SUCCESS) return r;
+#endif
     r = clsort__init(ctx, desc ? desc : &zero);
     if (r == CLSORT_SUCCESS) ctx->ready = 1;
     return r;
@@ -3734,6 +3896,9 @@ CLSORT_API void clsort_destroy(clsort_context *ctx)
         if (ctx->sub[i]) clReleaseMemObject(ctx->sub[i]);
     if (ctx->owns_queue && ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->owns_context && ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);
+#ifdef CLSORT_DYNAMIC_OPENCL
+    clsort__unload_opencl(ctx);
+#endif
     CLSORT_FREE(ctx);
 }
 
@@ -3956,6 +4121,7 @@ static void clsort__chain_begin(clsort__chain *c, clsort_context *ctx, const cls
  * command is enqueued (the queue is in-order). */
 static cl_event *clsort__chain_event(clsort__chain *c)
 {
+    CLSORT__CHAIN_CTX(c);
     if (c->last) {
         clReleaseEvent(c->last);
         c->last = NULL;
@@ -3972,6 +4138,7 @@ static void clsort__chain_enqueued(clsort__chain *c)
 /* Hands the last event to the caller (a marker if nothing was enqueued). */
 static clsort_result clsort__chain_end(clsort__chain *c, const clsort_enqueue *enq, clsort_result r)
 {
+    CLSORT__CHAIN_CTX(c);
     if (r == CLSORT_SUCCESS && enq && enq->event) {
         if (!c->last) {
             cl_int e = clEnqueueMarkerWithWaitList(c->queue, c->num_wait, c->wait, &c->last);
@@ -3990,6 +4157,7 @@ static clsort_result clsort__chain_end(clsort__chain *c, const clsort_enqueue *e
 
 static clsort_result clsort__launch(clsort__chain *c, cl_kernel k, size_t groups, size_t wg, const char *name)
 {
+    CLSORT__CHAIN_CTX(c);
     size_t global = groups * wg;
     cl_int e = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, c->num_wait, c->wait, clsort__chain_event(c));
     if (e != CL_SUCCESS)
@@ -4001,6 +4169,7 @@ static clsort_result clsort__launch(clsort__chain *c, cl_kernel k, size_t groups
 
 static clsort_result clsort__fill(clsort__chain *c, cl_mem buf, size_t bytes)
 {
+    CLSORT__CHAIN_CTX(c);
     cl_uint zero = 0;
     cl_int e = clEnqueueFillBuffer(c->queue, buf, &zero, sizeof zero, 0, bytes, c->num_wait, c->wait,
                                    clsort__chain_event(c));
@@ -4012,6 +4181,7 @@ static clsort_result clsort__fill(clsort__chain *c, cl_mem buf, size_t bytes)
 
 static clsort_result clsort__read(clsort__chain *c, cl_mem buf, size_t offset, size_t bytes, void *dst)
 {
+    CLSORT__CHAIN_CTX(c);
     cl_int e = clEnqueueReadBuffer(c->queue, buf, CL_TRUE, offset, bytes, dst, c->num_wait, c->wait,
                                    clsort__chain_event(c));
     if (e != CL_SUCCESS)
@@ -4022,6 +4192,7 @@ static clsort_result clsort__read(clsort__chain *c, cl_mem buf, size_t offset, s
 
 static clsort_result clsort__copy(clsort__chain *c, cl_mem src, cl_mem dst, size_t bytes)
 {
+    CLSORT__CHAIN_CTX(c);
     cl_int e = clEnqueueCopyBuffer(c->queue, src, dst, 0, 0, bytes, c->num_wait, c->wait, clsort__chain_event(c));
     if (e != CL_SUCCESS)
         return clsort__fail(c->ctx, CLSORT_ERROR_OPENCL, "clEnqueueCopyBuffer: %s (%d)", clsort__cl_error_name(e), (int)e);
@@ -4032,6 +4203,7 @@ static clsort_result clsort__copy(clsort__chain *c, cl_mem src, cl_mem dst, size
 /* Zeroes the first `bytes` of buf with program p's clear_words kernel. */
 static clsort_result clsort__clear(clsort__chain *c, clsort__program *p, cl_mem buf, size_t bytes)
 {
+    CLSORT__CHAIN_CTX(c);
     cl_kernel k;
     cl_uint words = (cl_uint)((bytes + 3) / 4);
     size_t wg = p->wg < 64 ? p->wg : 64;
@@ -4259,8 +4431,9 @@ static clsort_result clsort__download(clsort_context *ctx, cl_mem src, size_t by
     return CLSORT_SUCCESS;
 }
 
-static void clsort__release(cl_mem *m)
+static void clsort__release(clsort_context *ctx, cl_mem *m)
 {
+    (void)ctx; /* holds the OpenCL table under CLSORT_DYNAMIC_OPENCL */
     if (*m) clReleaseMemObject(*m);
     *m = NULL;
 }
@@ -4288,8 +4461,8 @@ CLSORT_API clsort_result clsort_scan_host(clsort_context *ctx, clsort_type type,
     if (r == CLSORT_SUCCESS) r = clsort_scan(ctx, din, din, n, &d, NULL);
     if (r == CLSORT_SUCCESS) r = clsort__download(ctx, din, n * elem, out);
     if (r == CLSORT_SUCCESS && total) r = clsort__download(ctx, dtot, elem, total);
-    clsort__release(&din);
-    clsort__release(&dtot);
+    clsort__release(ctx, &din);
+    clsort__release(ctx, &dtot);
     return r;
 }
 
@@ -4546,9 +4719,9 @@ static clsort_result clsort__split_host(clsort_context *ctx, const char *fn, int
         r = is_split ? clsort_split(ctx, din, dout, n, &d, &got, NULL) : clsort_pack(ctx, din, dout, n, &d, &got, NULL);
     if (r == CLSORT_SUCCESS) r = clsort__download(ctx, dout, (is_split ? n : got) * elem, out);
     if (r == CLSORT_SUCCESS && count) *count = got;
-    clsort__release(&din);
-    clsort__release(&dout);
-    clsort__release(&dflags);
+    clsort__release(ctx, &din);
+    clsort__release(ctx, &dout);
+    clsort__release(ctx, &dflags);
     return r;
 }
 
@@ -4693,14 +4866,14 @@ static clsort_result clsort__sort_view(clsort_context *ctx, cl_mem caller, int i
     int j;
     if (!caller) return clsort__temp(ctx, CLSORT__SLOT_SORT + i, size, out);
     if (ctx->sub_parent != caller) {
-        for (j = 0; j < 4; ++j) clsort__release(&ctx->sub[j]);
+        for (j = 0; j < 4; ++j) clsort__release(ctx, &ctx->sub[j]);
         ctx->sub_parent = caller;
     }
     if (ctx->sub[i] && ctx->sub_origin[i] == origin && ctx->sub_size[i] == size) {
         *out = ctx->sub[i];
         return CLSORT_SUCCESS;
     }
-    clsort__release(&ctx->sub[i]);
+    clsort__release(ctx, &ctx->sub[i]);
     region.origin = origin;
     region.size = size;
     ctx->sub[i] = clCreateSubBuffer(caller, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
@@ -4873,9 +5046,9 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
     if (r == CLSORT_SUCCESS) r = clsort__download(ctx, dk, n * pl.key_size, keys);
     if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, dv, n * vs, values);
     if (r == CLSORT_SUCCESS && permutation) r = clsort__download(ctx, dp, n * 4, permutation);
-    clsort__release(&dk);
-    clsort__release(&dv);
-    clsort__release(&dp);
+    clsort__release(ctx, &dk);
+    clsort__release(ctx, &dv);
+    clsort__release(ctx, &dp);
     return r;
 }
 
@@ -5309,6 +5482,39 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     return clsort__chain_end(&c, enq, clsort__bin_run(&c, positions, n, desc, &gr));
 }
 
+#ifdef CLSORT_DYNAMIC_OPENCL
+#undef clGetPlatformIDs
+#undef clGetPlatformInfo
+#undef clGetDeviceIDs
+#undef clGetDeviceInfo
+#undef clCreateContext
+#undef clReleaseContext
+#undef clCreateCommandQueue
+#undef clReleaseCommandQueue
+#undef clGetCommandQueueInfo
+#undef clFinish
+#undef clCreateBuffer
+#undef clCreateSubBuffer
+#undef clReleaseMemObject
+#undef clGetMemObjectInfo
+#undef clCreateProgramWithSource
+#undef clBuildProgram
+#undef clGetProgramBuildInfo
+#undef clReleaseProgram
+#undef clCreateKernel
+#undef clReleaseKernel
+#undef clSetKernelArg
+#undef clGetKernelWorkGroupInfo
+#undef clEnqueueNDRangeKernel
+#undef clEnqueueReadBuffer
+#undef clEnqueueWriteBuffer
+#undef clEnqueueCopyBuffer
+#undef clEnqueueFillBuffer
+#undef clEnqueueMarkerWithWaitList
+#undef clWaitForEvents
+#undef clReleaseEvent
+#undef clGetEventProfilingInfo
+#endif
 #endif /* CLSORT_IMPLEMENTATION_DONE */
 #endif /* CLSORT_IMPLEMENTATION */
 
