@@ -1,5 +1,11 @@
 /* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort, binning
- * version 0.1.0, public domain or MIT, see the end of the file.
+ * version 0.2.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
+ *
+ * CHANGES
+ *   0.2.0  particle binning (cell keys, cell offsets, clsort_bin); radix digits
+ *          up to 12 bits; gather in 16-byte pieces; CLSORT_DYNAMIC_OPENCL;
+ *          CMake target clsort::clsort; fault-injection, TSan, fuzz tests.
+ *   0.1.0  scan, enumerate/pack/split, radix sort, gather.
  *
  * QUICK START
  *   In exactly one C or C++ file:
@@ -120,7 +126,7 @@
 #define CLSORT_H
 
 #define CLSORT_VERSION_MAJOR 0
-#define CLSORT_VERSION_MINOR 1
+#define CLSORT_VERSION_MINOR 2
 #define CLSORT_VERSION_PATCH 0
 
 #ifndef CL_TARGET_OPENCL_VERSION
