@@ -4114,13 +4114,30 @@ typedef struct clsort__chain {
     cl_event last;
 } clsort__chain;
 
-static void clsort__chain_begin(clsort__chain *c, clsort_context *ctx, const clsort_enqueue *enq)
+/* Starts a call's chain. A caller's queue must belong to the context's
+ * OpenCL context and device: not every runtime rejects a foreign queue
+ * (oclgrind runs the kernels on it, reading buffers of another context). */
+static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, const clsort_enqueue *enq)
 {
     c->ctx = ctx;
     c->queue = enq && enq->queue ? enq->queue : ctx->queue;
     c->num_wait = enq ? enq->num_events_in_wait_list : 0;
     c->wait = enq ? enq->event_wait_list : NULL;
     c->last = NULL;
+    if (c->queue != ctx->queue) {
+        cl_context qc = NULL;
+        cl_device_id qd = NULL;
+        if (clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL) != CL_SUCCESS ||
+            clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL) != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "enq->queue is not a valid command queue");
+        if (qc != ctx->cl_ctx || qd != ctx->device)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "enq->queue belongs to another OpenCL context or device than the clsort context");
+    }
+    if ((c->num_wait > 0) != (c->wait != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "enq: num_events_in_wait_list and event_wait_list disagree");
+    return CLSORT_SUCCESS;
 }
 
 /* Events of the chain: the previous one is released as soon as the next
@@ -4392,7 +4409,7 @@ CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out,
     memset(&s, 0, sizeof s);
     s.family = "scan";
     s.type = d.type;
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) {
         if (d.total) {
             cl_ulong zero = 0;
@@ -4570,7 +4587,7 @@ CLSORT_API clsort_result clsort_enumerate(clsort_context *ctx, cl_mem keys, cl_m
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__check_split(ctx, fn, keys, NULL, n, desc, 0, &a));
     if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     r = clsort__split_program(ctx, &a, &p);
     if (r == CLSORT_SUCCESS) r = clsort__temp(ctx, CLSORT__SLOT_COUNT, 64, &total);
@@ -4623,7 +4640,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__check_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
     bit = a.d.bit;
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     r = clsort__split_program(ctx, &a, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
@@ -4680,7 +4697,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "%s: desc.count is not supported by split (use the zeros argument)", fn);
     bit = a.d.bit;
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
     r = clsort__split_program(ctx, &a, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
@@ -5013,7 +5030,7 @@ CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_sort(ctx, fn, n, desc, &pl));
     if (n > 0) CLSORT__TRY(clsort__check_sort_buffers(ctx, fn, keys_in, keys_out, n, &pl));
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     r = clsort__sort_passes(&c, &pl, keys_in, keys_out, n);
     return clsort__chain_end(&c, enq, r);
@@ -5105,7 +5122,7 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
         CLSORT__CHECK(ctx, clGetMemObjectInfo(src, CL_MEM_SIZE, sizeof src_bytes, &src_bytes, NULL),
                       "clGetMemObjectInfo(src)");
     }
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     return clsort__chain_end(&c, enq, clsort__gather_enqueue(&c, src, dst, indices, n, elem_size, src_bytes));
 }
@@ -5284,7 +5301,7 @@ CLSORT_API clsort_result clsort_cell_keys(clsort_context *ctx, cl_mem positions,
         if (keys == positions)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys must differ from positions", fn);
     }
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     {
         clsort_result r = clsort__bin_program(ctx, &p);
@@ -5310,7 +5327,7 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
     CLSORT__TRY(clsort__check_buffer(ctx, offsets, (num_cells + 1) * 4, fn, "offsets"));
     if (offsets == sorted_keys)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: offsets must differ from sorted_keys", fn);
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     r = clsort__bin_program(ctx, &p);
     if (r == CLSORT_SUCCESS) r = clsort__cell_offsets_enqueue(&c, p, n ? sorted_keys : offsets, n, num_cells, offsets);
     return clsort__chain_end(&c, enq, r);
@@ -5475,7 +5492,7 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     if (n > 0xffffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^32-1", fn, (unsigned long)n);
     CLSORT__TRY(clsort__check_bin_buffers(ctx, fn, positions, n, desc, &gr));
-    clsort__chain_begin(&c, ctx, enq);
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) { /* only the offsets (all 0) to write */
         r = CLSORT_SUCCESS;
         if (desc->cell_offsets) {

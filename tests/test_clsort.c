@@ -1301,7 +1301,7 @@ static void test_argument_table(clsort_context *cs)
     for (f = 0; f < F_FUNCS; ++f)
         for (c = 0; c < A_COUNT; ++c) {
             char what[160];
-            clsort_result r, want = c == A_FOREIGN_QUEUE ? CLSORT_ERROR_OPENCL : CLSORT_ERROR_INVALID_ARGUMENT;
+            clsort_result r, want = CLSORT_ERROR_INVALID_ARGUMENT;
             cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : big;
             int ok = 1;
             for (k = 0; k < 6; ++k) { /* every buffer back to the data */
@@ -1401,10 +1401,12 @@ int main(int argc, char **argv)
         printf("  arguments, events, host level, contexts...\n");
         if (run_base) {
             test_bad_arguments(cs);
-            test_argument_table(cs);
             test_events(cs);
             test_host_level(cs);
             test_contexts(cs);
+            /* last: its buffers, freed, would be where oclgrind mis-tracks the
+             * next allocations (tests/oclgrind_realloc.c) */
+            test_argument_table(cs);
         }
         clsort_destroy(cs);
     }
