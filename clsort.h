@@ -3477,6 +3477,7 @@ typedef struct clsort__program {
     const char *kernel_names[CLSORT__MAX_KERNELS];
     cl_kernel kernels[CLSORT__MAX_KERNELS];
     size_t wg, items; /* the WG / ITEMS it was built with */
+    unsigned long last_use; /* the context's use clock at its last lookup (LRU eviction) */
 } clsort__program;
 
 struct clsort_context {
@@ -3494,6 +3495,7 @@ struct clsort_context {
     clsort_path path;
     clsort__program programs[CLSORT__MAX_PROGRAMS];
     int num_programs;
+    unsigned long use_clock;
     cl_mem temp[CLSORT__TEMP_SLOTS];
     size_t temp_size[CLSORT__TEMP_SLOTS];
     /* views of the caller's sort temp (desc.temp), kept while it is reused:
@@ -4046,19 +4048,28 @@ static clsort_result clsort__get_program(clsort_context *ctx, const clsort__spec
     }
     for (i = 0; i < ctx->num_programs; ++i)
         if (strcmp(ctx->programs[i].key, opts) == 0) {
+            ctx->programs[i].last_use = ++ctx->use_clock;
             *out = &ctx->programs[i];
             return CLSORT_SUCCESS;
         }
-    if (ctx->num_programs == CLSORT__MAX_PROGRAMS)
-        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "program cache full (%d specializations)",
-                            CLSORT__MAX_PROGRAMS);
+    if (ctx->num_programs < CLSORT__MAX_PROGRAMS) {
+        p = &ctx->programs[ctx->num_programs++];
+    } else { /* full (the fuzzer got there): release the least recently used
+              * specialization; a call holds at most a few, all recent */
+        int k, lru = 0;
+        for (i = 1; i < ctx->num_programs; ++i)
+            if (ctx->programs[i].last_use < ctx->programs[lru].last_use) lru = i;
+        p = &ctx->programs[lru];
+        for (k = 0; k < CLSORT__MAX_KERNELS; ++k)
+            if (p->kernels[k]) clReleaseKernel(p->kernels[k]);
+        if (p->program) clReleaseProgram(p->program);
+    }
     srcs[nsrc] = (const char *)clsort__kernel_common_cl; lens[nsrc++] = clsort__kernel_common_cl_len;
     if (is_bin) { srcs[nsrc] = (const char *)clsort__kernel_bin_cl; lens[nsrc++] = clsort__kernel_bin_cl_len; }
     else if (is_radix) { srcs[nsrc] = (const char *)clsort__kernel_radix_cl; lens[nsrc++] = clsort__kernel_radix_cl_len; }
     else { srcs[nsrc] = (const char *)clsort__kernel_scan_cl; lens[nsrc++] = clsort__kernel_scan_cl_len; }
     if (is_split) { srcs[nsrc] = (const char *)clsort__kernel_split_cl; lens[nsrc++] = clsort__kernel_split_cl_len; }
-    p = &ctx->programs[ctx->num_programs];
-    memset(p, 0, sizeof *p);
+    memset(p, 0, sizeof *p); /* an empty slot (key "") until the build succeeds */
     p->program = clCreateProgramWithSource(ctx->cl_ctx, nsrc, srcs, lens, &e);
     CLSORT__CHECK(ctx, e, "clCreateProgramWithSource");
     e = clBuildProgram(p->program, 1, &ctx->device, opts, NULL, NULL);
@@ -4079,7 +4090,7 @@ static clsort_result clsort__get_program(clsort_context *ctx, const clsort__spec
     snprintf(p->key, sizeof p->key, "%s", opts);
     p->wg = wg;
     p->items = items;
-    ctx->num_programs++;
+    p->last_use = ++ctx->use_clock;
     *out = p;
     return CLSORT_SUCCESS;
 }

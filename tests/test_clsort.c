@@ -597,6 +597,13 @@ static void test_sort(clsort_context *cs, const size_t *sizes_up, size_t nsizes,
     /* every radix width on one size that spans several tiles */
     for (r = 1; r <= 12 && !tiny; ++r)
         test_sort_case(cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
+    /* more specializations than the program cache holds (48): the least
+     * recently used are released and rebuilt when needed again */
+    for (r = 1; r <= 12 && !tiny; ++r) {
+        int m;
+        for (m = 0; m < M_COUNT; ++m) test_sort_case(cs, r % 2 ? CLSORT_U32 : CLSORT_U64, 300, S_RANDOM, 0, 0, r, 0, m, 0, 0);
+    }
+    test_sort_case(cs, CLSORT_U32, 300, S_RANDOM, 0, 0, 1, 0, 0, 0, 0); /* the first one again, rebuilt */
     /* wide digits, one pass: 10 and 12 bits with the permutation, 11 with values */
     for (s = 0; s < nsizes; ++s) {
         if (sizes[s] > 70000 || (tiny && sizes[s] > 5000)) continue;
