@@ -1,0 +1,293 @@
+/* clsort bitonic sort kernels (needs common.cl and radix.cl first: WG, ITEMS,
+ * TILE, PAD, KEY_T and the key image to_image / from_image, so that the
+ * bitonic and the radix sort order keys identically).
+ *
+ * The network is the "flip" form of Batcher's bitonic sort: stage k (k = 2,
+ * 4, .. P, P = the segment length rounded up to a power of two) first
+ * compares position i with its mirror i ^ (k-1) inside each k-block, then
+ * runs half-cleaners of strides k/4 .. 1 (i with i ^ j). Every block ends
+ * sorted ascending, so positions past the end of a segment can be virtual
+ * +inf keys: they are never stored, and a comparison with one never moves a
+ * real key (the smaller, real key stays at the lower position). Keys are
+ * sorted as their order-preserving images (radix.cl), xor all ones for
+ * descending, so the sort itself is always ascending on unsigned integers.
+ *
+ * Kernels:
+ *   bitonic_local:     one tile of TILE = WG*ITEMS keys in local memory.
+ *                      kstage == 0: a whole sort of every power-of-two slot of
+ *                      the tile (one short segment per slot, or one TILE-block
+ *                      of a long segment); kstage > 0: the steps of stride
+ *                      TILE/2 .. 1 of stage kstage of a long segment.
+ *                      Steps of stride < ITEMS run in registers on ITEMS
+ *                      consecutive keys per work-item, the others through
+ *                      local memory, one barrier each.
+ *   bitonic_global<S>: S consecutive steps (strides >= TILE) of one stage of
+ *                      a long segment, 2^S keys per work-item kept in
+ *                      registers: one read and one write of the keys per S
+ *                      steps. With flip, the first step is the stage's mirror
+ *                      step (S-element sets closed under i ^ (k-1) and i ^ j).
+ *
+ * Build-time macros (set by the host):
+ *   KEY_T, KEY_BYTES   uint/4 or ulong/8 (keys move as bit patterns)
+ *   HAS_IDX            a uint index moves with each key (the key's position
+ *                      in keys_in; 0xffffffff for the +inf padding) and breaks
+ *                      ties, so equal keys keep their input order. */
+
+#define BITONIC_PAD_IDX 0xffffffffu
+#define BITONIC_GSTEPS_MAX 4
+
+#ifdef HAS_IDX
+#define IDX_ARG , __local uint *I
+#define IDX_PASS , I
+/* register compare-exchange of r[x] (lower position) and r[y] */
+#define CMPX(x, y)                                                         \
+    do {                                                                   \
+        if (r[x] > r[y] || (r[x] == r[y] && ir[x] > ir[y])) {              \
+            KEY_T tk_ = r[x]; r[x] = r[y]; r[y] = tk_;                     \
+            uint ti_ = ir[x]; ir[x] = ir[y]; ir[y] = ti_;                  \
+        }                                                                  \
+    } while (0)
+#else
+#define IDX_ARG
+#define IDX_PASS
+#define CMPX(x, y)                                                         \
+    do {                                                                   \
+        KEY_T lo_ = min(r[x], r[y]);                                       \
+        r[y] = max(r[x], r[y]);                                            \
+        r[x] = lo_;                                                        \
+    } while (0)
+#endif
+
+/* Compare-exchange of local positions i < p: the smaller key goes to i. */
+inline void bitonic_lcmpx(__local KEY_T *K IDX_ARG, uint i, uint p)
+{
+    KEY_T a = K[PAD(i)], b = K[PAD(p)];
+#ifdef HAS_IDX
+    uint ia = I[PAD(i)], ib = I[PAD(p)];
+    if (a > b || (a == b && ia > ib)) {
+        K[PAD(i)] = b; K[PAD(p)] = a;
+        I[PAD(i)] = ib; I[PAD(p)] = ia;
+    }
+#else
+    if (a > b) { K[PAD(i)] = b; K[PAD(p)] = a; }
+#endif
+}
+
+/* The mirror step of stage k over the first `span` positions (k > ITEMS). */
+inline void bitonic_local_flip(__local KEY_T *K IDX_ARG, uint k, uint span)
+{
+    const uint h = k >> 1;
+    for (uint p = (uint)get_local_id(0); p < (span >> 1); p += WG) {
+        uint i = ((p & ~(h - 1)) << 1) | (p & (h - 1));
+        bitonic_lcmpx(K IDX_PASS, i, i ^ (k - 1));
+    }
+}
+
+/* A half-cleaner step of stride j over the first `span` positions. */
+inline void bitonic_local_half(__local KEY_T *K IDX_ARG, uint j, uint span)
+{
+    for (uint p = (uint)get_local_id(0); p < (span >> 1); p += WG) {
+        uint i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
+        bitonic_lcmpx(K IDX_PASS, i, i + j);
+    }
+}
+
+/* The steps of stride < ITEMS, in registers, on the chunks of ITEMS
+ * consecutive positions below span. full: stages 2 .. min(P, ITEMS) (a sort
+ * of every ITEMS-chunk, or of every P-block inside it); else the strides
+ * ITEMS/2 .. 1 that end a stage larger than ITEMS. Loops have constant
+ * bounds so that the arrays stay in registers. */
+inline void bitonic_chunks(__local KEY_T *K IDX_ARG, uint span, uint P, int full)
+{
+    for (uint c = (uint)get_local_id(0); c < span / ITEMS; c += WG) {
+        KEY_T r[ITEMS];
+#ifdef HAS_IDX
+        uint ir[ITEMS];
+#endif
+        for (uint t = 0; t < ITEMS; ++t) {
+            r[t] = K[PAD(c * ITEMS + t)];
+#ifdef HAS_IDX
+            ir[t] = I[PAD(c * ITEMS + t)];
+#endif
+        }
+        if (full) {
+            for (uint kk = 2; kk <= ITEMS; kk <<= 1) {
+                if (kk > P) break;
+                for (uint t = 0; t < ITEMS; ++t)
+                    if (!(t & (kk >> 1))) CMPX(t, t ^ (kk - 1));
+                for (uint j = kk >> 2; j > 0; j >>= 1)
+                    for (uint t = 0; t < ITEMS; ++t)
+                        if (!(t & j)) CMPX(t, t | j);
+            }
+        } else {
+            for (uint j = ITEMS >> 1; j > 0; j >>= 1)
+                for (uint t = 0; t < ITEMS; ++t)
+                    if (!(t & j)) CMPX(t, t | j);
+        }
+        for (uint t = 0; t < ITEMS; ++t) {
+            K[PAD(c * ITEMS + t)] = r[t];
+#ifdef HAS_IDX
+            I[PAD(c * ITEMS + t)] = ir[t];
+#endif
+        }
+    }
+}
+
+/* Where tile position q comes from: the global index (from keys_in's start)
+ * and whether it is a real key (else +inf padding). The tile holds
+ * TILE >> plog slots of 2^plog positions; slot s holds chunk
+ * first_chunk + s, chunk c being keys [c * chunk_len, c * chunk_len +
+ * chunk_len) of the segment, cut at total. */
+inline int bitonic_source(uint q, uint plog, ulong seg_base, ulong first_chunk, uint chunk_len, ulong total,
+                          ulong *gi)
+{
+    const ulong c = first_chunk + (q >> plog);
+    const uint r = q & ((1u << plog) - 1u);
+    const ulong cstart = c * chunk_len;
+    *gi = seg_base + cstart + r;
+    return r < chunk_len && cstart + r < total;
+}
+
+/* Launch shapes (host): equal short segments of length L: chunk_len = L,
+ * plog = log2 P, gps = groups, seg_stride = 0, total = n. Blocks of long
+ * segments: chunk_len = TILE, plog = log2 TILE, gps = groups per segment,
+ * seg_stride = segment length = total. use_offsets: work-group g sorts
+ * segment g = [offsets[g], offsets[g+1]) when it fits in the tile (longer
+ * ones get their own launches). kind/flip: key image taken on load (first
+ * pass) and undone on store (last pass); 0 in between. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __global uint *idx, ulong base,
+                   ulong seg_stride, uint gps, ulong total, uint chunk_len, uint plog,
+                   __global const uint *offsets, uint use_offsets, uint kstage, uint kind_in, ulong flip_in,
+                   uint kind_out, ulong flip_out)
+{
+    __local KEY_T K[TILE_PADDED];
+#ifdef HAS_IDX
+    __local uint I[TILE_PADDED];
+#endif
+    const uint lid = (uint)get_local_id(0);
+    const uint g = (uint)get_group_id(0);
+    ulong seg_base, first_chunk;
+    uint span;
+    if (use_offsets) {
+        const uint s0 = offsets[g], len = offsets[g + 1] - s0;
+        if (len > TILE) return; /* the whole work-group leaves: no barrier reached */
+        plog = 0;
+        while ((1u << plog) < len) ++plog;
+        seg_base = base + s0;
+        first_chunk = 0;
+        chunk_len = len;
+        total = len;
+        span = max(1u << plog, (uint)ITEMS);
+    } else {
+        seg_base = base + (ulong)(g / gps) * seg_stride;
+        first_chunk = (ulong)(g % gps) << (TILE_LOG - plog);
+        span = TILE;
+    }
+    const uint P = 1u << plog;
+
+    for (uint q = lid; q < span; q += WG) {
+        ulong gi;
+        int real = bitonic_source(q, plog, seg_base, first_chunk, chunk_len, total, &gi);
+        K[PAD(q)] = real ? to_image(keys_in[gi], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+#ifdef HAS_IDX
+        I[PAD(q)] = real ? (kstage ? idx[gi] : (uint)gi) : BITONIC_PAD_IDX;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (kstage == 0) {
+        bitonic_chunks(K IDX_PASS, span, P, 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 2 * ITEMS; k <= P; k <<= 1) {
+            bitonic_local_flip(K IDX_PASS, k, span);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint j = k >> 2; j >= ITEMS && j > 0; j >>= 1) {
+                bitonic_local_half(K IDX_PASS, j, span);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            bitonic_chunks(K IDX_PASS, span, P, 0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    } else {
+        for (uint j = TILE >> 1; j >= ITEMS && j > 0; j >>= 1) {
+            bitonic_local_half(K IDX_PASS, j, span);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        bitonic_chunks(K IDX_PASS, span, P, 0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (uint q = lid; q < span; q += WG) {
+        ulong gi;
+        if (bitonic_source(q, plog, seg_base, first_chunk, chunk_len, total, &gi)) {
+            keys_out[gi] = from_image(K[PAD(q)], kind_out, (KEY_T)flip_out);
+#ifdef HAS_IDX
+            idx[gi] = I[PAD(q)];
+#endif
+        }
+    }
+}
+
+/* S steps of one stage of a long segment, strides 2^(lo+S-1) .. 2^lo (all
+ * >= TILE), on keys (images) in place. Work-item w holds the 2^S positions
+ * pos0 | t << lo, pos0 = w with S zero bits inserted at bit lo; with flip the
+ * upper half (top bit of t set) is mirrored in the stage's block instead:
+ * (pos0 | (t & half-1) << lo) ^ (2^(lo+S) - 1), and the first step compares
+ * each position with its mirror. count: work-items with pos0 < total (the
+ * others would hold only padding). Segment g / gps starts at base + (g /
+ * gps) * seg_stride. */
+inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong base, ulong seg_stride, uint gps,
+                                 ulong total, ulong count, uint lo, uint flip, const uint S)
+{
+    const uint g = (uint)get_group_id(0);
+    const ulong w = (ulong)(g % gps) * WG + get_local_id(0);
+    if (w >= count) return;
+    const ulong seg_base = base + (ulong)(g / gps) * seg_stride;
+    const ulong low = ((ulong)1 << lo) - 1;
+    const ulong pos0 = ((w & ~low) << S) | (w & low);
+    const uint E = 1u << S, half = E >> 1;
+    const ulong mirror = ((ulong)1 << (lo + S)) - 1;
+    ulong pos[1 << BITONIC_GSTEPS_MAX];
+    KEY_T r[1 << BITONIC_GSTEPS_MAX];
+#ifdef HAS_IDX
+    uint ir[1 << BITONIC_GSTEPS_MAX];
+#endif
+    for (uint t = 0; t < E; ++t) {
+        pos[t] = (flip && t >= half) ? ((pos0 | ((ulong)(t - half) << lo)) ^ mirror) : (pos0 | ((ulong)t << lo));
+        int real = pos[t] < total;
+        r[t] = real ? keys[seg_base + pos[t]] : ~(KEY_T)0;
+#ifdef HAS_IDX
+        ir[t] = real ? idx[seg_base + pos[t]] : BITONIC_PAD_IDX;
+#endif
+    }
+    for (uint b = S; b-- > 0;) {
+        const uint bit = 1u << b;
+        for (uint t = 0; t < E; ++t) {
+            if (t & bit) continue;
+            /* in the mirrored half, a higher t is a lower position */
+            if (flip && b + 1 < S && t >= half) CMPX(t | bit, t);
+            else CMPX(t, t | bit);
+        }
+    }
+    for (uint t = 0; t < E; ++t) {
+        if (pos[t] < total) {
+            keys[seg_base + pos[t]] = r[t];
+#ifdef HAS_IDX
+            idx[seg_base + pos[t]] = ir[t];
+#endif
+        }
+    }
+}
+
+#define DEFINE_BITONIC_GLOBAL(name, S)                                                                       \
+    __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))                                                 \
+    void name(__global KEY_T *keys, __global uint *idx, ulong base, ulong seg_stride, uint gps, ulong total, \
+              ulong count, uint lo, uint flip)                                                               \
+    {                                                                                                        \
+        bitonic_global_steps(keys, idx, base, seg_stride, gps, total, count, lo, flip, S);                   \
+    }
+DEFINE_BITONIC_GLOBAL(bitonic_global1, 1)
+DEFINE_BITONIC_GLOBAL(bitonic_global2, 2)
+DEFINE_BITONIC_GLOBAL(bitonic_global3, 3)
+DEFINE_BITONIC_GLOBAL(bitonic_global4, 4)
