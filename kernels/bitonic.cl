@@ -246,7 +246,7 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
     const ulong seg_base = base + (ulong)(g / gps) * seg_stride;
     const ulong low = ((ulong)1 << lo) - 1;
     const ulong pos0 = ((w & ~low) << S) | (w & low);
-    const uint E = 1u << S, half = E >> 1;
+    const uint E = 1u << S, upper = E >> 1;
     const ulong mirror = ((ulong)1 << (lo + S)) - 1;
     ulong pos[1 << BITONIC_GSTEPS_MAX];
     KEY_T r[1 << BITONIC_GSTEPS_MAX];
@@ -254,7 +254,7 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
     uint ir[1 << BITONIC_GSTEPS_MAX];
 #endif
     for (uint t = 0; t < E; ++t) {
-        pos[t] = (flip && t >= half) ? ((pos0 | ((ulong)(t - half) << lo)) ^ mirror) : (pos0 | ((ulong)t << lo));
+        pos[t] = (flip && t >= upper) ? ((pos0 | ((ulong)(t - upper) << lo)) ^ mirror) : (pos0 | ((ulong)t << lo));
         int real = pos[t] < total;
         r[t] = real ? keys[seg_base + pos[t]] : ~(KEY_T)0;
 #ifdef HAS_IDX
@@ -266,7 +266,7 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
         for (uint t = 0; t < E; ++t) {
             if (t & bit) continue;
             /* in the mirrored half, a higher t is a lower position */
-            if (flip && b + 1 < S && t >= half) CMPX(t | bit, t);
+            if (flip && b + 1 < S && t >= upper) CMPX(t | bit, t);
             else CMPX(t, t | bit);
         }
     }
