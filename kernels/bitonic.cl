@@ -180,8 +180,11 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
         total = len;
         span = max(1u << plog, (uint)ITEMS);
     } else {
-        seg_base = base + (ulong)(g / gps) * seg_stride;
-        first_chunk = (ulong)(g % gps) << (TILE_LOG - plog);
+        /* g - seg * gps rather than g % gps: LLVM turns a div/rem pair into
+         * a freeze instruction that oclgrind cannot run */
+        const uint seg = g / gps;
+        seg_base = base + (ulong)seg * seg_stride;
+        first_chunk = (ulong)(g - seg * gps) << (TILE_LOG - plog);
         span = TILE;
     }
     const uint P = 1u << plog;
@@ -240,10 +243,10 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
 inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong base, ulong seg_stride, uint gps,
                                  ulong total, ulong count, uint lo, uint flip, const uint S)
 {
-    const uint g = (uint)get_group_id(0);
-    const ulong w = (ulong)(g % gps) * WG + get_local_id(0);
+    const uint g = (uint)get_group_id(0), seg = g / gps;
+    const ulong w = (ulong)(g - seg * gps) * WG + get_local_id(0);
     if (w >= count) return;
-    const ulong seg_base = base + (ulong)(g / gps) * seg_stride;
+    const ulong seg_base = base + (ulong)seg * seg_stride;
     const ulong low = ((ulong)1 << lo) - 1;
     const ulong pos0 = ((w & ~low) << S) | (w & low);
     const uint E = 1u << S, upper = E >> 1;

@@ -794,6 +794,19 @@ static size_t random_offsets(uint32_t *off, size_t max_segs, size_t n)
     return s;
 }
 
+/* The bitonic cases' device buffers, allocated once at the largest size:
+ * oclgrind misreports kernel writes into a buffer allocated where a smaller
+ * released one was (tests/oclgrind_realloc.c). */
+static cl_mem bt_pool[6];
+static size_t bt_pool_bytes;
+
+static cl_mem bt_buffer(int i, size_t bytes, const void *src, clsort_context *cs)
+{
+    if (bytes > bt_pool_bytes) { printf("bitonic test pool too small\n"); exit(2); }
+    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), bt_pool[i], CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    return bt_pool[i];
+}
+
 /* One bitonic call against the stable reference (the bitonic sort breaks ties
  * by input index whenever an index moves, so the output is exact). */
 static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d, int descending, int mode,
@@ -828,23 +841,27 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
     } else if (segs == G_DEV || segs == G_HOST) {
         nseg = random_offsets(off, n + 3, n);
         bd.segment_count = nseg;
-        if (segs == G_DEV) bd.segment_offsets = doff = buffer(cs, (nseg + 1) * 4, off);
+        if (segs == G_DEV) bd.segment_offsets = doff = bt_buffer(5, (nseg + 1) * 4, off, cs);
         else bd.segment_offsets_host = off;
     }
     ref.t = t; ref.keys = keys; ref.by_range = 0; ref.descending = descending;
     for (s = 0; s < nseg; ++s)
         if (off[s + 1] - off[s] > 1) qsort(idx + off[s], off[s + 1] - off[s], 4, ref_cmp);
-    kin = buffer(cs, n * ks, keys);
-    kout = in_place ? kin : buffer(cs, n * ks, NULL);
+    kin = bt_buffer(0, n * ks, keys, cs);
+    kout = in_place ? kin : bt_buffer(1, n * ks, NULL, cs);
     if (has_vals) {
-        vin = buffer(cs, n * vs, vals);
-        vout_m = in_place ? vin : buffer(cs, n * vs, NULL);
+        vin = bt_buffer(2, n * vs, vals, cs);
+        vout_m = in_place ? vin : bt_buffer(3, n * vs, NULL, cs);
         bd.values_in = vin; bd.values_out = vout_m; bd.value_size = vs == 4 && (n & 1) ? 0 : vs; /* 0 = 4 */
     }
-    if (has_perm) bd.permutation = pm = buffer(cs, n * 4, NULL);
+    if (has_perm) bd.permutation = pm = bt_buffer(4, n * 4, NULL, cs);
     snprintf(what, sizeof what, "bitonic %s %s %s %s L=%lu segs=%lu%s", tn[t], mode_names[mode],
              descending ? "descending" : "ascending", seg_names[segs], (unsigned long)seg_len, (unsigned long)nseg,
              in_place ? " in-place" : "");
+#ifdef BITONIC_VERBOSE
+    printf("CASE %s n=%lu\n", what, (unsigned long)n);
+    fflush(stdout);
+#endif
     r = clsort_bitonic_sort(cs, kin, kout, n, &bd, NULL);
     if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
@@ -874,59 +891,47 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
             check(memcmp(vout, vals, n * vs) == 0, "bitonic leaves values_in untouched", n, sort_dist_names[d], 0, 0, 0);
         }
     }
-    clReleaseMemObject(kin);
-    if (!in_place) clReleaseMemObject(kout);
-    if (vin) clReleaseMemObject(vin);
-    if (vout_m && !in_place) clReleaseMemObject(vout_m);
-    if (pm) clReleaseMemObject(pm);
-    if (doff) clReleaseMemObject(doff);
+    (void)vin; (void)pm; (void)doff; /* pool buffers */
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm); free(off);
 }
 
 /* Zero-one principle: a comparator network sorts every input iff it sorts
- * every 0/1 input. For every length m <= max_m, all 2^m 0/1 inputs as 2^m
- * equal segments of length m in one batched call (and as variable segments
- * through the offsets path). Descending on odd m. */
-static void test_bitonic_zero_one(clsort_context *cs, unsigned max_m, int with_offsets, const char *shape)
+ * every 0/1 input. All 2^m 0/1 inputs of length m as 2^m equal segments of
+ * length m in one batched call (and as variable segments through the
+ * offsets path). Descending on odd m. */
+static void test_bitonic_zero_one(clsort_context *cs, unsigned m, int with_offsets, const char *shape)
 {
-    unsigned m;
-    for (m = 1; m <= max_m; ++m) {
-        size_t nseg = (size_t)1 << m, n = nseg * m, s, j, bad = (size_t)-1;
-        uint32_t *keys = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((nseg + 1) * 4);
-        int desc = (int)(m & 1), pass;
-        cl_mem k;
-        char what[96];
-        for (s = 0; s < nseg; ++s)
-            for (j = 0; j < m; ++j) keys[s * m + j] = (uint32_t)((s >> j) & 1) * 0x80000001u;
-        for (s = 0; s <= nseg; ++s) off[s] = (uint32_t)(s * m);
-        k = buffer(cs, n * 4, NULL);
-        for (pass = 0; pass < (with_offsets ? 2 : 1); ++pass) {
-            clsort_bitonic_desc bd;
-            memset(&bd, 0, sizeof bd);
-            bd.descending = desc;
-            if (pass == 0) bd.segment_length = m;
-            else bd.segment_offsets_host = off, bd.segment_count = nseg;
-            clEnqueueWriteBuffer(clsort_cl_queue(cs), k, CL_TRUE, 0, n * 4, keys, 0, NULL, NULL);
-            snprintf(what, sizeof what, "bitonic zero-one m=%u %s tile %s", m, pass ? "offsets" : "equal", shape);
-            check(clsort_bitonic_sort(cs, k, k, n, &bd, NULL) == CLSORT_SUCCESS, what, n, "zero-one", 0, 0, 0);
-            {
-                uint32_t *o = (uint32_t *)malloc(n * 4);
-                download(cs, k, n * 4, o);
-                for (s = 0, bad = (size_t)-1; s < nseg && bad == (size_t)-1; ++s) {
-                    unsigned ones = 0;
-                    for (j = 0; j < m; ++j) ones += (unsigned)((s >> j) & 1);
-                    for (j = 0; j < m; ++j) {
-                        int one = desc ? j < ones : j >= m - ones;
-                        if (o[s * m + j] != (one ? 0x80000001u : 0u)) { bad = s * m + j; break; }
-                    }
-                }
-                check(bad == (size_t)-1, what, n, "zero-one", bad, 0, bad < n ? o[bad] : 0);
-                free(o);
+    size_t nseg = (size_t)1 << m, n = nseg * m, s, j, bad = (size_t)-1;
+    uint32_t *keys = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((nseg + 1) * 4), *o = (uint32_t *)malloc(n * 4);
+    int desc = (int)(m & 1), pass;
+    cl_mem k;
+    char what[96];
+    for (s = 0; s < nseg; ++s)
+        for (j = 0; j < m; ++j) keys[s * m + j] = (uint32_t)((s >> j) & 1) * 0x80000001u;
+    for (s = 0; s <= nseg; ++s) off[s] = (uint32_t)(s * m);
+    k = buffer(cs, n * 4, NULL);
+    for (pass = 0; pass < (with_offsets ? 2 : 1); ++pass) {
+        clsort_bitonic_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.descending = desc;
+        if (pass == 0) bd.segment_length = m;
+        else bd.segment_offsets_host = off, bd.segment_count = nseg;
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), k, CL_TRUE, 0, n * 4, keys, 0, NULL, NULL);
+        snprintf(what, sizeof what, "bitonic zero-one m=%u %s tile %s", m, pass ? "offsets" : "equal", shape);
+        check(clsort_bitonic_sort(cs, k, k, n, &bd, NULL) == CLSORT_SUCCESS, what, n, "zero-one", 0, 0, 0);
+        download(cs, k, n * 4, o);
+        for (s = 0, bad = (size_t)-1; s < nseg && bad == (size_t)-1; ++s) {
+            unsigned ones = 0;
+            for (j = 0; j < m; ++j) ones += (unsigned)((s >> j) & 1);
+            for (j = 0; j < m; ++j) {
+                int one = desc ? j < ones : j >= m - ones;
+                if (o[s * m + j] != (one ? 0x80000001u : 0u)) { bad = s * m + j; break; }
             }
         }
-        clReleaseMemObject(k);
-        free(keys); free(off);
+        check(bad == (size_t)-1, what, n, "zero-one", bad, 0, bad < n ? o[bad] : 0);
     }
+    clReleaseMemObject(k);
+    free(keys); free(off); free(o);
 }
 
 static void test_bitonic_arguments(clsort_context *cs)
@@ -1040,7 +1045,7 @@ static void test_bitonic_arguments(clsort_context *cs)
     clReleaseMemObject(dbad); clReleaseMemObject(dpast); clReleaseMemObject(dfirst);
 }
 
-/* Runs f's cases under CLSORT_TILE = tile (NULL = the device's shape). */
+/* Programs built from here on use CLSORT_TILE = tile (NULL: the device's shape). */
 static void set_tile(const char *tile)
 {
     if (tile) setenv("CLSORT_TILE", tile, 1);
@@ -1049,31 +1054,25 @@ static void set_tile(const char *tile)
 
 /* Every key type, order, mode and segmentation; the zero-one check on the
  * device's tile and on tiny tiles (2 x 1, 2 x 2 keys), which push every
- * stride through the global passes (fused 1 to 4 steps, mirror steps). */
+ * stride through the global passes (fused 1 to 4 steps, mirror steps).
+ * Largest buffers first (oclgrind, see test_sort). */
 static void test_bitonic(clsort_context *cs, int quick, int tiny)
 {
     static const size_t sizes[] = {4194304, 1048577, 65537, 8193, 4097, 4096, 2049, 2048, 2047, 1025, 1024, 1023,
                                    257, 256, 255, 65, 64, 63, 33, 32, 31, 5, 3, 2, 1, 0};
-    static const size_t lens[] = {1, 2, 3, 7, 16, 100, 1000, 1024, 2048, 2049, 5000};
+    static const size_t lens[] = {5000, 2049, 2048, 1024, 1000, 100, 16, 7, 3, 2, 1};
     const char *saved = getenv("CLSORT_TILE");
     size_t s, rot = 0, L;
+    unsigned m;
     int t, d, g;
+    size_t max_n = tiny ? 50000 : quick ? 65537 : (size_t)1 << 22;
     printf("  bitonic sort...\n");
     fflush(stdout);
-    test_bitonic_zero_one(cs, tiny ? 6 : quick ? 12 : 16, 1, "device");
-    set_tile("2:1");
-    test_bitonic_zero_one(cs, tiny ? 6 : 12, !tiny, "2x1");
-    set_tile("2:2");
-    test_bitonic_zero_one(cs, tiny ? 5 : 12, 0, "2x2");
-    if (!tiny) {
-        set_tile("4:4");
-        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
-            test_bitonic_case(cs, (clsort_type)t, 3001, S_RANDOM, t & 1, t % M_COUNT, t == 2, G_ONE, 0);
-        test_bitonic_case(cs, CLSORT_U32, 20000, S_FEW, 0, M_PERM_VAL8, 0, G_EQUAL, 500);
-        test_bitonic_case(cs, CLSORT_F32, 20000, S_SPECIALS, 1, M_VAL4, 1, G_DEV, 0);
-        test_bitonic_case(cs, CLSORT_I64, 20000, S_RANDOM, 0, M_PERM, 0, G_HOST, 0);
-    }
-    set_tile(saved);
+    bt_pool_bytes = max_n * 8 + 64;
+    for (s = 0; s < 6; ++s) bt_pool[s] = buffer(cs, bt_pool_bytes, NULL);
+    /* first the largest scratch the context will need (index, values copy) */
+    test_bitonic_case(cs, CLSORT_U64, max_n, S_RANDOM, 1, M_PERM_VAL8, 1, G_DEV, 0);
+    test_bitonic_case(cs, CLSORT_U32, 50000, S_EXTREMES, 1, M_VAL4, 0, G_DEV, 0);
     for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
         size_t n = sizes[s];
         if (n > (tiny ? 4097 : quick ? 65537 : (size_t)1 << 22)) continue;
@@ -1100,7 +1099,25 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
         test_bitonic_case(cs, CLSORT_U32, L * (quick ? 5 : 13), S_RANDOM, (int)(s & 1), (int)(s % M_COUNT), 0, G_EQUAL, L);
         test_bitonic_case(cs, CLSORT_F64, L * 3, S_SPECIALS, (int)(~s & 1), M_PERM, (int)(s & 1), G_EQUAL, L);
     }
-    test_bitonic_case(cs, CLSORT_U32, 50000, S_EXTREMES, 1, M_VAL4, 0, G_DEV, 0);
+    if (!tiny) {
+        set_tile("4:4");
+        test_bitonic_case(cs, CLSORT_U32, 20000, S_FEW, 0, M_PERM_VAL8, 0, G_EQUAL, 500);
+        test_bitonic_case(cs, CLSORT_F32, 20000, S_SPECIALS, 1, M_VAL4, 1, G_DEV, 0);
+        test_bitonic_case(cs, CLSORT_I64, 20000, S_RANDOM, 0, M_PERM, 0, G_HOST, 0);
+        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+            test_bitonic_case(cs, (clsort_type)t, 3001, S_RANDOM, t & 1, t % M_COUNT, t == 2, G_ONE, 0);
+    }
+    for (m = tiny ? 6 : quick ? 12 : 16; m >= 1; --m) {
+        set_tile(saved);
+        test_bitonic_zero_one(cs, m, 1, "device");
+        if (m > 12) continue;
+        set_tile("2:1");
+        test_bitonic_zero_one(cs, m, !tiny, "2x1");
+        set_tile("2:2");
+        test_bitonic_zero_one(cs, m, 0, "2x2");
+    }
+    set_tile(saved);
+    for (s = 0; s < 6; ++s) clReleaseMemObject(bt_pool[s]);
     test_bitonic_arguments(cs);
 }
 
