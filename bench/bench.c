@@ -10,7 +10,9 @@
  * practical bandwidth ceiling, and on every device a plain C loop doing the same
  * work on the host gives the CPU baseline ("device":"host C loop"; for the sort,
  * std::sort of the same keys, "device":"host std::sort"). BENCH_ONLY=sort
- * (a substring of the primitive names) restricts the run. */
+ * (a substring of the primitive names) restricts the run; BENCH_ONLY="copy bitonic_seg1024 bitonic_u32"
+ * gives the copy and bitonic rows: bitonic_seg1024 (n/1024 segments of 1024 u32 keys,
+ * CUB DeviceSegmentedSort's case) and bitonic_u32 (one array of n u32). */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
@@ -42,13 +44,15 @@ static uint32_t rnd(void)
 }
 
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
-               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP, OP_LAST = OP_SORT_TEMP } op_kind;
+               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
+               OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_LAST = OP_BITONIC_U32 } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
     {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
-    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"}};
+    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
+    {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
@@ -62,8 +66,10 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
     clsort_scan_desc sd;
     clsort_split_desc pd;
     clsort_sort_desc so;
+    clsort_bitonic_desc bd;
     size_t count;
     memset(&so, 0, sizeof so);
+    memset(&bd, 0, sizeof bd);
     memset(&sd, 0, sizeof sd);
     memset(&pd, 0, sizeof pd);
     pd.flags = B->flags;
@@ -105,6 +111,10 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         so.temp = B->temp;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     }
+    case OP_BITONIC_SEG1024: /* n / 1024 segments of 1024 keys (n >= 1024) */
+        bd.segment_length = n < 1024 ? n : 1024;
+        return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
+    case OP_BITONIC_U32: return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
     }
     return -1;
 }
