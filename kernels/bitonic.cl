@@ -112,7 +112,7 @@ inline void bitonic_chunks(__local KEY_T *K IDX_ARG, uint span, uint P, int full
         }
         if (full) {
             for (uint kk = 2; kk <= ITEMS; kk <<= 1) {
-                if (kk > P) break;
+                if (kk > P) continue; /* not break: a loop without early exit unrolls fully */
                 for (uint t = 0; t < ITEMS; ++t)
                     if (!(t & (kk >> 1))) CMPX(t, t ^ (kk - 1));
                 for (uint j = kk >> 2; j > 0; j >>= 1)

@@ -78,6 +78,8 @@ inline KEY_T from_image(KEY_T k, uint kind, KEY_T flip)
 
 inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift) & mask; }
 
+#ifndef BITONIC /* the bitonic program takes only the key image and the copy/gather kernels */
+
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #define HIST_COPIES (WG < 8 ? WG : 8)
@@ -217,6 +219,8 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 #endif
     }
 }
+
+#endif /* BITONIC */
 
 /* dst[i] = src[idx[i]] for elements of `unit` TYPEs (gather_words: 32-bit
  * words; gather_bytes: bytes, for sizes not a multiple of 4). An index at or
