@@ -73,31 +73,37 @@ inline void bitonic_lcmpx(__local KEY_T *K IDX_ARG, uint i, uint p)
 #endif
 }
 
+/* Whether stage k applies at position i: always, except in bitonic_packed,
+ * where PL holds log2 of the slot size of each position (its segment's
+ * padded length; 0 outside segments) and a slot's sort ends at its size.
+ * (PL is a null constant elsewhere, so the test folds away.) */
+inline int bitonic_on(__local const uchar *PL, uint i, uint k) { return !PL || k <= (1u << PL[i]); }
+
 /* The mirror step of stage k over the first `span` positions (k > ITEMS). */
-inline void bitonic_local_flip(__local KEY_T *K IDX_ARG, uint k, uint span)
+inline void bitonic_local_flip(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint span)
 {
     const uint h = k >> 1;
     for (uint p = (uint)get_local_id(0); p < (span >> 1); p += WG) {
         uint i = ((p & ~(h - 1)) << 1) | (p & (h - 1));
-        bitonic_lcmpx(K IDX_PASS, i, i ^ (k - 1));
+        if (bitonic_on(PL, i, k)) bitonic_lcmpx(K IDX_PASS, i, i ^ (k - 1));
     }
 }
 
-/* A half-cleaner step of stride j over the first `span` positions. */
-inline void bitonic_local_half(__local KEY_T *K IDX_ARG, uint j, uint span)
+/* A half-cleaner step of stride j of stage k over the first `span` positions. */
+inline void bitonic_local_half(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint j, uint span)
 {
     for (uint p = (uint)get_local_id(0); p < (span >> 1); p += WG) {
         uint i = ((p & ~(j - 1)) << 1) | (p & (j - 1));
-        bitonic_lcmpx(K IDX_PASS, i, i + j);
+        if (bitonic_on(PL, i, k)) bitonic_lcmpx(K IDX_PASS, i, i + j);
     }
 }
 
 /* The steps of stride < ITEMS, in registers, on the chunks of ITEMS
  * consecutive positions below span. full: stages 2 .. min(P, ITEMS) (a sort
  * of every ITEMS-chunk, or of every P-block inside it); else the strides
- * ITEMS/2 .. 1 that end a stage larger than ITEMS. Loops have constant
+ * ITEMS/2 .. 1 that end stage k > ITEMS. Loops have constant
  * bounds so that the arrays stay in registers. */
-inline void bitonic_chunks(__local KEY_T *K IDX_ARG, uint span, uint P, int full)
+inline void bitonic_chunks(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint span, uint P, int full, uint k)
 {
     for (uint c = (uint)get_local_id(0); c < span / ITEMS; c += WG) {
         KEY_T r[ITEMS];
@@ -114,15 +120,15 @@ inline void bitonic_chunks(__local KEY_T *K IDX_ARG, uint span, uint P, int full
             for (uint kk = 2; kk <= ITEMS; kk <<= 1) {
                 if (kk > P) continue; /* not break: a loop without early exit unrolls fully */
                 for (uint t = 0; t < ITEMS; ++t)
-                    if (!(t & (kk >> 1))) CMPX(t, t ^ (kk - 1));
+                    if (!(t & (kk >> 1)) && bitonic_on(PL, c * ITEMS + t, kk)) CMPX(t, t ^ (kk - 1));
                 for (uint j = kk >> 2; j > 0; j >>= 1)
                     for (uint t = 0; t < ITEMS; ++t)
-                        if (!(t & j)) CMPX(t, t | j);
+                        if (!(t & j) && bitonic_on(PL, c * ITEMS + t, kk)) CMPX(t, t | j);
             }
         } else {
             for (uint j = ITEMS >> 1; j > 0; j >>= 1)
                 for (uint t = 0; t < ITEMS; ++t)
-                    if (!(t & j)) CMPX(t, t | j);
+                    if (!(t & j) && bitonic_on(PL, c * ITEMS + t, k)) CMPX(t, t | j);
         }
         for (uint t = 0; t < ITEMS; ++t) {
             K[PAD(c * ITEMS + t)] = r[t];
@@ -131,6 +137,36 @@ inline void bitonic_chunks(__local KEY_T *K IDX_ARG, uint span, uint P, int full
 #endif
         }
     }
+}
+
+/* A whole sort of the first `span` positions in local memory: every
+ * P-block (or, with PL, every segment's slot) independently. */
+inline void bitonic_tile_sort(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint span, uint P)
+{
+    bitonic_chunks(K IDX_PASS, PL, span, P, 1, 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 2 * ITEMS; k <= P; k <<= 1) {
+        bitonic_local_flip(K IDX_PASS, PL, k, span);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = k >> 2; j >= ITEMS && j > 0; j >>= 1) {
+            bitonic_local_half(K IDX_PASS, PL, k, j, span);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        bitonic_chunks(K IDX_PASS, PL, span, P, 0, k);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* The steps of stride TILE/2 .. 1 of stage kstage > TILE on a full tile. */
+inline void bitonic_tile_merge(__local KEY_T *K IDX_ARG, uint kstage)
+{
+    __local const uchar *PL = 0;
+    for (uint j = TILE >> 1; j >= ITEMS && j > 0; j >>= 1) {
+        bitonic_local_half(K IDX_PASS, PL, kstage, j, TILE);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    bitonic_chunks(K IDX_PASS, PL, TILE, TILE, 0, kstage);
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Where tile position q comes from: the global index (from keys_in's start)
@@ -151,15 +187,12 @@ inline int bitonic_source(uint q, uint plog, ulong seg_base, ulong first_chunk, 
 /* Launch shapes (host): equal short segments of length L: chunk_len = L,
  * plog = log2 P, gps = groups, seg_stride = 0, total = n. Blocks of long
  * segments: chunk_len = TILE, plog = log2 TILE, gps = groups per segment,
- * seg_stride = segment length = total. use_offsets: work-group g sorts
- * segment g = [offsets[g], offsets[g+1]) when it fits in the tile (longer
- * ones get their own launches). kind/flip: key image taken on load (first
- * pass) and undone on store (last pass); 0 in between. */
+ * seg_stride = segment length = total. kind/flip: key image taken on load
+ * (first pass) and undone on store (last pass); 0 in between. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __global uint *idx, ulong base,
-                   ulong seg_stride, uint gps, ulong total, uint chunk_len, uint plog,
-                   __global const uint *offsets, uint use_offsets, uint kstage, uint kind_in, ulong flip_in,
-                   uint kind_out, ulong flip_out)
+                   ulong seg_stride, uint gps, ulong total, uint chunk_len, uint plog, uint kstage, uint kind_in,
+                   ulong flip_in, uint kind_out, ulong flip_out)
 {
     __local KEY_T K[TILE_PADDED];
 #ifdef HAS_IDX
@@ -167,27 +200,13 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
 #endif
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
-    ulong seg_base, first_chunk;
-    uint span;
-    if (use_offsets) {
-        const uint s0 = offsets[g], len = offsets[g + 1] - s0;
-        if (len > TILE) return; /* the whole work-group leaves: no barrier reached */
-        plog = 0;
-        while ((1u << plog) < len) ++plog;
-        seg_base = base + s0;
-        first_chunk = 0;
-        chunk_len = len;
-        total = len;
-        span = max(1u << plog, (uint)ITEMS);
-    } else {
-        /* g - seg * gps rather than g % gps: LLVM turns a div/rem pair into
-         * a freeze instruction that oclgrind cannot run */
-        const uint seg = g / gps;
-        seg_base = base + (ulong)seg * seg_stride;
-        first_chunk = (ulong)(g - seg * gps) << (TILE_LOG - plog);
-        span = TILE;
-    }
-    const uint P = 1u << plog;
+    /* g - seg * gps rather than g % gps: LLVM turns a div/rem pair into a
+     * freeze instruction that oclgrind cannot run */
+    const uint seg = g / gps;
+    const ulong seg_base = base + (ulong)seg * seg_stride;
+    const ulong first_chunk = (ulong)(g - seg * gps) << (TILE_LOG - plog);
+    const uint span = TILE, P = 1u << plog;
+    __local const uchar *PL = 0; /* every stage applies everywhere */
 
     for (uint q = lid; q < span; q += WG) {
         ulong gi;
@@ -199,27 +218,8 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    if (kstage == 0) {
-        bitonic_chunks(K IDX_PASS, span, P, 1);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = 2 * ITEMS; k <= P; k <<= 1) {
-            bitonic_local_flip(K IDX_PASS, k, span);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint j = k >> 2; j >= ITEMS && j > 0; j >>= 1) {
-                bitonic_local_half(K IDX_PASS, j, span);
-                barrier(CLK_LOCAL_MEM_FENCE);
-            }
-            bitonic_chunks(K IDX_PASS, span, P, 0);
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-    } else {
-        for (uint j = TILE >> 1; j >= ITEMS && j > 0; j >>= 1) {
-            bitonic_local_half(K IDX_PASS, j, span);
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        bitonic_chunks(K IDX_PASS, span, P, 0);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    if (kstage == 0) bitonic_tile_sort(K IDX_PASS, PL, span, P);
+    else bitonic_tile_merge(K IDX_PASS, kstage);
 
     for (uint q = lid; q < span; q += WG) {
         ulong gi;
@@ -229,6 +229,72 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
             idx[gi] = I[PAD(q)];
 #endif
         }
+    }
+}
+
+/* Segments per work-group in bitonic_packed (the host caps its groups). */
+#define PACK_SEGS (TILE >= 4 ? TILE / 4 : 1)
+
+/* Variable segments that fit in a tile, several per work-group. groups[4g ..
+ * 4g+3] = (first segment, segment count, log2 of the largest slot, positions
+ * used rounded up to ITEMS): work-group g sorts those consecutive segments, whose keys form one contiguous range;
+ * segment s sits in the slot of 2^ceil(log2 len) positions at slot[s], aligned
+ * to its size (planned on the host). Loads and stores walk the range
+ * coalesced, each key finding its segment by binary search of the offsets. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void bitonic_packed(__global const KEY_T *keys_in, __global KEY_T *keys_out, __global uint *idx,
+                    __global const uint *offsets, __global const uint *groups, __global const uint *slot,
+                    uint kind, ulong flip)
+{
+    __local KEY_T K[TILE_PADDED];
+#ifdef HAS_IDX
+    __local uint I[TILE_PADDED];
+#endif
+    __local uchar PL[TILE];
+    __local uint OFF[PACK_SEGS + 1], SL[PACK_SEGS];
+    const uint lid = (uint)get_local_id(0), g = (uint)get_group_id(0);
+    const uint s0 = groups[4 * g], ns = groups[4 * g + 1], P = 1u << groups[4 * g + 2], span = groups[4 * g + 3];
+    for (uint q = lid; q < TILE; q += WG) {
+        K[PAD(q)] = ~(KEY_T)0;
+#ifdef HAS_IDX
+        I[PAD(q)] = BITONIC_PAD_IDX;
+#endif
+        PL[q] = 0;
+    }
+    for (uint i = lid; i <= ns; i += WG) OFF[i] = offsets[s0 + i];
+    for (uint i = lid; i < ns; i += WG) SL[i] = slot[s0 + i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint begin = OFF[0], count = OFF[ns] - begin;
+    for (uint e = lid; e < count; e += WG) {
+        const uint gi = begin + e;
+        uint lo = 0, hi = ns - 1; /* the last segment starting at or before gi holds it */
+        while (lo < hi) {
+            uint mid = (lo + hi + 1) >> 1;
+            if (OFF[mid] <= gi) lo = mid;
+            else hi = mid - 1;
+        }
+        const uint len = OFF[lo + 1] - OFF[lo], q = SL[lo] + (gi - OFF[lo]);
+        K[PAD(q)] = to_image(keys_in[gi], kind, (KEY_T)flip);
+#ifdef HAS_IDX
+        I[PAD(q)] = gi;
+#endif
+        PL[q] = (uchar)(len <= 1 ? 0 : 32 - clz(len - 1));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bitonic_tile_sort(K IDX_PASS, PL, span, P);
+    for (uint e = lid; e < count; e += WG) {
+        const uint gi = begin + e;
+        uint lo = 0, hi = ns - 1;
+        while (lo < hi) {
+            uint mid = (lo + hi + 1) >> 1;
+            if (OFF[mid] <= gi) lo = mid;
+            else hi = mid - 1;
+        }
+        const uint q = SL[lo] + (gi - OFF[lo]);
+        keys_out[gi] = from_image(K[PAD(q)], kind, (KEY_T)flip);
+#ifdef HAS_IDX
+        idx[gi] = I[PAD(q)];
+#endif
     }
 }
 
