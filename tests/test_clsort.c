@@ -772,13 +772,16 @@ static const char *seg_names[] = {"one-segment", "equal-segments", "device-offse
 
 /* Random segment offsets over n keys: empty, 1-key, short, about a tile and
  * longer than a tile (2048 keys on CPUs) segments. Returns the count. */
+static size_t bt_short_max; /* nonzero: every segment 0 .. bt_short_max keys */
+
 static size_t random_offsets(uint32_t *off, size_t max_segs, size_t n)
 {
     size_t s = 0, at = 0;
     off[0] = 0;
     while (at < n && s + 2 < max_segs) {
         uint64_t r = rnd64(), len;
-        switch (r % 8) {
+        switch (bt_short_max ? 8 : r % 8) {
+        case 8: len = (r >> 8) % (bt_short_max + 1); break;
         case 0: len = 0; break;
         case 1: len = 1; break;
         case 2: case 3: len = (r >> 8) % 40; break;
@@ -1093,6 +1096,14 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
                                   g == G_EQUAL ? L : 0);
             }
     }
+    /* many short variable segments: work-groups packed up to their segment cap */
+    for (L = 2; L <= 40; L = L * 3 + 1) { /* 2, 7, 22 */
+        bt_short_max = L;
+        test_bitonic_case(cs, CLSORT_U32, tiny ? 3000 : 30000, S_RANDOM, (int)(L & 1), L == 7 ? M_PERM : M_KEYS, 0,
+                          L == 22 ? G_HOST : G_DEV, 0);
+        test_bitonic_case(cs, CLSORT_F64, tiny ? 1000 : 10000, S_SPECIALS, 0, M_VAL4, 1, G_HOST, 0);
+    }
+    bt_short_max = 0;
     /* equal segments of every kind of length, short and long */
     for (s = 0; s < sizeof lens / sizeof lens[0] && !tiny; ++s) {
         L = lens[s];
