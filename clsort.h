@@ -96,24 +96,30 @@
  *           patterns); with values or the permutation, an index moves with
  *           each key and breaks ties, so equal keys keep their input order.
  *             Segments: one call sorts n / segment_length equal segments, or
- *           the segment_count segments given by segment_count + 1 offsets
- *           (off[0] == 0, non-decreasing, off[segment_count] == n; empty and
- *           1-key segments allowed). Device offsets are read back to the host
- *           (one blocking read, the only wait of the call) to validate them
- *           and to plan the segments too long for one work-group; host
- *           offsets (segment_offsets_host) avoid the read. Invalid offsets:
- *           an error, nothing written.
- *             Kernels: a segment that fits in a work-group's tile (2048 keys
- *           on GPUs, 2048 on CPUs; local memory may shrink it) is sorted
- *           entirely in local memory in one kernel, several equal segments
- *           per work-group; strides below the items per work-item in
- *           registers. Longer segments: tiles sorted in local memory, then
- *           per stage the strides >= the tile in global passes of up to 4
- *           steps each (16 keys per work-item in registers), the smaller
- *           strides in local memory. Values are gathered through the index
- *           at the end. Scratch (context): n uint32 for the index when values
- *           move without a permutation, n values when they sort in place,
- *           the offsets when given on the host.
+ *           the segment_count segments given by segment_count + 1 uint32
+ *           offsets (off[0] == 0, non-decreasing, off[segment_count] == n;
+ *           empty and 1-key segments allowed), on the device
+ *           (segment_offsets) or the host (segment_offsets_host). Offsets are
+ *           validated on the host: device offsets are read back first (a
+ *           blocking read after the wait list). Invalid offsets: an error,
+ *           nothing written. With offsets the call also plans work-groups on
+ *           the host and writes the plan with blocking writes (8 bytes per
+ *           segment); one array and equal segments never block.
+ *             Kernels: a tile is what one work-group holds in local memory:
+ *           2048 keys on GPUs (256 work-items x 8) and CPUs (32 x 64), less
+ *           where local memory is short; CLSORT_TILE="wg:items" overrides.
+ *           Segments of up to a tile are sorted entirely in local memory in
+ *           one kernel: equal ones tile / 2^ceil(log2 L) per work-group,
+ *           variable ones packed several per work-group in power-of-two
+ *           slots; strides below the items per work-item are compared in
+ *           registers. Longer segments (and one long array): tiles sorted in
+ *           local memory, then per merge stage the strides >= the tile in
+ *           global passes of up to 4 steps (16 keys per work-item in
+ *           registers) and the smaller strides in one local-memory pass; so a
+ *           stage costs 1 + ceil(log2(stage / tile) / 4) reads and writes of
+ *           the keys. Values are gathered through the index at the end.
+ *           Scratch (context): n uint32 of index when values move without a
+ *           permutation, n values when they sort in place, the offsets plan.
  */
 #ifndef CLSORT_H
 #define CLSORT_H
