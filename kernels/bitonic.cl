@@ -23,7 +23,8 @@
  *                      local memory, one barrier each.
  *   bitonic_global<S>: S consecutive steps (strides >= TILE) of one stage of
  *                      a long segment, 2^S keys per work-item kept in
- *                      registers: one read and one write of the keys per S
+ *                      registers (S <= 6: 64 keys; the host takes fewer for
+ *                      8-byte keys or with the index): one read and one write of the keys per S
  *                      steps. With flip, the first step is the stage's mirror
  *                      step (S-element sets closed under i ^ (k-1) and i ^ j).
  *
@@ -34,7 +35,7 @@
  *                      ties, so equal keys keep their input order. */
 
 #define BITONIC_PAD_IDX 0xffffffffu
-#define BITONIC_GSTEPS_MAX 4
+#define BITONIC_GSTEPS_MAX 6
 
 #ifdef HAS_IDX
 #define IDX_ARG , __local uint *I
@@ -317,17 +318,19 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
     const ulong pos0 = ((w & ~low) << S) | (w & low);
     const uint E = 1u << S, upper = E >> 1;
     const ulong mirror = ((ulong)1 << (lo + S)) - 1;
-    ulong pos[1 << BITONIC_GSTEPS_MAX];
     KEY_T r[1 << BITONIC_GSTEPS_MAX];
 #ifdef HAS_IDX
     uint ir[1 << BITONIC_GSTEPS_MAX];
 #endif
+    /* positions are recomputed for the stores rather than kept: registers */
+#define BITONIC_POS(t) \
+    ((flip && (t) >= upper) ? ((pos0 | ((ulong)((t) - upper) << lo)) ^ mirror) : (pos0 | ((ulong)(t) << lo)))
     for (uint t = 0; t < E; ++t) {
-        pos[t] = (flip && t >= upper) ? ((pos0 | ((ulong)(t - upper) << lo)) ^ mirror) : (pos0 | ((ulong)t << lo));
-        int real = pos[t] < total;
-        r[t] = real ? keys[seg_base + pos[t]] : ~(KEY_T)0;
+        const ulong pos = BITONIC_POS(t);
+        const int real = pos < total;
+        r[t] = real ? keys[seg_base + pos] : ~(KEY_T)0;
 #ifdef HAS_IDX
-        ir[t] = real ? idx[seg_base + pos[t]] : BITONIC_PAD_IDX;
+        ir[t] = real ? idx[seg_base + pos] : BITONIC_PAD_IDX;
 #endif
     }
     for (uint b = S; b-- > 0;) {
@@ -340,13 +343,15 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
         }
     }
     for (uint t = 0; t < E; ++t) {
-        if (pos[t] < total) {
-            keys[seg_base + pos[t]] = r[t];
+        const ulong pos = BITONIC_POS(t);
+        if (pos < total) {
+            keys[seg_base + pos] = r[t];
 #ifdef HAS_IDX
-            idx[seg_base + pos[t]] = ir[t];
+            idx[seg_base + pos] = ir[t];
 #endif
         }
     }
+#undef BITONIC_POS
 }
 
 #define DEFINE_BITONIC_GLOBAL(name, S)                                                                       \
@@ -360,3 +365,5 @@ DEFINE_BITONIC_GLOBAL(bitonic_global1, 1)
 DEFINE_BITONIC_GLOBAL(bitonic_global2, 2)
 DEFINE_BITONIC_GLOBAL(bitonic_global3, 3)
 DEFINE_BITONIC_GLOBAL(bitonic_global4, 4)
+DEFINE_BITONIC_GLOBAL(bitonic_global5, 5)
+DEFINE_BITONIC_GLOBAL(bitonic_global6, 6)
