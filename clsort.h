@@ -5956,8 +5956,8 @@ static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const ch
             if (outs[i] && outs[i] == outs[j])
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                     "%s: keys_out, values_out and permutation must be distinct buffers", fn);
-        for (j = 0; j < 3; ++j)
-            if (outs[i] && outs[i] == ins[j] && i != j)
+        for (j = 0; j < 3; ++j) /* in place: keys_out == keys_in, values_out == values_in only */
+            if (outs[i] && outs[i] == ins[j] && !(i == j && i < 2))
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                     "%s: an output buffer is also an input other than its own (keys_out may be "
                                     "keys_in, values_out values_in)", fn);

@@ -1011,6 +1011,10 @@ static void test_bitonic_arguments(clsort_context *cs)
     bd.segment_offsets = b; bd.segment_count = 4;
     EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
                "bitonic offsets == keys_out");
+    bd.segment_offsets = c; bd.permutation = c;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic offsets == permutation");
+    bd.segment_offsets = b; bd.permutation = NULL;
     bd.segment_offsets_host = off_ok;
     EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
                "bitonic device and host offsets");
