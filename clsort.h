@@ -6197,40 +6197,37 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
     clsort__bitonic_plan pl;
     clsort__chain c;
     clsort_result r = CLSORT_SUCCESS;
-    uint32_t *off = NULL;
+    const uint32_t *hoff;
     cl_mem doff = NULL;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_bitonic(ctx, fn, n, desc, &pl));
     if (n > 0) CLSORT__TRY(clsort__check_bitonic_buffers(ctx, fn, keys_in, keys_out, n, &pl));
+    hoff = pl.d.segment_offsets_host;
+    if (n > 0 && hoff) CLSORT__TRY(clsort__check_offsets(ctx, fn, hoff, pl.seg_count, n));
     clsort__chain_begin(&c, ctx, enq);
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    if (pl.variable) {
+    if (hoff) { /* host offsets: up to the device for the kernels */
         size_t bytes = (pl.seg_count + 1) * 4;
-        if (pl.d.segment_offsets_host) {
-            off = (uint32_t *)pl.d.segment_offsets_host;
-            r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
-            if (r == CLSORT_SUCCESS) r = clsort__temp(ctx, CLSORT__SLOT_BITONIC + 2, bytes, &doff);
-            if (r == CLSORT_SUCCESS) {
-                cl_int e = clEnqueueWriteBuffer(c.queue, doff, CL_TRUE, 0, bytes, off, c.num_wait, c.wait, NULL);
-                if (e != CL_SUCCESS)
-                    r = clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clEnqueueWriteBuffer(segment offsets): %s (%d)",
-                                     clsort__cl_error_name(e), (int)e);
-                else clsort__chain_enqueued(&c);
-            }
-            off = NULL; /* not ours */
-            if (r == CLSORT_SUCCESS)
-                r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, pl.d.segment_offsets_host, doff);
-        } else {
-            off = (uint32_t *)CLSORT_MALLOC(bytes);
-            if (!off) return clsort__chain_end(&c, enq, clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY,
-                                                                       "%s: %lu bytes for the offsets", fn,
-                                                                       (unsigned long)bytes));
-            doff = pl.d.segment_offsets;
-            r = clsort__read(&c, doff, 0, bytes, off);
-            if (r == CLSORT_SUCCESS) r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
-            if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, off, doff);
-            CLSORT_FREE(off);
+        r = clsort__temp(ctx, CLSORT__SLOT_BITONIC + 2, bytes, &doff);
+        if (r == CLSORT_SUCCESS) {
+            cl_int e = clEnqueueWriteBuffer(c.queue, doff, CL_TRUE, 0, bytes, hoff, c.num_wait, c.wait, NULL);
+            if (e != CL_SUCCESS)
+                r = clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clEnqueueWriteBuffer(segment offsets): %s (%d)",
+                                 clsort__cl_error_name(e), (int)e);
+            else clsort__chain_enqueued(&c);
         }
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, hoff, doff);
+    } else if (pl.variable) { /* device offsets: read back, validated, planned */
+        size_t bytes = (pl.seg_count + 1) * 4;
+        uint32_t *off = (uint32_t *)CLSORT_MALLOC(bytes);
+        if (!off)
+            return clsort__chain_end(&c, enq, clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY,
+                                                           "%s: %lu bytes for the offsets", fn, (unsigned long)bytes));
+        doff = pl.d.segment_offsets;
+        r = clsort__read(&c, doff, 0, bytes, off);
+        if (r == CLSORT_SUCCESS) r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, off, doff);
+        CLSORT_FREE(off);
     } else {
         r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, NULL, NULL);
     }
