@@ -21,12 +21,17 @@
  *                      Steps of stride < ITEMS run in registers on ITEMS
  *                      consecutive keys per work-item, the others through
  *                      local memory, one barrier each.
+ *   bitonic_packed:    variable segments of up to TILE keys, several per
+ *                      work-group in power-of-two slots (a plan from the
+ *                      host); the same local sort, each slot stopping at its
+ *                      own size.
  *   bitonic_global<S>: S consecutive steps (strides >= TILE) of one stage of
  *                      a long segment, 2^S keys per work-item kept in
  *                      registers (S <= 6: 64 keys; the host takes fewer for
- *                      8-byte keys or with the index): one read and one write of the keys per S
- *                      steps. With flip, the first step is the stage's mirror
- *                      step (S-element sets closed under i ^ (k-1) and i ^ j).
+ *                      8-byte keys or with the index): one read and one write
+ *                      of the keys per S steps. With flip, the first step is
+ *                      the stage's mirror step (2^S-element sets closed under
+ *                      i ^ (k-1) and i ^ j).
  *
  * Build-time macros (set by the host):
  *   KEY_T, KEY_BYTES   uint/4 or ulong/8 (keys move as bit patterns)
