@@ -20,7 +20,8 @@
  *                      TILE/2 .. 1 of stage kstage of a long segment.
  *                      Steps of stride < ITEMS run in registers on ITEMS
  *                      consecutive keys per work-item, the others through
- *                      local memory, one barrier each.
+ *                      local memory, two steps per barrier (4 keys per
+ *                      work-item) where two remain.
  *   bitonic_packed:    variable segments of up to TILE keys, several per
  *                      work-group in power-of-two slots (a plan from the
  *                      host); the same local sort, each slot stopping at its
@@ -104,6 +105,64 @@ inline void bitonic_local_half(__local KEY_T *K IDX_ARG, __local const uchar *PL
     }
 }
 
+/* Two steps of stage k through local memory with one barrier: strides jtop
+ * and jtop/2 (jtop/2 >= 1), or, with flip (jtop = k/2), the mirror step and
+ * stride k/4. Each work-item takes 4 positions closed under both steps:
+ * pos0 + {0, 1, 2, 3} * jtop/2, the upper two mirrored in the k-block with
+ * flip (as bitonic_global_steps with S = 2). Positions are gated by their
+ * group's first one: all four lie in one k-block. */
+inline void bitonic_local_pair(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint jtop, int flip,
+                               uint span)
+{
+    const uint lo = 30 - (uint)clz(jtop), low = (1u << lo) - 1, mirror = (1u << (lo + 2)) - 1;
+    for (uint q = (uint)get_local_id(0); q < (span >> 2); q += WG) {
+        const uint pos0 = ((q & ~low) << 2) | (q & low);
+        uint pos[4];
+        KEY_T r[4];
+#ifdef HAS_IDX
+        uint ir[4];
+#endif
+        if (!bitonic_on(PL, pos0, k)) continue;
+        for (uint t = 0; t < 4; ++t) {
+            pos[t] = (flip && t >= 2) ? ((pos0 | ((t - 2) << lo)) ^ mirror) : (pos0 | (t << lo));
+            r[t] = K[PAD(pos[t])];
+#ifdef HAS_IDX
+            ir[t] = I[PAD(pos[t])];
+#endif
+        }
+        CMPX(0, 2);
+        CMPX(1, 3);
+        CMPX(0, 1);
+        if (flip) CMPX(3, 2); /* mirrored: the higher t is the lower position */
+        else CMPX(2, 3);
+        for (uint t = 0; t < 4; ++t) {
+            K[PAD(pos[t])] = r[t];
+#ifdef HAS_IDX
+            I[PAD(pos[t])] = ir[t];
+#endif
+        }
+    }
+}
+
+/* The local-memory steps of stage k from stride jtop (the mirror step when
+ * flip) down to ITEMS, two per barrier where two remain. */
+inline void bitonic_local_steps(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint jtop, int flip,
+                                uint span)
+{
+    for (uint j = jtop; j >= ITEMS && j > 0;) {
+        if ((j >> 1) >= ITEMS && (j >> 1) > 0) {
+            bitonic_local_pair(K IDX_PASS, PL, k, j, flip, span);
+            j >>= 2;
+        } else {
+            if (flip) bitonic_local_flip(K IDX_PASS, PL, k, span);
+            else bitonic_local_half(K IDX_PASS, PL, k, j, span);
+            j >>= 1;
+        }
+        flip = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /* The steps of stride < ITEMS, in registers, on the chunks of ITEMS
  * consecutive positions below span. full: stages 2 .. min(P, ITEMS) (a sort
  * of every ITEMS-chunk, or of every P-block inside it); else the strides
@@ -152,12 +211,7 @@ inline void bitonic_tile_sort(__local KEY_T *K IDX_ARG, __local const uchar *PL,
     bitonic_chunks(K IDX_PASS, PL, span, P, 1, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 2 * ITEMS; k <= P; k <<= 1) {
-        bitonic_local_flip(K IDX_PASS, PL, k, span);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint j = k >> 2; j >= ITEMS && j > 0; j >>= 1) {
-            bitonic_local_half(K IDX_PASS, PL, k, j, span);
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        bitonic_local_steps(K IDX_PASS, PL, k, k >> 1, 1, span);
         bitonic_chunks(K IDX_PASS, PL, span, P, 0, k);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -167,10 +221,7 @@ inline void bitonic_tile_sort(__local KEY_T *K IDX_ARG, __local const uchar *PL,
 inline void bitonic_tile_merge(__local KEY_T *K IDX_ARG, uint kstage)
 {
     __local const uchar *PL = 0;
-    for (uint j = TILE >> 1; j >= ITEMS && j > 0; j >>= 1) {
-        bitonic_local_half(K IDX_PASS, PL, kstage, j, TILE);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    bitonic_local_steps(K IDX_PASS, PL, kstage, TILE >> 1, 0, TILE);
     bitonic_chunks(K IDX_PASS, PL, TILE, TILE, 0, kstage);
     barrier(CLK_LOCAL_MEM_FENCE);
 }
