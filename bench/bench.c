@@ -10,7 +10,11 @@
  * practical bandwidth ceiling, and on every device a plain C loop doing the same
  * work on the host gives the CPU baseline ("device":"host C loop"; for the sort,
  * std::sort of the same keys, "device":"host std::sort"). BENCH_ONLY=sort
- * (a substring of the primitive names) restricts the run. */
+ * (a substring of the primitive names) restricts the run; BENCH_ONLY="copy bitonic_seg1024 bitonic_u32 bitonic_var"
+ * gives the copy and bitonic rows: bitonic_seg1024 (n/1024 segments of 1024 u32 keys,
+ * CUB DeviceSegmentedSort's case), bitonic_u32 (one array of n u32) and
+ * bitonic_var (random segments of 0..2047 keys from device offsets; the time
+ * includes the offsets read-back and the plan upload). */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
@@ -44,7 +48,7 @@ static uint32_t rnd(void)
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
                OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
                OP_SORT_B10_1PASS, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
-               OP_LAST = OP_BIN_ATOMIC } op_kind;
+               OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_LAST = OP_BITONIC_VAR } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
@@ -52,7 +56,9 @@ static const char *op_names[][2] = {
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
     {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
     {"sort", "u32_keys_10bit_1pass"}, {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
-    {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"}};
+    {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"},
+    {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"},
+    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
@@ -60,6 +66,8 @@ extern void bench_std_sort(uint32_t *keys, size_t n);
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
+    cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
+    size_t segments;
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -101,8 +109,10 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
     clsort_scan_desc sd;
     clsort_split_desc pd;
     clsort_sort_desc so;
+    clsort_bitonic_desc bd;
     size_t count;
     memset(&so, 0, sizeof so);
+    memset(&bd, 0, sizeof bd);
     memset(&sd, 0, sizeof sd);
     memset(&pd, 0, sizeof pd);
     pd.flags = B->flags;
@@ -146,6 +156,14 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
     }
     case OP_SORT_B10_1PASS: so.end_bit = 10; so.radix_bits = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_SORT_1PASS: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
+    case OP_BITONIC_SEG1024: /* n / 1024 segments of 1024 keys (n >= 1024) */
+        bd.segment_length = n < 1024 ? n : 1024;
+        return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
+    case OP_BITONIC_U32: return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
+    case OP_BITONIC_VAR:
+        bd.segment_offsets = B->offsets;
+        bd.segment_count = B->segments;
+        return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
     }
     return -1;
 }
@@ -220,6 +238,18 @@ int main(int argc, char **argv)
         B.pos = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
         if (e == CL_SUCCESS) B.pos2 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
         if (e == CL_SUCCESS) B.off = clCreateBuffer(cc, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
+        { /* random segment lengths 0..2047 (mean 1023.5), the last one cut at n */
+            uint32_t *off = (uint32_t *)ho; /* n + 1 words fit in ho (2n) */
+            size_t at = 0;
+            B.segments = 0;
+            off[0] = 0;
+            while (at < n) {
+                size_t len = rnd() % 2048u;
+                at = at + len < n ? at + len : n;
+                off[++B.segments] = (uint32_t)at;
+            }
+            B.offsets = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segments + 1) * 4, off, &e);
+        }
         if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
         clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
         clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
@@ -275,6 +305,7 @@ int main(int argc, char **argv)
         clReleaseMemObject(B.va); clReleaseMemObject(B.vb); clReleaseMemObject(B.a64); clReleaseMemObject(B.b64);
         if (B.temp) clReleaseMemObject(B.temp);
         clReleaseMemObject(B.pos); clReleaseMemObject(B.pos2); clReleaseMemObject(B.off);
+        clReleaseMemObject(B.offsets);
         free(h); free(hf); free(ho); free(t);
     }
     clsort_destroy(cs);

@@ -78,6 +78,8 @@ inline KEY_T from_image(KEY_T k, uint kind, KEY_T flip)
 
 inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift) & mask; }
 
+#ifndef BITONIC /* the bitonic program takes only the key image and the copy/gather kernels */
+
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #if WG < 8
@@ -223,6 +225,8 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 #endif
     }
 }
+
+#endif /* BITONIC */
 
 /* dst[i] = src[idx[i]] for elements of `unit` TYPEs: gather_vec4 / vec2 /
  * words move 16-, 8- or 4-byte pieces (the widest that divides the element),

@@ -1,9 +1,12 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick|--tiny|--full [base|sort|bin]]
+ *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic]]
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
- *      edges (oclgrind); --full: the default; base|sort|bin: only that part */
+ *      edges (oclgrind); --full: the default; base|sort|bin|bitonic: only that part */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* setenv: the bitonic part runs on tiny tiles too */
+#endif
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -1337,6 +1340,377 @@ static void test_argument_table(clsort_context *cs)
     clsort_destroy(other);
 }
 
+/* ---- bitonic sort ---- */
+
+enum { G_ONE, G_EQUAL, G_DEV, G_HOST, G_COUNT };
+static const char *seg_names[] = {"one-segment", "equal-segments", "device-offsets", "host-offsets"};
+
+/* Random segment offsets over n keys: empty, 1-key, short, about a tile and
+ * longer than a tile (2048 keys on CPUs) segments. Returns the count. */
+static size_t bt_short_max; /* nonzero: every segment 0 .. bt_short_max keys */
+
+static size_t random_offsets(uint32_t *off, size_t max_segs, size_t n)
+{
+    size_t s = 0, at = 0;
+    off[0] = 0;
+    while (at < n && s + 2 < max_segs) {
+        uint64_t r = rnd64(), len;
+        switch (bt_short_max ? 8 : r % 8) {
+        case 8: len = (r >> 8) % (bt_short_max + 1); break;
+        case 0: len = 0; break;
+        case 1: len = 1; break;
+        case 2: case 3: len = (r >> 8) % 40; break;
+        case 4: case 5: len = (r >> 8) % 3000; break;
+        case 6: len = 2048 + (r >> 8) % 3; break;
+        default: len = (r >> 8) % 12000; break;
+        }
+        if (len > n - at) len = n - at;
+        at += (size_t)len;
+        off[++s] = (uint32_t)at;
+    }
+    if (at < n) off[++s] = (uint32_t)n;
+    return s;
+}
+
+/* The bitonic cases' device buffers, allocated once at the largest size:
+ * oclgrind misreports kernel writes into a buffer allocated where a smaller
+ * released one was (tests/oclgrind_realloc.c). */
+static cl_mem bt_pool[6];
+static size_t bt_pool_bytes;
+
+static cl_mem bt_buffer(int i, size_t bytes, const void *src, clsort_context *cs)
+{
+    if (bytes > bt_pool_bytes) { printf("bitonic test pool too small\n"); exit(2); }
+    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), bt_pool[i], CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    return bt_pool[i];
+}
+
+/* One bitonic call against the stable reference (the bitonic sort breaks ties
+ * by input index whenever an index moves, so the output is exact). */
+static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d, int descending, int mode,
+                              int in_place, int segs, size_t seg_len)
+{
+    static const char *tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, s, nseg = 1, bad = (size_t)-1;
+    int has_vals = mode == M_VAL4 || mode == M_VAL8 || mode == M_PERM_VAL8, has_perm = mode >= M_PERM;
+    unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
+    unsigned char *vals = (unsigned char *)malloc(n * vs + 8), *vout = (unsigned char *)malloc(n * vs + 8);
+    uint32_t *idx = (uint32_t *)malloc(n * 4 + 4), *perm = (uint32_t *)malloc(n * 4 + 4);
+    uint32_t *off = (uint32_t *)malloc((n + 3) * 4 + 8);
+    cl_mem kin, kout, vin = NULL, vout_m = NULL, pm = NULL, doff = NULL;
+    clsort_bitonic_desc bd;
+    clsort_result r;
+    char what[200];
+    for (i = 0; i < n; ++i) {
+        uint64_t k = sort_key(t, d, i, n), v = rnd64();
+        if (ks == 4) ((uint32_t *)keys)[i] = (uint32_t)k; else ((uint64_t *)keys)[i] = k;
+        if (vs == 4) ((uint32_t *)vals)[i] = (uint32_t)v; else ((uint64_t *)vals)[i] = v;
+        idx[i] = (uint32_t)i;
+    }
+    memset(&bd, 0, sizeof bd);
+    bd.type = t;
+    bd.descending = descending;
+    off[0] = 0; off[1] = (uint32_t)n;
+    if (segs == G_EQUAL) {
+        nseg = n / seg_len;
+        for (s = 0; s <= nseg; ++s) off[s] = (uint32_t)(s * seg_len);
+        bd.segment_length = seg_len;
+        bd.segment_count = (s & 1) ? nseg : 0; /* 0 = n / segment_length */
+    } else if (segs == G_DEV || segs == G_HOST) {
+        nseg = random_offsets(off, n + 3, n);
+        bd.segment_count = nseg;
+        if (segs == G_DEV) bd.segment_offsets = doff = bt_buffer(5, (nseg + 1) * 4, off, cs);
+        else bd.segment_offsets_host = off;
+    }
+    ref.t = t; ref.keys = keys; ref.by_range = 0; ref.descending = descending;
+    for (s = 0; s < nseg; ++s)
+        if (off[s + 1] - off[s] > 1) qsort(idx + off[s], off[s + 1] - off[s], 4, ref_cmp);
+    kin = bt_buffer(0, n * ks, keys, cs);
+    kout = in_place ? kin : bt_buffer(1, n * ks, NULL, cs);
+    if (has_vals) {
+        vin = bt_buffer(2, n * vs, vals, cs);
+        vout_m = in_place ? vin : bt_buffer(3, n * vs, NULL, cs);
+        bd.values_in = vin; bd.values_out = vout_m; bd.value_size = vs == 4 && (n & 1) ? 0 : vs; /* 0 = 4 */
+    }
+    if (has_perm) bd.permutation = pm = bt_buffer(4, n * 4, NULL, cs);
+    snprintf(what, sizeof what, "bitonic %s %s %s %s L=%lu segs=%lu%s", tn[t], mode_names[mode],
+             descending ? "descending" : "ascending", seg_names[segs], (unsigned long)seg_len, (unsigned long)nseg,
+             in_place ? " in-place" : "");
+#ifdef BITONIC_VERBOSE
+    printf("CASE %s n=%lu\n", what, (unsigned long)n);
+    fflush(stdout);
+#endif
+    r = clsort_bitonic_sort(cs, kin, kout, n, &bd, NULL);
+    if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
+    check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
+    download(cs, kout, n * ks, out);
+    for (i = 0; i < n && bad == (size_t)-1; ++i)
+        if (get_bits(out, ks, i) != get_bits(keys, ks, idx[i])) bad = i;
+    check(bad == (size_t)-1, what, n, sort_dist_names[d], bad, bad < n ? (double)get_bits(keys, ks, idx[bad]) : 0,
+          bad < n ? (double)get_bits(out, ks, bad) : 0);
+    if (has_perm) {
+        download(cs, pm, n * 4, perm);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (perm[i] != idx[i]) bad = i;
+        check(bad == (size_t)-1, "bitonic permutation (input index, ties in input order)", n, sort_dist_names[d], bad,
+              bad < n ? idx[bad] : 0, bad < n ? perm[bad] : 0);
+    }
+    if (has_vals) {
+        download(cs, vout_m, n * vs, vout);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (get_bits(vout, vs, i) != get_bits(vals, vs, idx[i])) bad = i;
+        check(bad == (size_t)-1, "bitonic values follow their keys", n, sort_dist_names[d], bad, 0, 0);
+    }
+    if (!in_place && n > 0) {
+        download(cs, kin, n * ks, out);
+        check(memcmp(out, keys, n * ks) == 0, "bitonic leaves keys_in untouched", n, sort_dist_names[d], 0, 0, 0);
+        if (has_vals) {
+            download(cs, vin, n * vs, vout);
+            check(memcmp(vout, vals, n * vs) == 0, "bitonic leaves values_in untouched", n, sort_dist_names[d], 0, 0, 0);
+        }
+    }
+    (void)vin; (void)pm; (void)doff; /* pool buffers */
+    free(keys); free(out); free(vals); free(vout); free(idx); free(perm); free(off);
+}
+
+/* Zero-one principle: a comparator network sorts every input iff it sorts
+ * every 0/1 input. All 2^m 0/1 inputs of length m as 2^m equal segments of
+ * length m in one batched call (and as variable segments through the
+ * offsets path). Descending on odd m. */
+static void test_bitonic_zero_one(clsort_context *cs, unsigned m, int with_offsets, const char *shape)
+{
+    size_t nseg = (size_t)1 << m, n = nseg * m, s, j, bad = (size_t)-1;
+    uint32_t *keys = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((nseg + 1) * 4), *o = (uint32_t *)malloc(n * 4);
+    int desc = (int)(m & 1), pass;
+    cl_mem k;
+    char what[96];
+    for (s = 0; s < nseg; ++s)
+        for (j = 0; j < m; ++j) keys[s * m + j] = (uint32_t)((s >> j) & 1) * 0x80000001u;
+    for (s = 0; s <= nseg; ++s) off[s] = (uint32_t)(s * m);
+    k = buffer(cs, n * 4, NULL);
+    for (pass = 0; pass < (with_offsets ? 2 : 1); ++pass) {
+        clsort_bitonic_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.descending = desc;
+        if (pass == 0) bd.segment_length = m;
+        else bd.segment_offsets_host = off, bd.segment_count = nseg;
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), k, CL_TRUE, 0, n * 4, keys, 0, NULL, NULL);
+        snprintf(what, sizeof what, "bitonic zero-one m=%u %s tile %s", m, pass ? "offsets" : "equal", shape);
+        check(clsort_bitonic_sort(cs, k, k, n, &bd, NULL) == CLSORT_SUCCESS, what, n, "zero-one", 0, 0, 0);
+        download(cs, k, n * 4, o);
+        for (s = 0, bad = (size_t)-1; s < nseg && bad == (size_t)-1; ++s) {
+            unsigned ones = 0;
+            for (j = 0; j < m; ++j) ones += (unsigned)((s >> j) & 1);
+            for (j = 0; j < m; ++j) {
+                int one = desc ? j < ones : j >= m - ones;
+                if (o[s * m + j] != (one ? 0x80000001u : 0u)) { bad = s * m + j; break; }
+            }
+        }
+        check(bad == (size_t)-1, what, n, "zero-one", bad, 0, bad < n ? o[bad] : 0);
+    }
+    clReleaseMemObject(k);
+    free(keys); free(off); free(o);
+}
+
+static void test_bitonic_arguments(clsort_context *cs)
+{
+    uint32_t data[64], back[64], off_bad[5] = {0, 10, 5, 40, 64}, off_past[5] = {0, 10, 20, 40, 65};
+    uint32_t off_first[5] = {1, 10, 20, 40, 64}, off_ok[5] = {0, 10, 20, 40, 64};
+    uint32_t hk[9] = {5, 3, 9, 3, 0, 7, 3, 1, 2}, hv[9], hp[9];
+    static const uint32_t want_k[9] = {0, 1, 2, 3, 3, 3, 5, 7, 9}, want_p[9] = {4, 7, 8, 1, 3, 6, 0, 5, 2};
+    float hf[6] = {1.5f, -0.0f, 0.0f, -2.0f, 1e30f, -1e30f};
+    cl_mem small, a, b, c, dbad, dpast, dfirst;
+    clsort_bitonic_desc bd;
+    size_t i;
+    int ok;
+    for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
+    for (i = 0; i < 9; ++i) hv[i] = 100 + (uint32_t)i;
+    small = buffer(cs, 16, data);
+    a = buffer(cs, 256, data);
+    b = buffer(cs, 256, data);
+    c = buffer(cs, 256, data);
+    dbad = buffer(cs, 20, off_bad);
+    dpast = buffer(cs, 20, off_past);
+    dfirst = buffer(cs, 20, off_first);
+    memset(&bd, 0, sizeof bd);
+    EXPECT_ERR(clsort_bitonic_sort(cs, NULL, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bitonic NULL keys_in");
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, NULL, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bitonic NULL keys_out");
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, small, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic keys_out too small");
+    bd.type = (clsort_type)42;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bitonic unknown type");
+    bd.type = CLSORT_U32; bd.descending = 2;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bitonic descending 2");
+    bd.descending = 0; bd.values_in = c;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic values_in without values_out");
+    bd.values_out = c; bd.value_size = 3;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "bitonic value_size 3");
+    bd.value_size = 4; bd.values_out = b;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic values_out == keys_out");
+    bd.values_out = a;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic values_out == keys_in");
+    memset(&bd, 0, sizeof bd);
+    bd.permutation = b;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic permutation == keys_out");
+    bd.permutation = small;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic permutation too small");
+    memset(&bd, 0, sizeof bd);
+    bd.segment_length = 7;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic n not a multiple of segment_length");
+    check(strstr(clsort_last_error(cs), "multiple") != NULL, "bitonic segment_length message", 0, "-", 0, 0, 0);
+    bd.segment_length = 8; bd.segment_count = 7;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic segment_count * segment_length != n");
+    bd.segment_offsets = dbad; bd.segment_count = 4;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic segment_length and offsets");
+    bd.segment_length = 0;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic device offsets out of order");
+    check(strstr(clsort_last_error(cs), "decrease") != NULL, "bitonic offsets-order message", 0, "-", 0, 0, 0);
+    bd.segment_offsets = dpast;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic device offsets past n");
+    bd.segment_offsets = dfirst;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic device offsets not starting at 0");
+    bd.segment_offsets = dbad; bd.segment_count = 5;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic offsets buffer too small for segment_count");
+    bd.segment_offsets = b; bd.segment_count = 4;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic offsets == keys_out");
+    bd.segment_offsets = c; bd.permutation = c;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic offsets == permutation");
+    bd.segment_offsets = b; bd.permutation = NULL;
+    bd.segment_offsets_host = off_ok;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic device and host offsets");
+    bd.segment_offsets = NULL; bd.segment_offsets_host = off_past;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic host offsets past n");
+    memset(&bd, 0, sizeof bd);
+    bd.segment_count = 4;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic segment_count without segments");
+    bd.segment_count = 0; bd.segment_offsets_host = off_bad; bd.segment_count = 4;
+    EXPECT_ERR(clsort_bitonic_sort_host(cs, data, NULL, NULL, 64, &bd), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic_host offsets out of order");
+    download(cs, a, 256, back);
+    ok = memcmp(back, data, 256) == 0;
+    download(cs, b, 256, back);
+    ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, c, 256, back);
+    ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, small, 16, back);
+    ok = ok && memcmp(back, data, 16) == 0;
+    for (i = 0; i < 64; ++i) ok = ok && data[i] == (uint32_t)i * 2654435761u;
+    check(ok, "bitonic errors leave every buffer untouched", 0, "bad-argument", 0, 0, 0);
+    memset(&bd, 0, sizeof bd);
+    check(clsort_bitonic_sort(cs, NULL, NULL, 0, &bd, NULL) == CLSORT_SUCCESS, "bitonic n=0 NULL buffers", 0, "-", 0,
+          0, 0);
+    check(clsort_bitonic_sort_host(cs, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
+          memcmp(hp, want_p, sizeof hp) == 0 && hv[0] == 104 && hv[8] == 102,
+          "bitonic_host keys + values + permutation", 9, "-", 0, 0, 0);
+    bd.type = CLSORT_F32; bd.descending = 1;
+    check(clsort_bitonic_sort_host(cs, hf, NULL, NULL, 6, &bd) == CLSORT_SUCCESS && hf[0] == 1e30f && hf[1] == 1.5f &&
+          hf[2] == 0.0f && !signbit(hf[2]) && signbit(hf[3]) && hf[4] == -2.0f && hf[5] == -1e30f,
+          "bitonic_host f32 descending, +0 before -0", 6, "-", 0, 0, 0);
+    clReleaseMemObject(small); clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
+    clReleaseMemObject(dbad); clReleaseMemObject(dpast); clReleaseMemObject(dfirst);
+}
+
+/* Programs built from here on use CLSORT_TILE = tile (NULL: the device's shape). */
+static void set_tile(const char *tile)
+{
+    if (tile) setenv("CLSORT_TILE", tile, 1);
+    else unsetenv("CLSORT_TILE");
+}
+
+/* Every key type, order, mode and segmentation; the zero-one check on the
+ * device's tile and on tiny tiles (2 x 1, 2 x 2 keys), which push every
+ * stride through the global passes (fused 1 to 4 steps, mirror steps).
+ * Largest buffers first (oclgrind, see test_sort). */
+static void test_bitonic(clsort_context *cs, int quick, int tiny)
+{
+    static const size_t sizes[] = {4194304, 1048577, 65537, 8193, 4097, 4096, 2049, 2048, 2047, 1025, 1024, 1023,
+                                   257, 256, 255, 65, 64, 63, 33, 32, 31, 5, 3, 2, 1, 0};
+    static const size_t lens[] = {5000, 2049, 2048, 1024, 1000, 100, 16, 7, 3, 2, 1};
+    const char *saved = getenv("CLSORT_TILE");
+    size_t s, rot = 0, L;
+    unsigned m;
+    int t, d, g;
+    size_t max_n = tiny ? 50000 : quick ? 65537 : (size_t)1 << 22;
+    printf("  bitonic sort...\n");
+    fflush(stdout);
+    bt_pool_bytes = max_n * 8 + 64;
+    for (s = 0; s < 6; ++s) bt_pool[s] = buffer(cs, bt_pool_bytes, NULL);
+    /* first the largest scratch the context will need (index, values copy) */
+    test_bitonic_case(cs, CLSORT_U64, max_n, S_RANDOM, 1, M_PERM_VAL8, 1, G_DEV, 0);
+    test_bitonic_case(cs, CLSORT_U32, 50000, S_EXTREMES, 1, M_VAL4, 0, G_DEV, 0);
+    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        size_t n = sizes[s];
+        if (n > (tiny ? 4097 : quick ? 65537 : (size_t)1 << 22)) continue;
+        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+            for (d = 0; d < S_COUNT; ++d) {
+                int mode = (int)(rot % M_COUNT);
+                if (d == S_SPECIALS && t != CLSORT_F32 && t != CLSORT_F64) continue;
+                if (tiny && d != S_RANDOM && d != S_SPECIALS) continue;
+                if (n > 70000 && (t != CLSORT_U32 && t != CLSORT_F32)) continue;
+                if (n > 70000 && d != S_RANDOM && d != S_SPECIALS) continue;
+                if (n > 5000 && t != CLSORT_U32 && t != CLSORT_F32 && t != CLSORT_U64 && d != S_RANDOM) continue;
+                ++rot;
+                g = (int)(rot % G_COUNT);
+                L = lens[rot % (sizeof lens / sizeof lens[0])];
+                if (g == G_EQUAL && (n == 0 || n % L != 0)) L = n % 7 == 0 && n ? 7 : n % 3 == 0 && n ? 3 : 1;
+                if (n > 1200000) g = d == S_RANDOM ? G_ONE : G_EQUAL, L = 1024;
+                test_bitonic_case(cs, (clsort_type)t, n, d, (int)(rot / 5 % 2), mode, (int)(rot % 3 == 1), g,
+                                  g == G_EQUAL ? L : 0);
+            }
+    }
+    /* many short variable segments: work-groups packed up to their segment cap */
+    for (L = 2; L <= 40; L = L * 3 + 1) { /* 2, 7, 22 */
+        bt_short_max = L;
+        test_bitonic_case(cs, CLSORT_U32, tiny ? 3000 : 30000, S_RANDOM, (int)(L & 1), L == 7 ? M_PERM : M_KEYS, 0,
+                          L == 22 ? G_HOST : G_DEV, 0);
+        test_bitonic_case(cs, CLSORT_F64, tiny ? 1000 : 10000, S_SPECIALS, 0, M_VAL4, 1, G_HOST, 0);
+    }
+    bt_short_max = 0;
+    /* equal segments of every kind of length, short and long */
+    for (s = 0; s < sizeof lens / sizeof lens[0] && !tiny; ++s) {
+        L = lens[s];
+        test_bitonic_case(cs, CLSORT_U32, L * (quick ? 5 : 13), S_RANDOM, (int)(s & 1), (int)(s % M_COUNT), 0, G_EQUAL, L);
+        test_bitonic_case(cs, CLSORT_F64, L * 3, S_SPECIALS, (int)(~s & 1), M_PERM, (int)(s & 1), G_EQUAL, L);
+    }
+    if (!tiny) {
+        set_tile("4:4");
+        test_bitonic_case(cs, CLSORT_U32, 20000, S_FEW, 0, M_PERM_VAL8, 0, G_EQUAL, 500);
+        test_bitonic_case(cs, CLSORT_F32, 20000, S_SPECIALS, 1, M_VAL4, 1, G_DEV, 0);
+        test_bitonic_case(cs, CLSORT_I64, 20000, S_RANDOM, 0, M_PERM, 0, G_HOST, 0);
+        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+            test_bitonic_case(cs, (clsort_type)t, 3001, S_RANDOM, t & 1, t % M_COUNT, t == 2, G_ONE, 0);
+    }
+    for (m = tiny ? 6 : quick ? 12 : 16; m >= 1; --m) {
+        set_tile(saved);
+        test_bitonic_zero_one(cs, m, 1, "device");
+        if (m > 12) continue;
+        set_tile("2:1");
+        test_bitonic_zero_one(cs, m, !tiny, "2x1");
+        set_tile("2:2");
+        test_bitonic_zero_one(cs, m, 0, "2x2");
+    }
+    set_tile(saved);
+    for (s = 0; s < 6; ++s) clReleaseMemObject(bt_pool[s]);
+    test_bitonic_arguments(cs);
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
@@ -1347,6 +1721,7 @@ int main(int argc, char **argv)
     int all = strcmp(part, "all") == 0;
     int run_base = all || strcmp(part, "base") == 0, run_sort = all || strcmp(part, "sort") == 0;
     int run_bin = all || strcmp(part, "bin") == 0;
+    int run_bitonic = all || strcmp(part, "bitonic") == 0;
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
@@ -1405,6 +1780,9 @@ int main(int argc, char **argv)
         printf("  particle binning...\n");
         fflush(stdout);
         if (run_bin) test_bin(cs, tiny, quick);
+        printf("  bitonic sort...\n");
+        fflush(stdout);
+        if (run_bitonic && p == CLSORT_PATH_PORTABLE) test_bitonic(cs, quick, tiny); /* path-independent */
         printf("  arguments, events, host level, contexts...\n");
         if (run_base) {
             test_bad_arguments(cs);
