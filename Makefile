@@ -209,15 +209,16 @@ mpi-deps: deps
 	fi
 
 $(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
-	$(MPICC) -std=c99 $(WARN) -Wshadow -Wconversion $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
 
 $(BUILD)/mpi_bench: bench/mpi_bench.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/mpi_bench.c $(LDLIBS)
 
 mpi-test: mpi-deps
 	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/mpi_bench
-	@$(MPICC) -x c++ -std=c++11 $(WARN) -Wshadow -Wconversion -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
-	  echo "compile-check CLSORT_MPI as C++11: ok"
+	@$(MPICC) -std=c99 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_c.o tests/compile/mpi.c && \
+	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
+	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
 	@for n in $(MPI_RANKS); do \
 	  $(MPIRUN) -n $$n ./$(BUILD)/test_mpi > $(BUILD)/test_mpi_$$n.log 2>&1; status=$$?; \
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
