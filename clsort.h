@@ -2,6 +2,8 @@
  * version 0.2.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CHANGES
+ *   next   distributed sort over MPI (CLSORT_MPI, clsort_mpi_sort): Hofmann-
+ *          Ruenger partitioning with bounds, weights, duplicates; PSRS.
  *   0.2.0  particle binning (cell keys, cell offsets, clsort_bin); radix digits
  *          up to 12 bits; gather in 16-byte pieces; CLSORT_DYNAMIC_OPENCL;
  *          CMake target clsort::clsort; fault-injection, TSan, fuzz tests.
@@ -32,6 +34,10 @@
  *                           goes on. $CLSORT_OPENCL_LIBRARY names another library.
  *                           (Your own code then cannot call OpenCL directly
  *                           unless it loads it too.)
+ *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
+ *                           header then includes <mpi.h>; build with mpicc (or
+ *                           link an MPI library). Without it nothing of MPI is
+ *                           compiled or needed.
  *
  * ENVIRONMENT
  *   CLSORT_DEVICE   default device when clsort_context_desc.device is NULL:
@@ -121,6 +127,33 @@
  *           offsets, and any number of attribute arrays reordered by it.
  *           CLSORT_BIN_ATOMIC builds the same lists by atomic counting (not
  *           stable) for comparison; on GPUs it measured slower, see bench/.
+ * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
+ *           u64 keys (with optional 4/8-byte values and optional double
+ *           weights) spread over the ranks of a communicator, after Hofmann &
+ *           Ruenger (Cluster 2011): I each rank sorts its keys on its own
+ *           device (clsort_sort_host), II the ranks find splitting positions
+ *           (not splitter keys) t bits of the key per round, one MPI_Allreduce
+ *           per round for all p-1 boundaries, and an MPI_Exscan round where a
+ *           boundary falls inside a run of equal keys, III one MPI_Alltoallv
+ *           per array, IV the p received runs are merged on the host
+ *           (CLSORT_MPI_MERGE_HOST, the default: faster than re-sorting on the
+ *           device on PoCL, see bench/RESULTS.md) or radix-sorted again
+ *           (CLSORT_MPI_MERGE_DEVICE). The result: each rank sorted, every
+ *           key on rank r <= every key on rank r+1, and each rank's count
+ *           within the distribution asked for: max_imbalance (every rank
+ *           total/p +- max_imbalance * total/p; 0 = even to the item) or
+ *           explicit lower/upper counts per rank. With weights the same
+ *           bounds apply to each rank's accumulated weight instead (an item
+ *           is never split, so a boundary can miss by less than one item's
+ *           weight per rank). Any data: all keys equal, all on one rank,
+ *           empty ranks. The output arrays are allocated by the call
+ *           (CLSORT_MALLOC) and released with clsort_mpi_free; the inputs
+ *           are only read. CLSORT_MPI_PSRS (regular-sampling sample sort)
+ *           is there for comparison. Every rank gets an error when any rank
+ *           has a bad argument or fails before the exchange (no rank is left
+ *           waiting in a collective); a failed MPI call gives
+ *           CLSORT_ERROR_MPI with MPI_Error_string's text. Staging: keys go
+ *           host -> device -> host for step I; the exchange is host memory.
  */
 #ifndef CLSORT_H
 #define CLSORT_H
@@ -6187,10 +6220,9 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
             double local = 0.0, mx = 0.0;
             int ex = 0;
             for (j = 0; j < n; j++) local += w[j];
-            r = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm) == MPI_SUCCESS ? CLSORT_SUCCESS
-                                                                                      : CLSORT_ERROR_MPI;
-            if (r != CLSORT_SUCCESS) {
-                r = clsort__fail(ctx, r, "%s: MPI_Allreduce(weight scale) failed", fn);
+            int e = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
+            if (e != MPI_SUCCESS) {
+                r = clsort__mpi_fail(ctx, e, fn, "MPI_Allreduce(weight scale)");
                 goto done;
             }
             if (mx > 0.0) {
@@ -6201,8 +6233,9 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
             for (j = 0; j < n; j++) wp[j + 1] = wp[j] + (uint64_t)(w[j] * scale + 0.5);
         }
         mine = weights ? wp[n] : (uint64_t)n;
-        if (MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm) != MPI_SUCCESS) {
-            r = clsort__fail(ctx, CLSORT_ERROR_MPI, "%s: MPI_Allreduce(total) failed", fn);
+        i = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+        if (i != MPI_SUCCESS) {
+            r = clsort__mpi_fail(ctx, i, fn, "MPI_Allreduce(total)");
             goto done;
         }
         r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);

@@ -1,7 +1,7 @@
 /* Distributed sort benchmark: mpirun -n P build/mpi_bench [log2 keys per rank ...]
  * Uniform u64 keys (the paper's setting), 1% maximum imbalance, no values.
  * For each size: Hofmann-Ruenger partitioning with the host merge and with the
- * device re-sort as step IV, and PSRS. Per step the slowest rank's time
+ * device re-sort as step IV, PSRS, and partitioning at zero imbalance. Per step the slowest rank's time
  * (MPI_MAX of clsort_mpi_out.seconds), the whole call (barrier to barrier), and
  * the largest rank's share of the keys; median of REPS runs after a warm-up. */
 #define CLSORT_MPI
@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 {
     int rank, p, a, rep, m;
     clsort_context *ctx = NULL;
-    static const char *names[] = {"partition, host merge", "partition, device re-sort", "PSRS, host merge"};
+    static const char *names[] = {"partition, host merge", "partition, device re-sort", "PSRS, host merge",
+                                  "partition 0% imbalance, host merge"};
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -50,12 +51,12 @@ int main(int argc, char **argv)
         size_t n = (size_t)1 << lg, i;
         uint64_t *keys = (uint64_t *)malloc(n * sizeof(uint64_t)), s = 99991ull * (uint64_t)(rank + 1);
         for (i = 0; i < n; i++) keys[i] = rng(&s);
-        for (m = 0; m < 3; m++) {
+        for (m = 0; m < 4; m++) {
             double st[REPS][5], med[5], share = 0;
             clsort_mpi_desc d;
             memset(&d, 0, sizeof d);
             d.type = CLSORT_U64;
-            d.max_imbalance = 0.01;
+            d.max_imbalance = m == 3 ? 0.0 : 0.01;
             d.merge = m == 1 ? CLSORT_MPI_MERGE_DEVICE : CLSORT_MPI_MERGE_HOST;
             d.algorithm = m == 2 ? CLSORT_MPI_PSRS : CLSORT_MPI_PARTITION;
             for (rep = -1; rep < REPS; rep++) {
