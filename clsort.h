@@ -485,6 +485,8 @@ typedef struct clsort_mpi_out {
     double *weights; /* n weights (when weights were given), else NULL */
     double weight;   /* the sum of this rank's weights (or n when unweighted) */
     double seconds[4];
+    unsigned rounds;        /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
+    unsigned final_columns; /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
 } clsort_mpi_out;
 
 /* Collective over comm: every rank calls it with its n local keys (values,
@@ -5645,7 +5647,8 @@ static size_t clsort__mpi_digit_bound(const void *k, size_t ks, size_t lo, size_
  * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). */
 static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, int rank,
                                            const void *keys, size_t ks, size_t n, const uint64_t *wp,
-                                           const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split)
+                                           const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split,
+                                           clsort_mpi_out *stats)
 {
     size_t cols = (size_t)p - 1, nc = ((size_t)1 << t) + 1, c, m, k;
     unsigned r = (unsigned)(8 * ks), used;
@@ -5692,6 +5695,7 @@ static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, 
             m++;
         }
         if (m == 0) break;
+        stats->rounds++;
         e = MPI_Allreduce(MPI_IN_PLACE, buf, (int)(m * nc), MPI_UINT64_T, MPI_SUM, comm);
         what = "MPI_Allreduce(boundary candidates)";
         if (e != MPI_SUCCESS) break;
@@ -5725,6 +5729,7 @@ static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, 
         uint64_t *ex = buf + cols;
         for (c = 0, m = 0; c < cols; c++)
             if (!done[c]) buf[m++] = clsort__mpi_measure(wp, hi[c]) - clsort__mpi_measure(wp, lo[c]);
+        stats->final_columns = (unsigned)m;
         if (m > 0) {
             e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, comm);
             what = "MPI_Exscan(final round)";
@@ -6150,6 +6155,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
 {
     static const char *fn = "clsort_mpi_sort";
     clsort_mpi_desc d;
+    clsort_mpi_out stats;
     int p = 1, rank = 0, i, v[16], agree[16];
     size_t ks, vs, P, j;
     unsigned t;
@@ -6163,6 +6169,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     if (!out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     memset(out, 0, sizeof *out);
     memset(&d, 0, sizeof d);
+    memset(&stats, 0, sizeof stats);
     if (desc) d = *desc;
     CLSORT__MPI_CHECK(MPI_Comm_size(comm, &p), "MPI_Comm_size");
     CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -6240,7 +6247,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
         }
         r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);
         if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
-            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split);
+            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats);
     }
     if (r != CLSORT_SUCCESS) goto done;
     t2 = MPI_Wtime();
@@ -6253,6 +6260,8 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     out->seconds[1] = t2 - t1;
     out->seconds[2] = t3 - t2;
     out->seconds[3] = t4 - t3;
+    out->rounds = stats.rounds;
+    out->final_columns = stats.final_columns;
 done:
     CLSORT_FREE(k);
     CLSORT_FREE(vals);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPS 3
+#define REPS 5
 
 static uint64_t rng(uint64_t *s)
 {
@@ -43,8 +43,8 @@ int main(int argc, char **argv)
     }
     if (rank == 0)
         printf("%d ranks, device %s; u64 uniform keys, 1%% imbalance; slowest rank per step, median of %d\n"
-               "| method | keys/rank | I local sort | II partition | III Alltoallv | IV merge | total | max share |\n"
-               "| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+               "| method | keys/rank | I local sort | II partition | III Alltoallv | IV merge | total | max share | rounds |\n"
+               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
                p, clsort_device_name(ctx), REPS);
     for (a = 1; a < (argc > 1 ? argc : 2); a++) {
         int lg = argc > 1 ? atoi(argv[a]) : 18;
@@ -53,6 +53,7 @@ int main(int argc, char **argv)
         for (i = 0; i < n; i++) keys[i] = rng(&s);
         for (m = 0; m < 4; m++) {
             double st[REPS][5], med[5], share = 0;
+            unsigned rounds = 0, fin = 0;
             clsort_mpi_desc d;
             memset(&d, 0, sizeof d);
             d.type = CLSORT_U64;
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
                 MPI_Allreduce(&cnt, &big, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
                 share = (double)big / (double)n;
                 if (rep >= 0) memcpy(st[rep], mx, sizeof mx);
+                rounds = out.rounds;
+                fin = out.final_columns;
                 clsort_mpi_free(&out);
             }
             for (i = 0; i < 5; i++) {
@@ -90,8 +93,8 @@ int main(int argc, char **argv)
                 med[i] = col[REPS / 2];
             }
             if (rank == 0)
-                printf("| %s | 2^%d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.3f |\n", names[m], lg,
-                       med[0] * 1e3, med[1] * 1e3, med[2] * 1e3, med[3] * 1e3, med[4] * 1e3, share);
+                printf("| %s | 2^%d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.3f | %u + %u |\n", names[m],
+                       lg, med[0] * 1e3, med[1] * 1e3, med[2] * 1e3, med[3] * 1e3, med[4] * 1e3, share, rounds, fin);
             fflush(stdout);
         }
         free(keys);

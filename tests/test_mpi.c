@@ -158,6 +158,13 @@ static int run_case(clsort_context *ctx, tcase *tc, clsort_mpi_out *keep)
             }
             if (fabs(out.weight - (tc->weighted ? wsum : (double)m)) > 1e-6 * (1 + wsum)) ok = 0;
         }
+        /* all keys equal: no key bit can split them, every boundary needs the MPI_Exscan round */
+        if (tc->dist == EQUAL && tc->desc.algorithm == CLSORT_MPI_PARTITION && total_n > 0 &&
+            out.final_columns != (unsigned)(size_ - 1)) {
+            fprintf(stderr, "rank %d %s: %u boundaries by the final round, %d expected\n", rank_, tc->name,
+                    out.final_columns, size_ - 1);
+            ok = 0;
+        }
         if (keep) *keep = out;
         else clsort_mpi_free(&out);
     }
