@@ -5974,13 +5974,15 @@ static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, con
     }
 }
 
-/* FNV-1a of the explicit bounds: ranks must agree on them. */
-static int clsort__mpi_hash(const double *a, const double *b, int p)
+/* FNV-1a of max_imbalance and the explicit bounds: ranks must agree on them. */
+static int clsort__mpi_hash(double imbalance, const double *a, const double *b, int p)
 {
     uint32_t h = 2166136261u;
     size_t i;
     const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-    if (!a || !b) return 0;
+    const unsigned char *z = (const unsigned char *)&imbalance;
+    for (i = 0; i < sizeof imbalance; i++) h = (h ^ z[i]) * 16777619u;
+    if (!a || !b) return (int)(h & 0x7fffffff);
     for (i = 0; i < (size_t)p * sizeof(double); i++) {
         h = (h ^ x[i]) * 16777619u;
         h = (h ^ y[i]) * 16777619u;
@@ -6183,7 +6185,8 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     v[4] = weights != NULL;
     v[5] = (int)d.bits_per_round;
     v[6] = d.lower != NULL;
-    v[7] = r == CLSORT_SUCCESS ? clsort__mpi_hash(d.lower, d.upper, p) : 0;
+    v[7] = r == CLSORT_SUCCESS && d.algorithm == CLSORT_MPI_PARTITION
+               ? clsort__mpi_hash(d.lower ? 0.0 : d.max_imbalance, d.lower, d.upper, p) : 0;
     for (i = 0; i < 8; i++) v[8 + i] = -v[i];
     CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(arguments)");
     if (r != CLSORT_SUCCESS) return r;
@@ -6195,7 +6198,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
                                 "%s: the ranks disagree on %s", fn,
                                 i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
                                 : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
-                                : i == 6 ? "whether bounds are given" : "the bounds");
+                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
     ks = clsort_type_size(d.type);
     vs = d.value_size;
     P = (size_t)p;

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     int rank, p, a, rep, m;
     clsort_context *ctx = NULL;
     static const char *names[] = {"partition, host merge", "partition, device re-sort", "PSRS, host merge",
-                                  "partition 0% imbalance, host merge"};
+                                  "partition 0% imbalance, host merge", "partition, weights all 1, host merge"};
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -50,8 +50,10 @@ int main(int argc, char **argv)
         int lg = argc > 1 ? atoi(argv[a]) : 18;
         size_t n = (size_t)1 << lg, i;
         uint64_t *keys = (uint64_t *)malloc(n * sizeof(uint64_t)), s = 99991ull * (uint64_t)(rank + 1);
+        double *ones = (double *)malloc(n * sizeof(double));
         for (i = 0; i < n; i++) keys[i] = rng(&s);
-        for (m = 0; m < 4; m++) {
+        for (i = 0; i < n; i++) ones[i] = 1.0;
+        for (m = 0; m < 5; m++) {
             double st[REPS][5], med[5], share = 0;
             unsigned rounds = 0, fin = 0;
             clsort_mpi_desc d;
@@ -67,7 +69,7 @@ int main(int argc, char **argv)
                 clsort_result r;
                 MPI_Barrier(MPI_COMM_WORLD);
                 t0 = MPI_Wtime();
-                r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, NULL, n, &d, &out);
+                r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, m == 4 ? ones : NULL, n, &d, &out);
                 MPI_Barrier(MPI_COMM_WORLD);
                 t1 = MPI_Wtime();
                 if (r != CLSORT_SUCCESS) {
@@ -98,6 +100,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
         free(keys);
+        free(ones);
     }
     clsort_destroy(ctx);
     MPI_Finalize();

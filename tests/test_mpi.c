@@ -347,6 +347,11 @@ int main(int argc, char **argv)
         r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, k, NULL, 4, &bad, &o);
         record("ranks disagreeing on value_size fail", size_ == 1 ? r == CLSORT_SUCCESS : r == CLSORT_ERROR_INVALID_ARGUMENT);
         if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        memset(&bad, 0, sizeof bad);
+        bad.max_imbalance = rank_ == 0 ? 0.01 : 0.02;
+        r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &bad, &o);
+        record("ranks disagreeing on max_imbalance fail", size_ == 1 ? r == CLSORT_SUCCESS : r == CLSORT_ERROR_INVALID_ARGUMENT);
+        if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
         {
             double lo1[64], hi1[64];
             int q;
