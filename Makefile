@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps mpi-deps mpi-test mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check check clean
+.PHONY: all deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
@@ -224,6 +224,13 @@ mpi-test: mpi-deps
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
 	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
 	done
+
+# The MPI tests under ASan + UBSan with 3 ranks and 500 keys per rank.
+mpi-sanitize: mpi-deps | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -I. \
+	  -o $(BUILD)/test_mpi_asan tests/test_mpi.c $(LDLIBS)
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/lsan_mpi.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(MPIRUN) -n 3 ./$(BUILD)/test_mpi_asan 500
 
 # Steps I-IV with 4 ranks, partitioning vs PSRS (bench/RESULTS.md).
 mpi-bench: mpi-deps $(BUILD)/mpi_bench
