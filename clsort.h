@@ -493,7 +493,7 @@ typedef struct clsort_mpi_out {
  * weights optional: NULL). The inputs are only read. On success *out holds
  * this rank's part of the globally sorted sequence; on failure *out is empty
  * and every rank returns an error (an argument or local error found before
- * the exchange is agreed on by all ranks). weights: finite, >= 0.
+ * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290.
  * Per rank n < 2^31 (MPI counts). */
 CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
                                          const double *weights, size_t n, const clsort_mpi_desc *desc,
@@ -5605,7 +5605,6 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
  * the special case "measure of a position = the position". */
 #ifdef CLSORT_MPI
 #include <limits.h>
-#include <math.h>
 
 static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn, const char *what)
 {
@@ -5918,6 +5917,16 @@ static void clsort__mpi_merge_runs(size_t ks, void *keys, void *tmp, uint32_t *i
     }
 }
 
+/* x >= 0 in measure units, rounded down (up: 1) and clamped to total. No libm. */
+static uint64_t clsort__mpi_round(double x, uint64_t total, int up)
+{
+    uint64_t u;
+    if (x >= (double)total) return total;
+    u = (uint64_t)x;
+    if (up && (double)u < x) u++;
+    return u;
+}
+
 /* The boundary bounds blow/bhigh[0..p-2] (both arrays hold p entries) in measure units, from max_imbalance
  * (eq. (1)) or from per-rank bounds (scaled by `scale`). */
 static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
@@ -5937,9 +5946,8 @@ static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, con
         uint64_t slo = 0, shi = 0, cumlo = 0, cumr = 0, prevT = 0, *T = bhigh, *slack = blow;
         size_t r;
         for (r = 0; r < P; r++) {
-            double lo = ceil(d->lower[r] * scale), hi = floor(d->upper[r] * scale);
-            slo += lo >= (double)total ? total : (uint64_t)lo;
-            shi += hi >= (double)total ? total : (uint64_t)hi;
+            slo += clsort__mpi_round(d->lower[r] * scale, total, 1);
+            shi += clsort__mpi_round(d->upper[r] * scale, total, 0);
         }
         if (slo > total || shi < total)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
@@ -5948,9 +5956,8 @@ static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, con
         /* targets: every rank its lower bound plus a share of the rest in
          * proportion to its room, then +- half the smaller room of two neighbours */
         for (r = 0; r < P; r++) {
-            double lod = ceil(d->lower[r] * scale), hid = floor(d->upper[r] * scale);
-            uint64_t lo = lod >= (double)total ? total : (uint64_t)lod;
-            uint64_t hi = hid >= (double)total ? total : (uint64_t)hid, Tr, mr;
+            uint64_t lo = clsort__mpi_round(d->lower[r] * scale, total, 1);
+            uint64_t hi = clsort__mpi_round(d->upper[r] * scale, total, 0), Tr, mr;
             cumlo += lo;
             cumr += hi - lo;
             Tr = r + 1 == P ? total
@@ -6039,8 +6046,8 @@ static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn,
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
                             (unsigned long)d->value_size);
     for (i = 0; weights && i < n; i++)
-        if (!(weights[i] >= 0.0) || weights[i] > 1e300)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: weights[%lu] = %g, must be finite and >= 0",
+        if (!(weights[i] >= 0.0) || weights[i] > 1e290) /* so no sum of 2^31 of them overflows */
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: weights[%lu] = %g, must be in [0, 1e290]",
                                 fn, (unsigned long)i, weights[i]);
     return CLSORT_SUCCESS;
 }
@@ -6228,16 +6235,16 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     } else {
         if (weights) { /* fixed point: total weight of any rank * p * scale < 2^61 */
             double local = 0.0, mx = 0.0;
-            int ex = 0;
             for (j = 0; j < n; j++) local += w[j];
             int e = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
             if (e != MPI_SUCCESS) {
                 r = clsort__mpi_fail(ctx, e, fn, "MPI_Allreduce(weight scale)");
                 goto done;
             }
-            if (mx > 0.0) {
-                (void)frexp(mx * (double)p, &ex);
-                scale = ldexp(1.0, 61 - ex);
+            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
+                double mxp = mx * (double)p;
+                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
+                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
             }
             wp[0] = 0;
             for (j = 0; j < n; j++) wp[j + 1] = wp[j] + (uint64_t)(w[j] * scale + 0.5);
