@@ -5641,13 +5641,23 @@ static size_t clsort__mpi_digit_bound(const void *k, size_t ks, size_t lo, size_
     return lo;
 }
 
+/* Bytes of the step II workspace (allocated before the ranks agree that all
+ * is well, so that no rank fails alone inside the collectives of step II). */
+static size_t clsort__mpi_workspace_bytes(int p, unsigned t)
+{
+    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1;
+    size_t part = cols * (3 + nc) * sizeof(size_t) + cols * (1 + 2 * nc) * sizeof(uint64_t) + cols;
+    size_t psrs = (P + P * (P - 1)) * sizeof(uint64_t) + 2 * P * sizeof(int);
+    return (part > psrs ? part : psrs) + 16;
+}
+
 /* Splitting positions split[0..p] of this rank's sorted keys such that every
  * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
  * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). */
 static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, int rank,
                                            const void *keys, size_t ks, size_t n, const uint64_t *wp,
                                            const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split,
-                                           clsort_mpi_out *stats)
+                                           clsort_mpi_out *stats, void *ws)
 {
     size_t cols = (size_t)p - 1, nc = ((size_t)1 << t) + 1, c, m, k;
     unsigned r = (unsigned)(8 * ks), used;
@@ -5659,15 +5669,9 @@ static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, 
     split[0] = 0;
     split[p] = n;
     if (cols == 0) return CLSORT_SUCCESS;
-    lo = (size_t *)CLSORT_MALLOC(cols * (3 + nc) * sizeof(size_t));
-    bl = (uint64_t *)CLSORT_MALLOC(cols * (1 + 2 * nc) * sizeof(uint64_t));
-    done = (unsigned char *)CLSORT_MALLOC(cols);
-    if (!lo || !bl || !done) {
-        CLSORT_FREE(lo);
-        CLSORT_FREE(bl);
-        CLSORT_FREE(done);
-        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: partitioning buffers for %d ranks", fn, p);
-    }
+    bl = (uint64_t *)ws; /* workspace: cols * (1 + 2 nc) u64, cols * (3 + nc) size_t, cols bytes */
+    lo = (size_t *)(void *)(bl + cols * (1 + 2 * nc));
+    done = (unsigned char *)(lo + cols * (3 + nc));
     hi = lo + cols;
     cand = hi + cols;
     buf = bl + cols;
@@ -5761,9 +5765,6 @@ static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, 
     }
     for (c = 1; c < (size_t)p; c++) /* never crossed: keeps the sub-sequences well formed */
         if (split[c] < split[c - 1]) split[c] = split[c - 1];
-    CLSORT_FREE(lo);
-    CLSORT_FREE(bl);
-    CLSORT_FREE(done);
     if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
     return CLSORT_SUCCESS;
 }
@@ -5777,33 +5778,21 @@ static int clsort__mpi_cmp_u64(const void *a, const void *b)
 /* PSRS (Shi & Schaeffer): p-1 regular samples per rank, gathered everywhere and
  * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. */
 static clsort_result clsort__mpi_psrs(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, const void *keys,
-                                      size_t ks, size_t n, size_t *split)
+                                      size_t ks, size_t n, size_t *split, void *ws)
 {
+    /* workspace: p u64 (own samples), p (p - 1) u64 (all samples), 2p int */
     int cnt = n > 0 ? p - 1 : 0, i, total = 0, e;
-    int *counts = (int *)CLSORT_MALLOC(2 * (size_t)p * sizeof(int)), *displs;
-    uint64_t *mine = (uint64_t *)CLSORT_MALLOC(((size_t)p) * sizeof(uint64_t)), *all = NULL;
+    uint64_t *mine = (uint64_t *)ws, *all = mine + p;
+    int *counts = (int *)(void *)(all + (size_t)p * (size_t)(p - 1)), *displs = counts + p;
     const char *what = "MPI_Allgather(sample counts)";
     split[0] = 0;
     split[p] = n;
-    if (!counts || !mine) {
-        CLSORT_FREE(counts);
-        CLSORT_FREE(mine);
-        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: sample buffers", fn);
-    }
-    displs = counts + p;
     for (i = 0; i < cnt; i++) mine[i] = clsort__mpi_key(keys, ks, (size_t)(i + 1) * n / (size_t)p);
     e = MPI_Allgather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, comm);
     if (e == MPI_SUCCESS) {
         for (i = 0; i < p; i++) {
             displs[i] = total;
             total += counts[i];
-        }
-        all = (uint64_t *)CLSORT_MALLOC((size_t)(total ? total : 1) * sizeof(uint64_t));
-        /* (a failed malloc here would leave the others in MPI_Allgatherv: the samples are tiny) */
-        if (!all) {
-            CLSORT_FREE(counts);
-            CLSORT_FREE(mine);
-            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: %d samples", fn, total);
         }
         e = MPI_Allgatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, comm);
         what = "MPI_Allgatherv(samples)";
@@ -5826,9 +5815,6 @@ static clsort_result clsort__mpi_psrs(clsort_context *ctx, const char *fn, MPI_C
             split[i] = a;
         }
     }
-    CLSORT_FREE(counts);
-    CLSORT_FREE(mine);
-    CLSORT_FREE(all);
     if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
     return CLSORT_SUCCESS;
 }
@@ -6173,6 +6159,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     uint32_t *perm = NULL;
     uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
     size_t *split = NULL;
+    void *ws = NULL;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
@@ -6219,7 +6206,8 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     if (weights) wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
     split = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
     blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
-    if (!k || (vs && !vals) || (weights && (!w || !wp)) || ((vs || weights) && !perm) || !split || !blow)
+    ws = CLSORT_MALLOC(clsort__mpi_workspace_bytes(p, t));
+    if (!k || (vs && !vals) || (weights && (!w || !wp)) || ((vs || weights) && !perm) || !split || !blow || !ws)
         r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: staging for %lu items", fn, (unsigned long)n);
     if (r == CLSORT_SUCCESS) {
         if (n) memcpy(k, keys, n * ks);
@@ -6231,7 +6219,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
 
     /* step II: splitting positions */
     if (d.algorithm == CLSORT_MPI_PSRS) {
-        r = clsort__mpi_psrs(ctx, fn, comm, p, k, ks, n, split);
+        r = clsort__mpi_psrs(ctx, fn, comm, p, k, ks, n, split, ws);
     } else {
         if (weights) { /* fixed point: total weight of any rank * p * scale < 2^61 */
             double local = 0.0, mx = 0.0;
@@ -6257,7 +6245,7 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
         }
         r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);
         if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
-            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats);
+            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats, ws);
     }
     if (r != CLSORT_SUCCESS) goto done;
     t2 = MPI_Wtime();
@@ -6280,6 +6268,7 @@ done:
     CLSORT_FREE(wp);
     CLSORT_FREE(split);
     CLSORT_FREE(blow);
+    CLSORT_FREE(ws);
     return r;
 }
 #undef CLSORT__MPI_CHECK

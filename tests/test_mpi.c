@@ -314,6 +314,39 @@ int main(int argc, char **argv)
         free(lo);
         free(hi);
     }
+    /* explicit weight bounds: rank r gets (r+1) shares of the total weight +-3% */
+    {
+        double *lo = (double *)malloc((size_t)size_ * sizeof(double)), *hi = (double *)malloc((size_t)size_ * sizeof(double));
+        double shares = (double)size_ * (size_ + 1) / 2.0, tw = 0, mine = 0;
+        int q;
+        tcase tc;
+        size_t i, n = base + (size_t)rank_ * 29;
+        memset(&tc, 0, sizeof tc);
+        tc.type = CLSORT_U32;
+        tc.dist = AND1;
+        tc.n = n;
+        tc.weighted = 2;
+        /* the same weights run_case makes: 1 + (mix(k + i) % 1000) / 10 * (rank + 1) */
+        {
+            uint64_t s = 1234567ull * (uint64_t)(rank_ + 1) + (uint64_t)tc.dist * 77 + n;
+            for (i = 0; i < n; i++) {
+                uint64_t k = gen(tc.dist, &s) >> 32;
+                mine += 1.0 + (double)(mix(k + i) % 1000) / 10.0 * (double)(rank_ + 1);
+            }
+        }
+        MPI_Allreduce(&mine, &tw, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        for (q = 0; q < size_; q++) {
+            lo[q] = tw * (q + 1) / shares * 0.97;
+            hi[q] = tw * (q + 1) / shares * 1.03;
+        }
+        tc.desc.lower = lo;
+        tc.desc.upper = hi;
+        snprintf(name, sizeof name, "explicit weight bounds (rank r ~ r+1 shares +-3%%), skewed weights, AND^1");
+        tc.name = name;
+        record(name, run_case(ctx, &tc, NULL));
+        free(lo);
+        free(hi);
+    }
     /* t = 1 and t = 8 bits per round, device merge */
     for (tt = 1; tt <= 8; tt += 7) {
         tcase tc;
