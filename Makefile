@@ -188,13 +188,15 @@ dynamic-check: deps | $(BUILD)
 	  echo "dynamic OpenCL, no platform: $$(cat $(BUILD)/dynamic.log | cut -c1-90)..." || { cat $(BUILD)/dynamic.log; exit 1; }
 
 # Everything CI runs (.ci/run): the suite, the sanitizers, kernels under
-# oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake.
-check: test dynamic-check sanitize oclgrind faults threads fuzz valgrind cmake-check
+# oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake,
+# the MPI distributed sort with 1-8 ranks.
+check: test dynamic-check sanitize oclgrind faults threads fuzz valgrind cmake-check mpi-test
 	@echo "make check: all passed"
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
-# (oversubscribed on a small machine; Open MPI would need --oversubscribe).
+# (oversubscribed on a small machine). Open MPI instead:
+#   make mpi-test MPICC=mpicc MPIRUN="mpirun --oversubscribe"
 MPICC   ?= mpicc
 MPIRUN  ?= mpirun
 MPI_RANKS ?= 1 2 3 4 8

@@ -469,7 +469,9 @@ typedef struct clsort_mpi_desc {
     double max_imbalance;
     /* ... or explicit bounds: p doubles each (the same on every rank), rank r
      * ends with between lower[r] and upper[r] items (weight). Both or neither;
-     * sum(lower) <= total <= sum(upper). */
+     * sum(lower) <= total <= sum(upper). The call aims each rank at lower[r]
+     * plus a share of the rest in proportion to upper[r] - lower[r], and lets
+     * each boundary move by half the smaller room of its two ranks. */
     const double *lower, *upper;
     unsigned bits_per_round;       /* t of the partitioning, 1..8; 0 = 3 (the paper's choice) */
 } clsort_mpi_desc;
