@@ -1,5 +1,6 @@
 /* Distributed sort benchmark: mpirun -n P build/mpi_bench [log2 keys per rank ...]
- * Uniform u64 keys (the paper's setting), 1% maximum imbalance, no values.
+ * Uniform u64 keys (the paper's setting; MPI_BENCH_AND=k: Thearling's AND^k,
+ * each key k+1 random words ANDed), 1% maximum imbalance, no values.
  * For each size: Hofmann-Ruenger partitioning with the host merge and with the
  * device re-sort as step IV, PSRS, and partitioning at zero imbalance. Per step the slowest rank's time
  * (MPI_MAX of clsort_mpi_out.seconds), the whole call (barrier to barrier), and
@@ -30,7 +31,7 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int rank, p, a, rep, m;
+    int rank, p, a, rep, m, ands = getenv("MPI_BENCH_AND") ? atoi(getenv("MPI_BENCH_AND")) : 0, q;
     clsort_context *ctx = NULL;
     static const char *names[] = {"partition, host merge", "partition, device re-sort", "PSRS, host merge",
                                   "partition 0% imbalance, host merge", "partition, weights all 1, host merge"};
@@ -42,16 +43,17 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (rank == 0)
-        printf("%d ranks, device %s; u64 uniform keys, 1%% imbalance; slowest rank per step, median of %d\n"
+        printf("%d ranks, device %s; u64 %s keys (AND^%d), 1%% imbalance; slowest rank per step, median of %d\n"
                "| method | keys/rank | I local sort | II partition | III Alltoallv | IV merge | total | max share | rounds |\n"
                "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-               p, clsort_device_name(ctx), REPS);
+               p, clsort_device_name(ctx), ands ? "Thearling" : "uniform", ands, REPS);
     for (a = 1; a < (argc > 1 ? argc : 2); a++) {
         int lg = argc > 1 ? atoi(argv[a]) : 18;
         size_t n = (size_t)1 << lg, i;
         uint64_t *keys = (uint64_t *)malloc(n * sizeof(uint64_t)), s = 99991ull * (uint64_t)(rank + 1);
         double *ones = (double *)malloc(n * sizeof(double));
-        for (i = 0; i < n; i++) keys[i] = rng(&s);
+        for (i = 0; i < n; i++)
+            for (keys[i] = rng(&s), q = 0; q < ands; q++) keys[i] &= rng(&s);
         for (i = 0; i < n; i++) ones[i] = 1.0;
         for (m = 0; m < 5; m++) {
             double st[REPS][5], med[5], share = 0;
