@@ -495,7 +495,8 @@ typedef struct clsort_mpi_out {
  * weights optional: NULL). The inputs are only read. On success *out holds
  * this rank's part of the globally sorted sequence; on failure *out is empty
  * and every rank returns an error (an argument or local error found before
- * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290.
+ * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290 (a
+ * total weight of 0 puts every boundary at 0: the last rank gets all items).
  * Per rank n < 2^31 (MPI counts). */
 CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
                                          const double *weights, size_t n, const clsort_mpi_desc *desc,
