@@ -8,7 +8,7 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check check clean
+.PHONY: all deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large
 
@@ -189,9 +189,55 @@ dynamic-check: deps | $(BUILD)
 	  echo "dynamic OpenCL, no platform: $$(cat $(BUILD)/dynamic.log | cut -c1-90)..." || { cat $(BUILD)/dynamic.log; exit 1; }
 
 # Everything CI runs (.ci/run): the suite, the sanitizers, kernels under
-# oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake.
-check: test dynamic-check sanitize oclgrind faults threads fuzz valgrind cmake-check
+# oclgrind, fault injection, threads, a bounded fuzz run, valgrind, CMake,
+# the MPI distributed sort with 1-8 ranks.
+check: test dynamic-check sanitize oclgrind faults threads fuzz valgrind cmake-check mpi-test
 	@echo "make check: all passed"
+
+# The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
+# when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
+# (oversubscribed on a small machine). Open MPI instead:
+#   make mpi-test MPICC=mpicc MPIRUN="mpirun --oversubscribe"
+MPICC   ?= mpicc
+MPIRUN  ?= mpirun
+MPI_RANKS ?= 1 2 3 4 8
+mpi-deps: deps
+	@if ! command -v $(MPICC) >/dev/null 2>&1 || ! command -v $(MPIRUN) >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: mpich libmpich-dev"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mpich libmpich-dev >/dev/null || exit 1; \
+	  else \
+	    echo "missing: mpicc/mpirun; run: sudo apt-get install -y mpich libmpich-dev"; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
+
+$(BUILD)/mpi_bench: bench/mpi_bench.c clsort.h | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/mpi_bench.c $(LDLIBS)
+
+mpi-test: mpi-deps
+	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/mpi_bench
+	@$(MPICC) -std=c99 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_c.o tests/compile/mpi.c && \
+	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
+	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
+	@for n in $(MPI_RANKS); do \
+	  $(MPIRUN) -n $$n ./$(BUILD)/test_mpi > $(BUILD)/test_mpi_$$n.log 2>&1; status=$$?; \
+	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
+	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
+	done
+
+# The MPI tests under ASan + UBSan with 3 ranks and 500 keys per rank.
+mpi-sanitize: mpi-deps | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -I. \
+	  -o $(BUILD)/test_mpi_asan tests/test_mpi.c $(LDLIBS)
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/lsan_mpi.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(MPIRUN) -n 3 ./$(BUILD)/test_mpi_asan 500
+
+# Steps I-IV with 4 ranks, partitioning vs PSRS (bench/RESULTS.md).
+mpi-bench: mpi-deps $(BUILD)/mpi_bench
+	$(MPIRUN) -n 4 ./$(BUILD)/mpi_bench 16 18 20
 
 gen:
 	gen/embed.sh

@@ -1,11 +1,14 @@
 /* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort,
- * bitonic sort, particle binning
+ * bitonic sort, particle binning, a distributed sort over MPI
  * version 0.2.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CHANGES
- *   0.2.0  bitonic sort (segments); particle binning (cell keys, cell offsets, clsort_bin); radix digits
- *          up to 12 bits; gather in 16-byte pieces; CLSORT_DYNAMIC_OPENCL;
- *          CMake target clsort::clsort; fault-injection, TSan, fuzz tests.
+ *   0.2.0  bitonic sort (one array or segments); particle binning (cell keys,
+ *          cell offsets, clsort_bin); distributed sort over MPI (CLSORT_MPI:
+ *          Hofmann-Ruenger partitioning with bounds, weights, duplicates;
+ *          PSRS); radix digits up to 12 bits; gather in 16-byte pieces;
+ *          CLSORT_DYNAMIC_OPENCL; CMake target clsort::clsort; fault
+ *          injection, TSan and fuzz tests.
  *   0.1.0  scan, enumerate/pack/split, radix sort, gather.
  *
  * QUICK START
@@ -33,6 +36,10 @@
  *                           goes on. $CLSORT_OPENCL_LIBRARY names another library.
  *                           (Your own code then cannot call OpenCL directly
  *                           unless it loads it too.)
+ *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
+ *                           header then includes <mpi.h>; build with mpicc (or
+ *                           link an MPI library). Without it nothing of MPI is
+ *                           compiled or needed.
  *
  * ENVIRONMENT
  *   CLSORT_DEVICE   default device when clsort_context_desc.device is NULL:
@@ -158,6 +165,33 @@
  *           1 + ceil(log2(stage / tile) / 6) reads and writes of the keys. Values are gathered through the index at the end.
  *           Scratch (context): n uint32 of index when values move without a
  *           permutation, n values when they sort in place, the offsets plan.
+ * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
+ *           u64 keys (with optional 4/8-byte values and optional double
+ *           weights) spread over the ranks of a communicator, after Hofmann &
+ *           Ruenger (Cluster 2011): I each rank sorts its keys on its own
+ *           device (clsort_sort_host), II the ranks find splitting positions
+ *           (not splitter keys) t bits of the key per round, one MPI_Allreduce
+ *           per round for all p-1 boundaries, and an MPI_Exscan round where a
+ *           boundary falls inside a run of equal keys, III one MPI_Alltoallv
+ *           per array, IV the p received runs are merged on the host
+ *           (CLSORT_MPI_MERGE_HOST, the default: faster than re-sorting on the
+ *           device on PoCL, see bench/RESULTS.md) or radix-sorted again
+ *           (CLSORT_MPI_MERGE_DEVICE). The result: each rank sorted, every
+ *           key on rank r <= every key on rank r+1, and each rank's count
+ *           within the distribution asked for: max_imbalance (every rank
+ *           total/p +- max_imbalance * total/p; 0 = even to the item) or
+ *           explicit lower/upper counts per rank. With weights the same
+ *           bounds apply to each rank's accumulated weight instead (an item
+ *           is never split, so a boundary can miss by less than one item's
+ *           weight per rank). Any data: all keys equal, all on one rank,
+ *           empty ranks. The output arrays are allocated by the call
+ *           (CLSORT_MALLOC) and released with clsort_mpi_free; the inputs
+ *           are only read. CLSORT_MPI_PSRS (regular-sampling sample sort)
+ *           is there for comparison. Every rank gets an error when any rank
+ *           has a bad argument or fails before the exchange (no rank is left
+ *           waiting in a collective); a failed MPI call gives
+ *           CLSORT_ERROR_MPI with MPI_Error_string's text. Staging: keys go
+ *           host -> device -> host for step I; the exchange is host memory.
  */
 #ifndef CLSORT_H
 #define CLSORT_H
@@ -200,7 +234,8 @@ typedef enum clsort_result {
     CLSORT_ERROR_NO_DEVICE = -3,        /* no platform / no device matching the selection */
     CLSORT_ERROR_OPENCL = -4,           /* an OpenCL call failed: see clsort_last_error */
     CLSORT_ERROR_BUILD = -5,            /* a kernel program failed to build: log in clsort_last_error */
-    CLSORT_ERROR_UNSUPPORTED = -6       /* e.g. f64 on a device without cl_khr_fp64 */
+    CLSORT_ERROR_UNSUPPORTED = -6,      /* e.g. f64 on a device without cl_khr_fp64 */
+    CLSORT_ERROR_MPI = -7               /* an MPI call failed (CLSORT_MPI only): see clsort_last_error */
 } clsort_result;
 
 /* Element types. The zero value is u32. */
@@ -467,6 +502,78 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *key
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- distributed sort over MPI (only with CLSORT_MPI) ------------------------ */
+#ifdef CLSORT_MPI
+#include <mpi.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How clsort_mpi_sort decides where items go. */
+typedef enum clsort_mpi_algorithm {
+    CLSORT_MPI_PARTITION = 0, /* Hofmann-Ruenger splitting positions: any distribution, weights, duplicates */
+    CLSORT_MPI_PSRS           /* regular-sampling sample sort (Shi-Schaeffer), for comparison: splitter
+                                 keys, no control of the distribution (bounds rejected, weights only carried) */
+} clsort_mpi_algorithm;
+
+/* How step IV puts the p received sorted runs in order. */
+typedef enum clsort_mpi_merge {
+    CLSORT_MPI_MERGE_HOST = 0, /* log2(p) levels of stable two-way merges on the host (default: faster on PoCL) */
+    CLSORT_MPI_MERGE_DEVICE    /* radix sort of the concatenated runs again on the device (clsort_sort_host) */
+} clsort_mpi_merge;
+
+typedef struct clsort_mpi_desc {
+    clsort_type type;              /* CLSORT_U32 (default) or CLSORT_U64 keys, ascending */
+    size_t value_size;             /* 0: no values; 4 or 8: values[] moved with the keys */
+    clsort_mpi_algorithm algorithm;
+    clsort_mpi_merge merge;
+    /* The distribution asked for, in items, or in accumulated weight when
+     * weights are given. Either max_imbalance: every rank ends with
+     * total/p +- max_imbalance * total/p (eq. (1) of the paper with
+     * n_imba = max_imbalance * total/p; 0 = as even as possible) ... */
+    double max_imbalance;
+    /* ... or explicit bounds: p doubles each (the same on every rank), rank r
+     * ends with between lower[r] and upper[r] items (weight). Both or neither;
+     * sum(lower) <= total <= sum(upper). The call aims each rank at lower[r]
+     * plus a share of the rest in proportion to upper[r] - lower[r], and lets
+     * each boundary move by half the smaller room of its two ranks. */
+    const double *lower, *upper;
+    unsigned bits_per_round;       /* t of the partitioning, 1..8; 0 = 3 (the paper's choice) */
+} clsort_mpi_desc;
+
+/* What clsort_mpi_sort hands back on each rank. keys, values and weights are
+ * allocated by the call (CLSORT_MALLOC) and owned by the caller: release them
+ * with clsort_mpi_free. seconds: this rank's time in the four steps
+ * (I local sort, II partitioning, III redistribution, IV merge). */
+typedef struct clsort_mpi_out {
+    size_t n;        /* this rank's new local count */
+    void *keys;      /* n keys, sorted; every key on rank r <= every key on rank r+1 */
+    void *values;    /* n values (when value_size != 0), else NULL */
+    double *weights; /* n weights (when weights were given), else NULL */
+    double weight;   /* the sum of this rank's weights (or n when unweighted) */
+    double seconds[4];
+    unsigned rounds;        /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
+    unsigned final_columns; /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
+} clsort_mpi_out;
+
+/* Collective over comm: every rank calls it with its n local keys (values,
+ * weights optional: NULL). The inputs are only read. On success *out holds
+ * this rank's part of the globally sorted sequence; on failure *out is empty
+ * and every rank returns an error (an argument or local error found before
+ * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290 (a
+ * total weight of 0 puts every boundary at 0: the last rank gets all items).
+ * Per rank n < 2^31 (MPI counts). */
+CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
+                                         const double *weights, size_t n, const clsort_mpi_desc *desc,
+                                         clsort_mpi_out *out);
+/* Releases what clsort_mpi_sort allocated and zeroes *out (NULL is fine). */
+CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLSORT_MPI */
 #endif /* CLSORT_H */
 
 /* ========================================================================== */
@@ -5288,6 +5395,7 @@ CLSORT_API const char *clsort_result_string(clsort_result r)
     case CLSORT_ERROR_OPENCL: return "OpenCL error";
     case CLSORT_ERROR_BUILD: return "kernel build failed";
     case CLSORT_ERROR_UNSUPPORTED: return "not supported by the device";
+    case CLSORT_ERROR_MPI: return "MPI error";
     }
     return "unknown result";
 }
@@ -7209,6 +7317,688 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     }
     return clsort__chain_end(&c, enq, clsort__bin_run(&c, positions, n, desc, &gr));
 }
+
+/* ---- distributed sort over MPI (CLSORT_MPI) ------------------------------------------
+ * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed
+ * Memory Systems": I local sort (clsort_sort_host on this rank's device), II splitting
+ * positions from t key bits per round (one MPI_Allreduce per round for all p-1
+ * columns at once), a final MPI_Exscan round for columns that end inside a run of
+ * equal keys, III one MPI_Alltoallv per array, IV merge of the p received runs.
+ * Weighted items: the double weights become 64-bit fixed point (a power-of-two
+ * scale taken from MPI_MAX of the local totals, so every rank gets the same one)
+ * and the search runs on exact integer prefix sums: MPI_SUM of integers gives every
+ * rank the same bits, so all ranks take the same branch in every round. Counts are
+ * the special case "measure of a position = the position". */
+#ifdef CLSORT_MPI
+#include <limits.h>
+
+static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn, const char *what)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(e, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "MPI error code %d", e);
+    return clsort__fail(ctx, CLSORT_ERROR_MPI, "%s: %s: %s", fn, what, s);
+}
+
+#define CLSORT__MPI_CHECK(call, what)                                      \
+    do {                                                                   \
+        int me_ = (call);                                                  \
+        if (me_ != MPI_SUCCESS) return clsort__mpi_fail(ctx, me_, fn, what); \
+    } while (0)
+
+static uint64_t clsort__mpi_key(const void *k, size_t ks, size_t i)
+{
+    return ks == 4 ? (uint64_t)((const uint32_t *)k)[i] : ((const uint64_t *)k)[i];
+}
+
+/* The measure of splitting position s: s itself, or the fixed-point weight of items [0, s). */
+static uint64_t clsort__mpi_measure(const uint64_t *wp, size_t s) { return wp ? wp[s] : (uint64_t)s; }
+
+/* First position in [lo, hi) whose digit (key >> shift & mask) is >= d. The keys of
+ * [lo, hi) agree on every bit above the digit, so the digits ascend there. */
+static size_t clsort__mpi_digit_bound(const void *k, size_t ks, size_t lo, size_t hi, unsigned shift, uint64_t mask,
+                                      uint64_t d)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (((clsort__mpi_key(k, ks, mid) >> shift) & mask) < d) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Bytes of the step II workspace (allocated before the ranks agree that all
+ * is well, so that no rank fails alone inside the collectives of step II). */
+static size_t clsort__mpi_workspace_bytes(int p, unsigned t)
+{
+    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1;
+    size_t part = cols * (3 + nc) * sizeof(size_t) + cols * (1 + 2 * nc) * sizeof(uint64_t) + cols;
+    size_t psrs = (P + P * (P - 1)) * sizeof(uint64_t) + 2 * P * sizeof(int);
+    return (part > psrs ? part : psrs) + 16;
+}
+
+/* Splitting positions split[0..p] of this rank's sorted keys such that every
+ * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
+ * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). */
+static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, int rank,
+                                           const void *keys, size_t ks, size_t n, const uint64_t *wp,
+                                           const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split,
+                                           clsort_mpi_out *stats, void *ws)
+{
+    size_t cols = (size_t)p - 1, nc = ((size_t)1 << t) + 1, c, m, k;
+    unsigned r = (unsigned)(8 * ks), used;
+    size_t *lo, *hi, *cand;
+    uint64_t *bl, *buf;
+    unsigned char *done;
+    int e = MPI_SUCCESS;
+    const char *what = "";
+    split[0] = 0;
+    split[p] = n;
+    if (cols == 0) return CLSORT_SUCCESS;
+    bl = (uint64_t *)ws; /* workspace: cols * (1 + 2 nc) u64, cols * (3 + nc) size_t, cols bytes */
+    lo = (size_t *)(void *)(bl + cols * (1 + 2 * nc));
+    done = (unsigned char *)(lo + cols * (3 + nc));
+    hi = lo + cols;
+    cand = hi + cols;
+    buf = bl + cols;
+    for (c = 0; c < cols; c++) {
+        lo[c] = 0;
+        hi[c] = n;
+        bl[c] = 0;
+        done[c] = 0;
+    }
+    /* search rounds, t bits each from the top, all unfinished columns in one reduction */
+    for (used = 0; used < r && e == MPI_SUCCESS; used += t) {
+        unsigned nb = r - used < t ? r - used : t, shift = r - used - nb;
+        uint64_t mask = ((uint64_t)1 << nb) - 1;
+        size_t kmax = (size_t)1 << nb;
+        for (c = 0, m = 0; c < cols; c++) {
+            size_t *cd = cand + m * nc;
+            uint64_t *b = buf + m * nc;
+            if (done[c]) continue;
+            cd[0] = lo[c];
+            for (k = 1; k < kmax; k++)
+                cd[k] = clsort__mpi_digit_bound(keys, ks, cd[k - 1], hi[c], shift, mask, (uint64_t)k);
+            cd[kmax] = hi[c];
+            for (k = 0; k < nc; k++) b[k] = k <= kmax ? clsort__mpi_measure(wp, cd[k]) : 0;
+            m++;
+        }
+        if (m == 0) break;
+        stats->rounds++;
+        e = MPI_Allreduce(MPI_IN_PLACE, buf, (int)(m * nc), MPI_UINT64_T, MPI_SUM, comm);
+        what = "MPI_Allreduce(boundary candidates)";
+        if (e != MPI_SUCCESS) break;
+        for (c = 0, m = 0; c < cols; c++) {
+            const size_t *cd = cand + m * nc;
+            const uint64_t *b = buf + m * nc;
+            int found = 0;
+            if (done[c]) continue;
+            m++;
+            for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
+                if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
+                    split[c + 1] = cd[k];
+                    done[c] = 1;
+                    break;
+                }
+            if (done[c]) continue;
+            for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
+                if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
+                    lo[c] = cd[k - 1];
+                    hi[c] = cd[k];
+                    bl[c] = b[k - 1];
+                    found = 1;
+                    break;
+                }
+            CLSORT_ASSERT(found);
+            (void)found;
+        }
+    }
+    /* final round: columns that end inside a run of equal keys, by a prefix sum */
+    if (e == MPI_SUCCESS) {
+        uint64_t *ex = buf + cols;
+        for (c = 0, m = 0; c < cols; c++)
+            if (!done[c]) buf[m++] = clsort__mpi_measure(wp, hi[c]) - clsort__mpi_measure(wp, lo[c]);
+        stats->final_columns = (unsigned)m;
+        if (m > 0) {
+            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, comm);
+            what = "MPI_Exscan(final round)";
+        }
+        if (m > 0 && e == MPI_SUCCESS) {
+            if (rank == 0)
+                for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
+            for (c = 0, m = 0; c < cols; c++) {
+                uint64_t target, base, d;
+                size_t s;
+                if (done[c]) continue;
+                target = blow[c] + (bhigh[c] - blow[c]) / 2;
+                base = bl[c] + ex[m++];
+                d = target > base ? target - base : 0;
+                if (!wp) {
+                    s = lo[c] + (d < (uint64_t)(hi[c] - lo[c]) ? (size_t)d : hi[c] - lo[c]);
+                } else { /* the largest s in [lo, hi] whose items [lo, s) weigh at most d */
+                    size_t a = lo[c] + 1, z = hi[c] + 1;
+                    while (a < z) {
+                        size_t mid = a + (z - a) / 2;
+                        if (wp[mid] - wp[lo[c]] <= d) a = mid + 1;
+                        else z = mid;
+                    }
+                    s = a - 1;
+                }
+                split[c + 1] = s;
+                done[c] = 1;
+            }
+        }
+    }
+    for (c = 1; c < (size_t)p; c++) /* never crossed: keeps the sub-sequences well formed */
+        if (split[c] < split[c - 1]) split[c] = split[c - 1];
+    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
+    return CLSORT_SUCCESS;
+}
+
+static int clsort__mpi_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* PSRS (Shi & Schaeffer): p-1 regular samples per rank, gathered everywhere and
+ * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. */
+static clsort_result clsort__mpi_psrs(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, const void *keys,
+                                      size_t ks, size_t n, size_t *split, void *ws)
+{
+    /* workspace: p u64 (own samples), p (p - 1) u64 (all samples), 2p int */
+    int cnt = n > 0 ? p - 1 : 0, i, total = 0, e;
+    uint64_t *mine = (uint64_t *)ws, *all = mine + p;
+    int *counts = (int *)(void *)(all + (size_t)p * (size_t)(p - 1)), *displs = counts + p;
+    const char *what = "MPI_Allgather(sample counts)";
+    split[0] = 0;
+    split[p] = n;
+    for (i = 0; i < cnt; i++) mine[i] = clsort__mpi_key(keys, ks, (size_t)(i + 1) * n / (size_t)p);
+    e = MPI_Allgather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, comm);
+    if (e == MPI_SUCCESS) {
+        for (i = 0; i < p; i++) {
+            displs[i] = total;
+            total += counts[i];
+        }
+        e = MPI_Allgatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, comm);
+        what = "MPI_Allgatherv(samples)";
+    }
+    if (e == MPI_SUCCESS) {
+        qsort(all, (size_t)total, sizeof(uint64_t), clsort__mpi_cmp_u64);
+        for (i = 1; i < p; i++) {
+            size_t a = split[i - 1], z = n;
+            uint64_t g;
+            if (total == 0) {
+                split[i] = 0;
+                continue;
+            }
+            g = all[(size_t)i * (size_t)total / (size_t)p];
+            while (a < z) {
+                size_t mid = a + (z - a) / 2;
+                if (clsort__mpi_key(keys, ks, mid) <= g) a = mid + 1;
+                else z = mid;
+            }
+            split[i] = a;
+        }
+    }
+    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
+    return CLSORT_SUCCESS;
+}
+
+/* dst[i] = src[perm[i]] for elements of 4 or 8 bytes. */
+static void clsort__mpi_gather(void *dst, const void *src, const uint32_t *perm, size_t n, size_t size)
+{
+    size_t i;
+    if (size == 4)
+        for (i = 0; i < n; i++) ((uint32_t *)dst)[i] = ((const uint32_t *)src)[perm[i]];
+    else
+        for (i = 0; i < n; i++) ((uint64_t *)dst)[i] = ((const uint64_t *)src)[perm[i]];
+}
+
+/* Sorts keys k (in place) on the device; values and weights follow through the
+ * permutation, from vin/win into vout/wout (either may be NULL). */
+static clsort_result clsort__mpi_sort_local(clsort_context *ctx, clsort_type type, void *k, const void *vin, void *vout,
+                                            size_t vs, const double *win, double *wout, size_t n, uint32_t *perm)
+{
+    clsort_sort_desc sd;
+    clsort_result r;
+    memset(&sd, 0, sizeof sd);
+    sd.type = type;
+    if (n == 0) return CLSORT_SUCCESS;
+    if (!vout && !wout) return clsort_sort_host(ctx, k, NULL, NULL, n, &sd);
+    r = clsort_sort_host(ctx, k, NULL, perm, n, &sd);
+    if (r != CLSORT_SUCCESS) return r;
+    if (vout) clsort__mpi_gather(vout, vin, perm, n, vs);
+    if (wout) clsort__mpi_gather(wout, win, perm, n, sizeof(double));
+    return CLSORT_SUCCESS;
+}
+
+/* Stable two-way merge of runs a (na) and b (nb) with their indices into o / io. */
+#define CLSORT__MPI_MERGE(T)                                                         \
+    {                                                                                \
+        const T *x = (const T *)a, *y = (const T *)b;                                \
+        T *z = (T *)o;                                                               \
+        size_t i = 0, j = 0, q = 0;                                                  \
+        while (i < na && j < nb) {                                                   \
+            if (y[j] < x[i]) { io[q] = ib[j]; z[q++] = y[j++]; }                     \
+            else { io[q] = ia[i]; z[q++] = x[i++]; }                                 \
+        }                                                                            \
+        while (i < na) { io[q] = ia[i]; z[q++] = x[i++]; }                           \
+        while (j < nb) { io[q] = ib[j]; z[q++] = y[j++]; }                           \
+    }
+static void clsort__mpi_merge2(size_t ks, const void *a, const uint32_t *ia, size_t na, const void *b,
+                               const uint32_t *ib, size_t nb, void *o, uint32_t *io)
+{
+    if (ks == 4) CLSORT__MPI_MERGE(uint32_t)
+    else CLSORT__MPI_MERGE(uint64_t)
+}
+#undef CLSORT__MPI_MERGE
+
+/* Merges the runs off[0..runs] of keys (in place, using tmp of the same size)
+ * and returns in idx the source position of each merged key. */
+static void clsort__mpi_merge_runs(size_t ks, void *keys, void *tmp, uint32_t *idx, uint32_t *itmp, size_t *off,
+                                   size_t runs, size_t total)
+{
+    unsigned char *src = (unsigned char *)keys, *dst = (unsigned char *)tmp;
+    uint32_t *isrc = idx, *idst = itmp;
+    size_t i;
+    for (i = 0; i < total; i++) idx[i] = (uint32_t)i;
+    while (runs > 1) {
+        size_t out = 0;
+        unsigned char *sw;
+        uint32_t *isw;
+        for (i = 0; i + 1 < runs; i += 2) {
+            size_t a = off[i], b = off[i + 1], z = off[i + 2];
+            clsort__mpi_merge2(ks, src + a * ks, isrc + a, b - a, src + b * ks, isrc + b, z - b, dst + a * ks,
+                               idst + a);
+            off[out++] = a;
+        }
+        if (i < runs) { /* an odd run out: copied across */
+            memcpy(dst + off[i] * ks, src + off[i] * ks, (off[i + 1] - off[i]) * ks);
+            memcpy(idst + off[i], isrc + off[i], (off[i + 1] - off[i]) * sizeof(uint32_t));
+            off[out++] = off[i];
+        }
+        off[out] = total;
+        runs = out;
+        sw = src; src = dst; dst = sw;
+        isw = isrc; isrc = idst; idst = isw;
+    }
+    if (src != (unsigned char *)keys) {
+        memcpy(keys, src, total * ks);
+        memcpy(idx, isrc, total * sizeof(uint32_t));
+    }
+}
+
+/* x >= 0 in measure units, rounded down (up: 1) and clamped to total. No libm. */
+static uint64_t clsort__mpi_round(double x, uint64_t total, int up)
+{
+    uint64_t u;
+    if (x >= (double)total) return total;
+    u = (uint64_t)x;
+    if (up && (double)u < x) u++;
+    return u;
+}
+
+/* The boundary bounds blow/bhigh[0..p-2] (both arrays hold p entries) in measure units, from max_imbalance
+ * (eq. (1)) or from per-rank bounds (scaled by `scale`). */
+static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
+                                        uint64_t total, double scale, uint64_t *blow, uint64_t *bhigh)
+{
+    size_t j, P = (size_t)p;
+    if (!d->lower) {
+        double half_d = d->max_imbalance * (double)total / (double)p / 2.0;
+        uint64_t half = half_d >= (double)total ? total : (uint64_t)half_d;
+        for (j = 1; j < P; j++) {
+            uint64_t T = (total / P) * j + (total % P) * j / P;
+            blow[j - 1] = T > half ? T - half : 0;
+            bhigh[j - 1] = total - T > half ? T + half : total;
+        }
+        return CLSORT_SUCCESS;
+    } else {
+        uint64_t slo = 0, shi = 0, cumlo = 0, cumr = 0, prevT = 0, *T = bhigh, *slack = blow;
+        size_t r;
+        for (r = 0; r < P; r++) {
+            slo += clsort__mpi_round(d->lower[r] * scale, total, 1);
+            shi += clsort__mpi_round(d->upper[r] * scale, total, 0);
+        }
+        if (slo > total || shi < total)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: bounds cannot hold the total: sum(lower) = %g, sum(upper) = %g, total = %g", fn,
+                                (double)slo / scale, (double)shi / scale, (double)total / scale);
+        /* targets: every rank its lower bound plus a share of the rest in
+         * proportion to its room, then +- half the smaller room of two neighbours */
+        for (r = 0; r < P; r++) {
+            uint64_t lo = clsort__mpi_round(d->lower[r] * scale, total, 1);
+            uint64_t hi = clsort__mpi_round(d->upper[r] * scale, total, 0), Tr, mr;
+            cumlo += lo;
+            cumr += hi - lo;
+            Tr = r + 1 == P ? total
+                            : cumlo + (shi > slo ? (uint64_t)((long double)cumr * (long double)(total - slo) /
+                                                              (long double)(shi - slo))
+                                                 : 0);
+            if (Tr < prevT + lo) Tr = prevT + lo;
+            if (Tr > prevT + hi) Tr = prevT + hi;
+            if (Tr > total) Tr = total;
+            mr = Tr - prevT;
+            slack[r] = mr < lo || mr > hi ? 0 : (mr - lo < hi - mr ? mr - lo : hi - mr);
+            if (r + 1 < P) T[r] = Tr;
+            prevT = Tr;
+        }
+        for (j = 0; j + 1 < P; j++) { /* in place: blow[j] (slack) and bhigh[j] (T) become the bounds */
+            uint64_t e = (slack[j] < slack[j + 1] ? slack[j] : slack[j + 1]) / 2, t = T[j];
+            blow[j] = t - e; /* slack[j] read above, slack[j + 1] still unwritten */
+            bhigh[j] = t + e;
+        }
+        return CLSORT_SUCCESS;
+    }
+}
+
+/* FNV-1a of max_imbalance and the explicit bounds: ranks must agree on them. */
+static int clsort__mpi_hash(double imbalance, const double *a, const double *b, int p)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    const unsigned char *z = (const unsigned char *)&imbalance;
+    for (i = 0; i < sizeof imbalance; i++) h = (h ^ z[i]) * 16777619u;
+    if (!a || !b) return (int)(h & 0x7fffffff);
+    for (i = 0; i < (size_t)p * sizeof(double); i++) {
+        h = (h ^ x[i]) * 16777619u;
+        h = (h ^ y[i]) * 16777619u;
+    }
+    return (int)(h & 0x7fffffff);
+}
+
+/* Every rank learns whether all are ok (collective; MPI_MIN of the flags). */
+static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
+{
+    int mine = local == CLSORT_SUCCESS ? 0 : (int)local, worst = 0;
+    CLSORT__MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(status)");
+    if (local != CLSORT_SUCCESS) return local;
+    if (worst != 0)
+        return clsort__fail(ctx, (clsort_result)worst, "%s: failed on another rank (%s)", fn,
+                            clsort_result_string((clsort_result)worst));
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn, const void *keys, const void *values,
+                                            const double *weights, size_t n, const clsort_mpi_desc *d, int p)
+{
+    size_t i;
+    if (d->type != CLSORT_U32 && d->type != CLSORT_U64)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: key type %d, must be CLSORT_U32 or CLSORT_U64",
+                            fn, (int)d->type);
+    if (d->value_size != 0 && d->value_size != 4 && d->value_size != 8)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 0, 4 or 8", fn,
+                            (unsigned long)d->value_size);
+    if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
+    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_DEVICE)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
+    if (d->bits_per_round > 8)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,
+                            d->bits_per_round);
+    if (!(d->max_imbalance >= 0.0) || d->max_imbalance > 1e300)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: max_imbalance %g, must be finite and >= 0", fn,
+                            d->max_imbalance);
+    if ((d->lower != NULL) != (d->upper != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both lower and upper, or neither", fn);
+    if (d->lower && d->algorithm == CLSORT_MPI_PSRS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: PSRS cannot follow bounds (use PARTITION)", fn);
+    for (i = 0; d->lower && i < (size_t)p; i++)
+        if (!(d->lower[i] >= 0.0) || !(d->upper[i] >= d->lower[i]) || d->upper[i] > 1e300)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: bounds of rank %lu: [%g, %g], need 0 <= lower <= upper, finite", fn,
+                                (unsigned long)i, d->lower[i], d->upper[i]);
+    if (n > (size_t)INT_MAX)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 per rank (MPI counts)",
+                            fn, (unsigned long)n);
+    if (n > 0 && !keys) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
+    if (n > 0 && d->value_size && !values)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
+                            (unsigned long)d->value_size);
+    for (i = 0; weights && i < n; i++)
+        if (!(weights[i] >= 0.0) || weights[i] > 1e290) /* so no sum of 2^31 of them overflows */
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: weights[%lu] = %g, must be in [0, 1e290]",
+                                fn, (unsigned long)i, weights[i]);
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API void clsort_mpi_free(clsort_mpi_out *out)
+{
+    if (!out) return;
+    CLSORT_FREE(out->keys);
+    CLSORT_FREE(out->values);
+    CLSORT_FREE(out->weights);
+    memset(out, 0, sizeof *out);
+}
+
+/* The exchange (step III) and merge (step IV) of sorted k/v/w split at split[]. */
+static clsort_result clsort__mpi_exchange(clsort_context *ctx, const char *fn, MPI_Comm comm, int p,
+                                          const clsort_mpi_desc *d, size_t ks, const void *k, const void *v,
+                                          const double *w, const size_t *split, clsort_mpi_out *out, double *t3)
+{
+    size_t P = (size_t)p, i, m = 0, vs = d->value_size;
+    int *sc = (int *)CLSORT_MALLOC(4 * P * sizeof(int)), *sd, *rc, *rd;
+    size_t *off = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
+    void *rk = NULL, *rv = NULL, *tk = NULL, *nv = NULL;
+    double *rw = NULL, *nw = NULL;
+    uint32_t *idx = NULL, *itmp = NULL;
+    MPI_Datatype kt = ks == 4 ? MPI_UINT32_T : MPI_UINT64_T, vt = vs == 4 ? MPI_UINT32_T : MPI_UINT64_T;
+    clsort_result r = CLSORT_SUCCESS;
+    int e = MPI_SUCCESS;
+    const char *what = "";
+    if (!sc || !off) r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: count arrays", fn);
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) goto done;
+    sd = sc + P;
+    rc = sd + P;
+    rd = rc + P;
+    for (i = 0; i < P; i++) {
+        sc[i] = (int)(split[i + 1] - split[i]);
+        sd[i] = (int)split[i];
+    }
+    e = MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
+    what = "MPI_Alltoall(counts)";
+    if (e != MPI_SUCCESS) goto done;
+    for (i = 0; i < P; i++) {
+        off[i] = m;
+        m += (size_t)rc[i];
+    }
+    off[P] = m;
+    if (m > (size_t)INT_MAX)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
+                         fn, (unsigned long)m);
+    for (i = 0; i < P && r == CLSORT_SUCCESS; i++) rd[i] = (int)off[i];
+    if (r == CLSORT_SUCCESS) {
+        size_t cnt = m ? m : 1;
+        rk = CLSORT_MALLOC(cnt * ks);
+        tk = CLSORT_MALLOC(cnt * ks);
+        idx = (uint32_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint32_t));
+        if (vs) rv = CLSORT_MALLOC(cnt * vs);
+        if (vs) nv = CLSORT_MALLOC(cnt * vs);
+        if (w) rw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
+        if (w) nw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
+        if (!rk || !tk || !idx || (vs && (!rv || !nv)) || (w && (!rw || !nw)))
+            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: receive buffers for %lu items", fn,
+                             (unsigned long)m);
+        itmp = idx ? idx + cnt : NULL;
+    }
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) goto done;
+    e = MPI_Alltoallv(k, sc, sd, kt, rk, rc, rd, kt, comm);
+    what = "MPI_Alltoallv(keys)";
+    if (e == MPI_SUCCESS && vs) {
+        e = MPI_Alltoallv(v, sc, sd, vt, rv, rc, rd, vt, comm);
+        what = "MPI_Alltoallv(values)";
+    }
+    if (e == MPI_SUCCESS && w) {
+        e = MPI_Alltoallv(w, sc, sd, MPI_DOUBLE, rw, rc, rd, MPI_DOUBLE, comm);
+        what = "MPI_Alltoallv(weights)";
+    }
+    if (e != MPI_SUCCESS) goto done;
+    *t3 = MPI_Wtime();
+    /* step IV */
+    if (d->merge == CLSORT_MPI_MERGE_HOST) {
+        clsort__mpi_merge_runs(ks, rk, tk, idx, itmp, off, P, m);
+        if (vs) clsort__mpi_gather(nv, rv, idx, m, vs);
+        if (w) clsort__mpi_gather(nw, rw, idx, m, sizeof(double));
+    } else {
+        r = clsort__mpi_sort_local(ctx, d->type, rk, rv, nv, vs, rw, nw, m, idx);
+        if (r != CLSORT_SUCCESS) goto done;
+    }
+    out->n = m;
+    out->keys = rk;
+    out->values = nv;
+    out->weights = nw;
+    out->weight = (double)m;
+    if (nw)
+        for (i = 0, out->weight = 0.0; i < m; i++) out->weight += nw[i];
+    rk = nv = NULL;
+    nw = NULL;
+done:
+    if (e != MPI_SUCCESS) r = clsort__mpi_fail(ctx, e, fn, what);
+    CLSORT_FREE(sc);
+    CLSORT_FREE(off);
+    CLSORT_FREE(rk);
+    CLSORT_FREE(tk);
+    CLSORT_FREE(rv);
+    CLSORT_FREE(nv);
+    CLSORT_FREE(rw);
+    CLSORT_FREE(nw);
+    CLSORT_FREE(idx);
+    return r;
+}
+
+CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
+                                         const double *weights, size_t n, const clsort_mpi_desc *desc,
+                                         clsort_mpi_out *out)
+{
+    static const char *fn = "clsort_mpi_sort";
+    clsort_mpi_desc d;
+    clsort_mpi_out stats;
+    int p = 1, rank = 0, i, v[16], agree[16];
+    size_t ks, vs, P, j;
+    unsigned t;
+    void *k = NULL, *vals = NULL;
+    double *w = NULL, scale = 1.0, t0, t1, t2, t3 = 0.0, t4;
+    uint32_t *perm = NULL;
+    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
+    size_t *split = NULL;
+    void *ws = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    memset(out, 0, sizeof *out);
+    memset(&d, 0, sizeof d);
+    memset(&stats, 0, sizeof stats);
+    if (desc) d = *desc;
+    CLSORT__MPI_CHECK(MPI_Comm_size(comm, &p), "MPI_Comm_size");
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    t0 = MPI_Wtime();
+    r = clsort__mpi_check_args(ctx, fn, keys, values, weights, n, &d, p);
+    /* every rank must take the same path: agree on the error flag and the shape */
+    v[0] = r == CLSORT_SUCCESS ? 0 : 1;
+    v[1] = (int)d.type;
+    v[2] = (int)d.value_size;
+    v[3] = (int)d.algorithm;
+    v[4] = weights != NULL;
+    v[5] = (int)d.bits_per_round;
+    v[6] = d.lower != NULL;
+    v[7] = r == CLSORT_SUCCESS && d.algorithm == CLSORT_MPI_PARTITION
+               ? clsort__mpi_hash(d.lower ? 0.0 : d.max_imbalance, d.lower, d.upper, p) : 0;
+    for (i = 0; i < 8; i++) v[8 + i] = -v[i];
+    CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(arguments)");
+    if (r != CLSORT_SUCCESS) return r;
+    if (agree[0] != 0)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an argument error on another rank", fn);
+    for (i = 1; i < 8; i++)
+        if (agree[i] != -agree[8 + i])
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: the ranks disagree on %s", fn,
+                                i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
+                                : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
+                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
+    ks = clsort_type_size(d.type);
+    vs = d.value_size;
+    P = (size_t)p;
+    t = d.bits_per_round ? d.bits_per_round : 3;
+
+    /* step I: local sort on the device (copies: the caller's arrays are only read) */
+    k = CLSORT_MALLOC(n ? n * ks : 1);
+    if (vs) vals = CLSORT_MALLOC(n ? n * vs : 1);
+    if (weights) w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
+    if (vs || weights) perm = (uint32_t *)CLSORT_MALLOC(n ? n * sizeof(uint32_t) : 1);
+    if (weights) wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
+    split = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
+    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
+    ws = CLSORT_MALLOC(clsort__mpi_workspace_bytes(p, t));
+    if (!k || (vs && !vals) || (weights && (!w || !wp)) || ((vs || weights) && !perm) || !split || !blow || !ws)
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: staging for %lu items", fn, (unsigned long)n);
+    if (r == CLSORT_SUCCESS) {
+        if (n) memcpy(k, keys, n * ks);
+        r = clsort__mpi_sort_local(ctx, d.type, k, values, vals, vs, weights, w, n, perm);
+    }
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) goto done;
+    t1 = MPI_Wtime();
+
+    /* step II: splitting positions */
+    if (d.algorithm == CLSORT_MPI_PSRS) {
+        r = clsort__mpi_psrs(ctx, fn, comm, p, k, ks, n, split, ws);
+    } else {
+        if (weights) { /* fixed point: total weight of any rank * p * scale < 2^61 */
+            double local = 0.0, mx = 0.0;
+            for (j = 0; j < n; j++) local += w[j];
+            int e = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
+            if (e != MPI_SUCCESS) {
+                r = clsort__mpi_fail(ctx, e, fn, "MPI_Allreduce(weight scale)");
+                goto done;
+            }
+            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
+                double mxp = mx * (double)p;
+                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
+                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
+            }
+            wp[0] = 0;
+            for (j = 0; j < n; j++) wp[j + 1] = wp[j] + (uint64_t)(w[j] * scale + 0.5);
+        }
+        mine = weights ? wp[n] : (uint64_t)n;
+        i = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+        if (i != MPI_SUCCESS) {
+            r = clsort__mpi_fail(ctx, i, fn, "MPI_Allreduce(total)");
+            goto done;
+        }
+        r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);
+        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
+            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats, ws);
+    }
+    if (r != CLSORT_SUCCESS) goto done;
+    t2 = MPI_Wtime();
+
+    /* steps III and IV */
+    r = clsort__mpi_exchange(ctx, fn, comm, p, &d, ks, k, vals, w, split, out, &t3);
+    if (r != CLSORT_SUCCESS) goto done;
+    t4 = MPI_Wtime();
+    out->seconds[0] = t1 - t0;
+    out->seconds[1] = t2 - t1;
+    out->seconds[2] = t3 - t2;
+    out->seconds[3] = t4 - t3;
+    out->rounds = stats.rounds;
+    out->final_columns = stats.final_columns;
+done:
+    CLSORT_FREE(k);
+    CLSORT_FREE(vals);
+    CLSORT_FREE(w);
+    CLSORT_FREE(perm);
+    CLSORT_FREE(wp);
+    CLSORT_FREE(split);
+    CLSORT_FREE(blow);
+    CLSORT_FREE(ws);
+    return r;
+}
+#undef CLSORT__MPI_CHECK
+#endif /* CLSORT_MPI */
 
 #ifdef CLSORT_DYNAMIC_OPENCL
 #undef clGetPlatformIDs
