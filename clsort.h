@@ -5692,7 +5692,7 @@ typedef struct clsort__spec {
     clsort_type type;        /* scan: arithmetic type; split, radix: key type */
     clsort_flags_kind flags; /* split only */
     size_t value_size;       /* split, radix: 0 = keys only; bitonic: nonzero = an index moves with the keys */
-    unsigned radix_bits;     /* radix only: digit width, 1..8 */
+    unsigned radix_bits;     /* radix: digit width, 1..12; bitonic: 1 = the packed-segments shape */
 } clsort__spec;
 
 static const char *clsort__cl_type(clsort_type t)
@@ -5779,9 +5779,13 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
  * 32 x 64 (few work-items, long register runs: each barrier splits PoCL's
  * work-item loops). CLSORT_TILE="wg:items" overrides. Shrunk until the keys
  * (and indices) of a tile fit in local memory. */
-static void clsort__bitonic_shape(const clsort_context *ctx, size_t key_size, int has_idx, size_t *wg, size_t *items)
+static void clsort__bitonic_shape(const clsort_context *ctx, size_t key_size, int has_idx, int packed, size_t *wg,
+                                  size_t *items)
 {
-    size_t w = 256, it = 8;
+    /* GPUs: 256 x 16 (4096-key tiles) sorted 1024-key segments at 82 and one
+     * 2^24 array at 6.8 Gkeys/s on the H100, against 69 and 4.4 at 256 x 8;
+     * variable (packed) segments ran faster at 256 x 8 (bench/RESULTS.md). */
+    size_t w = 256, it = packed ? 8 : 16;
     if (ctx->device_type & CL_DEVICE_TYPE_CPU) w = 32, it = 64;
     clsort__env_tile(&w, &it);
     while (w > ctx->max_wg && w > 1) w >>= 1;
@@ -5816,7 +5820,7 @@ static clsort_result clsort__get_program(clsort_context *ctx, const clsort__spec
         snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%u -DCLSORT_BIN", (unsigned)wg);
     } else if (is_bitonic) {
         size_t tlog = 0;
-        clsort__bitonic_shape(ctx, elem, s->value_size != 0, &wg, &items);
+        clsort__bitonic_shape(ctx, elem, s->value_size != 0, s->radix_bits != 0, &wg, &items);
         while (((size_t)1 << tlog) < wg * items) ++tlog;
         snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%u -DITEMS=%u -DTILE_LOG=%u -DKEY_T=%s -DKEY_BYTES=%u -DBITONIC%s",
                  (unsigned)wg, (unsigned)items, (unsigned)tlog, elem == 8 ? "ulong" : "uint", (unsigned)elem,
@@ -8204,6 +8208,11 @@ static clsort_result clsort__bitonic_long(clsort__chain *c, clsort__program *bp,
      * keys alone, 32 with 8-byte keys or the index, 16 with both */
     unsigned max_steps = 6u - (pl->key_size == 8 ? 1u : 0u) - (pl->has_idx ? 1u : 0u);
     size_t tile = bp->wg * bp->items, k, P = (size_t)1 << clsort__log2_ceil(seg_len);
+    const char *env = getenv("CLSORT_BITONIC_STEPS"); /* tuning knob: steps per global pass, 1..6 */
+    /* on the H100 4 steps per pass (16 keys per work-item) beat 6 (64 keys,
+     * register pressure): 2.45 vs 3.27 ms for 2^24 keys (bench/RESULTS.md) */
+    if ((ctx->device_type & CL_DEVICE_TYPE_GPU) && max_steps > 4) max_steps = 4;
+    if (env && atoi(env) >= 1 && (unsigned)atoi(env) < max_steps) max_steps = (unsigned)atoi(env);
     unsigned tlog = clsort__log2_ceil(tile);
     cl_uint gps = (cl_uint)((seg_len + tile - 1) / tile);
     CLSORT__TRY(clsort__bitonic_local(c, bp, pl, kin, kout, idx, gps * seg_count, base, seg_len, gps, seg_len,
@@ -8332,6 +8341,7 @@ static clsort_result clsort__bitonic_run(clsort__chain *c, const clsort__bitonic
     s.family = "bitonic";
     s.type = d->type;
     s.value_size = pl->has_idx ? 4 : 0;
+    s.radix_bits = (d->segment_offsets || d->segment_offsets_host) ? 1u : 0u; /* packed segments: their own shape */
     CLSORT__TRY(clsort__get_program(ctx, &s, &bp));
     tile = bp->wg * bp->items;
     if (pl->has_idx) {
