@@ -37,8 +37,8 @@ ROWS = [
     ("sort 10-bit keys, 2^28", "sort", "u32_keys_10bit", 1 << 28, "cub_sortkeys_u32_b10", None),
     ("sort u64, 2^28", "sort", "u64_keys", 1 << 28, "cub_sortkeys_u64", None),
     ("particle re-binning, 2^23", "bin", "32x32_sort_f4", 1 << 23, "cub_bin_whole", None),
-    ("bitonic 1024-key segments, 2^24", "bitonic", "seg1024_u32", 1 << 24, "cub_segsort1024_u32", None),
-    ("bitonic one array, 2^24", "bitonic", "u32", 1 << 24, "cub_mergesort_u32", None),
+    ("bitonic, 1024-key segments, 2^24", "bitonic_seg1024", "u32_keys_1024_segments", 1 << 24, "cub_segsort1024_u32", None),
+    ("bitonic, one array, 2^24", "bitonic_u32", "u32_keys", 1 << 24, "cub_mergesort_u32", None),
 ]
 
 bars = []
