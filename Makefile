@@ -40,9 +40,12 @@ $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 $(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
 
-$(BUILD)/bench: bench/bench.c bench/std_sort.cpp clsort.h | $(BUILD)
+# bench/nbody_host.c: the plain C N-body loop, -O3 (the CPU baseline).
+$(BUILD)/bench: bench/bench.c bench/std_sort.cpp bench/nbody_host.c clsort.h | $(BUILD)
 	$(CXX) $(WARN) $(CFLAGS) -c -o $(BUILD)/std_sort.o bench/std_sort.cpp
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(BUILD)/std_sort.o $(LDLIBS) -lstdc++
+	$(CC) -std=c99 $(WARN) -O3 -c -o $(BUILD)/nbody_host.o bench/nbody_host.c
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/bench.c $(BUILD)/std_sort.o \
+	  $(BUILD)/nbody_host.o $(LDLIBS) -lstdc++
 
 # The header as C99 and C++11 (with and without the implementation).
 compile-check: | $(BUILD)

@@ -6131,8 +6131,9 @@ enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLS
  * load), and the j range split until about 1024 work-items per compute unit
  * are busy (n = 16384 on 132 SMs: 8 slices), keeping at least 16 lanes.
  * CPUs (PoCL): a work-group is a loop over work-items vectorized across them,
- * a barrier splits that loop; 64 work-items x 4 bodies ran fastest of the
- * shapes tried on PoCL (bench/RESULTS.md). CLSORT_NBODY="wg:ib:js[:flags]"
+ * a barrier splits that loop, so few large tiles: 256 work-items x 4 bodies
+ * ran fastest of 6 shapes at n = 4096 on PoCL (a noisy, shared 2-core
+ * machine: 27 ms vs 39-71 ms, bench/RESULTS.md). CLSORT_NBODY="wg:ib:js[:flags]"
  * overrides (powers of two; flags: n = native_rsqrt, f = -cl-fast-relaxed-math)
  * for sweeps. Shrunk to the device's work-group and local memory limits. */
 static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, clsort__spec *s)
@@ -6142,7 +6143,7 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
     unsigned ib = 1, js = 1, ew = 0, ei = 0, ej = 0;
     char fl[8] = "";
     if (ctx->device_type & CL_DEVICE_TYPE_CPU) {
-        wg = 64;
+        wg = 256;
         ib = 4;
     } else {
         cl_uint cu = 0;
