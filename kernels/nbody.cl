@@ -32,12 +32,10 @@
 #ifdef NB_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
-typedef double3 real3;
 typedef double4 real4;
 #define NB_RSQRT(x) rsqrt(x)
 #else
 typedef float real;
-typedef float3 real3;
 typedef float4 real4;
 #ifdef NATIVE_RSQRT
 #define NB_RSQRT(x) native_rsqrt(x)
@@ -57,21 +55,44 @@ typedef float4 real4;
  * opening kick, drift, 4 leapfrog closing kick only; + 8: also write the
  * accelerations. The two half kicks of mode 3 stay two additions so that k
  * steps in one call equal k calls of one step bit for bit. */
-inline void nb_integrate(uint i, real3 acc, __global const real4 *pos_old, __global real4 *pos_new,
+inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4 *pos_old, __global real4 *pos_new,
                          __global real4 *vel, __global real4 *acc_out, real dt, uint mode)
 {
     const uint m = mode & 7u;
-    if (mode & 8u) acc_out[i] = (real4)(acc, (real)0);
+    /* component by component: no 3-vectors, whose unused lane oclgrind
+     * 21.10 tracks as uninitialized (and crashes on) */
+    if (mode & 8u) { /* scalar stores: oclgrind calls the lanes of an optimized (real4)(ax, ay, az, 0) uninitialized */
+        __global real *o = (__global real *)(acc_out + i);
+        o[0] = ax;
+        o[1] = ay;
+        o[2] = az;
+        o[3] = (real)0;
+    }
     if (m == 0u) return;
     real4 x = pos_old[i], v = vel[i];
     if (m == 1u) {
-        x.xyz += v.xyz * dt + ((real)0.5 * dt * dt) * acc;
-        v.xyz += acc * dt;
+        const real h2 = (real)0.5 * dt * dt;
+        x.x += v.x * dt + h2 * ax;
+        x.y += v.y * dt + h2 * ay;
+        x.z += v.z * dt + h2 * az;
+        v.x += ax * dt;
+        v.y += ay * dt;
+        v.z += az * dt;
     } else {
         const real h = (real)0.5 * dt;
-        v.xyz += acc * h;
-        if (m == 3u) v.xyz += acc * h;
-        if (m != 4u) x.xyz += v.xyz * dt;
+        v.x += ax * h;
+        v.y += ay * h;
+        v.z += az * h;
+        if (m == 3u) {
+            v.x += ax * h;
+            v.y += ay * h;
+            v.z += az * h;
+        }
+        if (m != 4u) {
+            x.x += v.x * dt;
+            x.y += v.y * dt;
+            x.z += v.z * dt;
+        }
     }
     vel[i] = v;
     if (m != 4u) pos_new[i] = x;
@@ -93,12 +114,12 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
     /* slice q covers [q * chunk, (q + 1) * chunk) of j, chunk a multiple of NB_P */
     const uint chunk = (n + JS * NB_P - 1) / (JS * NB_P) * NB_P;
     const uint j0 = q * chunk;
-    real3 pi[IB], a[IB];
+    real4 pi[IB], a[IB]; /* .w unused */
 #pragma unroll
     for (uint b = 0; b < IB; ++b) {
         const uint li = first + b * NB_P + p;
-        pi[b] = li < i_count ? pos_old[i_base + li].xyz : (real3)(0, 0, 0);
-        a[b] = (real3)(0, 0, 0);
+        pi[b] = li < i_count ? pos_old[i_base + li] : (real4)(0, 0, 0, 0);
+        a[b] = (real4)(0, 0, 0, 0);
     }
     for (uint t = 0; t < chunk; t += NB_P) {
         const uint j = j0 + t + p;
@@ -112,27 +133,39 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
             const real4 pj = sub[k];
 #pragma unroll
             for (uint b = 0; b < IB; ++b) {
-                const real3 d = pj.xyz - pi[b];
-                const real r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps2;
+                /* scalar components: the same code on GPUs (which have no
+                 * vector units), and oclgrind 21.10's --uninitialized crashes
+                 * on the float3 form */
+                const real dx = pj.x - pi[b].x, dy = pj.y - pi[b].y, dz = pj.z - pi[b].z;
+                const real r2 = dx * dx + dy * dy + dz * dz + eps2;
                 const real inv = NB_INV(r2);
-                a[b] += (pj.w * inv * inv * inv) * d;
+                const real s = pj.w * inv * inv * inv;
+                a[b].x += s * dx;
+                a[b].y += s * dy;
+                a[b].z += s * dz;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #if JS > 1
 #pragma unroll
-    for (uint b = 0; b < IB; ++b) part[(q * IB + b) * NB_P + p] = (real4)(a[b], (real)0);
+    for (uint b = 0; b < IB; ++b) part[(q * IB + b) * NB_P + p] = a[b];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (q != 0u) return; /* no barrier below */
 #pragma unroll
     for (uint b = 0; b < IB; ++b)
-        for (uint s = 1; s < JS; ++s) a[b] += part[(s * IB + b) * NB_P + p].xyz;
+        for (uint s = 1; s < JS; ++s) {
+            const real4 o = part[(s * IB + b) * NB_P + p];
+            a[b].x += o.x;
+            a[b].y += o.y;
+            a[b].z += o.z;
+        }
 #endif
 #pragma unroll
     for (uint b = 0; b < IB; ++b) {
         const uint li = first + b * NB_P + p;
-        if (li < i_count) nb_integrate(i_base + li, G * a[b], pos_old, pos_new, vel, acc_out, dt, mode);
+        if (li < i_count)
+            nb_integrate(i_base + li, G * a[b].x, G * a[b].y, G * a[b].z, pos_old, pos_new, vel, acc_out, dt, mode);
     }
 }
 
@@ -165,7 +198,7 @@ void nbody_pairs(__global const float4 *pos, __global float *acc, uint n, float 
     __local float tacc[3 * WG];
     const uint lid = get_local_id(0), I = get_group_id(0), i = I * WG + lid;
     const float4 pi = i < n ? pos[i] : (float4)(0, 0, 0, 0);
-    float3 a = (float3)(0, 0, 0);
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
     for (uint J = 0; J <= I; ++J) {
         const uint jl = J * WG + lid;
         tile[lid] = jl < n ? pos[jl] : (float4)(0, 0, 0, 0);
@@ -175,14 +208,16 @@ void nbody_pairs(__global const float4 *pos, __global float *acc, uint n, float 
             const uint k = (lid + kk) % WG; /* staggered: work-items hit different j at once */
             if (i < n && J * WG + k < n && (J < I || k < lid)) {
                 const float4 pj = tile[k];
-                const float3 d = pj.xyz - pi.xyz;
-                const float r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps2;
+                const float dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+                const float r2 = dx * dx + dy * dy + dz * dz + eps2;
                 const float inv = NB_INV(r2);
-                const float3 f = (inv * inv * inv) * d;
-                a += pj.w * f;
-                nb_atomic_add_local(&tacc[k], -pi.w * f.x);
-                nb_atomic_add_local(&tacc[WG + k], -pi.w * f.y);
-                nb_atomic_add_local(&tacc[2 * WG + k], -pi.w * f.z);
+                const float s = inv * inv * inv;
+                ax += pj.w * s * dx;
+                ay += pj.w * s * dy;
+                az += pj.w * s * dz;
+                nb_atomic_add_local(&tacc[k], -pi.w * s * dx);
+                nb_atomic_add_local(&tacc[WG + k], -pi.w * s * dy);
+                nb_atomic_add_local(&tacc[2 * WG + k], -pi.w * s * dz);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -194,9 +229,9 @@ void nbody_pairs(__global const float4 *pos, __global float *acc, uint n, float 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (i < n) {
-        nb_atomic_add_global(&acc[3 * i], a.x);
-        nb_atomic_add_global(&acc[3 * i + 1], a.y);
-        nb_atomic_add_global(&acc[3 * i + 2], a.z);
+        nb_atomic_add_global(&acc[3 * i], ax);
+        nb_atomic_add_global(&acc[3 * i + 1], ay);
+        nb_atomic_add_global(&acc[3 * i + 2], az);
     }
 }
 
@@ -206,7 +241,6 @@ __kernel void nbody_apply(__global const float *acc, __global const float4 *pos_
 {
     const uint i = get_global_id(0);
     if (i >= n) return;
-    nb_integrate(i, G * (float3)(acc[3 * i], acc[3 * i + 1], acc[3 * i + 2]), pos_old, pos_new, vel, acc_out, dt,
-                 mode);
+    nb_integrate(i, G * acc[3 * i], G * acc[3 * i + 1], G * acc[3 * i + 2], pos_old, pos_new, vel, acc_out, dt, mode);
 }
 #endif
