@@ -8,9 +8,9 @@ LDLIBS  = -lOpenCL -lm
 BUILD   = build
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind clean
+.PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind seed clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/bench
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/galaxy $(BUILD)/bench
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -37,6 +37,15 @@ $(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
 $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/demo.c $(LDLIBS)
 
+$(BUILD)/galaxy: examples/galaxy.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/galaxy.c $(LDLIBS)
+
+# The seed tutorial's kernel as published (the peer the N-body rows are
+# measured against): make seed SEED=path/to/seed_nbody.c
+SEED ?= .gpu/seed_nbody.c
+seed: | $(BUILD)
+	$(CC) -O2 -o $(BUILD)/seed_nbody $(SEED) -lOpenCL
+
 $(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
 
@@ -57,9 +66,11 @@ test: deps check-gen compile-check $(BUILD)/test_clsort
 	./$(BUILD)/test_clsort
 
 # The PIC experiment with 2^20 particles here; build/pic_sort alone runs the paper's 8M.
-demo: deps $(BUILD)/demo $(BUILD)/pic_sort
+# galaxy: 2048 bodies, 600 steps, 7 PPM images in build/ (build/galaxy N for more).
+demo: deps $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/galaxy
 	./$(BUILD)/demo
 	./$(BUILD)/pic_sort 1048576
+	./$(BUILD)/galaxy
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
