@@ -1,4 +1,4 @@
-/* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort, binning
+/* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort, binning, N-body
  * version 0.1.0, public domain or MIT, see the end of the file.
  *
  * QUICK START
@@ -28,6 +28,10 @@
  *                   ("nvidia", "pocl"). Unset: the first GPU, else the first CPU.
  *   CLSORT_PATH     "portable" or "lookback": overrides the per-device choice of
  *                   the scan/pack algorithm when the desc leaves it on AUTO.
+ *   CLSORT_NBODY    "wg:ib:js[:flags]": the N-body kernel's shape (work-group
+ *                   size, bodies per work-item, j-slices; powers of two, js <=
+ *                   wg, ib <= 8; flags n = native_rsqrt, f = fast relaxed math)
+ *                   instead of the per-device, per-n choice. For sweeps.
  *
  * CONCEPTS
  *   Context. A clsort_context wraps an OpenCL context, device and in-order
@@ -97,6 +101,31 @@
  *           offsets, and any number of attribute arrays reordered by it.
  *           CLSORT_BIN_ATOMIC builds the same lists by atomic counting (not
  *           stable) for comparison; on GPUs it measured slower, see bench/.
+ * NBODY     All-pairs gravity (the seed tutorial's N-body), float4 bodies
+ *           (x, y, z, mass) and velocities, or double4 with desc.fp64 where
+ *           the device has cl_khr_fp64. clsort_nbody: k steps in one call, no
+ *           host transfer, positions double-buffered (a step reads only old
+ *           positions), leapfrog kick-drift-kick (default, symplectic) or the
+ *           tutorial's x += v dt + a dt^2/2, v += a dt; softening eps^2 (0:
+ *           coincident bodies exert no force), G (0 = 1), any n < 2^31 (n = 0:
+ *           nothing to do). clsort_nbody_accel: G*a only, for your own
+ *           integrator. clsort_nbody_multi: the bodies split over several
+ *           contexts of one cl_context (one per device), positions exchanged
+ *           device to device every step; same bits as one context.
+ *           Kernel: a work-group loads a tile of positions into local memory;
+ *           each work-item keeps ib bodies in registers (every tile entry
+ *           read serves ib bodies) and, for small n, the js work-items of a
+ *           lane split the j range and add their sums through local memory.
+ *           Shape per device and n (CLSORT_NBODY overrides). Accuracy: per
+ *           component |a - exact| <= (n + 16) u G sum_j |m_j d_j| / (r^2 +
+ *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
+ *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
+ *           (n - 1) u of the sum of magnitudes; the tests check this bound.
+ *           For one shape results repeat bit for bit (runs, a burst of k steps
+ *           vs k calls, the multi split); across shapes they differ within
+ *           the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
+ *           third law) with float atomics (compare-exchange loops), float
+ *           only; there to be measured against the tiled kernel, see bench/.
  */
 #ifndef CLSORT_H
 #define CLSORT_H
