@@ -20,7 +20,9 @@
  * second: N^2 per evaluation (also for the atomic kernel, which evaluates
  * each pair once). Each timed call is BENCH_NBODY_STEPS (default 4) steps of
  * the tutorial integrator (one evaluation each, no host transfer).
- * CLSORT_NBODY="wg:ib:js[:flags]" sets the shape (shown as "shape"). */
+ * CLSORT_NBODY="wg:ib:js[:flags]" sets the shape (shown as "shape");
+ * BENCH_NBODY_VARIANTS="f32_tiled,f64_tiled," (each name followed by a comma)
+ * keeps only those rows. bench/nbody_gpu.sh runs the GPU sweep. */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
@@ -118,6 +120,12 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         cl_mem pos, vel;
         char native_shape[64];
         int res;
+        const char *pick = getenv("BENCH_NBODY_VARIANTS"); /* e.g. "f32_tiled," for sweeps */
+        if (pick) {
+            char key[64];
+            snprintf(key, sizeof key, "%s,", variants[v]);
+            if (!strstr(pick, key)) continue;
+        }
         memset(&d, 0, sizeof d);
         d.dt = 1e-4;
         d.softening2 = 1e-4;

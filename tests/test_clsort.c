@@ -1277,7 +1277,7 @@ static void ref_accel_row(const float *pos, size_t n, size_t i, double eps2, dou
 
 static double nb_max_ratio; /* largest error / bound seen, reported at the end */
 
-/* Documented bound (clsort_nbody_accel's comment in the header): per
+/* Documented bound (the header manual, NBODY): per
  * component |a - a_ref| <= (N + 16) u S with u = 2^-24 (float) or 2^-53. Each
  * term carries <= ~12 roundings (difference 1, r^2 3, rsqrt 2 ulp, the cube
  * and mass 3, times d 1, G 1, pair ordering); a sum of N terms in any order
