@@ -1458,6 +1458,47 @@ static void test_nbody_physics(clsort_context *cs, int tiny)
         printf("    two-body orbit: max |x(T) - x(0)| = %.3g (bound 1e-3)\n", err);
         check(r == CLSORT_SUCCESS && err <= 1e-3, "nbody two-body period", 2, "circular", 0, 0, err);
     }
+    { /* one step of each integrator against the host formulas in double
+       * (a from the double reference): x and v within 1e-5 (float rounding of a
+       * few operations on values of size ~1; the a dt^2/2 term is ~1e-3) */
+        float ps[20], vs[20], qs[20], ws[20];
+        int integ2, k2, ok2;
+        for (k2 = 0; k2 < 20; ++k2) ps[k2] = (float)(urand() * 2 - 1), vs[k2] = (float)(urand() * 2 - 1);
+        for (k2 = 3; k2 < 20; k2 += 4) ps[k2] = (float)(0.5 + urand()), vs[k2] = 0.0f;
+        for (integ2 = 0; integ2 < 2; ++integ2) {
+            double dts = 0.05, a0[5][3], a1[5][3], S[3], x1[5][3], v1[5][3], err = 0;
+            float tmp[20];
+            size_t b;
+            nb_desc(&d, dts, 0.01, 1, integ2);
+            d.G = 1.5;
+            r = nb_run(cs, ps, vs, 5, &d, 1, qs, ws);
+            for (b = 0; b < 5; ++b) ref_accel_row(ps, 5, b, 0.01, 1.5, a0[b], S);
+            for (b = 0; b < 5; ++b)
+                for (k2 = 0; k2 < 3; ++k2) {
+                    if (integ2 == CLSORT_NBODY_TUTORIAL) {
+                        x1[b][k2] = ps[4 * b + k2] + vs[4 * b + k2] * dts + 0.5 * dts * dts * a0[b][k2];
+                        v1[b][k2] = vs[4 * b + k2] + a0[b][k2] * dts;
+                    } else {
+                        v1[b][k2] = vs[4 * b + k2] + 0.5 * dts * a0[b][k2];
+                        x1[b][k2] = ps[4 * b + k2] + v1[b][k2] * dts;
+                    }
+                    tmp[4 * b + k2] = (float)x1[b][k2];
+                }
+            for (b = 0; b < 5; ++b) tmp[4 * b + 3] = ps[4 * b + 3];
+            if (integ2 == CLSORT_NBODY_LEAPFROG) /* closing kick at the new positions */
+                for (b = 0; b < 5; ++b) {
+                    ref_accel_row(tmp, 5, b, 0.01, 1.5, a1[b], S);
+                    for (k2 = 0; k2 < 3; ++k2) v1[b][k2] += 0.5 * dts * a1[b][k2];
+                }
+            for (b = 0; b < 5; ++b)
+                for (k2 = 0; k2 < 3; ++k2) {
+                    err = fmax(err, fabs(qs[4 * b + k2] - x1[b][k2]));
+                    err = fmax(err, fabs(ws[4 * b + k2] - v1[b][k2]));
+                }
+            ok2 = r == CLSORT_SUCCESS && err <= 1e-5 && qs[3] == ps[3] && ws[3] == vs[3];
+            check(ok2, integ2 ? "nbody one tutorial step vs host" : "nbody one leapfrog step vs host", 5, "-", 0, 0, err);
+        }
+    }
     { /* N = 1: no force, x += v dt exactly as the kernel computes it */
         float p1b[4] = {1, 2, 3, 5}, v1[4] = {0.25f, -0.5f, 1, 7}, q1[4], w1[4];
         nb_desc(&d, 0.5, 0.0, 3, CLSORT_NBODY_LEAPFROG);
