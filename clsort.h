@@ -493,7 +493,7 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
 #endif
 
 #define CLSORT__ERROR_SIZE 8192
-#define CLSORT__MAX_PROGRAMS 48
+#define CLSORT__MAX_PROGRAMS 96 /* N-body adds shapes per device, n range, precision */
 #define CLSORT__MAX_KERNELS 10
 #define CLSORT__TEMP_SLOTS 18
 

@@ -1806,8 +1806,14 @@ int main(int argc, char **argv)
         printf("  particle binning...\n");
         fflush(stdout);
         if (run_bin) test_bin(cs, tiny, quick);
-        /* once: the N-body kernels do not depend on the scan path */
-        if (run_nbody && p == CLSORT_PATH_PORTABLE) test_nbody(cs, tiny, quick);
+        /* once: the N-body kernels do not depend on the scan path; a context
+         * of its own, whose program cache holds only the N-body shapes */
+        if (run_nbody && p == CLSORT_PATH_PORTABLE) {
+            clsort_context *nb = NULL;
+            if (clsort_create(&nb, &desc) == CLSORT_SUCCESS) test_nbody(nb, tiny, quick);
+            else check(0, "clsort_create for the n-body part", 0, "-", 0, 0, 0);
+            clsort_destroy(nb);
+        }
         printf("  arguments, events, host level, contexts...\n");
         if (run_base) {
             test_bad_arguments(cs);
