@@ -10,7 +10,7 @@ APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-ic
 
 .PHONY: all deps test demo bench gen check-gen compile-check sanitize oclgrind seed clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/galaxy $(BUILD)/bench
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/pic_sort $(BUILD)/galaxy $(BUILD)/bench $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -41,10 +41,12 @@ $(BUILD)/galaxy: examples/galaxy.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/galaxy.c $(LDLIBS)
 
 # The seed tutorial's kernel as published (the peer the N-body rows are
-# measured against): make seed SEED=path/to/seed_nbody.c
+# measured against), built by `make all` when $(SEED) exists (copy it there),
+# or: make seed SEED=path/to/seed_nbody.c
 SEED ?= .gpu/seed_nbody.c
-seed: | $(BUILD)
-	$(CC) -O2 -o $(BUILD)/seed_nbody $(SEED) -lOpenCL
+$(BUILD)/seed_nbody: $(SEED) | $(BUILD)
+	$(CC) -O2 -o $@ $(SEED) -lOpenCL
+seed: $(BUILD)/seed_nbody
 
 $(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
