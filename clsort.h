@@ -31,7 +31,8 @@
  *   CLSORT_NBODY    "wg:ib:js[:flags]": the N-body kernel's shape (work-group
  *                   size, bodies per work-item, j-slices; powers of two, js <=
  *                   wg, ib <= 8; flags n = native_rsqrt, f = fast relaxed math)
- *                   instead of the per-device, per-n choice. For sweeps.
+ *                   instead of the per-device, per-n choice ("0:0:0:n": that
+ *                   choice with flags). For sweeps.
  *
  * CONCEPTS
  *   Context. A clsort_context wraps an OpenCL context, device and in-order
@@ -6261,9 +6262,10 @@ enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLS
  * load), and the j range split until about 1024 work-items per compute unit
  * are busy (n = 16384 on 132 SMs: 8 slices), keeping at least 16 lanes.
  * CPUs (PoCL): a work-group is a loop over work-items vectorized across them,
- * a barrier splits that loop, so few large tiles: 256 work-items x 4 bodies
- * ran fastest of 6 shapes at n = 4096 on PoCL (a noisy, shared 2-core
- * machine: 27 ms vs 39-71 ms, bench/RESULTS.md). CLSORT_NBODY="wg:ib:js[:flags]"
+ * a barrier splits that loop, so few large tiles: 256 work-items x 4 bodies;
+ * on a quiet 2-core PoCL machine 6 shapes from 64:4:1 to 512:4:1 ran within
+ * 1% of each other (1.0e9 interactions/s at n = 4096, bench/RESULTS.md).
+ * CLSORT_NBODY="wg:ib:js[:flags]"
  * overrides (powers of two; flags: n = native_rsqrt, f = -cl-fast-relaxed-math)
  * for sweeps. Shrunk to the device's work-group and local memory limits. */
 static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, clsort__spec *s)
@@ -6288,11 +6290,15 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
      * the padded j range; it also keeps oclgrind's tiny runs quick) */
     while (wg > 16 && wg / 2 >= js && wg / js * ib >= 2 * n) wg >>= 1;
     while (ib > 1 && wg / js * ib >= 2 * n) ib >>= 1;
-    if (env && sscanf(env, "%u:%u:%u:%7s", &ew, &ei, &ej, fl) >= 3 && ew >= 1 && !(ew & (ew - 1)) && ei >= 1 &&
-        ei <= 8 && !(ei & (ei - 1)) && ej >= 1 && ej <= ew && !(ej & (ej - 1))) {
-        wg = ew;
-        ib = ei;
-        js = ej;
+    if (env && sscanf(env, "%u:%u:%u:%7s", &ew, &ei, &ej, fl) >= 3 &&
+        ((ew == 0 && ei == 0 && ej == 0) || /* "0:0:0:flags": the automatic shape with flags */
+         (ew >= 1 && !(ew & (ew - 1)) && ei >= 1 && ei <= 8 && !(ei & (ei - 1)) && ej >= 1 && ej <= ew &&
+          !(ej & (ej - 1))))) {
+        if (ew) {
+            wg = ew;
+            ib = ei;
+            js = ej;
+        }
         if (strchr(fl, 'n') && !fp64) s->nb_flags |= CLSORT__NB_NATIVE;
         if (strchr(fl, 'f')) s->nb_flags |= CLSORT__NB_FAST;
     }

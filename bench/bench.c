@@ -133,8 +133,8 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         d.integrator = CLSORT_NBODY_TUTORIAL;
         d.fp64 = v == 2;
         d.method = v == 3 ? CLSORT_NBODY_ATOMIC : CLSORT_NBODY_TILED;
-        if (v == 1) { /* native_rsqrt on the same shape (auto: the GPU default 256:1:1 is only a guess) */
-            snprintf(native_shape, sizeof native_shape, "%s:n", env_copy ? env_copy : "256:1:1");
+        if (v == 1) { /* native_rsqrt on the same shape ("0:0:0" = the automatic one) */
+            snprintf(native_shape, sizeof native_shape, "%s:n", env_copy ? env_copy : "0:0:0");
             setenv("CLSORT_NBODY", native_shape, 1);
         } else if (env_copy) {
             setenv("CLSORT_NBODY", env_copy, 1);
