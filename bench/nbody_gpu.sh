@@ -22,10 +22,10 @@ python3 - "$out/nbody_auto.jsonl" "$out/nbody_sweep.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.startswith("{")]
 for n in sorted({r["n"] for r in rows}):
-    auto = [r for r in rows if r["n"] == n and r["shape"] == "auto"]
+    auto = [r for r in rows if r["n"] == n and (r["shape"] == "auto" or r["shape"].startswith("0:0:0"))]
     for r in auto:
         print("N=%-7d %-24s %.3g interactions/s (auto shape)" % (n, r["variant"], r["items_per_s"]))
-    sweep = sorted((r for r in rows if r["n"] == n and r["shape"] != "auto" and r["variant"] == "f32_tiled"),
+    sweep = sorted((r for r in rows if r["n"] == n and r not in auto and r["variant"] == "f32_tiled"),
                    key=lambda r: -r["items_per_s"])
     for r in sweep[:5]:
         print("N=%-7d f32_tiled shape %-12s %.3g interactions/s" % (n, r["shape"], r["items_per_s"]))
