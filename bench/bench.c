@@ -14,7 +14,19 @@
  * gives the copy and bitonic rows: bitonic_seg1024 (n/1024 segments of 1024 u32 keys,
  * CUB DeviceSegmentedSort's case), bitonic_u32 (one array of n u32) and
  * bitonic_var (random segments of 0..2047 keys from device offsets; the time
- * includes the offsets read-back and the plan upload). */
+ * includes the offsets read-back and the plan upload).
+ *
+ * N-body (O(N^2), so never part of the default run): BENCH_ONLY=nbody, the
+ * sizes are log2 N (e.g. 14 16 18). Rows: the tiled kernel in float, float
+ * with native_rsqrt, double (where the device has it), the atomic pair kernel
+ * (Newton's third law), and the plain C loop on the host (-O3, one thread, N
+ * <= 2^BENCH_NBODY_HOST_MAX, default 14). "items_per_s" is interactions per
+ * second: N^2 per evaluation (also for the atomic kernel, which evaluates
+ * each pair once). Each timed call is BENCH_NBODY_STEPS (default 4) steps of
+ * the tutorial integrator (one evaluation each, no host transfer).
+ * CLSORT_NBODY="wg:ib:js[:flags]" sets the shape (shown as "shape");
+ * BENCH_NBODY_VARIANTS="f32_tiled,f64_tiled," (each name followed by a comma)
+ * keeps only those rows. bench/nbody_gpu.sh runs the GPU sweep. */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
@@ -62,6 +74,124 @@ static const char *op_names[][2] = {
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
+/* the plain C N-body loop (bench/nbody_host.c, -O3) */
+extern void bench_nbody_host(const float *pos, float *acc, size_t n, float eps2);
+
+static double median(double *t, int runs);
+
+static void report_nbody(const char *dev, const char *variant, size_t n, double ms_per_eval)
+{
+    const char *shape = getenv("CLSORT_NBODY");
+    printf("{\"primitive\":\"nbody\",\"variant\":\"%s\",\"n\":%lu,\"ms\":%.4f,\"items_per_s\":%.4g,"
+           "\"shape\":\"%s\",\"device\":\"%s\"}\n",
+           variant, (unsigned long)n, ms_per_eval, (double)n * (double)n / (ms_per_eval * 1e-3),
+           shape ? shape : "auto", dev);
+    fflush(stdout);
+}
+
+/* The N-body rows at n bodies: a Plummer-like random cluster (uniform in a
+ * unit ball, equal masses), dt and softening as the seed (1e-4). */
+static int bench_nbody(clsort_context *cs, size_t n, int runs)
+{
+    static const char *variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
+    const char *steps_env = getenv("BENCH_NBODY_STEPS"), *host_env = getenv("BENCH_NBODY_HOST_MAX");
+    unsigned steps = steps_env ? (unsigned)atoi(steps_env) : 4;
+    size_t host_max = (size_t)1 << (host_env ? atoi(host_env) : 14), j;
+    cl_context cc = clsort_cl_context(cs);
+    cl_command_queue q = clsort_cl_queue(cs);
+    float *h = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16);
+    double *hd = (double *)malloc(n * 32), *t = (double *)malloc(sizeof(double) * (size_t)runs);
+    char *env_copy = NULL;
+    int v;
+    cl_int e;
+    if (!h || !acc || !hd || !t) return -1;
+    if (steps < 1) steps = 1;
+    for (j = 0; j < n; ++j) {
+        float x, y, z;
+        do {
+            x = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+            y = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+            z = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+        } while (x * x + y * y + z * z > 1.0f);
+        h[4 * j] = x, h[4 * j + 1] = y, h[4 * j + 2] = z, h[4 * j + 3] = 1.0f / (float)n;
+        hd[4 * j] = x, hd[4 * j + 1] = y, hd[4 * j + 2] = z, hd[4 * j + 3] = 1.0 / (double)n;
+    }
+    if (getenv("CLSORT_NBODY")) { /* the native row appends ":n" to the shape */
+        env_copy = (char *)malloc(strlen(getenv("CLSORT_NBODY")) + 1);
+        if (env_copy) strcpy(env_copy, getenv("CLSORT_NBODY"));
+    }
+    for (v = 0; v < 4; ++v) {
+        clsort_nbody_desc d;
+        size_t vec = v == 2 ? 32 : 16, r;
+        cl_mem pos, vel;
+        char native_shape[64];
+        int res;
+        const char *pick = getenv("BENCH_NBODY_VARIANTS"); /* e.g. "f32_tiled," for sweeps */
+        if (pick) {
+            char key[64];
+            snprintf(key, sizeof key, "%s,", variants[v]);
+            if (!strstr(pick, key)) continue;
+        }
+        memset(&d, 0, sizeof d);
+        d.dt = 1e-4;
+        d.softening2 = 1e-4;
+        d.steps = steps;
+        d.integrator = CLSORT_NBODY_TUTORIAL;
+        d.fp64 = v == 2;
+        d.method = v == 3 ? CLSORT_NBODY_ATOMIC : CLSORT_NBODY_TILED;
+        if (v == 1) { /* native_rsqrt on the same shape ("0:0:0" = the automatic one) */
+            snprintf(native_shape, sizeof native_shape, "%s:n", env_copy ? env_copy : "0:0:0");
+            setenv("CLSORT_NBODY", native_shape, 1);
+        } else if (env_copy) {
+            setenv("CLSORT_NBODY", env_copy, 1);
+        } else {
+            unsetenv("CLSORT_NBODY");
+        }
+        pos = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * vec, NULL, &e);
+        if (e != CL_SUCCESS) return -1;
+        vel = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * vec, NULL, &e);
+        if (e != CL_SUCCESS) return -1;
+        clEnqueueWriteBuffer(q, pos, CL_TRUE, 0, n * vec, v == 2 ? (const void *)hd : (const void *)h, 0, NULL, NULL);
+        {
+            cl_uint zero = 0;
+            clEnqueueFillBuffer(q, vel, &zero, sizeof zero, 0, n * vec, 0, NULL, NULL);
+        }
+        res = clsort_nbody(cs, pos, vel, n, &d, NULL); /* warm-up: builds the program */
+        clFinish(q);
+        if (res == CLSORT_ERROR_UNSUPPORTED) {
+            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(cs));
+        } else if (res != CLSORT_SUCCESS) {
+            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(cs));
+            return -1;
+        } else {
+            for (r = 0; r < (size_t)runs; ++r) {
+                double t0;
+                clFinish(q);
+                t0 = now_ms();
+                clsort_nbody(cs, pos, vel, n, &d, NULL);
+                clFinish(q);
+                t[r] = (now_ms() - t0) / steps;
+            }
+            report_nbody(clsort_device_name(cs), variants[v], n, median(t, runs));
+        }
+        clReleaseMemObject(pos);
+        clReleaseMemObject(vel);
+    }
+    if (env_copy) setenv("CLSORT_NBODY", env_copy, 1);
+    else unsetenv("CLSORT_NBODY");
+    free(env_copy);
+    if (n <= host_max) {
+        int host_runs = runs < 3 ? runs : 3, r;
+        for (r = 0; r < host_runs; ++r) {
+            double t0 = now_ms();
+            bench_nbody_host(h, acc, n, 1e-4f);
+            t[r] = now_ms() - t0;
+        }
+        report_nbody("host C loop -O3", "f32_plain_loop", n, median(t, host_runs));
+    }
+    free(h); free(acc); free(hd); free(t);
+    return 0;
+}
 
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
@@ -217,6 +347,16 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "bench: device %s, path %s, %d runs\n", clsort_device_name(cs),
             clsort_context_path(cs) == CLSORT_PATH_LOOKBACK ? "lookback" : "portable", runs);
+    if (only && strstr(only, "nbody")) { /* O(N^2): its own size handling (log2 N) */
+        for (i = 0; i < ns; ++i)
+            if (bench_nbody(cs, (size_t)1 << sizes[i], runs) != 0) {
+                fprintf(stderr, "bench: nbody failed at 2^%d: %s\n", sizes[i], clsort_last_error(cs));
+                clsort_destroy(cs);
+                return 1;
+            }
+        clsort_destroy(cs);
+        return 0;
+    }
     for (i = 0; i < ns; ++i) {
         size_t n = (size_t)1 << sizes[i], j;
         uint32_t *h = (uint32_t *)malloc(n * 4), *hf = (uint32_t *)malloc(n * 4), *ho = (uint32_t *)malloc(n * 8);
