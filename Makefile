@@ -6,6 +6,7 @@ WARN    = -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2
 LDLIBS  = -lOpenCL -lm
 BUILD   = build
+SEED   ?= .gpu/seed_nbody.c
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
 .PHONY: all deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
@@ -51,7 +52,6 @@ $(BUILD)/galaxy: examples/galaxy.c clsort.h | $(BUILD)
 # The seed tutorial's kernel as published (the peer the N-body rows are
 # measured against), built by `make all` when $(SEED) exists (copy it there),
 # or: make seed SEED=path/to/seed_nbody.c
-SEED ?= .gpu/seed_nbody.c
 $(BUILD)/seed_nbody: $(SEED) | $(BUILD)
 	$(CC) -O2 -o $@ $(SEED) -lOpenCL
 seed: $(BUILD)/seed_nbody
