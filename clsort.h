@@ -222,9 +222,11 @@
  *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
  *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
  *           (n - 1) u of the sum of magnitudes; the tests check this bound.
- *           For one shape results repeat bit for bit (runs, a burst of k steps
- *           vs k calls, the multi split); across shapes they differ within
- *           the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
+ *           For one shape results repeat bit for bit (runs, the multi split;
+ *           a burst of k steps vs k calls too, in a precise build: with the
+ *           GPUs' default fast math the compiler may fuse a burst's two half
+ *           kicks, so they agree within rounding); across shapes they differ
+ *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
  *           third law) with float atomics (compare-exchange loops), float
  *           only; there to be measured against the tiled kernel, see bench/.
  */
