@@ -56,6 +56,36 @@
  *                   instead of the per-device, per-n choice ("0:0:0:n": that
  *                   choice with flags). For sweeps.
  *
+ * API AT A GLANCE (declarations below carry the details; every function
+ * returns a clsort_result unless shown, and says why in clsort_last_error)
+ *   context   clsort_create(&ctx, &desc) / clsort_destroy(ctx)
+ *             clsort_last_error(ctx), clsort_result_string(r), clsort_device_name,
+ *             clsort_cl_context / _device / _queue / clsort_context_path, clsort_type_size
+ *   scan      clsort_scan(ctx, in, out, n, &scan_desc, &enq)
+ *             clsort_scan_host(ctx, type, inclusive, in, out, n, &total)
+ *   split     clsort_enumerate(ctx, keys, indices, n, &split_desc, &count, &enq)
+ *             clsort_pack / clsort_split(ctx, in, out, n, &split_desc, &count, &enq)
+ *             clsort_pack_host / clsort_split_host(ctx, type, in, flags, out, n, &count)
+ *   sort      clsort_sort(ctx, keys_in, keys_out, n, &sort_desc, &enq)
+ *             clsort_sort_temp_size(ctx, n, &sort_desc, &bytes)
+ *             clsort_sort_host(ctx, keys, values, permutation, n, &sort_desc)
+ *             clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
+ *   bitonic   clsort_bitonic_sort(ctx, keys_in, keys_out, n, &bitonic_desc, &enq)
+ *             clsort_bitonic_sort_host(ctx, keys, values, permutation, n, &bitonic_desc)
+ *   binning   clsort_grid_keys(ctx, &grid, &num_cells, &key_bits)
+ *             clsort_cell_keys(ctx, positions, keys, n, &grid, &enq)
+ *             clsort_cell_offsets(ctx, sorted_keys, n, num_cells, offsets, &enq)
+ *             clsort_bin(ctx, positions, n, &bin_desc, &enq)
+ *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
+ *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
+ *             clsort_nbody_multi(parts, count, n, &nbody_desc)
+ *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
+ *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
+ *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
+ *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
+ *   _BUILD (with the build log), _UNSUPPORTED (e.g. fp64), _MPI.
+ *   Threads: one context per thread (see CONCEPTS); no global state.
+ *
  * CONCEPTS
  *   Context. A clsort_context wraps an OpenCL context, device and in-order
  *   queue: yours (clsort_context_desc.context/.device/.queue; the library never
