@@ -2311,8 +2311,6 @@ int main(int argc, char **argv)
         printf("  particle binning...\n");
         fflush(stdout);
         if (run_bin) test_bin(cs, tiny, quick);
-        printf("  bitonic sort...\n");
-        fflush(stdout);
         if (run_bitonic && p == CLSORT_PATH_PORTABLE) test_bitonic(cs, quick, tiny); /* path-independent */
         /* once: the N-body kernels do not depend on the scan path; a context
          * of its own, whose program cache holds only the N-body shapes */
