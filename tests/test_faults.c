@@ -146,6 +146,7 @@ WRAP_STATUS(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint nw, const 
 
 typedef struct bufs {
     cl_mem keys, out, vals, vals_out, perm, flags, pos, attr, attr_out, off;
+    cl_mem body, bvel; /* N-body: float4 positions + mass, velocities (advanced in place) */
 } bufs;
 
 static uint32_t h_keys[N], h_vals[N], h_flags[N], h_attr[N * 3];
@@ -162,6 +163,16 @@ static void reset(clsort_context *cs, bufs *b)
     clEnqueueWriteBuffer(q, b->flags, CL_TRUE, 0, sizeof h_flags, h_flags, 0, NULL, NULL);
     clEnqueueWriteBuffer(q, b->pos, CL_TRUE, 0, sizeof h_pos, h_pos, 0, NULL, NULL);
     clEnqueueWriteBuffer(q, b->attr, CL_TRUE, 0, sizeof h_attr, h_attr, 0, NULL, NULL);
+    { /* bodies: positions from the 2D data, z = 0, mass 1/N; at rest */
+        static float bodies[N * 4], vels[N * 4];
+        size_t i;
+        for (i = 0; i < N; ++i) {
+            bodies[4 * i] = h_pos[2 * i]; bodies[4 * i + 1] = h_pos[2 * i + 1];
+            bodies[4 * i + 2] = 0.0f; bodies[4 * i + 3] = 1.0f / N;
+        }
+        clEnqueueWriteBuffer(q, b->body, CL_TRUE, 0, sizeof bodies, bodies, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, b->bvel, CL_TRUE, 0, sizeof vels, vels, 0, NULL, NULL);
+    }
     fail_at = saved;
 }
 
@@ -228,11 +239,23 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
             if (memcmp(attr + 3 * i, h_attr + 3 * (size_t)h_vals[i], 12) != 0) return 0;
         return 1;
     }
-    case 2: case 3: /* sorts: keys ascending */
+    case 2: case 3: case 7: /* sorts: keys ascending */
         memcpy(want, h_keys, sizeof want);
         qsort(want, N, 4, cmp_u32);
         clEnqueueReadBuffer(q, s == 3 ? b->keys : b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
+    case 8: /* bitonic, 1000-key segments: each ascending */
+        memcpy(want, h_keys, sizeof want);
+        for (k = 0; k < N; k += 1000) qsort(want + k, 1000, 4, cmp_u32);
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0;
+    case 9: { /* N-body: finite positions after the step */
+        static float bodies[N * 4];
+        clEnqueueReadBuffer(q, b->body, CL_TRUE, 0, sizeof bodies, bodies, 0, NULL, NULL);
+        for (i = 0; i < N * 4; ++i)
+            if (!(bodies[i] - bodies[i] == 0.0f)) return 0;
+        return 1;
+    }
     case 5: { /* bin: cell keys ascending and offsets[1024] == N */
         uint32_t last = 0;
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
@@ -246,8 +269,9 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
 }
 
 static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permutation", "sort in place", "gather",
-                                       "bin (sort)", "bin (atomic)"};
-#define SCENARIOS 7
+                                       "bin (sort)", "bin (atomic)", "bitonic one array + values + permutation",
+                                       "bitonic 1000-key segments", "n-body 2 steps"};
+#define SCENARIOS 10
 
 static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
 {
@@ -269,6 +293,26 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         return clsort_sort(cs, b->keys, b->out, N, &so, NULL);
     case 3: return clsort_sort(cs, b->keys, b->keys, N, &so, NULL);
     case 4: return clsort_gather(cs, b->attr, b->attr_out, b->vals, N, 12, NULL); /* vals < N */
+    case 7: {
+        clsort_bitonic_desc td;
+        memset(&td, 0, sizeof td);
+        td.values_in = b->vals; td.values_out = b->vals_out; td.permutation = b->perm;
+        return clsort_bitonic_sort(cs, b->keys, b->out, N, &td, NULL);
+    }
+    case 8: {
+        clsort_bitonic_desc td;
+        memset(&td, 0, sizeof td);
+        td.segment_length = 1000;
+        return clsort_bitonic_sort(cs, b->keys, b->out, N, &td, NULL);
+    }
+    case 9: {
+        clsort_nbody_desc nd;
+        memset(&nd, 0, sizeof nd);
+        nd.dt = 1e-3;
+        nd.softening2 = 1e-2;
+        nd.steps = 2;
+        return clsort_nbody(cs, b->body, b->bvel, N, &nd, NULL);
+    }
     default:
         bd.grid.cells[0] = bd.grid.cells[1] = 32;
         bd.grid.cell_size[0] = bd.grid.cell_size[1] = 1.0f / 32;
@@ -297,6 +341,8 @@ static void make_bufs(clsort_context *cs, bufs *b)
     b->attr = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 12, NULL, &e);
     b->attr_out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 12, NULL, &e);
     b->off = clCreateBuffer(c, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
+    b->body = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 16, NULL, &e);
+    b->bvel = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 16, NULL, &e);
 }
 
 static void free_bufs(bufs *b)
@@ -305,6 +351,7 @@ static void free_bufs(bufs *b)
     clReleaseMemObject(b->vals_out); clReleaseMemObject(b->perm); clReleaseMemObject(b->flags);
     clReleaseMemObject(b->pos); clReleaseMemObject(b->attr); clReleaseMemObject(b->attr_out);
     clReleaseMemObject(b->off);
+    clReleaseMemObject(b->body); clReleaseMemObject(b->bvel);
 }
 
 static int balanced(void)
