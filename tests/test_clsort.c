@@ -1243,10 +1243,11 @@ static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n 
                                               "byte count overflows", "buffer of another context",
                                               "queue of another context"};
 enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
-       F_FUNCS };
+       F_BITONIC, F_NBODY, F_FUNCS };
 static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
                                         "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
-                                        "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin"};
+                                        "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin",
+                                        "clsort_bitonic_sort", "clsort_nbody"};
 
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
                                cl_command_queue foreign_queue)
@@ -1284,6 +1285,18 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     case F_GATHER: return clsort_gather(ctx, in, out, aux, n, 4, e);
     case F_CELL_KEYS: return clsort_cell_keys(ctx, in, out, n / 2, &bd.grid, e); /* float2 positions */
     case F_CELL_OFFSETS: return clsort_cell_offsets(ctx, in, c == A_OVERFLOW ? 64 : n, n / 2, out, e);
+    case F_BITONIC: {
+        clsort_bitonic_desc td;
+        memset(&td, 0, sizeof td);
+        return clsort_bitonic_sort(ctx, in, out, n, &td, e);
+    }
+    case F_NBODY: { /* 16 bodies of 16 bytes: positions in, velocities out */
+        clsort_nbody_desc nd;
+        memset(&nd, 0, sizeof nd);
+        nd.dt = 1e-3;
+        nd.softening2 = 1e-2;
+        return clsort_nbody(ctx, in, out, n / 4, &nd, e);
+    }
     default: return clsort_bin(ctx, in, n / 2, &bd, e);
     }
 }
