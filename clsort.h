@@ -6765,8 +6765,9 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
     *lbits = lb;
 }
 
-/* The bitonic sort's tile: GPUs 256 work-items x 8 keys (2048 keys: two
- * 1024-key segments per work-group; strides < 8 compared in registers), CPUs
+/* The bitonic sort's tile: GPUs 256 work-items x 16 keys (4096 keys: four
+ * 1024-key segments per work-group; strides < 16 compared in registers; 256 x
+ * 8 for packed variable segments), CPUs
  * 32 x 64 (few work-items, long register runs: each barrier splits PoCL's
  * work-item loops). CLSORT_TILE="wg:items" overrides. Shrunk until the keys
  * (and indices) of a tile fit in local memory. */
