@@ -213,7 +213,8 @@
  *           per array, IV the p received runs are merged on the host
  *           (CLSORT_MPI_MERGE_HOST, the default: faster than re-sorting on the
  *           device on PoCL, see bench/RESULTS.md) or radix-sorted again
- *           (CLSORT_MPI_MERGE_DEVICE). The result: each rank sorted, every
+ *           (CLSORT_MPI_MERGE_DEVICE: use it on GPUs, 103 vs 931 ms for 2^26
+ *           keys per rank on two H200s). The result: each rank sorted, every
  *           key on rank r <= every key on rank r+1, and each rank's count
  *           within the distribution asked for: max_imbalance (every rank
  *           total/p +- max_imbalance * total/p; 0 = even to the item) or
