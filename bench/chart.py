@@ -4,29 +4,15 @@ per primitive, from the raw files of one GPU run (bench/gpu.sh output).
 
 usage: chart.py clsort.jsonl cub.txt [bc.txt] [cub_pic.txt] > bench/chart.svg
 No plotting library needed: the SVG is written by hand."""
-import json, sys
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import our_rows, peer_lines  # the same parsing as the ratio table
 
-def peer(path):
-    rows = {}
-    try:
-        for line in open(path):
-            f = line.split()
-            if len(f) >= 4 and f[1].isdigit():
-                rows[(f[0], int(f[1]))] = float(f[2])
-    except (OSError, IndexError):
-        pass
-    return rows
-
-ours = {}
-for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        r = json.loads(line)
-        if not r["device"].startswith("host"):
-            ours[(r["primitive"], r["variant"], r["n"])] = r["ms"]
-cub = peer(sys.argv[2])
-bc = peer(sys.argv[3]) if len(sys.argv) > 3 else {}
+ours = our_rows(sys.argv[1])
+cub = peer_lines(sys.argv[2])
+bc = peer_lines(sys.argv[3]) if len(sys.argv) > 3 else {}
 if len(sys.argv) > 4:
-    cub.update(peer(sys.argv[4]))
+    cub.update(peer_lines(sys.argv[4]))
 
 # (label, our primitive, variant, n, CUB row, Boost.Compute row)
 ROWS = [

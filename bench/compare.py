@@ -4,6 +4,7 @@ usage: compare.py clsort.jsonl [cub.txt] [bc.txt]   (files from bench/gpu.sh)"""
 import json, sys
 
 def peer_lines(path):
+    """name, n -> median ms from a peer's output (cub_bench, cub_pic, bc_bench); {} when absent."""
     rows = {}
     try:
         for line in open(path):
@@ -14,36 +15,44 @@ def peer_lines(path):
         pass
     return rows
 
-ours = {}
-for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        r = json.loads(line)
-        if r["device"] != "host C loop":
-            ours[(r["primitive"], r["variant"], r["n"])] = r["ms"]
-cub = peer_lines(sys.argv[2]) if len(sys.argv) > 2 else {}
-bc = peer_lines(sys.argv[3]) if len(sys.argv) > 3 else {}
+def our_rows(path):
+    """(primitive, variant, n) -> median ms of clsort's bench on the device (host rows left out)."""
+    rows = {}
+    for line in open(path):
+        if line.startswith("{"):
+            r = json.loads(line)
+            if not r["device"].startswith("host"):
+                rows[(r["primitive"], r["variant"], r["n"])] = r["ms"]
+    return rows
 
-pairs = [  # (our primitive, variant, cub name, boost.compute name)
-    ("scan", "u32_exclusive", "cub_exclusive_sum_u32", "exclusive_scan_u32"),
-    ("pack", "u32_flags_half", "cub_select_flagged_u32", "copy_if_u32"),
-    ("copy", "u32", "cuda_copy_u32", "copy_u32"),
-]
-print("| primitive | n | clsort G/s | CUB G/s | clsort/CUB | Boost.Compute G/s | clsort/BC |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
-for prim, var, cname, bname in pairs:
-    for (p, v, n), ms in sorted(ours.items(), key=lambda kv: kv[0][2]):
-        if (p, v) != (prim, var):
-            continue
-        g = n / ms / 1e6
-        c, b = cub.get((cname, n)), bc.get((bname, n))
-        cg = n / c / 1e6 if c else None
-        bg = n / b / 1e6 if b else None
-        fmt = lambda x: "%.1f" % x if x else "-"
-        print("| %s %s | 2^%d | %.1f | %s | %s | %s | %s |" % (
-            prim, var, n.bit_length() - 1, g, fmt(cg), "%.2f" % (g / cg) if cg else "-",
-            fmt(bg), "%.2f" % (g / bg) if bg else "-"))
-print()
-print("| clsort primitive | n | ms | G items/s |")
-print("| --- | --- | --- | --- |")
-for (p, v, n), ms in sorted(ours.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
-    print("| %s %s | 2^%d | %.4f | %.1f |" % (p, v, n.bit_length() - 1, ms, n / ms / 1e6))
+def main(argv):
+    ours = our_rows(argv[1])
+    cub = peer_lines(argv[2]) if len(argv) > 2 else {}
+    bc = peer_lines(argv[3]) if len(argv) > 3 else {}
+    pairs = [  # (our primitive, variant, cub name, boost.compute name)
+        ("scan", "u32_exclusive", "cub_exclusive_sum_u32", "exclusive_scan_u32"),
+        ("pack", "u32_flags_half", "cub_select_flagged_u32", "copy_if_u32"),
+        ("copy", "u32", "cuda_copy_u32", "copy_u32"),
+    ]
+    print("| primitive | n | clsort G/s | CUB G/s | clsort/CUB | Boost.Compute G/s | clsort/BC |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for prim, var, cname, bname in pairs:
+        for (p, v, n), ms in sorted(ours.items(), key=lambda kv: kv[0][2]):
+            if (p, v) != (prim, var):
+                continue
+            g = n / ms / 1e6
+            c, b = cub.get((cname, n)), bc.get((bname, n))
+            cg = n / c / 1e6 if c else None
+            bg = n / b / 1e6 if b else None
+            fmt = lambda x: "%.1f" % x if x else "-"
+            print("| %s %s | 2^%d | %.1f | %s | %s | %s | %s |" % (
+                prim, var, n.bit_length() - 1, g, fmt(cg), "%.2f" % (g / cg) if cg else "-",
+                fmt(bg), "%.2f" % (g / bg) if bg else "-"))
+    print()
+    print("| clsort primitive | n | ms | G items/s |")
+    print("| --- | --- | --- | --- |")
+    for (p, v, n), ms in sorted(ours.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
+        print("| %s %s | 2^%d | %.4f | %.1f |" % (p, v, n.bit_length() - 1, ms, n / ms / 1e6))
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -91,7 +91,8 @@ __kernel void bin_count(__global const uint *keys, ulong n, __global uint *count
 
 /* ...then, after an exclusive scan of the counts into offsets, each particle
  * takes the next free slot of its cell. The order inside a cell depends on
- * the scheduling (not stable). cursor starts zeroed. */
+ * the scheduling (not stable). cursor starts zeroed (common.cl's clear_words,
+ * a kernel: oclgrind does not see clEnqueueFillBuffer's writes to atomics). */
 __kernel void bin_scatter(__global const uint *keys, ulong n, __global const uint *offsets,
                           __global uint *cursor, __global uint *sorted_keys, __global uint *permutation)
 {
@@ -101,12 +102,4 @@ __kernel void bin_scatter(__global const uint *keys, ulong n, __global const uin
     uint slot = offsets[k] + atomic_inc(&cursor[k]);
     sorted_keys[slot] = k;
     permutation[slot] = (uint)i;
-}
-
-/* Zeroes count words: the atomic counters are cleared by a kernel because
- * oclgrind does not see clEnqueueFillBuffer's writes to atomics. */
-__kernel void fill_zero(__global uint *dst, ulong count)
-{
-    const ulong i = get_global_id(0);
-    if (i < count) dst[i] = 0;
 }

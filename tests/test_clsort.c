@@ -483,11 +483,58 @@ static int ref_cmp(const void *pa, const void *pb)
 enum { M_KEYS, M_VAL4, M_VAL8, M_PERM, M_PERM_VAL8, M_COUNT };
 static const char *mode_names[] = {"keys", "keys+u32", "keys+u64", "keys+permutation", "keys+u64+permutation"};
 
+/* "<name> <text>" in buf: the check names of the sorts' shared result checks. */
+static const char *label(const char *name, const char *text, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %s", name, text);
+    return buf;
+}
+
+/* The results of a sort call against the reference order idx (keys[idx[i]]
+ * belongs at i): the keys, the permutation and the values when they moved,
+ * and the inputs untouched out of place. name ("sort", "bitonic") prefixes
+ * the check names. out, vout and perm are host scratch of n elements. */
+static void check_sort_results(clsort_context *cs, const char *name, const char *perm_what, const char *what,
+                               size_t n, int d, size_t ks, size_t vs, const unsigned char *keys,
+                               const unsigned char *vals, const uint32_t *idx, int has_perm, int has_vals,
+                               int in_place, cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout_m, cl_mem pm,
+                               unsigned char *out, unsigned char *vout, uint32_t *perm)
+{
+    size_t i, bad = (size_t)-1;
+    char buf[96];
+    download(cs, kout, n * ks, out);
+    for (i = 0; i < n && bad == (size_t)-1; ++i)
+        if (get_bits(out, ks, i) != get_bits(keys, ks, idx[i])) bad = i;
+    check(bad == (size_t)-1, what, n, sort_dist_names[d], bad, bad < n ? (double)get_bits(keys, ks, idx[bad]) : 0,
+          bad < n ? (double)get_bits(out, ks, bad) : 0);
+    if (has_perm) {
+        download(cs, pm, n * 4, perm);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (perm[i] != idx[i]) bad = i;
+        check(bad == (size_t)-1, perm_what, n, sort_dist_names[d], bad, bad < n ? idx[bad] : 0,
+              bad < n ? perm[bad] : 0);
+    }
+    if (has_vals) {
+        download(cs, vout_m, n * vs, vout);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (get_bits(vout, vs, i) != get_bits(vals, vs, idx[i])) bad = i;
+        check(bad == (size_t)-1, label(name, "values follow their keys", buf, sizeof buf), n, sort_dist_names[d], bad, 0, 0);
+    }
+    if (!in_place && n > 0) {
+        download(cs, kin, n * ks, out);
+        check(memcmp(out, keys, n * ks) == 0, label(name, "leaves keys_in untouched", buf, sizeof buf), n, sort_dist_names[d], 0, 0, 0);
+        if (has_vals) {
+            download(cs, vin, n * vs, vout);
+            check(memcmp(vout, vals, n * vs) == 0, label(name, "leaves values_in untouched", buf, sizeof buf), n, sort_dist_names[d], 0, 0, 0);
+        }
+    }
+}
+
 static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, unsigned begin, unsigned end,
                            unsigned radix_bits, int descending, int mode, int in_place, int caller_temp)
 {
     static const char *tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
-    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, bad = (size_t)-1, tmp_bytes = 0;
+    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, tmp_bytes = 0;
     int has_vals = mode == M_VAL4 || mode == M_VAL8 || mode == M_PERM_VAL8, has_perm = mode >= M_PERM;
     unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
     unsigned char *vals = (unsigned char *)malloc(n * vs + 8), *vout = (unsigned char *)malloc(n * vs + 8);
@@ -526,32 +573,8 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     r = clsort_sort(cs, kin, kout, n, &sd, NULL);
     if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
-    download(cs, kout, n * ks, out);
-    for (i = 0; i < n && bad == (size_t)-1; ++i)
-        if (get_bits(out, ks, i) != get_bits(keys, ks, idx[i])) bad = i;
-    check(bad == (size_t)-1, what, n, sort_dist_names[d], bad, bad < n ? (double)get_bits(keys, ks, idx[bad]) : 0,
-          bad < n ? (double)get_bits(out, ks, bad) : 0);
-    if (has_perm) {
-        download(cs, pm, n * 4, perm);
-        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
-            if (perm[i] != idx[i]) bad = i;
-        check(bad == (size_t)-1, "sort permutation (stability)", n, sort_dist_names[d], bad, bad < n ? idx[bad] : 0,
-              bad < n ? perm[bad] : 0);
-    }
-    if (has_vals) {
-        download(cs, vout_m, n * vs, vout);
-        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
-            if (get_bits(vout, vs, i) != get_bits(vals, vs, idx[i])) bad = i;
-        check(bad == (size_t)-1, "sort values follow their keys", n, sort_dist_names[d], bad, 0, 0);
-    }
-    if (!in_place && n > 0) {
-        download(cs, kin, n * ks, out);
-        check(memcmp(out, keys, n * ks) == 0, "sort leaves keys_in untouched", n, sort_dist_names[d], 0, 0, 0);
-        if (has_vals) {
-            download(cs, vin, n * vs, vout);
-            check(memcmp(vout, vals, n * vs) == 0, "sort leaves values_in untouched", n, sort_dist_names[d], 0, 0, 0);
-        }
-    }
+    check_sort_results(cs, "sort", "sort permutation (stability)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
+                       vin, vout_m, pm, out, vout, perm);
     clReleaseMemObject(kin);
     if (!in_place) clReleaseMemObject(kout);
     if (vin) clReleaseMemObject(vin);
@@ -1404,7 +1427,7 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
                               int in_place, int segs, size_t seg_len)
 {
     static const char *tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
-    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, s, nseg = 1, bad = (size_t)-1;
+    size_t ks = clsort_type_size(t), vs = mode == M_VAL4 ? 4 : 8, i, s, nseg = 1;
     int has_vals = mode == M_VAL4 || mode == M_VAL8 || mode == M_PERM_VAL8, has_perm = mode >= M_PERM;
     unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
     unsigned char *vals = (unsigned char *)malloc(n * vs + 8), *vout = (unsigned char *)malloc(n * vs + 8);
@@ -1456,32 +1479,8 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
     r = clsort_bitonic_sort(cs, kin, kout, n, &bd, NULL);
     if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
-    download(cs, kout, n * ks, out);
-    for (i = 0; i < n && bad == (size_t)-1; ++i)
-        if (get_bits(out, ks, i) != get_bits(keys, ks, idx[i])) bad = i;
-    check(bad == (size_t)-1, what, n, sort_dist_names[d], bad, bad < n ? (double)get_bits(keys, ks, idx[bad]) : 0,
-          bad < n ? (double)get_bits(out, ks, bad) : 0);
-    if (has_perm) {
-        download(cs, pm, n * 4, perm);
-        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
-            if (perm[i] != idx[i]) bad = i;
-        check(bad == (size_t)-1, "bitonic permutation (input index, ties in input order)", n, sort_dist_names[d], bad,
-              bad < n ? idx[bad] : 0, bad < n ? perm[bad] : 0);
-    }
-    if (has_vals) {
-        download(cs, vout_m, n * vs, vout);
-        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
-            if (get_bits(vout, vs, i) != get_bits(vals, vs, idx[i])) bad = i;
-        check(bad == (size_t)-1, "bitonic values follow their keys", n, sort_dist_names[d], bad, 0, 0);
-    }
-    if (!in_place && n > 0) {
-        download(cs, kin, n * ks, out);
-        check(memcmp(out, keys, n * ks) == 0, "bitonic leaves keys_in untouched", n, sort_dist_names[d], 0, 0, 0);
-        if (has_vals) {
-            download(cs, vin, n * vs, vout);
-            check(memcmp(vout, vals, n * vs) == 0, "bitonic leaves values_in untouched", n, sort_dist_names[d], 0, 0, 0);
-        }
-    }
+    check_sort_results(cs, "bitonic", "bitonic permutation (input index, ties in input order)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
+                       vin, vout_m, pm, out, vout, perm);
     (void)vin; (void)pm; (void)doff; /* pool buffers */
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm); free(off);
 }
