@@ -226,6 +226,249 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 
+#ifdef ONESWEEP
+/* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
+ * Built with -DONESWEEP on the look-back path. One upfront read of the keys
+ * builds the digit histograms of every pass (radix_histogram), a scan turns
+ * them into each digit's first output position (radix_digit_starts), and then
+ * each pass is one kernel, radix_onesweep: a tile ranks its keys by the digit,
+ * learns from the tiles before it how many keys of each digit they hold
+ * (decoupled look-back, one status word per tile and digit), and writes its
+ * keys out. Bytes per key and pass: read once, written once (the classic
+ * passes above read twice).
+ *
+ * Ranking is by 32-work-item warps: per key step, the work-items holding the
+ * same digit find each other (match_any), the lowest of them adds their count
+ * to the warp's counter of that digit, and each takes the counter's old value
+ * plus the number of its peers on lower lanes. Keys of warp w are its
+ * consecutive 32 * ITEMS keys, lane-minor, so ranks keep the input order
+ * (stable). With -DNV_PTX (NVIDIA, sm_70+) match_any is one PTX instruction
+ * and warp_sync a warp barrier; elsewhere both are emulated with local memory
+ * and work-group barriers (slow, but the same algorithm: that is what PoCL
+ * and oclgrind check). Needs WG >= RADIX, WG a multiple of 32, n < 2^30. */
+#define OS_WARP 32u
+#define OS_WARPS (WG / OS_WARP)
+#define OS_FLAG_AGG 0x40000000u
+#define OS_FLAG_PREFIX 0x80000000u
+#define OS_COUNT 0x3fffffffu
+
+#if defined(NV_PTX) && defined(OS_MATCH_INSTRUCTION)
+inline uint os_match_any(uint x, __local uint *scratch)
+{
+    uint r;
+    (void)scratch;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(x));
+    return r;
+}
+inline void os_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#elif defined(NV_PTX)
+/* one ballot per digit bit (as CUB's MatchAny): cheaper than match.any.sync */
+inline uint os_match_any(uint x, __local uint *scratch)
+{
+    uint r = 0xffffffffu;
+    (void)scratch;
+    for (uint b = 0; b < RADIX_BITS; ++b) {
+        uint bit = (x >> b) & 1u, m;
+        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
+                     : "=r"(m) : "r"(bit));
+        r &= bit ? m : ~m;
+    }
+    return r;
+}
+inline void os_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#else
+inline uint os_match_any(uint x, __local uint *scratch)
+{
+    const uint lid = (uint)get_local_id(0), first = lid & ~(OS_WARP - 1u);
+    uint r = 0;
+    scratch[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint l = 0; l < OS_WARP; ++l) r |= (scratch[first + l] == x ? 1u : 0u) << l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+inline void os_warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
+
+/* The scratch `counts` of a one-sweep sort: first the status words of a pass
+ * (tiles * RADIX, then the ticket counter; cleared before each pass), then at
+ * hist_off the digit histograms of all passes, hist[p * RADIX + d]. */
+#define OS_HIST_WORDS (((KEY_BYTES * 8 + RADIX_BITS - 1) / RADIX_BITS) * RADIX)
+
+/* hist[p * RADIX + d] += keys whose digit of pass p is d. Each work-group
+ * takes tiles g, g + groups, ...; counters of every pass in local memory. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
+                     uint kind, ulong flip, __global volatile uint *counts, uint hist_off)
+{
+    __local uint h[OS_HIST_WORDS];
+    __global volatile uint *hist = counts + hist_off;
+    const uint lid = (uint)get_local_id(0);
+    for (uint i = lid; i < passes * RADIX; i += WG) h[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong t = get_group_id(0); t * TILE < n; t += get_num_groups(0)) {
+        KEY_T k[ITEMS]; /* all loads first: ITEMS of them in flight */
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = t * TILE + j * WG + lid;
+            k[j] = i < n ? keys[i] : 0;
+        }
+        for (uint j = 0; j < ITEMS; ++j) {
+            if (t * TILE + j * WG + lid >= n) break;
+            KEY_T x = to_image(k[j], kind, (KEY_T)flip);
+            for (uint p = 0; p < passes; ++p) {
+                uint shift = begin + p * pass_bits;
+                uint mask = (1u << min(pass_bits, end - shift)) - 1u;
+                atomic_inc(&h[p * RADIX + digit_of(x, shift, mask)]);
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < passes * RADIX; i += WG)
+        if (h[i]) atomic_add(&hist[i], h[i]);
+}
+
+/* hist[p * RADIX + d] becomes the exclusive scan over d: one work-group per pass. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_digit_starts(__global uint *counts, uint hist_off)
+{
+    __local uint s[PAD(WG) + 1];
+    const uint lid = (uint)get_local_id(0);
+    __global uint *h = counts + hist_off + get_group_id(0) * RADIX;
+    uint x = lid < RADIX ? h[lid] : 0u, total;
+    uint e = wg_exclusive_scan(x, s, &total);
+    if (lid < RADIX) h[lid] = e;
+}
+
+/* Status words carry their payload, so they need no ordering, only untorn
+ * 32-bit accesses: plain volatile loads and stores on NVIDIA (an atomic per
+ * access measured slower: 2^28 keys make 50 M of them per pass), atomics
+ * elsewhere (so that race checkers see no race). */
+#ifdef NV_PTX
+#define OS_READ(p) (*(p))
+#define OS_WRITE(p, x) (*(p) = (x))
+#else
+#define OS_READ(p) atomic_add((p), 0u)
+#define OS_WRITE(p, x) atomic_xchg((p), (x))
+#endif
+
+/* One pass: counts as above (status zero on entry), starts_off where this
+ * pass's digit starts are. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
+                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *counts,
+                    uint starts_off RADIX_VAL_ARGS)
+{
+    __global volatile uint *status = counts;
+    __global const uint *starts = (__global const uint *)(counts + starts_off);
+#if defined(HAS_VALUES) && VAL_BYTES > KEY_BYTES
+    __local VAL_T buf[TILE]; /* keys, then values, in local order */
+#else
+    __local KEY_T buf[TILE];
+#endif
+    __local KEY_T *K = (__local KEY_T *)buf;
+#ifdef HAS_VALUES
+    __local uchar D[TILE];                 /* digit at each local position (K is overwritten by values) */
+#endif
+    __local uint wh[OS_WARPS * RADIX];     /* per warp and digit: count, then exclusive prefix */
+    __local uint local_start[RADIX];       /* first local position of each digit */
+    __local uint out_base[RADIX];          /* global position of local position 0, per digit */
+    __local uint s[PAD(WG) + 1];
+    __local uint scratch[WG];
+    __local uint tile_id;
+    const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
+    const uint mask = (1u << bits) - 1u;
+    const uint groups = (uint)get_num_groups(0);
+    if (lid == 0) tile_id = atomic_inc(&status[(ulong)groups * RADIX]);
+    for (uint i = lid; i < OS_WARPS * RADIX; i += WG) wh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint g = tile_id;
+    const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
+    const uint tile_n = (uint)min((ulong)TILE, n - base);
+
+    /* load: warp w's keys, lane-minor; past the end keys of all ones (the
+     * largest digit, ranked after every real key, never written) */
+    KEY_T k[ITEMS];
+    uint rank[ITEMS];
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = wbase + j * OS_WARP + lane;
+        k[j] = i < n ? to_image(keys_in[i], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+    }
+    /* rank inside the warp */
+    __local uint *my = wh + w * RADIX;
+    const uint lt = (1u << lane) - 1u;
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint d = digit_of(k[j], shift, mask);
+        uint peers = os_match_any(d, scratch);
+        os_warp_sync();
+        uint old = my[d];
+        os_warp_sync();
+        if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
+        rank[j] = old + popcount(peers & lt);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* per digit: warps' exclusive prefixes, the tile's count, the look-back */
+    uint count = 0;
+    if (lid < RADIX) {
+        for (uint v = 0; v < OS_WARPS; ++v) {
+            uint c = wh[v * RADIX + lid];
+            wh[v * RADIX + lid] = count;
+            count += c;
+        }
+    }
+    uint tile_total = count; /* with the padding keys: places them locally */
+    if (lid == mask) count -= TILE - tile_n;
+    uint excl = 0;
+    if (lid < RADIX && lid <= mask) {
+        __global volatile uint *st = status + lid;
+        OS_WRITE(&st[(ulong)g * RADIX], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
+        for (uint t = g; t > 0;) {
+            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
+            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) continue; /* not yet published: wait */
+            excl += word & OS_COUNT;
+            if (word & OS_FLAG_PREFIX) break;
+            --t;
+        }
+        if (g != 0) OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
+    }
+    uint tile_excl = wg_exclusive_scan(lid < RADIX ? tile_total : 0u, s, &tile_total);
+    if (lid < RADIX) {
+        local_start[lid] = tile_excl;
+        out_base[lid] = starts[lid] + excl - tile_excl;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* keys to local memory in digit order, then out: runs of one digit go to
+     * consecutive addresses */
+    uint pos[ITEMS];
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint d = digit_of(k[j], shift, mask);
+        pos[j] = local_start[d] + my[d] + rank[j];
+        K[pos[j]] = k[j];
+#ifdef HAS_VALUES
+        D[pos[j]] = (uchar)d;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < tile_n; i += WG) {
+        KEY_T key = K[i];
+        keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+    }
+#ifdef HAS_VALUES
+    VAL_T v[ITEMS];
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = wbase + j * OS_WARP + lane;
+        v[j] = iota ? (VAL_T)i : i < n ? vals_in[i] : (VAL_T)0;
+    }
+    __local VAL_T *V = (__local VAL_T *)buf;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; ++j) V[pos[j]] = v[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
+#endif
+}
+#endif /* ONESWEEP */
+
 #endif /* BITONIC */
 
 /* dst[i] = src[idx[i]] for elements of `unit` TYPEs: gather_vec4 / vec2 /

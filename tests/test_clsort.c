@@ -584,16 +584,12 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm);
 }
 
-/* Every key type, distribution and mode over the sizes, plus bit ranges.
- * Largest sizes first: then no buffer (the test's or the context's scratch)
- * is ever allocated larger where a smaller one was released, which oclgrind
- * misreports as uninitialized memory (tests/oclgrind_realloc.c). */
-static void test_sort(clsort_context *cs, const size_t *sizes_up, size_t nsizes, int tiny)
+/* Every key type, distribution and mode over the sizes, plus bit ranges. */
+static void test_sort(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny)
 {
-    size_t s, rot = 0, sizes[32];
+    size_t s, rot = 0;
     int t, d;
     unsigned r;
-    for (s = 0; s < nsizes; ++s) sizes[s] = sizes_up[nsizes - 1 - s];
     for (s = 0; s < nsizes; ++s)
         for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
             for (d = 0; d < S_COUNT; ++d) {
@@ -966,9 +962,7 @@ static void test_bin_case(clsort_context *cs, const bin_grid_case *gc, size_t n,
     if (gc->with_offsets) {
         want_o = (uint32_t *)malloc((num_cells + 1) * 4);
         got_o = (uint32_t *)malloc((num_cells + 1) * 4);
-        /* one size for every small grid: oclgrind mis-tracks a buffer created
-         * where a smaller released one was (tests/oclgrind_realloc.c) */
-        doff = buffer(cs, num_cells < 16384 ? 65536 : (num_cells + 1) * 4, NULL);
+        doff = buffer(cs, (num_cells + 1) * 4, NULL);
     }
     ref_bin(want_k, n, num_cells, want_p, want_o);
     for (i = 0; i < n; ++i) sorted_ref[i] = want_k[want_p[i]];
@@ -1177,9 +1171,6 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
     static const size_t sizes[] = {65537, 4097, 1009, 257, 31, 3, 2, 1, 0};
     bin_grid_case grids[7];
     size_t s, gi, ng = 0;
-    /* make oclgrind runs the atomic method in a run of its own without the
-     * uninitialized-value check (see the Makefile) */
-    int skip_atomic = getenv("CLSORT_TEST_SKIP_ATOMIC") != NULL;
     int d, m;
     memset(grids, 0, sizeof grids);
     /* Helluy's grid: the periodic unit square, 32 x 32, packed float2 */
@@ -1239,12 +1230,11 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
                 for (m = 0; m < 2; ++m) {
                     if (tiny && (gi == 5 || gi == 6 || (d != P_UNIFORM && d != P_EDGES))) continue;
                     if (!grids[gi].with_offsets && m == CLSORT_BIN_ATOMIC) continue; /* a counter per key: 4 GiB */
-                    if (skip_atomic && m == CLSORT_BIN_ATOMIC) continue;
                     if (n > 5000 && d != P_UNIFORM && d != (int)(gi % P_COUNT)) continue;
                     test_bin_case(cs, &grids[gi], n, d, (clsort_bin_method)m);
                 }
     }
-    if (!quick && !skip_atomic) { /* a million particles in Helluy's grid, both methods */
+    if (!quick) { /* a million particles in Helluy's grid, both methods */
         test_bin_case(cs, &grids[0], ((size_t)1 << 20) + 1, P_UNIFORM, CLSORT_BIN_SORT);
         test_bin_case(cs, &grids[0], ((size_t)1 << 20) + 1, P_CLUSTERED, CLSORT_BIN_ATOMIC);
     }
@@ -1408,19 +1398,6 @@ static size_t random_offsets(uint32_t *off, size_t max_segs, size_t n)
     return s;
 }
 
-/* The bitonic cases' device buffers, allocated once at the largest size:
- * oclgrind misreports kernel writes into a buffer allocated where a smaller
- * released one was (tests/oclgrind_realloc.c). */
-static cl_mem bt_pool[6];
-static size_t bt_pool_bytes;
-
-static cl_mem bt_buffer(int i, size_t bytes, const void *src, clsort_context *cs)
-{
-    if (bytes > bt_pool_bytes) { printf("bitonic test pool too small\n"); exit(2); }
-    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), bt_pool[i], CL_TRUE, 0, bytes, src, 0, NULL, NULL);
-    return bt_pool[i];
-}
-
 /* One bitonic call against the stable reference (the bitonic sort breaks ties
  * by input index whenever an index moves, so the output is exact). */
 static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d, int descending, int mode,
@@ -1455,20 +1432,20 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
     } else if (segs == G_DEV || segs == G_HOST) {
         nseg = random_offsets(off, n + 3, n);
         bd.segment_count = nseg;
-        if (segs == G_DEV) bd.segment_offsets = doff = bt_buffer(5, (nseg + 1) * 4, off, cs);
+        if (segs == G_DEV) bd.segment_offsets = doff = buffer(cs, (nseg + 1) * 4, off);
         else bd.segment_offsets_host = off;
     }
     ref.t = t; ref.keys = keys; ref.by_range = 0; ref.descending = descending;
     for (s = 0; s < nseg; ++s)
         if (off[s + 1] - off[s] > 1) qsort(idx + off[s], off[s + 1] - off[s], 4, ref_cmp);
-    kin = bt_buffer(0, n * ks, keys, cs);
-    kout = in_place ? kin : bt_buffer(1, n * ks, NULL, cs);
+    kin = buffer(cs, n * ks, keys);
+    kout = in_place ? kin : buffer(cs, n * ks, NULL);
     if (has_vals) {
-        vin = bt_buffer(2, n * vs, vals, cs);
-        vout_m = in_place ? vin : bt_buffer(3, n * vs, NULL, cs);
+        vin = buffer(cs, n * vs, vals);
+        vout_m = in_place ? vin : buffer(cs, n * vs, NULL);
         bd.values_in = vin; bd.values_out = vout_m; bd.value_size = vs == 4 && (n & 1) ? 0 : vs; /* 0 = 4 */
     }
-    if (has_perm) bd.permutation = pm = bt_buffer(4, n * 4, NULL, cs);
+    if (has_perm) bd.permutation = pm = buffer(cs, n * 4, NULL);
     snprintf(what, sizeof what, "bitonic %s %s %s %s L=%lu segs=%lu%s", tn[t], mode_names[mode],
              descending ? "descending" : "ascending", seg_names[segs], (unsigned long)seg_len, (unsigned long)nseg,
              in_place ? " in-place" : "");
@@ -1481,7 +1458,12 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
     check_sort_results(cs, "bitonic", "bitonic permutation (input index, ties in input order)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
                        vin, vout_m, pm, out, vout, perm);
-    (void)vin; (void)pm; (void)doff; /* pool buffers */
+    clReleaseMemObject(kin);
+    if (!in_place) clReleaseMemObject(kout);
+    if (vin) clReleaseMemObject(vin);
+    if (vout_m && !in_place) clReleaseMemObject(vout_m);
+    if (pm) clReleaseMemObject(pm);
+    if (doff) clReleaseMemObject(doff);
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm); free(off);
 }
 
@@ -1648,8 +1630,7 @@ static void set_tile(const char *tile)
 
 /* Every key type, order, mode and segmentation; the zero-one check on the
  * device's tile and on tiny tiles (2 x 1, 2 x 2 keys), which push every
- * stride through the global passes (fused 1 to 4 steps, mirror steps).
- * Largest buffers first (oclgrind, see test_sort). */
+ * stride through the global passes (fused 1 to 4 steps, mirror steps). */
 static void test_bitonic(clsort_context *cs, int quick, int tiny)
 {
     static const size_t sizes[] = {4194304, 1048577, 65537, 8193, 4097, 4096, 2049, 2048, 2047, 1025, 1024, 1023,
@@ -1662,8 +1643,6 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
     size_t max_n = tiny ? 50000 : quick ? 65537 : (size_t)1 << 22;
     printf("  bitonic sort...\n");
     fflush(stdout);
-    bt_pool_bytes = max_n * 8 + 64;
-    for (s = 0; s < 6; ++s) bt_pool[s] = buffer(cs, bt_pool_bytes, NULL);
     /* first the largest scratch the context will need (index, values copy) */
     test_bitonic_case(cs, CLSORT_U64, max_n, S_RANDOM, 1, M_PERM_VAL8, 1, G_DEV, 0);
     test_bitonic_case(cs, CLSORT_U32, 50000, S_EXTREMES, 1, M_VAL4, 0, G_DEV, 0);
@@ -1719,23 +1698,10 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
         test_bitonic_zero_one(cs, m, 0, "2x2");
     }
     set_tile(saved);
-    for (s = 0; s < 6; ++s) clReleaseMemObject(bt_pool[s]);
     test_bitonic_arguments(cs);
 }
 
 /* ---- N-body ---- */
-
-/* Buffers of at least 64 KiB: oclgrind misreports memory of a buffer created
- * where a smaller released one was (tests/oclgrind_realloc.c); with one size
- * for every small case that never happens. */
-static cl_mem nb_buffer(clsort_context *cs, size_t bytes, const void *src)
-{
-    cl_int e;
-    cl_mem m = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes < 65536 ? 65536 : bytes, NULL, &e);
-    if (e != CL_SUCCESS) { printf("clCreateBuffer failed\n"); exit(2); }
-    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
-    return m;
-}
 
 /* Positions (x, y, z, m) and velocities of a Plummer sphere of n bodies, total
  * mass M, scale radius 1, G = 1, isotropic velocities from the distribution
@@ -1829,8 +1795,8 @@ static void test_nbody_accel(clsort_context *cs, size_t n, const char *shape, in
     }
     for (i = 0; i < 4 * n; ++i) posd[i] = pos[i];
     if (shape) setenv("CLSORT_NBODY", shape, 1); else unsetenv("CLSORT_NBODY");
-    dp = nb_buffer(cs, n * vec, fp64 ? (const void *)posd : (const void *)pos);
-    da = nb_buffer(cs, n * vec, NULL);
+    dp = buffer(cs, n * vec, fp64 ? (const void *)posd : (const void *)pos);
+    da = buffer(cs, n * vec, NULL);
     nb_desc(&d, 0, eps2, 1, 0);
     d.G = 0.75;
     d.method = (clsort_nbody_method)method;
@@ -1862,7 +1828,7 @@ done:
 static int nb_run(clsort_context *cs, const float *pos, const float *vel, size_t n, const clsort_nbody_desc *d,
                   unsigned calls, float *pos_out, float *vel_out)
 {
-    cl_mem dp = nb_buffer(cs, n * 16, pos), dv = nb_buffer(cs, n * 16, vel);
+    cl_mem dp = buffer(cs, n * 16, pos), dv = buffer(cs, n * 16, vel);
     unsigned c;
     int r = CLSORT_SUCCESS;
     for (c = 0; c < calls && r == CLSORT_SUCCESS; ++c) r = clsort_nbody(cs, dp, dv, n, d, NULL);
@@ -2075,11 +2041,7 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
         }
     }
     unsetenv("CLSORT_NBODY");
-    /* make oclgrind runs the split without --uninitialized: oclgrind 21.10
-     * calls the positions a part received by the exchange copies uninitialized
-     * in the next step (values are right: bitwise equal to one context, also
-     * under oclgrind; not reproduced by a plain copy; open item) */
-    if (!getenv("CLSORT_TEST_SKIP_MULTI")) { /* two contexts on one cl_context (PoCL has one CPU
+    { /* two contexts on one cl_context (PoCL has one CPU
        * device: two queues on it stand for two devices), even and uneven splits, vs one context */
         clsort_context_desc cd;
         clsort_context *c2 = NULL;
@@ -2098,8 +2060,8 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
                     int ok;
                     nb_desc(&d, 1e-3, 0.0025, k, integ2);
                     r = nb_run(cs, pos, vel, n, &d, 1, pa, va);
-                    b[0] = nb_buffer(cs, n * 16, pos); b[1] = nb_buffer(cs, n * 16, vel);
-                    b[2] = nb_buffer(cs, n * 16, pos); b[3] = nb_buffer(cs, n * 16, vel);
+                    b[0] = buffer(cs, n * 16, pos); b[1] = buffer(cs, n * 16, vel);
+                    b[2] = buffer(cs, n * 16, pos); b[3] = buffer(cs, n * 16, vel);
                     memset(parts, 0, sizeof parts);
                     parts[0].ctx = cs; parts[0].positions = b[0]; parts[0].velocities = b[1];
                     parts[1].ctx = c2; parts[1].positions = b[2]; parts[1].velocities = b[3];
@@ -2123,7 +2085,7 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
             { /* bad parts: the same context twice, slices that do not tile */
                 clsort_nbody_part parts[2];
                 cl_mem b[4];
-                for (i = 0; i < 4; ++i) b[i] = nb_buffer(cs, n * 16, pos);
+                for (i = 0; i < 4; ++i) b[i] = buffer(cs, n * 16, pos);
                 memset(parts, 0, sizeof parts);
                 parts[0].ctx = cs; parts[0].positions = b[0]; parts[0].velocities = b[1];
                 parts[1].ctx = cs; parts[1].positions = b[2]; parts[1].velocities = b[3];
@@ -2257,8 +2219,8 @@ int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
     int quick = tiny || (argc > 1 && strcmp(argv[1], "--quick") == 0);
-    /* a second argument "base" or "sort" runs only that part (make oclgrind runs
-     * them as two processes, see test_sort on oclgrind's reallocation reports) */
+    /* a second argument base|sort|bin|bitonic|nbody runs only that part (make
+     * oclgrind runs each part in a process of its own) */
     const char *part = argc > 2 ? argv[2] : "all";
     int all = strcmp(part, "all") == 0;
     int run_base = all || strcmp(part, "base") == 0, run_sort = all || strcmp(part, "sort") == 0;
@@ -2318,7 +2280,7 @@ int main(int argc, char **argv)
             test_sort_case(cs, CLSORT_U32, (size_t)1 << 22, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
             test_sort_case(cs, CLSORT_F32, ((size_t)1 << 21) + 3, S_RANDOM, 0, 0, 0, 1, M_PERM, 1, 0);
         }
-        for (s = nsizes; s-- > 0 && run_sort;) test_gather(cs, sizes[s]); /* largest first, as test_sort */
+        for (s = 0; s < nsizes && run_sort; ++s) test_gather(cs, sizes[s]);
         if (run_sort) test_sort_arguments(cs);
         printf("  particle binning...\n");
         fflush(stdout);
@@ -2338,8 +2300,6 @@ int main(int argc, char **argv)
             test_events(cs);
             test_host_level(cs);
             test_contexts(cs);
-            /* last: its buffers, freed, would be where oclgrind mis-tracks the
-             * next allocations (tests/oclgrind_realloc.c) */
             test_argument_table(cs);
         }
         clsort_destroy(cs);
