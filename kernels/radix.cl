@@ -242,27 +242,21 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
  * to the warp's counter of that digit, and each takes the counter's old value
  * plus the number of its peers on lower lanes. Keys of warp w are its
  * consecutive 32 * ITEMS keys, lane-minor, so ranks keep the input order
- * (stable). With -DNV_PTX (NVIDIA, sm_70+) match_any is one PTX instruction
- * and warp_sync a warp barrier; elsewhere both are emulated with local memory
- * and work-group barriers (slow, but the same algorithm: that is what PoCL
- * and oclgrind check). Needs WG >= RADIX, WG a multiple of 32, n < 2^30. */
+ * (stable). With -DNV_PTX (NVIDIA, sm_70+) match_any is RADIX_BITS warp
+ * ballots and warp_sync a warp barrier, in inline PTX; elsewhere both are
+ * emulated with local memory and work-group barriers (slow, but the same
+ * algorithm: that is what PoCL and oclgrind check; the default path there is
+ * the portable one). Needs WG >= RADIX, WG a multiple of 32, n < 2^30. */
 #define OS_WARP 32u
 #define OS_WARPS (WG / OS_WARP)
 #define OS_FLAG_AGG 0x40000000u
 #define OS_FLAG_PREFIX 0x80000000u
 #define OS_COUNT 0x3fffffffu
 
-#if defined(NV_PTX) && defined(OS_MATCH_INSTRUCTION)
-inline uint os_match_any(uint x, __local uint *scratch)
-{
-    uint r;
-    (void)scratch;
-    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(x));
-    return r;
-}
-inline void os_warp_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
-#elif defined(NV_PTX)
-/* one ballot per digit bit (as CUB's MatchAny): cheaper than match.any.sync */
+#ifdef NV_PTX
+/* One ballot per digit bit, as CUB's MatchAny: match.any.sync, one
+ * instruction, made the whole sort 1.46x slower on the H100 (2^28 u32 keys
+ * 13.4 ms against 9.2). */
 inline uint os_match_any(uint x, __local uint *scratch)
 {
     uint r = 0xffffffffu;
