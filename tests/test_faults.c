@@ -239,7 +239,7 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
             if (memcmp(attr + 3 * i, h_attr + 3 * (size_t)h_vals[i], 12) != 0) return 0;
         return 1;
     }
-    case 2: case 3: case 7: /* sorts: keys ascending */
+    case 2: case 3: case 7: case 10: /* sorts: keys ascending */
         memcpy(want, h_keys, sizeof want);
         qsort(want, N, 4, cmp_u32);
         clEnqueueReadBuffer(q, s == 3 ? b->keys : b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
@@ -270,8 +270,18 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
 
 static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permutation", "sort in place", "gather",
                                        "bin (sort)", "bin (atomic)", "bitonic one array + values + permutation",
-                                       "bitonic 1000-key segments", "n-body 2 steps"};
-#define SCENARIOS 10
+                                       "bitonic 1000-key segments", "n-body 2 steps",
+                                       "sort keys+values+permutation, one-sweep passes (look-back path)"};
+#define SCENARIOS 11
+
+/* A context for scenario s: the one-sweep scenario asks for the look-back path. */
+static clsort_result create_for(int s, clsort_context **cs)
+{
+    clsort_context_desc d;
+    memset(&d, 0, sizeof d);
+    if (s == 10) d.path = CLSORT_PATH_LOOKBACK;
+    return clsort_create(cs, &d);
+}
 
 static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
 {
@@ -288,7 +298,7 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
     switch (s) {
     case 0: return clsort_scan(cs, b->keys, b->out, N, &sd, NULL);
     case 1: pd.flags = b->flags; return clsort_pack(cs, b->keys, b->out, N, &pd, &count, NULL);
-    case 2:
+    case 2: case 10:
         so.values_in = b->vals; so.values_out = b->vals_out; so.permutation = b->perm;
         return clsort_sort(cs, b->keys, b->out, N, &so, NULL);
     case 3: return clsort_sort(cs, b->keys, b->keys, N, &so, NULL);
@@ -374,7 +384,7 @@ static void fault_case(int s, long k, int stride_report)
     clsort_result r;
     char what[160];
     fail_at = 0;
-    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+    if (create_for(s, &cs) != CLSORT_SUCCESS) {
         check(0, "clsort_create (no fault)", 0);
         clsort_destroy(cs);
         return;
@@ -450,7 +460,7 @@ int main(int argc, char **argv)
         bufs b;
         long step;
         fail_at = 0;
-        clsort_create(&cs, NULL);
+        create_for(s, &cs);
         make_bufs(cs, &b);
         reset(cs, &b);
         calls = 0;
