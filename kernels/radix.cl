@@ -243,10 +243,11 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
  * plus the number of its peers on lower lanes. Keys of warp w are its
  * consecutive 32 * ITEMS keys, lane-minor, so ranks keep the input order
  * (stable). With -DNV_PTX (NVIDIA, sm_70+) match_any is RADIX_BITS warp
- * ballots and warp_sync a warp barrier, in inline PTX; elsewhere both are
+ * ballots and warp_sync a warp barrier, in inline PTX; otherwise both are
  * emulated with local memory and work-group barriers (slow, but the same
- * algorithm: that is what PoCL and oclgrind check; the default path there is
- * the portable one). Needs WG >= RADIX, WG a multiple of 32, n < 2^30. */
+ * algorithm: that is what PoCL and oclgrind check; the host uses this form
+ * on CPUs' look-back path only). Needs WG >= RADIX, WG a multiple of 32,
+ * n < 2^30. */
 #define OS_WARP 32u
 #define OS_WARPS (WG / OS_WARP)
 #define OS_FLAG_AGG 0x40000000u
