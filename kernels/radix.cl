@@ -133,6 +133,33 @@ DEFINE_SCAN_RUNS(scan_counters, LRADIX)
 #define RADIX_VAL_ARGS
 #endif
 
+#if WG == 1
+/* CPUs: one work-item per tile (a long serial loop, which is what a CPU core
+ * runs best), so the pass is a plain counting-sort scatter: each key, in
+ * input order, goes to the next free slot of its digit, starting from
+ * offsets[d * groups + g]. Stable; no local memory, no barriers.
+ * Same arguments as radix_reorder. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void radix_scatter(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
+                   uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global const uint *offsets
+                   RADIX_VAL_ARGS)
+{
+    uint next[RADIX];
+    const uint g = (uint)get_group_id(0), groups = (uint)get_num_groups(0);
+    const ulong base = (ulong)g * TILE;
+    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    const uint mask = (1u << bits) - 1u;
+    for (uint d = 0; d <= mask; ++d) next[d] = offsets[d * groups + g];
+    for (uint i = 0; i < tile_n; ++i) {
+        KEY_T k = to_image(keys_in[base + i], kind_in, (KEY_T)flip_in);
+        uint dst = next[digit_of(k, shift, mask)]++;
+        keys_out[dst] = from_image(k, kind_out, (KEY_T)flip_out);
+#ifdef HAS_VALUES
+        vals_out[dst] = iota ? (VAL_T)(base + i) : vals_in[base + i];
+#endif
+    }
+}
+#else
 /* One pass over one tile: load, stable local sort by the digit, write out.
  * offsets[d * groups + g]: where tile g's keys of digit d start in the output.
  * kind_in/flip_in: image taken on load (first pass), kind_out/flip_out: undone
@@ -225,6 +252,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 #endif
     }
 }
+#endif /* WG == 1 */
 
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
