@@ -8805,6 +8805,10 @@ static cl_mem clsort__pass_dst(const clsort__sort_plan *pl, unsigned p, cl_mem f
     return ((pl->passes - 1 - p) % 2 == 0) ? final_buf : alt;
 }
 
+/* Pass p. Classic: count the digits per tile, scan the counts, then
+ * radix_reorder (work-groups) or radix_scatter (CPUs: one work-item per tile).
+ * One-sweep: clear the status words (pass 0: cleared with the histograms),
+ * then radix_onesweep. The pass kernels share their leading arguments. */
 static clsort_result clsort__radix_pass(clsort__chain *c, clsort__program *rp, clsort__program *sp,
                                         const clsort__sort_plan *pl, unsigned p, size_t n, cl_mem kin, cl_mem kout,
                                         cl_mem vin, cl_mem vout, cl_uint iota, cl_mem counts)
@@ -8813,30 +8817,38 @@ static clsort_result clsort__radix_pass(clsort__chain *c, clsort__program *rp, c
     cl_ulong n64 = (cl_ulong)n, zero64 = 0;
     cl_uint shift = pl->begin + p * pl->pass_bits, zero = 0;
     cl_uint bits = pl->end - shift < pl->pass_bits ? pl->end - shift : pl->pass_bits;
+    cl_uint starts_off = (cl_uint)(pl->status_words + ((size_t)p << pl->pass_bits)); /* one-sweep only */
     const cl_uint *kind_in = p == 0 ? &pl->kind : &zero, *kind_out = p == pl->passes - 1 ? &pl->kind : &zero;
     const cl_ulong *flip_in = p == 0 ? &pl->flip : &zero64, *flip_out = p == pl->passes - 1 ? &pl->flip : &zero64;
+    const char *name = pl->onesweep ? "radix_onesweep" : rp->wg == 1 ? "radix_scatter" : "radix_reorder";
+    size_t sz[14] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n64, sizeof shift, sizeof bits, sizeof zero,
+                     sizeof zero64, sizeof zero, sizeof zero64, sizeof(cl_mem)};
+    const void *v[14];
+    unsigned nargs = 10;
     cl_kernel k;
-    {
-        size_t sz[7] = {sizeof(cl_mem), sizeof n64, sizeof shift, sizeof bits, sizeof zero, sizeof zero64, sizeof(cl_mem)};
-        const void *v[7];
-        v[0] = &kin; v[1] = &n64; v[2] = &shift; v[3] = &bits; v[4] = kind_in; v[5] = flip_in; v[6] = &counts;
+    if (pl->onesweep) {
+        if (p > 0) CLSORT__TRY(clsort__clear(c, rp, counts, pl->status_words * 4));
+    } else {
+        size_t csz[7] = {sizeof(cl_mem), sizeof n64, sizeof shift, sizeof bits, sizeof zero, sizeof zero64,
+                         sizeof(cl_mem)};
+        const void *cv[7];
+        cv[0] = &kin; cv[1] = &n64; cv[2] = &shift; cv[3] = &bits; cv[4] = kind_in; cv[5] = flip_in; cv[6] = &counts;
         CLSORT__TRY(clsort__get_kernel(ctx, rp, "radix_count", &k));
-        CLSORT__TRY(clsort__args(ctx, k, "radix_count", 7, sz, v));
+        CLSORT__TRY(clsort__args(ctx, k, "radix_count", 7, csz, cv));
         CLSORT__TRY(clsort__launch(c, k, pl->groups, rp->wg, "radix_count"));
+        CLSORT__TRY(clsort__scan_levels(c, sp, counts, counts, pl->counts, 0, 0, NULL, 4, 0));
     }
-    CLSORT__TRY(clsort__scan_levels(c, sp, counts, counts, pl->counts, 0, 0, NULL, 4, 0));
-    {
-        size_t sz[13] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n64, sizeof shift, sizeof bits, sizeof zero,
-                         sizeof zero64, sizeof zero, sizeof zero64, sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
-                         sizeof iota};
-        const void *v[13];
-        v[0] = &kin; v[1] = &kout; v[2] = &n64; v[3] = &shift; v[4] = &bits; v[5] = kind_in; v[6] = flip_in;
-        v[7] = kind_out; v[8] = flip_out; v[9] = &counts; v[10] = &vin; v[11] = &vout; v[12] = &iota;
-        const char *name = rp->wg == 1 ? "radix_scatter" : "radix_reorder"; /* radix.cl: one per program */
-        CLSORT__TRY(clsort__get_kernel(ctx, rp, name, &k));
-        CLSORT__TRY(clsort__args(ctx, k, name, pl->stream_size ? 13 : 10, sz, v));
-        return clsort__launch(c, k, pl->groups, rp->wg, name);
+    v[0] = &kin; v[1] = &kout; v[2] = &n64; v[3] = &shift; v[4] = &bits; v[5] = kind_in; v[6] = flip_in;
+    v[7] = kind_out; v[8] = flip_out; v[9] = &counts;
+    if (pl->onesweep) sz[nargs] = sizeof starts_off, v[nargs++] = &starts_off;
+    if (pl->stream_size) {
+        sz[nargs] = sizeof(cl_mem), v[nargs++] = &vin;
+        sz[nargs] = sizeof(cl_mem), v[nargs++] = &vout;
+        sz[nargs] = sizeof iota, v[nargs++] = &iota;
     }
+    CLSORT__TRY(clsort__get_kernel(ctx, rp, name, &k));
+    CLSORT__TRY(clsort__args(ctx, k, name, nargs, sz, v));
+    return clsort__launch(c, k, pl->groups, rp->wg, name);
 }
 
 /* One-sweep: clear the scratch, the digit histograms of every pass in one
@@ -8869,31 +8881,6 @@ static clsort_result clsort__onesweep_histograms(clsort__chain *c, clsort__progr
         CLSORT__TRY(clsort__args(ctx, k, "radix_digit_starts", 2, sz, v));
         return clsort__launch(c, k, pl->passes, rp->wg, "radix_digit_starts");
     }
-}
-
-/* One-sweep pass p: clear the status words, then one kernel. */
-static clsort_result clsort__onesweep_pass(clsort__chain *c, clsort__program *rp, const clsort__sort_plan *pl,
-                                           unsigned p, size_t n, cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout,
-                                           cl_uint iota, cl_mem counts)
-{
-    clsort_context *ctx = c->ctx;
-    cl_ulong n64 = (cl_ulong)n, zero64 = 0;
-    cl_uint shift = pl->begin + p * pl->pass_bits, zero = 0;
-    cl_uint bits = pl->end - shift < pl->pass_bits ? pl->end - shift : pl->pass_bits;
-    cl_uint starts_off = (cl_uint)(pl->status_words + ((size_t)p << pl->pass_bits));
-    const cl_uint *kind_in = p == 0 ? &pl->kind : &zero, *kind_out = p == pl->passes - 1 ? &pl->kind : &zero;
-    const cl_ulong *flip_in = p == 0 ? &pl->flip : &zero64, *flip_out = p == pl->passes - 1 ? &pl->flip : &zero64;
-    size_t sz[14] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n64, sizeof shift, sizeof bits, sizeof zero,
-                     sizeof zero64, sizeof zero, sizeof zero64, sizeof(cl_mem), sizeof starts_off, sizeof(cl_mem),
-                     sizeof(cl_mem), sizeof iota};
-    const void *v[14];
-    cl_kernel k;
-    if (p > 0) CLSORT__TRY(clsort__clear(c, rp, counts, pl->status_words * 4)); /* pass 0: cleared with the rest */
-    v[0] = &kin; v[1] = &kout; v[2] = &n64; v[3] = &shift; v[4] = &bits; v[5] = kind_in; v[6] = flip_in;
-    v[7] = kind_out; v[8] = flip_out; v[9] = &counts; v[10] = &starts_off; v[11] = &vin; v[12] = &vout; v[13] = &iota;
-    CLSORT__TRY(clsort__get_kernel(ctx, rp, "radix_onesweep", &k));
-    CLSORT__TRY(clsort__args(ctx, k, "radix_onesweep", pl->stream_size ? 14 : 11, sz, v));
-    return clsort__launch(c, k, pl->groups, rp->wg, "radix_onesweep");
 }
 
 static clsort_result clsort__gather_enqueue(clsort__chain *c, cl_mem src, cl_mem dst, cl_mem idx, size_t n,
@@ -8958,8 +8945,7 @@ static clsort_result clsort__sort_passes(clsort__chain *c, const clsort__sort_pl
         cl_mem kdst = clsort__pass_dst(pl, p, keys_out, kalt);
         cl_mem vdst = pl->stream_size ? clsort__pass_dst(pl, p, vfinal, valt) : NULL;
         cl_uint iota = (cl_uint)(p == 0 && d->permutation != NULL);
-        if (pl->onesweep) CLSORT__TRY(clsort__onesweep_pass(c, rp, pl, p, n, ksrc, kdst, vsrc, vdst, iota, counts));
-        else CLSORT__TRY(clsort__radix_pass(c, rp, sp, pl, p, n, ksrc, kdst, vsrc, vdst, iota, counts));
+        CLSORT__TRY(clsort__radix_pass(c, rp, sp, pl, p, n, ksrc, kdst, vsrc, vdst, iota, counts));
         ksrc = kdst;
         vsrc = vdst;
     }

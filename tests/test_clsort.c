@@ -530,6 +530,18 @@ static void check_sort_results(clsort_context *cs, const char *name, const char 
     }
 }
 
+/* The buffers of one sort case (radix or bitonic); in place, the outputs are the inputs. */
+static void release_sort_buffers(cl_mem kin, cl_mem kout, cl_mem vin, cl_mem vout, cl_mem perm, cl_mem extra,
+                                 int in_place)
+{
+    clReleaseMemObject(kin);
+    if (!in_place) clReleaseMemObject(kout);
+    if (vin) clReleaseMemObject(vin);
+    if (vout && !in_place) clReleaseMemObject(vout);
+    if (perm) clReleaseMemObject(perm);
+    if (extra) clReleaseMemObject(extra);
+}
+
 static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, unsigned begin, unsigned end,
                            unsigned radix_bits, int descending, int mode, int in_place, int caller_temp)
 {
@@ -575,12 +587,7 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
     check_sort_results(cs, "sort", "sort permutation (stability)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
                        vin, vout_m, pm, out, vout, perm);
-    clReleaseMemObject(kin);
-    if (!in_place) clReleaseMemObject(kout);
-    if (vin) clReleaseMemObject(vin);
-    if (vout_m && !in_place) clReleaseMemObject(vout_m);
-    if (pm) clReleaseMemObject(pm);
-    if (temp) clReleaseMemObject(temp);
+    release_sort_buffers(kin, kout, vin, vout_m, pm, temp, in_place);
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm);
 }
 
@@ -1458,12 +1465,7 @@ static void test_bitonic_case(clsort_context *cs, clsort_type t, size_t n, int d
     check(r == CLSORT_SUCCESS, what, n, sort_dist_names[d], 0, 0, r);
     check_sort_results(cs, "bitonic", "bitonic permutation (input index, ties in input order)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
                        vin, vout_m, pm, out, vout, perm);
-    clReleaseMemObject(kin);
-    if (!in_place) clReleaseMemObject(kout);
-    if (vin) clReleaseMemObject(vin);
-    if (vout_m && !in_place) clReleaseMemObject(vout_m);
-    if (pm) clReleaseMemObject(pm);
-    if (doff) clReleaseMemObject(doff);
+    release_sort_buffers(kin, kout, vin, vout_m, pm, doff, in_place);
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm); free(off);
 }
 
