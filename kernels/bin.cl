@@ -44,18 +44,23 @@ inline uint spread3(uint x)
 /* keys[i] = the cell of particle i, whose position is the floats at
  * pos[i * stride + offset + axis] (stride and offset in floats).
  * geom = (origin.xyz, -), inv = (1/cell_size.xyz, -); cells.w = dims,
- * flags: bits 0..2 periodic x/y/z, bit 3 Morton order. */
+ * flags: CELL_PERIODIC_X/Y/Z, CELL_MORTON (the host's CLSORT__CELL_* mirror them). */
+#define CELL_PERIODIC_X 1u
+#define CELL_PERIODIC_Y 2u
+#define CELL_PERIODIC_Z 4u
+#define CELL_MORTON 8u
+
 __kernel void cell_keys(__global const float *pos, __global uint *keys, ulong n, ulong stride, ulong offset,
                         float4 origin, float4 inv, uint4 cells, uint flags)
 {
     const ulong i = get_global_id(0);
     if (i >= n) return;
     __global const float *p = pos + i * stride + offset;
-    uint cx = axis_cell(p[0], origin.x, inv.x, cells.x, flags & 1u);
-    uint cy = axis_cell(p[1], origin.y, inv.y, cells.y, flags & 2u);
-    uint cz = cells.w == 3 ? axis_cell(p[2], origin.z, inv.z, cells.z, flags & 4u) : 0u;
+    uint cx = axis_cell(p[0], origin.x, inv.x, cells.x, flags & CELL_PERIODIC_X);
+    uint cy = axis_cell(p[1], origin.y, inv.y, cells.y, flags & CELL_PERIODIC_Y);
+    uint cz = cells.w == 3 ? axis_cell(p[2], origin.z, inv.z, cells.z, flags & CELL_PERIODIC_Z) : 0u;
     uint key;
-    if (flags & 8u)
+    if (flags & CELL_MORTON)
         key = cells.w == 3 ? spread3(cx) | (spread3(cy) << 1) | (spread3(cz) << 2) : spread2(cx) | (spread2(cy) << 1);
     else
         key = (cz * cells.y + cy) * cells.x + cx; /* x fastest */

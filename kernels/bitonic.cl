@@ -1,4 +1,4 @@
-/* clsort bitonic sort kernels (needs common.cl and radix.cl first: WG, ITEMS,
+/* clsort bitonic sort kernels (need common.cl and keys.cl first: WG, ITEMS,
  * TILE, PAD, KEY_T and the key image to_image / from_image, so that the
  * bitonic and the radix sort order keys identically).
  *
@@ -9,7 +9,7 @@
  * sorted ascending, so positions past the end of a segment can be virtual
  * +inf keys: they are never stored, and a comparison with one never moves a
  * real key (the smaller, real key stays at the lower position). Keys are
- * sorted as their order-preserving images (radix.cl), xor all ones for
+ * sorted as their order-preserving images (keys.cl), xor all ones for
  * descending, so the sort itself is always ascending on unsigned integers.
  *
  * Kernels:

@@ -221,6 +221,36 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
     return *acc;
 }
 
+/* The tile index of this work-group from the ticket counter that follows the
+ * status words (all zero on entry): tiles take indices in the order they
+ * start, so a tile only ever waits for tiles that are already running. */
+inline uint lb_ticket(__global volatile ulong *status, __local uint *slot)
+{
+    if (get_local_id(0) == 0) *slot = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *slot;
+}
+
+/* The whole look-back protocol for tile g whose own sum is tsum: publish the
+ * aggregate, add up the predecessors (lb_lookback), publish the inclusive
+ * prefix; the last tile writes the grand total to total[0] (if not NULL).
+ * Returns the exclusive prefix to every work-item (it has barriers: call it
+ * from all of them). win, acc, step and prefix are the caller's __local
+ * scratch (OpenCL 1.2 declares __local variables only in kernels). */
+inline T lb_exclusive_prefix(__global volatile ulong *status, uint g, T tsum, __global T *total,
+                             __local ulong *win, __local T *acc, __local int *step, __local T *prefix)
+{
+    if (get_local_id(0) == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
+    T excl = lb_lookback(status, g, win, acc, step); /* 0 for tile 0 */
+    if (get_local_id(0) == 0) {
+        if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
+        *prefix = excl;
+        if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *prefix;
+}
+
 /* Zeroes count 32-bit words: the look-back status words and ticket before a
  * pass. (A kernel rather than clEnqueueFillBuffer, so that kernel checkers
  * such as oclgrind see the words as initialized before the atomics read them.) */

@@ -3,7 +3,8 @@
  * of the j range, then one integrator step. Prepended by common.cl.
  *
  * Build-time macros (chosen by the host from the device and n, see
- * clsort__nbody_shape; CLSORT_NBODY="wg:ib:js[:native]" overrides):
+ * clsort__nbody_shape; clsort_tuning.nbody_* or CLSORT_NBODY="wg:ib:js[:flags]"
+ * override, flags n = native_rsqrt, f = fast math, p = precise):
  *   WG      work-items per work-group = NB_P body lanes x JS j-slices
  *   IB      bodies per work-item (register blocking: each position read from
  *           the tile serves IB bodies)
@@ -50,27 +51,31 @@ typedef float4 real4;
 #define NB_INV(r2) NB_RSQRT(r2)
 #endif
 
-/* mode: 0 accelerations only, 1 the tutorial's step (x += v dt + a dt^2/2,
- * v += a dt), 2 leapfrog opening kick + drift, 3 leapfrog closing kick,
- * opening kick, drift, 4 leapfrog closing kick only; + 8: also write the
- * accelerations. The two half kicks of mode 3 stay two additions so that k
- * steps in one call equal k calls of one step bit for bit. */
+/* Evaluation modes (the host's CLSORT__NB_MODE_* mirror these): */
+#define NB_MODE_ACCEL 0u      /* accelerations only */
+#define NB_MODE_TUTORIAL 1u   /* the tutorial's step: x += v dt + a dt^2/2, v += a dt */
+#define NB_MODE_OPEN 2u       /* leapfrog opening kick + drift */
+#define NB_MODE_KICK_KICK 3u  /* leapfrog closing kick, opening kick, drift */
+#define NB_MODE_CLOSE 4u      /* leapfrog closing kick only */
+#define NB_MODE_WRITE_ACC 8u  /* added to a mode: also write the accelerations */
+/* The two half kicks of NB_MODE_KICK_KICK stay two additions so that k steps
+ * in one call equal k calls of one step bit for bit. */
 inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4 *pos_old, __global real4 *pos_new,
                          __global real4 *vel, __global real4 *acc_out, real dt, uint mode)
 {
-    const uint m = mode & 7u;
+    const uint m = mode & ~NB_MODE_WRITE_ACC;
     /* component by component: no 3-vectors, whose unused lane oclgrind
      * 21.10 tracks as uninitialized (and crashes on) */
-    if (mode & 8u) { /* scalar stores: oclgrind calls the lanes of an optimized (real4)(ax, ay, az, 0) uninitialized */
+    if (mode & NB_MODE_WRITE_ACC) { /* scalar stores: oclgrind calls the lanes of an optimized (real4)(ax, ay, az, 0) uninitialized */
         __global real *o = (__global real *)(acc_out + i);
         o[0] = ax;
         o[1] = ay;
         o[2] = az;
         o[3] = (real)0;
     }
-    if (m == 0u) return;
+    if (m == NB_MODE_ACCEL) return;
     real4 x = pos_old[i], v = vel[i];
-    if (m == 1u) {
+    if (m == NB_MODE_TUTORIAL) {
         const real h2 = (real)0.5 * dt * dt;
         x.x += v.x * dt + h2 * ax;
         x.y += v.y * dt + h2 * ay;
@@ -83,19 +88,19 @@ inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4
         v.x += ax * h;
         v.y += ay * h;
         v.z += az * h;
-        if (m == 3u) {
+        if (m == NB_MODE_KICK_KICK) {
             v.x += ax * h;
             v.y += ay * h;
             v.z += az * h;
         }
-        if (m != 4u) {
+        if (m != NB_MODE_CLOSE) {
             x.x += v.x * dt;
             x.y += v.y * dt;
             x.z += v.z * dt;
         }
     }
     vel[i] = v;
-    if (m != 4u) pos_new[i] = x;
+    if (m != NB_MODE_CLOSE) pos_new[i] = x;
 }
 
 /* Bodies i_base .. i_base + i_count - 1 against all n positions of pos_old.

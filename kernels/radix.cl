@@ -1,4 +1,4 @@
-/* clsort radix sort kernels (needs common.cl first, with T = uint).
+/* clsort radix sort kernels (need common.cl and keys.cl first, with T = uint).
  *
  * One pass sorts the keys of [0, n) stably by one digit: `bits` (<= RADIX_BITS)
  * bits of the key's order-preserving image starting at bit `shift`.
@@ -17,23 +17,13 @@
  * Build-time macros (set by the host):
  *   KEY_T, KEY_BYTES  uint/4 or ulong/8 (keys are moved as bit patterns)
  *   RADIX_BITS        digit width of the program, 1..12
- *   LBITS             bits ranked per local step (4 on GPUs: 16 counters per
- *                     work-item; 8 on CPUs, whose work-groups are a few long loops)
+ *   LBITS             bits ranked per local step of radix_reorder (4: 16
+ *                     counters per work-item; radix_scatter, the CPUs' serial
+ *                     form with WG == 1, does not use it)
  *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
- *
- * Key images. Signed and float keys are sorted through an order-preserving
- * bijection to unsigned integers, applied when a sort's first pass reads the
- * keys and undone when its last pass writes them:
- *   signed: flip the sign bit.
- *   float:  -inf .. -0 map to 0 .. (negatives reversed), +0 .. +inf and the
- *           positive NaNs follow, the negative NaNs come last. So -0 < +0,
- *           every NaN sorts after +inf, and every bit pattern survives.
- * Descending order xors the image with all ones (still stable). */
+ * Keys are ranked by their order-preserving images (keys.cl); descending
+ * order xors the image with all ones (still stable). */
 
-#ifndef KEY_T
-#define KEY_T uint
-#define KEY_BYTES 4
-#endif
 #ifndef RADIX_BITS
 #define RADIX_BITS 8
 #endif
@@ -43,42 +33,7 @@
 #define RADIX (1u << RADIX_BITS)
 #define LRADIX (1u << LBITS)
 
-#if KEY_BYTES == 8
-#define KEY_SIGN 0x8000000000000000UL
-#define KEY_NEG_INF 0xfff0000000000000UL
-#else
-#define KEY_SIGN 0x80000000u
-#define KEY_NEG_INF 0xff800000u
-#endif
-/* how many images the negative non-NaN floats take: -inf .. -0 */
-#define KEY_NEG_COUNT (KEY_NEG_INF - KEY_SIGN + (KEY_T)1)
-
-/* kind: 0 unsigned, 1 signed, 2 float; flip: 0 or ~0 (descending) */
-inline KEY_T to_image(KEY_T x, uint kind, KEY_T flip)
-{
-    if (kind == 1) {
-        x ^= KEY_SIGN;
-    } else if (kind == 2) {
-        if (x & KEY_SIGN) x = x > KEY_NEG_INF ? x : KEY_NEG_INF - x;
-        else x = x + KEY_NEG_COUNT;
-    }
-    return x ^ flip;
-}
-
-inline KEY_T from_image(KEY_T k, uint kind, KEY_T flip)
-{
-    k ^= flip;
-    if (kind == 1) return k ^ KEY_SIGN;
-    if (kind == 2) {
-        if (k < KEY_NEG_COUNT) return KEY_NEG_INF - k;
-        if (k <= KEY_NEG_INF) return k - KEY_NEG_COUNT;
-    }
-    return k;
-}
-
 inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift) & mask; }
-
-#ifndef BITONIC /* the bitonic program takes only the key image and the copy/gather kernels */
 
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
@@ -491,38 +446,3 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #endif
 }
 #endif /* ONESWEEP */
-
-#endif /* BITONIC */
-
-/* dst[i] = src[idx[i]] for elements of `unit` TYPEs: gather_vec4 / vec2 /
- * words move 16-, 8- or 4-byte pieces (the widest that divides the element),
- * gather_bytes bytes, for sizes not a multiple of 4. An index at or past
- * src_count yields a zero element (never a read outside src). One piece per
- * work-item; the element number comes from a 32-bit division where it fits
- * (64-bit division is a long software routine on GPUs) and from none when an
- * element is one piece. */
-#define DEFINE_GATHER(name, TYPE)                                                                   \
-    __kernel void name(__global const TYPE *src, __global TYPE *dst, __global const uint *idx, ulong n, \
-                       uint unit, ulong src_count)                                                  \
-    {                                                                                               \
-        ulong i = get_global_id(0), e, w;                                                           \
-        if (i >= n * unit) return;                                                                  \
-        if (unit == 1) e = i, w = 0;                                                                \
-        else if (i <= 0xffffffffUL) e = (uint)i / unit, w = (uint)i - (uint)e * unit;               \
-        else e = i / unit, w = i - e * unit;                                                        \
-        uint from = idx[e];                                                                         \
-        dst[i] = from < src_count ? src[(ulong)from * unit + w] : (TYPE)(0);                        \
-    }
-DEFINE_GATHER(gather_vec4, uint4)
-DEFINE_GATHER(gather_vec2, uint2)
-DEFINE_GATHER(gather_words, uint)
-DEFINE_GATHER(gather_bytes, uchar)
-
-/* dst[i] = src[i] for count 32-bit words: the sort's copies into its scratch
- * (a kernel rather than clEnqueueCopyBuffer, so that kernel checkers such as
- * oclgrind see the sub-buffer's words as initialized). */
-__kernel void copy_words(__global const uint *src, __global uint *dst, ulong count)
-{
-    ulong i = get_global_id(0);
-    if (i < count) dst[i] = src[i];
-}

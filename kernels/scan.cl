@@ -65,24 +65,14 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local int step;
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);
-    if (lid == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint g = tile_id;
+    const uint g = lb_ticket(status, &tile_id);
     const ulong base = (ulong)g * TILE;
     load_tile(in, base, n, bit, tile);
     T own[ITEMS];
     if (inclusive)
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
     T tsum = scan_tile_local(tile, s);
-    if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
-    T excl = lb_lookback(status, g, win, &lb_acc, &step); /* 0 for tile 0; called by all: it has barriers */
-    if (lid == 0) {
-        if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
-        prefix = excl;
-        if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const T offset = prefix;
+    const T offset = lb_exclusive_prefix(status, g, tsum, total, win, &lb_acc, &step, &prefix);
     for (uint j = 0; j < ITEMS; ++j) {
         uint k = j * WG + lid;
         if (base + k < n) {

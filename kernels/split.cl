@@ -142,23 +142,12 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local ulong win[LB_WINDOW];
     __local int step;
     __local uint lb_acc;
-    const uint lid = (uint)get_local_id(0);
-    if (lid == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint g = tile_id;
+    const uint g = lb_ticket(status, &tile_id);
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
-    if (lid == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, ones);
-    uint excl = lb_lookback(status, g, win, &lb_acc, &step); /* 0 for tile 0; called by all: it has barriers */
-    if (lid == 0) {
-        if (g != 0) lb_publish(status, g, LB_PREFIX, excl + ones);
-        prefix = excl;
-        if (g == get_num_groups(0) - 1) count[0] = excl + ones;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint off = prefix;
+    const uint off = lb_exclusive_prefix(status, g, ones, count, win, &lb_acc, &step, &prefix);
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)
                     base, n, rank, ones, ones, buf);
 }

@@ -1,0 +1,36 @@
+/* clsort gather and copy kernels (need common.cl first). Used by the radix
+ * sort (values through the permutation), the bitonic sort, binning
+ * (attributes) and clsort_gather. */
+
+/* dst[i] = src[idx[i]] for elements of `unit` TYPEs: gather_vec4 / vec2 /
+ * words move 16-, 8- or 4-byte pieces (the widest that divides the element),
+ * gather_bytes bytes, for sizes not a multiple of 4. An index at or past
+ * src_count yields a zero element (never a read outside src). One piece per
+ * work-item; the element number comes from a 32-bit division where it fits
+ * (64-bit division is a long software routine on GPUs) and from none when an
+ * element is one piece. */
+#define DEFINE_GATHER(name, TYPE)                                                                   \
+    __kernel void name(__global const TYPE *src, __global TYPE *dst, __global const uint *idx, ulong n, \
+                       uint unit, ulong src_count)                                                  \
+    {                                                                                               \
+        ulong i = get_global_id(0), e, w;                                                           \
+        if (i >= n * unit) return;                                                                  \
+        if (unit == 1) e = i, w = 0;                                                                \
+        else if (i <= 0xffffffffUL) e = (uint)i / unit, w = (uint)i - (uint)e * unit;               \
+        else e = i / unit, w = i - e * unit;                                                        \
+        uint from = idx[e];                                                                         \
+        dst[i] = from < src_count ? src[(ulong)from * unit + w] : (TYPE)(0);                        \
+    }
+DEFINE_GATHER(gather_vec4, uint4)
+DEFINE_GATHER(gather_vec2, uint2)
+DEFINE_GATHER(gather_words, uint)
+DEFINE_GATHER(gather_bytes, uchar)
+
+/* dst[i] = src[i] for count 32-bit words: the sort's copies into its scratch
+ * (a kernel rather than clEnqueueCopyBuffer, so that kernel checkers such as
+ * oclgrind see the sub-buffer's words as initialized). */
+__kernel void copy_words(__global const uint *src, __global uint *dst, ulong count)
+{
+    ulong i = get_global_id(0);
+    if (i < count) dst[i] = src[i];
+}
