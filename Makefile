@@ -9,7 +9,7 @@ BUILD   = build
 SEED   ?= .gpu/seed_nbody.c
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
+.PHONY: all env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -87,8 +87,23 @@ compile-check: | $(BUILD)
 	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
 	done
 
-test: deps check-gen compile-check $(BUILD)/test_clsort
+test: deps check-gen compile-check env-check $(BUILD)/test_clsort
 	./$(BUILD)/test_clsort
+
+# Tuning from the environment is read once by clsort_create, which refuses a
+# malformed value with a message naming the variable (and a good one works).
+ENV_BAD = CLSORT_TILE=3:16 CLSORT_TILE=256 CLSORT_TILE=abc CLSORT_ONESWEEP=2 CLSORT_BITONIC_STEPS=9 \
+          CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast
+env-check: deps $(BUILD)/hello
+	@for kv in $(ENV_BAD); do \
+	  name=$${kv%%=*}; \
+	  env "$$kv" ./$(BUILD)/hello > $(BUILD)/env.log 2>&1; status=$$?; \
+	  if [ $$status -ne 1 ] || ! grep -q "$$name" $(BUILD)/env.log; then \
+	    echo "env-check: $$kv was not refused with a message:"; cat $(BUILD)/env.log; exit 1; fi; \
+	done; \
+	CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p ./$(BUILD)/hello > $(BUILD)/env.log 2>&1 || \
+	  { echo "env-check: valid knobs refused:"; cat $(BUILD)/env.log; exit 1; }; \
+	echo "env-check: $(words $(ENV_BAD)) malformed knobs refused at create, valid ones accepted"
 
 # The PIC experiment with 2^20 particles here; build/pic_sort alone runs the paper's 8M.
 # galaxy: 2048 bodies, 600 steps, 7 PPM images in build/ (build/galaxy N for more).

@@ -1,8 +1,21 @@
 /* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort,
  * bitonic sort, particle binning, the N-body step, a distributed sort over MPI
- * version 0.3.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
+ * version 0.4.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
+ *
+ * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
+ *   CHANGES, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS,
+ *   one paragraph per family (SCAN .. NBODY, MPI), ADDING A PRIMITIVE; then
+ *   the public API; then the implementation: >>config >>opencl >>engine
+ *   >>tuning, the families >>scan >>split >>gather >>radix >>bitonic >>binning
+ *   >>nbody >>mpi, and >>generated (the embedded kernels/ sources).
  *
  * CHANGES
+ *   0.4.0  one engine that knows no family: programs built from a request
+ *          each family hands over, named scratch, a typed kernel argument
+ *          list; tuning in clsort_context_desc.tuning (the environment read
+ *          once, at create; malformed values refused); kernels/keys.cl and
+ *          kernels/gather.cl split out of radix.cl; the look-back protocol in
+ *          common.cl.
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
  *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
  *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
@@ -34,12 +47,14 @@
  *   CLSORT_IMPLEMENTATION   compile the implementation into this file
  *   CLSORT_STATIC           make every function static (private to one file)
  *   CLSORT_API              decoration of public functions (default: extern)
- *   CLSORT_MALLOC(sz) / CLSORT_FREE(p)   host allocation (default malloc/free)
+ *   CLSORT_MALLOC(sz) / CLSORT_FREE(p)   host allocation (default malloc/free;
+ *                           both or neither)
  *   CLSORT_ASSERT(x)        internal invariants (default assert)
  *   CLSORT_DYNAMIC_OPENCL   load the OpenCL library at run time (dlopen/LoadLibrary):
  *                           link no -lOpenCL; without a loader or platform,
  *                           clsort_create fails with a message and the program
- *                           goes on. $CLSORT_OPENCL_LIBRARY names another library.
+ *                           goes on. $CLSORT_OPENCL_LIBRARY names another library
+ *                           (read by clsort_create).
  *                           (Your own code then cannot call OpenCL directly
  *                           unless it loads it too.)
  *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
@@ -47,16 +62,25 @@
  *                           link an MPI library). Without it nothing of MPI is
  *                           compiled or needed.
  *
- * ENVIRONMENT
+ * ENVIRONMENT (read once, by clsort_create; a malformed value makes it fail
+ * with CLSORT_ERROR_INVALID_ARGUMENT naming the variable. The tuning knobs
+ * are also clsort_context_desc.tuning fields, which take precedence.)
  *   CLSORT_DEVICE   default device when clsort_context_desc.device is NULL:
  *                   "gpu", "cpu", "P:D" (platform and device index, as clinfo -l),
  *                   or a case-insensitive part of the platform/vendor/device name
  *                   ("nvidia", "pocl"). Unset: the first GPU, else the first CPU.
  *   CLSORT_PATH     "portable" or "lookback": overrides the per-device choice of
  *                   the scan/pack/sort algorithm when the desc leaves it on AUTO.
- *   CLSORT_ONESWEEP "0": the radix sort keeps its classic passes on the
- *                   look-back path too (for comparisons).
- *   CLSORT_NBODY    "wg:ib:js[:flags]": the N-body kernel's shape (work-group
+ *   CLSORT_TILE     "wg:items" (tuning.tile_wg, tile_items): the tile of the
+ *                   scan, split, radix sort and bitonic kernels, work-items x
+ *                   items per work-item (powers of two, 2 <= wg <= 1024),
+ *                   shrunk to the device's limits. For sweeps and tests.
+ *   CLSORT_ONESWEEP "0" (tuning.classic_passes = 1): the radix sort keeps its
+ *                   classic passes on the look-back path too (comparisons).
+ *   CLSORT_BITONIC_STEPS  1..6 (tuning.bitonic_steps): steps of a long
+ *                   bitonic stage per global pass, at most what the key and
+ *                   index sizes allow (default: 6, 5 or 4; 4 on GPUs).
+ *   CLSORT_NBODY    "wg:ib:js[:flags]" (tuning.nbody_*): the N-body kernel's shape (work-group
  *                   size, bodies per work-item, j-slices; powers of two, js <=
  *                   wg, ib <= 8; flags n = native_rsqrt, f = fast relaxed math,
  *                   p = precise: no fast math)
@@ -209,18 +233,23 @@
  *           the host and writes the plan with blocking writes (8 bytes per
  *           segment); one array and equal segments never block.
  *             Kernels: a tile is what one work-group holds in local memory:
- *           2048 keys on GPUs (256 work-items x 8) and CPUs (32 x 64), less
- *           where local memory is short; CLSORT_TILE="wg:items" overrides.
+ *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
+ *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
+ *           (32 x 64); less where local memory is short; CLSORT_TILE
+ *           (tuning.tile_*) overrides.
  *           Segments of up to a tile are sorted entirely in local memory in
  *           one kernel: equal ones tile / 2^ceil(log2 L) per work-group,
  *           variable ones packed several per work-group in power-of-two
  *           slots; strides below the items per work-item are compared in
  *           registers. Longer segments (and one long array): tiles sorted in
  *           local memory, then per merge stage the strides >= the tile in
- *           global passes of up to 6 steps (64 keys per work-item in
- *           registers; 5 or 4 steps with 8-byte keys and/or the index) and
- *           the smaller strides in one local-memory pass; so a stage costs
- *           1 + ceil(log2(stage / tile) / 6) reads and writes of the keys. Values are gathered through the index at the end.
+ *           global passes of up to S steps (2^S keys per work-item in
+ *           registers; S = 6 for 4-byte keys alone, 5 with 8-byte keys or
+ *           the index, 4 with both; GPUs take at most 4, measured faster;
+ *           CLSORT_BITONIC_STEPS lowers it) and the smaller strides in one
+ *           local-memory pass; so a stage costs 1 + ceil(log2(stage / tile)
+ *           / S) reads and writes of the keys. Values are gathered through
+ *           the index at the end.
  *           Scratch (context): n uint32 of index when values move without a
  *           permutation, n values when they sort in place, the offsets plan.
  * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
@@ -281,12 +310,29 @@
  *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
  *           third law) with float atomics (compare-exchange loops), float
  *           only; there to be measured against the tiled kernel, see bench/.
+ *
+ * ADDING A PRIMITIVE (a new family; the engine is not edited)
+ *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
+ *      the work-group scans, the look-back protocol, clear_words) and any
+ *      shared file it needs (keys.cl, scan.cl). `make gen` embeds it.
+ *   2. One API block (public types and functions, clsort_ prefix,
+ *      descriptors where zero means default) and a paragraph above.
+ *   3. One section of the implementation, tagged >>family and placed
+ *      after the families it calls: a plan (validate the descriptor, fill
+ *      defaults, choose the shape from ctx->dev and ctx->tuning, once), a
+ *      request (clsort__request_init / _source / _option, then
+ *      clsort__program_get), enqueue (clsort__kargs + clsort__run on a
+ *      clsort__chain; scratch by name with clsort__scratch), then the public
+ *      functions (argument errors before anything is enqueued).
+ *   A tuning knob of its own is the one extra edit: a clsort_tuning field and
+ *   its line in >>tuning. A key type: a row of clsort__types (and the key
+ *   image in keys.cl).
  */
 #ifndef CLSORT_H
 #define CLSORT_H
 
 #define CLSORT_VERSION_MAJOR 0
-#define CLSORT_VERSION_MINOR 3
+#define CLSORT_VERSION_MINOR 4
 #define CLSORT_VERSION_PATCH 0
 
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -488,8 +534,9 @@ typedef struct clsort_sort_desc {
 
 /* Stable radix sort of n keys (n < 2^32) from keys_in into keys_out; the same
  * buffer sorts in place. Out of place, keys_in and values_in are not written.
- * passes = ceil((end_bit - begin_bit) / radix_bits); each pass reads the keys
- * twice and writes them once. */
+ * passes = ceil((end_bit - begin_bit) / radix_bits); each classic pass reads
+ * the keys twice and writes them once, a one-sweep pass (look-back path, see
+ * SORT above) reads them once. */
 CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_sort_desc *desc, const clsort_enqueue *enq);
 /* Bytes of desc.temp that clsort_sort needs for these n and desc. */

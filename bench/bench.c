@@ -89,6 +89,33 @@ static void report_nbody(const char *dev, const char *variant, size_t n, double 
     fflush(stdout);
 }
 
+/* A context on cs's OpenCL objects with the N-body shape of $CLSORT_NBODY
+ * ("0:0:0" = automatic) plus native_rsqrt: the native row. */
+static clsort_context *native_context(clsort_context *cs)
+{
+    const char *env = getenv("CLSORT_NBODY");
+    clsort_context_desc d;
+    clsort_context *out = NULL;
+    unsigned wg = 0, ib = 0, js = 0;
+    char flags[8] = "";
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    if (env) sscanf(env, "%u:%u:%u:%7s", &wg, &ib, &js, flags);
+    d.tuning.nbody_wg = wg;
+    d.tuning.nbody_ib = ib;
+    d.tuning.nbody_js = js;
+    d.tuning.nbody_flags = CLSORT_TUNE_NATIVE_RSQRT | (strchr(flags, 'f') ? CLSORT_TUNE_FAST_MATH : 0u) |
+                           (strchr(flags, 'p') ? CLSORT_TUNE_PRECISE : 0u);
+    if (clsort_create(&out, &d) != CLSORT_SUCCESS) {
+        fprintf(stderr, "bench: native N-body context: %s\n", clsort_last_error(out));
+        clsort_destroy(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The N-body rows at n bodies: a Plummer-like random cluster (uniform in a
  * unit ball, equal masses), dt and softening as the seed (1e-4). */
 static int bench_nbody(clsort_context *cs, size_t n, int runs)
@@ -101,7 +128,6 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
     cl_command_queue q = clsort_cl_queue(cs);
     float *h = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16);
     double *hd = (double *)malloc(n * 32), *t = (double *)malloc(sizeof(double) * (size_t)runs);
-    char *env_copy = NULL;
     int v;
     cl_int e;
     if (!h || !acc || !hd || !t) return -1;
@@ -116,15 +142,11 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         h[4 * j] = x, h[4 * j + 1] = y, h[4 * j + 2] = z, h[4 * j + 3] = 1.0f / (float)n;
         hd[4 * j] = x, hd[4 * j + 1] = y, hd[4 * j + 2] = z, hd[4 * j + 3] = 1.0 / (double)n;
     }
-    if (getenv("CLSORT_NBODY")) { /* the native row appends ":n" to the shape */
-        env_copy = (char *)malloc(strlen(getenv("CLSORT_NBODY")) + 1);
-        if (env_copy) strcpy(env_copy, getenv("CLSORT_NBODY"));
-    }
     for (v = 0; v < 4; ++v) {
         clsort_nbody_desc d;
         size_t vec = v == 2 ? 32 : 16, r;
         cl_mem pos, vel;
-        char native_shape[64];
+        clsort_context *bc = cs; /* the native row: a context of its own */
         int res;
         const char *pick = getenv("BENCH_NBODY_VARIANTS"); /* e.g. "f32_tiled," for sweeps */
         if (pick) {
@@ -139,14 +161,7 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         d.integrator = CLSORT_NBODY_TUTORIAL;
         d.fp64 = v == 2;
         d.method = v == 3 ? CLSORT_NBODY_ATOMIC : CLSORT_NBODY_TILED;
-        if (v == 1) { /* native_rsqrt on the same shape ("0:0:0" = the automatic one) */
-            snprintf(native_shape, sizeof native_shape, "%s:n", env_copy ? env_copy : "0:0:0");
-            setenv("CLSORT_NBODY", native_shape, 1);
-        } else if (env_copy) {
-            setenv("CLSORT_NBODY", env_copy, 1);
-        } else {
-            unsetenv("CLSORT_NBODY");
-        }
+        if (v == 1 && !(bc = native_context(cs))) continue; /* native_rsqrt on the same shape */
         pos = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * vec, NULL, &e);
         if (e != CL_SUCCESS) return -1;
         vel = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * vec, NULL, &e);
@@ -156,19 +171,19 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
             cl_uint zero = 0;
             clEnqueueFillBuffer(q, vel, &zero, sizeof zero, 0, n * vec, 0, NULL, NULL);
         }
-        res = clsort_nbody(cs, pos, vel, n, &d, NULL); /* warm-up: builds the program */
+        res = clsort_nbody(bc, pos, vel, n, &d, NULL); /* warm-up: builds the program */
         clFinish(q);
         if (res == CLSORT_ERROR_UNSUPPORTED) {
-            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(cs));
+            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(bc));
         } else if (res != CLSORT_SUCCESS) {
-            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(cs));
+            fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(bc));
             return -1;
         } else {
             for (r = 0; r < (size_t)runs; ++r) {
                 double t0;
                 clFinish(q);
                 t0 = now_ms();
-                clsort_nbody(cs, pos, vel, n, &d, NULL);
+                clsort_nbody(bc, pos, vel, n, &d, NULL);
                 clFinish(q);
                 t[r] = (now_ms() - t0) / steps;
             }
@@ -176,10 +191,8 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         }
         clReleaseMemObject(pos);
         clReleaseMemObject(vel);
+        if (bc != cs) clsort_destroy(bc);
     }
-    if (env_copy) setenv("CLSORT_NBODY", env_copy, 1);
-    else unsetenv("CLSORT_NBODY");
-    free(env_copy);
     if (n <= host_max) {
         int host_runs = runs < 3 ? runs : 3, r;
         for (r = 0; r < host_runs; ++r) {

@@ -5,7 +5,6 @@
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
  *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody: only that part */
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* setenv: the bitonic and N-body parts select kernel shapes */
 #endif
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -797,6 +796,36 @@ static void test_contexts(clsort_context *cs)
     check(clsort_scan_host(bad, CLSORT_U32, 0, in, out, 3, &total) == CLSORT_ERROR_INVALID_ARGUMENT,
           "a failed context refuses work", 0, "-", 0, 0, 0);
     clsort_destroy(bad);
+    { /* invalid tuning is refused at create, naming the knob */
+        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic; const char *knob; } bad_t[] = {
+            {3, 16, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, "tile"},
+            {2048, 1, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, "bitonic_steps"},
+            {0, 0, 0, 64, 16, 1, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, "nbody"},
+            {0, 0, 0, 48, 1, 1, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, 0, 2, "classic_passes"}};
+        size_t i;
+        for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
+            clsort_context_desc td;
+            clsort_context *tc = NULL;
+            char what[96];
+            memset(&td, 0, sizeof td);
+            td.context = clsort_cl_context(cs);
+            td.device = clsort_cl_device(cs);
+            td.tuning.tile_wg = bad_t[i].wg;
+            td.tuning.tile_items = bad_t[i].items;
+            td.tuning.bitonic_steps = bad_t[i].steps;
+            td.tuning.nbody_wg = bad_t[i].nwg;
+            td.tuning.nbody_ib = bad_t[i].nib;
+            td.tuning.nbody_js = bad_t[i].njs;
+            td.tuning.nbody_flags = bad_t[i].nflags;
+            td.tuning.classic_passes = bad_t[i].classic;
+            snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
+            check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
+                  what, 0, clsort_last_error(tc), 0, 0, 0);
+            clsort_destroy(tc);
+        }
+    }
     memset(&d, 0, sizeof d);
     d.context = clsort_cl_context(cs);
     d.device = clsort_cl_device(cs);
@@ -1623,11 +1652,53 @@ static void test_bitonic_arguments(clsort_context *cs)
     clReleaseMemObject(dbad); clReleaseMemObject(dpast); clReleaseMemObject(dfirst);
 }
 
-/* Programs built from here on use CLSORT_TILE = tile (NULL: the device's shape). */
-static void set_tile(const char *tile)
+/* A context on cs's OpenCL context, device and queue whose kernels use the
+ * tuning t (clsort_context_desc.tuning: the tests never touch the
+ * environment); NULL (and a failed check) when the create fails. */
+static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
 {
-    if (tile) setenv("CLSORT_TILE", tile, 1);
-    else unsetenv("CLSORT_TILE");
+    clsort_context_desc d;
+    clsort_context *out = NULL;
+    clsort_result r;
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    d.path = clsort_context_path(cs);
+    d.tuning = *t;
+    r = clsort_create(&out, &d);
+    if (r != CLSORT_SUCCESS) {
+        check(0, what, 0, clsort_last_error(out), 0, 0, r);
+        clsort_destroy(out);
+        return NULL;
+    }
+    return out;
+}
+
+static clsort_context *tile_context(clsort_context *cs, unsigned wg, unsigned items)
+{
+    clsort_tuning t;
+    memset(&t, 0, sizeof t);
+    t.tile_wg = wg;
+    t.tile_items = items;
+    return tuned_context(cs, &t, "context with a tile tuning");
+}
+
+/* "wg:ib:js[:flags]" (as CLSORT_NBODY) as a clsort_tuning. */
+static clsort_tuning nbody_tuning(const char *shape)
+{
+    clsort_tuning t;
+    unsigned wg = 0, ib = 0, js = 0;
+    char flags[8] = "";
+    memset(&t, 0, sizeof t);
+    if (sscanf(shape, "%u:%u:%u:%7s", &wg, &ib, &js, flags) < 3) check(0, "nbody shape string", 0, shape, 0, 0, 0);
+    t.nbody_wg = wg;
+    t.nbody_ib = ib;
+    t.nbody_js = js;
+    if (strchr(flags, 'n')) t.nbody_flags |= CLSORT_TUNE_NATIVE_RSQRT;
+    if (strchr(flags, 'f')) t.nbody_flags |= CLSORT_TUNE_FAST_MATH;
+    if (strchr(flags, 'p')) t.nbody_flags |= CLSORT_TUNE_PRECISE;
+    return t;
 }
 
 /* Every key type, order, mode and segmentation; the zero-one check on the
@@ -1638,7 +1709,7 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
     static const size_t sizes[] = {4194304, 1048577, 65537, 8193, 4097, 4096, 2049, 2048, 2047, 1025, 1024, 1023,
                                    257, 256, 255, 65, 64, 63, 33, 32, 31, 5, 3, 2, 1, 0};
     static const size_t lens[] = {5000, 2049, 2048, 1024, 1000, 100, 16, 7, 3, 2, 1};
-    const char *saved = getenv("CLSORT_TILE");
+    clsort_context *t21 = NULL, *t22 = NULL;
     size_t s, rot = 0, L;
     unsigned m;
     int t, d, g;
@@ -1682,24 +1753,27 @@ static void test_bitonic(clsort_context *cs, int quick, int tiny)
         test_bitonic_case(cs, CLSORT_U32, L * (quick ? 5 : 13), S_RANDOM, (int)(s & 1), (int)(s % M_COUNT), 0, G_EQUAL, L);
         test_bitonic_case(cs, CLSORT_F64, L * 3, S_SPECIALS, (int)(~s & 1), M_PERM, (int)(s & 1), G_EQUAL, L);
     }
-    if (!tiny) {
-        set_tile("4:4");
-        test_bitonic_case(cs, CLSORT_U32, 20000, S_FEW, 0, M_PERM_VAL8, 0, G_EQUAL, 500);
-        test_bitonic_case(cs, CLSORT_F32, 20000, S_SPECIALS, 1, M_VAL4, 1, G_DEV, 0);
-        test_bitonic_case(cs, CLSORT_I64, 20000, S_RANDOM, 0, M_PERM, 0, G_HOST, 0);
-        for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
-            test_bitonic_case(cs, (clsort_type)t, 3001, S_RANDOM, t & 1, t % M_COUNT, t == 2, G_ONE, 0);
+    if (!tiny) { /* a small tile: long segments through every global pass */
+        clsort_context *t44 = tile_context(cs, 4, 4);
+        if (t44) {
+            test_bitonic_case(t44, CLSORT_U32, 20000, S_FEW, 0, M_PERM_VAL8, 0, G_EQUAL, 500);
+            test_bitonic_case(t44, CLSORT_F32, 20000, S_SPECIALS, 1, M_VAL4, 1, G_DEV, 0);
+            test_bitonic_case(t44, CLSORT_I64, 20000, S_RANDOM, 0, M_PERM, 0, G_HOST, 0);
+            for (t = CLSORT_U32; t < CLSORT_TYPE_COUNT; ++t)
+                test_bitonic_case(t44, (clsort_type)t, 3001, S_RANDOM, t & 1, t % M_COUNT, t == 2, G_ONE, 0);
+        }
+        clsort_destroy(t44);
     }
+    t21 = tile_context(cs, 2, 1);
+    t22 = tile_context(cs, 2, 2);
     for (m = tiny ? 6 : quick ? 12 : 16; m >= 1; --m) {
-        set_tile(saved);
         test_bitonic_zero_one(cs, m, 1, "device");
         if (m > 12) continue;
-        set_tile("2:1");
-        test_bitonic_zero_one(cs, m, !tiny, "2x1");
-        set_tile("2:2");
-        test_bitonic_zero_one(cs, m, 0, "2x2");
+        if (t21) test_bitonic_zero_one(t21, m, !tiny, "2x1");
+        if (t22) test_bitonic_zero_one(t22, m, 0, "2x2");
     }
-    set_tile(saved);
+    clsort_destroy(t21);
+    clsort_destroy(t22);
     test_bitonic_arguments(cs);
 }
 
@@ -1777,9 +1851,11 @@ static void nb_desc(clsort_nbody_desc *d, double dt, double eps2, unsigned steps
 }
 
 /* Accelerations of n random bodies against the reference, for one shape
- * (CLSORT_NBODY, NULL = automatic), method and precision. */
-static void test_nbody_accel(clsort_context *cs, size_t n, const char *shape, int method, int fp64, double eps2)
+ * ("wg:ib:js[:flags]" as CLSORT_NBODY, NULL = automatic), method and precision. */
+static void test_nbody_accel(clsort_context *base, size_t n, const char *shape, int method, int fp64, double eps2)
 {
+    clsort_tuning tune = nbody_tuning(shape ? shape : "0:0:0");
+    clsort_context *cs = shape ? tuned_context(base, &tune, "context with an N-body shape") : base;
     float *pos = (float *)malloc(n * 16 + 16);
     double *posd = (double *)malloc(n * 32 + 32);
     unsigned char *acc = (unsigned char *)malloc(n * 32 + 32);
@@ -1796,7 +1872,10 @@ static void test_nbody_accel(clsort_context *cs, size_t n, const char *shape, in
         if (i % 97 == 5 && i > 0) memcpy(&pos[4 * i], &pos[4 * (i - 1)], 12); /* coincident pairs */
     }
     for (i = 0; i < 4 * n; ++i) posd[i] = pos[i];
-    if (shape) setenv("CLSORT_NBODY", shape, 1); else unsetenv("CLSORT_NBODY");
+    if (!cs) {
+        free(pos); free(posd); free(acc);
+        return;
+    }
     dp = buffer(cs, n * vec, fp64 ? (const void *)posd : (const void *)pos);
     da = buffer(cs, n * vec, NULL);
     nb_desc(&d, 0, eps2, 1, 0);
@@ -1820,7 +1899,7 @@ static void test_nbody_accel(clsort_context *cs, size_t n, const char *shape, in
     if (worst > nb_max_ratio) nb_max_ratio = worst;
     check(ok, what, n, "uniform", bad, 0, worst);
 done:
-    unsetenv("CLSORT_NBODY");
+    if (cs != base) clsort_destroy(cs);
     clReleaseMemObject(dp);
     clReleaseMemObject(da);
     free(pos); free(posd); free(acc);
@@ -2012,24 +2091,32 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
         for (integ = 0; integ < 2; ++integ) {
             char what[128];
             double worst = 0;
-            setenv("CLSORT_NBODY", precise, 1);
+            clsort_tuning tp = nbody_tuning(precise), ts = nbody_tuning(shapes[s] ? shapes[s] : "0:0:0");
+            clsort_context *cp = tuned_context(cs, &tp, "context with a precise N-body shape");
+            clsort_context *csh = shapes[s] ? tuned_context(cs, &ts, "context with an N-body shape") : cs;
+            if (!cp || !csh) {
+                clsort_destroy(cp);
+                if (csh != cs) clsort_destroy(csh);
+                continue;
+            }
             nb_desc(&d, 1e-3, 0.0025, k, integ);
-            r = nb_run(cs, pos, vel, n, &d, 1, pa, va);
-            r |= nb_run(cs, pos, vel, n, &d, 1, pb, vb);
+            r = nb_run(cp, pos, vel, n, &d, 1, pa, va);
+            r |= nb_run(cp, pos, vel, n, &d, 1, pb, vb);
             snprintf(what, sizeof what, "nbody repeat bitwise (%s, %s)", precise, integ ? "tutorial" : "leapfrog");
             check(r == CLSORT_SUCCESS && same_bits(pa, pb, n) && same_bits(va, vb, n), what, n, "plummer", 0, 0, 0);
             d.steps = 1;
-            r = nb_run(cs, pos, vel, n, &d, k, pb, vb);
+            r = nb_run(cp, pos, vel, n, &d, k, pb, vb);
             snprintf(what, sizeof what, "nbody %u steps in one call = %u calls (%s, %s)", k, k, precise, integ ? "tutorial" : "leapfrog");
             check(r == CLSORT_SUCCESS && same_bits(pa, pb, n) && same_bits(va, vb, n), what, n, "plummer", 0, 0, 0);
-            if (shapes[s]) setenv("CLSORT_NBODY", shapes[s], 1); else unsetenv("CLSORT_NBODY");
             d.steps = k;
-            r = nb_run(cs, pos, vel, n, &d, 1, pa, va);
-            r |= nb_run(cs, pos, vel, n, &d, 1, pb, vb);
+            r = nb_run(csh, pos, vel, n, &d, 1, pa, va);
+            r |= nb_run(csh, pos, vel, n, &d, 1, pb, vb);
             snprintf(what, sizeof what, "nbody repeat bitwise (%s, %s)", shapes[s] ? shapes[s] : "auto", integ ? "tutorial" : "leapfrog");
             check(r == CLSORT_SUCCESS && same_bits(pa, pb, n) && same_bits(va, vb, n), what, n, "plummer", 0, 0, 0);
             d.steps = 1;
-            r = nb_run(cs, pos, vel, n, &d, k, pb, vb);
+            r = nb_run(csh, pos, vel, n, &d, k, pb, vb);
+            clsort_destroy(cp);
+            if (csh != cs) clsort_destroy(csh);
             for (i = 0; i < 4 * n; ++i) worst = fmax(worst, fabs((double)pa[i] - pb[i]));
             snprintf(what, sizeof what, "nbody %u steps in one call = %u calls within 1e-6 (%s, %s)", k, k, shapes[s] ? shapes[s] : "auto", integ ? "tutorial" : "leapfrog");
             check(r == CLSORT_SUCCESS && worst <= 1e-6, what, n, "plummer", 0, 1e-6, worst);
@@ -2042,7 +2129,6 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
             }
         }
     }
-    unsetenv("CLSORT_NBODY");
     { /* two contexts on one cl_context (PoCL has one CPU
        * device: two queues on it stand for two devices), even and uneven splits, vs one context */
         clsort_context_desc cd;
