@@ -3917,15 +3917,15 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
     if (fp64) sh->flags |= CLSORT__NB_FP64;
 }
 
-/* A checked copy of the descriptor (defaults filled in). */
-typedef struct clsort__nbody_args {
+/* What an N-body call decides before it enqueues: the checked descriptor with its defaults. */
+typedef struct clsort__nbody_plan {
     clsort_nbody_desc d;
     size_t vec;       /* bytes per vector: 16 or 32 */
     unsigned evals;   /* acceleration evaluations: steps (+1 for leapfrog) */
-} clsort__nbody_args;
+} clsort__nbody_plan;
 
-static clsort_result clsort__check_nbody(clsort_context *ctx, const char *fn, size_t n, const clsort_nbody_desc *desc,
-                                         clsort__nbody_args *a)
+static clsort_result clsort__plan_nbody(clsort_context *ctx, const char *fn, size_t n, const clsort_nbody_desc *desc,
+                                         clsort__nbody_plan *a)
 {
     clsort_nbody_desc *d = &a->d;
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
@@ -3963,7 +3963,7 @@ static clsort_result clsort__check_nbody(clsort_context *ctx, const char *fn, si
 }
 
 /* The mode of evaluation e (see nb_integrate in kernels/nbody.cl). */
-static cl_uint clsort__nbody_mode(const clsort__nbody_args *a, unsigned e)
+static cl_uint clsort__nbody_mode(const clsort__nbody_plan *a, unsigned e)
 {
     int last = e + 1 == a->evals;
     cl_uint m;
@@ -3972,7 +3972,7 @@ static cl_uint clsort__nbody_mode(const clsort__nbody_args *a, unsigned e)
     return m | (last && a->d.accelerations ? (cl_uint)CLSORT__NB_MODE_WRITE_ACC : 0u);
 }
 
-static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_args *a, size_t n,
+static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
                                            clsort__program **p)
 {
     clsort__nbody_shape_t sh;
@@ -3992,7 +3992,7 @@ static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nb
 }
 
 /* One evaluation of the tiled kernel for bodies [first, first + count). */
-static clsort_result clsort__nbody_launch(clsort__chain *c, clsort__program *p, const clsort__nbody_args *a,
+static clsort_result clsort__nbody_launch(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
                                           cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
                                           size_t first, size_t count, cl_uint mode)
 {
@@ -4021,7 +4021,7 @@ static clsort_result clsort__nbody_launch(clsort__chain *c, clsort__program *p, 
 }
 
 /* One evaluation by the pair kernel (Newton's third law, atomics). */
-static clsort_result clsort__nbody_atomic(clsort__chain *c, clsort__program *p, const clsort__nbody_args *a,
+static clsort_result clsort__nbody_atomic(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
                                           cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
                                           cl_uint mode)
 {
@@ -4052,7 +4052,7 @@ static clsort_result clsort__nbody_atomic(clsort__chain *c, clsort__program *p, 
     return clsort__run(c, p, "nbody_apply", &ka, groups, p->wg);
 }
 
-static clsort_result clsort__nbody_eval(clsort__chain *c, clsort__program *p, const clsort__nbody_args *a,
+static clsort_result clsort__nbody_eval(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
                                         cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
 {
     if (a->d.method == CLSORT_NBODY_ATOMIC) return clsort__nbody_atomic(c, p, a, pos_old, pos_new, vel, acc, n, mode);
@@ -4060,7 +4060,7 @@ static clsort_result clsort__nbody_eval(clsort__chain *c, clsort__program *p, co
 }
 
 /* All evaluations of one call, double-buffered between positions and alt. */
-static clsort_result clsort__nbody_run(clsort__chain *c, const clsort__nbody_args *a, cl_mem positions,
+static clsort_result clsort__nbody_run(clsort__chain *c, const clsort__nbody_plan *a, cl_mem positions,
                                        cl_mem velocities, size_t n)
 {
     clsort_context *ctx = c->ctx;
@@ -4086,10 +4086,10 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
                                       const clsort_nbody_desc *desc, const clsort_enqueue *enq)
 {
     static const char *fn = "clsort_nbody";
-    clsort__nbody_args a;
+    clsort__nbody_plan a;
     clsort__chain c;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__check_nbody(ctx, fn, n, desc, &a));
+    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
     if (n > 0) {
         cl_mem all[4];
         int i, j;
@@ -4115,7 +4115,7 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
                                             const clsort_nbody_desc *desc, const clsort_enqueue *enq)
 {
     static const char *fn = "clsort_nbody_accel";
-    clsort__nbody_args a;
+    clsort__nbody_plan a;
     clsort_nbody_desc d;
     clsort__chain c;
     clsort__program *p;
@@ -4128,7 +4128,7 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     d.integrator = CLSORT_NBODY_TUTORIAL;
     d.temp = NULL;
     d.accelerations = accelerations;
-    CLSORT__TRY(clsort__check_nbody(ctx, fn, n, &d, &a));
+    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, &d, &a));
     if (n > 0) {
         CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
@@ -4158,7 +4158,7 @@ static void clsort__release_events(clsort_context *ctx, cl_event *ev, size_t cou
 }
 
 typedef struct clsort__multi {
-    clsort__nbody_args a;
+    clsort__nbody_plan a;
     unsigned count;
     size_t n, first[CLSORT__MAX_PARTS], cnt[CLSORT__MAX_PARTS];
     clsort__program *prog[CLSORT__MAX_PARTS];
@@ -4250,7 +4250,7 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     memset(m, 0, sizeof *m);
     r = CLSORT_SUCCESS;
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        r = clsort__check_nbody(parts[k].ctx, fn, n, desc, &m->a);
+        r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
         if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
     }
     if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
