@@ -1473,7 +1473,9 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         }
     for (i = 0; rq->sources[i]; ++i, ++nsrc) {
         srcs[nsrc] = clsort__kernel_source(rq->sources[i], &lens[nsrc]);
-        CLSORT_ASSERT(srcs[nsrc] != NULL); /* a file of kernels/ */
+        if (!srcs[nsrc]) /* a family asked for a file that gen/embed.sh did not embed */
+            return clsort__fail(ctx, CLSORT_ERROR_BUILD, "%s program: no embedded kernels/%s", rq->family,
+                                rq->sources[i]);
     }
     snprintf(opts, sizeof opts, "-cl-std=CL1.2%s", rq->options);
     p = clsort__program_slot(ctx); /* empty (key "") until the build succeeds */
