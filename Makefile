@@ -290,7 +290,7 @@ mpi-test: mpi-deps
 	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
 	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
 	@for n in $(MPI_RANKS); do \
-	  $(MPIRUN) -n $$n ./$(BUILD)/test_mpi > $(BUILD)/test_mpi_$$n.log 2>&1; status=$$?; \
+	  timeout 600 $(MPIRUN) -n $$n ./$(BUILD)/test_mpi > $(BUILD)/test_mpi_$$n.log 2>&1; status=$$?; \
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
 	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
 	done

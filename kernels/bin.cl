@@ -11,7 +11,13 @@
  * huge values -> the extremes of long, then wrapped or clamped. */
 inline uint axis_cell(float p, float origin, float inv, uint cells, uint periodic)
 {
-    long c = convert_long_sat(floor((p - origin) * inv));
+    /* NaN counts as cell 0 and out-of-range values saturate, both by hand:
+     * the specification's convert_long_sat(NaN) == 0 is not what every
+     * driver does (NVIDIA's returns LONG_MIN, which a periodic axis then
+     * wrapped into cell cells/2) */
+    float f = floor((p - origin) * inv);
+    if (isnan(f)) return 0u;
+    long c = f >= 0x1p63f ? LONG_MAX : f < -0x1p63f ? LONG_MIN : convert_long(f); /* saturate by hand too */
     if (periodic) {
         c %= (long)cells;
         return (uint)(c < 0 ? c + (long)cells : c);

@@ -73,7 +73,7 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
     for (uint d = lid; d < RADIX; d += WG) {
         uint sum = 0;
         for (uint c = 0; c < HIST_COPIES; ++c) sum += hist[c * RADIX + d];
-        counts[d * groups + g] = sum;
+        counts[(ulong)d * groups + g] = sum; /* 64-bit: 4096 digits x 2^20 tiles pass 2^32 */
     }
 }
 
@@ -104,7 +104,7 @@ void radix_scatter(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     const ulong base = (ulong)g * TILE;
     const uint tile_n = (uint)min((ulong)TILE, n - base);
     const uint mask = (1u << bits) - 1u;
-    for (uint d = 0; d <= mask; ++d) next[d] = offsets[d * groups + g];
+    for (uint d = 0; d <= mask; ++d) next[d] = offsets[(ulong)d * groups + g];
     for (uint i = 0; i < tile_n; ++i) {
         KEY_T k = to_image(keys_in[base + i], kind_in, (KEY_T)flip_in);
         uint dst = next[digit_of(k, shift, mask)]++;
@@ -195,7 +195,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     /* start[d] becomes the global position of local position 0 for digit d */
     const uint groups = (uint)get_num_groups(0);
     for (uint d = lid; d < RADIX; d += WG)
-        if (d <= mask) start[d] = offsets[d * groups + g] - start[d];
+        if (d <= mask) start[d] = offsets[(ulong)d * groups + g] - start[d];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < tile_n; i += WG) {
         KEY_T k = K[PAD(i)];

@@ -152,3 +152,10 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
                     base, n, rank, ones, ones, buf);
 }
 #endif
+
+/* count[0] = the number of zero flags: n minus the ones split_tiles counted
+ * (so that a split's zeros count can stay on the device). One work-item. */
+__kernel void count_zeros(__global const uint *ones_total, ulong n, __global uint *count)
+{
+    if (get_global_id(0) == 0) count[0] = (uint)(n - ones_total[0]);
+}

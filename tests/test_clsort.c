@@ -277,8 +277,8 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
 
     /* split */
     snprintf(what, sizeof what, "split key%lu val%lu flags%d bit%u", (unsigned long)es * 8, (unsigned long)vs * 8, kind, bit);
-    desc.count = NULL;
-    r = clsort_split(cs, dk, dko, n, &desc, &zeros, NULL);
+    dev_count = 0xdeadbeefu;
+    r = clsort_split(cs, dk, dko, n, &desc, &zeros, NULL); /* desc.count: the zeros count on the device */
     check(r == CLSORT_SUCCESS, what, n, flag_names[fd], 0, 0, r);
     if (r == CLSORT_SUCCESS) {
         size_t z = 0, o, k;
@@ -291,7 +291,9 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
             if (vs) memcpy(vref + dst * vs, vals + i * vs, vs);
         }
         download(cs, dko, n * es, out);
-        check(zeros == z, "split zeros", n, flag_names[fd], 0, (double)z, (double)zeros);
+        download(cs, dcount, 4, &dev_count);
+        check(zeros == z && dev_count == z, "split zeros (host and device)", n, flag_names[fd], 0, (double)z,
+              (double)dev_count);
         check(memcmp(out, ref, n * es) == 0, what, n, flag_names[fd], 0, 0, 0);
         if (vs) {
             download(cs, dvo, n * vs, vout);
@@ -349,11 +351,61 @@ static void test_bad_arguments(clsort_context *cs)
     EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack NULL flags");
     pd.flags_kind = (clsort_flags_kind)42;
     EXPECT_ERR(clsort_split(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split unknown flags kind");
+    /* aliasing: an output sharing memory with an input or another output
+     * (the same handle or overlapping sub-buffers) is refused (issue 19, item 6) */
+    {
+        cl_buffer_region reg;
+        cl_mem lo, hi, apart;
+        cl_int e;
+        reg.origin = 0;
+        reg.size = 192;
+        lo = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        reg.origin = 0; /* the same bytes as lo through another handle */
+        hi = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "second sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        reg.origin = 0;
+        reg.size = 64;
+        apart = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "third sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        sd.total = a;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total == in");
+        sd.total = b;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total == out");
+        sd.total = apart;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total inside out");
+        sd.total = NULL;
+        EXPECT_ERR(clsort_scan(cs, lo, hi, 48, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "scan in and out: two handles over the same bytes");
+        check(strstr(clsort_last_error(cs), "shares memory") != NULL, "aliasing message says so", 0, "-", 0, 0, 0);
+        memset(&pd, 0, sizeof pd);
+        pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
+        pd.count = a;
+        EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack count == keys_in");
+        pd.count = NULL;
+        pd.values_in = small;
+        pd.values_out = a;
+        EXPECT_ERR(clsort_pack(cs, lo, b, 4, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "pack values_out over keys_in");
+        pd.values_in = pd.values_out = NULL;
+        pd.flags_kind = CLSORT_FLAGS_U32;
+        pd.flags = a;
+        EXPECT_ERR(clsort_split(cs, lo, a, 16, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "split keys_out == flags");
+        EXPECT_ERR(clsort_enumerate(cs, NULL, hi, 16, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "enumerate indices over the flags");
+        memset(&pd, 0, sizeof pd);
+        clReleaseMemObject(lo);
+        clReleaseMemObject(hi);
+        clReleaseMemObject(apart);
+    }
     check(count == 12345, "count untouched after errors", 0, "bad-argument", 0, 12345, (double)count);
     download(cs, b, 256, back);
     check(memcmp(back, data, 256) == 0, "out buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
     download(cs, small, 16, back);
     check(memcmp(back, data, 16) == 0, "small buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    download(cs, a, 256, back);
+    check(memcmp(back, data, 256) == 0, "in buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
     /* n = 0 with NULL buffers is fine */
     memset(&pd, 0, sizeof pd);
     check(clsort_scan(cs, NULL, NULL, 0, &sd, NULL) == CLSORT_SUCCESS, "scan n=0 NULL buffers", 0, "-", 0, 0, 0);
@@ -550,7 +602,7 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
     unsigned char *vals = (unsigned char *)malloc(n * vs + 8), *vout = (unsigned char *)malloc(n * vs + 8);
     uint32_t *idx = (uint32_t *)malloc(n * 4 + 4), *perm = (uint32_t *)malloc(n * 4 + 4);
-    cl_mem kin, kout, vin = NULL, vout_m = NULL, pm = NULL, temp = NULL;
+    cl_mem kin, kout, vin = NULL, vout_m = NULL, pm = NULL, temp = NULL, temp_parent = NULL;
     clsort_sort_desc sd;
     clsort_result r;
     char what[160];
@@ -576,7 +628,18 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     if (has_perm) sd.permutation = pm = buffer(cs, n * 4, NULL);
     if (caller_temp) {
         check(clsort_sort_temp_size(cs, n, &sd, &tmp_bytes) == CLSORT_SUCCESS, "sort_temp_size", n, "-", 0, 0, 0);
-        sd.temp = temp = buffer(cs, tmp_bytes, NULL);
+        if (n & 2) { /* a sub-buffer of a larger buffer (issue 19, item 7): 4096 bytes in */
+            cl_buffer_region reg;
+            cl_int e;
+            temp_parent = buffer(cs, tmp_bytes + 4096, NULL);
+            reg.origin = 4096;
+            reg.size = tmp_bytes;
+            temp = clCreateSubBuffer(temp_parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+            check(e == CL_SUCCESS, "sub-buffer as the sort's temp", n, "-", 0, 0, e);
+            sd.temp = temp;
+        } else {
+            sd.temp = temp = buffer(cs, tmp_bytes, NULL);
+        }
     }
     snprintf(what, sizeof what, "sort %s %s bits [%u,%u) r=%u %s%s%s", tn[t], mode_names[mode], begin, ref.end,
              radix_bits, descending ? "descending" : "ascending", in_place ? " in-place" : "",
@@ -587,6 +650,7 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     check_sort_results(cs, "sort", "sort permutation (stability)", what, n, d, ks, vs, keys, vals, idx, has_perm, has_vals, in_place, kin, kout,
                        vin, vout_m, pm, out, vout, perm);
     release_sort_buffers(kin, kout, vin, vout_m, pm, temp, in_place);
+    if (temp_parent) clReleaseMemObject(temp_parent);
     free(keys); free(out); free(vals); free(vout); free(idx); free(perm);
 }
 
@@ -784,18 +848,147 @@ static void test_host_level(clsort_context *cs)
           memcmp(out, want_pack, sizeof want_pack) == 0, "pack_host", 5, "-", 0, 3, (double)count);
 }
 
+/* A context on cs's OpenCL context, device and queue whose kernels use the
+ * tuning t (clsort_context_desc.tuning: the tests never touch the
+ * environment); NULL (and a failed check) when the create fails. */
+static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
+{
+    clsort_context_desc d;
+    clsort_context *out = NULL;
+    clsort_result r;
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    d.path = clsort_context_path(cs);
+    d.tuning = *t;
+    r = clsort_create(&out, &d);
+    if (r != CLSORT_SUCCESS) {
+        check(0, what, 0, clsort_last_error(out), 0, 0, r);
+        clsort_destroy(out);
+        return NULL;
+    }
+    return out;
+}
+
+static clsort_context *tile_context(clsort_context *cs, unsigned wg, unsigned items)
+{
+    clsort_tuning t;
+    memset(&t, 0, sizeof t);
+    t.tile_wg = wg;
+    t.tile_items = items;
+    return tuned_context(cs, &t, "context with a tile tuning");
+}
+
+/* "wg:ib:js[:flags]" (as CLSORT_NBODY) as a clsort_tuning. */
+static clsort_tuning nbody_tuning(const char *shape)
+{
+    clsort_tuning t;
+    unsigned wg = 0, ib = 0, js = 0;
+    char flags[8] = "";
+    memset(&t, 0, sizeof t);
+    if (sscanf(shape, "%u:%u:%u:%7s", &wg, &ib, &js, flags) < 3) check(0, "nbody shape string", 0, shape, 0, 0, 0);
+    t.nbody_wg = wg;
+    t.nbody_ib = ib;
+    t.nbody_js = js;
+    if (strchr(flags, 'n')) t.nbody_flags |= CLSORT_TUNE_NATIVE_RSQRT;
+    if (strchr(flags, 'f')) t.nbody_flags |= CLSORT_TUNE_FAST_MATH;
+    if (strchr(flags, 'p')) t.nbody_flags |= CLSORT_TUNE_PRECISE;
+    return t;
+}
+
 static void test_contexts(clsort_context *cs)
 {
     clsort_context *bad = NULL, *borrowed = NULL;
     clsort_context_desc d;
     uint32_t in[3] = {1, 2, 3}, out[3], total = 0;
     memset(&d, 0, sizeof d);
+    d.device_select = "4294967296:0"; /* 2^32: no wrap-around to platform 0 */
+    check(clsort_create(&bad, &d) == CLSORT_ERROR_NO_DEVICE, "device index 2^32:0 selects nothing", 0, "-", 0, 0, 0);
+    clsort_destroy(bad);
+    bad = NULL;
     d.device_select = "no-such-device-xyz";
     check(clsort_create(&bad, &d) == CLSORT_ERROR_NO_DEVICE && strstr(clsort_last_error(bad), "no-such-device-xyz"),
           "unknown device gives CLSORT_ERROR_NO_DEVICE", 0, "-", 0, 0, 0);
     check(clsort_scan_host(bad, CLSORT_U32, 0, in, out, 3, &total) == CLSORT_ERROR_INVALID_ARGUMENT,
           "a failed context refuses work", 0, "-", 0, 0, 0);
     clsort_destroy(bad);
+    { /* queues: an out-of-order queue or one of another cl_context is refused
+       * by clsort_create and by a call's enq.queue alike (issue 19, items 2 and 8) */
+        cl_int e;
+        cl_context other_cc;
+        cl_device_id dev = clsort_cl_device(cs);
+        cl_command_queue ooo, foreign;
+        clsort_context *qc = NULL;
+        clsort_context_desc qd;
+        clsort_enqueue enq;
+        clsort_scan_desc sd;
+        cl_mem qb;
+        uint32_t qin[64], qout[64];
+        size_t qi;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        ooo = clCreateCommandQueue(clsort_cl_context(cs), dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+        check(e == CL_SUCCESS, "an out-of-order queue for the queue checks", 0, "-", 0, 0, e);
+        other_cc = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        foreign = e == CL_SUCCESS ? clCreateCommandQueue(other_cc, dev, 0, &e) : NULL;
+        check(e == CL_SUCCESS, "a queue of another cl_context for the queue checks", 0, "-", 0, 0, e);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+        memset(&qd, 0, sizeof qd);
+        qd.context = clsort_cl_context(cs);
+        qd.device = dev;
+        qd.queue = ooo;
+        check(ooo && clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(qc), "in-order"),
+              "clsort_create refuses an out-of-order queue", 0, "-", 0, 0, 0);
+        clsort_destroy(qc);
+        qc = NULL;
+        qd.queue = foreign;
+        check(foreign && clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(qc), "another OpenCL context"),
+              "clsort_create refuses a queue of another cl_context", 0, "-", 0, 0, 0);
+        clsort_destroy(qc);
+        for (qi = 0; qi < 64; ++qi) qin[qi] = (uint32_t)qi * 7u;
+        qb = buffer(cs, sizeof qin, qin);
+        memset(&enq, 0, sizeof enq);
+        enq.queue = ooo;
+        memset(&sd, 0, sizeof sd);
+        check(ooo && clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(cs), "in-order"),
+              "a call refuses an out-of-order enq.queue", 64, "-", 0, 0, 0);
+        download(cs, qb, sizeof qout, qout);
+        check(memcmp(qin, qout, sizeof qin) == 0, "the refused call left its buffer unchanged", 64, "-", 0, 0, 0);
+        clReleaseMemObject(qb);
+        if (ooo) clReleaseCommandQueue(ooo);
+        if (foreign) clReleaseCommandQueue(foreign);
+        if (other_cc) clReleaseContext(other_cc);
+    }
+    { /* the smallest tiles the tuning allows (2 work-items x 1 item) work for
+       * the sort and the scan (issue 19, item 9: they crashed or failed) */
+        clsort_context *t21 = tile_context(cs, 2, 1);
+        size_t tn = 20000, ti;
+        uint32_t *tk = (uint32_t *)malloc(tn * 4), *tv = (uint32_t *)malloc(tn * 4), ones[1000], sums[1000], tot = 0;
+        int tok = 1;
+        clsort_sort_desc tsd;
+        memset(&tsd, 0, sizeof tsd);
+        tsd.value_size = 4;
+        for (ti = 0; ti < tn; ++ti) tk[ti] = (uint32_t)ti * 2654435761u, tv[ti] = (uint32_t)ti;
+        for (ti = 0; ti < 1000; ++ti) ones[ti] = 1;
+        if (t21 && tk && tv) {
+            check(clsort_sort_host(t21, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
+            for (ti = 1; ti < tn && tok; ++ti) tok = tk[ti - 1] <= tk[ti] && tv[ti] * 2654435761u == tk[ti];
+            check(tok, "sort with a 2x1 tile: sorted, values follow", tn, "random", ti, 0, 0);
+            check(clsort_scan_host(t21, CLSORT_U32, 0, ones, sums, 1000, &tot) == CLSORT_SUCCESS && tot == 1000 &&
+                      sums[999] == 999,
+                  "scan of 1000 with a 2x1 tile (10 levels of tile sums)", 1000, "ones", 0, 1000, tot);
+        }
+        clsort_destroy(t21);
+        free(tk);
+        free(tv);
+    }
     { /* invalid tuning is refused at create, naming the knob */
         static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic; const char *knob; } bad_t[] = {
             {3, 16, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, "tile"},
@@ -1652,54 +1845,6 @@ static void test_bitonic_arguments(clsort_context *cs)
     clReleaseMemObject(dbad); clReleaseMemObject(dpast); clReleaseMemObject(dfirst);
 }
 
-/* A context on cs's OpenCL context, device and queue whose kernels use the
- * tuning t (clsort_context_desc.tuning: the tests never touch the
- * environment); NULL (and a failed check) when the create fails. */
-static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
-{
-    clsort_context_desc d;
-    clsort_context *out = NULL;
-    clsort_result r;
-    memset(&d, 0, sizeof d);
-    d.context = clsort_cl_context(cs);
-    d.device = clsort_cl_device(cs);
-    d.queue = clsort_cl_queue(cs);
-    d.path = clsort_context_path(cs);
-    d.tuning = *t;
-    r = clsort_create(&out, &d);
-    if (r != CLSORT_SUCCESS) {
-        check(0, what, 0, clsort_last_error(out), 0, 0, r);
-        clsort_destroy(out);
-        return NULL;
-    }
-    return out;
-}
-
-static clsort_context *tile_context(clsort_context *cs, unsigned wg, unsigned items)
-{
-    clsort_tuning t;
-    memset(&t, 0, sizeof t);
-    t.tile_wg = wg;
-    t.tile_items = items;
-    return tuned_context(cs, &t, "context with a tile tuning");
-}
-
-/* "wg:ib:js[:flags]" (as CLSORT_NBODY) as a clsort_tuning. */
-static clsort_tuning nbody_tuning(const char *shape)
-{
-    clsort_tuning t;
-    unsigned wg = 0, ib = 0, js = 0;
-    char flags[8] = "";
-    memset(&t, 0, sizeof t);
-    if (sscanf(shape, "%u:%u:%u:%7s", &wg, &ib, &js, flags) < 3) check(0, "nbody shape string", 0, shape, 0, 0, 0);
-    t.nbody_wg = wg;
-    t.nbody_ib = ib;
-    t.nbody_js = js;
-    if (strchr(flags, 'n')) t.nbody_flags |= CLSORT_TUNE_NATIVE_RSQRT;
-    if (strchr(flags, 'f')) t.nbody_flags |= CLSORT_TUNE_FAST_MATH;
-    if (strchr(flags, 'p')) t.nbody_flags |= CLSORT_TUNE_PRECISE;
-    return t;
-}
 
 /* Every key type, order, mode and segmentation; the zero-one check on the
  * device's tile and on tiny tiles (2 x 1, 2 x 2 keys), which push every

@@ -395,6 +395,45 @@ int main(int argc, char **argv)
             r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &bad, &o);
             record("bounds that cannot hold the total rejected", r == CLSORT_ERROR_INVALID_ARGUMENT);
         }
+        /* each rank in turn passes a local error that used to return before
+         * the agreement (out NULL, ctx NULL, a context whose create failed):
+         * every rank must return an error (a hang fails the make target's
+         * time limit) naming the rank */
+        {
+            int culprit, kind;
+            clsort_context *failed_ctx = NULL;
+            clsort_context_desc fd;
+            memset(&fd, 0, sizeof fd);
+            fd.device_select = "no-such-device-for-mpi-test";
+            clsort_create(&failed_ctx, &fd);
+            for (kind = 0; kind < 3; ++kind)
+                for (culprit = 0; culprit < size_; ++culprit) {
+                    char name[96];
+                    clsort_context *use = ctx;
+                    clsort_mpi_out *op = &o;
+                    memset(&bad, 0, sizeof bad);
+                    if (rank_ == culprit) {
+                        if (kind == 0) op = NULL;
+                        else if (kind == 1) use = NULL;
+                        else use = failed_ctx;
+                    }
+                    r = clsort_mpi_sort(use, MPI_COMM_WORLD, k, NULL, NULL, 4, &bad, op);
+                    snprintf(name, sizeof name, "rank %d's local error (%s) fails every rank", culprit,
+                             kind == 0 ? "out NULL" : kind == 1 ? "ctx NULL" : "failed context");
+                    record(name, r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                                     (rank_ == culprit || strstr(clsort_last_error(ctx), "on rank") != NULL));
+                }
+            clsort_destroy(failed_ctx);
+        }
+        /* a weighted sort where some ranks have no items and pass no weights */
+        {
+            double wts[4] = {1, 2, 3, 4};
+            int empty = size_ > 1 && rank_ % 2 == 1;
+            memset(&bad, 0, sizeof bad);
+            r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, empty ? NULL : k, NULL, empty ? NULL : wts, empty ? 0 : 4, &bad, &o);
+            record("weighted sort: ranks with n = 0 may pass weights = NULL", r == CLSORT_SUCCESS);
+            if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        }
     }
     if (rank_ == 0) printf("mpi ranks %d: %d passed, %d failed\n", size_, passed, failed);
     clsort_destroy(ctx);
