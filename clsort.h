@@ -1773,6 +1773,35 @@ static void clsort__mem_range(clsort_context *ctx, cl_mem m, cl_mem *root, size_
     *end = offset + size;
 }
 
+/* The alignment of a buffer's first byte, as a power of two up to 128: buffers
+ * the implementation allocates start at CL_DEVICE_MEM_BASE_ADDR_ALIGN, but a
+ * CL_MEM_USE_HOST_PTR buffer starts where the caller's pointer does (a
+ * sub-buffer adds its offset, itself a multiple of the base alignment). */
+static size_t clsort__mem_align(clsort_context *ctx, cl_mem m)
+{
+    cl_mem root;
+    size_t begin, end, addr, a = 128;
+    void *host = NULL;
+    clsort__mem_range(ctx, m, &root, &begin, &end);
+    if (CLSORT__CL(ctx, clGetMemObjectInfo)(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS || !host)
+        return a;
+    addr = (size_t)(uintptr_t)host + begin;
+    while (a > 1 && addr % a) a >>= 1;
+    return a;
+}
+
+/* A buffer read or written as elements of `align` bytes (vector or 8-byte
+ * loads) must start at a multiple of it. */
+static clsort_result clsort__check_align(clsort_context *ctx, cl_mem m, size_t align, const char *fn, const char *what)
+{
+    if (m && clsort__mem_align(ctx, m) < align)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s starts at an address that is not a multiple of %lu bytes (a CL_MEM_USE_HOST_PTR "
+                            "buffer over an unaligned pointer?); its elements are read as %lu-byte values",
+                            fn, what, (unsigned long)align, (unsigned long)align);
+    return CLSORT_SUCCESS;
+}
+
 /* Whether two buffers share memory: the same handle, or sub-buffers (or a
  * sub-buffer and its parent) whose byte ranges intersect. Two handles made
  * from one host allocation (CL_MEM_USE_HOST_PTR) cannot be told apart: the
@@ -2334,8 +2363,11 @@ CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out,
     if (n > 0) {
         CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
         CLSORT__TRY(clsort__check_buffer(ctx, out, n * elem, fn, "out"));
+        CLSORT__TRY(clsort__check_align(ctx, in, elem, fn, "in"));
+        CLSORT__TRY(clsort__check_align(ctx, out, elem, fn, "out"));
     }
     if (d.total) CLSORT__TRY(clsort__check_buffer(ctx, d.total, elem, fn, "desc.total"));
+    if (d.total) CLSORT__TRY(clsort__check_align(ctx, d.total, elem, fn, "desc.total"));
     {
         cl_mem outs[2], ins[1];
         static const char *const out_names[2] = {"out", "desc.total"}, *const in_names[1] = {"in"};
@@ -2416,14 +2448,19 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
     if (n == 0) return CLSORT_SUCCESS;
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
         CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * a->key_size, fn, "keys_in"));
+    if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
+        CLSORT__TRY(clsort__check_align(ctx, keys_in, a->key_size, fn, "keys_in"));
     if (need_keys) {
         CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * a->key_size, fn, "keys_out"));
+        CLSORT__TRY(clsort__check_align(ctx, keys_out, a->key_size, fn, "keys_out"));
         if (keys_in == keys_out)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys_in and keys_out must differ", fn);
     }
     if (a->d.values_in) {
         CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, n * a->d.value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, n * a->d.value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_align(ctx, a->d.values_in, a->d.value_size, fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_align(ctx, a->d.values_out, a->d.value_size, fn, "desc.values_out"));
         if (a->d.values_in == a->d.values_out)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values_in and values_out must differ", fn);
     }
@@ -2713,7 +2750,12 @@ static clsort_result clsort__gather_run(clsort__chain *c, cl_mem src, cl_mem dst
 {
     clsort__program *p;
     size_t piece = elem_size % 16 == 0 ? 16 : elem_size % 8 == 0 ? 8 : elem_size % 4 == 0 ? 4 : 1;
-    cl_uint unit = (cl_uint)(elem_size / piece);
+    size_t align_src = clsort__mem_align(c->ctx, src), align_dst = clsort__mem_align(c->ctx, dst);
+    cl_uint unit;
+    /* the widest piece both buffers' alignment allows (a host-pointer buffer
+     * may start anywhere; a misaligned vector load is undefined) */
+    while (piece > 1 && (align_src < piece || align_dst < piece)) piece = piece == 16 ? 8 : piece == 8 ? 4 : 1;
+    unit = (cl_uint)(elem_size / piece);
     cl_ulong n64 = (cl_ulong)n, src_count = (cl_ulong)(src_bytes / elem_size);
     size_t total = n * unit;
     const char *name = piece == 16 ? "gather_vec4" : piece == 8 ? "gather_vec2" : piece == 4 ? "gather_words"
@@ -2961,11 +3003,16 @@ static clsort_result clsort__check_sort_sizes(clsort_context *ctx, const char *f
 {
     CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * key_size, fn, "keys_in"));
     CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * key_size, fn, "keys_out"));
+    CLSORT__TRY(clsort__check_align(ctx, keys_in, key_size, fn, "keys_in"));
+    CLSORT__TRY(clsort__check_align(ctx, keys_out, key_size, fn, "keys_out"));
     if (values_in) {
         CLSORT__TRY(clsort__check_buffer(ctx, values_in, n * value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_buffer(ctx, values_out, n * value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_align(ctx, values_in, value_size, fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_align(ctx, values_out, value_size, fn, "desc.values_out"));
     }
     if (permutation) CLSORT__TRY(clsort__check_buffer(ctx, permutation, n * 4, fn, "desc.permutation"));
+    if (permutation) CLSORT__TRY(clsort__check_align(ctx, permutation, 4, fn, "desc.permutation"));
     return CLSORT_SUCCESS;
 }
 
@@ -4318,6 +4365,10 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
         size_t bytes = n * a.vec;
         CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
+        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
+        CLSORT__TRY(clsort__check_align(ctx, velocities, a.vec, fn, "velocities"));
+        CLSORT__TRY(clsort__check_align(ctx, a.d.accelerations, a.vec, fn, "desc.accelerations"));
+        CLSORT__TRY(clsort__check_align(ctx, a.d.temp, a.vec, fn, "desc.temp"));
         if (a.d.accelerations) CLSORT__TRY(clsort__check_buffer(ctx, a.d.accelerations, bytes, fn, "desc.accelerations"));
         if (a.d.temp) CLSORT__TRY(clsort__check_buffer(ctx, a.d.temp, bytes, fn, "desc.temp"));
         all[0] = positions; all[1] = velocities; all[2] = a.d.accelerations; all[3] = a.d.temp;
@@ -4354,6 +4405,8 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     if (n > 0) {
         CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
+        CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
         if (positions == accelerations)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: accelerations must differ from positions", fn);
     }
