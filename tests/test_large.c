@@ -4,6 +4,11 @@
  * squares), the exclusive scan at sampled points. Needs ~3x the key bytes of
  * device memory and ~2x of host memory: a GPU-machine test, not part of CI.
  *   build/test_large [log2 n]
+ *   build/test_large wide12   2^31 + 2^22 u32 keys with u32 values, 12-bit
+ *                             digits: 4096 digits x the tiles pass 2^32
+ *                             digit counts (issue 19, item 3: the kernels
+ *                             indexed them in 32 bits); ~35 GB of device and
+ *                             ~26 GB of host memory
  * Ends with "N passed, N failed". */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -27,9 +32,76 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* In place, keys with their input index as value, 12-bit digits; checks
+ * order, pairing (keys[i] == h[values[i]]), stability and that the values
+ * are a permutation (sum and xor of the indices). */
+static int test_wide12(void)
+{
+    size_t n = ((size_t)1 << 31) + ((size_t)1 << 22), i;
+    uint32_t *h = (uint32_t *)malloc(n * 4), *kb = (uint32_t *)malloc(n * 4), *vb = (uint32_t *)malloc(n * 4);
+    uint64_t x = 0x2545F4914F6CDD1Dull, vsum = 0;
+    uint32_t vx = 0, ix = 0;
+    clsort_context *cs = NULL;
+    cl_command_queue q;
+    cl_mem keys, vals;
+    cl_int e;
+    clsort_sort_desc sd;
+    double t0, t1;
+    int ok;
+    if (!h || !kb || !vb || clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+        printf("setup failed: %s\n0 passed, 1 failed\n", cs ? clsort_last_error(cs) : "host memory");
+        return 1;
+    }
+    q = clsort_cl_queue(cs);
+    printf("device %s, n = 2^31 + 2^22 u32 keys + u32 values, radix_bits 12\n", clsort_device_name(cs));
+    for (i = 0; i < n; ++i) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        h[i] = (uint32_t)(x >> 40) * 257u; /* 2^24 distinct keys over all 32 bits: ~128 copies each, so stability is checked */
+        kb[i] = (uint32_t)i;
+        ix ^= (uint32_t)i;
+    }
+    keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 4, NULL, &e);
+    vals = e == CL_SUCCESS ? clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 4, NULL, &e) : NULL;
+    if (e != CL_SUCCESS || clEnqueueWriteBuffer(q, keys, CL_TRUE, 0, n * 4, h, 0, NULL, NULL) != CL_SUCCESS ||
+        clEnqueueWriteBuffer(q, vals, CL_TRUE, 0, n * 4, kb, 0, NULL, NULL) != CL_SUCCESS) {
+        printf("device buffers: error %d\n0 passed, 1 failed\n", (int)e);
+        return 1;
+    }
+    memset(&sd, 0, sizeof sd);
+    sd.radix_bits = 12;
+    sd.values_in = sd.values_out = vals;
+    t0 = now_s();
+    ok = clsort_sort(cs, keys, keys, n, &sd, NULL) == CLSORT_SUCCESS;
+    clFinish(q);
+    t1 = now_s();
+    if (!ok) printf("  %s\n", clsort_last_error(cs));
+    printf("  sort (first call, with builds): %.1f ms\n", (t1 - t0) * 1e3);
+    ok = ok && clEnqueueReadBuffer(q, keys, CL_TRUE, 0, n * 4, kb, 0, NULL, NULL) == CL_SUCCESS &&
+         clEnqueueReadBuffer(q, vals, CL_TRUE, 0, n * 4, vb, 0, NULL, NULL) == CL_SUCCESS;
+    {
+        size_t bad = n;
+        for (i = 0; i < n && ok; ++i) {
+            if (vb[i] >= n || kb[i] != h[vb[i]] || (i && (kb[i - 1] > kb[i] || (kb[i - 1] == kb[i] && vb[i - 1] >= vb[i]))))
+                ok = 0, bad = i;
+            vsum += vb[i];
+            vx ^= vb[i];
+        }
+        if (!ok && bad < n) printf("  first bad index %lu\n", (unsigned long)bad);
+    }
+    check(ok, "12-bit digits, 2^31 + 2^22 keys with values: sorted, stable, values follow their keys");
+    check(ok && vsum == (uint64_t)n * (n - 1) / 2 && vx == ix, "12-bit digits, 2^31 + 2^22: values are a permutation");
+    clReleaseMemObject(keys);
+    clReleaseMemObject(vals);
+    clsort_destroy(cs);
+    free(h); free(kb); free(vb);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned lg = argc > 1 ? (unsigned)atoi(argv[1]) : 31;
+    if (argc > 1 && strcmp(argv[1], "wide12") == 0) return test_wide12();
     size_t n = (size_t)1 << lg, i, bytes = n * 4;
     uint32_t *h = (uint32_t *)malloc(bytes), *back = (uint32_t *)malloc(bytes);
     uint64_t x = 0x9E3779B97F4A7C15ull, sum = 0, sq = 0, sum2 = 0, sq2 = 0;
