@@ -874,6 +874,7 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_int, clReleaseCommandQueue, (cl_command_queue)) \
     X(cl_int, clGetCommandQueueInfo, (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *)) \
     X(cl_int, clFinish, (cl_command_queue)) \
+    X(cl_int, clFlush, (cl_command_queue)) \
     X(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *)) \
     X(cl_mem, clCreateSubBuffer, (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *)) \
     X(cl_int, clReleaseMemObject, (cl_mem)) \
@@ -941,8 +942,10 @@ typedef struct clsort__profile {
     int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
     int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
     int fp64;               /* cl_khr_fp64 */
+    int i64_atomics;        /* cl_khr_int64_base_atomics: the scan and pack look-back's status words */
     cl_uint compute_units;
     size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t min_wg;          /* narrowest work-group that runs correctly (1; more on llvmpipe: clsort__widen) */
     cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
     cl_ulong max_alloc;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer */
     size_t base_align;      /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (>= 256) */
@@ -1237,6 +1240,21 @@ static clsort_result clsort__query_device(clsort_context *ctx)
         CLSORT__CHECK(ctx, CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL),
                       "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
     d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    d->i64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    /* Quirk, Mesa llvmpipe (rusticl, clover; seen in Mesa 22.3): in a
+     * work-group narrower than its SIMD width (the "N bits" of the device
+     * name / 32 lanes), a loop with a barrier that follows a loop whose trip
+     * count differs per work-item runs too few times in every work-group but
+     * the first (tests/llvmpipe_narrow_wg.c). Such groups are widened to the
+     * SIMD width (clsort__widen). */
+    d->min_wg = 1;
+    if (strncmp(d->name, "llvmpipe", 8) == 0) {
+        const char *b = strstr(d->name, " bits)");
+        unsigned long nbits = 0;
+        while (b && b > d->name && b[-1] >= '0' && b[-1] <= '9') --b;
+        if (b) nbits = strtoul(b, NULL, 10);
+        d->min_wg = nbits >= 128 && nbits <= 2048 ? (size_t)(nbits / 32) : 16;
+    }
     /* oclgrind reports CPU and GPU at once: CPU wins (its kernels are the
      * ones checked there) */
     d->cpu = (d->type & CL_DEVICE_TYPE_CPU) != 0;
@@ -1623,13 +1641,24 @@ static void clsort__chain_enqueued(clsort__chain *c)
     c->wait = NULL;
 }
 
-/* Hands the last event to the caller (a marker if nothing was enqueued). */
+/* Hands the last event to the caller (a marker if nothing was enqueued),
+ * after flushing the queue: the caller may wait on the event from another
+ * queue or through another queue's clFinish, and OpenCL 1.2 (5.13, clFlush)
+ * requires the queue holding the event's command to be flushed first (rusticl
+ * submits nothing before; such a wait never returns). */
 static clsort_result clsort__chain_end(clsort__chain *c, const clsort_enqueue *enq, clsort_result r)
 {
     if (r == CLSORT_SUCCESS && enq && enq->event) {
+        cl_int e;
         if (!c->last) {
-            cl_int e = CLSORT__CL(c->ctx, clEnqueueMarkerWithWaitList)(c->queue, c->num_wait, c->wait, &c->last);
+            e = CLSORT__CL(c->ctx, clEnqueueMarkerWithWaitList)(c->queue, c->num_wait, c->wait, &c->last);
             if (e != CL_SUCCESS) return clsort__cl_fail(c->ctx, e, "clEnqueueMarkerWithWaitList");
+        }
+        e = CLSORT__CL(c->ctx, clFlush)(c->queue);
+        if (e != CL_SUCCESS) {
+            CLSORT__CL(c->ctx, clReleaseEvent)(c->last);
+            c->last = NULL;
+            return clsort__cl_fail(c->ctx, e, "clFlush");
         }
         *enq->event = c->last;
         c->last = NULL;
@@ -2243,6 +2272,29 @@ static const char *const clsort__scan_slot_level[64] = {
 #undef CLSORT__SCAN_LEVEL
 static const char *const clsort__scan_slot_status = "scan: look-back status";
 
+/* A work-group of w > 1 work-items is widened to the device's narrowest
+ * correct width (dev.min_wg), halving the items per work-item to keep the
+ * tile where it can. (w = 1: the serial kernels, no barriers: kept.) */
+static void clsort__widen(const clsort_context *ctx, size_t *w, size_t *items)
+{
+    while (*w > 1 && *w < ctx->dev.min_wg && *w * 2 <= ctx->dev.max_wg) {
+        *w <<= 1;
+        if (*items > 1) *items >>= 1;
+    }
+}
+
+/* Whether scan and pack run their one-pass look-back kernels: the look-back
+ * path, and 64-bit atomics for the status words (flag and payload in one
+ * word, common.cl lb_publish / lb_read). Without them the words would be
+ * plain 64-bit accesses, which OpenCL 1.2 neither makes atomic (they tear:
+ * rusticl/llvmpipe) nor visible to other work-groups during the kernel
+ * (3.3.1); those devices keep the reduce-then-scan kernels for scan and pack
+ * (the one-sweep sort's status words are 32-bit atomics). */
+static int clsort__lookback64(const clsort_context *ctx)
+{
+    return ctx->path == CLSORT_PATH_LOOKBACK && ctx->dev.i64_atomics;
+}
+
 /* The scan tile: 256 work-items (or the device maximum) x items, shrunk until
  * the kernel's local arrays fit. Measured on the H100 (bench/RESULTS.md):
  * plain scans run fastest with 32 KiB tiles (256 x 32 u32), pack/split with
@@ -2260,6 +2312,7 @@ static void clsort__scan_shape(const clsort_context *ctx, size_t elem, size_t st
         w = ctx->tuning.tile_wg;
         it = elem == 8 && ctx->tuning.tile_items > 1 ? ctx->tuning.tile_items / 2 : ctx->tuning.tile_items;
     }
+    clsort__widen(ctx, &w, &it);
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
     for (;;) {
         size_t tile = w * it;
@@ -2283,7 +2336,7 @@ static clsort_result clsort__scan_program(clsort_context *ctx, clsort_type t, cl
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "scan.cl");
     clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DT=%s%s%s", (unsigned)wg, (unsigned)items, ti->cl_name,
-                           ti->defines, (ctx->path == CLSORT_PATH_LOOKBACK && ti->size == 4) ? " -DHAVE_LOOKBACK" : "");
+                           ti->defines, (clsort__lookback64(ctx) && ti->size == 4) ? " -DHAVE_LOOKBACK" : "");
     return clsort__program_get(ctx, &rq, out);
 }
 
@@ -2300,7 +2353,7 @@ static clsort_result clsort__scan_levels(clsort__chain *c, clsort__program *p, c
     cl_ulong n64 = (cl_ulong)n;
     cl_mem sums = NULL;
     clsort__kargs ka;
-    if (ctx->path == CLSORT_PATH_LOOKBACK && elem == 4 && level == 0 && groups > 1) {
+    if (clsort__lookback64(ctx) && elem == 4 && level == 0 && groups > 1) {
         cl_mem status;
         /* one status word per tile, then the ticket counter */
         CLSORT__TRY(clsort__scratch(ctx, clsort__scan_slot_status, groups * 8 + 8, &status));
@@ -2506,7 +2559,7 @@ static clsort_result clsort__split_program(clsort_context *ctx, const clsort__sp
                            a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "", key_type,
                            stage == 8 ? "ulong" : "uint");
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
-    if (ctx->path == CLSORT_PATH_LOOKBACK) clsort__request_option(&rq, " -DHAVE_LOOKBACK");
+    if (clsort__lookback64(ctx)) clsort__request_option(&rq, " -DHAVE_LOOKBACK");
     return clsort__program_get(ctx, &rq, out);
 }
 
@@ -2622,7 +2675,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     r = clsort__split_program(ctx, &a, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
     groups = (n + p->wg * p->items - 1) / (p->wg * p->items);
-    if (ctx->path == CLSORT_PATH_LOOKBACK) {
+    if (clsort__lookback64(ctx)) {
         r = clsort__scratch(ctx, clsort__scan_slot_status, groups * 8 + 8, &status);
         if (r == CLSORT_SUCCESS) r = clsort__scratch(ctx, clsort__split_slot_count, 64, &total);
         if (r == CLSORT_SUCCESS) r = clsort__clear(&c, p, status, groups * 8 + 8);
@@ -2860,6 +2913,7 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
      * size (heap corruption or unsorted keys; correct with -cl-opt-disable
      * and on NVIDIA), so the work-group kernels take >= 4 */
     if (w == 2) w = 4;
+    clsort__widen(ctx, &w, &it);
     if (lb > radix_bits) lb = radix_bits < 1 ? 1 : radix_bits;
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
     if (w == 1) { /* one work-item per tile needs no local tile, only radix_count's histogram */
@@ -3317,6 +3371,7 @@ static void clsort__bitonic_shape(const clsort_context *ctx, size_t key_size, in
     size_t w = 256, it = packed ? 8 : 16;
     if (ctx->dev.cpu) w = 32, it = 64;
     if (ctx->tuning.tile_wg) w = ctx->tuning.tile_wg, it = ctx->tuning.tile_items;
+    clsort__widen(ctx, &w, &it);
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
     for (;;) {
         size_t tile = w * it, need = (tile + tile / 32 + 1) * (key_size + (has_idx ? 4 : 0)) + 64;
@@ -4174,6 +4229,7 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
     if ((t->nbody_flags & CLSORT_TUNE_NATIVE_RSQRT) && !fp64) sh->flags |= CLSORT__NB_NATIVE;
     if (t->nbody_flags & CLSORT_TUNE_FAST_MATH) sh->flags |= CLSORT__NB_FAST;
     if (t->nbody_flags & CLSORT_TUNE_PRECISE) sh->flags &= ~(unsigned)CLSORT__NB_FAST;
+    while (wg > 1 && wg < ctx->dev.min_wg && wg * 2 <= ctx->dev.max_wg) wg <<= 1; /* clsort__widen */
     /* the tile (wg vectors) and the slices' partial sums (wg * ib) in local memory */
     local = ctx->dev.local_mem > 256 ? (size_t)ctx->dev.local_mem - 256 : 0;
     while (wg > 1 && (wg > ctx->dev.max_wg || (wg + (js > 1 ? wg * ib : 0)) * vec > local)) {
@@ -4444,6 +4500,38 @@ typedef struct clsort__multi {
     cl_uint num_wait;
 } clsort__multi;
 
+/* Makes what every part's queue has enqueued so far visible to the others:
+ * on each queue a marker waiting on a marker of every other queue. OpenCL 1.2
+ * (Appendix A.1, shared objects) lets a queue cache its changes to a memory
+ * object until a command of another queue waits on the changing command's
+ * event; finishing the queue is not enough (rusticl then reads stale data
+ * through the other queue). Run before the first step (the caller may have
+ * written a part's buffers through another part's queue) and after the last
+ * (the caller may read them through any part's queue). */
+static clsort_result clsort__multi_sync(const clsort_nbody_part *parts, unsigned count)
+{
+    clsort_context *const ctx = parts[0].ctx;
+    cl_event ev[CLSORT__MAX_PARTS], others[CLSORT__MAX_PARTS];
+    unsigned k, t, no;
+    cl_int e = CL_SUCCESS;
+    const char *what = "clEnqueueMarkerWithWaitList(part sync)";
+    memset(ev, 0, sizeof ev);
+    for (k = 0; k < count && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[k].ctx->queue, 0, NULL, &ev[k]);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[k].ctx->queue);
+    }
+    for (t = 0; t < count && e == CL_SUCCESS; ++t) {
+        for (k = 0, no = 0; k < count; ++k)
+            if (k != t) others[no++] = ev[k];
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[t].ctx->queue, no, others, NULL);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue);
+        else what = "clEnqueueMarkerWithWaitList(part sync wait)";
+    }
+    clsort__release_events(ctx, ev, count);
+    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, what);
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part *parts)
 {
     /* the parts share one cl_context, hence one OpenCL library: the first
@@ -4451,6 +4539,7 @@ static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part
     clsort_context *const ctx = parts[0].ctx;
     unsigned e, k, t, cur = 0;
     size_t vec = m->a.vec;
+    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
     for (e = 0; e < m->a.evals; ++e) {
         cl_uint mode = clsort__nbody_mode(&m->a, e), nc = 0;
         int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
@@ -4468,6 +4557,7 @@ static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part
                                                                            parts[k].velocities, NULL, m->n,
                                                                            m->first[k], m->cnt[k], mode)
                                                     : CLSORT_SUCCESS));
+            /* kev[k] is flushed (chain_end): the copies of the other queues may wait on it */
         }
         /* every part's new slice into every other part's copy, on the receiver's queue */
         for (t = 0; t < m->count && moves; ++t)
@@ -4482,6 +4572,10 @@ static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part
                                         clsort__cl_error_name(err), (int)err);
                 ++nc;
             }
+        /* the next round's kernels wait on these copies from the other
+         * queues: OpenCL 1.2 5.13 requires the copies' queues flushed */
+        for (t = 0; t < m->count && moves; ++t)
+            CLSORT__CHECK(parts[t].ctx, CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue), "clFlush(exchange)");
         clsort__release_events(ctx, m->wait, m->num_wait);
         clsort__release_events(ctx, m->kev, m->count);
         memcpy(m->wait, m->cev, nc * sizeof(cl_event));
@@ -4489,16 +4583,13 @@ static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part
         m->num_wait = nc;
         if (moves) cur ^= 1;
     }
-    for (k = 0; k < m->count; ++k) {
+    for (k = 0; k < m->count && cur; ++k) /* in order after the part's last kernel and copies */
+        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
+                                                                         m->buf[k][0], 0, 0, m->n * vec, 0, NULL, NULL),
+                      "clEnqueueCopyBuffer");
+    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
+    for (k = 0; k < m->count; ++k)
         CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
-        if (cur) {
-            CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
-                                                                             m->buf[k][0], 0, 0, m->n * vec, 0, NULL,
-                                                                             NULL),
-                          "clEnqueueCopyBuffer");
-            CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
-        }
-    }
     return CLSORT_SUCCESS;
 }
 

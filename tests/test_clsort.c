@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int passed, failed;
 static const char *path_name;
@@ -832,6 +833,35 @@ static void test_events(clsort_context *cs)
     check(memcmp(out, ref, k * 4) == 0, "scan -> pack chain", 1000, "-", 0, 0, 0);
     if (ev) clReleaseEvent(ev);
     if (ev2) clReleaseEvent(ev2);
+    { /* the returned event, waited on by another queue: OpenCL 1.2 (5.13,
+       * clFlush) requires the call's queue flushed first; rusticl submits
+       * nothing before (the wait never ends). Polled for 10 s, not waited. */
+        cl_int e;
+        cl_command_queue q2 = clCreateCommandQueue(clsort_cl_context(cs), clsort_cl_device(cs), 0, &e);
+        cl_event mark = NULL;
+        cl_int status = CL_QUEUED;
+        int polls = 0;
+        time_t start;
+        ev = NULL;
+        enq.num_events_in_wait_list = 0;
+        enq.event_wait_list = NULL;
+        enq.event = &ev;
+        check(e == CL_SUCCESS && clsort_scan(cs, din, dscan, 1000, &sd, &enq) == CLSORT_SUCCESS && ev != NULL &&
+              clEnqueueMarkerWithWaitList(q2, 1, &ev, &mark) == CL_SUCCESS && clFlush(q2) == CL_SUCCESS,
+              "scan's event in another queue's wait list", 1000, "-", 0, 0, 0);
+        start = time(NULL);
+        while (mark && polls++ < 100000000 && time(NULL) - start < 10 &&
+               clGetEventInfo(mark, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
+               status != CL_COMPLETE) {
+        }
+        check(status == CL_COMPLETE, "another queue's wait on the returned event completes (the call flushed)", 1000,
+              "-", 0, CL_COMPLETE, status);
+        clFinish(clsort_cl_queue(cs)); /* unblocks it when the call did not flush */
+        if (q2) clFinish(q2);
+        if (mark) clReleaseEvent(mark);
+        if (ev) clReleaseEvent(ev);
+        if (q2) clReleaseCommandQueue(q2);
+    }
     clReleaseMemObject(din); clReleaseMemObject(dscan); clReleaseMemObject(dflags); clReleaseMemObject(dout);
 }
 
