@@ -128,6 +128,11 @@
  *   returned event). They enqueue and return without waiting, except where a
  *   result is asked for on the host (pack/split counts). Work is chained on an
  *   in-order queue; the returned event completes when the whole call has.
+ *   A call that returns an event flushes its queue, so the event may be
+ *   waited on by another queue or the host (OpenCL 1.2 5.13). Buffers a call
+ *   writes are current on its queue; another queue must wait on the call's
+ *   event before it uses them (OpenCL 1.2 Appendix A.1: finishing the first
+ *   queue is not enough on every implementation).
  *
  *   Host level. *_host functions take plain C arrays, upload, run, download.
  *
@@ -306,7 +311,10 @@
  *           nothing to do). clsort_nbody_accel: G*a only, for your own
  *           integrator. clsort_nbody_multi: the bodies split over several
  *           contexts of one cl_context (one per device), positions exchanged
- *           device to device every step; same bits as one context.
+ *           device to device every step; same bits as one context. Its
+ *           queues are synchronized by events before the first step and
+ *           after the last: a part's buffers may be written, and read back,
+ *           through any part's queue.
  *           Kernel: a work-group loads a tile of positions into local memory;
  *           each work-item keeps ib bodies in registers (every tile entry
  *           read serves ib bodies) and, for small n, the js work-items of a
@@ -326,6 +334,20 @@
  *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
  *           third law) with float atomics (compare-exchange loops), float
  *           only; there to be measured against the tiled kernel, see bench/.
+ *
+ * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
+ *           llvmpipe and oclgrind (make portability, make oclgrind) and
+ *           NVIDIA's driver. Decided from device queries at run time:
+ *           - look-back scan and pack need cl_khr_int64_base_atomics (the
+ *             status word is flag and sum in one 64-bit word); without it
+ *             they run reduce-then-scan on either path;
+ *           - Mesa llvmpipe (device name "llvmpipe"): work-groups narrower
+ *             than its SIMD width are widened to it, around a bug of its own
+ *             (tests/llvmpipe_narrow_wg.c);
+ *           - a kernel that refuses the work-group size at launch
+ *             (CL_KERNEL_WORK_GROUP_SIZE below the device maximum) lowers the
+ *             context's limit; the call fails with a message, the next one
+ *             builds narrower programs.
  *
  * ADDING A PRIMITIVE (a new family; the engine is not edited)
  *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
@@ -886,6 +908,7 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
     X(cl_int, clReleaseKernel, (cl_kernel)) \
     X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
+    X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \
     X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueReadBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueWriteBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *)) \
@@ -1696,6 +1719,23 @@ static clsort_result clsort__launch(clsort__chain *c, cl_kernel k, size_t groups
     size_t global = groups * wg;
     cl_int e = CLSORT__CL(c->ctx, clEnqueueNDRangeKernel)(c->queue, k, 1, NULL, &global, &wg, c->num_wait, c->wait,
                                                           clsort__chain_event(c));
+    if (e == CL_INVALID_WORK_GROUP_SIZE) {
+        /* shapes come from CL_DEVICE_MAX_WORK_GROUP_SIZE, but a kernel may
+         * allow fewer work-items (registers, local memory):
+         * CL_KERNEL_WORK_GROUP_SIZE says how many. The context's limit comes
+         * down to it, so that the next call builds narrower programs. */
+        size_t kwg = 0, p2 = 1;
+        if (CLSORT__CL(c->ctx, clGetKernelWorkGroupInfo)(k, c->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
+                                                         NULL) == CL_SUCCESS &&
+            kwg > 0 && kwg < wg) {
+            while (p2 * 2 <= kwg) p2 *= 2;
+            if (p2 < c->ctx->dev.max_wg) c->ctx->dev.max_wg = p2;
+            return clsort__fail(c->ctx, CLSORT_ERROR_OPENCL,
+                                "clEnqueueNDRangeKernel(%s): CL_INVALID_WORK_GROUP_SIZE: %lu work-items, the kernel "
+                                "allows %lu (CL_KERNEL_WORK_GROUP_SIZE); the context now uses at most %lu, call again",
+                                name, (unsigned long)wg, (unsigned long)kwg, (unsigned long)p2);
+        }
+    }
     if (e != CL_SUCCESS)
         return clsort__fail(c->ctx, CLSORT_ERROR_OPENCL, "clEnqueueNDRangeKernel(%s, %lu groups): %s (%d)", name,
                             (unsigned long)groups, clsort__cl_error_name(e), (int)e);
