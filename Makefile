@@ -176,8 +176,8 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # PoCL's single-threaded basic driver, Mesa rusticl on llvmpipe (installed as
 # root when missing). Each runs test_clsort --quick: every part, both
 # cross-work-group paths (portable, look-back). oclgrind has its own target.
-# Measured on the 2-core CI machine (tests/README.md): pthread 13 s, basic
-# 156 s, rusticl 139 s. tests/llvmpipe_narrow_wg.c (the llvmpipe bug the
+# Measured on the 2-core CI machine (tests/README.md), cold kernel caches:
+# pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c (the llvmpipe bug the
 # library works around) runs first and only reports.
 PORTABILITY_TIMEOUT ?= 900
 # The sanitizer and valgrind runs check the library on PoCL alone: with more
