@@ -93,7 +93,7 @@ test: deps check-gen compile-check env-check $(BUILD)/test_clsort
 # Tuning from the environment is read once by clsort_create, which refuses a
 # malformed value with a message naming the variable (and a good one works).
 ENV_BAD = CLSORT_TILE=3:16 CLSORT_TILE=256 CLSORT_TILE=abc CLSORT_ONESWEEP=2 CLSORT_BITONIC_STEPS=9 \
-          CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast
+          CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast CLSORT_REVERSE_TILES=2
 env-check: deps $(BUILD)/hello
 	@for kv in $(ENV_BAD); do \
 	  name=$${kv%%=*}; \

@@ -183,16 +183,46 @@ inline ulong lb_read(__global volatile ulong *status, int i)
 /* Number of predecessors examined per look-back step (<= WG). */
 #define LB_WINDOW (WG < 32 ? WG : 32)
 
+#ifdef LB_FALLBACK
+/* Decoupled fallback (Smith, Levien & Owens, SPAA 2025): a work-group whose
+ * look-back sees the same predecessor publish nothing for LB_SPINS reads in a
+ * row does not wait on: it sums that tile from the input itself and goes on
+ * past it. Then no tile waits on another work-group being scheduled, so the
+ * one-pass kernels are correct without forward progress between
+ * work-groups (PoCL basic, rusticl, oclgrind run them one after another; the
+ * LB_REVERSE test hook starts them in reverse tile order). */
+#define LB_SPINS 64
+#define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, uint lb_bit, __local T *lb_s
+#define LB_PASS , lb_in, lb_n, lb_bit, lb_s
+/* a kernel's input, length, flag bit and WG-element local scratch for lb_tile_sum */
+#define LB_INPUT(in, n, bit, s) , in, n, bit, s
+
+/* The sum of tile j's elements (as LOAD sees them), from the input; every
+ * work-item gets it. Ends with a barrier. */
+inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __local T *s)
+{
+    const ulong base = (ulong)j * TILE;
+    T x = (T)0;
+    for (uint k = 0; k < ITEMS; ++k) x += LOAD(in, base + (ulong)k * WG + get_local_id(0), n, bit);
+    return wg_reduce(x, s);
+}
+#else
+#define LB_ARGS
+#define LB_PASS
+#define LB_INPUT(in, n, bit, s)
+#endif
+
 /* Called by every work-item of the tile's work-group (it has barriers):
  * returns the sum of all tiles before tile g (0 for g = 0). The first LB_WINDOW
  * work-items read LB_WINDOW predecessors' status words at once; work-item 0
  * adds them up to the nearest inclusive prefix. A window that starts with a
  * tile that has published nothing yet is read again (spin). */
 inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win, __local T *acc,
-                     __local int *step)
+                     __local int *step LB_ARGS)
 {
     const uint lid = (uint)get_local_id(0);
     int j = (int)g - 1; /* newest predecessor not yet added */
+    int idle = 0;       /* work-item 0: reads in a row that found tile j empty */
     if (lid == 0) *acc = (T)0;
     for (;;) {
         if (lid < LB_WINDOW) {
@@ -211,10 +241,24 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
             }
             *acc += part;
             *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
+            idle = used ? 0 : idle + 1;
+#ifdef LB_FALLBACK
+            if (idle >= LB_SPINS) {
+                *step = -2; /* sum tile j here */
+                idle = 0;
+            }
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         int st = *step;
-        if (st < 0) break;
+        if (st == -1) break;
+#ifdef LB_FALLBACK
+        if (st == -2) { /* the same for every work-item: the barriers inside are reached by all */
+            T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s);
+            if (lid == 0) *acc += agg;
+            st = 1;
+        }
+#endif
         j -= st;
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
@@ -226,7 +270,13 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
  * start, so a tile only ever waits for tiles that are already running. */
 inline uint lb_ticket(__global volatile ulong *status, __local uint *slot)
 {
-    if (get_local_id(0) == 0) *slot = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
+    if (get_local_id(0) == 0) {
+        uint t = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
+#if defined(LB_REVERSE) && defined(LB_FALLBACK)
+        t = (uint)get_num_groups(0) - 1u - t; /* test hook: the first to start takes the last tile */
+#endif
+        *slot = t;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     return *slot;
 }
@@ -238,10 +288,10 @@ inline uint lb_ticket(__global volatile ulong *status, __local uint *slot)
  * from all of them). win, acc, step and prefix are the caller's __local
  * scratch (OpenCL 1.2 declares __local variables only in kernels). */
 inline T lb_exclusive_prefix(__global volatile ulong *status, uint g, T tsum, __global T *total,
-                             __local ulong *win, __local T *acc, __local int *step, __local T *prefix)
+                             __local ulong *win, __local T *acc, __local int *step, __local T *prefix LB_ARGS)
 {
     if (get_local_id(0) == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
-    T excl = lb_lookback(status, g, win, acc, step); /* 0 for tile 0 */
+    T excl = lb_lookback(status, g, win, acc, step LB_PASS); /* 0 for tile 0 */
     if (get_local_id(0) == 0) {
         if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
         *prefix = excl;

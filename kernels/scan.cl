@@ -72,7 +72,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     if (inclusive)
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
     T tsum = scan_tile_local(tile, s);
-    const T offset = lb_exclusive_prefix(status, g, tsum, total, win, &lb_acc, &step, &prefix);
+    const T offset = lb_exclusive_prefix(status, g, tsum, total, win, &lb_acc, &step, &prefix LB_INPUT(in, n, bit, s));
     for (uint j = 0; j < ITEMS; ++j) {
         uint k = j * WG + lid;
         if (base + k < n) {

@@ -147,7 +147,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
-    const uint off = lb_exclusive_prefix(status, g, ones, count, win, &lb_acc, &step, &prefix);
+    const uint off = lb_exclusive_prefix(status, g, ones, count, win, &lb_acc, &step, &prefix LB_INPUT(flags, n, bit, s));
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)
                     base, n, rank, ones, ones, buf);
 }

@@ -2516,6 +2516,39 @@ static void test_nbody(clsort_context *cs, int tiny, int quick)
     test_nbody_arguments(cs);
 }
 
+/* The look-back scan and pack with their tiles taken in reverse start order
+ * (tuning.reverse_tiles, a test hook): the first work-group to start takes the
+ * last tile, so every tile waits on tiles no work-group has started. Only the
+ * decoupled fallback (common.cl LB_FALLBACK: a tile that sees no progress sums
+ * its predecessor from the input) lets them finish; without it this hangs on
+ * PoCL (2 threads), PoCL basic, rusticl and oclgrind. */
+static void test_reverse_tiles(int tiny)
+{
+    static const size_t sizes[] = {4097, 8193, 65537, 300001};
+    clsort_context *cs = NULL;
+    clsort_context_desc desc;
+    size_t s;
+    memset(&desc, 0, sizeof desc);
+    desc.path = CLSORT_PATH_LOOKBACK;
+    desc.tuning.reverse_tiles = 1;
+    path_name = "lookback, tiles reversed";
+    printf("  look-back with tiles in reverse start order...\n");
+    fflush(stdout);
+    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+        check(0, "clsort_create with tuning.reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
+        clsort_destroy(cs);
+        return;
+    }
+    for (s = 0; s < sizeof sizes / sizeof sizes[0] && (!tiny || sizes[s] < 10000); ++s) {
+        test_scan_case(cs, CLSORT_U32, sizes[s], D_RANDOM, 0, 0);
+        test_scan_case(cs, CLSORT_F32, sizes[s], D_RANDOM, 1, 1);
+        test_scan_case(cs, CLSORT_I32, sizes[s], D_ONES, 1, 0);
+        test_split_case(cs, 4, 4, sizes[s], F_RANDOM, 0, 0);
+        test_split_case(cs, 8, 0, sizes[s], F_RANDOM, 2, 63);
+    }
+    clsort_destroy(cs);
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
@@ -2605,6 +2638,7 @@ int main(int argc, char **argv)
         }
         clsort_destroy(cs);
     }
+    if (run_base) test_reverse_tiles(tiny);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
