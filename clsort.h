@@ -110,6 +110,13 @@
  *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
  *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
  *             clsort_nbody_multi(parts, count, n, &nbody_desc)
+ *   reduce    clsort_reduce(ctx, in, n, &reduce_desc, &result, &enq)
+ *             clsort_segmented_scan / clsort_segmented_reduce(ctx, in, out, n, &reduce_desc, &enq)
+ *             clsort_reduce_by_key(ctx, keys_in, values_in, keys_out, values_out, n, &by_key_desc, &count, &enq)
+ *             clsort_run_length_encode(ctx, keys_in, keys_out, lengths, n, &by_key_desc, &count, &enq)
+ *             clsort_unique(ctx, keys_in, keys_out, n, &by_key_desc, &count, &enq)
+ *             clsort_histogram_even(ctx, samples, n, counts, &histogram_desc, &enq)
+ *             clsort_*_host forms of each (plain C arrays)
  *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
  *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
  *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
@@ -326,6 +333,44 @@
  *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
  *           third law) with float atomics (compare-exchange loops), float
  *           only; there to be measured against the tiled kernel, see bench/.
+ *
+ * REDUCE    Reductions and their segmented forms, on u32, i32, f32, u64,
+ *           i64, f64 (fp64 devices) with sum (integers wrap), min or max
+ *           (floats: NaNs ignored). clsort_reduce: one value, to a device
+ *           buffer and/or the host. clsort_segmented_scan: exclusive or
+ *           inclusive, restarting at every segment; segments by u8/u32 head
+ *           flags, by keys (a new segment where the key's bits change: scan
+ *           by key) or by segment_count + 1 offsets (device or host; empty
+ *           segments allowed); none = a plain scan with min/max. In place.
+ *           clsort_segmented_reduce: one value per offsets segment (empty:
+ *           the identity). clsort_reduce_by_key, clsort_run_length_encode,
+ *           clsort_unique (stable, optional values): per run of equal keys,
+ *           compacted, the run count to the host (blocking) and/or a device
+ *           uint32 (chain sort -> reduce_by_key -> pack by events).
+ *           clsort_histogram_even: bins even bins over [lower, upper),
+ *           uint32 counts; outside values and NaNs not counted. n < 2^32
+ *           except clsort_reduce and the histogram (any n).
+ *             Kernels: every element is a pair (segment boundaries before it,
+ *           value), combined by (c1, v1) + (c2, v2) = (c1 + c2, c2 ? v2 :
+ *           v1 op v2); the inclusive scan of the pairs gives each element's
+ *           segment index and segmented value. Portable path: reduce tiles
+ *           to carries, scan the carries, rescan (values and segment data
+ *           read twice, output written once). Look-back path: one pass.
+ *           Offsets become per-element boundary counts first (n uint32
+ *           cleared and written once). Reduce: per-work-group partials over
+ *           a fixed grid, then one work-group (input read once).
+ *             Determinism: float results repeat bit for bit from run to run
+ *           on both paths, for one device and n (the combination order is
+ *           fixed by the tile shape): the look-back path defines a tile's
+ *           inclusive prefix as the left fold incl(g) = incl(g-1) + agg(g)
+ *           and each tile waits until one of its 32 predecessors published
+ *           its prefix, then folds the aggregates after it oldest first,
+ *           reproducing that definition whichever tiles were done (the
+ *           usual look-back adds what it finds in whatever order, so its
+ *           float sums change with timing). Paths and devices differ within
+ *           the bound: f32/f64 sums err at most depth * u * sum |x| over the
+ *           segment so far, depth = ceil(n / tile) + 4 * (items + log2 wg) +
+ *           8 (u = 2^-24, 2^-53; tiles of >= 2048 elements, <= 1024 items).
  *
  * ADDING A PRIMITIVE (a new family; the engine is not edited)
  *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
@@ -6080,7 +6125,8 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     k.type = pl.d.type;
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
-    if (r == CLSORT_SUCCESS && !pl.d.accumulate) r = clsort__clear(&c, p, counts, (size_t)bins * 4);
+    if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
+    if (!pl.d.accumulate) r = clsort__clear(&c, p, counts, (size_t)bins * 4);
     tile = p->wg * p->items;
     groups = (n + tile - 1) / tile;
     if (groups > (size_t)ctx->dev.compute_units * 8) groups = (size_t)ctx->dev.compute_units * 8;
