@@ -598,8 +598,10 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
  *             on the host, capped at bins - 1 (rounding near hi)
  *   integers: floor((x - lo) * bins / (hi - lo)), exact (128-bit for 64-bit samples)
  * lo, hi, scale are passed as T's bits in ulong; range = hi - lo as an
- * unsigned integer. counts (bins words) must be zero or hold counts to add to.
- * Work-groups count in local memory when bins <= LBINS. */
+ * unsigned integer (integers: x counts when x >= lo and x - lo < range);
+ * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift). counts (bins words) must be zero or hold counts to add to.
+ * Work-groups count in local memory when bins <= LBINS (each work-item
+ * apart when bins * WG <= LBINS). */
 #ifndef LBINS
 #define LBINS 1024
 #endif
@@ -620,18 +622,23 @@ inline ulong rd_div128(ulong h, ulong l, ulong m)
     return q;
 }
 
-inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint *b)
+inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, uint *b)
 {
 #if TK == 2 || TK == 5
-    (void)range;
+    (void)range; (void)shift;
     if (!(x >= lo && x < hi)) return 0;
     T f = (x - lo) * scale;
     *b = f >= (T)bins ? bins - 1 : (uint)f;
     return 1;
 #else
-    (void)scale;
-    if (!(x >= lo && x < hi)) return 0;
+    (void)scale; (void)hi;
+    if (!(x >= lo)) return 0;
     TB d = (TB)(RD_BITS(x) - RD_BITS(lo));
+    if ((ulong)d >= range) return 0; /* x >= hi (hi itself may not fit T: 2^32 for u32) */
+    if (shift < 64) { /* range = bins << shift: the same bin, no division */
+        *b = (uint)(d >> shift);
+        return 1;
+    }
 #if TK >= 3
     *b = (uint)rd_div128(mul_hi(d, (ulong)bins), d * (ulong)bins, range);
 #else
@@ -643,24 +650,34 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint *b)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
-                    __global volatile uint *counts)
+                    uint shift, __global volatile uint *counts)
 {
     __local uint h[LBINS];
     const uint lid = (uint)get_local_id(0);
     const T lo = RD_FROM_BITS((TB)lo_b), hi = RD_FROM_BITS((TB)hi_b), scale = RD_FROM_BITS((TB)scale_b);
-    const int local_bins = bins <= LBINS;
-    if (local_bins)
-        for (uint i = lid; i < bins; i += WG) h[i] = 0;
+    /* a histogram per work-item when they all fit (no atomics: CPUs, few
+     * bins), else one per work-group with local atomics, else global atomics */
+    const int own = (ulong)bins * WG <= LBINS, local_bins = bins <= LBINS;
+    const uint words = own ? bins * WG : local_bins ? bins : 0;
+    for (uint i = lid; i < words; i += WG) h[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+    /* each work-group a contiguous chunk (work-items WG apart inside it) */
+    const ulong chunk = (n + get_num_groups(0) * WG - 1) / (get_num_groups(0) * WG) * WG;
+    const ulong end = min(n, (get_group_id(0) + 1) * chunk);
+    for (ulong i = get_group_id(0) * chunk + lid; i < end; i += WG) {
         uint b;
-        if (rd_bin(in[i], lo, hi, scale, range, bins, &b)) {
-            if (local_bins) atomic_inc(&h[b]);
+        if (rd_bin(in[i], lo, hi, scale, range, bins, shift, &b)) {
+            if (own) h[lid * bins + b]++;
+            else if (local_bins) atomic_inc(&h[b]);
             else atomic_inc(&counts[b]);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (local_bins)
-        for (uint i = lid; i < bins; i += WG)
-            if (h[i]) atomic_add(&counts[i], h[i]);
+        for (uint i = lid; i < bins; i += WG) {
+            uint sum = h[i];
+            if (own)
+                for (uint w = 1; w < WG; ++w) sum += h[w * bins + i];
+            if (sum) atomic_add(&counts[i], sum);
+        }
 }

@@ -2972,14 +2972,17 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
         }
     } else {
         int64_t lo, hi;
-        if (t == CLSORT_I32 || t == CLSORT_I64) { lo = -1000; hi = 3333; }
+        if (t == CLSORT_I32 && bins == 256) { lo = -2147483647 - 1; hi = 2147483648ll; } /* the whole type */
+        else if (t == CLSORT_U32 && bins == 256) { lo = 0; hi = (int64_t)1 << 32; }
+        else if (t == CLSORT_I32 || t == CLSORT_I64) { lo = -1000; hi = 3333; }
         else if (t == CLSORT_U32) { lo = 7; hi = 0xfffffff0; }
         else { lo = (int64_t)(1ull << 40); hi = (int64_t)0xF000000000000000ull; }
         hd.lower_int = lo;
         hd.upper_int = hi;
         for (i = 0; i < n; ++i) {
             uint64_t r64 = rnd64(), c = r64 % 4, x;
-            if (t == CLSORT_I32 || t == CLSORT_I64) x = (uint64_t)(int64_t)((int64_t)(r64 >> 8) % 5000 - 1500);
+            if (es == 4 && bins == 256) x = r64 >> 32;
+            else if (t == CLSORT_I32 || t == CLSORT_I64) x = (uint64_t)(int64_t)((int64_t)(r64 >> 8) % 5000 - 1500);
             else x = r64 >> (t == CLSORT_U32 ? 32 : 0);
             if (c == 0) x = (uint64_t)lo; /* the lower edge */
             if (c == 1) x = (uint64_t)hi - (r64 >> 62); /* near and at the upper edge (hi itself is out) */
@@ -2997,7 +3000,6 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
             if (es == 4) d &= 0xffffffffu;
             { /* floor(d * bins / range), exact */
                 uint64_t range = (uint64_t)hi - (uint64_t)lo;
-                if (es == 4) range &= 0xffffffffu;
                 ref[(uint32_t)(((rd_u128)d * bins) / range)]++;
             }
         }
