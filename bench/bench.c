@@ -61,7 +61,7 @@ typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64,
                OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
                OP_SORT_B10_1PASS, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
                OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR,
-               OP_REDUCE_U32, OP_REDUCE_F32, OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SCAN_BY_KEY, OP_SEGREDUCE,
+               OP_REDUCE_U32, OP_REDUCE_F32, OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE,
                OP_REDUCE_BY_KEY, OP_RLE, OP_UNIQUE, OP_HISTOGRAM, OP_LAST = OP_HISTOGRAM } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
@@ -74,7 +74,8 @@ static const char *op_names[][2] = {
     {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"},
     {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"},
     {"reduce", "u32_sum"}, {"reduce", "f32_sum"}, {"segmented_scan", "u32_sum_inclusive_no_segments"},
-    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000"}, {"scan_by_key", "u32_sum_inclusive_mean_run_1000"},
+    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000"}, {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000"},
+    {"scan_by_key", "u32_sum_inclusive_mean_run_1000"},
     {"segmented_reduce", "u32_sum_offsets_mean_1000"}, {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000"},
     {"run_length_encode", "u32_keys_mean_run_1000"}, {"unique", "u32_keys_mean_run_1000"},
     {"histogram", "u32_256_even_bins"}};
@@ -220,7 +221,7 @@ typedef struct bufs {
     size_t segments;
     /* reductions: segments of mean length 1000 (a head with probability 1/1000) as u32 flags, u32 run keys
      * and offsets; 256 histogram counts; the reduction result */
-    cl_mem segflags, segkeys, segoff, counts, result;
+    cl_mem segflags, segflags8, segkeys, segoff, counts, result;
     size_t segcount;
     uint32_t *hostflags; /* the segment flags on the host (the C loop's input) */
 } bufs;
@@ -319,7 +320,7 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         bd.segment_offsets = B->offsets;
         bd.segment_count = B->segments;
         return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
-    case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SCAN_BY_KEY:
+    case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SEGSCAN_FLAGS8: case OP_SCAN_BY_KEY:
     case OP_SEGREDUCE: {
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
@@ -329,10 +330,11 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
             rd.type = op == OP_REDUCE_F32 ? CLSORT_F32 : CLSORT_U32;
             return clsort_reduce(cs, B->a, n, &rd, NULL, NULL);
         }
-        rd.segments = op == OP_SEGSCAN_FLAGS ? CLSORT_SEGMENTS_FLAGS_U32 : op == OP_SCAN_BY_KEY ? CLSORT_SEGMENTS_KEYS
-                    : op == OP_SEGREDUCE ? CLSORT_SEGMENTS_OFFSETS : CLSORT_SEGMENTS_NONE;
-        rd.segment_data = op == OP_SEGSCAN_FLAGS ? B->segflags : op == OP_SCAN_BY_KEY ? B->segkeys
-                        : op == OP_SEGREDUCE ? B->segoff : NULL;
+        rd.segments = op == OP_SEGSCAN_FLAGS ? CLSORT_SEGMENTS_FLAGS_U32 : op == OP_SEGSCAN_FLAGS8 ? CLSORT_SEGMENTS_FLAGS_U8
+                    : op == OP_SCAN_BY_KEY ? CLSORT_SEGMENTS_KEYS : op == OP_SEGREDUCE ? CLSORT_SEGMENTS_OFFSETS
+                    : CLSORT_SEGMENTS_NONE;
+        rd.segment_data = op == OP_SEGSCAN_FLAGS ? B->segflags : op == OP_SEGSCAN_FLAGS8 ? B->segflags8
+                        : op == OP_SCAN_BY_KEY ? B->segkeys : op == OP_SEGREDUCE ? B->segoff : NULL;
         rd.segment_count = B->segcount;
         if (op == OP_SEGREDUCE) return clsort_segmented_reduce(cs, B->a, B->b, n, &rd, NULL);
         return clsort_segmented_scan(cs, B->a, B->b, n, &rd, NULL);
@@ -472,6 +474,13 @@ int main(int argc, char **argv)
             }
             ho2[++B.segcount] = (uint32_t)n;
             if (e == CL_SUCCESS) B.segflags = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hfl, &e);
+            if (e == CL_SUCCESS) {
+                uint8_t *h8 = (uint8_t *)malloc(n);
+                if (!h8) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
+                for (j = 0; j < n; ++j) h8[j] = (uint8_t)hfl[j];
+                B.segflags8 = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, h8, &e);
+                free(h8);
+            }
             if (e == CL_SUCCESS) B.segkeys = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hk, &e);
             if (e == CL_SUCCESS)
                 B.segoff = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segcount + 1) * 4, ho2, &e);
@@ -538,7 +547,7 @@ int main(int argc, char **argv)
         if (B.temp) clReleaseMemObject(B.temp);
         clReleaseMemObject(B.pos); clReleaseMemObject(B.pos2); clReleaseMemObject(B.off);
         clReleaseMemObject(B.offsets);
-        clReleaseMemObject(B.segflags); clReleaseMemObject(B.segkeys); clReleaseMemObject(B.segoff);
+        clReleaseMemObject(B.segflags); clReleaseMemObject(B.segflags8); clReleaseMemObject(B.segkeys); clReleaseMemObject(B.segoff);
         clReleaseMemObject(B.counts); clReleaseMemObject(B.result);
         free(B.hostflags);
         free(h); free(hf); free(ho); free(t);

@@ -37,6 +37,7 @@ def main(argv):
         ("reduce", "u32_sum", "cub_reduce_sum_u32", ""),
         ("segmented_scan", "u32_sum_inclusive_no_segments", "cub_inclusive_sum_u32", ""),
         ("segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000", "cub_inclusive_sum_by_key_u32", ""),
+        ("segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000", "cub_inclusive_sum_by_key_u32", ""),
         ("scan_by_key", "u32_sum_inclusive_mean_run_1000", "cub_inclusive_sum_by_key_u32", ""),
         ("segmented_reduce", "u32_sum_offsets_mean_1000", "cub_segmented_reduce_sum_u32", ""),
         ("reduce_by_key", "u32_keys_u32_sum_mean_run_1000", "cub_reduce_by_key_sum_u32", ""),

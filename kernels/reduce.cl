@@ -173,7 +173,9 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #ifdef VAL_ONE
     (void)vals; (void)lv;
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* global too: in place (the carries' scan), work-items later write
+     * elements other work-items read here */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
 /* This work-item's ITEMS consecutive elements folded left to right. */
@@ -355,9 +357,10 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
 }
 
 /* ---- look-back path: one pass, deterministic ------------------------------
- * status[g] = flag << 32 | c (common.cl's LB_ flags), agg_v[g] / incl_v[g]
- * the value bits, written (atomically) before the status word that announces
- * them; status[groups] is the ticket. All zero on entry.
+ * One buffer of 3 * groups + 1 words, all zero on entry: status[g] = flag << 32
+ * | c (common.cl's LB_ flags), then the ticket, then the aggregates' and the
+ * inclusive prefixes' value bits (agg_v[g], incl_v[g], a word each), written
+ * atomically before the status word that announces them.
  *
  * Determinism: the inclusive prefix of tile g is defined as the left fold
  *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
@@ -374,6 +377,10 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  * one. */
 
 #ifdef HAVE_LOOKBACK
+/* Values go through atomics both ways (written before the fence and the
+ * status word that announce them, read only after their status was seen):
+ * the words are cleared before the pass, so every access is an atomic on
+ * initialized memory (which oclgrind checks). */
 inline void rd_store_bits(__global volatile TB *p, TB b)
 {
 #if TK >= 3
@@ -490,11 +497,13 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
     if (get_local_id(0) == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0))); \
     barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     const uint g = tile_id;                                                               \
-    const ulong base = (ulong)g * TILE;
+    const ulong base = (ulong)g * TILE;                                                   \
+    __global volatile TB *agg_v = (__global volatile TB *)(status + get_num_groups(0) + 1);     \
+    __global volatile TB *incl_v = (__global volatile TB *)(status + 2 * get_num_groups(0) + 1);
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile ulong *status,
-                       __global volatile TB *agg_v, __global volatile TB *incl_v, uint mode, __global T *out)
+                       uint mode, __global T *out)
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
@@ -507,8 +516,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
-                          __global volatile ulong *status, __global volatile TB *agg_v,
-                          __global volatile TB *incl_v, __global SEG_T *keys_out, __global T *vals_out,
+                          __global volatile ulong *status, __global SEG_T *keys_out, __global T *vals_out,
                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
     RD_TILE_LOCALS
@@ -606,17 +614,20 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
 #define LBINS 1024
 #endif
 
-/* floor((h * 2^64 + l) / m) for h < m (restoring division, 64 steps) */
-inline ulong rd_div128(ulong h, ulong l, ulong m)
+/* floor(P / m) for the 96-bit P = p2:p1:p0 (32-bit limbs) < m * 2^32:
+ * restoring division, a bit per step (no funnel shifts: oclgrind lacks them) */
+inline uint rd_div96(uint p2, uint p1, uint p0, ulong m)
 {
-    ulong q = 0;
-    for (int b = 63; b >= 0; --b) {
-        ulong top = h >> 63;
-        h = (h << 1) | (l >> 63);
-        l <<= 1;
-        if (top || h >= m) {
-            h -= m;
-            q |= 1UL << b;
+    ulong r = 0;
+    uint q = 0;
+    for (int i = 95; i >= 0; --i) {
+        uint limb = i >= 64 ? p2 : i >= 32 ? p1 : p0;
+        ulong top = r >> 63;
+        r = (r << 1) + (ulong)((limb >> (i & 31)) & 1u);
+        q += q;
+        if (top || r >= m) {
+            r -= m;
+            q += 1u;
         }
     }
     return q;
@@ -640,7 +651,10 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
         return 1;
     }
 #if TK >= 3
-    *b = (uint)rd_div128(mul_hi(d, (ulong)bins), d * (ulong)bins, range);
+    {   /* the 96-bit product d * bins from 32-bit halves */
+        ulong lo_part = (d & 0xffffffffUL) * bins, hi_part = (d >> 32) * bins + (lo_part >> 32);
+        *b = rd_div96((uint)(hi_part >> 32), (uint)hi_part, (uint)lo_part, range);
+    }
 #else
     *b = (uint)(((ulong)d * bins) / range);
 #endif

@@ -1523,11 +1523,14 @@ static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n 
                                               "byte count overflows", "buffer of another context",
                                               "queue of another context"};
 enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
-       F_BITONIC, F_NBODY, F_FUNCS };
+       F_BITONIC, F_NBODY, F_REDUCE, F_SEGSCAN, F_SEGREDUCE, F_REDUCE_BY_KEY, F_RLE, F_UNIQUE, F_HISTOGRAM,
+       F_FUNCS };
 static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
                                         "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
                                         "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin",
-                                        "clsort_bitonic_sort", "clsort_nbody"};
+                                        "clsort_bitonic_sort", "clsort_nbody", "clsort_reduce",
+                                        "clsort_segmented_scan", "clsort_segmented_reduce", "clsort_reduce_by_key",
+                                        "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even"};
 
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
                                cl_command_queue foreign_queue)
@@ -1576,6 +1579,39 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         nd.dt = 1e-3;
         nd.softening2 = 1e-2;
         return clsort_nbody(ctx, in, out, n / 4, &nd, e);
+    }
+    case F_REDUCE: case F_SEGSCAN: case F_SEGREDUCE: {
+        /* reduce: the input is the short buffer for A_SMALL; segmented reduce: 8 segments of 8 */
+        static const uint32_t off8[9] = {0, 8, 16, 24, 32, 40, 48, 56, 64};
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        if (f == F_REDUCE) {
+            rd.result = aux;
+            return clsort_reduce(ctx, c == A_SMALL ? out : in, n, &rd, NULL, e);
+        }
+        if (f == F_SEGSCAN) {
+            rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+            rd.segment_data = flags;
+            return clsort_segmented_scan(ctx, in, out, n, &rd, e);
+        }
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data_host = off8;
+        rd.segment_count = 8;
+        return clsort_segmented_reduce(ctx, in, out, n, &rd, e);
+    }
+    case F_REDUCE_BY_KEY: case F_RLE: case F_UNIQUE: {
+        clsort_by_key_desc kd;
+        memset(&kd, 0, sizeof kd);
+        if (f == F_REDUCE_BY_KEY) return clsort_reduce_by_key(ctx, in, flags, out, aux, n, &kd, &count, e);
+        if (f == F_RLE) return clsort_run_length_encode(ctx, in, out, aux, n, &kd, &count, e);
+        return clsort_unique(ctx, in, out, n, &kd, &count, e);
+    }
+    case F_HISTOGRAM: { /* 64 bins: 256 bytes of counts (the short buffer is too small) */
+        clsort_histogram_desc hd;
+        memset(&hd, 0, sizeof hd);
+        hd.bins = 64;
+        hd.upper_int = 16;
+        return clsort_histogram_even(ctx, in, n, out, &hd, e);
     }
     default: return clsort_bin(ctx, in, n / 2, &bd, e);
     }
