@@ -1,9 +1,9 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody]]
+ *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|reduce]]
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
- *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody: only that part */
+ *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody|reduce: only that part */
 #ifndef _POSIX_C_SOURCE
 #endif
 #define CLSORT_IMPLEMENTATION
@@ -3333,7 +3333,7 @@ int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
     int quick = tiny || (argc > 1 && strcmp(argv[1], "--quick") == 0);
-    /* a second argument base|sort|bin|bitonic|nbody runs only that part (make
+    /* a second argument base|sort|bin|bitonic|nbody|reduce runs only that part (make
      * oclgrind runs each part in a process of its own) */
     const char *part = argc > 2 ? argv[2] : "all";
     int all = strcmp(part, "all") == 0;
