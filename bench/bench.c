@@ -60,7 +60,9 @@ static uint32_t rnd(void)
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
                OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
                OP_SORT_B10_1PASS, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
-               OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_LAST = OP_BITONIC_VAR } op_kind;
+               OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR,
+               OP_REDUCE_U32, OP_REDUCE_F32, OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE,
+               OP_REDUCE_BY_KEY, OP_RLE, OP_UNIQUE, OP_HISTOGRAM, OP_LAST = OP_HISTOGRAM } op_kind;
 static const char *op_names[][2] = {
     {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
     {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
@@ -70,7 +72,13 @@ static const char *op_names[][2] = {
     {"sort", "u32_keys_10bit_1pass"}, {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
     {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"},
     {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"},
-    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"}};
+    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"},
+    {"reduce", "u32_sum"}, {"reduce", "f32_sum"}, {"segmented_scan", "u32_sum_inclusive_no_segments"},
+    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000"}, {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000"},
+    {"scan_by_key", "u32_sum_inclusive_mean_run_1000"},
+    {"segmented_reduce", "u32_sum_offsets_mean_1000"}, {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000"},
+    {"run_length_encode", "u32_keys_mean_run_1000"}, {"unique", "u32_keys_mean_run_1000"},
+    {"histogram", "u32_256_even_bins"}};
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
@@ -211,6 +219,11 @@ typedef struct bufs {
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
     cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
     size_t segments;
+    /* reductions: segments of mean length 1000 (a head with probability 1/1000) as u32 flags, u32 run keys
+     * and offsets; 256 histogram counts; the reduction result */
+    cl_mem segflags, segflags8, segkeys, segoff, counts, result;
+    size_t segcount;
+    uint32_t *hostflags; /* the segment flags on the host (the C loop's input) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -307,6 +320,41 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         bd.segment_offsets = B->offsets;
         bd.segment_count = B->segments;
         return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
+    case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SEGSCAN_FLAGS8: case OP_SCAN_BY_KEY:
+    case OP_SEGREDUCE: {
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.inclusive = 1;
+        rd.result = B->result;
+        if (op == OP_REDUCE_U32 || op == OP_REDUCE_F32) {
+            rd.type = op == OP_REDUCE_F32 ? CLSORT_F32 : CLSORT_U32;
+            return clsort_reduce(cs, B->a, n, &rd, NULL, NULL);
+        }
+        rd.segments = op == OP_SEGSCAN_FLAGS ? CLSORT_SEGMENTS_FLAGS_U32 : op == OP_SEGSCAN_FLAGS8 ? CLSORT_SEGMENTS_FLAGS_U8
+                    : op == OP_SCAN_BY_KEY ? CLSORT_SEGMENTS_KEYS : op == OP_SEGREDUCE ? CLSORT_SEGMENTS_OFFSETS
+                    : CLSORT_SEGMENTS_NONE;
+        rd.segment_data = op == OP_SEGSCAN_FLAGS ? B->segflags : op == OP_SEGSCAN_FLAGS8 ? B->segflags8
+                        : op == OP_SCAN_BY_KEY ? B->segkeys : op == OP_SEGREDUCE ? B->segoff : NULL;
+        rd.segment_count = B->segcount;
+        if (op == OP_SEGREDUCE) return clsort_segmented_reduce(cs, B->a, B->b, n, &rd, NULL);
+        return clsort_segmented_scan(cs, B->a, B->b, n, &rd, NULL);
+    }
+    case OP_REDUCE_BY_KEY: case OP_RLE: case OP_UNIQUE: {
+        clsort_by_key_desc kd;
+        memset(&kd, 0, sizeof kd);
+        kd.count = B->result; /* on the device: no host round trip */
+        if (op == OP_REDUCE_BY_KEY) return clsort_reduce_by_key(cs, B->segkeys, B->a, B->b, B->vb, n, &kd, NULL, NULL);
+        if (op == OP_RLE) return clsort_run_length_encode(cs, B->segkeys, B->b, B->vb, n, &kd, NULL, NULL);
+        return clsort_unique(cs, B->segkeys, B->b, n, &kd, NULL, NULL);
+    }
+    case OP_HISTOGRAM: {
+        clsort_histogram_desc hd;
+        memset(&hd, 0, sizeof hd);
+        hd.bins = 256;
+        hd.lower_int = 0;
+        hd.upper_int = (int64_t)1 << 32;
+        return clsort_histogram_even(cs, B->a, n, B->counts, &hd, NULL);
+    }
     }
     return -1;
 }
@@ -325,6 +373,16 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
         { size_t z = 0, o = k; for (i = 0; i < n; ++i) { if (flags[i]) b[o++] = a[i]; else b[z++] = a[i]; } }
         break;
     case OP_SORT_U32: bench_std_sort(b, n); break; /* b holds a copy of a */
+    case OP_REDUCE_U32: for (i = 0; i < n; ++i) s += a[i]; b[0] = s; break;
+    case OP_SEGSCAN_FLAGS: /* flags: heads with probability 1/1000 (the table below) */
+        for (i = 0; i < n; ++i) { s = flags[i] ? a[i] : s + a[i]; b[i] = s; }
+        break;
+    case OP_HISTOGRAM: {
+        uint32_t h[256] = {0};
+        for (i = 0; i < n; ++i) h[a[i] >> 24]++;
+        memcpy(b, h, sizeof h);
+        break;
+    }
     default: break;
     }
 }
@@ -403,6 +461,35 @@ int main(int argc, char **argv)
             }
             B.offsets = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segments + 1) * 4, off, &e);
         }
+        { /* reductions: a segment starts with probability 1/1000 */
+            uint32_t *hfl = (uint32_t *)malloc(n * 4), *hk = (uint32_t *)malloc(n * 4), *ho2 = (uint32_t *)malloc(n * 4 + 8);
+            uint32_t key = 0;
+            if (!hfl || !hk || !ho2) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
+            B.segcount = 0;
+            ho2[0] = 0;
+            for (j = 0; j < n; ++j) {
+                hfl[j] = j > 0 && rnd() % 1000u == 0;
+                if (hfl[j]) { ++key; ho2[++B.segcount] = (uint32_t)j; }
+                hk[j] = key;
+            }
+            ho2[++B.segcount] = (uint32_t)n;
+            if (e == CL_SUCCESS) B.segflags = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hfl, &e);
+            if (e == CL_SUCCESS) {
+                uint8_t *h8 = (uint8_t *)malloc(n);
+                if (!h8) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
+                for (j = 0; j < n; ++j) h8[j] = (uint8_t)hfl[j];
+                B.segflags8 = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, h8, &e);
+                free(h8);
+            }
+            if (e == CL_SUCCESS) B.segkeys = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hk, &e);
+            if (e == CL_SUCCESS)
+                B.segoff = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segcount + 1) * 4, ho2, &e);
+            if (e == CL_SUCCESS) B.counts = clCreateBuffer(cc, CL_MEM_READ_WRITE, 256 * 4, NULL, &e);
+            if (e == CL_SUCCESS) B.result = clCreateBuffer(cc, CL_MEM_READ_WRITE, 8, NULL, &e);
+            B.hostflags = hfl;
+            free(hk);
+            free(ho2);
+        }
         if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
         clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
         clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
@@ -440,14 +527,15 @@ int main(int argc, char **argv)
                 t[j] = now_ms() - t0;
             }
             report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
-            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT ||
+            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_REDUCE_U32 ||
+                op == OP_SEGSCAN_FLAGS || op == OP_HISTOGRAM ||
                 (op == OP_SORT_U32 && n <= ((size_t)1 << 24))) {
                 int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
                 for (j = 0; j < (size_t)host_runs; ++j) {
                     double t0;
                     if (op == OP_SORT_U32) memcpy(ho, h, n * 4); /* not timed: std::sort sorts in place */
                     t0 = now_ms();
-                    host_op((op_kind)op, h, ho, hf, n);
+                    host_op((op_kind)op, h, ho, op == OP_SEGSCAN_FLAGS ? B.hostflags : hf, n);
                     t[j] = now_ms() - t0;
                 }
                 report(op == OP_SORT_U32 ? "host std::sort" : "host C loop", op_names[op][0], op_names[op][1], n,
@@ -459,6 +547,9 @@ int main(int argc, char **argv)
         if (B.temp) clReleaseMemObject(B.temp);
         clReleaseMemObject(B.pos); clReleaseMemObject(B.pos2); clReleaseMemObject(B.off);
         clReleaseMemObject(B.offsets);
+        clReleaseMemObject(B.segflags); clReleaseMemObject(B.segflags8); clReleaseMemObject(B.segkeys); clReleaseMemObject(B.segoff);
+        clReleaseMemObject(B.counts); clReleaseMemObject(B.result);
+        free(B.hostflags);
         free(h); free(hf); free(ho); free(t);
     }
     clsort_destroy(cs);

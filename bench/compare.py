@@ -33,6 +33,17 @@ def main(argv):
         ("scan", "u32_exclusive", "cub_exclusive_sum_u32", "exclusive_scan_u32"),
         ("pack", "u32_flags_half", "cub_select_flagged_u32", "copy_if_u32"),
         ("copy", "u32", "cuda_copy_u32", "copy_u32"),
+        # the reduction family (bench/cub_reduce.cu, appended to cub.txt by gpu.sh)
+        ("reduce", "u32_sum", "cub_reduce_sum_u32", ""),
+        ("segmented_scan", "u32_sum_inclusive_no_segments", "cub_inclusive_sum_u32", ""),
+        ("segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000", "cub_inclusive_sum_by_key_u32", ""),
+        ("segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000", "cub_inclusive_sum_by_key_u32", ""),
+        ("scan_by_key", "u32_sum_inclusive_mean_run_1000", "cub_inclusive_sum_by_key_u32", ""),
+        ("segmented_reduce", "u32_sum_offsets_mean_1000", "cub_segmented_reduce_sum_u32", ""),
+        ("reduce_by_key", "u32_keys_u32_sum_mean_run_1000", "cub_reduce_by_key_sum_u32", ""),
+        ("run_length_encode", "u32_keys_mean_run_1000", "cub_rle_encode_u32", ""),
+        ("unique", "u32_keys_mean_run_1000", "cub_unique_u32", ""),
+        ("histogram", "u32_256_even_bins", "cub_histogram_even_256_u32", ""),
     ]
     print("| primitive | n | clsort G/s | CUB G/s | clsort/CUB | Boost.Compute G/s | clsort/BC |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

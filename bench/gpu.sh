@@ -14,5 +14,7 @@ echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 CLSORT_DEVICE=nvidia ./build/bench $sizes | tee "$out/clsort.jsonl"
 [ -x .gpu/cub_bench ] && .gpu/cub_bench $sizes | tee "$out/cub.txt"
+# the reduction family's CUB rows (nvcc -O3 -std=c++17 -arch=sm_90 -o .gpu/cub_reduce bench/cub_reduce.cu)
+[ -x .gpu/cub_reduce ] && .gpu/cub_reduce $sizes | tee -a "$out/cub.txt"
 [ -x .gpu/bc_bench ] && .gpu/bc_bench NVIDIA $sizes 2>&1 | tee "$out/bc.txt"
 python3 bench/compare.py "$out/clsort.jsonl" "$out/cub.txt" "$out/bc.txt"

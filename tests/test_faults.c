@@ -150,6 +150,7 @@ typedef struct bufs {
 } bufs;
 
 static uint32_t h_keys[N], h_vals[N], h_flags[N], h_attr[N * 3];
+static uint32_t h_offsets[6] = {0, 7, 7, 2000, 4999, N}; /* segments for the reduction scenarios */
 static float h_pos[N * 2];
 
 /* Fills every buffer with known contents (not counted as injected calls). */
@@ -256,6 +257,40 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
             if (!(bodies[i] - bodies[i] == 0.0f)) return 0;
         return 1;
     }
+    case 11: { /* reduce by key: runs of equal flags, values summed */
+        static uint32_t vsum[N], gotv[N];
+        size_t r = 0;
+        for (i = 0; i < N; ++i) {
+            if (i > 0 && h_flags[i] != h_flags[i - 1]) ++r;
+            if (i == 0 || h_flags[i] != h_flags[i - 1]) { want[r] = h_flags[i]; vsum[r] = 0; }
+            vsum[r] += h_vals[i];
+        }
+        ++r;
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, r * 4, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, r * 4, gotv, 0, NULL, NULL);
+        return memcmp(got, want, r * 4) == 0 && memcmp(gotv, vsum, r * 4) == 0;
+    }
+    case 12: case 13: { /* inclusive segmented sums */
+        size_t seg = 0;
+        for (i = 0; i < N; ++i) {
+            int head = i == 0;
+            if (s == 12) while (seg + 1 < 5 && h_offsets[seg + 1] <= i) { ++seg; head = 1; }
+            else head = head || h_flags[i] != 0;
+            acc = head ? h_keys[i] : acc + h_keys[i];
+            want[i] = acc;
+        }
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0;
+    }
+    case 15: /* reduce: the sum in b->off[0] */
+        for (i = 0; i < N; ++i) acc += h_keys[i];
+        clEnqueueReadBuffer(q, b->off, CL_TRUE, 0, 4, got, 0, NULL, NULL);
+        return got[0] == acc;
+    case 14: /* histogram of vals (all in [0, N)) */
+        memset(want, 0, 64 * 4);
+        for (i = 0; i < N; ++i) want[(uint64_t)h_vals[i] * 64 / N]++;
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, 64 * 4, got, 0, NULL, NULL);
+        return memcmp(got, want, 64 * 4) == 0;
     case 5: { /* bin: cell keys ascending and offsets[1024] == N */
         uint32_t last = 0;
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
@@ -271,15 +306,18 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
 static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permutation", "sort in place", "gather",
                                        "bin (sort)", "bin (atomic)", "bitonic one array + values + permutation",
                                        "bitonic 1000-key segments", "n-body 2 steps",
-                                       "sort keys+values+permutation, one-sweep passes (look-back path)"};
-#define SCENARIOS 11
+                                       "sort keys+values+permutation, one-sweep passes (look-back path)",
+                                       "reduce by key (flags as keys)", "segmented scan, host offsets",
+                                       "segmented scan, u32 flags (look-back path)", "histogram 64 bins",
+                                       "reduce u32 sum to the host"};
+#define SCENARIOS 16
 
 /* A context for scenario s: the one-sweep scenario asks for the look-back path. */
 static clsort_result create_for(int s, clsort_context **cs)
 {
     clsort_context_desc d;
     memset(&d, 0, sizeof d);
-    if (s == 10) d.path = CLSORT_PATH_LOOKBACK;
+    if (s == 10 || s == 13) d.path = CLSORT_PATH_LOOKBACK;
     return clsort_create(cs, &d);
 }
 
@@ -322,6 +360,40 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         nd.softening2 = 1e-2;
         nd.steps = 2;
         return clsort_nbody(cs, b->body, b->bvel, N, &nd, NULL);
+    }
+    case 11: {
+        clsort_by_key_desc kd;
+        memset(&kd, 0, sizeof kd);
+        return clsort_reduce_by_key(cs, b->flags, b->vals, b->out, b->vals_out, N, &kd, &count, NULL);
+    }
+    case 12: case 13: {
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.inclusive = 1;
+        if (s == 12) {
+            rd.segments = CLSORT_SEGMENTS_OFFSETS;
+            rd.segment_data_host = h_offsets;
+            rd.segment_count = 5;
+        } else {
+            rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+            rd.segment_data = b->flags;
+        }
+        return clsort_segmented_scan(cs, b->keys, b->out, N, &rd, NULL);
+    }
+    case 14: {
+        clsort_histogram_desc hd;
+        memset(&hd, 0, sizeof hd);
+        hd.bins = 64;
+        hd.lower_int = 0;
+        hd.upper_int = (int64_t)N;
+        return clsort_histogram_even(cs, b->vals, N, b->out, &hd, NULL);
+    }
+    case 15: {
+        clsort_reduce_desc rd;
+        static uint32_t sum;
+        memset(&rd, 0, sizeof rd);
+        rd.result = b->off;
+        return clsort_reduce(cs, b->keys, N, &rd, &sum, NULL);
     }
     default:
         bd.grid.cells[0] = bd.grid.cells[1] = 32;
@@ -416,6 +488,7 @@ static void fault_case(int s, long k, int stride_report)
 int main(int argc, char **argv)
 {
     int s, quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int first = argc > 2 ? atoi(argv[2]) : 0; /* test_faults --full 11: scenarios 11 .. (and create) */
     long k, total;
     size_t i;
     for (i = 0; i < N; ++i) {
@@ -455,7 +528,7 @@ int main(int argc, char **argv)
             check(balanced(), "clsort_create failure leaks nothing", (int)k);
         }
     }
-    for (s = 0; s < SCENARIOS; ++s) {
+    for (s = first; s < SCENARIOS; ++s) {
         clsort_context *cs = NULL;
         bufs b;
         long step;

@@ -1,0 +1,697 @@
+/* clsort reduction family (needs common.cl first): reduce, segmented scan
+ * (head flags, keys, offsets), segmented reduce, reduce-by-key, run-length
+ * encode, unique, histogram.
+ *
+ * Build-time macros (besides common.cl's WG, ITEMS, T):
+ *   TK      the clsort_type of T: 0 u32, 1 i32, 2 f32, 3 u64, 4 i64, 5 f64
+ *   OP      0 sum (integers wrap), 1 min, 2 max (floats: NaNs ignored, i.e.
+ *           read as the identity, so a segment of NaNs gives +-inf)
+ *   SEG     how segments are given: 0 none (one segment), 1 head flags
+ *           (SEG_T uchar or uint, nonzero = a segment starts here), 2 keys
+ *           (SEG_T uint or ulong: a segment starts where the key's bits
+ *           change), 3 counts (SEG_T uint: cnt[i] segment boundaries at i, as
+ *           built from offsets by mark_counts; also the tile carries)
+ *   VAL_ONE every value is 1 (run lengths: T uint, OP sum); no values read
+ *   MV_T    uint or ulong: the type of values moved unreduced (unique)
+ *
+ * The operator on (count, value) pairs. Every element is a pair (inc, v):
+ * inc = how many segment boundaries sit just before it (0 or 1, any number
+ * with offsets: empty segments), v its value. Pairs combine as
+ *     (c1, v1) + (c2, v2) = (c1 + c2, c2 ? v2 : v1 op v2)
+ * which is associative, so an inclusive scan of the pairs gives at element i
+ * C(i) = the index of i's segment and V(i) = the segmented inclusive scan.
+ * A tile's carry is the sum of its pairs; carries scan with the same
+ * operator (SEG 3: counts = the carries' c). Reduce-by-key and its kin write
+ * V at each segment's last element to out[C], the key at its first to
+ * keys_out[C].
+ *
+ * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
+ * folds its ITEMS elements left to right, work-items combine in a
+ * Hillis-Steele tree, tiles by the reduce-then-scan tree (portable) or by a
+ * left fold (look-back, see lb_pair_lookback), so float results repeat bit
+ * for bit from run to run. */
+
+#ifndef TK
+#define TK 0
+#endif
+#ifndef OP
+#define OP 0
+#endif
+#ifndef SEG
+#define SEG 0
+#endif
+#ifndef SEG_T
+#define SEG_T uint
+#endif
+#ifndef MV_T
+#define MV_T uint
+#endif
+
+#if TK >= 3
+#define TB ulong
+#else
+#define TB uint
+#endif
+#if TK == 2
+#define RD_BITS(x) as_uint(x)
+#define RD_FROM_BITS(b) as_float(b)
+#elif TK == 5
+#define RD_BITS(x) as_ulong(x)
+#define RD_FROM_BITS(b) as_double(b)
+#else
+#define RD_BITS(x) ((TB)(x))
+#define RD_FROM_BITS(b) ((T)(b))
+#endif
+
+/* the operator's identity */
+#if OP == 0
+#define IDENT ((T)0)
+#elif OP == 1
+#if TK == 0
+#define IDENT ((T)UINT_MAX)
+#elif TK == 1
+#define IDENT ((T)INT_MAX)
+#elif TK == 3
+#define IDENT ((T)ULONG_MAX)
+#elif TK == 4
+#define IDENT ((T)LONG_MAX)
+#else
+#define IDENT ((T)INFINITY)
+#endif
+#else
+#if TK == 0 || TK == 3
+#define IDENT ((T)0)
+#elif TK == 1
+#define IDENT ((T)INT_MIN)
+#elif TK == 4
+#define IDENT ((T)LONG_MIN)
+#else
+#define IDENT ((T)(-INFINITY))
+#endif
+#endif
+
+/* a then b (a earlier in the sequence) */
+inline T rd_op(T a, T b)
+{
+#if OP == 0
+#if TK == 1
+    return as_int(as_uint(a) + as_uint(b)); /* wraps, no signed overflow */
+#elif TK == 4
+    return as_long(as_ulong(a) + as_ulong(b));
+#else
+    return a + b;
+#endif
+#elif OP == 1
+    return b < a ? b : a;
+#else
+    return b > a ? b : a;
+#endif
+}
+
+/* a value as read: NaNs become the identity of min and max */
+inline T rd_clean(T v)
+{
+#if OP != 0 && (TK == 2 || TK == 5)
+    return isnan(v) ? IDENT : v;
+#else
+    return v;
+#endif
+}
+
+#ifdef VAL_ONE
+#define RD_V(lv, k) ((T)1)
+#else
+#define RD_V(lv, k) ((lv)[PAD(k)])
+#endif
+
+/* Segment source of tile index k (-1 .. TILE) lives at ls[PAD(k + 1)]. */
+#define LS_SIZE (PAD(TILE + 1) + 1)
+
+/* inc of the element at tile index k, global index gi (< n) */
+inline uint rd_inc(__local const SEG_T *ls, int k, ulong gi)
+{
+#if SEG == 0
+    (void)ls; (void)k; (void)gi;
+    return 0;
+#elif SEG == 1
+    return gi > 0 && ls[PAD(k + 1)] != 0;
+#elif SEG == 2
+    return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
+#else
+    (void)gi;
+    return (uint)ls[PAD(k + 1)];
+#endif
+}
+
+/* Loads tile `base` coalesced into local memory: values (NaNs cleaned for
+ * min/max), the segment source, for keys the key before the tile and, when
+ * need_next, the segment source of the element after it. */
+inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                     __local T *lv, __local SEG_T *ls)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        ulong gi = base + k;
+#ifndef VAL_ONE
+        lv[PAD(k)] = gi < n ? rd_clean(vals[gi]) : IDENT;
+#endif
+#if SEG != 0
+        ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
+#endif
+    }
+#if SEG != 0
+    if (lid == 0) {
+#if SEG == 2
+        ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
+#endif
+        ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
+    }
+#else
+    (void)seg; (void)need_next; (void)ls;
+#endif
+#ifdef VAL_ONE
+    (void)vals; (void)lv;
+#endif
+    /* global too: in place (the carries' scan), work-items later write
+     * elements other work-items read here */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* This work-item's ITEMS consecutive elements folded left to right. */
+inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint *c, T *v)
+{
+    const uint lid = (uint)get_local_id(0);
+    uint cc = 0;
+    T vv = IDENT;
+    for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
+        ulong gi = base + k;
+        if (gi >= n) break;
+        uint i = rd_inc(ls, (int)k, gi);
+        T x = RD_V(lv, k);
+        vv = i ? x : rd_op(vv, x);
+        cc += i;
+    }
+    *c = cc;
+    *v = vv;
+}
+
+/* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
+ * *tc, *tv receive the work-group's total. Ends with a barrier. */
+inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0);
+    sc[lid] = *c;
+    sv[lid] = *v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < WG; off <<= 1) {
+        uint cc = sc[lid];
+        T vv = sv[lid];
+        if (lid >= off) {
+            uint pc = sc[lid - off];
+            T pv = sv[lid - off];
+            vv = cc ? vv : rd_op(pv, vv);
+            cc += pc;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sc[lid] = cc;
+        sv[lid] = vv;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *tc = sc[WG - 1];
+    *tv = sv[WG - 1];
+    *c = lid ? sc[lid - 1] : 0u;
+    *v = lid ? sv[lid - 1] : IDENT;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
+ * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
+#define RD_TILE_LOCALS                       \
+    __local T lv[TILE_PADDED];               \
+    __local SEG_T ls[LS_SIZE];               \
+    __local uint sc[WG];                     \
+    __local T sv[WG];
+
+inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                    __local T *lv, __local SEG_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
+                    T *tv)
+{
+    rd_stage(vals, seg, base, n, need_next, lv, ls);
+    rd_fold(lv, ls, base, n, xc, xv);
+    rd_wg_scan(xc, xv, sc, sv, tc, tv);
+}
+
+/* Scan mode: 0 segmented exclusive (identity at each segment's first
+ * element), 1 inclusive, 2 exclusive of the pair operator (no reset; used for
+ * the tile carries, with the counts' exclusive prefix to out_c). Results are
+ * staged in lv and written coalesced (in == out allowed). */
+inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
+                        uint mode, __global T *out, __global uint *out_c)
+{
+    const uint lid = (uint)get_local_id(0);
+    uint rc = pc + xc;
+    T rv = xc ? xv : rd_op(pv, xv);
+    for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
+        ulong gi = base + k;
+        if (gi >= n) break;
+        uint i = rd_inc(ls, (int)k, gi);
+        T x = RD_V(lv, k);
+        T ev = rv;
+        uint ec = rc;
+        rv = i ? x : rd_op(rv, x);
+        rc += i;
+        lv[PAD(k)] = mode == 1 ? rv : (mode == 0 && (i || gi == 0)) ? IDENT : ev;
+        if (out_c) out_c[gi] = ec;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        if (base + k < n) out[base + k] = lv[PAD(k)];
+    }
+}
+
+/* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
+ * at each segment's first element keys_out[C] = its key (SEG 2) and
+ * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
+inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv,
+                           uint xc, T xv, __global SEG_T *keys_out, __global T *vals_out,
+                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+{
+    const uint lid = (uint)get_local_id(0);
+    uint rc = pc + xc;
+    T rv = xc ? xv : rd_op(pv, xv);
+    for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
+        ulong gi = base + k;
+        if (gi >= n) break;
+        uint i = rd_inc(ls, (int)k, gi);
+        T x = RD_V(lv, k);
+        rv = i ? x : rd_op(rv, x);
+        rc += i;
+        if (i || gi == 0) {
+#if SEG == 2
+            if (keys_out) keys_out[rc] = ls[PAD(k + 1)];
+#endif
+            if (mv_out) mv_out[rc] = mv_in[gi];
+        }
+        int last = gi + 1 == n;
+        if (last || rd_inc(ls, (int)k + 1, gi + 1)) {
+            if (vals_out) vals_out[rc] = rv;
+            if (last && count) count[0] = rc + 1;
+        }
+    }
+#if SEG != 2
+    (void)keys_out;
+#endif
+}
+
+/* ---- portable path: reduce tiles, scan the carries, rescan ---------------- */
+
+/* carry_c[g], carry_v[g] = the pair sum of tile g. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
+                      __global T *carry_v)
+{
+    RD_TILE_LOCALS
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    uint xc, tc;
+    T xv, tv;
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    if (get_local_id(0) == 0) {
+        carry_c[get_group_id(0)] = tc;
+        carry_v[get_group_id(0)] = tv;
+    }
+}
+
+/* Scans each tile from its prefix pair (pre_c, pre_v: NULL = identity). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
+                    __global const T *pre_v, uint mode, __global T *out, __global uint *out_c)
+{
+    RD_TILE_LOCALS
+    const uint g = (uint)get_group_id(0);
+    const ulong base = (ulong)g * TILE;
+    uint xc, tc;
+    T xv, tv;
+    /* read the prefix before the tile: in place, other tiles are written */
+    const uint pc = pre_c ? pre_c[g] : 0u;
+    const T pv = pre_v ? pre_v[g] : IDENT;
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, out_c);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
+                       __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
+                       __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+{
+    RD_TILE_LOCALS
+    const uint g = (uint)get_group_id(0);
+    const ulong base = (ulong)g * TILE;
+    uint xc, tc;
+    T xv, tv;
+    const uint pc = pre_c ? pre_c[g] : 0u;
+    const T pv = pre_v ? pre_v[g] : IDENT;
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+}
+
+/* ---- look-back path: one pass, deterministic ------------------------------
+ * One buffer of 3 * groups + 1 words, all zero on entry: status[g] = flag << 32
+ * | c (common.cl's LB_ flags), then the ticket, then the aggregates' and the
+ * inclusive prefixes' value bits (agg_v[g], incl_v[g], a word each), written
+ * atomically before the status word that announces them.
+ *
+ * Determinism: the inclusive prefix of tile g is defined as the left fold
+ *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
+ * (pair operator). A tile looks back over a window of LB_WINDOW predecessors
+ * and waits until the window holds an inclusive prefix incl(j) with only
+ * aggregates after it (never an empty slot); it then folds
+ *     ((incl(j) + agg(j + 1)) + agg(j + 2)) + ... + agg(g - 1)
+ * in that order, which repeats the definition step for step, so incl(g - 1)
+ * and every output come out with the same bits whichever predecessors
+ * happened to be done. (The usual look-back adds whatever it finds, newest
+ * first, and its float results change with the timing.) The wait cannot
+ * deadlock: tiles take indices from a ticket in start order, tile 0 publishes
+ * its prefix at once, and each tile publishes its own once its window holds
+ * one. */
+
+#ifdef HAVE_LOOKBACK
+/* Values go through atomics both ways (written before the fence and the
+ * status word that announce them, read only after their status was seen):
+ * the words are cleared before the pass, so every access is an atomic on
+ * initialized memory (which oclgrind checks). */
+inline void rd_store_bits(__global volatile TB *p, TB b)
+{
+#if TK >= 3
+#ifdef cl_khr_int64_base_atomics
+    atom_xchg(p, b);
+#else
+    *p = b;
+#endif
+#else
+    atomic_xchg(p, b);
+#endif
+}
+
+inline TB rd_load_bits(__global volatile TB *p)
+{
+#if TK >= 3
+#ifdef cl_khr_int64_base_atomics
+    return atom_add(p, (TB)0);
+#else
+    return *p;
+#endif
+#else
+    return atomic_add(p, (TB)0);
+#endif
+}
+
+#define RD_WIN (WG < 32 ? WG : 32)
+
+/* Called by every work-item (it has barriers): publishes the tile's
+ * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
+ * prefix. */
+inline void rd_lookback(__global volatile ulong *status, __global volatile TB *agg_v, __global volatile TB *incl_v,
+                        uint g, uint tc, T tv, __local ulong *win, __local TB *winv, __local int *done,
+                        __local uint *lc, __local T *lv_, uint *pc, T *pv)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) {
+        if (g == 0) {
+            rd_store_bits(&incl_v[0], RD_BITS(tv));
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            lb_publish(status, 0, LB_PREFIX, tc);
+        } else {
+            rd_store_bits(&agg_v[g], RD_BITS(tv));
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            lb_publish(status, g, LB_AGGREGATE, tc);
+        }
+        *lc = 0;
+        *lv_ = IDENT;
+    }
+    if (g == 0) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        *pc = 0;
+        *pv = IDENT;
+        return;
+    }
+    for (;;) {
+        if (lid < RD_WIN) {
+            int idx = (int)g - 1 - (int)lid;
+            ulong w = LB_PREFIX << 32; /* before tile 0: prefix (0, identity) */
+            TB b = RD_BITS(IDENT);
+            if (idx >= 0) {
+                w = lb_read(status, idx);
+                mem_fence(CLK_GLOBAL_MEM_FENCE);
+                ulong f = w >> 32;
+                if (f == LB_PREFIX) b = rd_load_bits(&incl_v[idx]);
+                else if (f == LB_AGGREGATE) b = rd_load_bits(&agg_v[idx]);
+            }
+            win[lid] = w;
+            winv[lid] = b;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int u = 0, found = 0;
+            for (; u < RD_WIN; ++u) {
+                ulong f = win[u] >> 32;
+                if (f == LB_EMPTY) break;
+                if (f == LB_PREFIX) { found = 1; break; }
+            }
+            if (found) {
+                uint c = (uint)(win[u] & 0xffffffffUL);
+                T v = RD_FROM_BITS(winv[u]);
+                for (int q = u - 1; q >= 0; --q) { /* oldest first: the left fold */
+                    uint c2 = (uint)(win[q] & 0xffffffffUL);
+                    T v2 = RD_FROM_BITS(winv[q]);
+                    v = c2 ? v2 : rd_op(v, v2);
+                    c += c2;
+                }
+                *lc = c;
+                *lv_ = v;
+                uint ic = c + tc;
+                T iv = tc ? tv : rd_op(v, tv);
+                rd_store_bits(&incl_v[g], RD_BITS(iv));
+                mem_fence(CLK_GLOBAL_MEM_FENCE);
+                lb_publish(status, g, LB_PREFIX, ic);
+            }
+            *done = found;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int d = *done;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *done before it changes */
+        if (d) break;
+    }
+    *pc = *lc;
+    *pv = *lv_;
+}
+
+#define RD_LB_LOCALS                                                                      \
+    __local uint tile_id;                                                                 \
+    __local ulong win[RD_WIN];                                                            \
+    __local TB winv[RD_WIN];                                                              \
+    __local int done;                                                                     \
+    __local uint lbc;                                                                     \
+    __local T lbv;                                                                        \
+    if (get_local_id(0) == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0))); \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+    const uint g = tile_id;                                                               \
+    const ulong base = (ulong)g * TILE;                                                   \
+    __global volatile TB *agg_v = (__global volatile TB *)(status + get_num_groups(0) + 1);     \
+    __global volatile TB *incl_v = (__global volatile TB *)(status + 2 * get_num_groups(0) + 1);
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile ulong *status,
+                       uint mode, __global T *out)
+{
+    RD_TILE_LOCALS
+    RD_LB_LOCALS
+    uint xc, tc, pc;
+    T xv, tv, pv;
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
+                          __global volatile ulong *status, __global SEG_T *keys_out, __global T *vals_out,
+                          __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+{
+    RD_TILE_LOCALS
+    RD_LB_LOCALS
+    uint xc, tc, pc;
+    T xv, tv, pv;
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+}
+#endif
+
+/* ---- offsets to boundary counts, identities --------------------------------- */
+
+/* cnt (n words, zero on entry): cnt[off[s]] += 1 for s = 1 .. segments - 1
+ * with off[s] < n, so that the segment of element i is the number of
+ * boundaries at or before i (empty segments included). Offsets out of order
+ * give wrong results but never an access out of bounds. */
+__kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt)
+{
+    for (size_t s = get_global_id(0) + 1; s < segments; s += get_global_size(0)) {
+        uint o = off[s];
+        if (o < n) atomic_inc(&cnt[o]);
+    }
+}
+
+/* out[0 .. count) = the identity (the result of empty segments). */
+__kernel void fill_ident(__global T *out, ulong count)
+{
+    for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) out[i] = IDENT;
+}
+
+/* ---- reduce: partial per work-group, then one work-group ------------------- */
+
+/* Tree over one value per work-item (fixed order). Ends with a barrier. */
+inline T rd_wg_reduce(T x, __local T *s)
+{
+    const uint lid = (uint)get_local_id(0);
+    s[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = WG >> 1; d > 0; d >>= 1) {
+        if (lid < d) s[lid] = rd_op(s[lid], s[lid + d]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    T r = s[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+/* partials[group] = the reduction of tiles group, group + groups, ... (each
+ * work-item folds its strided elements in order). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_partials(__global const T *in, ulong n, __global T *partials)
+{
+    __local T s[WG];
+    const uint lid = (uint)get_local_id(0);
+    T acc = IDENT;
+    for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
+        if (base + TILE <= n) {
+            for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, rd_clean(in[base + j * WG + lid]));
+        } else {
+            for (uint j = 0; j < ITEMS; ++j) {
+                ulong i = base + j * WG + lid;
+                if (i < n) acc = rd_op(acc, rd_clean(in[i]));
+            }
+        }
+    }
+    T r = rd_wg_reduce(acc, s);
+    if (lid == 0) partials[get_group_id(0)] = r;
+}
+
+/* out[0] = the reduction of partials[0 .. count) (identity when count = 0). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_final(__global const T *partials, uint count, __global T *out)
+{
+    __local T s[WG];
+    const uint lid = (uint)get_local_id(0);
+    T acc = IDENT;
+    for (uint i = lid; i < count; i += WG) acc = rd_op(acc, partials[i]);
+    T r = rd_wg_reduce(acc, s);
+    if (lid == 0) out[0] = r;
+}
+
+/* ---- histogram with even bins -----------------------------------------------
+ * Sample x counts when lo <= x < hi (NaN never does); its bin is
+ *   floats:   (uint)((x - lo) * scale), scale = bins / (hi - lo) rounded to T
+ *             on the host, capped at bins - 1 (rounding near hi)
+ *   integers: floor((x - lo) * bins / (hi - lo)), exact (128-bit for 64-bit samples)
+ * lo, hi, scale are passed as T's bits in ulong; range = hi - lo as an
+ * unsigned integer (integers: x counts when x >= lo and x - lo < range);
+ * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift). counts (bins words) must be zero or hold counts to add to.
+ * Work-groups count in local memory when bins <= LBINS (each work-item
+ * apart when bins * WG <= LBINS). */
+#ifndef LBINS
+#define LBINS 1024
+#endif
+
+/* floor(P / m) for the 96-bit P = p2:p1:p0 (32-bit limbs) < m * 2^32:
+ * restoring division, a bit per step (no funnel shifts: oclgrind lacks them) */
+inline uint rd_div96(uint p2, uint p1, uint p0, ulong m)
+{
+    ulong r = 0;
+    uint q = 0;
+    for (int i = 95; i >= 0; --i) {
+        uint limb = i >= 64 ? p2 : i >= 32 ? p1 : p0;
+        ulong top = r >> 63;
+        r = (r << 1) + (ulong)((limb >> (i & 31)) & 1u);
+        q += q;
+        if (top || r >= m) {
+            r -= m;
+            q += 1u;
+        }
+    }
+    return q;
+}
+
+inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, uint *b)
+{
+#if TK == 2 || TK == 5
+    (void)range; (void)shift;
+    if (!(x >= lo && x < hi)) return 0;
+    T f = (x - lo) * scale;
+    *b = f >= (T)bins ? bins - 1 : (uint)f;
+    return 1;
+#else
+    (void)scale; (void)hi;
+    if (!(x >= lo)) return 0;
+    TB d = (TB)(RD_BITS(x) - RD_BITS(lo));
+    if ((ulong)d >= range) return 0; /* x >= hi (hi itself may not fit T: 2^32 for u32) */
+    if (shift < 64) { /* range = bins << shift: the same bin, no division */
+        *b = (uint)(d >> shift);
+        return 1;
+    }
+#if TK >= 3
+    {   /* the 96-bit product d * bins from 32-bit halves */
+        ulong lo_part = (d & 0xffffffffUL) * bins, hi_part = (d >> 32) * bins + (lo_part >> 32);
+        *b = rd_div96((uint)(hi_part >> 32), (uint)hi_part, (uint)lo_part, range);
+    }
+#else
+    *b = (uint)(((ulong)d * bins) / range);
+#endif
+    return 1;
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
+                    uint shift, __global volatile uint *counts)
+{
+    __local uint h[LBINS];
+    const uint lid = (uint)get_local_id(0);
+    const T lo = RD_FROM_BITS((TB)lo_b), hi = RD_FROM_BITS((TB)hi_b), scale = RD_FROM_BITS((TB)scale_b);
+    /* a histogram per work-item when they all fit (no atomics: CPUs, few
+     * bins), else one per work-group with local atomics, else global atomics */
+    const int own = (ulong)bins * WG <= LBINS, local_bins = bins <= LBINS;
+    const uint words = own ? bins * WG : local_bins ? bins : 0;
+    for (uint i = lid; i < words; i += WG) h[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* each work-group a contiguous chunk (work-items WG apart inside it) */
+    const ulong chunk = (n + get_num_groups(0) * WG - 1) / (get_num_groups(0) * WG) * WG;
+    const ulong end = min(n, (get_group_id(0) + 1) * chunk);
+    for (ulong i = get_group_id(0) * chunk + lid; i < end; i += WG) {
+        uint b;
+        if (rd_bin(in[i], lo, hi, scale, range, bins, shift, &b)) {
+            if (own) h[lid * bins + b]++;
+            else if (local_bins) atomic_inc(&h[b]);
+            else atomic_inc(&counts[b]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (local_bins)
+        for (uint i = lid; i < bins; i += WG) {
+            uint sum = h[i];
+            if (own)
+                for (uint w = 1; w < WG; ++w) sum += h[w * bins + i];
+            if (sum) atomic_add(&counts[i], sum);
+        }
+}
