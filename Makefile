@@ -7,6 +7,10 @@ CFLAGS  ?= -O2
 LDLIBS  = -lOpenCL -lm
 BUILD   = build
 SEED   ?= .gpu/seed_nbody.c
+# Every program make runs keeps clsort's program cache off (deterministic
+# OpenCL call counts, nothing written to $HOME); test-cache and
+# bench-coldstart name their own cache directories under $(BUILD).
+export CLSORT_CACHE_DIR = off
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
 .PHONY: all env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
