@@ -8,7 +8,7 @@
  *   one paragraph per family (SCAN .. NBODY, MPI), ADDING A PRIMITIVE; then
  *   the public API; then the implementation: >>config >>opencl >>engine
  *   >>tuning, the families >>scan >>split >>gather >>radix >>bitonic >>binning
- *   >>nbody >>mpi, and >>generated (the embedded kernels/ sources).
+ *   >>nbody, >>prepare, >>mpi, and >>generated (the embedded kernels/ sources).
  *
  * CHANGES
  *   0.4.0  one engine that knows no family: programs built from a request
@@ -120,6 +120,7 @@
  *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
  *   _BUILD (with the build log), _UNSUPPORTED (e.g. fp64), _MPI.
  *   cache     clsort_cache_stats_get(ctx, &stats)     (PROGRAM CACHE)
+ *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   Threads: one context per thread (see CONCEPTS); no global state.
  *
  * CONCEPTS
@@ -812,6 +813,50 @@ typedef struct clsort_nbody_part {
  * context is not touched). */
 CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
                                             const clsort_nbody_desc *desc);
+
+/* ---- prepare: build ahead of time ------------------------------------------ */
+
+/* Which call a clsort_prepare_call describes. */
+typedef enum clsort_prepare_op {
+    CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
+    CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
+    CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
+    CLSORT_PREPARE_GATHER,    /* clsort_gather */
+    CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
+    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
+    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
+} clsort_prepare_op;
+
+/* One call to come: the descriptor it will take, and n where the programs
+ * depend on it (the N-body shape; the radix sort's one-sweep passes need
+ * n < 2^30); 0 = 65536. The descriptor's cl_mem fields count only as present
+ * or absent (values, permutation, segment offsets, attributes): pass your
+ * buffers or CLSORT_PREPARE_PRESENT; no buffer is touched. */
+typedef struct clsort_prepare_call {
+    clsort_prepare_op op;
+    size_t n;
+    const clsort_scan_desc *scan;
+    const clsort_split_desc *split;
+    const clsort_sort_desc *sort;
+    const clsort_bitonic_desc *bitonic;
+    const clsort_bin_desc *bin;
+    const clsort_nbody_desc *nbody;
+} clsort_prepare_call;
+
+typedef struct clsort_prepare_desc {
+    const clsort_prepare_call *calls;
+    size_t count;
+} clsort_prepare_desc;
+
+/* A cl_mem placeholder for descriptors given to clsort_prepare. */
+#define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
+
+/* Builds (or loads from the program cache) every program the described
+ * calls will need, so that their first call runs at once: call it on a
+ * loading screen. Enqueues nothing. Errors: as the calls would report for
+ * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
+ * programs already built stay built. */
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
 
 #ifdef __cplusplus
 }
@@ -2900,6 +2945,18 @@ static clsort_result clsort__scan_program(clsort_context *ctx, clsort_type t, cl
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* The programs clsort_scan takes for desc (clsort_prepare). */
+static clsort_result clsort__scan_prepare(clsort_context *ctx, const clsort_scan_desc *desc)
+{
+    clsort_type t = desc ? desc->type : CLSORT_U32;
+    clsort__program *p;
+    CLSORT__TRY(clsort__check_type(ctx, t, "clsort_prepare(scan)"));
+    if (t == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "clsort_prepare(scan): f64 needs cl_khr_fp64, which %s lacks",
+                            ctx->dev.name);
+    return clsort__scan_program(ctx, t, &p);
+}
+
 /* Scans n elements with program p (a scan program, or the split family's
  * flag-counting one, which loads flags as 0/1), using the tile-sum slots from
  * `level` on. The tile sums are plain values of the same type: sp, a scan
@@ -3121,6 +3178,21 @@ static clsort_result clsort__split_program(clsort_context *ctx, const clsort__sp
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
     if (ctx->path == CLSORT_PATH_LOOKBACK) clsort__request_option(&rq, " -DHAVE_LOOKBACK");
     return clsort__program_get(ctx, &rq, out);
+}
+
+/* The programs enumerate / pack / split take for desc (clsort_prepare):
+ * the flag-counting program and the u32 scan of the tile counts. */
+static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc)
+{
+    clsort_split_desc d;
+    clsort__split_plan a;
+    clsort__program *p;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    d.count = NULL; /* a buffer, not part of any program */
+    CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
+    CLSORT__TRY(clsort__split_program(ctx, &a, &p));
+    return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
 /* Reads a device uint32 result to the host, if asked for. */
@@ -3608,6 +3680,18 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* The programs clsort_sort takes for desc and n (clsort_prepare): radix,
+ * the u32 scan of the digit counts, gather (value gathers, in-place copies). */
+static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort_desc *desc, size_t n)
+{
+    clsort__sort_plan pl;
+    clsort__program *p;
+    CLSORT__TRY(clsort__plan_sort(ctx, "clsort_prepare(sort)", n, desc, &pl));
+    CLSORT__TRY(clsort__radix_program(ctx, &pl, &p));
+    CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
+    return clsort__gather_program(ctx, &p);
+}
+
 /* The sizes of a sort's keys, optional values and permutation (the radix and
  * the bitonic sort check theirs alike; aliasing rules are their own). */
 static clsort_result clsort__check_sort_sizes(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
@@ -4008,6 +4092,20 @@ static clsort_result clsort__bitonic_program(clsort_context *ctx, const clsort__
                            (unsigned)pl->items, clsort__log2_ceil(pl->wg * pl->items), ti->bits_name,
                            (unsigned)ti->size, pl->has_idx ? " -DHAS_IDX" : "");
     return clsort__program_get(ctx, &rq, out);
+}
+
+/* The programs clsort_bitonic_sort takes for desc (clsort_prepare). */
+static clsort_result clsort__bitonic_prepare(clsort_context *ctx, const clsort_bitonic_desc *desc)
+{
+    clsort_bitonic_desc d;
+    clsort__bitonic_plan pl;
+    clsort__program *p;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (!d.segment_offsets && !d.segment_offsets_host) d.segment_count = 0; /* checked against n by the call */
+    CLSORT__TRY(clsort__plan_bitonic(ctx, "clsort_prepare(bitonic)", 0, &d, &pl));
+    CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &p));
+    return d.values_in ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
@@ -4711,6 +4809,30 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     return clsort__chain_end(&c, enq, clsort__bin_run(&c, positions, n, desc, &gr));
 }
 
+/* The programs clsort_bin (and cell keys / offsets) take for desc and n
+ * (clsort_prepare). */
+static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_desc *desc, size_t n)
+{
+    static const char *fn = "clsort_prepare(bin)";
+    clsort__grid gr;
+    clsort__program *p;
+    clsort_sort_desc sd;
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    CLSORT__TRY(clsort__check_grid(ctx, fn, &desc->grid, &gr));
+    if ((int)desc->method < 0 || desc->method > CLSORT_BIN_ATOMIC)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)desc->method);
+    CLSORT__TRY(clsort__bin_program(ctx, &p));
+    if (desc->method == CLSORT_BIN_ATOMIC) {
+        CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
+        return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+    }
+    memset(&sd, 0, sizeof sd); /* as clsort__bin_run plans it */
+    sd.end_bit = gr.key_bits;
+    sd.radix_bits = desc->radix_bits;
+    sd.permutation = CLSORT_PREPARE_PRESENT;
+    return clsort__sort_prepare(ctx, &sd, n);
+}
+
 
 /* >>nbody --------------------------------------------------------------------
  * kernels/nbody.cl (with common.cl): nbody_step (tiled all-pairs + one
@@ -4871,6 +4993,16 @@ static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nb
                            (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
                            (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "");
     return clsort__program_get(ctx, &rq, p);
+}
+
+/* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
+static clsort_result clsort__nbody_prepare(clsort_context *ctx, const clsort_nbody_desc *desc, size_t n)
+{
+    clsort__nbody_plan a;
+    clsort__program *p;
+    memset(&a, 0, sizeof a);
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, desc, &a));
+    return clsort__nbody_program(ctx, &a, n, &p);
 }
 
 /* One evaluation of the tiled kernel for bodies [first, first + count). */
@@ -5193,6 +5325,38 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     return r;
 }
 
+
+/* >>prepare ------------------------------------------------------------------
+ * clsort_prepare: each family says which programs a call with a descriptor
+ * takes (clsort__<family>_prepare, in its section); getting them builds
+ * them or loads them from the program cache. */
+
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+{
+    static const char *fn = "clsort_prepare";
+    clsort__program *p;
+    size_t i;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc || (desc->count && !desc->calls))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
+    for (i = 0; i < desc->count; ++i) {
+        const clsort_prepare_call *c = &desc->calls[i];
+        size_t n = c->n ? c->n : 65536;
+        switch (c->op) {
+        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
+        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
+        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
+        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
+        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
+        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
+        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
+        default:
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
+                                fn, (unsigned long)i, (int)c->op);
+        }
+    }
+    return CLSORT_SUCCESS;
+}
 
 /* >>mpi ----------------------------------------------------------------------
  * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed
