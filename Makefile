@@ -13,7 +13,7 @@ SEED   ?= .gpu/seed_nbody.c
 export CLSORT_CACHE_DIR = off
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
+.PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -91,8 +91,22 @@ compile-check: | $(BUILD)
 	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
 	done
 
-test: deps check-gen compile-check env-check $(BUILD)/test_clsort
-	./$(BUILD)/test_clsort
+$(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ tests/test_cache.c $(LDLIBS)
+
+# The suite builds every program from source into a fresh cache under
+# $(BUILD); test_cache checks the program cache and clsort_prepare; then the
+# quick base part runs again with every program from that cache (none built).
+SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
+test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_cache
+	rm -rf $(SUITE_CACHE)
+	CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort
+	./$(BUILD)/test_cache $(BUILD)/cache_test
+	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_warm.log 2>&1; status=$$?; \
+	  grep -E "program cache|passed, " $(BUILD)/test_warm.log; \
+	  [ $$status = 0 ] && grep -q "program cache" $(BUILD)/test_warm.log && \
+	  ! grep "program cache" $(BUILD)/test_warm.log | grep -qv " 0 built from source" || \
+	  { echo "the suite from cached programs failed or built programs"; tail -20 $(BUILD)/test_warm.log; exit 1; }
 
 # Tuning from the environment is read once by clsort_create, which refuses a
 # malformed value with a message naming the variable (and a good one works).
