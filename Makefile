@@ -135,6 +135,21 @@ demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUI
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
 
+# Cold start (issue 18): a new process times clsort_create and the first and
+# second call of each family at 2^16, with no cache, then the program cache
+# cold (filled), warm, and warm after one clsort_prepare. The drivers' own
+# caches are off (PoCL, NVIDIA) so that clsort's cache is measured alone.
+COLD_CACHE = $(CURDIR)/$(BUILD)/cache_coldstart
+COLD_ENV   = POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
+$(BUILD)/coldstart: bench/coldstart.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/coldstart.c $(LDLIBS)
+bench-coldstart: deps $(BUILD)/coldstart
+	rm -rf $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart off
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE) 16 --prepare
+
 # Host code under ASan + UBSan (leaks of the OpenCL runtime itself suppressed).
 sanitize: | $(BUILD)
 	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -I. \

@@ -3681,7 +3681,7 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
 }
 
 /* The programs clsort_sort takes for desc and n (clsort_prepare): radix,
- * the u32 scan of the digit counts, gather (value gathers, in-place copies). */
+ * the u32 scan of the digit counts, and gather where it may copy or gather. */
 static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort_desc *desc, size_t n)
 {
     clsort__sort_plan pl;
@@ -3689,7 +3689,9 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
     CLSORT__TRY(clsort__plan_sort(ctx, "clsort_prepare(sort)", n, desc, &pl));
     CLSORT__TRY(clsort__radix_program(ctx, &pl, &p));
     CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
-    return clsort__gather_program(ctx, &p);
+    /* gather: values gathered through the permutation; keys or values in
+     * place with an odd number of passes (the first pass starts from a copy) */
+    return pl.gather_values || pl.passes % 2 ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
 /* The sizes of a sort's keys, optional values and permutation (the radix and
