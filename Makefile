@@ -7,9 +7,13 @@ CFLAGS  ?= -O2
 LDLIBS  = -lOpenCL -lm
 BUILD   = build
 SEED   ?= .gpu/seed_nbody.c
+# Every program make runs keeps clsort's program cache off (deterministic
+# OpenCL call counts, nothing written to $HOME); test-cache and
+# bench-coldstart name their own cache directories under $(BUILD).
+export CLSORT_CACHE_DIR = off
 APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check dynamic-check seed check clean
+.PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check dynamic-check seed check clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -87,8 +91,25 @@ compile-check: | $(BUILD)
 	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
 	done
 
-test: deps check-gen compile-check env-check $(BUILD)/test_clsort
+$(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ tests/test_cache.c $(LDLIBS)
+
+# The suite runs with the program cache off (the Makefile exports
+# CLSORT_CACHE_DIR=off); the quick base part then fills a fresh cache under
+# $(BUILD), test_cache checks the cache and clsort_prepare, and the quick base
+# part runs again with every program from that cache (none may be built).
+SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
+test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_cache
 	./$(BUILD)/test_clsort
+	rm -rf $(SUITE_CACHE)
+	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_cold.log 2>&1 || \
+	  { echo "the quick base part filling the cache failed"; tail -20 $(BUILD)/test_cold.log; exit 1; }
+	./$(BUILD)/test_cache $(BUILD)/cache_test
+	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_warm.log 2>&1; status=$$?; \
+	  grep -E "program cache|passed, " $(BUILD)/test_warm.log; \
+	  [ $$status = 0 ] && grep -q "program cache" $(BUILD)/test_warm.log && \
+	  ! grep "program cache" $(BUILD)/test_warm.log | grep -qv " 0 built from source" || \
+	  { echo "the suite from cached programs failed or built programs"; tail -20 $(BUILD)/test_warm.log; exit 1; }
 
 # Tuning from the environment is read once by clsort_create, which refuses a
 # malformed value with a message naming the variable (and a good one works).
@@ -116,6 +137,21 @@ demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUI
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
+
+# Cold start (issue 18): a new process times clsort_create and the first and
+# second call of each family at 2^16, with no cache, then the program cache
+# cold (filled), warm, and warm after one clsort_prepare. The drivers' own
+# caches are off (PoCL, NVIDIA) so that clsort's cache is measured alone.
+COLD_CACHE = $(CURDIR)/$(BUILD)/cache_coldstart
+COLD_ENV   = POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
+$(BUILD)/coldstart: bench/coldstart.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/coldstart.c $(LDLIBS)
+bench-coldstart: deps $(BUILD)/coldstart
+	rm -rf $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart off
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
+	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE) 16 --prepare
 
 # Host code under ASan + UBSan (leaks of the OpenCL runtime itself suppressed).
 sanitize: | $(BUILD)

@@ -3,11 +3,12 @@
  * version 0.4.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
- *   CHANGES, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS,
+ *   CHANGES, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS
+ *   (with PROGRAM CACHE),
  *   one paragraph per family (SCAN .. NBODY, MPI), ADDING A PRIMITIVE; then
  *   the public API; then the implementation: >>config >>opencl >>engine
  *   >>tuning, the families >>scan >>split >>gather >>radix >>bitonic >>binning
- *   >>nbody >>mpi, and >>generated (the embedded kernels/ sources).
+ *   >>nbody, >>prepare, >>mpi, and >>generated (the embedded kernels/ sources).
  *
  * CHANGES
  *   0.4.0  one engine that knows no family: programs built from a request
@@ -89,6 +90,9 @@
  *                   p = precise: no fast math)
  *                   instead of the per-device, per-n choice ("0:0:0:n": that
  *                   choice with flags). For sweeps.
+ *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
+ *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
+ *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *
  * API AT A GLANCE (declarations below carry the details; every function
  * returns a clsort_result unless shown, and says why in clsort_last_error)
@@ -125,6 +129,8 @@
  *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
  *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
  *   _BUILD (with the build log), _UNSUPPORTED (e.g. fp64), _MPI.
+ *   cache     clsort_cache_stats_get(ctx, &stats)     (PROGRAM CACHE)
+ *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   Threads: one context per thread (see CONCEPTS); no global state.
  *
  * CONCEPTS
@@ -168,6 +174,33 @@
  *   Scratch memory. Calls keep temporary device buffers in the context and
  *   reuse them; calls of one context must therefore run in order, which the
  *   in-order queue ensures when you use the context's queue (or one queue).
+ *
+ *   PROGRAM CACHE. A build from source costs 0.1-2.5 s per program on
+ *   drivers that keep no cache of their own (NVIDIA with CUDA_CACHE_DISABLE,
+ *   PoCL with its cache off, most AMD, Intel, Apple and mobile drivers), paid
+ *   at the first call of every primitive and specialization in every new
+ *   process. So after a build the library stores the program binary
+ *   (CL_PROGRAM_BINARIES) and later processes create the program from it
+ *   (clCreateProgramWithBinary + clBuildProgram). Where, decided once by
+ *   clsort_create: desc.cache_load/cache_store (your storage: opaque blobs
+ *   named by a 64-hex-digit key), else desc.cache_dir, else
+ *   $CLSORT_CACHE_DIR, else $XDG_CACHE_HOME/clsort or ~/.cache/clsort
+ *   (macOS ~/Library/Caches/clsort, Windows %LOCALAPPDATA%\clsort); never
+ *   the current directory. Off: desc.cache_off = 1 or CLSORT_CACHE_DIR=off.
+ *   The key is a SHA-256 of the library version, the platform's name and
+ *   version, the device's name and version, the driver version, the build
+ *   options and every kernel source, so an entry is never used for anything
+ *   else than what it was built from; an entry carries its key, its length
+ *   and a SHA-256 of the binary, checked on every load. Writes go to a
+ *   temporary file in the cache directory renamed over the entry (atomic:
+ *   any number of processes and threads may fill one cache at once). A
+ *   missing, truncated, corrupt or foreign entry, a binary the driver
+ *   refuses, a missing or read-only directory, a full disk, a failing
+ *   callback: the program is built from source and the call goes on; the
+ *   problem is counted and described in clsort_cache_stats_get (never an
+ *   error). One file per program, 0.1-0.5 MB each; delete the directory to
+ *   empty it. clsort_cache_stats_get also counts builds from source and
+ *   cache hits.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -517,6 +550,17 @@ typedef struct clsort_tuning {
                                      (CLSORT_REVERSE_TILES=1) */
 } clsort_tuning;
 
+/* Program cache callbacks (clsort_context_desc.cache_load/_store), for
+ * engines that keep their own storage, like a pipeline cache: the library
+ * hands out and takes back opaque blobs named by `key` (64 hex digits).
+ * load: copy the blob of `key` into data when it fits (capacity bytes) and
+ * return its size either way; 0 = no such blob. Called first with data
+ * NULL, capacity 0 to learn the size. store: keep a copy of the blob;
+ * return 0 on success (a failure is only counted). Blobs are verified when
+ * loaded: a wrong, truncated or foreign blob is ignored and rebuilt. */
+typedef size_t (*clsort_cache_load_fn)(void *user, const char *key, void *data, size_t capacity);
+typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
+
 typedef struct clsort_context_desc {
     /* Your OpenCL objects, or all NULL to let the library choose and create.
      * context + device without queue: the library creates (and later releases)
@@ -528,6 +572,16 @@ typedef struct clsort_context_desc {
     clsort_path path;          /* AUTO = per device (or $CLSORT_PATH) */
     int profiling;             /* created queue gets CL_QUEUE_PROFILING_ENABLE */
     clsort_tuning tuning;      /* zero = per device (or the environment, see ENVIRONMENT) */
+    /* Program cache (see PROGRAM CACHE). Built program binaries are kept
+     * across processes, keyed by a SHA-256 of everything the binary depends
+     * on. Where: cache_load/cache_store when set (your storage), else the
+     * directory cache_dir, else $CLSORT_CACHE_DIR, else the user's cache
+     * directory. cache_off = 1 (or CLSORT_CACHE_DIR=off) turns it off. */
+    const char *cache_dir;
+    int cache_off;
+    clsort_cache_load_fn cache_load;   /* both or neither */
+    clsort_cache_store_fn cache_store;
+    void *cache_user;                  /* passed to both */
 } clsort_context_desc;
 
 /* Optional per-call queue and events of device-level functions (NULL = the
@@ -555,6 +609,20 @@ CLSORT_API cl_device_id clsort_cl_device(const clsort_context *ctx);
 CLSORT_API cl_command_queue clsort_cl_queue(const clsort_context *ctx);
 CLSORT_API clsort_path clsort_context_path(const clsort_context *ctx); /* the path AUTO resolved to */
 CLSORT_API size_t clsort_type_size(clsort_type t);
+
+/* What the program cache did in this context (counts since create), for
+ * tests and for checking that a deployment hits its cache. */
+typedef struct clsort_cache_stats {
+    int enabled;                /* 0: off (desc, CLSORT_CACHE_DIR=off, or no directory found) */
+    const char *dir;            /* the directory in use ("" with callbacks or when off) */
+    unsigned long builds;       /* programs built from source */
+    unsigned long hits;         /* programs created from a cached binary */
+    unsigned long stores;       /* binaries stored */
+    unsigned long rejected;     /* entries found but not used (corrupt, truncated, foreign, refused by the driver) */
+    unsigned long store_failures; /* binaries that could not be stored (read-only, full disk, callback failed) */
+    const char *warning;        /* the last cache problem in words ("" when none); never an error */
+} clsort_cache_stats;
+CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
 
 /* ---- scan --------------------------------------------------------------- */
 
@@ -935,6 +1003,49 @@ CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *key
                                             const clsort_by_key_desc *desc, size_t *count);
 CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
                                                     uint32_t *counts, const clsort_histogram_desc *desc);
+/* ---- prepare: build ahead of time ------------------------------------------ */
+
+/* Which call a clsort_prepare_call describes. */
+typedef enum clsort_prepare_op {
+    CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
+    CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
+    CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
+    CLSORT_PREPARE_GATHER,    /* clsort_gather */
+    CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
+    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
+    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
+} clsort_prepare_op;
+
+/* One call to come: the descriptor it will take, and n where the programs
+ * depend on it (the N-body shape; the radix sort's one-sweep passes need
+ * n < 2^30); 0 = 65536. The descriptor's cl_mem fields count only as present
+ * or absent (values, permutation, segment offsets, attributes): pass your
+ * buffers or CLSORT_PREPARE_PRESENT; no buffer is touched. */
+typedef struct clsort_prepare_call {
+    clsort_prepare_op op;
+    size_t n;
+    const clsort_scan_desc *scan;
+    const clsort_split_desc *split;
+    const clsort_sort_desc *sort;
+    const clsort_bitonic_desc *bitonic;
+    const clsort_bin_desc *bin;
+    const clsort_nbody_desc *nbody;
+} clsort_prepare_call;
+
+typedef struct clsort_prepare_desc {
+    const clsort_prepare_call *calls;
+    size_t count;
+} clsort_prepare_desc;
+
+/* A cl_mem placeholder for descriptors given to clsort_prepare. */
+#define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
+
+/* Builds (or loads from the program cache) every program the described
+ * calls will need, so that their first call runs at once: call it on a
+ * loading screen. Enqueues nothing. Errors: as the calls would report for
+ * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
+ * programs already built stay built. */
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
 
 #ifdef __cplusplus
 }
@@ -1035,6 +1146,16 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
 #include <assert.h>
 #define CLSORT_ASSERT(x) assert(x)
 #endif
+#include <errno.h>
+#if defined(_WIN32)
+#include <direct.h>  /* _mkdir: the program cache directory */
+#include <process.h> /* _getpid: temporary file names */
+#include <windows.h> /* MoveFileExA: atomic replace */
+#else
+#include <sys/stat.h> /* mkdir */
+#include <sys/types.h>
+#include <unistd.h>   /* getpid */
+#endif
 
 #define CLSORT__ERROR_SIZE 8192
 #define CLSORT__MAX_PROGRAMS 96 /* specializations kept per context (LRU beyond) */
@@ -1072,6 +1193,8 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_program, clCreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *)) \
     X(cl_int, clBuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *, void(CL_CALLBACK *)(cl_program, void *), void *)) \
     X(cl_int, clGetProgramBuildInfo, (cl_program, cl_device_id, cl_program_build_info, size_t, void *, size_t *)) \
+    X(cl_int, clGetProgramInfo, (cl_program, cl_program_info, size_t, void *, size_t *)) \
+    X(cl_program, clCreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *, const unsigned char **, cl_int *, cl_int *)) \
     X(cl_int, clReleaseProgram, (cl_program)) \
     X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
     X(cl_int, clReleaseKernel, (cl_kernel)) \
@@ -1142,6 +1265,19 @@ typedef struct clsort__profile {
     size_t base_align;      /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (>= 256) */
 } clsort__profile;
 
+/* The persistent program cache (---- program cache ---- below), resolved
+ * at create. */
+typedef struct clsort__cache {
+    int on;
+    char dir[1024];               /* "" with callbacks */
+    clsort_cache_load_fn load;
+    clsort_cache_store_fn store;
+    void *user;
+    char ident[2048];             /* library, platform, device and driver: hashed into every key */
+    unsigned long builds, hits, stores, rejected, store_failures, temp_counter;
+    char warning[512];
+} clsort__cache;
+
 /* A device buffer kept in the context under a family's name for it. */
 typedef struct clsort__scratch_buf {
     const char *name;
@@ -1167,6 +1303,7 @@ struct clsort_context {
      * measured slow on NVIDIA's driver */
     cl_mem view_parent, view[CLSORT__MAX_VIEWS];
     size_t view_origin[CLSORT__MAX_VIEWS], view_size[CLSORT__MAX_VIEWS];
+    clsort__cache cache;
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
     clsort__cl_api api; /* the loaded OpenCL entry points */
@@ -1174,6 +1311,7 @@ struct clsort_context {
 };
 
 static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tuning *asked); /* >>tuning */
+static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d); /* program cache */
 
 /* ---- errors ---- */
 
@@ -1532,6 +1670,7 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
         ctx->owns_queue = 1;
     }
     CLSORT__TRY(clsort__resolve_path(ctx, d->path));
+    CLSORT__TRY(clsort__cache_resolve(ctx, d));
     return clsort__tuning_resolve(ctx, &d->tuning);
 }
 
@@ -1680,6 +1819,515 @@ static void clsort__request_option(clsort__request *rq, const char *fmt, ...)
     CLSORT_ASSERT(strlen(rq->options) + 1 < sizeof rq->options); /* never truncated */
 }
 
+/* ---- program cache: built binaries kept across processes ----
+ * Key: SHA-256 of the library version, platform name and version, device
+ * name and version, driver version (ctx->cache.ident, read at create), the
+ * full build options and every source file (name, length, text). SHA-256
+ * because the key is the only thing that ties a binary to what it was built
+ * from: a 256-bit collision-resistant hash makes an accidental (or crafted)
+ * match of two different inputs out of reach, which a 64- or 128-bit
+ * non-cryptographic hash (FNV, xxhash) does not promise for crafted input.
+ * An entry is a 96-byte header (magic, format, key, binary length, SHA-256
+ * of the binary) and the binary; a loaded entry is used only when all of it
+ * checks, and the driver then still builds it (clBuildProgram). Anything
+ * wrong (missing, short, foreign, corrupt, refused by the driver; a store
+ * that fails) is counted, noted in clsort_cache_stats.warning, and the
+ * program is built from source: the cache never makes a call fail. Files
+ * are written to a temporary name in the same directory and renamed over
+ * the entry, so readers see a whole entry or none, with any number of
+ * writers. */
+
+typedef struct clsort__sha256 {
+    cl_uint h[8];
+    cl_ulong bytes;
+    unsigned char block[64];
+    size_t fill;
+} clsort__sha256;
+
+static const cl_uint clsort__sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+
+#define CLSORT__ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void clsort__sha256_block(clsort__sha256 *s, const unsigned char *b)
+{
+    cl_uint w[64], a, bb, c, d, e, f, g, h, t1, t2;
+    int i;
+    for (i = 0; i < 16; ++i)
+        w[i] = (cl_uint)b[4 * i] << 24 | (cl_uint)b[4 * i + 1] << 16 | (cl_uint)b[4 * i + 2] << 8 | (cl_uint)b[4 * i + 3];
+    for (i = 16; i < 64; ++i) {
+        cl_uint s0 = CLSORT__ROR(w[i - 15], 7) ^ CLSORT__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        cl_uint s1 = CLSORT__ROR(w[i - 2], 17) ^ CLSORT__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = s->h[0]; bb = s->h[1]; c = s->h[2]; d = s->h[3]; e = s->h[4]; f = s->h[5]; g = s->h[6]; h = s->h[7];
+    for (i = 0; i < 64; ++i) {
+        t1 = h + (CLSORT__ROR(e, 6) ^ CLSORT__ROR(e, 11) ^ CLSORT__ROR(e, 25)) + ((e & f) ^ (~e & g)) +
+             clsort__sha256_k[i] + w[i];
+        t2 = (CLSORT__ROR(a, 2) ^ CLSORT__ROR(a, 13) ^ CLSORT__ROR(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
+        h = g; g = f; f = e; e = d + t1; d = c; c = bb; bb = a; a = t1 + t2;
+    }
+    s->h[0] += a; s->h[1] += bb; s->h[2] += c; s->h[3] += d; s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+}
+#undef CLSORT__ROR
+
+static void clsort__sha256_init(clsort__sha256 *s)
+{
+    static const cl_uint h0[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    memcpy(s->h, h0, sizeof h0);
+    s->bytes = 0;
+    s->fill = 0;
+}
+
+static void clsort__sha256_add(clsort__sha256 *s, const void *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    s->bytes += len;
+    while (len > 0) {
+        size_t take = 64 - s->fill < len ? 64 - s->fill : len;
+        memcpy(s->block + s->fill, p, take);
+        s->fill += take;
+        p += take;
+        len -= take;
+        if (s->fill == 64) {
+            clsort__sha256_block(s, s->block);
+            s->fill = 0;
+        }
+    }
+}
+
+static void clsort__sha256_done(clsort__sha256 *s, unsigned char out[32])
+{
+    cl_ulong bits = s->bytes * 8;
+    unsigned char pad = 0x80, zero = 0, len[8];
+    int i;
+    clsort__sha256_add(s, &pad, 1);
+    while (s->fill != 56) clsort__sha256_add(s, &zero, 1);
+    for (i = 0; i < 8; ++i) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+    clsort__sha256_add(s, len, 8);
+    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+/* Adds a string with its terminator (so "ab"+"c" and "a"+"bc" differ). */
+static void clsort__sha256_str(clsort__sha256 *s, const char *str) { clsort__sha256_add(s, str, strlen(str) + 1); }
+
+/* A cache problem: counted by the caller, the words kept for
+ * clsort_cache_stats (never an error of the call). */
+static void clsort__cache_warn(clsort_context *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->cache.warning, sizeof ctx->cache.warning, fmt, ap);
+    va_end(ap);
+}
+
+/* One info string of the device or platform into the identity; 0 when the
+ * query fails (the cache is then off: a key must know what it stands for). */
+static int clsort__cache_ident_add(clsort_context *ctx, cl_platform_id plat, cl_uint what, const char *label)
+{
+    char buf[512] = "";
+    size_t used = strlen(ctx->cache.ident);
+    cl_int e = plat ? CLSORT__CL(ctx, clGetPlatformInfo)(plat, (cl_platform_info)what, sizeof buf - 1, buf, NULL)
+                    : CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)what, sizeof buf - 1, buf, NULL);
+    if (e != CL_SUCCESS) {
+        clsort__cache_warn(ctx, "cache off: the %s query failed: %s", label, clsort__cl_error_name(e));
+        return 0;
+    }
+    buf[sizeof buf - 1] = '\0';
+    snprintf(ctx->cache.ident + used, sizeof ctx->cache.ident - used, "%s=%s\n", label, buf);
+    return 1;
+}
+
+/* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
+ * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
+ * directory (never the current directory: a relative result is refused). */
+static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d)
+{
+    clsort__cache *c = &ctx->cache;
+    cl_platform_id plat = NULL;
+    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    if ((d->cache_load != NULL) != (d->cache_store != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    if (d->cache_off) return CLSORT_SUCCESS;
+    if (d->cache_load) {
+        c->load = d->cache_load;
+        c->store = d->cache_store;
+        c->user = d->cache_user;
+    } else if (d->cache_dir && *d->cache_dir) {
+        base = d->cache_dir;
+    } else if (env && *env) {
+        if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
+        base = env;
+    } else {
+#if defined(_WIN32)
+        base = getenv("LOCALAPPDATA");
+        sub = "\\clsort";
+#elif defined(__APPLE__)
+        base = getenv("HOME");
+        sub = "/Library/Caches/clsort";
+#else
+        base = getenv("XDG_CACHE_HOME");
+        sub = "/clsort";
+        if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
+            base = getenv("HOME");
+            sub = "/.cache/clsort";
+        }
+#endif
+        if (!base || !*base) {
+            clsort__cache_warn(ctx, "cache off: no cache directory (set CLSORT_CACHE_DIR or desc.cache_dir)");
+            return CLSORT_SUCCESS;
+        }
+    }
+    if (base) {
+        size_t len = strlen(base) + strlen(sub);
+#if defined(_WIN32)
+        int absolute = (base[0] && base[1] == ':') || base[0] == '\\' || base[0] == '/';
+#else
+        int absolute = base[0] == '/';
+#endif
+        if (!absolute && base != d->cache_dir && base != env) {
+            clsort__cache_warn(ctx, "cache off: the cache directory \"%s\" is not absolute", base);
+            return CLSORT_SUCCESS;
+        }
+        if (len + 80 >= sizeof c->dir) {
+            clsort__cache_warn(ctx, "cache off: the cache directory path is too long");
+            return CLSORT_SUCCESS;
+        }
+        snprintf(c->dir, sizeof c->dir, "%s%s", base, sub);
+    }
+    snprintf(c->ident, sizeof c->ident, "clsort=%d.%d.%d\n", CLSORT_VERSION_MAJOR, CLSORT_VERSION_MINOR,
+             CLSORT_VERSION_PATCH);
+    if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS ||
+        !plat) {
+        clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
+        return CLSORT_SUCCESS;
+    }
+    if (!clsort__cache_ident_add(ctx, plat, CL_PLATFORM_NAME, "platform") ||
+        !clsort__cache_ident_add(ctx, plat, CL_PLATFORM_VERSION, "platform version") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_VERSION, "device version") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
+        return CLSORT_SUCCESS;
+    c->on = 1;
+    return CLSORT_SUCCESS;
+}
+
+/* The key of a program: SHA-256 of the identity, the options and the sources. */
+static void clsort__cache_key(const clsort_context *ctx, const char *opts, const char *const *names,
+                              const char *const *srcs, const size_t *lens, cl_uint nsrc, unsigned char key[32])
+{
+    clsort__sha256 s;
+    cl_uint i;
+    clsort__sha256_init(&s);
+    clsort__sha256_str(&s, "clsort program cache 1");
+    clsort__sha256_str(&s, ctx->cache.ident);
+    clsort__sha256_str(&s, opts);
+    for (i = 0; i < nsrc; ++i) {
+        unsigned char len8[8];
+        int b;
+        for (b = 0; b < 8; ++b) len8[b] = (unsigned char)((cl_ulong)lens[i] >> (8 * b));
+        clsort__sha256_str(&s, names[i]);
+        clsort__sha256_add(&s, len8, 8);
+        clsort__sha256_add(&s, srcs[i], lens[i]);
+    }
+    clsort__sha256_done(&s, key);
+}
+
+#define CLSORT__CACHE_HEADER 96
+#define CLSORT__CACHE_MAX ((size_t)1 << 30) /* larger entries are foreign or corrupt */
+
+static void clsort__put64(unsigned char *p, cl_ulong v)
+{
+    int i;
+    for (i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static cl_ulong clsort__get64(const unsigned char *p)
+{
+    cl_ulong v = 0;
+    int i;
+    for (i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+/* Header: "clsortPB" | format 1 (u32 LE) | header size (u32 LE) | binary
+ * length (u64 LE) | key (32) | SHA-256 of the binary (32) | zero (8). */
+static void clsort__cache_header(unsigned char h[CLSORT__CACHE_HEADER], const unsigned char key[32],
+                                 const unsigned char *bin, size_t len)
+{
+    clsort__sha256 s;
+    memset(h, 0, CLSORT__CACHE_HEADER);
+    memcpy(h, "clsortPB", 8);
+    h[8] = 1;
+    h[12] = CLSORT__CACHE_HEADER;
+    clsort__put64(h + 16, (cl_ulong)len);
+    memcpy(h + 24, key, 32);
+    clsort__sha256_init(&s);
+    clsort__sha256_add(&s, bin, len);
+    clsort__sha256_done(&s, h + 56);
+}
+
+/* The binary's length when header h belongs to key and describes an entry
+ * of total bytes; 0 when it does not. */
+static size_t clsort__cache_check_header(const unsigned char *h, const unsigned char key[32], size_t total)
+{
+    cl_ulong len;
+    static const unsigned char format[8] = {1, 0, 0, 0, CLSORT__CACHE_HEADER, 0, 0, 0};
+    if (total < CLSORT__CACHE_HEADER || memcmp(h, "clsortPB", 8) != 0 || memcmp(h + 8, format, 8) != 0 ||
+        memcmp(h + 24, key, 32) != 0)
+        return 0;
+    len = clsort__get64(h + 16);
+    if (len == 0 || len > CLSORT__CACHE_MAX || len != (cl_ulong)(total - CLSORT__CACHE_HEADER)) return 0;
+    return (size_t)len;
+}
+
+static int clsort__cache_check_binary(const unsigned char *h, const unsigned char *bin, size_t len)
+{
+    clsort__sha256 s;
+    unsigned char sum[32];
+    clsort__sha256_init(&s);
+    clsort__sha256_add(&s, bin, len);
+    clsort__sha256_done(&s, sum);
+    return memcmp(sum, h + 56, 32) == 0;
+}
+
+static void clsort__hex(const unsigned char key[32], char out[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    int i;
+    for (i = 0; i < 32; ++i) {
+        out[2 * i] = digits[key[i] >> 4];
+        out[2 * i + 1] = digits[key[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+#if defined(_WIN32)
+#define CLSORT__SEP "\\"
+#else
+#define CLSORT__SEP "/"
+#endif
+
+/* Reads a whole entry (header + binary) of key: from the callback or the
+ * file. Returns a CLSORT_MALLOC'd buffer and its size, NULL when none. A
+ * missing entry is a plain miss; a present but unusable one is counted. */
+static unsigned char *clsort__cache_read(clsort_context *ctx, const unsigned char key[32], size_t *total)
+{
+    char hex[65], path[1200];
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    clsort__hex(key, hex);
+    *total = 0;
+    if (ctx->cache.load) {
+        size = ctx->cache.load(ctx->cache.user, hex, NULL, 0);
+        if (size == 0) return NULL;
+        if (size > CLSORT__CACHE_MAX + CLSORT__CACHE_HEADER || size < CLSORT__CACHE_HEADER) {
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %.16s: the load callback returned %lu bytes", hex, (unsigned long)size);
+            return NULL;
+        }
+        buf = (unsigned char *)CLSORT_MALLOC(size);
+        if (!buf) return NULL;
+        if (ctx->cache.load(ctx->cache.user, hex, buf, size) != size) {
+            CLSORT_FREE(buf);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %.16s: the load callback changed its size", hex);
+            return NULL;
+        }
+    } else {
+        FILE *f;
+        unsigned char h[CLSORT__CACHE_HEADER];
+        size_t len, got;
+        snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+        f = fopen(path, "rb");
+        if (!f) return NULL; /* a miss (or an unreadable directory: the same to us) */
+        got = fread(h, 1, sizeof h, f);
+        len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
+        size = CLSORT__CACHE_HEADER + len;
+        if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(size + 1))) {
+            fclose(f);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
+            return NULL;
+        }
+        memcpy(buf, h, sizeof h);
+        got = fread(buf + sizeof h, 1, len + 1, f); /* one byte more: a longer file is not this entry */
+        fclose(f);
+        if (got != len) {
+            CLSORT_FREE(buf);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %s: %lu bytes of binary, the header says %lu", path,
+                               (unsigned long)got, (unsigned long)len);
+            return NULL;
+        }
+    }
+    *total = size;
+    return buf;
+}
+
+/* Creates the directory and its parents (existing ones are fine). */
+static int clsort__mkdirs(const char *dir)
+{
+    char path[1024];
+    size_t i, n = strlen(dir);
+    if (n >= sizeof path) return 0;
+    memcpy(path, dir, n + 1);
+    for (i = 1; i <= n; ++i) {
+        if (path[i] == '/' || path[i] == '\\' || path[i] == '\0') {
+            char keep = path[i];
+            int r;
+            path[i] = '\0';
+#if defined(_WIN32)
+            r = (i == 2 && path[1] == ':') ? 0 : _mkdir(path);
+#else
+            r = mkdir(path, 0700);
+#endif
+            if (r != 0 && errno != EEXIST) return 0;
+            path[i] = keep;
+        }
+    }
+    return 1;
+}
+
+/* Stores an entry: to the callback, or to a temporary file in the cache
+ * directory renamed over the entry (atomic: readers see all or nothing). */
+static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32], const unsigned char *entry,
+                                size_t total)
+{
+    char hex[65], path[1200], temp[1300];
+    FILE *f;
+    int ok;
+    long pid;
+    clsort__hex(key, hex);
+    if (ctx->cache.store) {
+        if (ctx->cache.store(ctx->cache.user, hex, entry, total) != 0) {
+            ++ctx->cache.store_failures;
+            clsort__cache_warn(ctx, "cache entry %.16s: the store callback failed", hex);
+        } else {
+            ++ctx->cache.stores;
+        }
+        return;
+    }
+#if defined(_WIN32)
+    pid = (long)_getpid();
+#else
+    pid = (long)getpid();
+#endif
+    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+    /* unique among processes (pid), contexts of one process (address) and calls */
+    snprintf(temp, sizeof temp, "%s" CLSORT__SEP "%s.%ld.%lx.%lu.tmp", ctx->cache.dir, hex, pid,
+             (unsigned long)((size_t)ctx & 0xffffffffu), ++ctx->cache.temp_counter);
+    f = fopen(temp, "wb");
+    if (!f && clsort__mkdirs(ctx->cache.dir)) f = fopen(temp, "wb");
+    if (!f) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: cannot write in %s: %s", ctx->cache.dir, strerror(errno));
+        return;
+    }
+    ok = fwrite(entry, 1, total, f) == total;
+    ok = fflush(f) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+#if defined(_WIN32)
+    ok = ok && MoveFileExA(temp, path, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+    ok = ok && rename(temp, path) == 0;
+#endif
+    if (!ok) {
+        remove(temp);
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: writing %s failed (disk full or read-only?)", path);
+        return;
+    }
+    ++ctx->cache.stores;
+}
+
+/* After a build from source: the binary and its header, stored. */
+static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32])
+{
+    size_t len = 0;
+    unsigned char *entry, *bin;
+    cl_int e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    if (e != CL_SUCCESS || len == 0 || len > CLSORT__CACHE_MAX) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: no program binary (clGetProgramInfo: %s, %lu bytes)", clsort__cl_error_name(e),
+                           (unsigned long)len);
+        return;
+    }
+    entry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + len);
+    if (!entry) {
+        ++ctx->cache.store_failures;
+        return;
+    }
+    bin = entry + CLSORT__CACHE_HEADER;
+    e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    if (e != CL_SUCCESS) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: clGetProgramInfo(CL_PROGRAM_BINARIES): %s", clsort__cl_error_name(e));
+    } else {
+        clsort__cache_header(entry, key, bin, len);
+        clsort__cache_write(ctx, key, entry, CLSORT__CACHE_HEADER + len);
+    }
+    CLSORT_FREE(entry);
+}
+
+/* The program of key from the cache, built from its binary with opts; NULL
+ * on a miss or when anything about the entry is wrong. */
+static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts)
+{
+    size_t total = 0, len;
+    unsigned char *entry = clsort__cache_read(ctx, key, &total);
+    const unsigned char *bin;
+    cl_program prog = NULL;
+    cl_int e, status = CL_SUCCESS;
+    if (!entry) return NULL;
+    len = clsort__cache_check_header(entry, key, total);
+    if (len == 0 || !clsort__cache_check_binary(entry, entry + CLSORT__CACHE_HEADER, len)) {
+        CLSORT_FREE(entry);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache: an entry failed its check (%s)", len == 0 ? "header" : "checksum");
+        return NULL;
+    }
+    bin = entry + CLSORT__CACHE_HEADER;
+    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &bin, &status, &e);
+    if (e == CL_SUCCESS && status == CL_SUCCESS)
+        e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
+    else if (e == CL_SUCCESS)
+        e = status;
+    CLSORT_FREE(entry);
+    if (e != CL_SUCCESS) {
+        if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache: the driver refused a cached binary: %s", clsort__cl_error_name(e));
+        return NULL;
+    }
+    ++ctx->cache.hits;
+    return prog;
+}
+
+CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out)
+{
+    if (!ctx || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->enabled = ctx->cache.on;
+    out->dir = ctx->cache.on ? ctx->cache.dir : "";
+    out->builds = ctx->cache.builds;
+    out->hits = ctx->cache.hits;
+    out->stores = ctx->cache.stores;
+    out->rejected = ctx->cache.rejected;
+    out->store_failures = ctx->cache.store_failures;
+    out->warning = ctx->cache.warning;
+    return CLSORT_SUCCESS;
+}
+
 static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 {
     int k;
@@ -1721,6 +2369,7 @@ static clsort_result clsort__build_failed(clsort_context *ctx, const clsort__req
 static clsort_result clsort__program_get(clsort_context *ctx, const clsort__request *rq, clsort__program **out)
 {
     char key[512], opts[480];
+    unsigned char hash[32];
     const char *srcs[CLSORT__MAX_SOURCES];
     size_t lens[CLSORT__MAX_SOURCES], used = 0;
     cl_uint nsrc = 0;
@@ -1744,16 +2393,24 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     }
     snprintf(opts, sizeof opts, "-cl-std=CL1.2%s", rq->options);
     p = clsort__program_slot(ctx); /* empty (key "") until the build succeeds */
-    p->program = CLSORT__CL(ctx, clCreateProgramWithSource)(ctx->cl_ctx, nsrc, srcs, lens, &e);
-    if (e != CL_SUCCESS) {
-        p->program = NULL;
-        return clsort__cl_fail(ctx, e, "clCreateProgramWithSource");
+    if (ctx->cache.on) {
+        clsort__cache_key(ctx, opts, rq->sources, srcs, lens, nsrc, hash);
+        p->program = clsort__cache_load(ctx, hash, opts);
     }
-    e = CLSORT__CL(ctx, clBuildProgram)(p->program, 1, &ctx->device, opts, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        clsort_result r = clsort__build_failed(ctx, rq, p->program, opts, e);
-        clsort__program_release(ctx, p);
-        return r;
+    if (!p->program) {
+        p->program = CLSORT__CL(ctx, clCreateProgramWithSource)(ctx->cl_ctx, nsrc, srcs, lens, &e);
+        if (e != CL_SUCCESS) {
+            p->program = NULL;
+            return clsort__cl_fail(ctx, e, "clCreateProgramWithSource");
+        }
+        e = CLSORT__CL(ctx, clBuildProgram)(p->program, 1, &ctx->device, opts, NULL, NULL);
+        if (e != CL_SUCCESS) {
+            clsort_result r = clsort__build_failed(ctx, rq, p->program, opts, e);
+            clsort__program_release(ctx, p);
+            return r;
+        }
+        ++ctx->cache.builds;
+        if (ctx->cache.on) clsort__cache_store(ctx, p->program, hash);
     }
     snprintf(p->key, sizeof p->key, "%s", key);
     p->wg = rq->wg;
@@ -2572,6 +3229,18 @@ static clsort_result clsort__scan_program(clsort_context *ctx, clsort_type t, cl
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* The programs clsort_scan takes for desc (clsort_prepare). */
+static clsort_result clsort__scan_prepare(clsort_context *ctx, const clsort_scan_desc *desc)
+{
+    clsort_type t = desc ? desc->type : CLSORT_U32;
+    clsort__program *p;
+    CLSORT__TRY(clsort__check_type(ctx, t, "clsort_prepare(scan)"));
+    if (t == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "clsort_prepare(scan): f64 needs cl_khr_fp64, which %s lacks",
+                            ctx->dev.name);
+    return clsort__scan_program(ctx, t, &p);
+}
+
 /* Scans n elements with program p (a scan program, or the split family's
  * flag-counting one, which loads flags as 0/1), using the tile-sum slots from
  * `level` on. The tile sums are plain values of the same type: sp, a scan
@@ -2793,6 +3462,21 @@ static clsort_result clsort__split_program(clsort_context *ctx, const clsort__sp
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
     if (clsort__lookback64(ctx)) clsort__request_option(&rq, "%s", clsort__lookback_options(ctx));
     return clsort__program_get(ctx, &rq, out);
+}
+
+/* The programs enumerate / pack / split take for desc (clsort_prepare):
+ * the flag-counting program and the u32 scan of the tile counts. */
+static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc)
+{
+    clsort_split_desc d;
+    clsort__split_plan a;
+    clsort__program *p;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    d.count = NULL; /* a buffer, not part of any program */
+    CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
+    CLSORT__TRY(clsort__split_program(ctx, &a, &p));
+    return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
 /* Reads a device uint32 result to the host, if asked for. */
@@ -3281,6 +3965,20 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* The programs clsort_sort takes for desc and n (clsort_prepare): radix,
+ * the u32 scan of the digit counts, and gather where it may copy or gather. */
+static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort_desc *desc, size_t n)
+{
+    clsort__sort_plan pl;
+    clsort__program *p;
+    CLSORT__TRY(clsort__plan_sort(ctx, "clsort_prepare(sort)", n, desc, &pl));
+    CLSORT__TRY(clsort__radix_program(ctx, &pl, &p));
+    CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
+    /* gather: values gathered through the permutation; keys or values in
+     * place with an odd number of passes (the first pass starts from a copy) */
+    return pl.gather_values || pl.passes % 2 ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+}
+
 /* The sizes of a sort's keys, optional values and permutation (the radix and
  * the bitonic sort check theirs alike; aliasing rules are their own). */
 static clsort_result clsort__check_sort_sizes(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
@@ -3682,6 +4380,20 @@ static clsort_result clsort__bitonic_program(clsort_context *ctx, const clsort__
                            (unsigned)pl->items, clsort__log2_ceil(pl->wg * pl->items), ti->bits_name,
                            (unsigned)ti->size, pl->has_idx ? " -DHAS_IDX" : "");
     return clsort__program_get(ctx, &rq, out);
+}
+
+/* The programs clsort_bitonic_sort takes for desc (clsort_prepare). */
+static clsort_result clsort__bitonic_prepare(clsort_context *ctx, const clsort_bitonic_desc *desc)
+{
+    clsort_bitonic_desc d;
+    clsort__bitonic_plan pl;
+    clsort__program *p;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (!d.segment_offsets && !d.segment_offsets_host) d.segment_count = 0; /* checked against n by the call */
+    CLSORT__TRY(clsort__plan_bitonic(ctx, "clsort_prepare(bitonic)", 0, &d, &pl));
+    CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &p));
+    return d.values_in ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
@@ -4385,6 +5097,30 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     return clsort__chain_end(&c, enq, clsort__bin_run(&c, positions, n, desc, &gr));
 }
 
+/* The programs clsort_bin (and cell keys / offsets) take for desc and n
+ * (clsort_prepare). */
+static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_desc *desc, size_t n)
+{
+    static const char *fn = "clsort_prepare(bin)";
+    clsort__grid gr;
+    clsort__program *p;
+    clsort_sort_desc sd;
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    CLSORT__TRY(clsort__check_grid(ctx, fn, &desc->grid, &gr));
+    if ((int)desc->method < 0 || desc->method > CLSORT_BIN_ATOMIC)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)desc->method);
+    CLSORT__TRY(clsort__bin_program(ctx, &p));
+    if (desc->method == CLSORT_BIN_ATOMIC) {
+        CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
+        return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+    }
+    memset(&sd, 0, sizeof sd); /* as clsort__bin_run plans it */
+    sd.end_bit = gr.key_bits;
+    sd.radix_bits = desc->radix_bits;
+    sd.permutation = CLSORT_PREPARE_PRESENT;
+    return clsort__sort_prepare(ctx, &sd, n);
+}
+
 
 /* >>nbody --------------------------------------------------------------------
  * kernels/nbody.cl (with common.cl): nbody_step (tiled all-pairs + one
@@ -4546,6 +5282,16 @@ static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nb
                            (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
                            (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "");
     return clsort__program_get(ctx, &rq, p);
+}
+
+/* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
+static clsort_result clsort__nbody_prepare(clsort_context *ctx, const clsort_nbody_desc *desc, size_t n)
+{
+    clsort__nbody_plan a;
+    clsort__program *p;
+    memset(&a, 0, sizeof a);
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, desc, &a));
+    return clsort__nbody_program(ctx, &a, n, &p);
 }
 
 /* One evaluation of the tiled kernel for bodies [first, first + count). */
@@ -4903,6 +5649,38 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     return r;
 }
 
+
+/* >>prepare ------------------------------------------------------------------
+ * clsort_prepare: each family says which programs a call with a descriptor
+ * takes (clsort__<family>_prepare, in its section); getting them builds
+ * them or loads them from the program cache. */
+
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+{
+    static const char *fn = "clsort_prepare";
+    clsort__program *p;
+    size_t i;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc || (desc->count && !desc->calls))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
+    for (i = 0; i < desc->count; ++i) {
+        const clsort_prepare_call *c = &desc->calls[i];
+        size_t n = c->n ? c->n : 65536;
+        switch (c->op) {
+        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
+        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
+        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
+        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
+        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
+        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
+        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
+        default:
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
+                                fn, (unsigned long)i, (int)c->op);
+        }
+    }
+    return CLSORT_SUCCESS;
+}
 
 /* >>mpi ----------------------------------------------------------------------
  * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed

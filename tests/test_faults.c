@@ -318,6 +318,7 @@ static clsort_result create_for(int s, clsort_context **cs)
     clsort_context_desc d;
     memset(&d, 0, sizeof d);
     if (s == 10 || s == 13) d.path = CLSORT_PATH_LOOKBACK;
+    d.cache_off = 1; /* every program built from source: call counts never depend on a cache */
     return clsort_create(cs, &d);
 }
 

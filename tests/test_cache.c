@@ -1,0 +1,783 @@
+/* The persistent program cache and clsort_prepare (make test).
+ *
+ * This file includes the implementation, so it reaches the context's
+ * internals: the test hook for "the device, driver, platform or library
+ * version changed" is ctx->cache.ident (the identity hashed into every key),
+ * edited before the first program is asked for. Build counts come from
+ * clsort_cache_stats_get (builds from source, hits, stores, rejected entries,
+ * failed stores).
+ *
+ * Checked: SHA-256 test vectors; keys differ when any input differs; a miss
+ * then a hit across processes (the second process builds nothing);
+ * invalidation (identity fields, library version, options); corrupt,
+ * truncated, zero-length, over-long, foreign, garbage entries and a binary the
+ * driver refuses (rebuilt, rewritten, the result right); read-only, missing,
+ * not-a-directory cache paths; a full disk (temporary files linked to
+ * /dev/full); three
+ * processes filling one cache at once; load/store callbacks that work, fail,
+ * or return garbage, wrong sizes, another key's blob; where the cache lives
+ * (desc, CLSORT_CACHE_DIR, off, XDG_CACHE_HOME, HOME); clsort_prepare builds
+ * every program of a call of each family (the calls then build nothing); the
+ * same bytes from programs built from source and from cached binaries.
+ * Ends with "N passed, N failed". Usage: test_cache [work directory]
+ * (default build/cache_test). */
+#define CLSORT_IMPLEMENTATION
+#include "clsort.h"
+#include "workset.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int passed, failed;
+static char root[512];
+static const char *self;
+
+static void check(int ok, const char *what)
+{
+    if (ok) {
+        ++passed;
+    } else {
+        ++failed;
+        printf("FAILED: %s\n", what);
+        fflush(stdout);
+    }
+}
+
+static void rmtree(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("(could not remove %s)\n", dir);
+}
+
+static void path_of(char *out, size_t size, const char *name) { snprintf(out, size, "%s/%s", root, name); }
+
+/* Files in dir whose names end with suffix; the first one's path in first. */
+static int count_files(const char *dir, const char *suffix, char *first, size_t first_size)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int count = 0;
+    size_t ls = strlen(suffix);
+    if (!d) return 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l > ls && strcmp(e->d_name + l - ls, suffix) == 0) {
+            if (count == 0 && first) snprintf(first, first_size, "%s/%s", dir, e->d_name);
+            ++count;
+        }
+    }
+    closedir(d);
+    return count;
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf;
+    long len;
+    *size = 0;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = (unsigned char *)malloc((size_t)len + 1);
+    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len) *size = (size_t)len;
+    fclose(f);
+    return buf;
+}
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size) printf("(could not write %s)\n", path);
+    if (f) fclose(f);
+}
+
+/* A context with the cache in dir (NULL: off). */
+static clsort_context *make_ctx(const char *dir)
+{
+    clsort_context_desc d;
+    clsort_context *cs = NULL;
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.cache_off = dir == NULL;
+    if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
+        printf("clsort_create: %s\n", clsort_last_error(cs));
+        clsort_destroy(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+static clsort_cache_stats stats(const clsort_context *cs)
+{
+    clsort_cache_stats st;
+    memset(&st, 0, sizeof st);
+    clsort_cache_stats_get(cs, &st);
+    return st;
+}
+
+/* clsort_gather (the smallest program) on 1000 u32 with reversed indices. */
+static int gather_ok(clsort_context *cs)
+{
+    enum { N = 1000 };
+    uint32_t src[N], idx[N], dst[N];
+    cl_mem s, i, d;
+    int ok = 1;
+    size_t k;
+    for (k = 0; k < N; ++k) src[k] = (uint32_t)(k * 2654435761u), idx[k] = (uint32_t)(N - 1 - k), dst[k] = 0;
+    s = ws_buffer(cs, sizeof src, src);
+    i = ws_buffer(cs, sizeof idx, idx);
+    d = ws_buffer(cs, sizeof dst, dst);
+    if (!s || !i || !d || clsort_gather(cs, s, d, i, N, 4, NULL) != CLSORT_SUCCESS ||
+        clEnqueueReadBuffer(clsort_cl_queue(cs), d, CL_TRUE, 0, sizeof dst, dst, 0, NULL, NULL) != CL_SUCCESS)
+        ok = 0;
+    for (k = 0; k < N && ok; ++k) ok = dst[k] == src[N - 1 - k];
+    if (!ok) printf("  gather: %s\n", clsort_last_error(cs));
+    if (s) clReleaseMemObject(s);
+    if (i) clReleaseMemObject(i);
+    if (d) clReleaseMemObject(d);
+    return ok;
+}
+
+/* ---- a child process: the scan and sort calls of the work set ---- */
+
+static int child(const char *dir, const char *mode)
+{
+    clsort_context *cs;
+    clsort_cache_stats st;
+    unsigned char *out = (unsigned char *)malloc(ws_out_bytes(3000));
+    int ok = 1, w;
+    cs = make_ctx(dir);
+    if (!cs || !out) return 2;
+    for (w = WS_SCAN_U32; w <= WS_SORT_KEYS; w += WS_SORT_KEYS - WS_SCAN_U32) {
+        size_t bytes = 0;
+        ok = ok && ws_run(cs, w, 3000, out, &bytes) == CLSORT_SUCCESS && ws_check(w, 3000, out, bytes);
+    }
+    st = stats(cs);
+    printf("  child %s: %lu built, %lu hits, %lu stored, %lu rejected, %lu store failures%s%s\n", mode, st.builds,
+           st.hits, st.stores, st.rejected, st.store_failures, st.warning[0] ? "; " : "", st.warning);
+    if (strcmp(mode, "cold") == 0) ok = ok && st.builds > 0 && st.hits == 0 && st.stores == st.builds;
+    if (strcmp(mode, "warm") == 0) ok = ok && st.builds == 0 && st.hits > 0 && st.rejected == 0;
+    clsort_destroy(cs);
+    free(out);
+    return ok ? 0 : 1;
+}
+
+static pid_t spawn(const char *dir, const char *mode)
+{
+    pid_t pid;
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        execl(self, self, "--child", dir, mode, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int wait_ok(pid_t pid)
+{
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* ---- the tests ---- */
+
+static void test_sha256(void)
+{
+    static const char *const want[3] = {
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"};
+    static const char *const msg[3] = {"", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"};
+    int i;
+    for (i = 0; i < 3; ++i) {
+        clsort__sha256 s;
+        unsigned char h[32];
+        char hex[65];
+        clsort__sha256_init(&s);
+        clsort__sha256_add(&s, msg[i], strlen(msg[i]));
+        clsort__sha256_done(&s, h);
+        clsort__hex(h, hex);
+        check(strcmp(hex, want[i]) == 0, "SHA-256 test vector");
+    }
+}
+
+static void test_keys(clsort_context *cs)
+{
+    const char *names[2] = {"common.cl", "gather.cl"}, *srcs[2] = {"kernel void a(){}", "kernel void b(){}"};
+    const char *names2[2] = {"common.cl", "other.cl"}, *srcs2[2] = {"kernel void a(){}", "kernel void c(){}"};
+    const char *srcs3[2] = {"kernel void a(){}kernel void b", "(){}"}; /* same text, split elsewhere */
+    size_t lens[2] = {17, 17}, lens3[2] = {29, 4};
+    unsigned char k0[32], k1[32];
+    char ident[sizeof cs->cache.ident];
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs, lens, 2, k0);
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs, lens, 2, k1);
+    check(memcmp(k0, k1, 32) == 0, "key: the same inputs give the same key");
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=32", names, srcs, lens, 2, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: options change it");
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs2, lens, 2, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: a source's text changes it");
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names2, srcs, lens, 2, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: a source's name changes it");
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs3, lens3, 2, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: the same text split differently changes it");
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs, lens, 1, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: a missing source changes it");
+    memcpy(ident, cs->cache.ident, sizeof ident);
+    cs->cache.ident[strlen(cs->cache.ident) - 1] = 'x';
+    clsort__cache_key(cs, "-cl-std=CL1.2 -DWG=64", names, srcs, lens, 2, k1);
+    check(memcmp(k0, k1, 32) != 0, "key: the identity (driver version) changes it");
+    memcpy(cs->cache.ident, ident, sizeof ident);
+    check(strstr(ident, "clsort=0.") && strstr(ident, "platform=") && strstr(ident, "platform version=") &&
+              strstr(ident, "device=") && strstr(ident, "device version=") && strstr(ident, "driver version="),
+          "key: the identity names the library, platform, device and driver versions");
+}
+
+static void test_processes(void)
+{
+    char dir[600];
+    pid_t pids[3];
+    int i, all = 1;
+    path_of(dir, sizeof dir, "miss_hit");
+    check(wait_ok(spawn(dir, "cold")), "a first process builds every program and stores it");
+    check(wait_ok(spawn(dir, "warm")), "a second process builds nothing: every program from the cache");
+    path_of(dir, sizeof dir, "concurrent");
+    for (i = 0; i < 3; ++i) pids[i] = spawn(dir, "any");
+    for (i = 0; i < 3; ++i) all &= wait_ok(pids[i]);
+    check(all, "three processes filling one cache at once: all correct");
+    check(count_files(dir, ".tmp", NULL, 0) == 0, "three processes: no temporary file left");
+    check(count_files(dir, ".bin", NULL, 0) >= 2, "three processes: the entries are there");
+    check(wait_ok(spawn(dir, "warm")), "after three concurrent writers a fourth process builds nothing");
+}
+
+/* The key of the gather program, computed as the engine does (the entry's
+ * file name): the test knows the request clsort__gather_program makes. */
+static void gather_key(clsort_context *cs, char hex[65])
+{
+    const char *names[2] = {"common.cl", "gather.cl"}, *srcs[2];
+    size_t lens[2], wg = cs->dev.max_wg < 64 ? cs->dev.max_wg : 64;
+    unsigned char key[32];
+    char opts[64];
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%u", (unsigned)wg);
+    srcs[0] = clsort__kernel_source(names[0], &lens[0]);
+    srcs[1] = clsort__kernel_source(names[1], &lens[1]);
+    clsort__cache_key(cs, opts, names, srcs, lens, 2, key);
+    clsort__hex(key, hex);
+}
+
+/* A full disk: the temporary files this context will write are links to
+ * /dev/full (their names are the key, the pid, the context's address and a
+ * counter), so every write fails with ENOSPC. */
+static void test_full_disk(void)
+{
+    char dir[600], hex[65], link[1000], entry[800];
+    clsort_context *cs;
+    int i;
+    path_of(dir, sizeof dir, "full_disk");
+    mkdir(dir, 0700);
+    if ((cs = make_ctx(dir)) == NULL) return;
+    gather_key(cs, hex);
+    for (i = 1; i <= 3; ++i) {
+        snprintf(link, sizeof link, "%s/%s.%ld.%lx.%d.tmp", dir, hex, (long)getpid(),
+                 (unsigned long)((size_t)cs & 0xffffffffu), i);
+        if (symlink("/dev/full", link) != 0) printf("(symlink %s failed)\n", link);
+    }
+    check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).stores == 0 && stats(cs).store_failures == 1,
+          "a full disk: the store fails, the call is right");
+    printf("  full disk: %s\n", stats(cs).warning);
+    clsort_destroy(cs);
+    check(count_files(dir, ".bin", entry, sizeof entry) == 0, "a full disk: no entry left");
+    check(count_files(dir, ".tmp", NULL, 0) == 2, "a full disk: the failed temporary file removed");
+}
+
+/* One fresh context on dir: gather, then its counts against expectations. */
+static void expect_gather(const char *dir, unsigned long builds, unsigned long hits, unsigned long rejected,
+                          const char *what)
+{
+    clsort_context *cs = make_ctx(dir);
+    clsort_cache_stats st;
+    char msg[300];
+    if (!cs) {
+        check(0, what);
+        return;
+    }
+    snprintf(msg, sizeof msg, "%s: gather right", what);
+    check(gather_ok(cs), msg);
+    st = stats(cs);
+    snprintf(msg, sizeof msg, "%s: %lu built (want %lu), %lu hits (want %lu), %lu rejected (want %lu) [%s]", what,
+             st.builds, builds, st.hits, hits, st.rejected, rejected, st.warning);
+    check(st.builds == builds && st.hits == hits && st.rejected == rejected, msg);
+    clsort_destroy(cs);
+}
+
+static void test_invalidation(void)
+{
+    static const char *const fields[5] = {"clsort=", "platform=", "platform version=", "device version=",
+                                          "driver version="};
+    char dir[600];
+    int f;
+    path_of(dir, sizeof dir, "invalidation");
+    expect_gather(dir, 1, 0, 0, "first gather: a miss");
+    expect_gather(dir, 0, 1, 0, "second gather: a hit");
+    for (f = 0; f < 5; ++f) { /* the test hook: one identity field changed */
+        clsort_context *cs = make_ctx(dir);
+        char *at, msg[200];
+        clsort_cache_stats st;
+        if (!cs) continue;
+        at = strstr(cs->cache.ident, fields[f]);
+        if (at) at[strlen(fields[f])] ^= 1; /* the first character of its value */
+        snprintf(msg, sizeof msg, "%s changed: gather right", fields[f]);
+        check(at && gather_ok(cs), msg);
+        st = stats(cs);
+        snprintf(msg, sizeof msg, "%s changed: the entry is not used (a miss)", fields[f]);
+        check(st.builds == 1 && st.hits == 0 && st.rejected == 0, msg);
+        clsort_destroy(cs);
+    }
+    { /* other build options: a program of the engine's own, one define more */
+        clsort_context *cs = make_ctx(dir);
+        clsort__request rq;
+        clsort__program *p = NULL;
+        if (cs) {
+            clsort__request_init(&rq, "test", 64, 1);
+            clsort__request_source(&rq, "common.cl");
+            clsort__request_source(&rq, "gather.cl");
+            clsort__request_option(&rq, " -DWG=%u -DCLSORT_TEST_OPTION=1", 64u);
+            check(clsort__program_get(cs, &rq, &p) == CLSORT_SUCCESS && stats(cs).builds == 1 && stats(cs).hits == 0,
+                  "other options: a miss");
+            clsort_destroy(cs);
+        }
+        if ((cs = make_ctx(dir)) != NULL) {
+            check(clsort__program_get(cs, &rq, &p) == CLSORT_SUCCESS && stats(cs).builds == 0 && stats(cs).hits == 1,
+                  "other options again: a hit");
+            clsort_destroy(cs);
+        }
+    }
+    expect_gather(dir, 0, 1, 0, "the original identity: still a hit");
+}
+
+/* A whole, checked entry of key (binaries of two builds need not be equal). */
+static int entry_ok(const unsigned char *e, size_t size, const unsigned char *key)
+{
+    size_t len = clsort__cache_check_header(e, key, size);
+    return len > 0 && clsort__cache_check_binary(e, e + CLSORT__CACHE_HEADER, len);
+}
+
+static void test_corrupt(void)
+{
+    char dir[600], entry[800], other[800], opts[64];
+    unsigned char *good, *bad, *foreign;
+    clsort_context *probe;
+    size_t size, fsize, i;
+    uint64_t seed = 42;
+    path_of(dir, sizeof dir, "corrupt");
+    expect_gather(dir, 1, 0, 0, "corrupt: fill");
+    if (count_files(dir, ".bin", entry, sizeof entry) != 1 || !(good = read_file(entry, &size)) || size < 200) {
+        check(0, "corrupt: one entry after a build");
+        return;
+    }
+    {
+        clsort_context *cs = make_ctx(dir);
+        char hex[65], want[800];
+        if (cs) {
+            gather_key(cs, hex);
+            snprintf(want, sizeof want, "%s/%s.bin", dir, hex);
+            check(strcmp(want, entry) == 0, "the entry is named by the key of its sources, options and identity");
+            clsort_destroy(cs);
+        }
+    }
+    path_of(other, sizeof other, "invalidation"); /* its second entry: another program's */
+    bad = (unsigned char *)malloc(size + 64);
+    foreign = NULL;
+    {
+        DIR *d = opendir(other);
+        struct dirent *e;
+        char p[1200];
+        while (d && (e = readdir(d)) != NULL && !foreign)
+            if (strstr(e->d_name, ".bin") && strncmp(e->d_name, strrchr(entry, '/') + 1, 64) != 0) {
+                snprintf(p, sizeof p, "%s/%s", other, e->d_name);
+                foreign = read_file(p, &fsize);
+            }
+        if (d) closedir(d);
+    }
+    if (!bad) return;
+    probe = make_ctx(dir);
+    if (!probe) return;
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DWG=%u", (unsigned)(probe->dev.max_wg < 64 ? probe->dev.max_wg : 64));
+    /* full: a new context's call rebuilds from source and rewrites the entry;
+     * otherwise only the engine's load is asked (it must refuse the entry) */
+#define CORRUPT(what, data, len, full)                                                     \
+    do {                                                                                   \
+        size_t len_ = (len);                                                               \
+        write_file(entry, (data), len_);                                                   \
+        if (full) {                                                                        \
+            unsigned char *now_;                                                           \
+            size_t now_size_;                                                              \
+            expect_gather(dir, 1, 0, 1, what);                                             \
+            now_ = read_file(entry, &now_size_);                                           \
+            check(now_ && entry_ok(now_, now_size_, good + 24), what ": the entry is rewritten whole"); \
+            free(now_);                                                                    \
+        } else {                                                                           \
+            unsigned long rejected_ = probe->cache.rejected;                               \
+            cl_program p_ = clsort__cache_load(probe, good + 24, opts);                   \
+            check(p_ == NULL && probe->cache.rejected == rejected_ + 1, what ": refused"); \
+            if (p_) clReleaseProgram(p_);                                                  \
+        }                                                                                  \
+    } while (0)
+    memcpy(bad, good, size);
+    bad[CLSORT__CACHE_HEADER + (size - CLSORT__CACHE_HEADER) / 2] ^= 0x20;
+    CORRUPT("one bit of the binary flipped", bad, size, 1);
+    memcpy(bad, good, size);
+    bad[30] ^= 1;
+    CORRUPT("one bit of the key flipped", bad, size, 0);
+    memcpy(bad, good, size);
+    bad[0] = 'X';
+    CORRUPT("wrong magic", bad, size, 0);
+    memcpy(bad, good, size);
+    bad[8] = 2;
+    CORRUPT("another format version", bad, size, 0);
+    CORRUPT("truncated in the binary", good, size - (size - CLSORT__CACHE_HEADER) / 2, 1);
+    CORRUPT("truncated by one byte", good, size - 1, 0);
+    CORRUPT("truncated in the header", good, 50, 0);
+    CORRUPT("zero-length", good, 0, 1);
+    memcpy(bad, good, size);
+    memset(bad + size, 0x5a, 64);
+    CORRUPT("64 bytes too long", bad, size + 64, 0);
+    memcpy(bad, good, size);
+    clsort__put64(bad + 16, (cl_ulong)1 << 62);
+    CORRUPT("a header claiming 2^62 bytes", bad, size, 0);
+    for (i = 0; i < size; ++i) bad[i] = (unsigned char)ws_rand(&seed);
+    CORRUPT("random bytes", bad, size, 0);
+    if (foreign) CORRUPT("another program's entry", foreign, fsize, 0);
+    check(foreign != NULL, "corrupt: another program's entry found");
+    /* a well-formed entry (key, length, checksum right) whose binary is garbage:
+     * the driver refuses it, the program is built from source */
+    memcpy(bad, good, size);
+    for (i = CLSORT__CACHE_HEADER; i < size; ++i) bad[i] = (unsigned char)ws_rand(&seed);
+    clsort__cache_header(bad, good + 24, bad + CLSORT__CACHE_HEADER, size - CLSORT__CACHE_HEADER);
+    CORRUPT("a checked entry of a garbage binary (refused by the driver)", bad, size, 1);
+    memcpy(bad, good, size);
+    memset(bad + CLSORT__CACHE_HEADER, 0, size - CLSORT__CACHE_HEADER);
+    clsort__cache_header(bad, good + 24, bad + CLSORT__CACHE_HEADER, size - CLSORT__CACHE_HEADER);
+    CORRUPT("a checked entry of a zeroed binary (refused by the driver)", bad, size, 0);
+#undef CORRUPT
+    clsort_destroy(probe);
+    /* an entry that cannot be read: a directory under its name */
+    remove(entry);
+    if (mkdir(entry, 0700) == 0) {
+        clsort_context *cs = make_ctx(dir);
+        if (cs) {
+            check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).store_failures == 1,
+                  "an unreadable entry (a directory): built from source, the store fails, the call goes on");
+            clsort_destroy(cs);
+        }
+        rmdir(entry);
+    }
+    expect_gather(dir, 1, 0, 0, "the entry removed: a miss");
+    expect_gather(dir, 0, 1, 0, "and then a hit");
+    free(good);
+    free(bad);
+    free(foreign);
+}
+
+static void test_dirs(void)
+{
+    char dir[600], file[600];
+    clsort_context *cs;
+    path_of(file, sizeof file, "a_file");
+    write_file(file, "x", 1);
+    {
+        const char *bad_dirs[3] = {"/proc/clsort-cache-test", file, NULL};
+        char under_file[700];
+        int i;
+        snprintf(under_file, sizeof under_file, "%s/sub", file);
+        bad_dirs[2] = under_file;
+        for (i = 0; i < 3; ++i) {
+            char msg[800];
+            cs = make_ctx(bad_dirs[i]);
+            if (!cs) continue;
+            snprintf(msg, sizeof msg, "cache dir %s (cannot be written): the call is right, the store failed",
+                     bad_dirs[i]);
+            check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).store_failures == 1 && stats(cs).warning[0],
+                  msg);
+            clsort_destroy(cs);
+        }
+    }
+    path_of(dir, sizeof dir, "missing/a/b/c");
+    expect_gather(dir, 1, 0, 0, "a missing directory (nested): created");
+    check(count_files(dir, ".bin", NULL, 0) == 1, "a missing directory: the entry stored");
+    expect_gather(dir, 0, 1, 0, "a missing directory: then a hit");
+    if (geteuid() != 0) { /* root writes anywhere: only without it */
+        path_of(dir, sizeof dir, "readonly");
+        mkdir(dir, 0700);
+        chmod(dir, 0500);
+        expect_gather(dir, 1, 0, 0, "a read-only directory");
+        chmod(dir, 0700);
+    }
+}
+
+/* ---- callbacks: an in-memory store ---- */
+
+typedef struct mem_store {
+    char key[16][65];
+    unsigned char *blob[16];
+    size_t size[16];
+    int count;
+    int fail_store;   /* store returns an error */
+    int garbage;      /* load: 1 random bytes, 2 a changing size, 3 a huge size, 4 another key's blob */
+} mem_store;
+
+static size_t mem_load(void *user, const char *key, void *data, size_t capacity)
+{
+    mem_store *m = (mem_store *)user;
+    static uint64_t seed = 7;
+    int i, hit = -1;
+    for (i = 0; i < m->count; ++i)
+        if (strcmp(m->key[i], key) == 0) hit = i;
+    if (m->garbage == 3) return (size_t)-1;
+    if (m->garbage == 4 && m->count > 0) hit = hit == 0 && m->count > 1 ? 1 : hit == 0 ? -1 : 0;
+    if (hit < 0) return 0;
+    if (m->garbage == 2) return capacity ? m->size[hit] / 2 : m->size[hit];
+    if (data && capacity >= m->size[hit]) {
+        memcpy(data, m->blob[hit], m->size[hit]);
+        if (m->garbage == 1)
+            for (i = 0; i < (int)m->size[hit]; i += 7) ((unsigned char *)data)[i] = (unsigned char)ws_rand(&seed);
+    }
+    return m->size[hit];
+}
+
+static int mem_store_fn(void *user, const char *key, const void *data, size_t size)
+{
+    mem_store *m = (mem_store *)user;
+    if (m->fail_store || m->count == 16) return -1;
+    snprintf(m->key[m->count], 65, "%s", key);
+    m->blob[m->count] = (unsigned char *)malloc(size);
+    if (!m->blob[m->count]) return -1;
+    memcpy(m->blob[m->count], data, size);
+    m->size[m->count++] = size;
+    return 0;
+}
+
+static clsort_context *make_cb_ctx(mem_store *m)
+{
+    clsort_context_desc d;
+    clsort_context *cs = NULL;
+    memset(&d, 0, sizeof d);
+    d.cache_load = mem_load;
+    d.cache_store = mem_store_fn;
+    d.cache_user = m;
+    if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
+        clsort_destroy(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+static void test_callbacks(void)
+{
+    mem_store m;
+    clsort_context *cs;
+    clsort_context_desc d;
+    int g, i;
+    static const char *const what[5] = {"", "random bytes", "a changing size", "a huge size", "another key's blob"};
+    memset(&m, 0, sizeof m);
+    if ((cs = make_cb_ctx(&m)) != NULL) {
+        check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).stores == 1 && m.count == 1 &&
+                  stats(cs).enabled && stats(cs).dir[0] == '\0',
+              "callbacks: a miss, the blob handed to store");
+        clsort_destroy(cs);
+    }
+    if ((cs = make_cb_ctx(&m)) != NULL) {
+        check(gather_ok(cs) && stats(cs).builds == 0 && stats(cs).hits == 1, "callbacks: a hit from load");
+        /* a second program, so that "another key's blob" has one to hand out */
+        check(clsort__scan_prepare(cs, NULL) == CLSORT_SUCCESS && m.count == 2, "callbacks: a second blob stored");
+        clsort_destroy(cs);
+    }
+    for (g = 1; g <= 4; ++g) {
+        char msg[200];
+        m.garbage = g;
+        m.fail_store = 1;
+        if ((cs = make_cb_ctx(&m)) == NULL) continue;
+        snprintf(msg, sizeof msg, "callbacks: load returns %s: rebuilt, right", what[g]);
+        check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).hits == 0 && stats(cs).rejected == 1, msg);
+        snprintf(msg, sizeof msg, "callbacks: load returns %s, store fails: counted, no error", what[g]);
+        check(stats(cs).store_failures == 1 && clsort_last_error(cs)[0] == '\0', msg);
+        clsort_destroy(cs);
+    }
+    memset(&d, 0, sizeof d);
+    d.cache_load = mem_load;
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "cache_store"),
+          "callbacks: load without store is refused");
+    clsort_destroy(cs);
+    for (i = 0; i < m.count; ++i) free(m.blob[i]);
+}
+
+static void test_location(void)
+{
+    clsort_context *cs;
+    clsort_context_desc d;
+    char dir[600];
+    memset(&d, 0, sizeof d);
+    path_of(dir, sizeof dir, "from_env");
+    setenv("CLSORT_CACHE_DIR", "off", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && !stats(cs).enabled, "CLSORT_CACHE_DIR=off: off");
+    clsort_destroy(cs);
+    setenv("CLSORT_CACHE_DIR", dir, 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).enabled && strcmp(stats(cs).dir, dir) == 0,
+          "CLSORT_CACHE_DIR=dir: that directory");
+    clsort_destroy(cs);
+    d.cache_dir = "/tmp/clsort-desc-dir";
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && strcmp(stats(cs).dir, "/tmp/clsort-desc-dir") == 0,
+          "desc.cache_dir before CLSORT_CACHE_DIR");
+    clsort_destroy(cs);
+    d.cache_off = 1;
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && !stats(cs).enabled, "desc.cache_off: off");
+    clsort_destroy(cs);
+    d.cache_off = 0;
+    d.cache_dir = NULL;
+    unsetenv("CLSORT_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", "/tmp/clsort-xdg", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && strcmp(stats(cs).dir, "/tmp/clsort-xdg/clsort") == 0,
+          "default: $XDG_CACHE_HOME/clsort");
+    clsort_destroy(cs);
+    setenv("XDG_CACHE_HOME", "relative/dir", 1);
+    setenv("HOME", "/tmp/clsort-home", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && strcmp(stats(cs).dir, "/tmp/clsort-home/.cache/clsort") == 0,
+          "default: a relative XDG_CACHE_HOME is ignored, ~/.cache/clsort");
+    clsort_destroy(cs);
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "relative", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && !stats(cs).enabled && stats(cs).warning[0],
+          "default: never relative to the current directory (off, with a warning)");
+    clsort_destroy(cs);
+    unsetenv("HOME");
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && !stats(cs).enabled, "no HOME: off");
+    clsort_destroy(cs);
+    setenv("CLSORT_CACHE_DIR", "off", 1); /* nothing below falls back to a home directory */
+}
+
+/* clsort_prepare builds what every call needs (the calls then build
+ * nothing); the cached programs give the same bytes as those built from
+ * source. */
+static void test_workset(void)
+{
+    enum { N = 4096 };
+    char dir[600], msg[200];
+    unsigned char *out[2][WS_COUNT];
+    size_t bytes[2][WS_COUNT];
+    int pass, w;
+    path_of(dir, sizeof dir, "workset");
+    for (pass = 0; pass < 2; ++pass) {
+        clsort_context *cs = make_ctx(dir);
+        unsigned long built;
+        clsort_cache_stats st;
+        for (w = 0; w < WS_COUNT; ++w) out[pass][w] = (unsigned char *)calloc(1, ws_out_bytes(N));
+        if (!cs) return;
+        check(ws_prepare(cs, N) == CLSORT_SUCCESS, "clsort_prepare of every family");
+        st = stats(cs);
+        built = st.builds + st.hits;
+        printf("  %s: clsort_prepare: %lu programs, %lu built from source, %lu from the cache\n",
+               pass ? "warm" : "cold", built, st.builds, st.hits);
+        check(pass == 0 ? st.builds > 5 && st.hits == 0 : st.builds == 0 && st.hits == built,
+              pass == 0 ? "cold: prepare builds from source" : "warm: prepare builds nothing");
+        for (w = 0; w < WS_COUNT; ++w) {
+            clsort_result r = ws_run(cs, w, N, out[pass][w], &bytes[pass][w]);
+            snprintf(msg, sizeof msg, "%s %s: %.150s", pass ? "warm" : "cold", ws_names[w],
+                     r == CLSORT_SUCCESS ? "right" : clsort_last_error(cs));
+            check(r == CLSORT_SUCCESS && ws_check(w, N, out[pass][w], bytes[pass][w]), msg);
+            st = stats(cs);
+            snprintf(msg, sizeof msg, "%s %s: nothing built after clsort_prepare", pass ? "warm" : "cold",
+                     ws_names[w]);
+            check(st.builds + st.hits == built, msg);
+        }
+        clsort_destroy(cs);
+    }
+    for (w = 0; w < WS_COUNT; ++w) {
+        snprintf(msg, sizeof msg, "%s: the same bytes from source-built and cached programs", ws_names[w]);
+        check(bytes[0][w] == bytes[1][w] && memcmp(out[0][w], out[1][w], bytes[0][w]) == 0, msg);
+        free(out[0][w]);
+        free(out[1][w]);
+    }
+}
+
+static void test_prepare_errors(clsort_context *cs)
+{
+    clsort_prepare_call c;
+    clsort_prepare_desc pd;
+    clsort_sort_desc sd;
+    memset(&c, 0, sizeof c);
+    memset(&sd, 0, sizeof sd);
+    pd.calls = &c;
+    pd.count = 1;
+    check(clsort_prepare(NULL, &pd) == CLSORT_ERROR_INVALID_ARGUMENT, "prepare: NULL context");
+    check(clsort_prepare(cs, NULL) == CLSORT_ERROR_INVALID_ARGUMENT, "prepare: NULL desc");
+    c.op = (clsort_prepare_op)99;
+    check(clsort_prepare(cs, &pd) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "op"),
+          "prepare: unknown op");
+    c.op = CLSORT_PREPARE_SORT;
+    sd.end_bit = 40;
+    c.sort = &sd;
+    check(clsort_prepare(cs, &pd) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "end_bit"),
+          "prepare: a bad sort descriptor is refused as the call would");
+    c.op = CLSORT_PREPARE_NBODY;
+    check(clsort_prepare(cs, &pd) == CLSORT_ERROR_INVALID_ARGUMENT, "prepare: N-body without a descriptor");
+    pd.count = 0;
+    pd.calls = NULL;
+    check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "prepare: nothing to prepare");
+}
+
+int main(int argc, char **argv)
+{
+    clsort_context *cs;
+    self = argv[0];
+    if (argc == 4 && strcmp(argv[1], "--child") == 0) return child(argv[2], argv[3]);
+    snprintf(root, sizeof root, "%s", argc > 1 ? argv[1] : "build/cache_test");
+    rmtree(root);
+    mkdir(root, 0700);
+    setenv("CLSORT_CACHE_DIR", "off", 1); /* each test names its directory */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    test_sha256();
+    cs = make_ctx(NULL);
+    if (!cs) {
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    printf("device: %s\n", clsort_device_name(cs));
+    check(!stats(cs).enabled, "desc.cache_off: the cache is off");
+    test_prepare_errors(cs);
+    clsort_destroy(cs);
+    cs = make_ctx(root);
+    if (cs) {
+        test_keys(cs);
+        clsort_destroy(cs);
+    }
+    printf("processes...\n");
+    test_processes();
+    test_full_disk();
+    printf("invalidation...\n");
+    test_invalidation();
+    printf("corrupt entries...\n");
+    test_corrupt();
+    printf("directories...\n");
+    test_dirs();
+    printf("callbacks...\n");
+    test_callbacks();
+    test_location();
+    printf("prepare and the work set, cold and warm...\n");
+    test_workset();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
