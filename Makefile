@@ -11,7 +11,7 @@ APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-ic
 
 .PHONY: all env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind faults threads fuzz valgrind cmake-check dynamic-check seed check clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -40,6 +40,9 @@ $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 
 $(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ tests/test_large.c $(LDLIBS)
+
+$(BUILD)/tree_bench: bench/tree_bench.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tree_bench.c $(LDLIBS)
 
 $(BUILD)/nbody_multi: bench/nbody_multi.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nbody_multi.c $(LDLIBS)
@@ -163,7 +166,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  p=$$($(OCLGRIND) --uninitialized ./$(BUILD)/oclgrind_planted 2>&1 | grep -c "^Uninitialized"); \
 	  echo "oclgrind self-check: $$n reports on the reallocation case (0 expected), $$p on the planted read (>0 expected)"; \
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ]
-	@{ for part in base sort bin bitonic nbody; do $(OCLGRIND_RUN) $$part || exit 1; done; \
+	@{ for part in base sort bin bitonic nbody tree; do $(OCLGRIND_RUN) $$part || exit 1; done; \
 	   CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort; } > $(BUILD)/oclgrind.log 2>&1; \
 	  status=$$?; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
