@@ -2777,8 +2777,8 @@ static void test_tree(clsort_context *cs, int tiny, int quick)
         test_tree_accel(cs, tree, 1000, T_DUP, 0.0, thetas, 0, rms_b, max_b); /* coincident bodies: exactness only */
         test_tree_nbody(cs, 1024, quick ? 100 : 1000);
     } else {
-        test_tree_accel(cs, tree, 70, T_PLUMMER, 1e-4, thetas + 1, 1, rms_b + 1, max_b + 1);
-        test_tree_accel(cs, tree, 3, T_UNIFORM, 0.0, thetas + 1, 1, rms_b + 1, max_b + 1);
+        test_tree_accel(cs, tree, 70, T_PLUMMER, 1e-4, thetas, 0, rms_b, max_b); /* few bodies: exactness only */
+        test_tree_accel(cs, tree, 3, T_UNIFORM, 0.0, thetas, 0, rms_b, max_b);
     }
     test_tree_arguments(cs, tree);
     clsort_tree_destroy(tree);
