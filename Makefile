@@ -15,7 +15,7 @@ APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-ic
 
 .PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check dynamic-check seed check clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
 # Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
 deps:
@@ -44,6 +44,9 @@ $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
 
 $(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ tests/test_large.c $(LDLIBS)
+
+$(BUILD)/tree_bench: bench/tree_bench.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tree_bench.c $(LDLIBS)
 
 $(BUILD)/nbody_multi: bench/nbody_multi.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nbody_multi.c $(LDLIBS)

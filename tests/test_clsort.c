@@ -1,9 +1,9 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|reduce]]
+ *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|tree|reduce]]
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
- *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody|reduce: only that part */
+ *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody|tree|reduce: only that part */
 #ifndef _POSIX_C_SOURCE
 #endif
 #define CLSORT_IMPLEMENTATION
@@ -3393,6 +3393,487 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
     test_rd_host(cs);
 }
 
+/* ---- trees: Morton codes, radix tree, summaries, Barnes-Hut ---- */
+
+static const char *tree_dist_names[] = {"uniform", "all-equal", "duplicates", "clustered", "plummer"};
+enum { T_UNIFORM, T_EQUAL, T_DUP, T_CLUSTER, T_PLUMMER, T_COUNT };
+
+/* n float4 bodies (x, y, z, m). */
+static void tree_points_make(float *pos, size_t n, int dist)
+{
+    size_t i;
+    float *vel = NULL;
+    if (dist == T_PLUMMER) {
+        vel = (float *)malloc(n * 16 + 16);
+        plummer(pos, vel, n, 1.0);
+        free(vel);
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        float *p = pos + 4 * i;
+        int a;
+        if (dist == T_UNIFORM) for (a = 0; a < 3; ++a) p[a] = (float)(urand() * 2.0 - 1.0);
+        else if (dist == T_EQUAL) p[0] = 0.25f, p[1] = -1.5f, p[2] = 3.0f;
+        else if (dist == T_DUP) for (a = 0; a < 3; ++a) p[a] = (float)(rnd64() % 3) * 0.5f;
+        else { /* two Gaussian-ish spheres and a thin disc */
+            int which = (int)(i % 3);
+            double r = pow(urand(), 2.0) * (which == 2 ? 3.0 : 0.5), z = 2.0 * urand() - 1.0,
+                   ph = 6.283185307179586 * urand(), s = sqrt(1.0 - z * z);
+            double cx = which == 0 ? -2.0 : which == 1 ? 2.5 : 0.0;
+            p[0] = (float)(cx + r * s * cos(ph));
+            p[1] = (float)(r * s * sin(ph));
+            p[2] = (float)(which == 2 ? 0.01 * (urand() - 0.5) : r * z);
+        }
+        p[3] = (float)(0.5 + urand()) / (float)n;
+    }
+}
+
+/* Karras' delta on the host: common prefix of codes i, j with the index as tie-breaker. */
+static int tree_delta(const uint64_t *c, size_t n, unsigned kb, long i, long j)
+{
+    uint64_t x;
+    int k = 0;
+    if (j < 0 || (size_t)j >= n) return -1;
+    if (c[i] == c[j]) {
+        uint32_t y = (uint32_t)i ^ (uint32_t)j;
+        while (k < 32 && !(y & (0x80000000u >> k))) ++k;
+        return (int)kb + k;
+    }
+    x = c[i] ^ c[j];
+    while (k < (int)kb && !(x & ((uint64_t)1 << (kb - 1 - (unsigned)k)))) ++k;
+    return k;
+}
+
+/* The radix tree of the sorted codes, top-down: the node of range [f, l]
+ * (index idx) splits after the last i whose prefix with f is longer than the
+ * range's; its children are internal g / g + 1 or leaves. */
+static void tree_reference(const uint64_t *c, size_t n, unsigned kb, uint32_t *nodes, uint32_t *parents)
+{
+    long *st = (long *)malloc(3 * 2 * n * sizeof(long) + 64);
+    size_t sp = 0;
+    if (n < 2) { free(st); return; }
+    st[sp++] = 0; st[sp++] = (long)n - 1; st[sp++] = 0;
+    parents[0] = 0xffffffffu;
+    while (sp) {
+        long idx = st[--sp], l = st[--sp], f = st[--sp], g = f, i;
+        int common = tree_delta(c, n, kb, f, l);
+        uint32_t left, right;
+        for (i = f + 1; i < l; ++i) if (tree_delta(c, n, kb, f, i) > common) g = i;
+        left = g == f ? (uint32_t)(n - 1 + (size_t)g) : (uint32_t)g;
+        right = g + 1 == l ? (uint32_t)(n - 1 + (size_t)l) : (uint32_t)(g + 1);
+        nodes[4 * idx] = left; nodes[4 * idx + 1] = right;
+        nodes[4 * idx + 2] = (uint32_t)f; nodes[4 * idx + 3] = (uint32_t)l;
+        parents[left] = parents[right] = (uint32_t)idx;
+        if (g > f) { st[sp++] = f; st[sp++] = g; st[sp++] = g; }
+        if (g + 1 < l) { st[sp++] = g + 1; st[sp++] = l; st[sp++] = g + 1; }
+    }
+    free(st);
+}
+
+static uint64_t tree_spread(uint64_t x, unsigned dims)
+{
+    uint64_t r = 0;
+    unsigned b;
+    for (b = 0; b < 32; ++b) if (x >> b & 1) r |= (uint64_t)1 << (b * dims);
+    return r;
+}
+
+static uint64_t tree_cell(float p, float lo, float scale, unsigned bpa)
+{
+    float t = (p - lo) * scale, top = (float)((uint64_t)1 << bpa);
+    return t >= 0.0f ? (t < top ? (uint64_t)t : ((uint64_t)1 << bpa) - 1) : 0;
+}
+
+static uint64_t tree_code_at(const void *codes, size_t ks, size_t i)
+{
+    return ks == 8 ? ((const uint64_t *)codes)[i] : ((const uint32_t *)codes)[i];
+}
+
+static const uint64_t *tree_sort_codes;
+static int tree_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (tree_sort_codes[x] != tree_sort_codes[y]) return tree_sort_codes[x] < tree_sort_codes[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* One build of n points: records of `stride` floats (coordinates at `off`,
+ * mass at `moff` or none), checked against the host: the box, every code, the
+ * sorted codes and permutation, the points, every node (children, range,
+ * split) and parent, and the summaries (boxes and extent exact, masses exact:
+ * the same float additions in the same order, centres within 1e-6 of the box
+ * of their node recomputed from the device's children, bmax an upper bound
+ * of every point's distance from the centre). */
+static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int dist, unsigned dims, unsigned code_bits,
+                           size_t stride, size_t off, int has_mass, int box_given)
+{
+    const char *dn = tree_dist_names[dist];
+    char what[160];
+    float *bodies = (float *)malloc(n * 16 + 16), *rec = (float *)calloc(n * stride + 4, 4), bounds[16];
+    size_t i, ks, moff = off + dims, bad;
+    unsigned bpa, a, kb;
+    clsort_tree_desc td;
+    clsort_tree_view v;
+    clsort_result r;
+    cl_mem pos;
+    uint64_t *codes, *sorted;
+    uint32_t *perm, *ref_perm, *nodes, *parents, *rnodes, *rparents;
+    float *points, *lo, *hi, *com;
+    snprintf(what, sizeof what, "tree %uD %u-bit stride %lu%s%s", dims, code_bits ? code_bits : 32,
+             (unsigned long)stride, has_mass ? " masses" : "", box_given ? " given box" : "");
+    tree_points_make(bodies, n, dist);
+    for (i = 0; i < n; ++i) {
+        for (a = 0; a < dims; ++a) rec[i * stride + off + a] = bodies[4 * i + a];
+        if (has_mass) rec[i * stride + moff] = bodies[4 * i + 3];
+    }
+    memset(&td, 0, sizeof td);
+    td.dims = dims;
+    td.code_bits = code_bits;
+    td.stride = stride * 4;
+    td.offset = off * 4;
+    td.has_mass = has_mass;
+    td.mass_offset = moff * 4;
+    if (box_given) for (a = 0; a < 3; ++a) td.box_lo[a] = -1.5f, td.box_hi[a] = 0.75f;
+    td.box_given = box_given;
+    pos = buffer(cs, n * stride * 4 + 16, rec);
+    r = clsort_tree_build(cs, tree, pos, n, &td, NULL);
+    check(r == CLSORT_SUCCESS, what, n, clsort_last_error(cs), 0, 0, r);
+    clsort_tree_get_view(tree, &v);
+    check(v.n == n, "tree view n", n, dn, 0, (double)n, (double)v.n);
+    if (r != CLSORT_SUCCESS || n == 0) { clReleaseMemObject(pos); free(bodies); free(rec); return; }
+    ks = v.code_size;
+    kb = (unsigned)(8 * ks);
+    bpa = v.code_bits / dims;
+    codes = (uint64_t *)malloc(n * 8); sorted = (uint64_t *)malloc(n * 8);
+    perm = (uint32_t *)malloc(n * 4); ref_perm = (uint32_t *)malloc(n * 4);
+    nodes = (uint32_t *)malloc(n * 16); rnodes = (uint32_t *)calloc(n, 16);
+    parents = (uint32_t *)malloc(n * 8); rparents = (uint32_t *)calloc(n, 8);
+    points = (float *)malloc(n * 16); lo = (float *)malloc(n * 16); hi = (float *)malloc(n * 16);
+    com = (float *)malloc(n * 16);
+    {
+        void *raw = malloc(n * ks);
+        download(cs, v.codes, n * ks, raw);
+        for (i = 0; i < n; ++i) sorted[i] = tree_code_at(raw, ks, i);
+        free(raw);
+    }
+    download(cs, v.bounds, 64, bounds);
+    download(cs, v.permutation, n * 4, perm);
+    download(cs, v.points, n * 16, points);
+    if (n > 1) {
+        download(cs, v.nodes, (n - 1) * 16, nodes);
+        download(cs, v.parents, (2 * n - 1) * 4, parents);
+        download(cs, v.box_lo, (n - 1) * 16, lo);
+        download(cs, v.box_hi, (n - 1) * 16, hi);
+        download(cs, v.com, (n - 1) * 16, com);
+    }
+    /* the box */
+    for (a = 0; a < dims; ++a) {
+        float mn = box_given ? td.box_lo[a] : rec[off + a], mx = box_given ? td.box_hi[a] : rec[off + a];
+        for (i = 0; i < n && !box_given; ++i) {
+            float x = rec[i * stride + off + a];
+            mn = x < mn ? x : mn;
+            mx = x > mx ? x : mx;
+        }
+        check(bounds[8 + a] == mn && bounds[12 + a] == mx, "tree box", n, dn, a, mn, bounds[8 + a]);
+    }
+    /* codes from the device's box and scale, then the stable order */
+    for (i = 0; i < n; ++i) {
+        uint64_t k = 0;
+        for (a = 0; a < dims; ++a)
+            k |= tree_spread(tree_cell(rec[i * stride + off + a], bounds[8 + a], bounds[11], bpa), dims) << a;
+        codes[i] = k;
+        ref_perm[i] = (uint32_t)i;
+    }
+    tree_sort_codes = codes;
+    qsort(ref_perm, n, 4, tree_cmp);
+    for (bad = 0; bad < n && perm[bad] == ref_perm[bad] && sorted[bad] == codes[ref_perm[bad]]; ++bad) {}
+    check(bad == n, "tree codes and permutation", n, dn, bad, bad < n ? (double)codes[ref_perm[bad]] : 0,
+          bad < n ? (double)sorted[bad] : 0);
+    for (bad = 0; bad < n; ++bad) {
+        const float *p = points + 4 * bad, *q = rec + (size_t)perm[bad % n] * stride;
+        if (perm[bad] >= n || p[0] != q[off] || p[1] != q[off + 1] || p[2] != (dims == 3 ? q[off + 2] : 0.0f) ||
+            p[3] != (has_mass ? q[moff] : 1.0f))
+            break;
+    }
+    check(bad == n, "tree points", n, dn, bad, 0, 0);
+    /* the structure against the host's, from the same sorted codes */
+    tree_reference(sorted, n, kb, rnodes, rparents);
+    for (bad = 0; bad + 1 < n && !memcmp(nodes + 4 * bad, rnodes + 4 * bad, 16); ++bad) {}
+    check(n < 2 || bad == n - 1, "tree nodes (children, range, split)", n, dn, bad,
+          bad + 1 < n ? rnodes[4 * bad + 2] * 1e6 + rnodes[4 * bad + 3] : 0,
+          bad + 1 < n ? nodes[4 * bad + 2] * 1e6 + nodes[4 * bad + 3] : 0);
+    for (bad = 0; n > 1 && bad < 2 * n - 1 && parents[bad] == rparents[bad]; ++bad) {}
+    check(n < 2 || bad == 2 * n - 1, "tree parents", n, dn, bad, 0, 0);
+    /* summaries, bottom-up check of every node from its children */
+    for (bad = 0; n > 1 && bad < n - 1; ++bad) {
+        const uint32_t *nd = rnodes + 4 * bad;
+        float cl[2][4], ch[2][4], cm[2][4], mass, e, bm2 = 0.0f;
+        int s, ok = 1;
+        size_t j;
+        for (s = 0; s < 2; ++s) {
+            uint32_t c = nd[s];
+            const float *src = c >= n - 1 ? points + 4 * (c - (n - 1)) : NULL;
+            for (a = 0; a < 4; ++a) {
+                cl[s][a] = src ? (a < 3 ? src[a] : 0.0f) : lo[4 * c + a];
+                ch[s][a] = src ? (a < 3 ? src[a] : 0.0f) : hi[4 * c + a];
+                cm[s][a] = src ? src[a] : com[4 * c + a];
+            }
+        }
+        mass = cm[0][3] + cm[1][3];
+        if (com[4 * bad + 3] != mass) ok = 0;
+        e = 0.0f;
+        for (a = 0; a < 3; ++a) {
+            float l = cl[0][a] < cl[1][a] ? cl[0][a] : cl[1][a], h = ch[0][a] > ch[1][a] ? ch[0][a] : ch[1][a];
+            double want = mass > 0 ? ((double)cm[0][3] * cm[0][a] + (double)cm[1][3] * cm[1][a]) / mass : 0.5 * (l + h);
+            if (lo[4 * bad + a] != l || hi[4 * bad + a] != h) ok = 0;
+            if (fabs(com[4 * bad + a] - want) > 1e-6 * (fabs(want) + (h - l)) + 1e-30) ok = 0;
+            if (h - l > e) e = h - l;
+        }
+        if (lo[4 * bad + 3] != e) ok = 0;
+        for (j = nd[2]; j <= nd[3]; ++j) { /* bmax bounds every point of the node */
+            float d2 = 0.0f;
+            for (a = 0; a < 3; ++a) d2 += (points[4 * j + a] - com[4 * bad + a]) * (points[4 * j + a] - com[4 * bad + a]);
+            if (d2 > bm2) bm2 = d2;
+        }
+        if (!(sqrt((double)bm2) <= (double)hi[4 * bad + 3] * (1 + 1e-6))) ok = 0;
+        if (!ok) break;
+    }
+    check(n < 2 || bad == n - 1, "tree summaries (box, extent, mass, centre, bmax)", n, dn, bad, 0, 0);
+    clReleaseMemObject(pos);
+    free(bodies); free(rec); free(codes); free(sorted); free(perm); free(ref_perm); free(nodes); free(rnodes);
+    free(parents); free(rparents); free(points); free(lo); free(hi); free(com);
+}
+
+/* Barnes-Hut accelerations of n bodies against the double all-pairs
+ * reference: the RMS relative error sqrt(sum |a - ref|^2 / sum |ref|^2) and
+ * the largest per-body relative error |a - ref| / |ref|;
+ * theta tiny: every node opened, the all-pairs sum in another order, within
+ * the all-pairs bound (N + 16) u S per component. Also through clsort_nbody_accel. */
+static void test_tree_accel(clsort_context *cs, clsort_tree *tree, size_t n, int dist, double eps2,
+                            const double *thetas, size_t nth, const double *rms_bound, const double *max_bound)
+{
+    float *pos = (float *)malloc(n * 16 + 16), *acc = (float *)malloc(n * 16 + 16);
+    double *ref = (double *)malloc(n * 24 + 8), worst = 0, tiny_worst = 0;
+    cl_mem dpos, dacc;
+    clsort_tree_desc td;
+    clsort_nbody_desc nd;
+    size_t i, t;
+    char what[160];
+    tree_points_make(pos, n, dist);
+    for (i = 0; i < n; ++i) {
+        double S[3];
+        ref_accel_row(pos, n, i, eps2, 1.0, ref + 3 * i, S);
+    }
+    dpos = buffer(cs, n * 16, pos);
+    dacc = buffer(cs, n * 16, NULL);
+    memset(&td, 0, sizeof td);
+    td.has_mass = 1;
+    td.mass_offset = 12;
+    check(clsort_tree_build(cs, tree, dpos, n, &td, NULL) == CLSORT_SUCCESS, "tree build for BH", n,
+          clsort_last_error(cs), 0, 0, 0);
+    memset(&nd, 0, sizeof nd);
+    nd.softening2 = eps2;
+    nd.method = CLSORT_NBODY_BARNES_HUT;
+    for (t = 0; t <= nth; ++t) {
+        double se = 0, sr = 0, mx = 0, rms;
+        int ok = 1;
+        nd.theta = t < nth ? thetas[t] : 1e-6;
+        check(clsort_tree_accel(cs, tree, dacc, &nd, NULL) == CLSORT_SUCCESS, "clsort_tree_accel", n,
+              clsort_last_error(cs), 0, 0, 0);
+        download(cs, dacc, n * 16, acc);
+        for (i = 0; i < n; ++i) {
+            double e2 = 0, r2 = 0;
+            int c;
+            for (c = 0; c < 3; ++c) {
+                double d = acc[4 * i + c] - ref[3 * i + c];
+                e2 += d * d;
+                r2 += ref[3 * i + c] * ref[3 * i + c];
+            }
+            se += e2;
+            sr += r2;
+            if (r2 > 0 && sqrt(e2 / r2) > mx) mx = sqrt(e2 / r2);
+            if (t == nth && !accel_ok(pos, acc, 0, n, i, eps2, 1.0, (double)n + 16, &tiny_worst)) ok = 0;
+        }
+        rms = sqrt(se / sr);
+        if (t < nth) {
+            snprintf(what, sizeof what, "BH theta %.1f %s n=%lu: RMS rel %.2e (bound %.0e), max %.2e (bound %.0e)",
+                     thetas[t], tree_dist_names[dist], (unsigned long)n, rms, rms_bound[t], mx, max_bound[t]);
+            printf("    %s\n", what);
+            check(rms <= rms_bound[t] && mx <= max_bound[t], what, n, tree_dist_names[dist], 0, rms_bound[t], rms);
+        } else {
+            check(ok, "BH theta 1e-6 = all-pairs within (N+16) u S", n, tree_dist_names[dist], 0, 0, tiny_worst);
+            if (tiny_worst > worst) worst = tiny_worst;
+        }
+    }
+    /* clsort_nbody_accel with the method: the same as the kept tree's (theta 0.5) */
+    {
+        float *acc2 = (float *)malloc(n * 16 + 16);
+        nd.theta = 0.5;
+        check(clsort_tree_accel(cs, tree, dacc, &nd, NULL) == CLSORT_SUCCESS, "clsort_tree_accel", n, "", 0, 0, 0);
+        download(cs, dacc, n * 16, acc);
+        check(clsort_nbody_accel(cs, dpos, dacc, n, &nd, NULL) == CLSORT_SUCCESS, "clsort_nbody_accel BH", n,
+              clsort_last_error(cs), 0, 0, 0);
+        download(cs, dacc, n * 16, acc2);
+        check(memcmp(acc, acc2, n * 16) == 0, "clsort_nbody_accel BH = clsort_tree_accel bit for bit", n,
+              tree_dist_names[dist], 0, 0, 0);
+        free(acc2);
+    }
+    if (worst > nb_max_ratio) nb_max_ratio = worst;
+    clReleaseMemObject(dpos); clReleaseMemObject(dacc);
+    free(pos); free(acc); free(ref);
+}
+
+/* clsort_nbody with BARNES_HUT: theta tiny follows the TILED run within
+ * rounding over a few steps; leapfrog energy and momentum at theta 0.5. */
+static void test_tree_nbody(clsort_context *cs, size_t n, unsigned steps)
+{
+    float *pos = (float *)malloc(n * 16), *vel = (float *)malloc(n * 16), *p1 = (float *)malloc(n * 16),
+          *p2 = (float *)malloc(n * 16), *v1 = (float *)malloc(n * 16);
+    clsort_nbody_desc d;
+    double e0, e1, maxd = 0, mom[3] = {0, 0, 0}, m0 = 0;
+    size_t i;
+    int c;
+    plummer(pos, vel, n, 1.0);
+    nb_desc(&d, 0.01, 1e-4, 4, CLSORT_NBODY_LEAPFROG);
+    check(nb_run(cs, pos, vel, n, &d, 1, p1, v1) == CLSORT_SUCCESS, "nbody TILED", n, clsort_last_error(cs), 0, 0, 0);
+    d.method = CLSORT_NBODY_BARNES_HUT;
+    d.theta = 1e-6;
+    check(nb_run(cs, pos, vel, n, &d, 1, p2, v1) == CLSORT_SUCCESS, "nbody BARNES_HUT", n, clsort_last_error(cs), 0, 0, 0);
+    for (i = 0; i < 4 * n; ++i) if ((i & 3) != 3 && fabs(p1[i] - p2[i]) > maxd) maxd = fabs(p1[i] - p2[i]);
+    check(maxd < 1e-5, "nbody BH theta 1e-6 follows TILED over 4 steps (max |dx| < 1e-5)", n, "plummer", 0, 1e-5, maxd);
+    e0 = energy(pos, vel, n, 1e-4, 1.0);
+    d.theta = 0.5;
+    d.steps = steps;
+    check(nb_run(cs, pos, vel, n, &d, 1, p2, v1) == CLSORT_SUCCESS, "nbody BARNES_HUT", n, clsort_last_error(cs), 0, 0, 0);
+    e1 = energy(p2, v1, n, 1e-4, 1.0);
+    for (i = 0; i < n; ++i) {
+        for (c = 0; c < 3; ++c) mom[c] += (double)p2[4 * i + 3] * v1[4 * i + c];
+        m0 += (double)p2[4 * i + 3] * sqrt((double)vel[4 * i] * vel[4 * i] + (double)vel[4 * i + 1] * vel[4 * i + 1] +
+                                           (double)vel[4 * i + 2] * vel[4 * i + 2]);
+    }
+    printf("    BH leapfrog n=%lu, %u steps, theta 0.5: relative energy change %.2e, |momentum| / sum m|v| %.2e\n",
+           (unsigned long)n, steps, fabs(e1 - e0) / fabs(e0), sqrt(mom[0] * mom[0] + mom[1] * mom[1] + mom[2] * mom[2]) / m0);
+    check(fabs(e1 - e0) <= 2e-3 * fabs(e0), "BH leapfrog energy within 2e-3", n, "plummer", 0, e0, e1);
+    free(pos); free(vel); free(p1); free(p2); free(v1);
+}
+
+static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
+{
+    float pos[64], acc[64], acc0[64];
+    cl_mem dpos, dacc, small;
+    clsort_tree_desc td;
+    clsort_nbody_desc nd;
+    clsort_tree *t2 = NULL;
+    clsort_context *other = NULL;
+    int k;
+    for (k = 0; k < 64; ++k) pos[k] = (float)k, acc0[k] = -1.0f;
+    dpos = buffer(cs, sizeof pos, pos);
+    dacc = buffer(cs, sizeof acc0, acc0);
+    small = buffer(cs, 20, NULL);
+    memset(&td, 0, sizeof td);
+    td.has_mass = 1;
+    td.mass_offset = 12;
+    check(clsort_tree_build(cs, tree, dpos, 16, &td, NULL) == CLSORT_SUCCESS, "tree build", 16, "", 0, 0, 0);
+#define TREE_BAD(expr, what, want)                                                                        \
+    do {                                                                                                  \
+        clsort_result r_ = (expr);                                                                        \
+        check(r_ == (want) && clsort_last_error(cs)[0], what, 0, clsort_last_error(cs), 0, (double)(want), r_); \
+    } while (0)
+    TREE_BAD(clsort_tree_build(cs, NULL, dpos, 16, &td, NULL), "tree build NULL tree", CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_build(cs, tree, NULL, 16, &td, NULL), "tree build NULL positions", CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 17, &td, NULL), "tree build n past the end", CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_build(cs, tree, small, 2, &td, NULL), "tree build small buffer", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.dims = 4;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 4, &td, NULL), "tree build dims 4", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.dims = 3; td.code_bits = 48;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 4, &td, NULL), "tree build code_bits 48", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.code_bits = 0; td.stride = 18;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 4, &td, NULL), "tree build stride 18", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.stride = 0; td.box_given = 1; td.box_lo[0] = 1.0f; td.box_hi[0] = 0.0f;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 4, &td, NULL), "tree build box lo > hi", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.box_hi[0] = (float)NAN;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, 4, &td, NULL), "tree build NaN box", CLSORT_ERROR_INVALID_ARGUMENT);
+    td.box_given = 0;
+    TREE_BAD(clsort_tree_build(cs, tree, dpos, (size_t)1 << 31, &td, NULL), "tree build n = 2^31",
+             CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_create(cs, NULL), "tree create NULL out", CLSORT_ERROR_INVALID_ARGUMENT);
+    /* the tree still holds the 16-point build: accel with bad arguments */
+    memset(&nd, 0, sizeof nd);
+    nd.method = CLSORT_NBODY_BARNES_HUT;
+    nd.theta = -1.0;
+    TREE_BAD(clsort_tree_accel(cs, tree, dacc, &nd, NULL), "tree accel theta -1", CLSORT_ERROR_INVALID_ARGUMENT);
+    nd.theta = 2.5;
+    TREE_BAD(clsort_tree_accel(cs, tree, dacc, &nd, NULL), "tree accel theta 2.5", CLSORT_ERROR_INVALID_ARGUMENT);
+    nd.theta = (double)NAN;
+    TREE_BAD(clsort_nbody_accel(cs, dpos, dacc, 16, &nd, NULL), "nbody accel BH theta NaN", CLSORT_ERROR_INVALID_ARGUMENT);
+    nd.theta = 0.5;
+    TREE_BAD(clsort_tree_accel(cs, tree, small, &nd, NULL), "tree accel small buffer", CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_accel(cs, tree, NULL, &nd, NULL), "tree accel NULL buffer", CLSORT_ERROR_INVALID_ARGUMENT);
+    TREE_BAD(clsort_tree_accel(cs, tree, dacc, NULL, NULL), "tree accel NULL desc", CLSORT_ERROR_INVALID_ARGUMENT);
+    nd.fp64 = 1;
+    {
+        clsort_result r = clsort_nbody_accel(cs, dpos, dacc, 8, &nd, NULL);
+        check(r == CLSORT_ERROR_UNSUPPORTED, "nbody BH fp64 unsupported", 0, clsort_last_error(cs), 0, 0, r);
+    }
+    nd.fp64 = 0;
+    if (clsort_create(&other, NULL) == CLSORT_SUCCESS && clsort_tree_create(other, &t2) == CLSORT_SUCCESS)
+        TREE_BAD(clsort_tree_build(cs, t2, dpos, 4, &td, NULL), "tree of another context", CLSORT_ERROR_INVALID_ARGUMENT);
+    clsort_tree_destroy(t2);
+    clsort_destroy(other);
+    download(cs, dacc, sizeof acc, acc);
+    check(memcmp(acc, acc0, sizeof acc) == 0, "tree bad arguments: accelerations unchanged", 0, "-", 0, 0, 0);
+    download(cs, dpos, sizeof acc, acc);
+    check(memcmp(acc, pos, sizeof acc) == 0, "tree bad arguments: positions unchanged", 0, "-", 0, 0, 0);
+#undef TREE_BAD
+    clReleaseMemObject(dpos); clReleaseMemObject(dacc); clReleaseMemObject(small);
+}
+
+static void test_tree(clsort_context *cs, int tiny, int quick)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 13, 31, 63, 64, 65, 127, 129, 255, 257, 1009, 1023, 1025,
+                                   4093, 8191, 8193, 65537};
+    static const double thetas[] = {0.3, 0.5, 0.7, 1.0};
+    /* monopoles only: the error grows as ~0.12 theta^2 (measured on PoCL: Plummer 9.9e-3, 3.0e-2, 6.4e-2,
+     * 1.4e-1; clustered 7.4e-3 .. 4.1e-2); the largest per-body errors are at bodies whose |a| nearly cancels */
+    static const double rms_b[] = {1.5e-2, 4.5e-2, 1e-1, 2e-1}, max_b[] = {1.0, 1.5, 3.5, 5.0};
+    clsort_tree *tree = NULL;
+    size_t s;
+    int d;
+    printf("  trees...\n");
+    fflush(stdout);
+    if (clsort_tree_create(cs, &tree) != CLSORT_SUCCESS) {
+        check(0, "clsort_tree_create", 0, clsort_last_error(cs), 0, 0, 0);
+        return;
+    }
+    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        size_t n = sizes[s];
+        if (tiny && n != 0 && n != 1 && n != 2 && n != 3 && n != 65 && n != 257) continue;
+        if (quick && n > 8193) continue;
+        for (d = 0; d < T_COUNT; ++d) {
+            if (n > 1100 && d != T_UNIFORM && d != T_DUP) continue;
+            test_tree_case(cs, tree, n, d, 3, 0, 4, 0, 1, 0);
+        }
+        if (n <= 1025) {
+            test_tree_case(cs, tree, n, T_UNIFORM, 3, 64, 4, 0, 1, 0);
+            test_tree_case(cs, tree, n, T_CLUSTER, 2, 0, 5, 1, 0, 0);
+            test_tree_case(cs, tree, n, T_DUP, 2, 64, 3, 0, 1, 1);
+            test_tree_case(cs, tree, n, T_UNIFORM, 3, 0, 6, 2, 1, 1);
+        }
+    }
+    if (!tiny) {
+        size_t n = quick ? 4096 : 16384;
+        test_tree_accel(cs, tree, n, T_PLUMMER, 1e-4, thetas, 4, rms_b, max_b);
+        test_tree_accel(cs, tree, n, T_CLUSTER, 1e-4, thetas, 4, rms_b, max_b);
+        test_tree_accel(cs, tree, 1000, T_DUP, 0.0, thetas, 0, rms_b, max_b); /* coincident bodies: exactness only */
+        test_tree_nbody(cs, 1024, quick ? 100 : 1000);
+    } else {
+        test_tree_accel(cs, tree, 70, T_PLUMMER, 1e-4, thetas, 0, rms_b, max_b); /* few bodies: exactness only */
+        test_tree_accel(cs, tree, 3, T_UNIFORM, 0.0, thetas, 0, rms_b, max_b);
+    }
+    test_tree_arguments(cs, tree);
+    clsort_tree_destroy(tree);
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
@@ -3406,6 +3887,7 @@ int main(int argc, char **argv)
     int run_bitonic = all || strcmp(part, "bitonic") == 0;
     int run_nbody = all || strcmp(part, "nbody") == 0;
     int run_reduce = all || strcmp(part, "reduce") == 0;
+    int run_tree = all || strcmp(part, "tree") == 0;
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
@@ -3474,6 +3956,12 @@ int main(int argc, char **argv)
             clsort_destroy(nb);
         }
         if (run_reduce) test_reduce(cs, quick, tiny, p == CLSORT_PATH_LOOKBACK);
+        if (run_tree && p == CLSORT_PATH_PORTABLE) { /* a context of its own, like the N-body part */
+            clsort_context *tc = NULL;
+            if (clsort_create(&tc, &desc) == CLSORT_SUCCESS) test_tree(tc, tiny, quick);
+            else check(0, "clsort_create for the tree part", 0, "-", 0, 0, 0);
+            clsort_destroy(tc);
+        }
         printf("  arguments, events, host level, contexts...\n");
         if (run_base) {
             test_bad_arguments(cs);
