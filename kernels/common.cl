@@ -255,8 +255,17 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
 #ifdef LB_FALLBACK
         if (st == -2) { /* the same for every work-item: the barriers inside are reached by all */
             T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s);
-            if (lid == 0) *acc += agg;
-            st = 1;
+            /* In place (in == out), tile j may have started meanwhile, published
+             * and overwritten its input: the sum counts only if tile j has
+             * still published nothing after it was read (it writes its output
+             * only after publishing); else read its status again. */
+            if (lid == 0) {
+                int still_empty = (lb_read(status, j) >> 32) == LB_EMPTY;
+                if (still_empty) *acc += agg;
+                *step = still_empty ? 1 : 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            st = *step;
         }
 #endif
         j -= st;
