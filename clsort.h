@@ -1356,7 +1356,7 @@ typedef struct clsort__profile {
     int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
     int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
     int fp64;               /* cl_khr_fp64 */
-    int i64_atomics;        /* cl_khr_int64_base_atomics: the scan and pack look-back's status words */
+    int i64_atomics;        /* cl_khr_int64_base_atomics: 64-bit atomic status words (look-back) */
     cl_uint compute_units;
     size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t min_wg;          /* narrowest work-group that runs correctly (1; more on llvmpipe: clsort__widen) */
@@ -5322,7 +5322,7 @@ typedef struct clsort__nbody_plan {
     unsigned evals;   /* acceleration evaluations: steps (+1 for leapfrog) */
 } clsort__nbody_plan;
 
-/* >>tree: theta's checks and the Barnes-Hut evaluation (a tree built per call) */
+/* Barnes-Hut (see >>tree): theta's checks and the Barnes-Hut evaluation (a tree built per call) */
 static clsort_result clsort__tree_check_theta(clsort_context *ctx, const char *fn, clsort_nbody_desc *d);
 static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
                                              cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode);
