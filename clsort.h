@@ -16,7 +16,14 @@
  *          list; tuning in clsort_context_desc.tuning (the environment read
  *          once, at create; malformed values refused); kernels/keys.cl and
  *          kernels/gather.cl split out of radix.cl; the look-back protocol in
- *          common.cl.
+ *          common.cl. New: the reduction family (reduce, segmented scan and
+ *          reduce, by key, run-length encode, unique, histogram), trees over
+ *          Morton codes with Barnes-Hut, a persistent program cache and
+ *          clsort_prepare. Portability: queues flushed before their events
+ *          are waited on elsewhere, llvmpipe and no-64-bit-atomics paths,
+ *          make portability (PoCL pthread and basic, rusticl). Hostile use:
+ *          MPI errors agreed before any return, one queue check, aliasing
+ *          and alignment checked, 64-bit digit-count indices.
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
  *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
  *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
