@@ -1009,7 +1009,7 @@ static void test_contexts(clsort_context *cs)
     { /* the smallest tiles the tuning allows (2 work-items x 1 item) work for
        * the sort and the scan (issue 19, item 9: they crashed or failed) */
         clsort_context *t21 = tile_context(cs, 2, 1);
-        size_t tn = 20000, ti;
+        size_t tn = 5000, ti; /* small: oclgrind runs this part too */
         uint32_t *tk = (uint32_t *)malloc(tn * 4), *tv = (uint32_t *)malloc(tn * 4), ones[1000], sums[1000], tot = 0;
         int tok = 1;
         clsort_sort_desc tsd;
