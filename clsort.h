@@ -6993,7 +6993,7 @@ static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce
     ck.op = k.op;
     ck.seg = 3;
     ck.seg_size = 4;
-    k.lookback = ctx->path == CLSORT_PATH_LOOKBACK;
+    k.lookback = ctx->path == CLSORT_PATH_LOOKBACK && clsort__lookback64(ctx); /* 64-bit status words */
     CLSORT__TRY(clsort__reduce_program(ctx, &k, p));
     return clsort__reduce_program(ctx, &ck, cp);
 }
@@ -7062,7 +7062,7 @@ static clsort_result clsort__reduce_pass(clsort__chain *c, clsort__program *p, c
     cl_ulong n64 = (cl_ulong)n;
     cl_mem pc = NULL, pv = NULL;
     clsort__kargs ka;
-    const int lookback = ctx->path == CLSORT_PATH_LOOKBACK && groups > 1;
+    const int lookback = ctx->path == CLSORT_PATH_LOOKBACK && clsort__lookback64(ctx) && groups > 1;
     if (lookback) {
         cl_mem status; /* status words, the ticket, aggregate values, prefix values: a word each */
         CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_status, (3 * groups + 1) * 8, &status));
