@@ -364,17 +364,16 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  *
  * Determinism: the inclusive prefix of tile g is defined as the left fold
  *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
- * (pair operator). A tile looks back over a window of LB_WINDOW predecessors
- * and waits until the window holds an inclusive prefix incl(j) with only
- * aggregates after it (never an empty slot); it then folds
+ * (pair operator). A tile walks back to the newest predecessor j that has
+ * published incl(j) (rd_lookback) and folds
  *     ((incl(j) + agg(j + 1)) + agg(j + 2)) + ... + agg(g - 1)
  * in that order, which repeats the definition step for step, so incl(g - 1)
  * and every output come out with the same bits whichever predecessors
  * happened to be done. (The usual look-back adds whatever it finds, newest
  * first, and its float results change with the timing.) The wait cannot
- * deadlock: tiles take indices from a ticket in start order, tile 0 publishes
- * its prefix at once, and each tile publishes its own once its window holds
- * one. */
+ * deadlock where started work-groups run to completion: tiles take indices
+ * from a ticket in start order, tile 0 publishes its prefix at once, and each
+ * tile publishes its own once it has found one. */
 
 #ifdef HAVE_LOOKBACK
 /* Values go through atomics both ways (written before the fence and the
@@ -411,10 +410,21 @@ inline TB rd_load_bits(__global volatile TB *p)
 
 /* Called by every work-item (it has barriers): publishes the tile's
  * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. */
+ * prefix. fv is WG elements of the caller's __local scratch.
+ *
+ * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
+ * words, newest first, adding up the counts (integers: any order gives the
+ * same sum) back to the newest inclusive prefix p, re-reading a window that
+ * meets a tile which has published nothing yet. It also notes the newest
+ * tile r after p whose aggregate restarts a segment (count != 0). The fold:
+ * the value is the left fold from r (whose aggregate is then the value
+ * itself) or from incl(p), over the aggregates after it, oldest first, read
+ * again from agg_v (a tile's aggregate never changes once published, while
+ * its status word may since have become its prefix). So the walk may reach
+ * back any distance, and the bits are still those of the definition. */
 inline void rd_lookback(__global volatile ulong *status, __global volatile TB *agg_v, __global volatile TB *incl_v,
-                        uint g, uint tc, T tv, __local ulong *win, __local TB *winv, __local int *done,
-                        __local uint *lc, __local T *lv_, uint *pc, T *pv)
+                        uint g, uint tc, T tv, __local ulong *win, __local T *fv, __local int *step,
+                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
@@ -427,62 +437,76 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
             mem_fence(CLK_GLOBAL_MEM_FENCE);
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
-        *lc = 0;
-        *lv_ = IDENT;
     }
     if (g == 0) {
-        barrier(CLK_LOCAL_MEM_FENCE);
         *pc = 0;
         *pv = IDENT;
         return;
     }
+    /* the walk: *lc sums counts, *from becomes the fold's first tile, with
+     * *lv_ its starting value */
+    int j = (int)g - 1; /* newest predecessor not yet added */
+    int restart = -1;   /* work-item 0: newest tile after p with count != 0 */
+    if (lid == 0) *lc = 0;
     for (;;) {
         if (lid < RD_WIN) {
-            int idx = (int)g - 1 - (int)lid;
-            ulong w = LB_PREFIX << 32; /* before tile 0: prefix (0, identity) */
-            TB b = RD_BITS(IDENT);
-            if (idx >= 0) {
-                w = lb_read(status, idx);
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
-                ulong f = w >> 32;
-                if (f == LB_PREFIX) b = rd_load_bits(&incl_v[idx]);
-                else if (f == LB_AGGREGATE) b = rd_load_bits(&agg_v[idx]);
-            }
-            win[lid] = w;
-            winv[lid] = b;
+            int idx = j - (int)lid;
+            win[lid] = idx >= 0 ? lb_read(status, idx) : (LB_PREFIX << 32); /* before tile 0: (0, identity) */
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
-            int u = 0, found = 0;
-            for (; u < RD_WIN; ++u) {
-                ulong f = win[u] >> 32;
+            int used = 0, done = 0;
+            uint c = 0;
+            for (; used < RD_WIN; ++used) {
+                ulong w = win[used], f = w >> 32;
+                uint wc = (uint)(w & 0xffffffffUL);
                 if (f == LB_EMPTY) break;
-                if (f == LB_PREFIX) { found = 1; break; }
+                c += wc;
+                if (f == LB_PREFIX) { done = 1; break; }
+                if (wc != 0 && restart < 0) restart = j - used;
             }
-            if (found) {
-                uint c = (uint)(win[u] & 0xffffffffUL);
-                T v = RD_FROM_BITS(winv[u]);
-                for (int q = u - 1; q >= 0; --q) { /* oldest first: the left fold */
-                    uint c2 = (uint)(win[q] & 0xffffffffUL);
-                    T v2 = RD_FROM_BITS(winv[q]);
-                    v = c2 ? v2 : rd_op(v, v2);
-                    c += c2;
-                }
-                *lc = c;
-                *lv_ = v;
-                uint ic = c + tc;
-                T iv = tc ? tv : rd_op(v, tv);
-                rd_store_bits(&incl_v[g], RD_BITS(iv));
+            *lc += c;
+            if (done) {
+                int p = j - used;
                 mem_fence(CLK_GLOBAL_MEM_FENCE);
-                lb_publish(status, g, LB_PREFIX, ic);
+                if (restart >= 0) {
+                    *from = restart;
+                    *lv_ = RD_FROM_BITS(rd_load_bits(&agg_v[restart]));
+                } else {
+                    *from = p;
+                    *lv_ = p >= 0 ? RD_FROM_BITS(rd_load_bits(&incl_v[p])) : IDENT;
+                }
             }
-            *done = found;
+            *step = done ? -1 : used;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        int d = *done;
-        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *done before it changes */
-        if (d) break;
+        int st = *step;
+        if (st == -1) break;
+        j -= st;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
+    /* the fold, oldest first, WG aggregates at a time */
+    const int first = *from + 1;
+    T v = *lv_;
+    for (int b = first; b < (int)g; b += WG) {
+        int idx = b + (int)lid;
+        if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[idx]));
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int m = (int)g - b < WG ? (int)g - b : WG;
+            for (int q = 0; q < m; ++q) v = rd_op(v, fv[q]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        uint ic = *lc + tc;
+        T iv = tc ? tv : rd_op(v, tv);
+        rd_store_bits(&incl_v[g], RD_BITS(iv));
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        lb_publish(status, g, LB_PREFIX, ic);
+        *lv_ = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
     *pc = *lc;
     *pv = *lv_;
 }
@@ -490,10 +514,10 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
 #define RD_LB_LOCALS                                                                      \
     __local uint tile_id;                                                                 \
     __local ulong win[RD_WIN];                                                            \
-    __local TB winv[RD_WIN];                                                              \
-    __local int done;                                                                     \
+    __local int step;                                                                     \
     __local uint lbc;                                                                     \
     __local T lbv;                                                                        \
+    __local int from;                                                                     \
     if (get_local_id(0) == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0))); \
     barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     const uint g = tile_id;                                                               \
@@ -510,7 +534,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
     uint xc, tc, pc;
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, 0);
 }
 
@@ -524,7 +548,7 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     uint xc, tc, pc;
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
