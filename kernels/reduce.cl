@@ -178,11 +178,23 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-/* This work-item's ITEMS consecutive elements folded left to right. */
-inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint *c, T *v)
+/* A work-item's segment starts as bits of one word when its ITEMS fit, so
+ * that the output loops do not read the segment source from local memory
+ * again (H100, bench/RESULTS.md issue 20). Not for SEG 3, whose "starts" are
+ * the carries' counts. */
+#if ITEMS <= 32 && SEG != 3
+#define RD_MASK 1
+#define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)
+#else
+#define RD_HEAD(hm, ls, k, k0, gi) rd_inc(ls, (int)(k), gi)
+#endif
+
+/* This work-item's ITEMS consecutive elements folded left to right; *hm
+ * gets their segment starts (bit k - lid * ITEMS) where RD_MASK. */
+inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint *c, T *v, uint *hm)
 {
     const uint lid = (uint)get_local_id(0);
-    uint cc = 0;
+    uint cc = 0, m = 0;
     T vv = IDENT;
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
@@ -191,9 +203,13 @@ inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ul
         T x = RD_V(lv, k);
         vv = i ? x : rd_op(vv, x);
         cc += i;
+#ifdef RD_MASK
+        m |= i << (k - lid * ITEMS);
+#endif
     }
     *c = cc;
     *v = vv;
+    *hm = m;
 }
 
 /* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
@@ -235,10 +251,10 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
 
 inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                     __local T *lv, __local SEG_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
-                    T *tv)
+                    T *tv, uint *hm)
 {
     rd_stage(vals, seg, base, n, need_next, lv, ls);
-    rd_fold(lv, ls, base, n, xc, xv);
+    rd_fold(lv, ls, base, n, xc, xv, hm);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
 
@@ -247,15 +263,15 @@ inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong bas
  * the tile carries, with the counts' exclusive prefix to out_c). Results are
  * staged in lv and written coalesced (in == out allowed). */
 inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
-                        uint mode, __global T *out, __global uint *out_c)
+                        uint hm, uint mode, __global T *out, __global uint *out_c)
 {
-    const uint lid = (uint)get_local_id(0);
+    const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
     T rv = xc ? xv : rd_op(pv, xv);
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        uint i = rd_inc(ls, (int)k, gi);
+        uint i = RD_HEAD(hm, ls, k, k0, gi);
         T x = RD_V(lv, k);
         T ev = rv;
         uint ec = rc;
@@ -275,16 +291,16 @@ inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulon
  * at each segment's first element keys_out[C] = its key (SEG 2) and
  * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
 inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv,
-                           uint xc, T xv, __global SEG_T *keys_out, __global T *vals_out,
+                           uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
                            __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
-    const uint lid = (uint)get_local_id(0);
+    const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
     T rv = xc ? xv : rd_op(pv, xv);
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        uint i = rd_inc(ls, (int)k, gi);
+        uint i = RD_HEAD(hm, ls, k, k0, gi);
         T x = RD_V(lv, k);
         rv = i ? x : rd_op(rv, x);
         rc += i;
@@ -295,7 +311,7 @@ inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong b
             if (mv_out) mv_out[rc] = mv_in[gi];
         }
         int last = gi + 1 == n;
-        if (last || rd_inc(ls, (int)k + 1, gi + 1)) {
+        if (last || (k + 1 < k0 + ITEMS ? RD_HEAD(hm, ls, k + 1, k0, gi + 1) : rd_inc(ls, (int)k + 1, gi + 1))) {
             if (vals_out) vals_out[rc] = rv;
             if (last && count) count[0] = rc + 1;
         }
@@ -314,9 +330,9 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
 {
     RD_TILE_LOCALS
     const ulong base = (ulong)get_group_id(0) * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -331,13 +347,13 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
     /* read the prefix before the tile: in place, other tiles are written */
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, out_c);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -348,12 +364,12 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 
 /* ---- look-back path: one pass, deterministic ------------------------------
@@ -531,11 +547,11 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
-    uint xc, tc, pc;
+    uint xc, tc, pc, hm;
     T xv, tv, pv;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, 0);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -545,11 +561,11 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
-    uint xc, tc, pc;
+    uint xc, tc, pc, hm;
     T xv, tv, pv;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 
