@@ -101,7 +101,7 @@ static void phases(clsort_context *cs, cl_mem pos, size_t n, double t[4])
     CK(clsort__tree_launch(&c, p, "tree_build", n - 1, &ka));
     clFinish(clsort_cl_queue(cs)); t[2] = now() - t0; t0 = now();
     clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.points); CLSORT__KARG(&ka, b.nodes); CLSORT__KARG(&ka, b.parents);
-    CLSORT__KARG(&ka, b.flags); CLSORT__KARG(&ka, b.lo); CLSORT__KARG(&ka, b.hi); CLSORT__KARG(&ka, b.com);
+    CLSORT__KARG(&ka, b.flags); CLSORT__KARG(&ka, b.lo); CLSORT__KARG(&ka, b.hi); CLSORT__KARG(&ka, b.com); CLSORT__KARG(&ka, b.quad);
     CLSORT__KARG(&ka, n32);
     CK(clsort__tree_launch(&c, p, "tree_summaries", n, &ka));
     clFinish(clsort_cl_queue(cs)); t[3] = now() - t0;

@@ -174,12 +174,13 @@ __kernel void tree_points(__global const float *pos, __global const uint *perm, 
     const uint i = (uint)get_global_id(0);
     if (i >= n) return;
     __global const float *r = pos + (ulong)perm[i] * stride;
-    float4 q;
-    q.x = r[offset];
-    q.y = r[offset + 1];
-    q.z = DIMS == 3 ? r[offset + 2] : 0.0f;
-    q.w = has_mass ? r[mass_offset] : 1.0f;
-    points[i] = q;
+    /* scalar stores: oclgrind 21.10 calls the lanes of a vector built from
+     * scalars uninitialized */
+    __global float *q = (__global float *)(points + i);
+    q[0] = r[offset];
+    q[1] = r[offset + 1];
+    q[2] = DIMS == 3 ? r[offset + 2] : 0.0f;
+    q[3] = has_mass ? r[mass_offset] : 1.0f;
 }
 
 /* Karras' delta: the length of the common prefix of codes i and j, with the
@@ -217,42 +218,76 @@ __kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *
     const long first = min(i, j), last = max(i, j);
     const uint left = (uint)(first == gamma ? n - 1 + gamma : gamma);
     const uint right = (uint)(last == gamma + 1 ? n - 1 + gamma + 1 : gamma + 1);
-    nodes[i] = (uint4)(left, right, (uint)first, (uint)last);
+    __global uint *o = (__global uint *)(nodes + i); /* scalar stores, as tree_points */
+    o[0] = left;
+    o[1] = right;
+    o[2] = (uint)first;
+    o[3] = (uint)last;
     parents[left] = (uint)i;
     parents[right] = (uint)i;
     if (i == 0) parents[0] = 0xffffffffu;
 }
 
-/* A node's summary: its point for a leaf, else what tree_summaries wrote
- * (read through volatile pointers: another work-item wrote it, possibly in
- * another work-group, before its arrival counter was incremented). */
-inline void tr_summary(uint c, uint n, __global const float4 *points, volatile __global float *lo,
-                       volatile __global float *hi, volatile __global float *com, float4 *l, float4 *h, float4 *m)
+/* Summaries cross work-items inside tree_summaries (the first to arrive at a
+ * node wrote its child, the second reads it): the words a parent needs go
+ * through atomics both ways, as reduce.cl's look-back values, so that no
+ * cache serves a stale copy and no plain read races with a plain write (an
+ * atomic exchange to write, an atomic or of 0 to read). */
+inline float tr_get(volatile __global float *p) { return as_float(atomic_or((volatile __global uint *)p, 0u)); }
+inline void tr_put(volatile __global float *p, float v) { (void)atomic_xchg((volatile __global uint *)p, as_uint(v)); }
+
+/* The 17 summary floats of node c a parent needs: s[0..2] box min, s[3..5]
+ * box max, s[6..8] centre of mass, s[9] mass, s[10..15] the quadrupole
+ * (xx, xy, xz, yy, yz, zz), s[16] the second moment sum m |x|^2 about the
+ * centre; a leaf's from its point (moments 0). */
+inline void tr_child(uint c, uint n, __global const float4 *points, volatile __global float *lo,
+                     volatile __global float *hi, volatile __global float *com, volatile __global float *quad, float *s)
 {
     if (c >= n - 1u) {
         const float4 p = points[c - (n - 1u)];
-        *l = (float4)(p.x, p.y, p.z, 0.0f);
-        *h = (float4)(p.x, p.y, p.z, 0.0f);
-        *m = p;
+        s[0] = s[3] = s[6] = p.x;
+        s[1] = s[4] = s[7] = p.y;
+        s[2] = s[5] = s[8] = p.z;
+        s[9] = p.w;
+        for (uint a = 10u; a < 17u; ++a) s[a] = 0.0f;
         return;
     }
-    const uint k = 4u * c;
-    *l = (float4)(lo[k], lo[k + 1], lo[k + 2], lo[k + 3]);
-    *h = (float4)(hi[k], hi[k + 1], hi[k + 2], hi[k + 3]);
-    *m = (float4)(com[k], com[k + 1], com[k + 2], com[k + 3]);
+    for (uint a = 0; a < 3u; ++a) {
+        s[a] = tr_get(lo + 4u * c + a);
+        s[3u + a] = tr_get(hi + 4u * c + a);
+    }
+    for (uint a = 0; a < 4u; ++a) s[6u + a] = tr_get(com + 4u * c + a);
+    for (uint a = 0; a < 7u; ++a) s[10u + a] = tr_get(quad + 8u * c + a);
 }
+
+/* Mesa llvmpipe (rusticl) loses the stores that follow a mem_fence in a loop
+ * iteration after the first of a divergent loop (tests/llvmpipe_fence_loop.c);
+ * the host builds with TR_NO_FENCE there. llvmpipe runs on the CPU, whose
+ * atomics (LLVM seq_cst read-modify-writes: x86 lock, ARM dmb) already order
+ * the summary words against the counter. */
+#ifdef TR_NO_FENCE
+#define TR_FENCE()
+#else
+#define TR_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 /* One work-item per leaf climbs towards the root: at each parent it
  * increments the parent's arrival counter (cleared by the host); the first
  * to arrive stops, the second (both children are then complete) computes
  * the parent from its two children and climbs on. No assumption on the
  * order in which work-groups run: each node is computed exactly once, after
- * both children. The writes of a node precede (mem_fence) the counter
- * increment that lets another work-item read them; reads and writes of the
- * summaries are volatile, so they are not served from a non-coherent cache. */
+ * both children. A node's words are written (atomics) before a fence and the
+ * counter increment that lets another work-item read them (atomics, after
+ * the increment and a fence).
+ * The quadrupole of a node about its centre of mass c (traceless, Q_ab =
+ * sum m (3 x_a x_b - |x|^2 delta_ab), x = point - c) is the children's
+ * moved to c by the parallel-axis rule: Q = Q1 + Q2 + sum_k m_k (3 d_k d_k^T -
+ * |d_k|^2 I), d_k = c_k - c; likewise the second moment I2 = sum m |x|^2
+ * (I2_1 + I2_2 + sum_k m_k |d_k|^2), which the softened expansion needs. */
 __kernel void tree_summaries(__global const float4 *points, __global const uint4 *nodes,
                              __global const uint *parents, volatile __global uint *flags, volatile __global float *lo,
-                             volatile __global float *hi, volatile __global float *com, uint n)
+                             volatile __global float *hi, volatile __global float *com, volatile __global float *quad,
+                             uint n)
 {
     const uint j = (uint)get_global_id(0);
     if (j >= n || n < 2u) return;
@@ -260,40 +295,50 @@ __kernel void tree_summaries(__global const float4 *points, __global const uint4
     for (;;) {
         const uint p = parents[node];
         if (p == 0xffffffffu) return;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        TR_FENCE();
         if (atomic_inc(&flags[p]) == 0u) return; /* the sibling's subtree is not done yet */
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        TR_FENCE();
         const uint4 nd = nodes[p];
-        float4 la, ha, ma, lb, hb, mb;
-        tr_summary(nd.x, n, points, lo, hi, com, &la, &ha, &ma);
-        tr_summary(nd.y, n, points, lo, hi, com, &lb, &hb, &mb);
-        /* scalar components: oclgrind 21.10 mistracks 3-vectors (see nbody.cl) */
-        struct { float x, y, z; } l3, h3;
-        l3.x = fmin(la.x, lb.x); l3.y = fmin(la.y, lb.y); l3.z = fmin(la.z, lb.z);
-        h3.x = fmax(ha.x, hb.x); h3.y = fmax(ha.y, hb.y); h3.z = fmax(ha.z, hb.z);
-        const float mass = ma.w + mb.w;
-        float cx, cy, cz;
-        if (mass > 0.0f) {
-            cx = (ma.w * ma.x + mb.w * mb.x) / mass;
-            cy = (ma.w * ma.y + mb.w * mb.y) / mass;
-            cz = (ma.w * ma.z + mb.w * mb.z) / mass;
-            /* rounding may leave the centre a hair outside the box */
-            cx = clamp(cx, l3.x, h3.x);
-            cy = clamp(cy, l3.y, h3.y);
-            cz = clamp(cz, l3.z, h3.z);
-        } else {
-            cx = 0.5f * (l3.x + h3.x);
-            cy = 0.5f * (l3.y + h3.y);
-            cz = 0.5f * (l3.z + h3.z);
+        float A[17], B[17], l[3], h[3], c[3], q[7];
+        tr_child(nd.x, n, points, lo, hi, com, quad, A);
+        tr_child(nd.y, n, points, lo, hi, com, quad, B);
+        const float mass = A[9] + B[9];
+        float extent = 0.0f, b2 = 0.0f;
+        for (uint a = 0; a < 3u; ++a) {
+            l[a] = fmin(A[a], B[a]);
+            h[a] = fmax(A[3u + a], B[3u + a]);
+            /* rounding may leave the centre a hair outside the box: clamped */
+            c[a] = mass > 0.0f ? clamp((A[9] * A[6u + a] + B[9] * B[6u + a]) / mass, l[a], h[a]) : 0.5f * (l[a] + h[a]);
+            const float e = fmax(c[a] - l[a], h[a] - c[a]);
+            b2 += e * e;
+            extent = fmax(extent, h[a] - l[a]);
         }
-        const float ex = fmax(cx - l3.x, h3.x - cx), ey = fmax(cy - l3.y, h3.y - cy), ez = fmax(cz - l3.z, h3.z - cz);
-        /* the farthest corner from the centre, rounded up (relative 2^-20) */
-        const float bmax = sqrt(ex * ex + ey * ey + ez * ez) * 1.000001f;
-        const float extent = fmax(fmax(h3.x - l3.x, h3.y - l3.y), h3.z - l3.z);
+        for (uint a = 0; a < 7u; ++a) q[a] = A[10u + a] + B[10u + a];
+        for (uint s = 0; s < 2u; ++s) {
+            const float *C = s ? B : A;
+            const float dx = C[6] - c[0], dy = C[7] - c[1], dz = C[8] - c[2], m = C[9];
+            const float d2 = dx * dx + dy * dy + dz * dz;
+            q[0] += m * (3.0f * dx * dx - d2);
+            q[1] += m * (3.0f * dx * dy);
+            q[2] += m * (3.0f * dx * dz);
+            q[3] += m * (3.0f * dy * dy - d2);
+            q[4] += m * (3.0f * dy * dz);
+            q[5] += m * (3.0f * dz * dz - d2);
+            q[6] += m * d2;
+        }
         const uint k = 4u * p;
-        lo[k] = l3.x; lo[k + 1] = l3.y; lo[k + 2] = l3.z; lo[k + 3] = extent;
-        hi[k] = h3.x; hi[k + 1] = h3.y; hi[k + 2] = h3.z; hi[k + 3] = bmax;
-        com[k] = cx; com[k + 1] = cy; com[k + 2] = cz; com[k + 3] = mass;
+        for (uint a = 0; a < 3u; ++a) {
+            tr_put(lo + k + a, l[a]);
+            tr_put(hi + k + a, h[a]);
+            tr_put(com + k + a, c[a]);
+        }
+        tr_put(com + k + 3u, mass);
+        for (uint a = 0; a < 7u; ++a) tr_put(quad + 8u * p + a, q[a]);
+        /* read by later kernels only: plain stores */
+        lo[k + 3u] = extent;
+        /* bmax, the farthest box corner from the centre, rounded up (relative 2^-20) */
+        hi[k + 3u] = sqrt(b2) * 1.000001f;
+        quad[8u * p + 7u] = 0.0f;
         node = p;
     }
 }
@@ -301,19 +346,23 @@ __kernel void tree_summaries(__global const float4 *points, __global const uint4
 /* Barnes-Hut accelerations: work-item i takes sorted point i (Morton order:
  * neighbouring work-items walk nearly the same nodes) and walks the tree
  * depth first with a stack. An internal node is accepted as one body (its
- * mass at its centre of mass) when the body lies farther from its centre
- * than bmax / theta and than bmax: open2 = max(1 / theta^2, 1), accepted when
- * r^2 > bmax^2 * open2. Every point of the node lies within bmax of the
- * centre, so the body is outside that ball: a node holding the body itself is
- * always opened, and theta -> 0 opens everything (the exact sum). A leaf is
- * one body; the body itself is skipped. Softening as the all-pairs kernel;
- * r^2 + eps^2 = 0 contributes nothing. The result goes to the point's record
- * perm[i] through nb_integrate (nbody.cl). Depth <= the code bits + 32 (the
- * augmented key (code, index) has that many bits and a child's prefix is
- * longer than its parent's), so the stack never overflows. */
+ * mass at its centre of mass plus its quadrupole) when the body lies farther
+ * from its centre than bmax / theta and than bmax: open2 = max(1 / theta^2,
+ * 1), accepted when r^2 > bmax^2 * open2. Every point of the node lies within
+ * bmax of the centre, so the body is outside that ball: a node holding the
+ * body itself is always opened, and theta -> 0 opens everything (the exact
+ * sum). A leaf is one body; the body itself is skipped. Softening as the
+ * all-pairs kernel; r^2 + eps^2 = 0 contributes nothing. An accepted node
+ * (mass M, quadrupole Q, second moment I2, d = centre - body, rho^2 = |d|^2 +
+ * eps^2) adds the second-order Taylor expansion of the softened sum:
+ * M d / rho^3 - Q d / rho^5 + 5/2 (d.Q d - eps^2 I2) d / rho^7 (the I2 term
+ * is the trace part, which vanishes without softening). The result goes to
+ * the point's record perm[i] through nb_integrate (nbody.cl). Depth <= the
+ * code bits + 32 (the augmented key (code, index) has that many bits and a
+ * child's prefix is longer than its parent's), so the stack never overflows. */
 #define TR_STACK (KEY_BITS + 34)
 __kernel void tree_accel(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
-                         __global const float4 *com, __global const uint *perm, uint n,
+                         __global const float4 *com, __global const float4 *quad, __global const uint *perm, uint n,
                          float open2, float eps2, float G, float dt, __global const float4 *pos_old,
                          __global float4 *pos_new, __global float4 *vel, __global float4 *acc_out, uint mode)
 {
@@ -326,29 +375,38 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
     stack[sp++] = 0u;
     while (sp > 0u) {
         const uint c = stack[--sp];
-        float4 b;
         if (c >= n - 1u) {
             const uint j = c - (n - 1u);
             if (j == i) continue;
-            b = points[j];
-        } else {
-            b = com[c];
+            const float4 b = points[j];
             const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
-            const float r2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
-            if (!(r2 > bm * bm * open2)) {
-                const uint4 nd = nodes[c];
-                stack[sp++] = nd.y;
-                stack[sp++] = nd.x; /* the left child first */
-                continue;
-            }
+            const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+            const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
+            const float s = b.w * inv * inv * inv;
+            ax += s * dx;
+            ay += s * dy;
+            az += s * dz;
+            continue;
         }
+        const float4 b = com[c];
         const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
-        const float r2 = dx * dx + dy * dy + dz * dz + eps2;
-        const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
-        const float s = b.w * inv * inv * inv;
-        ax += s * dx;
-        ay += s * dy;
-        az += s * dz;
+        const float d2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
+        if (!(d2 > bm * bm * open2)) {
+            const uint4 nd = nodes[c];
+            stack[sp++] = nd.y;
+            stack[sp++] = nd.x; /* the left child first */
+            continue;
+        }
+        /* accepted: d2 > 0, so r2 > 0 */
+        const float4 q0 = quad[2u * c], q1 = quad[2u * c + 1u];
+        const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+        const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
+        const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
+        const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
+        const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
+        ax += s * dx - qx * inv5;
+        ay += s * dy - qy * inv5;
+        az += s * dz - qz * inv5;
     }
     nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
 }
