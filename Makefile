@@ -216,8 +216,9 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # root when missing). Each runs test_clsort --quick: every part, both
 # cross-work-group paths (portable, look-back). oclgrind has its own target.
 # Measured on the 2-core CI machine (tests/README.md), cold kernel caches:
-# pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c (the llvmpipe bug the
-# library works around) runs first and only reports.
+# pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c and
+# tests/llvmpipe_fence_loop.c (the llvmpipe bugs the library works around) run
+# first and only report.
 PORTABILITY_TIMEOUT ?= 900
 # The sanitizer and valgrind runs check the library on PoCL alone: with more
 # ICDs installed the loader opens them all, and rusticl's own allocations at
@@ -227,13 +228,17 @@ PORTABILITY_RUNS = pocl-pthread:POCL_DEVICES=pthread:pocl:pthread pocl-basic:POC
   rusticl-llvmpipe:RUSTICL_ENABLE=llvmpipe:rusticl:llvmpipe
 $(BUILD)/llvmpipe_narrow_wg: tests/llvmpipe_narrow_wg.c | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_narrow_wg.c $(LDLIBS)
+$(BUILD)/llvmpipe_fence_loop: tests/llvmpipe_fence_loop.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_fence_loop.c $(LDLIBS)
 
-portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg
+portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop
 	@[ -f /etc/OpenCL/vendors/rusticl.icd ] || { [ "$$(id -u)" = 0 ] && echo "installing: mesa-opencl-icd" && \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-opencl-icd >/dev/null; } || \
 	  { echo "rusticl missing; run: sudo apt-get install -y mesa-opencl-icd"; exit 1; }
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_narrow_wg > $(BUILD)/llvmpipe_narrow_wg.log 2>&1; \
 	  echo "llvmpipe narrow work-group bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_narrow_wg.log && echo present || echo absent)"
+	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_fence_loop > $(BUILD)/llvmpipe_fence_loop.log 2>&1; \
+	  echo "llvmpipe fence-in-a-loop bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_fence_loop.log && echo present || echo absent)"
 	@for run in $(PORTABILITY_RUNS); do \
 	  name=$${run%%:*}; rest=$${run#*:}; envv=$${rest%%:*}; rest=$${rest#*:}; sel=$${rest%%:*}; want=$${rest#*:}; \
 	  start=$$(date +%s); \
