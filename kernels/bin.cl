@@ -25,27 +25,9 @@ inline uint axis_cell(float p, float origin, float inv, uint cells, uint periodi
     return (uint)(c < 0 ? 0 : c >= (long)cells ? (long)cells - 1 : c);
 }
 
-/* Spreads the low 16 bits of x to the even bits (Morton order, 2D). */
-inline uint spread2(uint x)
-{
-    x &= 0xffffu;
-    x = (x | (x << 8)) & 0x00ff00ffu;
-    x = (x | (x << 4)) & 0x0f0f0f0fu;
-    x = (x | (x << 2)) & 0x33333333u;
-    x = (x | (x << 1)) & 0x55555555u;
-    return x;
-}
-
-/* Spreads the low 10 bits of x to every third bit (Morton order, 3D). */
-inline uint spread3(uint x)
-{
-    x &= 0x3ffu;
-    x = (x | (x << 16)) & 0x030000ffu;
-    x = (x | (x << 8)) & 0x0300f00fu;
-    x = (x | (x << 4)) & 0x030c30c3u;
-    x = (x | (x << 2)) & 0x09249249u;
-    return x;
-}
+/* Morton order (common.cl's morton_spread*): 16 bits per axis in 2D, 10 in 3D. */
+inline uint spread2(uint x) { return (uint)morton_spread2(x & 0xffffu); }
+inline uint spread3(uint x) { return (uint)morton_spread3(x & 0x3ffu); }
 
 /* keys[i] = the cell of particle i, whose position is the floats at
  * pos[i * stride + offset + axis] (stride and offset in floats).

@@ -319,3 +319,27 @@ __kernel void clear_words(__global uint *p, uint count)
      * 64 MiB of status words cost 0.24 ms on the H100 (launch-bound) */
     for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) p[i] = 0;
 }
+
+/* Morton order: spreads the low 21 bits of x to every third bit (3D) or the
+ * low 32 bits to the even bits (2D). One copy for bin.cl's cell keys (10 and
+ * 16 bits per axis) and tree.cl's codes (10/21 and 16/31). */
+inline ulong morton_spread3(ulong x)
+{
+    x &= 0x1ffffful;
+    x = (x | (x << 32)) & 0x1f00000000fffful;
+    x = (x | (x << 16)) & 0x1f0000ff0000fful;
+    x = (x | (x << 8)) & 0x100f00f00f00f00ful;
+    x = (x | (x << 4)) & 0x10c30c30c30c30c3ul;
+    x = (x | (x << 2)) & 0x1249249249249249ul;
+    return x;
+}
+inline ulong morton_spread2(ulong x)
+{
+    x &= 0xfffffffful;
+    x = (x | (x << 16)) & 0x0000ffff0000fffful;
+    x = (x | (x << 8)) & 0x00ff00ff00ff00fful;
+    x = (x | (x << 4)) & 0x0f0f0f0f0f0f0f0ful;
+    x = (x | (x << 2)) & 0x3333333333333333ul;
+    x = (x | (x << 1)) & 0x5555555555555555ul;
+    return x;
+}

@@ -116,29 +116,6 @@ __kernel void tree_box_final(__global uint *box, uint given, float4 glo, float4 
     f[15] = 0.0f;
 }
 
-/* Spreads the low 21 bits of x to every third bit (3D), or the low 32 to the
- * even bits (2D). */
-inline ulong tr_spread3(ulong x)
-{
-    x &= 0x1ffffful;
-    x = (x | (x << 32)) & 0x1f00000000fffful;
-    x = (x | (x << 16)) & 0x1f0000ff0000fful;
-    x = (x | (x << 8)) & 0x100f00f00f00f00ful;
-    x = (x | (x << 4)) & 0x10c30c30c30c30c3ul;
-    x = (x | (x << 2)) & 0x1249249249249249ul;
-    return x;
-}
-inline ulong tr_spread2(ulong x)
-{
-    x &= 0xfffffffful;
-    x = (x | (x << 16)) & 0x0000ffff0000fffful;
-    x = (x | (x << 8)) & 0x00ff00ff00ff00fful;
-    x = (x | (x << 4)) & 0x0f0f0f0f0f0f0f0ful;
-    x = (x | (x << 2)) & 0x3333333333333333ul;
-    x = (x | (x << 1)) & 0x5555555555555555ul;
-    return x;
-}
-
 /* The cell of coordinate p along an axis: floor((p - lo) * scale) clamped
  * into [0, 2^BPA) (NaN: 0). */
 inline ulong tr_cell(float p, float lo, float scale)
@@ -158,10 +135,10 @@ __kernel void tree_keys(__global const float *pos, __global KEY_T *codes, uint n
     const float scale = box[11];
     ulong c = tr_cell(p[0], box[8], scale), key;
 #if DIMS == 3
-    key = tr_spread3(c) | (tr_spread3(tr_cell(p[1], box[9], scale)) << 1) |
-          (tr_spread3(tr_cell(p[2], box[10], scale)) << 2);
+    key = morton_spread3(c) | (morton_spread3(tr_cell(p[1], box[9], scale)) << 1) |
+          (morton_spread3(tr_cell(p[2], box[10], scale)) << 2);
 #else
-    key = tr_spread2(c) | (tr_spread2(tr_cell(p[1], box[9], scale)) << 1);
+    key = morton_spread2(c) | (morton_spread2(tr_cell(p[1], box[9], scale)) << 1);
 #endif
     codes[i] = (KEY_T)key;
 }
