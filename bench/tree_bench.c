@@ -96,6 +96,8 @@ static void phases(clsort_context *cs, cl_mem pos, size_t n, double t[4])
     CLSORT__KARG(&ka, has_mass);
     CK(clsort__tree_launch(&c, p, "tree_points", n, &ka));
     CK(clsort__clear(&c, p, b.flags, (n - 1) * 4));
+    CK(clsort__clear(&c, p, b.lo, (n - 1) * 16)); CK(clsort__clear(&c, p, b.hi, (n - 1) * 16));
+    CK(clsort__clear(&c, p, b.com, (n - 1) * 16)); CK(clsort__clear(&c, p, b.quad, (n - 1) * 32));
     clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.codes); CLSORT__KARG(&ka, n32); CLSORT__KARG(&ka, b.nodes);
     CLSORT__KARG(&ka, b.parents);
     CK(clsort__tree_launch(&c, p, "tree_build", n - 1, &ka));

@@ -213,28 +213,52 @@ __kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *
 inline float tr_get(volatile __global float *p) { return as_float(atomic_or((volatile __global uint *)p, 0u)); }
 inline void tr_put(volatile __global float *p, float v) { (void)atomic_xchg((volatile __global uint *)p, as_uint(v)); }
 
-/* The 17 summary floats of node c a parent needs: s[0..2] box min, s[3..5]
- * box max, s[6..8] centre of mass, s[9] mass, s[10..15] the quadrupole
- * (xx, xy, xz, yy, yz, zz), s[16] the second moment sum m |x|^2 about the
- * centre; a leaf's from its point (moments 0). */
-inline void tr_child(uint c, uint n, __global const float4 *points, volatile __global float *lo,
-                     volatile __global float *hi, volatile __global float *com, volatile __global float *quad, float *s)
+/* What a parent needs of a child: its box, centre of mass and mass, the
+ * quadrupole (xx, xy, xz, yy, yz, zz) and the second moment I2. Named
+ * scalars: oclgrind 21.10 loses track of the lanes of private vectors and
+ * arrays written through a pointer (and calls them uninitialized). */
+typedef struct tr_node {
+    float lx, ly, lz, hx, hy, hz, cx, cy, cz, m, qxx, qxy, qxz, qyy, qyz, qzz, i2;
+} tr_node;
+
+/* Node c's: a leaf's from its point (moments 0), an internal node's as
+ * tree_summaries wrote it. */
+inline tr_node tr_child(uint c, uint n, __global const float *points, volatile __global float *lo,
+                        volatile __global float *hi, volatile __global float *com, volatile __global float *quad)
 {
+    tr_node r;
     if (c >= n - 1u) {
-        const float4 p = points[c - (n - 1u)];
-        s[0] = s[3] = s[6] = p.x;
-        s[1] = s[4] = s[7] = p.y;
-        s[2] = s[5] = s[8] = p.z;
-        s[9] = p.w;
-        for (uint a = 10u; a < 17u; ++a) s[a] = 0.0f;
-        return;
+        __global const float *p = points + 4u * (c - (n - 1u));
+        r.lx = r.hx = r.cx = p[0];
+        r.ly = r.hy = r.cy = p[1];
+        r.lz = r.hz = r.cz = p[2];
+        r.m = p[3];
+        r.qxx = r.qxy = r.qxz = r.qyy = r.qyz = r.qzz = r.i2 = 0.0f;
+        return r;
     }
-    for (uint a = 0; a < 3u; ++a) {
-        s[a] = tr_get(lo + 4u * c + a);
-        s[3u + a] = tr_get(hi + 4u * c + a);
-    }
-    for (uint a = 0; a < 4u; ++a) s[6u + a] = tr_get(com + 4u * c + a);
-    for (uint a = 0; a < 7u; ++a) s[10u + a] = tr_get(quad + 8u * c + a);
+    const uint k = 4u * c, k8 = 8u * c;
+    r.lx = tr_get(lo + k); r.ly = tr_get(lo + k + 1u); r.lz = tr_get(lo + k + 2u);
+    r.hx = tr_get(hi + k); r.hy = tr_get(hi + k + 1u); r.hz = tr_get(hi + k + 2u);
+    r.cx = tr_get(com + k); r.cy = tr_get(com + k + 1u); r.cz = tr_get(com + k + 2u); r.m = tr_get(com + k + 3u);
+    r.qxx = tr_get(quad + k8); r.qxy = tr_get(quad + k8 + 1u); r.qxz = tr_get(quad + k8 + 2u);
+    r.qyy = tr_get(quad + k8 + 3u); r.qyz = tr_get(quad + k8 + 4u); r.qzz = tr_get(quad + k8 + 5u);
+    r.i2 = tr_get(quad + k8 + 6u);
+    return r;
+}
+
+/* Moves child a's moments to the parent's centre (cx, cy, cz) and adds them
+ * to r's (parallel-axis rule). */
+inline void tr_shift(tr_node *r, tr_node a)
+{
+    const float dx = a.cx - r->cx, dy = a.cy - r->cy, dz = a.cz - r->cz, m = a.m;
+    const float d2 = dx * dx + dy * dy + dz * dz;
+    r->qxx += a.qxx + m * (3.0f * dx * dx - d2);
+    r->qxy += a.qxy + m * (3.0f * dx * dy);
+    r->qxz += a.qxz + m * (3.0f * dx * dz);
+    r->qyy += a.qyy + m * (3.0f * dy * dy - d2);
+    r->qyz += a.qyz + m * (3.0f * dy * dz);
+    r->qzz += a.qzz + m * (3.0f * dz * dz - d2);
+    r->i2 += a.i2 + m * d2;
 }
 
 /* Mesa llvmpipe (rusticl) loses the stores that follow a mem_fence in a loop
@@ -261,7 +285,7 @@ inline void tr_child(uint c, uint n, __global const float4 *points, volatile __g
  * moved to c by the parallel-axis rule: Q = Q1 + Q2 + sum_k m_k (3 d_k d_k^T -
  * |d_k|^2 I), d_k = c_k - c; likewise the second moment I2 = sum m |x|^2
  * (I2_1 + I2_2 + sum_k m_k |d_k|^2), which the softened expansion needs. */
-__kernel void tree_summaries(__global const float4 *points, __global const uint4 *nodes,
+__kernel void tree_summaries(__global const float *points, __global const uint4 *nodes,
                              __global const uint *parents, volatile __global uint *flags, volatile __global float *lo,
                              volatile __global float *hi, volatile __global float *com, volatile __global float *quad,
                              uint n)
@@ -276,46 +300,38 @@ __kernel void tree_summaries(__global const float4 *points, __global const uint4
         if (atomic_inc(&flags[p]) == 0u) return; /* the sibling's subtree is not done yet */
         TR_FENCE();
         const uint4 nd = nodes[p];
-        float A[17], B[17], l[3], h[3], c[3], q[7];
-        tr_child(nd.x, n, points, lo, hi, com, quad, A);
-        tr_child(nd.y, n, points, lo, hi, com, quad, B);
-        const float mass = A[9] + B[9];
-        float extent = 0.0f, b2 = 0.0f;
-        for (uint a = 0; a < 3u; ++a) {
-            l[a] = fmin(A[a], B[a]);
-            h[a] = fmax(A[3u + a], B[3u + a]);
-            /* rounding may leave the centre a hair outside the box: clamped */
-            c[a] = mass > 0.0f ? clamp((A[9] * A[6u + a] + B[9] * B[6u + a]) / mass, l[a], h[a]) : 0.5f * (l[a] + h[a]);
-            const float e = fmax(c[a] - l[a], h[a] - c[a]);
-            b2 += e * e;
-            extent = fmax(extent, h[a] - l[a]);
+        const tr_node A = tr_child(nd.x, n, points, lo, hi, com, quad), B = tr_child(nd.y, n, points, lo, hi, com, quad);
+        tr_node r;
+        r.lx = fmin(A.lx, B.lx); r.ly = fmin(A.ly, B.ly); r.lz = fmin(A.lz, B.lz);
+        r.hx = fmax(A.hx, B.hx); r.hy = fmax(A.hy, B.hy); r.hz = fmax(A.hz, B.hz);
+        r.m = A.m + B.m;
+        if (r.m > 0.0f) { /* rounding may leave the centre a hair outside the box: clamped */
+            r.cx = clamp((A.m * A.cx + B.m * B.cx) / r.m, r.lx, r.hx);
+            r.cy = clamp((A.m * A.cy + B.m * B.cy) / r.m, r.ly, r.hy);
+            r.cz = clamp((A.m * A.cz + B.m * B.cz) / r.m, r.lz, r.hz);
+        } else {
+            r.cx = 0.5f * (r.lx + r.hx);
+            r.cy = 0.5f * (r.ly + r.hy);
+            r.cz = 0.5f * (r.lz + r.hz);
         }
-        for (uint a = 0; a < 7u; ++a) q[a] = A[10u + a] + B[10u + a];
-        for (uint s = 0; s < 2u; ++s) {
-            const float *C = s ? B : A;
-            const float dx = C[6] - c[0], dy = C[7] - c[1], dz = C[8] - c[2], m = C[9];
-            const float d2 = dx * dx + dy * dy + dz * dz;
-            q[0] += m * (3.0f * dx * dx - d2);
-            q[1] += m * (3.0f * dx * dy);
-            q[2] += m * (3.0f * dx * dz);
-            q[3] += m * (3.0f * dy * dy - d2);
-            q[4] += m * (3.0f * dy * dz);
-            q[5] += m * (3.0f * dz * dz - d2);
-            q[6] += m * d2;
-        }
-        const uint k = 4u * p;
-        for (uint a = 0; a < 3u; ++a) {
-            tr_put(lo + k + a, l[a]);
-            tr_put(hi + k + a, h[a]);
-            tr_put(com + k + a, c[a]);
-        }
-        tr_put(com + k + 3u, mass);
-        for (uint a = 0; a < 7u; ++a) tr_put(quad + 8u * p + a, q[a]);
-        /* read by later kernels only: plain stores */
-        lo[k + 3u] = extent;
-        /* bmax, the farthest box corner from the centre, rounded up (relative 2^-20) */
-        hi[k + 3u] = sqrt(b2) * 1.000001f;
-        quad[8u * p + 7u] = 0.0f;
+        r.qxx = r.qxy = r.qxz = r.qyy = r.qyz = r.qzz = r.i2 = 0.0f;
+        tr_shift(&r, A);
+        tr_shift(&r, B);
+        const float ex = fmax(r.cx - r.lx, r.hx - r.cx), ey = fmax(r.cy - r.ly, r.hy - r.cy),
+                    ez = fmax(r.cz - r.lz, r.hz - r.cz);
+        const uint k = 4u * p, k8 = 8u * p;
+        tr_put(lo + k, r.lx); tr_put(lo + k + 1u, r.ly); tr_put(lo + k + 2u, r.lz);
+        tr_put(hi + k, r.hx); tr_put(hi + k + 1u, r.hy); tr_put(hi + k + 2u, r.hz);
+        tr_put(com + k, r.cx); tr_put(com + k + 1u, r.cy); tr_put(com + k + 2u, r.cz); tr_put(com + k + 3u, r.m);
+        tr_put(quad + k8, r.qxx); tr_put(quad + k8 + 1u, r.qxy); tr_put(quad + k8 + 2u, r.qxz);
+        tr_put(quad + k8 + 3u, r.qyy); tr_put(quad + k8 + 4u, r.qyz); tr_put(quad + k8 + 5u, r.qzz);
+        tr_put(quad + k8 + 6u, r.i2);
+        /* read by later kernels only: plain stores. The extent (largest side)
+         * and bmax, the farthest box corner from the centre, rounded up
+         * (relative 2^-20) */
+        lo[k + 3u] = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
+        hi[k + 3u] = sqrt(ex * ex + ey * ey + ez * ez) * 1.000001f;
+        quad[k8 + 7u] = 0.0f;
         node = p;
     }
 }

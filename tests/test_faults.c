@@ -147,6 +147,7 @@ WRAP_STATUS(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint nw, const 
 typedef struct bufs {
     cl_mem keys, out, vals, vals_out, perm, flags, pos, attr, attr_out, off;
     cl_mem body, bvel; /* N-body: float4 positions + mass, velocities (advanced in place) */
+    cl_mem acc;        /* the tree scenario's accelerations (float4 per body) */
 } bufs;
 
 static uint32_t h_keys[N], h_vals[N], h_flags[N], h_attr[N * 3];
@@ -183,8 +184,9 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Input buffers as they were before the call? */
-static int inputs_intact(clsort_context *cs, const bufs *b, int in_place)
+/* Input buffers as they were before the call? (with_bodies: the bodies too,
+ * for the calls that only read them) */
+static int inputs_intact(clsort_context *cs, const bufs *b, int in_place, int with_bodies)
 {
     static uint32_t back[N * 3];
     cl_command_queue q = clsort_cl_queue(cs);
@@ -211,6 +213,15 @@ static int inputs_intact(clsort_context *cs, const bufs *b, int in_place)
     ok = ok && memcmp(back, h_pos, sizeof h_pos) == 0;
     clEnqueueReadBuffer(q, b->attr, CL_TRUE, 0, sizeof h_attr, back, 0, NULL, NULL);
     ok = ok && memcmp(back, h_attr, sizeof h_attr) == 0;
+    if (with_bodies) {
+        static float bodies[N * 4];
+        size_t i;
+        clEnqueueReadBuffer(q, b->body, CL_TRUE, 0, sizeof bodies, bodies, 0, NULL, NULL);
+        for (i = 0; i < N; ++i)
+            if (bodies[4 * i] != h_pos[2 * i] || bodies[4 * i + 1] != h_pos[2 * i + 1] || bodies[4 * i + 2] != 0.0f ||
+                bodies[4 * i + 3] != 1.0f / N)
+                ok = 0;
+    }
     fail_at = saved;
     return ok;
 }
@@ -250,7 +261,37 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         for (k = 0; k < N; k += 1000) qsort(want + k, 1000, 4, cmp_u32);
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
-    case 9: { /* N-body: finite positions after the step */
+    case 16: { /* tree + Barnes-Hut: RMS error against the all-pairs sum in double below 1e-2 */
+        static float acc[N * 4];
+        static double ref[N * 3];
+        static int have_ref;
+        double se = 0, sr = 0;
+        if (!have_ref) {
+            for (i = 0; i < N; ++i) {
+                size_t j;
+                ref[3 * i] = ref[3 * i + 1] = ref[3 * i + 2] = 0;
+                for (j = 0; j < N; ++j) {
+                    double dx = (double)h_pos[2 * j] - h_pos[2 * i], dy = (double)h_pos[2 * j + 1] - h_pos[2 * i + 1];
+                    double r2 = dx * dx + dy * dy + 1e-2, f = (double)(1.0f / N) / (r2 * sqrt(r2));
+                    if (j == i) continue;
+                    ref[3 * i] += f * dx;
+                    ref[3 * i + 1] += f * dy;
+                }
+            }
+            have_ref = 1;
+        }
+        clEnqueueReadBuffer(q, b->acc, CL_TRUE, 0, sizeof acc, acc, 0, NULL, NULL);
+        for (i = 0; i < N; ++i) {
+            int c;
+            for (c = 0; c < 3; ++c) {
+                double d = acc[4 * i + c] - ref[3 * i + c];
+                se += d * d;
+                sr += ref[3 * i + c] * ref[3 * i + c];
+            }
+        }
+        return sqrt(se / sr) < 1e-2;
+    }
+    case 9: case 17: { /* N-body: finite positions after the step */
         static float bodies[N * 4];
         clEnqueueReadBuffer(q, b->body, CL_TRUE, 0, sizeof bodies, bodies, 0, NULL, NULL);
         for (i = 0; i < N * 4; ++i)
@@ -309,8 +350,9 @@ static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permuta
                                        "sort keys+values+permutation, one-sweep passes (look-back path)",
                                        "reduce by key (flags as keys)", "segmented scan, host offsets",
                                        "segmented scan, u32 flags (look-back path)", "histogram 64 bins",
-                                       "reduce u32 sum to the host"};
-#define SCENARIOS 16
+                                       "reduce u32 sum to the host", "tree build + Barnes-Hut (a kept tree)",
+                                       "n-body Barnes-Hut 2 steps"};
+#define SCENARIOS 18
 
 /* A context for scenario s: the one-sweep scenario asks for the look-back path. */
 static clsort_result create_for(int s, clsort_context **cs)
@@ -354,13 +396,31 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         td.segment_length = 1000;
         return clsort_bitonic_sort(cs, b->keys, b->out, N, &td, NULL);
     }
-    case 9: {
+    case 9: case 17: {
         clsort_nbody_desc nd;
         memset(&nd, 0, sizeof nd);
         nd.dt = 1e-3;
         nd.softening2 = 1e-2;
         nd.steps = 2;
+        if (s == 17) nd.method = CLSORT_NBODY_BARNES_HUT;
         return clsort_nbody(cs, b->body, b->bvel, N, &nd, NULL);
+    }
+    case 16: { /* a tree object made, built, used and destroyed within the call */
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_nbody_desc nd;
+        clsort_result r;
+        memset(&td, 0, sizeof td);
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        memset(&nd, 0, sizeof nd);
+        nd.softening2 = 1e-2;
+        nd.theta = 0.5;
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, b->body, N, &td, NULL);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_accel(cs, tree, b->acc, &nd, NULL);
+        clsort_tree_destroy(tree);
+        return r;
     }
     case 11: {
         clsort_by_key_desc kd;
@@ -426,6 +486,7 @@ static void make_bufs(clsort_context *cs, bufs *b)
     b->off = clCreateBuffer(c, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
     b->body = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 16, NULL, &e);
     b->bvel = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 16, NULL, &e);
+    b->acc = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 16, NULL, &e);
 }
 
 static void free_bufs(bufs *b)
@@ -434,7 +495,7 @@ static void free_bufs(bufs *b)
     clReleaseMemObject(b->vals_out); clReleaseMemObject(b->perm); clReleaseMemObject(b->flags);
     clReleaseMemObject(b->pos); clReleaseMemObject(b->attr); clReleaseMemObject(b->attr_out);
     clReleaseMemObject(b->off);
-    clReleaseMemObject(b->body); clReleaseMemObject(b->bvel);
+    clReleaseMemObject(b->body); clReleaseMemObject(b->bvel); clReleaseMemObject(b->acc);
 }
 
 static int balanced(void)
@@ -474,7 +535,7 @@ static void fault_case(int s, long k, int stride_report)
     check(strstr(clsort_last_error(cs), "CL_") != NULL, what, (int)k);
     if (stride_report && r != CLSORT_SUCCESS) printf("  e.g. fault at call %ld: %s\n", k, clsort_last_error(cs));
     snprintf(what, sizeof what, "%s: inputs unchanged after the fault", scenario_names[s]);
-    check(inputs_intact(cs, &b, s == 3), what, (int)k);
+    check(inputs_intact(cs, &b, s == 3, s == 16), what, (int)k);
     reset(cs, &b);
     r = run_scenario(cs, &b, s);
     snprintf(what, sizeof what, "%s: the context works after the fault", scenario_names[s]);
