@@ -102,8 +102,9 @@ $(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h | $(BUILD)
 # $(BUILD), test_cache checks the cache and clsort_prepare, and the quick base
 # part runs again with every program from that cache (none may be built).
 SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
-test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_cache
+test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_cache $(BUILD)/galaxy
 	./$(BUILD)/test_clsort
+	./$(BUILD)/galaxy 4096 20 10 $(BUILD) > $(BUILD)/galaxy.log || { cat $(BUILD)/galaxy.log; exit 1; }
 	rm -rf $(SUITE_CACHE)
 	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_cold.log 2>&1 || \
 	  { echo "the quick base part filling the cache failed"; tail -20 $(BUILD)/test_cold.log; exit 1; }
@@ -130,13 +131,13 @@ env-check: deps $(BUILD)/hello
 	echo "env-check: $(words $(ENV_BAD)) malformed knobs refused at create, valid ones accepted"
 
 # The PIC experiment with 2^20 particles here; build/pic_sort alone runs the paper's 8M.
-# galaxy: 2048 bodies, 600 steps, 7 PPM images in build/ (build/galaxy N for more).
+# galaxy: 16384 bodies, Barnes-Hut, 200 steps, 5 PNG images in build/ (build/galaxy alone: 2^20 bodies).
 demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/galaxy
 	./$(BUILD)/hello
 	./$(BUILD)/interop
 	./$(BUILD)/demo
 	./$(BUILD)/pic_sort 1048576
-	./$(BUILD)/galaxy
+	./$(BUILD)/galaxy 16384 200 50
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24

@@ -1,9 +1,12 @@
 /* clsort N-body example: two Plummer spheres on a collision course, advanced
- * with clsort_nbody (leapfrog, bursts of steps on the device, no transfer in
- * between) and drawn as PPM images of the density projected on the x-y plane.
+ * with clsort_nbody (leapfrog, Barnes-Hut: the tree rebuilt on the device at
+ * every step, bursts of steps with no transfer in between) and drawn as PNG
+ * images of the density projected on the x-y plane, with a progress line.
  *
- *   galaxy [n [steps [every [dir]]]]   default 2048 bodies, 600 steps, an image
- *                                      every 100 steps into build/ (galaxy_0000.ppm ...)
+ *   galaxy [n [steps [every [dir [bh|tiled]]]]]
+ *       default 2^20 bodies, 400 steps, an image every 50 steps into build/
+ *       (galaxy_0000.png ...), Barnes-Hut at theta 0.5 (tiled: all pairs).
+ *       make test runs the small form: galaxy 4096 20 10 build.
  *
  * Units: G = 1, each sphere of mass 1/2 and scale radius 1/4 (Plummer); the
  * spheres start 2 apart, falling towards each other with a small sideways
@@ -75,13 +78,96 @@ static double energy(const float *p, const float *v, size_t n, double eps2)
     return e;
 }
 
-/* The mass per pixel of the x-y projection of [-2, 2]^2, log-scaled to gray. */
-static int write_ppm(const char *path, const float *p, size_t n, int w)
+/* ---- a small PNG writer: 8-bit RGB, zlib stream of stored (uncompressed)
+ * deflate blocks, CRC-32 per chunk and Adler-32 (RFC 1950, 1951, PNG 1.2);
+ * any viewer or browser opens it. */
+static unsigned long crc_table[256];
+static void crc_init(void)
+{
+    unsigned long c;
+    int n, k;
+    for (n = 0; n < 256; ++n) {
+        c = (unsigned long)n;
+        for (k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320UL ^ (c >> 1) : c >> 1;
+        crc_table[n] = c;
+    }
+}
+static unsigned long crc_update(unsigned long c, const unsigned char *p, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; ++i) c = crc_table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+    return c;
+}
+static void put32(unsigned char *p, unsigned long v)
+{
+    p[0] = (unsigned char)(v >> 24), p[1] = (unsigned char)(v >> 16), p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
+}
+/* One chunk: length, type, data, CRC of type and data. */
+static int png_chunk(FILE *f, const char *type, const unsigned char *data, size_t len)
+{
+    unsigned char b[4];
+    unsigned long c;
+    put32(b, (unsigned long)len);
+    if (fwrite(b, 1, 4, f) != 4 || fwrite(type, 1, 4, f) != 4 || (len && fwrite(data, 1, len, f) != len)) return 1;
+    c = crc_update(0xffffffffUL, (const unsigned char *)type, 4);
+    c = crc_update(c, data, len) ^ 0xffffffffUL;
+    put32(b, c);
+    return fwrite(b, 1, 4, f) != 4;
+}
+/* w x h RGB pixels (3 bytes each, rows top down). */
+static int write_png(const char *path, const unsigned char *rgb, int w, int h)
+{
+    static const unsigned char sig[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    size_t row = (size_t)w * 3 + 1, raw = row * (size_t)h, blocks = (raw + 65534) / 65535, zlen = 2 + raw + 5 * blocks + 4;
+    unsigned char ihdr[13], *z = (unsigned char *)malloc(zlen), *q;
+    unsigned long a = 1, b = 0;
+    size_t i, done = 0;
+    int y, err;
+    FILE *f;
+    if (!z) return 1;
+    put32(ihdr, (unsigned long)w);
+    put32(ihdr + 4, (unsigned long)h);
+    ihdr[8] = 8, ihdr[9] = 2, ihdr[10] = ihdr[11] = ihdr[12] = 0; /* 8 bits, RGB, deflate, no filter, no interlace */
+    q = z;
+    *q++ = 0x78, *q++ = 0x01; /* zlib: deflate, 32 KiB window, no dictionary */
+    for (y = 0; y < h; ++y) { /* the raw stream: filter byte 0, then the row; cut into stored blocks below */
+        const unsigned char *src = rgb + (size_t)y * w * 3;
+        for (i = 0; i < row; ++i) {
+            unsigned char v = i ? src[i - 1] : 0;
+            if (done % 65535 == 0) { /* a stored block header: final flag, length, its complement */
+                size_t len = raw - done < 65535 ? raw - done : 65535;
+                *q++ = (unsigned char)(raw - done <= 65535);
+                *q++ = (unsigned char)len, *q++ = (unsigned char)(len >> 8);
+                *q++ = (unsigned char)~len, *q++ = (unsigned char)(~len >> 8);
+            }
+            *q++ = v;
+            ++done;
+            a = (a + v) % 65521;
+            b = (b + a) % 65521;
+        }
+    }
+    put32(q, (b << 16) | a);
+    q += 4;
+    f = fopen(path, "wb");
+    if (!f) {
+        free(z);
+        return 1;
+    }
+    err = fwrite(sig, 1, 8, f) != 8 || png_chunk(f, "IHDR", ihdr, 13) || png_chunk(f, "IDAT", z, (size_t)(q - z)) ||
+          png_chunk(f, "IEND", NULL, 0);
+    err |= fclose(f) != 0;
+    free(z);
+    return err;
+}
+
+/* The mass per pixel of the x-y projection of [-2, 2]^2, log-scaled to a
+ * warm gray: 3 decades of density, the peak white. */
+static int write_image(const char *path, const float *p, size_t n, int w)
 {
     double *img = (double *)calloc((size_t)w * w, sizeof(double)), peak = 0.0;
     unsigned char *rgb = (unsigned char *)malloc((size_t)w * w * 3);
-    FILE *f;
     size_t i;
+    int err;
     if (!img || !rgb) return 1;
     for (i = 0; i < n; ++i) {
         int x = (int)floor((p[4 * i] + 2.0) / 4.0 * w), y = (int)floor((2.0 - p[4 * i + 1]) / 4.0 * w);
@@ -89,26 +175,21 @@ static int write_ppm(const char *path, const float *p, size_t n, int w)
     }
     for (i = 0; i < (size_t)w * w; ++i) peak = img[i] > peak ? img[i] : peak;
     for (i = 0; i < (size_t)w * w; ++i) {
-        /* 3 decades of density: peak white, peak/1000 black */
         double t = img[i] > 0 ? 1.0 + log10(img[i] / peak) / 3.0 : 0.0;
         unsigned char g = (unsigned char)(255.0 * (t < 0 ? 0 : t > 1 ? 1 : t));
         rgb[3 * i] = g, rgb[3 * i + 1] = (unsigned char)(g * 0.85), rgb[3 * i + 2] = (unsigned char)(g * 0.6);
     }
-    f = fopen(path, "wb");
-    if (!f) return 1;
-    fprintf(f, "P6\n%d %d\n255\n", w, w);
-    fwrite(rgb, 1, (size_t)w * w * 3, f);
-    fclose(f);
+    err = write_png(path, rgb, w, w);
     free(img);
     free(rgb);
-    return 0;
+    return err;
 }
 
 int main(int argc, char **argv)
 {
-    size_t n = argc > 1 ? (size_t)atol(argv[1]) : 2048, half;
-    unsigned steps = argc > 2 ? (unsigned)atoi(argv[2]) : 600, every = argc > 3 ? (unsigned)atoi(argv[3]) : 100, done;
-    const char *dir = argc > 4 ? argv[4] : "build";
+    size_t n = argc > 1 ? (size_t)atol(argv[1]) : (size_t)1 << 20, half;
+    unsigned steps = argc > 2 ? (unsigned)atoi(argv[2]) : 400, every = argc > 3 ? (unsigned)atoi(argv[3]) : 50, done;
+    const char *dir = argc > 4 ? argv[4] : "build", *method = argc > 5 ? argv[5] : "bh";
     const double eps2 = 1e-4, c1[3] = {-1.0, -0.15, 0}, c2[3] = {1.0, 0.15, 0}, u1[3] = {0.25, 0, 0},
                  u2[3] = {-0.25, 0, 0};
     float *pos, *vel;
@@ -118,11 +199,12 @@ int main(int argc, char **argv)
     cl_int e;
     double e0 = 0.0, t0, t_run = 0.0;
     char path[512];
-    int frame = 0;
-    if (n < 2 || every < 1) {
-        fprintf(stderr, "usage: galaxy [n >= 2 [steps [every >= 1 [dir]]]]\n");
+    int frame = 0, bh = strcmp(method, "bh") == 0;
+    if (n < 2 || every < 1 || (!bh && strcmp(method, "tiled") != 0)) {
+        fprintf(stderr, "usage: galaxy [n >= 2 [steps [every >= 1 [dir [bh|tiled]]]]]\n");
         return 2;
     }
+    crc_init();
     half = n / 2;
     pos = (float *)malloc(n * 16);
     vel = (float *)malloc(n * 16);
@@ -134,7 +216,8 @@ int main(int argc, char **argv)
         clsort_destroy(cs);
         return 1;
     }
-    printf("galaxy: %lu bodies, %u steps, device %s\n", (unsigned long)n, steps, clsort_device_name(cs));
+    printf("galaxy: %lu bodies, %u steps, %s, device %s\n", (unsigned long)n, steps,
+           bh ? "Barnes-Hut (theta 0.5)" : "all pairs", clsort_device_name(cs));
     dp = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 16, pos, &e);
     if (e != CL_SUCCESS) return 1;
     dv = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 16, vel, &e);
@@ -143,13 +226,19 @@ int main(int argc, char **argv)
     memset(&d, 0, sizeof d);
     d.dt = 5e-3;
     d.softening2 = eps2;
+    if (bh) {
+        d.method = CLSORT_NBODY_BARNES_HUT; /* the tree rebuilt at every step, on the device */
+        d.theta = 0.5;
+    }
     for (done = 0;;) {
-        snprintf(path, sizeof path, "%s/galaxy_%04d.ppm", dir, frame++);
-        if (write_ppm(path, pos, n, 256)) {
+        snprintf(path, sizeof path, "%s/galaxy_%04d.png", dir, frame++);
+        if (write_image(path, pos, n, 512)) {
             fprintf(stderr, "galaxy: cannot write %s\n", path);
             return 1;
         }
-        printf("  step %5u: %s\n", done, path);
+        /* the progress line */
+        printf("  step %5u / %u  %s  %.2f ms/step\n", done, steps, path, done ? t_run / done : 0.0);
+        fflush(stdout);
         if (done >= steps) break;
         d.steps = steps - done < every ? steps - done : every; /* a burst, no transfer in between */
         t0 = now_ms();
@@ -161,8 +250,7 @@ int main(int argc, char **argv)
         t_run += now_ms() - t0;
         done += d.steps;
     }
-    printf("galaxy: %.1f ms on the device, %.3g interactions/s\n", t_run,
-           (double)n * n * (steps + (steps + every - 1) / every) / (t_run * 1e-3));
+    printf("galaxy: %.1f ms on the device (%.2f ms a step)\n", t_run, t_run / (steps ? steps : 1));
     if (n <= 8192) {
         double e1;
         clEnqueueReadBuffer(clsort_cl_queue(cs), dv, CL_TRUE, 0, n * 16, vel, 0, NULL, NULL);

@@ -21,6 +21,7 @@
 #include <CL/cl_ext.h> /* CL_PLATFORM_NOT_FOUND_KHR */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static int passed, failed;
