@@ -203,7 +203,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  p=$$($(OCLGRIND) --uninitialized ./$(BUILD)/oclgrind_planted 2>&1 | grep -c "^Uninitialized"); \
 	  echo "oclgrind self-check: $$n reports on the reallocation case (0 expected), $$p on the planted read (>0 expected)"; \
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ]
-	@{ for part in base sort bin bitonic nbody reduce; do $(OCLGRIND_RUN) $$part || exit 1; done; \
+	@{ for part in base sort bin bitonic nbody reduce tree; do $(OCLGRIND_RUN) $$part || exit 1; done; \
 	   CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort; } > $(BUILD)/oclgrind.log 2>&1; \
 	  status=$$?; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
