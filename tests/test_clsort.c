@@ -1564,13 +1564,14 @@ static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n 
                                               "queue of another context"};
 enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
        F_BITONIC, F_NBODY, F_REDUCE, F_SEGSCAN, F_SEGREDUCE, F_REDUCE_BY_KEY, F_RLE, F_UNIQUE, F_HISTOGRAM,
-       F_FUNCS };
+       F_TREE_BUILD, F_TREE_ACCEL, F_NBODY_BH, F_FUNCS };
 static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
                                         "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
                                         "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin",
                                         "clsort_bitonic_sort", "clsort_nbody", "clsort_reduce",
                                         "clsort_segmented_scan", "clsort_segmented_reduce", "clsort_reduce_by_key",
-                                        "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even"};
+                                        "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even",
+                                        "clsort_tree_build", "clsort_tree_accel", "clsort_nbody (Barnes-Hut)"};
 
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
                                cl_command_queue foreign_queue)
@@ -1613,12 +1614,35 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         memset(&td, 0, sizeof td);
         return clsort_bitonic_sort(ctx, in, out, n, &td, e);
     }
-    case F_NBODY: { /* 16 bodies of 16 bytes: positions in, velocities out */
+    case F_NBODY: case F_NBODY_BH: { /* 16 bodies of 16 bytes: positions in, velocities out */
         clsort_nbody_desc nd;
         memset(&nd, 0, sizeof nd);
         nd.dt = 1e-3;
         nd.softening2 = 1e-2;
+        if (f == F_NBODY_BH) nd.method = CLSORT_NBODY_BARNES_HUT;
         return clsort_nbody(ctx, in, out, n / 4, &nd, e);
+    }
+    case F_TREE_BUILD: case F_TREE_ACCEL: {
+        /* a tree of the valid context; build: 16 float4 points (the short buffer for A_SMALL); accel:
+         * a valid build from the flags buffer first, then the case on the accelerations (16 float4),
+         * the context and the queue (its overflow case is the build's: accel takes no count) */
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_nbody_desc nd;
+        clsort_result r;
+        memset(&td, 0, sizeof td);
+        memset(&nd, 0, sizeof nd);
+        if (clsort_tree_create(cs, &tree) != CLSORT_SUCCESS) return CLSORT_ERROR_OPENCL;
+        if (f == F_TREE_BUILD || c == A_OVERFLOW) {
+            r = clsort_tree_build(ctx, tree, c == A_SMALL ? out : in, n / 4, &td, e);
+        } else {
+            r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (r == CLSORT_SUCCESS)
+                r = clsort_tree_accel(ctx, tree, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, &nd, e);
+            else r = CLSORT_ERROR_OPENCL; /* the valid build failed: not what the table checks */
+        }
+        clsort_tree_destroy(tree);
+        return r;
     }
     case F_REDUCE: case F_SEGSCAN: case F_SEGREDUCE: {
         /* reduce: the input is the short buffer for A_SMALL; segmented reduce: 8 segments of 8 */
