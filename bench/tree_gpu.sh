@@ -18,3 +18,6 @@ export CLSORT_DEVICE=${CLSORT_DEVICE:-nvidia}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 BENCH_RUNS=${BENCH_RUNS:-11} BENCH_ALLPAIRS_MAX=1048576 ./build/tree_bench 20 24 | tee "$out/tree_gpu.jsonl"
 BENCH_RUNS=${BENCH_RUNS:-11} ./build/tree_bench x 10 20 | tee -a "$out/tree_gpu.jsonl"
+# the example at its full size: 2^20 bodies, Barnes-Hut, 200 steps, PNG images to $OUT (carry build/galaxy)
+[ -x build/galaxy ] && ./build/galaxy 1048576 200 50 "$out" | tee "$out/galaxy.log"
+exit 0
