@@ -403,3 +403,65 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
     }
     nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
 }
+
+/* ---- radius queries: for query i (dims floats at queries[i * stride +
+ * offset]), the points p with d2(p) <= r2, d2 = (dx * dx + dy * dy) + dz * dz
+ * in float with no contraction (dx = p.x - q.x; dz = 0 in 2D), r2 = r * r
+ * rounded by the host. A node is skipped when its box's d2 (per axis the
+ * distance to [lo, hi], 0 inside, in the same operations) exceeds r2: every
+ * operation is monotone, so no point of a skipped node has d2 <= r2 and the
+ * result is exactly the brute-force set, points on the radius included.
+ * fill = 0: counts[i] = how many; fill = 1: their records perm[j] to
+ * indices[offsets[i] ...] in Morton order. */
+inline float tr_d2(float dx, float dy, float dz)
+{
+#pragma OPENCL FP_CONTRACT OFF
+    const float x2 = dx * dx, y2 = dy * dy, z2 = dz * dz;
+    const float s = x2 + y2;
+    return s + z2;
+}
+
+inline float tr_gap(float q, float lo, float hi)
+{
+    return q < lo ? lo - q : q > hi ? q - hi : 0.0f;
+}
+
+__kernel void tree_radius(__global const float *queries, uint nq, ulong stride, ulong offset,
+                          __global const float4 *points, __global const uint4 *nodes, __global const float4 *lo,
+                          __global const float4 *hi, __global const uint *perm, uint n, float r2,
+                          __global uint *counts, __global const uint *offsets, __global uint *indices, uint fill)
+{
+    const uint i = (uint)get_global_id(0);
+    if (i >= nq) return;
+    __global const float *qr = queries + (ulong)i * stride + offset;
+    const float qx = qr[0], qy = qr[1], qz = DIMS == 3 ? qr[2] : 0.0f;
+    const uint base = fill ? offsets[i] : 0u;
+    uint count = 0;
+    uint stack[TR_STACK];
+    uint sp = 0;
+    stack[sp++] = 0u; /* the root; for n = 1 the leaf 0 */
+    while (sp > 0u) {
+        const uint c = stack[--sp];
+        if (c >= n - 1u) {
+            const uint j = c - (n - 1u);
+            const float4 p = points[j];
+            if (tr_d2(p.x - qx, p.y - qy, p.z - qz) <= r2) {
+                if (fill) indices[base + count] = perm[j];
+                ++count;
+            }
+            continue;
+        }
+        const float4 l = lo[c], h = hi[c];
+        if (tr_d2(tr_gap(qx, l.x, h.x), tr_gap(qy, l.y, h.y), tr_gap(qz, l.z, h.z)) > r2) continue;
+        const uint4 nd = nodes[c];
+        stack[sp++] = nd.y;
+        stack[sp++] = nd.x;
+    }
+    if (!fill) counts[i] = count;
+}
+
+/* offsets[nq] = the total (the scan's, from total[0]). */
+__kernel void tree_radius_total(__global uint *offsets, uint nq, __global const uint *total)
+{
+    if (get_global_id(0) == 0) offsets[nq] = total[0];
+}

@@ -3832,6 +3832,130 @@ static void test_tree_nbody(clsort_context *cs, size_t n, unsigned steps)
     free(pos); free(vel); free(p1); free(p2); free(v1);
 }
 
+/* d2 as tree_radius evaluates it: float, no contraction (one operation per statement). */
+static float tree_d2(float dx, float dy, float dz)
+{
+    float x2 = dx * dx, y2 = dy * dy, z2 = dz * dz, s;
+    s = x2 + y2;
+    return s + z2;
+}
+
+static int cmp_u32_asc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Radius queries of nq query points against a tree of n points (float4
+ * records), dims 2 or 3: grid = 1 puts points and queries on a grid of
+ * step 1/4 with r = 1/2 (many points exactly on the radius, every operation
+ * exact); else random points and queries with radius r. Counts, offsets, the
+ * total and every list (as a set) against a brute-force host search with the
+ * same float operations; then the capacity check (indices one short:
+ * the error, indices untouched). */
+static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, size_t nq, unsigned dims, int grid,
+                             float r)
+{
+    float *pts = (float *)malloc(n * 16 + 16), *qs = (float *)malloc(nq * 32 + 32);
+    uint32_t *cnt = (uint32_t *)malloc(nq * 4 + 4), *off = (uint32_t *)malloc(nq * 4 + 8), *idx, *ref;
+    size_t i, j, total = 0, want = 0, bad = 0, cap;
+    cl_mem dp, dq, dc, doff, di;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc rd;
+    clsort_result res;
+    char what[160];
+    float r2 = r * r;
+    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu", dims, grid ? "grid" : "random", (double)r,
+             (unsigned long)nq);
+    for (i = 0; i < n; ++i) {
+        int a;
+        for (a = 0; a < 3; ++a)
+            pts[4 * i + a] = a < (int)dims ? (grid ? (float)((int)(rnd64() % 17) - 8) * 0.25f : (float)(urand() * 4 - 2))
+                                           : 0.0f;
+        pts[4 * i + 3] = 1.0f;
+    }
+    for (i = 0; i < nq; ++i) { /* 8-float query records, x at float 2 */
+        int a;
+        for (a = 0; a < 8; ++a) qs[8 * i + a] = -7.0f;
+        for (a = 0; a < (int)dims; ++a)
+            qs[8 * i + 2 + a] = grid ? (float)((int)(rnd64() % 21) - 10) * 0.25f : (float)(urand() * 5 - 2.5);
+    }
+    for (i = 0; i < nq; ++i) {
+        uint32_t c = 0;
+        for (j = 0; j < n; ++j)
+            if (tree_d2(pts[4 * j] - qs[8 * i + 2], pts[4 * j + 1] - qs[8 * i + 3],
+                        dims == 3 ? pts[4 * j + 2] - qs[8 * i + 4] : 0.0f) <= r2)
+                ++c;
+        want += c;
+    }
+    idx = (uint32_t *)malloc(want * 4 + 8);
+    ref = (uint32_t *)malloc(want * 4 + 8);
+    dp = buffer(cs, n * 16 + 16, pts);
+    dq = buffer(cs, nq * 32 + 32, qs);
+    dc = buffer(cs, nq * 4 + 4, NULL);
+    doff = buffer(cs, nq * 4 + 8, NULL);
+    cap = want ? want : 1;
+    di = buffer(cs, cap * 4, NULL);
+    memset(&td, 0, sizeof td);
+    td.dims = dims;
+    check(clsort_tree_build(cs, tree, dp, n, &td, NULL) == CLSORT_SUCCESS, "tree build for radius", n,
+          clsort_last_error(cs), 0, 0, 0);
+    memset(&rd, 0, sizeof rd);
+    rd.radius = r;
+    rd.stride = 32;
+    rd.offset = 8;
+    rd.counts = dc;
+    rd.offsets = doff;
+    rd.indices = di;
+    rd.capacity = cap;
+    res = clsort_tree_radius(cs, tree, dq, nq, &rd, &total, NULL);
+    check(res == CLSORT_SUCCESS, what, n, clsort_last_error(cs), 0, 0, res);
+    check(total == want, "tree radius total = brute force", n, what, 0, (double)want, (double)total);
+    if (nq) download(cs, dc, nq * 4, cnt);
+    download(cs, doff, nq * 4 + 4, off);
+    if (want) download(cs, di, want * 4, idx);
+    for (i = 0, j = 0; i < nq && res == CLSORT_SUCCESS; ++i) {
+        size_t k, c = 0;
+        for (k = 0; k < n; ++k)
+            if (tree_d2(pts[4 * k] - qs[8 * i + 2], pts[4 * k + 1] - qs[8 * i + 3],
+                        dims == 3 ? pts[4 * k + 2] - qs[8 * i + 4] : 0.0f) <= r2)
+                ref[j + c++] = (uint32_t)k;
+        if (cnt[i] != c || off[i] != j) break;
+        qsort(idx + j, c, 4, cmp_u32_asc);
+        if (c && memcmp(idx + j, ref + j, c * 4) != 0) break;
+        j += c;
+    }
+    bad = i;
+    check(bad == nq && off[nq] == want, "tree radius counts, offsets and lists = brute force", n, what, bad,
+          bad < nq ? (double)off[bad] : (double)want, bad < nq ? (double)cnt[bad] : (double)off[nq]);
+    if (want > 0) { /* one index short: the error names the need, the indices stay as they were */
+        uint32_t *back = (uint32_t *)malloc(want * 4 + 8);
+        download(cs, di, want * 4, idx); /* as the device left them (the lists above were sorted on the host) */
+        rd.capacity = want - 1;
+        total = 0;
+        res = clsort_tree_radius(cs, tree, dq, nq, &rd, &total, NULL);
+        download(cs, di, want * 4, back);
+        check(res == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "capacity") &&
+                  memcmp(back, idx, want * 4) == 0 && total == want,
+              "tree radius capacity one short: error, indices untouched", n, clsort_last_error(cs), 0, 0, res);
+        free(back);
+    }
+    { /* counts only, no offsets, no total */
+        memset(&rd, 0, sizeof rd);
+        rd.radius = r;
+        rd.stride = 32;
+        rd.offset = 8;
+        rd.counts = dc;
+        res = clsort_tree_radius(cs, tree, dq, nq, &rd, NULL, NULL);
+        if (nq) download(cs, dc, nq * 4, off);
+        check(res == CLSORT_SUCCESS && (nq == 0 || memcmp(off, cnt, nq * 4) == 0), "tree radius counts only", n, what,
+              0, 0, res);
+    }
+    clReleaseMemObject(dp); clReleaseMemObject(dq); clReleaseMemObject(dc); clReleaseMemObject(doff);
+    clReleaseMemObject(di);
+    free(pts); free(qs); free(cnt); free(off); free(idx); free(ref);
+}
+
 static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
 {
     float pos[64], acc[64], acc0[64];
@@ -3885,6 +4009,50 @@ static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
     TREE_BAD(clsort_tree_accel(cs, tree, small, &nd, NULL), "tree accel small buffer", CLSORT_ERROR_INVALID_ARGUMENT);
     TREE_BAD(clsort_tree_accel(cs, tree, NULL, &nd, NULL), "tree accel NULL buffer", CLSORT_ERROR_INVALID_ARGUMENT);
     TREE_BAD(clsort_tree_accel(cs, tree, dacc, NULL, NULL), "tree accel NULL desc", CLSORT_ERROR_INVALID_ARGUMENT);
+    { /* radius queries (the tree of 16 points): counts into dacc, which must stay as it was */
+        clsort_tree_radius_desc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 1.0f;
+        rd.counts = dacc;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, NULL, NULL, NULL), "radius NULL desc", CLSORT_ERROR_INVALID_ARGUMENT);
+        TREE_BAD(clsort_tree_radius(cs, NULL, dpos, 16, &rd, NULL, NULL), "radius NULL tree", CLSORT_ERROR_INVALID_ARGUMENT);
+        TREE_BAD(clsort_tree_radius(cs, tree, NULL, 16, &rd, NULL, NULL), "radius NULL queries", CLSORT_ERROR_INVALID_ARGUMENT);
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 17, &rd, NULL, NULL), "radius nq past the queries",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        TREE_BAD(clsort_tree_radius(cs, tree, small, 2, &rd, NULL, NULL), "radius queries too small",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.radius = -1.0f;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius -1", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.radius = (float)NAN;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius NaN", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.radius = (float)INFINITY;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius inf", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.radius = 1.0f;
+        rd.stride = 18;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 4, &rd, NULL, NULL), "radius stride 18", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.stride = 0;
+        rd.counts = NULL;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius NULL counts", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.counts = small;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius counts too small",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.counts = dacc;
+        rd.indices = small;
+        rd.capacity = 5;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius indices without offsets",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.indices = NULL;
+        rd.offsets = small;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius offsets too small",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.offsets = dacc;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 8, &rd, NULL, NULL), "radius counts and offsets alias",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.offsets = NULL;
+        rd.counts = dpos;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 8, &rd, NULL, NULL), "radius counts over the queries",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+    }
     nd.fp64 = 1;
     {
         clsort_result r = clsort_nbody_accel(cs, dpos, dacc, 8, &nd, NULL);
@@ -3950,6 +4118,18 @@ static void test_tree(clsort_context *cs, int tiny, int quick)
     } else {
         test_tree_accel(cs, tree, 70, 70, T_PLUMMER, 1e-4, thetas, 0, rms_s, max_s, 1); /* few bodies: exactness only */
         test_tree_accel(cs, tree, 3, 3, T_UNIFORM, 0.0, thetas, 0, rms_s, max_s, 1);
+    }
+    { /* radius queries: grids (points on the radius), random points, 2D and 3D, few and many points */
+        static const size_t rn[] = {1, 2, 3, 31, 257, 1009, 4099};
+        for (s = 0; s < sizeof rn / sizeof rn[0]; ++s) {
+            if (tiny && rn[s] > 300) continue;
+            test_tree_radius(cs, tree, rn[s], tiny ? 17 : 301, 3, 1, 0.5f);
+            test_tree_radius(cs, tree, rn[s], tiny ? 17 : 301, 2, 1, 0.75f);
+            if (!tiny) test_tree_radius(cs, tree, rn[s], 300, 3, 0, 0.3f);
+            if (!tiny) test_tree_radius(cs, tree, rn[s], 300, 2, 0, 0.0f);
+        }
+        test_tree_radius(cs, tree, 100, 0, 3, 0, 0.5f); /* no query */
+        test_tree_radius(cs, tree, 300, 50, 3, 1, 100.0f); /* every point of every query */
     }
     test_tree_arguments(cs, tree);
     clsort_tree_destroy(tree);
