@@ -134,6 +134,7 @@
  *   tree      clsort_tree_create(ctx, &tree) / clsort_tree_destroy(tree)
  *             clsort_tree_build(ctx, tree, positions, n, &tree_desc, &enq)
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
+ *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
  *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
@@ -407,7 +408,11 @@
  *             GPUs, where started work-groups run to completion;
  *           - Mesa llvmpipe (device name "llvmpipe"): work-groups narrower
  *             than its SIMD width are widened to it, around a bug of its own
- *             (tests/llvmpipe_narrow_wg.c);
+ *             (tests/llvmpipe_narrow_wg.c); the tree summaries climb without
+ *             mem_fence there (TR_NO_FENCE): in work-groups of 32 or more,
+ *             llvmpipe loses the stores that follow a mem_fence in the later
+ *             iterations of a divergent loop (tests/llvmpipe_fence_loop.c);
+ *             its atomics are CPU read-modify-writes, ordered already;
  *           - a kernel that refuses the work-group size at launch
  *             (CL_KERNEL_WORK_GROUP_SIZE below the device maximum) lowers the
  *             context's limit; the call fails with a message, the next one
@@ -468,30 +473,56 @@
  *           work-item per leaf climbs, at each node it atomic_inc's the
  *           node's arrival counter (cleared first): the first to arrive
  *           stops, the second computes the node from both children and goes
- *           on. Summary writes come before the counter increment (mem_fence)
- *           and summaries are read and written through volatile pointers (on
- *           NVIDIA: at L2, not the incoherent L1); no assumption on the order
- *           work-groups run in. Summaries: the tight box (a BVH over the
+ *           on. A node's summary words are written before a fence and the
+ *           counter increment, and read after the increment and a fence; no
+ *           assumption on the order work-groups run in. Summaries: the tight box (a BVH over the
  *           points), the extent (largest side), the mass (a sum of floats,
  *           left child + right child), the centre of mass, and bmax: an
  *           upper bound of the distance from the centre to every point of the
- *           node (its farthest box corner, rounded up). Layouts: see
+ *           node (its farthest box corner, rounded up), and the moments
+ *           about the centre: the traceless quadrupole Q = sum m (3 x x^T -
+ *           |x|^2 I) and I2 = sum m |x|^2, each from the children's by the
+ *           parallel-axis rule. The summary words cross work-items through
+ *           atomics (an exchange to write, an or of 0 to read; cleared first),
+ *           as the reduction's look-back values: no stale cache line, no
+ *           plain read racing a plain write (oclgrind checks it). Layouts: see
  *           clsort_tree_view; node numbering: internal 0 .. n-2 (0 = root),
  *           leaf j = n - 1 + j (so the root is node 0 for n = 1 too).
  *             Barnes-Hut (clsort_tree_accel, CLSORT_NBODY_BARNES_HUT): one
  *           work-item per point in Morton order (neighbours walk the same
  *           nodes) walks the tree depth first with a private stack; a node
- *           is accepted as its mass at its centre when the body's distance
- *           to the centre r > bmax / theta and r > bmax (Barnes' bmax
- *           criterion: the body is outside the ball holding the node's
- *           points, so a node containing the body is always opened, whatever
- *           theta <= 2); leaves are bodies, the body itself skipped. Same
- *           softening, G and integrators (nbody.cl's nb_integrate) as the
- *           all-pairs step. theta -> 0 opens every node: the all-pairs sum
- *           in another order, within the NBODY bound (tested at theta 1e-6).
- *           Monopoles only: RMS relative force error ~0.12 theta^2 (Plummer,
- *           4096 bodies: 1.0e-2 at 0.3, 3.0e-2 at 0.5, 6.4e-2 at 0.7, 0.14
- *           at 1.0; the tests' bounds). Float only; n < 2^31.
+ *           is accepted when the body's distance to its centre r > bmax /
+ *           theta and r > bmax (Barnes' bmax criterion: the body is outside
+ *           the ball holding the node's points, so a node containing the body
+ *           is always opened, whatever theta <= 2), and then contributes its
+ *           monopole and quadrupole: the second-order Taylor expansion of the
+ *           softened sum, M d / rho^3 - Q d / rho^5 + 5/2 (d.Q d - eps^2 I2) d /
+ *           rho^7 (d = centre - body, rho^2 = |d|^2 + eps^2; the I2 term is
+ *           the softening's, zero without it); leaves are bodies, the body
+ *           itself skipped. Same softening, G and integrators (nbody.cl's
+ *           nb_integrate) as the all-pairs step. theta -> 0 opens every node:
+ *           the all-pairs sum in another order, within the NBODY bound
+ *           (tested at theta 1e-6). Accuracy (RMS relative force error
+ *           sqrt(sum |a - a_exact|^2 / sum |a_exact|^2) against the double
+ *           all-pairs sum, softening 0.01, PoCL): 2^16 bodies, theta 0.3 /
+ *           0.5 / 0.7 / 1.0: Plummer 4.1e-4 / 2.8e-3 / 8.9e-3 / 3.2e-2, two
+ *           spheres 5.1e-4 / 3.8e-3 / 1.2e-2 / 4.6e-2, a disc 2.9e-4 /
+ *           1.4e-3 / 4.3e-3 / 1.6e-2, spheres with a disc 1.8e-4 / 8.8e-4 /
+ *           2.3e-3 / 6.4e-3; at 4096 bodies (few per node) Plummer 9.8e-4 /
+ *           8.0e-3 / 2.9e-2 / 0.11; the error falls with N (Plummer, theta
+ *           0.5: 8.0e-3 at 2^12, 4.7e-3 at 2^14, 2.7e-3 at 2^16, 1.6e-3 at
+ *           2^18). The largest per-body errors are at bodies whose
+ *           acceleration nearly cancels. Float only; n < 2^31.
+ *             Radius queries (clsort_tree_radius): per query point, the
+ *           points p with d2 = (dx^2 + dy^2) + dz^2 <= r^2, each evaluated in
+ *           float without contraction (r^2 rounded once); a node is skipped
+ *           when the same expression on the distances to its box exceeds
+ *           r^2. Every operation is monotone, so a skipped node holds no
+ *           point that the test would accept: the sets equal a brute-force
+ *           search in those operations, points exactly on the radius
+ *           included (tested against one). Counts; with offsets the
+ *           exclusive scan (>>scan) and the total; with indices the records
+ *           (permutation entries) in CSR layout, each list in Morton order.
  * ADDING A PRIMITIVE (a new family; the engine is not edited)
  *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
  *      the work-group scans, the look-back protocol, clear_words) and any
@@ -1180,6 +1211,17 @@ typedef struct clsort_tree_radius_desc {
 CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
                                             const clsort_tree_radius_desc *desc, size_t *total,
                                             const clsort_enqueue *enq);
+/* Host forms (a tree built for the call and dropped): bodies and
+ * accelerations are n float4 (x, y, z, mass) / (ax, ay, az, 0) in host
+ * memory; desc as clsort_tree_accel's (softening2, G, theta). */
+CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float *bodies, size_t n, float *accelerations,
+                                                const clsort_nbody_desc *desc);
+/* points: n float4 (x, y, z, -), queries: nq float4; counts (nq) required,
+ * offsets (nq + 1) and indices (capacity) optional as in clsort_tree_radius,
+ * total optional. */
+CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
+                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
+                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
 #ifdef __cplusplus
 }
@@ -6350,6 +6392,77 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
         r = clsort__tree_launch(&c, p, "tree_radius", nq, &ka);
     }
     return clsort__chain_end(&c, enq, r);
+}
+
+CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float *bodies, size_t n, float *accelerations,
+                                                const clsort_nbody_desc *desc)
+{
+    static const char *fn = "clsort_tree_accel_host";
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    cl_mem dpos = NULL, dacc = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (n > 0 && (!bodies || !accelerations))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bodies or accelerations is NULL", fn);
+    if (n > 0x7fffffffu) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1", fn, (unsigned long)n);
+    clsort__tree_body_desc(&td);
+    r = clsort_tree_create(ctx, &tree);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, bodies, n * 16, &dpos);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, NULL, n * 16, &dacc);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dpos, n, &td, NULL);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_accel(ctx, tree, dacc, desc, NULL);
+    if (r == CLSORT_SUCCESS && n) r = clsort__download(ctx, dacc, n * 16, accelerations);
+    clsort_tree_destroy(tree);
+    clsort__release(ctx, &dpos);
+    clsort__release(ctx, &dacc);
+    return r;
+}
+
+CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
+                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
+                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total)
+{
+    static const char *fn = "clsort_tree_radius_host";
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc rd;
+    cl_mem dp = NULL, dq = NULL, dc = NULL, doff = NULL, di = NULL;
+    size_t sum = 0;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if ((n > 0 && !points) || (nq > 0 && (!queries || !counts)))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: points, queries or counts is NULL", fn);
+    if (indices && !offsets)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: indices needs offsets", fn);
+    if (n > 0x7fffffffu || nq > 0x7fffffffu || capacity > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n, nq or capacity too large", fn);
+    memset(&td, 0, sizeof td);
+    memset(&rd, 0, sizeof rd);
+    rd.radius = radius;
+    r = clsort_tree_create(ctx, &tree);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, points, n * 16, &dp);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, nq ? queries : NULL, nq ? nq * 16 : 16, &dq);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, NULL, nq ? nq * 4 : 4, &dc);
+    if (r == CLSORT_SUCCESS && offsets) r = clsort__upload(ctx, NULL, (nq + 1) * 4, &doff);
+    if (r == CLSORT_SUCCESS && indices) r = clsort__upload(ctx, NULL, capacity ? capacity * 4 : 4, &di);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dp, n, &td, NULL);
+    rd.counts = dc;
+    rd.offsets = doff;
+    rd.indices = di;
+    rd.capacity = capacity;
+    if (r == CLSORT_SUCCESS) r = clsort_tree_radius(ctx, tree, dq, nq, &rd, &sum, NULL);
+    if (r == CLSORT_SUCCESS && nq) r = clsort__download(ctx, dc, nq * 4, counts);
+    if (r == CLSORT_SUCCESS && offsets) r = clsort__download(ctx, doff, (nq + 1) * 4, offsets);
+    if (r == CLSORT_SUCCESS && indices && sum) r = clsort__download(ctx, di, sum * 4, indices);
+    if (r == CLSORT_SUCCESS && total) *total = sum;
+    clsort_tree_destroy(tree);
+    clsort__release(ctx, &dp);
+    clsort__release(ctx, &dq);
+    clsort__release(ctx, &dc);
+    clsort__release(ctx, &doff);
+    clsort__release(ctx, &di);
+    return r;
 }
 
 /* >>prepare ------------------------------------------------------------------

@@ -3956,6 +3956,56 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     free(pts); free(qs); free(cnt); free(off); free(idx); free(ref);
 }
 
+/* The host forms against the device forms: accelerations bit for bit, radius counts and lists. */
+static void test_tree_host(clsort_context *cs, clsort_tree *tree, size_t n)
+{
+    float *pos = (float *)malloc(n * 16 + 16), *acc = (float *)malloc(n * 16 + 16), *acc2 = (float *)malloc(n * 16 + 16);
+    uint32_t *cnt = (uint32_t *)malloc(n * 4 + 4), *off = (uint32_t *)malloc(n * 4 + 8), *cnt2 = (uint32_t *)malloc(n * 4 + 4),
+             *idx;
+    size_t i, j, total = 0, want = 0;
+    clsort_tree_desc td;
+    clsort_nbody_desc nd;
+    cl_mem dp, da;
+    int ok = 1;
+    tree_points_make(pos, n, T_PLUMMER);
+    memset(&nd, 0, sizeof nd);
+    nd.softening2 = 1e-4;
+    nd.theta = 0.6;
+    dp = buffer(cs, n * 16 + 16, pos);
+    da = buffer(cs, n * 16 + 16, NULL);
+    memset(&td, 0, sizeof td);
+    td.has_mass = 1;
+    td.mass_offset = 12;
+    check(clsort_tree_build(cs, tree, dp, n, &td, NULL) == CLSORT_SUCCESS &&
+              clsort_tree_accel(cs, tree, da, &nd, NULL) == CLSORT_SUCCESS,
+          "tree accel for the host form", n, clsort_last_error(cs), 0, 0, 0);
+    download(cs, da, n * 16, acc);
+    check(clsort_tree_accel_host(cs, pos, n, acc2, &nd) == CLSORT_SUCCESS && memcmp(acc, acc2, n * 16) == 0,
+          "clsort_tree_accel_host = clsort_tree_accel bit for bit", n, clsort_last_error(cs), 0, 0, 0);
+    for (i = 0; i < n; ++i) {
+        uint32_t c = 0;
+        for (j = 0; j < n; ++j)
+            if (tree_d2(pos[4 * j] - pos[4 * i], pos[4 * j + 1] - pos[4 * i + 1], pos[4 * j + 2] - pos[4 * i + 2]) <=
+                0.25f * 0.25f)
+                ++c;
+        cnt2[i] = c;
+        want += c;
+    }
+    idx = (uint32_t *)malloc(want * 4 + 4);
+    check(clsort_tree_radius_host(cs, pos, n, pos, n, 0.25f, cnt, off, idx, want, &total) == CLSORT_SUCCESS,
+          "clsort_tree_radius_host", n, clsort_last_error(cs), 0, 0, 0);
+    for (i = 0; i < n; ++i) {
+        int self = 0;
+        if (cnt[i] != cnt2[i]) ok = 0;
+        for (j = off[i]; j < off[i + 1] && j < want; ++j) self |= idx[j] == i; /* each point finds itself */
+        if (!self) ok = 0;
+    }
+    check(ok && total == want && off[n] == want, "clsort_tree_radius_host counts = brute force, self in every list", n,
+          "plummer", 0, (double)want, (double)total);
+    clReleaseMemObject(dp); clReleaseMemObject(da);
+    free(pos); free(acc); free(acc2); free(cnt); free(off); free(cnt2); free(idx);
+}
+
 static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
 {
     float pos[64], acc[64], acc0[64];
@@ -4131,6 +4181,7 @@ static void test_tree(clsort_context *cs, int tiny, int quick)
         test_tree_radius(cs, tree, 100, 0, 3, 0, 0.5f); /* no query */
         test_tree_radius(cs, tree, 300, 50, 3, 1, 100.0f); /* every point of every query */
     }
+    test_tree_host(cs, tree, tiny ? 40 : 1000);
     test_tree_arguments(cs, tree);
     clsort_tree_destroy(tree);
 }
