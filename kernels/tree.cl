@@ -293,6 +293,9 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
     const uint j = (uint)get_global_id(0);
     if (j >= n || n < 2u) return;
     uint node = n - 1u + j;
+    /* the summary of the node climbed from, kept in registers: only the
+     * sibling's is read back (by atomics: another work-item wrote it) */
+    tr_node cur = tr_child(node, n, points, lo, hi, com, quad);
     for (;;) {
         const uint p = parents[node];
         if (p == 0xffffffffu) return;
@@ -300,7 +303,8 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         if (atomic_inc(&flags[p]) == 0u) return; /* the sibling's subtree is not done yet */
         TR_FENCE();
         const uint4 nd = nodes[p];
-        const tr_node A = tr_child(nd.x, n, points, lo, hi, com, quad), B = tr_child(nd.y, n, points, lo, hi, com, quad);
+        const tr_node sib = tr_child(nd.x == node ? nd.y : nd.x, n, points, lo, hi, com, quad);
+        const tr_node A = nd.x == node ? cur : sib, B = nd.x == node ? sib : cur; /* left, right */
         tr_node r;
         r.lx = fmin(A.lx, B.lx); r.ly = fmin(A.ly, B.ly); r.lz = fmin(A.lz, B.lz);
         r.hx = fmax(A.hx, B.hx); r.hy = fmax(A.hy, B.hy); r.hz = fmax(A.hz, B.hz);
@@ -332,6 +336,7 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         lo[k + 3u] = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
         hi[k + 3u] = sqrt(ex * ex + ey * ey + ez * ez) * 1.000001f;
         quad[k8 + 7u] = 0.0f;
+        cur = r;
         node = p;
     }
 }
