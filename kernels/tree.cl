@@ -2,8 +2,9 @@
  * box (given, or a min/max reduction on the device), a binary radix tree over
  * the sorted codes (Karras 2012, one work-item per internal node), bottom-up
  * node summaries in one pass (atomic arrival counters: the second work-item
- * to reach a node computes it and climbs on), and Barnes-Hut accelerations by
- * a stack-based traversal per body. Prepended by common.cl and nbody.cl (its
+ * to reach a node computes it and climbs on), Barnes-Hut accelerations
+ * (monopole + quadrupole) by a stack-based traversal per body, and radius
+ * queries. Prepended by common.cl (morton_spread2/3) and nbody.cl (its
  * nb_integrate: the same integrator steps as the all-pairs kernel).
  *
  * Build-time macros (clsort__tree_program):
@@ -11,6 +12,7 @@
  *   KEY_T     uint or ulong: the code type; KEY_BITS its width (32 or 64)
  *   DIMS      2 or 3
  *   BPA       bits per axis (3D: 10 or 21, 2D: 16 or 31)
+ *   TR_NO_FENCE  no mem_fence in tree_summaries (Mesa llvmpipe, see there)
  *
  * Node numbering (n points, n >= 1): internal nodes 0 .. n-2 (node 0 is the
  * root when n >= 2), leaf j is node n-1+j, so the root is always node 0.
@@ -20,7 +22,9 @@
  * Summaries of internal node k: lo[k] = (min x, y, z, extent = the largest
  * side of the box), hi[k] = (max x, y, z, bmax = an upper bound on the
  * distance from the centre of mass to any point of the node), com[k] =
- * (centre of mass x, y, z, total mass). A leaf's summary is its point. */
+ * (centre of mass x, y, z, total mass), quad[2k], quad[2k + 1] = (Qxx, Qxy,
+ * Qxz, Qyy), (Qyz, Qzz, I2, 0): the traceless quadrupole and the second
+ * moment about the centre of mass. A leaf's summary is its point. */
 
 #ifndef KEY_T
 #define KEY_T uint
