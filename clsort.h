@@ -18,7 +18,8 @@
  *          kernels/gather.cl split out of radix.cl; the look-back protocol in
  *          common.cl. New: the reduction family (reduce, segmented scan and
  *          reduce, by key, run-length encode, unique, histogram), trees over
- *          Morton codes with Barnes-Hut, a persistent program cache and
+ *          Morton codes with Barnes-Hut (quadrupoles) and radius queries, a
+ *          persistent program cache and
  *          clsort_prepare. Portability: queues flushed before their events
  *          are waited on elsewhere, llvmpipe and no-64-bit-atomics paths,
  *          make portability (PoCL pthread and basic, rusticl). Hostile use:
