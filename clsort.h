@@ -19,10 +19,10 @@
  *          common.cl. New: the reduction family (reduce, segmented scan and
  *          reduce, by key, run-length encode, unique, histogram), trees over
  *          Morton codes with Barnes-Hut (quadrupoles) and radius queries, a
- *          persistent program cache and
- *          clsort_prepare. Portability: queues flushed before their events
- *          are waited on elsewhere, llvmpipe and no-64-bit-atomics paths,
- *          make portability (PoCL pthread and basic, rusticl). Hostile use:
+ *          persistent program cache and clsort_prepare. Portability: queues
+ *          flushed before their events are waited on elsewhere, llvmpipe and
+ *          no-64-bit-atomics paths, make portability (PoCL pthread and basic,
+ *          rusticl). Hostile use:
  *          MPI errors agreed before any return, one queue check, aliasing
  *          and alignment checked, 64-bit digit-count indices.
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
