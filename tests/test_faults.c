@@ -290,7 +290,25 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
                 sr += ref[3 * i + c] * ref[3 * i + c];
             }
         }
-        return sqrt(se / sr) < 1e-2;
+        if (!(sqrt(se / sr) < 1e-2)) return 0;
+        { /* radius counts of the first 1000 bodies (within 0.01, the kernel's float test) and their offsets */
+            static uint32_t cnt[1000], off[1001];
+            uint32_t sum = 0;
+            clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof cnt, cnt, 0, NULL, NULL);
+            clEnqueueReadBuffer(q, b->off, CL_TRUE, 0, sizeof off, off, 0, NULL, NULL);
+            for (i = 0; i < 1000; ++i) {
+                size_t j;
+                uint32_t c = 0;
+                for (j = 0; j < N; ++j) {
+                    float dx = h_pos[2 * j] - h_pos[2 * i], dy = h_pos[2 * j + 1] - h_pos[2 * i + 1], x2 = dx * dx,
+                          y2 = dy * dy, s2 = x2 + y2, z = 0.0f * 0.0f, d2 = s2 + z;
+                    if (d2 <= 0.01f * 0.01f) ++c;
+                }
+                if (cnt[i] != c || off[i] != sum) return 0;
+                sum += c;
+            }
+            return off[1000] == sum;
+        }
     }
     case 9: case 17: { /* N-body: finite positions after the step */
         static float bodies[N * 4];
@@ -351,7 +369,7 @@ static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permuta
                                        "sort keys+values+permutation, one-sweep passes (look-back path)",
                                        "reduce by key (flags as keys)", "segmented scan, host offsets",
                                        "segmented scan, u32 flags (look-back path)", "histogram 64 bins",
-                                       "reduce u32 sum to the host", "tree build + Barnes-Hut (a kept tree)",
+                                       "reduce u32 sum to the host", "tree build + Barnes-Hut + radius queries (a kept tree)",
                                        "n-body Barnes-Hut 1 step"};
 #define SCENARIOS 18
 
@@ -424,6 +442,17 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         r = clsort_tree_create(cs, &tree);
         if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, b->body, N, &td, NULL);
         if (r == CLSORT_SUCCESS) r = clsort_tree_accel(cs, tree, b->acc, &nd, NULL);
+        if (r == CLSORT_SUCCESS) { /* radius queries of the first 1000 bodies: counts, offsets, lists */
+            clsort_tree_radius_desc rd;
+            size_t total = 0;
+            memset(&rd, 0, sizeof rd);
+            rd.radius = 0.01f;
+            rd.counts = b->out;
+            rd.offsets = b->off;
+            rd.indices = b->attr_out;
+            rd.capacity = 3 * N;
+            r = clsort_tree_radius(cs, tree, b->body, 1000, &rd, &total, NULL);
+        }
         clsort_tree_destroy(tree);
         return r;
     }
