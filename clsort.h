@@ -1296,6 +1296,7 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *)) \
     X(cl_mem, clCreateSubBuffer, (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *)) \
     X(cl_int, clReleaseMemObject, (cl_mem)) \
+    X(cl_int, clRetainMemObject, (cl_mem)) \
     X(cl_int, clGetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *)) \
     X(cl_program, clCreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *)) \
     X(cl_int, clBuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *, void(CL_CALLBACK *)(cl_program, void *), void *)) \
@@ -1873,6 +1874,7 @@ CLSORT_API void clsort_destroy(clsort_context *ctx)
         if (ctx->scratch[i].mem) CLSORT__CL(ctx, clReleaseMemObject)(ctx->scratch[i].mem);
     for (i = 0; i < CLSORT__MAX_VIEWS; ++i)
         if (ctx->view[i]) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view[i]);
+    if (ctx->view_parent) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view_parent); /* retained by clsort__view */
     if (ctx->owns_queue && ctx->queue) CLSORT__CL(ctx, clReleaseCommandQueue)(ctx->queue);
     if (ctx->owns_context && ctx->cl_ctx) CLSORT__CL(ctx, clReleaseContext)(ctx->cl_ctx);
 #ifdef CLSORT_DYNAMIC_OPENCL
@@ -2803,45 +2805,123 @@ static clsort_result clsort__check_align(clsort_context *ctx, cl_mem m, size_t a
     return CLSORT_SUCCESS;
 }
 
-/* Whether two buffers share memory: the same handle, or sub-buffers (or a
- * sub-buffer and its parent) whose byte ranges intersect. Two handles made
- * from one host allocation (CL_MEM_USE_HOST_PTR) cannot be told apart: the
- * manual leaves that to the caller. */
-static int clsort__overlap(clsort_context *ctx, cl_mem a, cl_mem b)
+/* One buffer argument of a call, for clsort__check_io. The caller fills m
+ * (NULL: absent, skipped), name (with index >= 0, a format taking it as an
+ * unsigned long: "attributes[%lu].dst"), out (the call writes it) and
+ * same_as (-1, or the entry this output may be as the same handle: in place);
+ * the check fills the rest. */
+typedef struct clsort__io {
+    cl_mem m;
+    const char *name;
+    long index;
+    int out, same_as;
+    cl_mem root;       /* the buffer itself, or a sub-buffer's parent */
+    size_t begin, end; /* the bytes of root it covers */
+} clsort__io;
+
+static void clsort__io_set(clsort__io *io, cl_mem m, const char *name, int out, int same_as)
 {
-    cl_mem ra, rb;
-    size_t a0, a1, b0, b1;
-    if (!a || !b) return 0;
-    if (a == b) return 1;
-    clsort__mem_range(ctx, a, &ra, &a0, &a1);
-    clsort__mem_range(ctx, b, &rb, &b0, &b1);
-    return ra == rb && a0 < b1 && b0 < a1;
+    io->m = m;
+    io->name = name;
+    io->index = -1;
+    io->out = out;
+    io->same_as = same_as;
 }
 
-/* Each output must share no memory with any other buffer of the call, except
- * with the input of the same index when in_place allows it (bit i: outs[i]
- * may be ins[i] itself, the documented in-place use). NULL entries are
+static void clsort__io_name(const clsort__io *io, char *buf, size_t size)
+{
+    if (io->index < 0) snprintf(buf, size, "%s", io->name);
+    else snprintf(buf, size, io->name, (unsigned long)io->index);
+}
+
+/* The rules every function's buffers follow, checked in one place for all:
+ * each is a buffer (not an image); an output is not CL_MEM_READ_ONLY (nor a
+ * sub-buffer of a read-only parent); and an output shares no memory with any
+ * other buffer of the call (the same handle, or byte ranges of one parent
+ * that intersect: sub-buffers, or a sub-buffer and its parent), except as
+ * the very handle of the entry its same_as names. Inputs may share memory
+ * with each other. Each distinct handle is queried once (its type, flags,
+ * parent, offset and size); the pairs are then compared on the host. Two
+ * handles made from one host allocation (CL_MEM_USE_HOST_PTR) cannot be told
+ * apart: the manual leaves that to the caller. */
+static clsort_result clsort__check_io(clsort_context *ctx, const char *fn, clsort__io *io, int count)
+{
+    int i, j;
+    char a[80], b[80];
+    for (i = 0; i < count; ++i) {
+        cl_mem_object_type type = 0;
+        cl_mem_flags flags = 0, root_flags = 0;
+        size_t offset = 0, size = 0;
+        cl_mem parent = NULL;
+        if (!io[i].m) continue;
+        for (j = 0; j < i && io[j].m != io[i].m; ++j) {}
+        if (j < i) { /* queried already */
+            io[i].root = io[j].root;
+            io[i].begin = io[j].begin;
+            io[i].end = io[j].end;
+            if (!io[i].out || io[j].out) continue;
+        }
+        clsort__io_name(&io[i], a, sizeof a);
+        if (CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS ||
+            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is not a valid cl_mem", fn, a);
+        if (type != CL_MEM_OBJECT_BUFFER)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is an image (type 0x%x), not a buffer", fn, a,
+                                (unsigned)type);
+        if (CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) !=
+                CL_SUCCESS ||
+            !parent ||
+            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_OFFSET, sizeof offset, &offset, NULL) != CL_SUCCESS) {
+            parent = io[i].m;
+            offset = 0;
+        } else if (io[i].out && /* a sub-buffer's flags may be 0 ("inherit"): the parent's say */
+                   CLSORT__CL(ctx, clGetMemObjectInfo)(parent, CL_MEM_FLAGS, sizeof root_flags, &root_flags, NULL) !=
+                       CL_SUCCESS)
+            root_flags = 0;
+        if (io[i].out && ((flags | root_flags) & CL_MEM_READ_ONLY))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: %s is an output (the call writes %lu bytes there) but was created CL_MEM_READ_ONLY%s",
+                                fn, a, (unsigned long)size, (root_flags & CL_MEM_READ_ONLY) ? " (its parent)" : "");
+        io[i].root = parent;
+        io[i].begin = offset;
+        io[i].end = offset + size;
+    }
+    for (i = 0; i < count; ++i) {
+        if (!io[i].m) continue;
+        for (j = i + 1; j < count; ++j) {
+            if (!io[j].m || (!io[i].out && !io[j].out)) continue;
+            if (io[i].root != io[j].root || io[i].begin >= io[j].end || io[j].begin >= io[i].end) continue;
+            if (io[i].m == io[j].m && (io[i].same_as == j || io[j].same_as == i)) continue; /* in place */
+            clsort__io_name(&io[i], a, sizeof a);
+            clsort__io_name(&io[j], b, sizeof b);
+            if (io[i].out && io[j].out)
+                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                    "%s: %s and %s share memory (both are outputs)%s", fn, a, b,
+                                    io[i].m == io[j].m ? "" : " (overlapping sub-buffers of one buffer)");
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the output %s shares memory with %s%s", fn,
+                                io[i].out ? a : b, io[i].out ? b : a,
+                                io[i].same_as == j || io[j].same_as == i ? " (in place needs the same buffer)"
+                                : io[i].m == io[j].m                     ? ""
+                                                                         : " (overlapping sub-buffers of one buffer)");
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* clsort__check_io for outputs and inputs in two lists: outs[i] may be ins[i]
+ * (the same handle) where bit i of in_place is set. NULL entries are
  * skipped. */
 static clsort_result clsort__check_aliasing(clsort_context *ctx, const char *fn, const cl_mem *outs,
                                             const char *const *out_names, int n_out, const cl_mem *ins,
                                             const char *const *in_names, int n_in, unsigned in_place)
 {
-    int i, j;
-    for (i = 0; i < n_out; ++i) {
-        if (!outs[i]) continue;
-        for (j = i + 1; j < n_out; ++j)
-            if (clsort__overlap(ctx, outs[i], outs[j]))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s and %s share memory (both are outputs)",
-                                    fn, out_names[i], out_names[j]);
-        for (j = 0; j < n_in; ++j) {
-            if (j == i && (in_place >> i & 1u) && outs[i] == ins[j]) continue;
-            if (clsort__overlap(ctx, outs[i], ins[j]))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: the output %s shares memory with %s%s", fn, out_names[i], in_names[j],
-                                    j == i && (in_place >> i & 1u) ? " (in place needs the same buffer)" : "");
-        }
-    }
-    return CLSORT_SUCCESS;
+    clsort__io io[8];
+    int i;
+    CLSORT_ASSERT(n_out + n_in <= 8);
+    for (i = 0; i < n_out; ++i) clsort__io_set(&io[i], outs[i], out_names[i], 1, (in_place >> i & 1u) ? n_out + i : -1);
+    for (i = 0; i < n_in; ++i) clsort__io_set(&io[n_out + i], ins[i], in_names[i], 0, -1);
+    return clsort__check_io(ctx, fn, io, n_out + n_in);
 }
 
 /* ---- scratch: named device buffers kept in the context ---- */
@@ -2902,7 +2982,16 @@ static clsort_result clsort__view(clsort_context *ctx, cl_mem parent, int i, siz
     int j;
     CLSORT_ASSERT(i >= 0 && i < CLSORT__MAX_VIEWS);
     if (ctx->view_parent != parent) {
+        /* The context holds a reference on the parent while it keeps views of
+         * it: without one, a buffer the caller released and a new one created
+         * at the same handle value would pass for the old parent and get its
+         * stale views (sub-buffers of the released memory). */
         for (j = 0; j < CLSORT__MAX_VIEWS; ++j) clsort__release(ctx, &ctx->view[j]);
+        clsort__release(ctx, &ctx->view_parent);
+        e = CLSORT__CL(ctx, clRetainMemObject)(parent);
+        if (e != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clRetainMemObject(desc.temp): %s (%d)",
+                                clsort__cl_error_name(e), (int)e);
         ctx->view_parent = parent;
     }
     if (ctx->view[i] && ctx->view_origin[i] == origin && ctx->view_size[i] == size) {
@@ -3511,7 +3600,11 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
                             (unsigned)(8 * a->key_size));
     CLSORT__TRY(clsort__check_values(ctx, fn, a->d.values_in, a->d.values_out, &a->d.value_size));
     if (a->d.count) CLSORT__TRY(clsort__check_buffer(ctx, a->d.count, 4, fn, "desc.count"));
-    if (n == 0) return CLSORT_SUCCESS;
+    if (n == 0) { /* only the count is written */
+        clsort__io io;
+        clsort__io_set(&io, a->d.count, "desc.count", 1, -1);
+        return clsort__check_io(ctx, fn, &io, 1);
+    }
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
         CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * a->key_size, fn, "keys_in"));
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
@@ -3519,16 +3612,12 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
     if (need_keys) {
         CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * a->key_size, fn, "keys_out"));
         CLSORT__TRY(clsort__check_align(ctx, keys_out, a->key_size, fn, "keys_out"));
-        if (keys_in == keys_out)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys_in and keys_out must differ", fn);
     }
     if (a->d.values_in) {
         CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, n * a->d.value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, n * a->d.value_size, fn, "desc.values_out"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_in, a->d.value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_out, a->d.value_size, fn, "desc.values_out"));
-        if (a->d.values_in == a->d.values_out)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values_in and values_out must differ", fn);
     }
     if (a->d.flags_kind == CLSORT_FLAGS_KEY_BIT) {
         a->flag_src = keys_in;
@@ -3883,8 +3972,13 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
         CLSORT__TRY(clsort__check_buffer(ctx, src, 0, fn, "src"));
         CLSORT__TRY(clsort__check_buffer(ctx, dst, n * elem_size, fn, "dst"));
         CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
-        if (src == dst || indices == dst)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: dst must differ from src and indices", fn);
+        {
+            clsort__io io[3];
+            clsort__io_set(&io[0], dst, "dst", 1, -1);
+            clsort__io_set(&io[1], src, "src", 0, -1);
+            clsort__io_set(&io[2], indices, "indices", 0, -1);
+            CLSORT__TRY(clsort__check_io(ctx, fn, io, 3));
+        }
         CLSORT__CHECK(ctx, CLSORT__CL(ctx, clGetMemObjectInfo)(src, CL_MEM_SIZE, sizeof src_bytes, &src_bytes, NULL),
                       "clGetMemObjectInfo(src)");
     }
@@ -4117,24 +4211,18 @@ static clsort_result clsort__check_sort_buffers(clsort_context *ctx, const char 
                                                 size_t n, const clsort__sort_plan *pl)
 {
     const clsort_sort_desc *d = &pl->d;
-    cl_mem outs[4];
-    int i, j;
+    clsort__io io[6];
     CLSORT__TRY(clsort__check_sort_sizes(ctx, fn, keys_in, keys_out, n, pl->key_size, d->values_in, d->values_out,
                                          d->value_size, d->permutation));
     if (d->temp) CLSORT__TRY(clsort__check_buffer(ctx, d->temp, pl->temp_bytes, fn, "desc.temp"));
-    outs[0] = keys_out; outs[1] = d->values_out; outs[2] = d->permutation; outs[3] = d->temp;
-    for (i = 0; i < 4; ++i) {
-        for (j = i + 1; j < 4; ++j)
-            if (outs[i] && outs[i] == outs[j])
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: keys_out, values_out, permutation and temp must be distinct buffers", fn);
-        if (i != 0 && outs[i] == keys_in)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys_in is also an output other than keys_out", fn);
-        if (d->values_in && i != 1 && outs[i] == d->values_in)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: values_in is also an output other than values_out", fn);
-    }
-    return CLSORT_SUCCESS;
+    /* in place: keys_out == keys_in, values_out == values_in (the same handles) */
+    clsort__io_set(&io[0], keys_out, "keys_out", 1, 4);
+    clsort__io_set(&io[1], d->values_out, "desc.values_out", 1, 5);
+    clsort__io_set(&io[2], d->permutation, "desc.permutation", 1, -1);
+    clsort__io_set(&io[3], d->temp, "desc.temp", 1, -1);
+    clsort__io_set(&io[4], keys_in, "keys_in", 0, -1);
+    clsort__io_set(&io[5], d->values_in, "desc.values_in", 0, -1);
+    return clsort__check_io(ctx, fn, io, 6);
 }
 
 CLSORT_API clsort_result clsort_sort_temp_size(clsort_context *ctx, size_t n, const clsort_sort_desc *desc,
@@ -4514,25 +4602,16 @@ static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const ch
 {
     const clsort_bitonic_desc *d = &pl->d;
     cl_mem outs[3], ins[3];
-    int i, j;
+    static const char *const out_names[3] = {"keys_out", "desc.values_out", "desc.permutation"};
+    static const char *const in_names[3] = {"keys_in", "desc.values_in", "desc.segment_offsets"};
     CLSORT__TRY(clsort__check_sort_sizes(ctx, fn, keys_in, keys_out, n, pl->key_size, d->values_in, d->values_out,
                                          d->value_size, d->permutation));
     if (d->segment_offsets)
         CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, (pl->seg_count + 1) * 4, fn, "desc.segment_offsets"));
     outs[0] = keys_out; outs[1] = d->values_out; outs[2] = d->permutation;
     ins[0] = keys_in; ins[1] = d->values_in; ins[2] = d->segment_offsets;
-    for (i = 0; i < 3; ++i) {
-        for (j = i + 1; j < 3; ++j)
-            if (outs[i] && outs[i] == outs[j])
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: keys_out, values_out and permutation must be distinct buffers", fn);
-        for (j = 0; j < 3; ++j) /* in place: keys_out == keys_in, values_out == values_in only */
-            if (outs[i] && outs[i] == ins[j] && !(i == j && i < 2))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: an output buffer is also an input other than its own (keys_out may be "
-                                    "keys_in, values_out values_in)", fn);
-    }
-    return CLSORT_SUCCESS;
+    /* in place: keys_out == keys_in, values_out == values_in (the same handles) */
+    return clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 3, 3u);
 }
 
 /* Offsets: off[0] == 0, non-decreasing, off[count] == n. */
@@ -5015,8 +5094,12 @@ CLSORT_API clsort_result clsort_cell_keys(clsort_context *ctx, cl_mem positions,
     if (n > 0) {
         CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, &gr));
         CLSORT__TRY(clsort__check_buffer(ctx, keys, n * 4, fn, "keys"));
-        if (keys == positions)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys must differ from positions", fn);
+        {
+            clsort__io io[2];
+            clsort__io_set(&io[0], keys, "keys", 1, -1);
+            clsort__io_set(&io[1], positions, "positions", 0, -1);
+            CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+        }
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -5041,8 +5124,12 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
                             (unsigned long)num_cells);
     if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, sorted_keys, n * 4, fn, "sorted_keys"));
     CLSORT__TRY(clsort__check_buffer(ctx, offsets, (num_cells + 1) * 4, fn, "offsets"));
-    if (offsets == sorted_keys)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: offsets must differ from sorted_keys", fn);
+    {
+        clsort__io io[2];
+        clsort__io_set(&io[0], offsets, "offsets", 1, -1);
+        clsort__io_set(&io[1], n ? sorted_keys : NULL, "sorted_keys", 0, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+    }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     r = clsort__bin_program(ctx, &p);
     if (r == CLSORT_SUCCESS) r = clsort__cell_offsets_enqueue(&c, p, n ? sorted_keys : offsets, n, num_cells, offsets);
@@ -5053,26 +5140,20 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
 static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *fn, cl_mem positions, size_t n,
                                                const clsort_bin_desc *d, const clsort__grid *gr)
 {
-    cl_mem outs[3];
-    size_t i, j;
+    clsort__io fixed[12], *io = fixed;
+    size_t i, count;
+    clsort_result r;
     CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, gr));
     if (d->cell_keys) CLSORT__TRY(clsort__check_buffer(ctx, d->cell_keys, n * 4, fn, "desc.cell_keys"));
     if (d->permutation) CLSORT__TRY(clsort__check_buffer(ctx, d->permutation, n * 4, fn, "desc.permutation"));
     if (d->cell_offsets)
         CLSORT__TRY(clsort__check_buffer(ctx, d->cell_offsets, ((size_t)gr->num_cells + 1) * 4, fn,
                                          "desc.cell_offsets"));
-    outs[0] = d->cell_keys; outs[1] = d->permutation; outs[2] = d->cell_offsets;
-    for (i = 0; i < 3; ++i) {
-        if (!outs[i]) continue;
-        if (outs[i] == positions)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an output buffer is also positions", fn);
-        for (j = i + 1; j < 3; ++j)
-            if (outs[i] == outs[j])
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: cell_keys, permutation and cell_offsets must be distinct buffers", fn);
-    }
     if (d->attribute_count && !d->attributes)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: attribute_count %lu with attributes NULL", fn,
+                            (unsigned long)d->attribute_count);
+    if (d->attribute_count > 0xffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: attribute_count %lu, at most 65535", fn,
                             (unsigned long)d->attribute_count);
     for (i = 0; i < d->attribute_count; ++i) {
         const clsort_attribute *at = &d->attributes[i];
@@ -5085,23 +5166,32 @@ static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *
         CLSORT__TRY(clsort__check_buffer(ctx, at->src, n * at->elem_size, fn, what));
         snprintf(what, sizeof what, "attributes[%lu].dst", (unsigned long)i);
         CLSORT__TRY(clsort__check_buffer(ctx, at->dst, n * at->elem_size, fn, what));
-        for (j = 0; j < 3; ++j)
-            if (outs[j] && (outs[j] == at->src || outs[j] == at->dst))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: attributes[%lu] uses an output buffer (cell_keys, permutation, offsets)", fn,
-                                    (unsigned long)i);
-        if (at->dst == positions && at->src != positions)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: attributes[%lu].dst is positions (allowed only in place, src = dst)", fn,
-                                (unsigned long)i);
-        for (j = 0; j < d->attribute_count; ++j) {
-            if (j == i) continue;
-            if (d->attributes[j].dst == at->dst || d->attributes[j].src == at->dst)
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: attributes[%lu].dst is another attribute's src or dst", fn, (unsigned long)i);
-        }
     }
-    return CLSORT_SUCCESS;
+    /* Aliasing: positions and every src only read, the rest written; an
+     * attribute may be reordered in place (dst == src, the same handle), also
+     * over positions (its src entry is then positions' own). */
+    count = 4 + 2 * d->attribute_count;
+    if (count > sizeof fixed / sizeof fixed[0]) {
+        io = (clsort__io *)CLSORT_MALLOC(count * sizeof *io);
+        if (!io)
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: %lu bytes for the attribute checks", fn,
+                                (unsigned long)(count * sizeof *io));
+    }
+    clsort__io_set(&io[0], positions, "positions", 0, -1);
+    clsort__io_set(&io[1], d->cell_keys, "desc.cell_keys", 1, -1);
+    clsort__io_set(&io[2], d->permutation, "desc.permutation", 1, -1);
+    clsort__io_set(&io[3], d->cell_offsets, "desc.cell_offsets", 1, -1);
+    for (i = 0; i < d->attribute_count; ++i) {
+        const clsort_attribute *at = &d->attributes[i];
+        clsort__io *src = &io[4 + 2 * i], *dst = src + 1;
+        int over_positions = at->src == positions && at->dst == positions;
+        clsort__io_set(src, over_positions ? NULL : at->src, "attributes[%lu].src", 0, -1);
+        clsort__io_set(dst, at->dst, "attributes[%lu].dst", 1, over_positions ? 0 : (int)(4 + 2 * i));
+        src->index = dst->index = (long)i;
+    }
+    r = clsort__check_io(ctx, fn, io, (int)count);
+    if (io != fixed) CLSORT_FREE(io);
+    return r;
 }
 
 /* Cell lists by atomic counting: counts, exclusive scan into offsets, slots. */
@@ -5514,8 +5604,7 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
     if (n > 0) {
-        cl_mem all[4];
-        int i, j;
+        clsort__io io[4];
         size_t bytes = n * a.vec;
         CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
@@ -5525,13 +5614,12 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
         CLSORT__TRY(clsort__check_align(ctx, a.d.temp, a.vec, fn, "desc.temp"));
         if (a.d.accelerations) CLSORT__TRY(clsort__check_buffer(ctx, a.d.accelerations, bytes, fn, "desc.accelerations"));
         if (a.d.temp) CLSORT__TRY(clsort__check_buffer(ctx, a.d.temp, bytes, fn, "desc.temp"));
-        all[0] = positions; all[1] = velocities; all[2] = a.d.accelerations; all[3] = a.d.temp;
-        for (i = 0; i < 4; ++i)
-            for (j = i + 1; j < 4; ++j)
-                if (all[i] && all[i] == all[j])
-                    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                        "%s: positions, velocities, desc.accelerations and desc.temp must be distinct "
-                                        "buffers", fn);
+        /* every one is written (positions and velocities advance in place) */
+        clsort__io_set(&io[0], positions, "positions", 1, -1);
+        clsort__io_set(&io[1], velocities, "velocities", 1, -1);
+        clsort__io_set(&io[2], a.d.accelerations, "desc.accelerations", 1, -1);
+        clsort__io_set(&io[3], a.d.temp, "desc.temp", 1, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 4));
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -5561,8 +5649,12 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
         CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
         CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
         CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
-        if (positions == accelerations)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: accelerations must differ from positions", fn);
+        {
+            clsort__io io[2];
+            clsort__io_set(&io[0], accelerations, "accelerations", 1, -1);
+            clsort__io_set(&io[1], positions, "positions", 0, -1);
+            CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+        }
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -5735,18 +5827,23 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
         if (r == CLSORT_SUCCESS && ck->cl_ctx != ctx0->cl_ctx)
             r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx uses another cl_context", fn, k);
         for (j = 0; j < k && r == CLSORT_SUCCESS; ++j)
-            if (parts[j].ctx == ck || parts[j].positions == parts[k].positions ||
-                parts[j].velocities == parts[k].velocities || parts[j].positions == parts[k].velocities ||
-                parts[j].velocities == parts[k].positions)
-                r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                                 "%s: parts[%u] and parts[%u] share a context or a buffer", fn, j, k);
+            if (parts[j].ctx == ck)
+                r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
+                                 j, k);
         if (r == CLSORT_SUCCESS && n > 0) {
             r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
             if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
-            if (r == CLSORT_SUCCESS && parts[k].positions == parts[k].velocities)
-                r = clsort__fail(ck, CLSORT_ERROR_INVALID_ARGUMENT, "%s: positions and velocities are one buffer", fn);
             if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
         }
+    }
+    if (r == CLSORT_SUCCESS && n > 0) { /* every part's positions and velocities are written: no two share memory */
+        clsort__io io[2 * CLSORT__MAX_PARTS];
+        for (k = 0; k < count; ++k) {
+            clsort__io_set(&io[2 * k], parts[k].positions, "parts[%lu].positions", 1, -1);
+            clsort__io_set(&io[2 * k + 1], parts[k].velocities, "parts[%lu].velocities", 1, -1);
+            io[2 * k].index = io[2 * k + 1].index = (long)k;
+        }
+        r = clsort__check_io(ctx0, fn, io, (int)(2 * count));
     }
     if (r == CLSORT_SUCCESS && at != n)
         r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
@@ -6100,6 +6197,25 @@ CLSORT_API void clsort_tree_destroy(clsort_tree *tree)
     CLSORT_FREE(tree);
 }
 
+/* A caller's buffer against the tree's own (a view's buffers are the
+ * tree's: building from view.points would overwrite, or release, what it
+ * reads): `out` says whether the caller's buffer is written. */
+static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tree *tree, const char *fn, cl_mem m,
+                                           const char *name, int out)
+{
+    static const char *const names[CLSORT__TREE_BUFS] = {
+        "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
+        "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
+        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com"};
+    clsort__io io[1 + CLSORT__TREE_BUFS];
+    int i;
+    clsort__io_set(&io[0], m, name, out, -1);
+    /* the tree's buffers count as outputs when the caller's is read (a build
+     * writes them) and as inputs when it is written */
+    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__io_set(&io[1 + i], (&tree->b.bounds)[i], names[i], !out, -1);
+    return clsort__check_io(ctx, fn, io, 1 + CLSORT__TREE_BUFS);
+}
+
 static clsort_result clsort__tree_check(clsort_context *ctx, const clsort_tree *tree, const char *fn)
 {
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
@@ -6120,6 +6236,7 @@ CLSORT_API clsort_result clsort_tree_build(clsort_context *ctx, clsort_tree *tre
     CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
     CLSORT__TRY(clsort__plan_tree(ctx, fn, n, desc, &pl));
     CLSORT__TRY(clsort__tree_check_positions(ctx, fn, positions, n, &pl));
+    if (n > 0) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, positions, "positions", 0));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     tree->n = 0;
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -6177,6 +6294,7 @@ CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tre
         if (tree->dims != 3)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: Barnes-Hut needs a 3D tree", fn);
         CLSORT__TRY(clsort__check_buffer(ctx, accelerations, tree->n * 16, fn, "accelerations"));
+        CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, accelerations, "accelerations", 1));
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (tree->n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -7320,12 +7438,21 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
     }
     out_elems = reduce ? d->segment_count : n;
     if (!host && reduce && out_elems > 0) CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
-    if (host || n == 0) return CLSORT_SUCCESS;
-    CLSORT__TRY(clsort__check_buffer(ctx, in, n * pl->elem, fn, "in"));
-    CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
-    if (d->segments != CLSORT_SEGMENTS_NONE && d->segment_data == out)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out must not be the segment data", fn);
-    return CLSORT_SUCCESS;
+    if (host) return CLSORT_SUCCESS;
+    if (n > 0) {
+        CLSORT__TRY(clsort__check_buffer(ctx, in, n * pl->elem, fn, "in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
+    }
+    {
+        /* segmented scan: in place (out == in) allowed; segmented reduce: out
+         * is another shape, never in */
+        clsort__io io[3];
+        clsort__io_set(&io[0], out_elems ? out : NULL, "out", 1, reduce ? -1 : 1);
+        clsort__io_set(&io[1], n ? in : NULL, "in", 0, -1);
+        clsort__io_set(&io[2], d->segments != CLSORT_SEGMENTS_NONE ? d->segment_data : NULL, "desc.segment_data", 0,
+                       -1);
+        return clsort__check_io(ctx, fn, io, 3);
+    }
 }
 
 /* The segment source on the device: flags / keys as given; offsets turned
@@ -7416,6 +7543,12 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: no result asked for (result or desc.result)", fn);
     if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
     if (d.result) CLSORT__TRY(clsort__check_buffer(ctx, d.result, elem, fn, "desc.result"));
+    {
+        clsort__io io[2];
+        clsort__io_set(&io[0], d.result, "desc.result", 1, -1);
+        clsort__io_set(&io[1], n ? in : NULL, "in", 0, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+    }
     memset(&k, 0, sizeof k);
     k.type = d.type;
     k.op = d.op;
@@ -7487,8 +7620,6 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "%s: segments must be CLSORT_SEGMENTS_OFFSETS (by keys or flags: clsort_reduce_by_key)", fn);
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc (the offsets) is NULL", fn);
-    if (desc->segment_count > 0 && in == out)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: in and out must differ", fn);
     CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, in, out, n, desc, 0, 1, &pl));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (pl.d.segment_count == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
@@ -7562,19 +7693,26 @@ static clsort_result clsort__by_key_run(clsort_context *ctx, const clsort__by_ke
     return clsort__chain_end(&c, enq, r);
 }
 
+/* Sizes, and no output (the two and desc.count) sharing memory with an input
+ * or another output. */
 static clsort_result clsort__by_key_buffers(clsort_context *ctx, const char *fn, size_t n, cl_mem in1, size_t s1,
                                             const char *w1, cl_mem in2, size_t s2, const char *w2, cl_mem out1,
-                                            size_t o1, const char *x1, cl_mem out2, size_t o2, const char *x2)
+                                            size_t o1, const char *x1, cl_mem out2, size_t o2, const char *x2,
+                                            cl_mem count)
 {
-    if (n == 0) return CLSORT_SUCCESS;
-    CLSORT__TRY(clsort__check_buffer(ctx, in1, n * s1, fn, w1));
-    if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, n * s2, fn, w2));
-    if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, n * o1, fn, x1));
-    if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, n * o2, fn, x2));
-    if ((out1 && (out1 == in1 || out1 == in2)) || (o2 && (out2 == in1 || out2 == in2)) || (out1 && out1 == out2))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: outputs must differ from the inputs and each other",
-                            fn);
-    return CLSORT_SUCCESS;
+    clsort__io io[5];
+    if (n > 0) {
+        CLSORT__TRY(clsort__check_buffer(ctx, in1, n * s1, fn, w1));
+        if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, n * s2, fn, w2));
+        if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, n * o1, fn, x1));
+        if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, n * o2, fn, x2));
+    }
+    clsort__io_set(&io[0], count, "desc.count", 1, -1);
+    clsort__io_set(&io[1], n ? out1 : NULL, x1, 1, -1);
+    clsort__io_set(&io[2], n && o2 ? out2 : NULL, x2, 1, -1);
+    clsort__io_set(&io[3], n ? in1 : NULL, w1, 0, -1);
+    clsort__io_set(&io[4], n && s2 ? in2 : NULL, w2, 0, -1);
+    return clsort__check_io(ctx, fn, io, 5);
 }
 
 CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
@@ -7588,7 +7726,8 @@ CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_i
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, 0, n, desc, 0, &pl));
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", values_in, pl.elem, "values_in",
-                                       keys_out, pl.key_size, "keys_out", values_out, pl.elem, "values_out"));
+                                       keys_out, pl.key_size, "keys_out", values_out, pl.elem, "values_out",
+                                       pl.d.count));
     memset(&k, 0, sizeof k);
     k.type = pl.d.type;
     k.op = pl.d.op;
@@ -7611,7 +7750,7 @@ CLSORT_API clsort_result clsort_run_length_encode(clsort_context *ctx, cl_mem ke
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, 1, n, desc, 0, &pl));
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", NULL, 0, "", keys_out,
-                                       pl.key_size, "keys_out", lengths, 4, "lengths"));
+                                       pl.key_size, "keys_out", lengths, 4, "lengths", pl.d.count));
     memset(&k, 0, sizeof k);
     k.seg = 2;
     k.seg_size = pl.key_size;
@@ -7634,7 +7773,7 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
     if (n > 0 && !keys_out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys_out is NULL", fn);
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", pl.d.values_in,
                                        pl.d.value_size, "desc.values_in", keys_out, pl.key_size, "keys_out",
-                                       pl.d.values_out, pl.d.value_size, "desc.values_out"));
+                                       pl.d.values_out, pl.d.value_size, "desc.values_out", pl.d.count));
     memset(&k, 0, sizeof k);
     k.seg = 2;
     k.seg_size = pl.key_size;
@@ -7727,7 +7866,12 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
     CLSORT__TRY(clsort__check_buffer(ctx, counts, (size_t)pl.d.bins * 4, fn, "counts"));
     if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, samples, n * pl.elem, fn, "samples"));
-    if (samples == counts) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: counts must not be the samples", fn);
+    {
+        clsort__io io[2];
+        clsort__io_set(&io[0], counts, "counts", 1, -1);
+        clsort__io_set(&io[1], n ? samples : NULL, "samples", 0, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+    }
     bins = pl.d.bins;
     memset(&k, 0, sizeof k);
     k.type = pl.d.type;
