@@ -1412,6 +1412,7 @@ struct clsort_context {
     cl_mem view_parent, view[CLSORT__MAX_VIEWS];
     size_t view_origin[CLSORT__MAX_VIEWS], view_size[CLSORT__MAX_VIEWS];
     clsort__cache cache;
+    const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
     clsort__cl_api api; /* the loaded OpenCL entry points */
@@ -1458,6 +1459,22 @@ static const char *clsort__cl_error_name(cl_int e)
     }
 }
 
+/* Puts "name: " in front of the message (cut at the end if need be). */
+static void clsort__prefix(clsort_context *ctx, const char *name)
+{
+    size_t len = strlen(name);
+    if (len + 2 >= sizeof ctx->error) return;
+    memmove(ctx->error + len + 2, ctx->error, sizeof ctx->error - len - 2);
+    memcpy(ctx->error, name, len);
+    ctx->error[len] = ':';
+    ctx->error[len + 1] = ' ';
+    ctx->error[sizeof ctx->error - 1] = '\0';
+}
+
+/* Records the message of an error. One that does not begin with a public
+ * function's name (an OpenCL call failing deep in a family, a scratch
+ * buffer, a queue check) gets the name of the call running in front, so
+ * every message says which function failed. */
 static clsort_result clsort__fail(clsort_context *ctx, clsort_result r, const char *fmt, ...)
 {
     if (ctx) {
@@ -1465,7 +1482,18 @@ static clsort_result clsort__fail(clsort_context *ctx, clsort_result r, const ch
         va_start(ap, fmt);
         vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
         va_end(ap);
+        if (ctx->call && strncmp(ctx->error, "clsort_", 7) != 0) clsort__prefix(ctx, ctx->call);
     }
+    return r;
+}
+
+/* A public function that ran another (the *_host functions run the device
+ * ones): the inner call's message gets the outer name in front, and the
+ * outer name is the running call again. */
+static clsort_result clsort__outer(clsort_context *ctx, const char *fn, clsort_result r)
+{
+    ctx->call = fn;
+    if (r != CLSORT_SUCCESS && strncmp(ctx->error, fn, strlen(fn)) != 0) clsort__prefix(ctx, fn);
     return r;
 }
 
@@ -2712,11 +2740,16 @@ static clsort_result clsort__fill(clsort__chain *c, cl_mem buf, size_t bytes)
 }
 
 /* Blocking read of buf[offset, offset + bytes) into dst. */
-static clsort_result clsort__read(clsort__chain *c, cl_mem buf, size_t offset, size_t bytes, void *dst)
+static clsort_result clsort__read(clsort__chain *c, cl_mem buf, const char *what, size_t offset, size_t bytes,
+                                  void *dst)
 {
     cl_int e = CLSORT__CL(c->ctx, clEnqueueReadBuffer)(c->queue, buf, CL_TRUE, offset, bytes, dst, c->num_wait, c->wait,
                                                        clsort__chain_event(c));
-    if (e != CL_SUCCESS) return clsort__cl_fail(c->ctx, e, "clEnqueueReadBuffer");
+    if (e != CL_SUCCESS)
+        return clsort__fail(c->ctx, CLSORT_ERROR_OPENCL, "clEnqueueReadBuffer(%s, %lu bytes to the host): %s (%d)%s",
+                            what, (unsigned long)bytes, clsort__cl_error_name(e), (int)e,
+                            e == CL_INVALID_OPERATION ? " (a buffer created CL_MEM_HOST_NO_ACCESS or "
+                                                        "CL_MEM_HOST_WRITE_ONLY?)" : "");
     clsort__chain_enqueued(c);
     return CLSORT_SUCCESS;
 }
@@ -3022,6 +3055,7 @@ static clsort_result clsort__check_ctx(clsort_context *ctx, const char *fn)
     if (!ctx->ready)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the context failed to initialize", fn);
     ctx->error[0] = '\0';
+    ctx->call = fn;
     return CLSORT_SUCCESS;
 }
 
@@ -3084,30 +3118,38 @@ static clsort_result clsort__check_values(clsort_context *ctx, const char *fn, c
 
 /* ---- host staging (the *_host functions): buffers created, filled, released ---- */
 
-static clsort_result clsort__upload(clsort_context *ctx, const void *src, size_t bytes, cl_mem *out)
+/* A device copy of the host array `what` of function fn (src NULL: an output,
+ * not written). */
+static clsort_result clsort__upload(clsort_context *ctx, const char *fn, const char *what, const void *src,
+                                    size_t bytes, cl_mem *out)
 {
     cl_int e;
     *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
     if (e != CL_SUCCESS) {
         *out = NULL;
-        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateBuffer(host staging of %lu bytes): %s (%d)",
-                            (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clCreateBuffer(the device copy of %s, %lu bytes): %s (%d)",
+                            fn, what, (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
     }
     if (src && bytes) {
         e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, *out, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             clsort__release(ctx, out);
-            return clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer");
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clEnqueueWriteBuffer(%s, %lu bytes to the device): %s (%d)",
+                                fn, what, (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
         }
     }
     return CLSORT_SUCCESS;
 }
 
-static clsort_result clsort__download(clsort_context *ctx, cl_mem src, size_t bytes, void *dst)
+static clsort_result clsort__download(clsort_context *ctx, const char *fn, const char *what, cl_mem src, size_t bytes,
+                                      void *dst)
 {
+    cl_int e;
     if (!bytes) return CLSORT_SUCCESS;
-    CLSORT__CHECK(ctx, CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, src, CL_TRUE, 0, bytes, dst, 0, NULL, NULL),
-                  "clEnqueueReadBuffer");
+    e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, src, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clEnqueueReadBuffer(%s, %lu bytes to the host): %s (%d)", fn,
+                            what, (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
     return CLSORT_SUCCESS;
 }
 
@@ -3558,12 +3600,12 @@ CLSORT_API clsort_result clsort_scan_host(clsort_context *ctx, clsort_type type,
     memset(&d, 0, sizeof d);
     d.type = type;
     d.inclusive = inclusive;
-    r = clsort__upload(ctx, in, n * elem, &din);
-    if (r == CLSORT_SUCCESS && total) r = clsort__upload(ctx, NULL, elem, &dtot);
+    r = clsort__upload(ctx, fn, "in", in, n * elem, &din);
+    if (r == CLSORT_SUCCESS && total) r = clsort__upload(ctx, fn, "total", NULL, elem, &dtot);
     d.total = dtot;
-    if (r == CLSORT_SUCCESS) r = clsort_scan(ctx, din, din, n, &d, NULL);
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, din, n * elem, out);
-    if (r == CLSORT_SUCCESS && total) r = clsort__download(ctx, dtot, elem, total);
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_scan(ctx, din, din, n, &d, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "out", din, n * elem, out);
+    if (r == CLSORT_SUCCESS && total) r = clsort__download(ctx, fn, "total", dtot, elem, total);
     clsort__release(ctx, &din);
     clsort__release(ctx, &dtot);
     return r;
@@ -3685,7 +3727,7 @@ static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *ds
 {
     cl_uint v = 0;
     if (!dst) return CLSORT_SUCCESS;
-    CLSORT__TRY(clsort__read(c, buf, 0, 4, &v));
+    CLSORT__TRY(clsort__read(c, buf, "the count", 0, 4, &v));
     *dst = v;
     return CLSORT_SUCCESS;
 }
@@ -3849,7 +3891,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
         r = clsort__run(&c, p, "count_zeros", &ka, 1, 1);
     }
     if (r == CLSORT_SUCCESS && zeros) {
-        r = clsort__read(&c, total, 0, 4, &ones);
+        r = clsort__read(&c, total, "the count", 0, 4, &ones);
         if (r == CLSORT_SUCCESS) *zeros = n - ones;
     }
     return clsort__chain_end(&c, enq, r);
@@ -3871,13 +3913,14 @@ static clsort_result clsort__split_host(clsort_context *ctx, const char *fn, int
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: in, flags or out is NULL", fn);
     memset(&d, 0, sizeof d);
     d.type = type;
-    r = clsort__upload(ctx, in, n * elem, &din);
-    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, NULL, n * elem, &dout);
-    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, flags, n * 4, &dflags);
+    r = clsort__upload(ctx, fn, "in", in, n * elem, &din);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "out", NULL, n * elem, &dout);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "flags", flags, n * 4, &dflags);
     d.flags = dflags;
     if (r == CLSORT_SUCCESS)
-        r = is_split ? clsort_split(ctx, din, dout, n, &d, &got, NULL) : clsort_pack(ctx, din, dout, n, &d, &got, NULL);
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, dout, (is_split ? n : got) * elem, out);
+        r = clsort__outer(ctx, fn, is_split ? clsort_split(ctx, din, dout, n, &d, &got, NULL)
+                                            : clsort_pack(ctx, din, dout, n, &d, &got, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "out", dout, (is_split ? n : got) * elem, out);
     if (r == CLSORT_SUCCESS && count) *count = got;
     clsort__release(ctx, &din);
     clsort__release(ctx, &dout);
@@ -4411,20 +4454,21 @@ CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem
 typedef clsort_result (*clsort__staged_sort)(clsort_context *ctx, cl_mem keys, cl_mem values, size_t value_size,
                                             cl_mem permutation, size_t n, void *desc);
 
-static clsort_result clsort__sort_staged(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
+static clsort_result clsort__sort_staged(clsort_context *ctx, const char *fn, void *keys, void *values,
+                                         uint32_t *permutation,
                                          size_t n, size_t key_size, size_t value_size, clsort__staged_sort run,
                                          void *desc)
 {
     cl_mem dk = NULL, dv = NULL, dp = NULL;
     clsort_result r;
     if (n == 0) return CLSORT_SUCCESS;
-    r = clsort__upload(ctx, keys, n * key_size, &dk);
-    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, values, n * value_size, &dv);
-    if (r == CLSORT_SUCCESS && permutation) r = clsort__upload(ctx, NULL, n * 4, &dp);
-    if (r == CLSORT_SUCCESS) r = run(ctx, dk, dv, values ? value_size : 0, dp, n, desc);
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, dk, n * key_size, keys);
-    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, dv, n * value_size, values);
-    if (r == CLSORT_SUCCESS && permutation) r = clsort__download(ctx, dp, n * 4, permutation);
+    r = clsort__upload(ctx, fn, "keys", keys, n * key_size, &dk);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * value_size, &dv);
+    if (r == CLSORT_SUCCESS && permutation) r = clsort__upload(ctx, fn, "permutation", NULL, n * 4, &dp);
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, run(ctx, dk, dv, values ? value_size : 0, dp, n, desc));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys", dk, n * key_size, keys);
+    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values", dv, n * value_size, values);
+    if (r == CLSORT_SUCCESS && permutation) r = clsort__download(ctx, fn, "permutation", dp, n * 4, permutation);
     clsort__release(ctx, &dk);
     clsort__release(ctx, &dv);
     clsort__release(ctx, &dp);
@@ -4459,7 +4503,7 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
     if (vs != 4 && vs != 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 4 or 8", fn,
                             (unsigned long)vs);
-    return clsort__sort_staged(ctx, keys, values, permutation, n, pl.key_size, vs, clsort__staged_radix, &d);
+    return clsort__sort_staged(ctx, fn, keys, values, permutation, n, pl.key_size, vs, clsort__staged_radix, &d);
 }
 
 /* >>bitonic ------------------------------------------------------------------
@@ -4606,8 +4650,18 @@ static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const ch
     static const char *const in_names[3] = {"keys_in", "desc.values_in", "desc.segment_offsets"};
     CLSORT__TRY(clsort__check_sort_sizes(ctx, fn, keys_in, keys_out, n, pl->key_size, d->values_in, d->values_out,
                                          d->value_size, d->permutation));
-    if (d->segment_offsets)
+    if (d->segment_offsets) {
+        cl_mem_flags f = 0;
         CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, (pl->seg_count + 1) * 4, fn, "desc.segment_offsets"));
+        /* the host reads device offsets to plan the passes */
+        if (CLSORT__CL(ctx, clGetMemObjectInfo)(d->segment_offsets, CL_MEM_FLAGS, sizeof f, &f, NULL) == CL_SUCCESS &&
+            (f & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_WRITE_ONLY)))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: desc.segment_offsets was created %s, but the host reads the %lu offsets (%lu "
+                                "bytes) to plan the passes",
+                                fn, (f & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY",
+                                (unsigned long)(pl->seg_count + 1), (unsigned long)((pl->seg_count + 1) * 4));
+    }
     outs[0] = keys_out; outs[1] = d->values_out; outs[2] = d->permutation;
     ins[0] = keys_in; ins[1] = d->values_in; ins[2] = d->segment_offsets;
     /* in place: keys_out == keys_in, values_out == values_in (the same handles) */
@@ -4862,7 +4916,7 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
             return clsort__chain_end(&c, enq, clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY,
                                                            "%s: %lu bytes for the offsets", fn, (unsigned long)bytes));
         doff = pl.d.segment_offsets;
-        r = clsort__read(&c, doff, 0, bytes, off);
+        r = clsort__read(&c, doff, "desc.segment_offsets", 0, bytes, off);
         if (r == CLSORT_SUCCESS) r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
         if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, off, doff);
         CLSORT_FREE(off);
@@ -4900,7 +4954,7 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *key
                             (unsigned long)vs);
     CLSORT__TRY(clsort__plan_bitonic(ctx, fn, n, &d, &pl)); /* argument errors before any upload */
     if (pl.variable) CLSORT__TRY(clsort__check_offsets(ctx, fn, d.segment_offsets_host, pl.seg_count, n));
-    return clsort__sort_staged(ctx, keys, values, permutation, n, pl.key_size, vs, clsort__staged_bitonic, &d);
+    return clsort__sort_staged(ctx, fn, keys, values, permutation, n, pl.key_size, vs, clsort__staged_bitonic, &d);
 }
 
 
@@ -6582,8 +6636,8 @@ static clsort_result clsort__mpi_sort_local(clsort_context *ctx, clsort_type typ
     memset(&sd, 0, sizeof sd);
     sd.type = type;
     if (n == 0) return CLSORT_SUCCESS;
-    if (!vout && !wout) return clsort_sort_host(ctx, k, NULL, NULL, n, &sd);
-    r = clsort_sort_host(ctx, k, NULL, perm, n, &sd);
+    if (!vout && !wout) return clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, NULL, n, &sd));
+    r = clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, perm, n, &sd));
     if (r != CLSORT_SUCCESS) return r;
     if (vout) clsort__mpi_gather(vout, vin, perm, n, vs);
     if (wout) clsort__mpi_gather(wout, win, perm, n, sizeof(double));
@@ -6726,15 +6780,19 @@ static int clsort__mpi_hash(double imbalance, const double *a, const double *b, 
     return (int)(h & 0x7fffffff);
 }
 
-/* Every rank learns whether all are ok (collective; MPI_MIN of the flags). */
+/* Every rank learns whether all are ok, and which rank failed (collective;
+ * MPI_MAX of the negated result codes and of the failing ranks + 1). */
 static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
 {
-    int mine = local == CLSORT_SUCCESS ? 0 : (int)local, worst = 0;
-    CLSORT__MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(status)");
+    int rank = 0, mine[2], worst[2] = {0, 0};
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    mine[0] = local == CLSORT_SUCCESS ? 0 : -(int)local;
+    mine[1] = local == CLSORT_SUCCESS ? 0 : rank + 1;
+    CLSORT__MPI_CHECK(MPI_Allreduce(mine, worst, 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(status)");
     if (local != CLSORT_SUCCESS) return local;
-    if (worst != 0)
-        return clsort__fail(ctx, (clsort_result)worst, "%s: failed on another rank (%s)", fn,
-                            clsort_result_string((clsort_result)worst));
+    if (worst[0] != 0)
+        return clsort__fail(ctx, (clsort_result)-worst[0], "%s: failed on rank %d (the worst error of the failing ranks: %s)", fn, worst[1] - 1,
+                            clsort_result_string((clsort_result)-worst[0]));
     return CLSORT_SUCCESS;
 }
 
@@ -7578,7 +7636,7 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
         CLSORT__KARG(&ka, res);
         r = clsort__run(&c, p, "reduce_final", &ka, 1, p->wg);
     }
-    if (r == CLSORT_SUCCESS && result) r = clsort__read(&c, res, 0, elem, result);
+    if (r == CLSORT_SUCCESS && result) r = clsort__read(&c, res, "the result", 0, elem, result);
     return clsort__chain_end(&c, enq, r);
 }
 
@@ -7687,7 +7745,7 @@ static clsort_result clsort__by_key_run(clsort_context *ctx, const clsort__by_ke
     if (r == CLSORT_SUCCESS) r = clsort__reduce_pass(&c, p, cp, clsort__types[k.type].size, &vals, &keys_in, n, o);
     if (r == CLSORT_SUCCESS && count) {
         cl_uint v = 0;
-        r = clsort__read(&c, cnt, 0, 4, &v);
+        r = clsort__read(&c, cnt, "the count", 0, 4, &v);
         *count = v;
     }
     return clsort__chain_end(&c, enq, r);
@@ -7915,8 +7973,8 @@ CLSORT_API clsort_result clsort_reduce_host(clsort_context *ctx, clsort_type typ
     memset(&d, 0, sizeof d);
     d.type = type;
     d.op = op;
-    r = clsort__upload(ctx, in, n * clsort__types[type].size, &din);
-    if (r == CLSORT_SUCCESS) r = clsort_reduce(ctx, din, n, &d, result, NULL);
+    r = clsort__upload(ctx, fn, "in", in, n * clsort__types[type].size, &din);
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_reduce(ctx, din, n, &d, result, NULL));
     clsort__release(ctx, &din);
     return r;
 }
@@ -7939,16 +7997,17 @@ static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int w
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: in or out is NULL", fn);
     d = pl.d;
     d.segment_data = NULL;
-    r = clsort__upload(ctx, in, n * pl.elem, &din);
-    if (r == CLSORT_SUCCESS && what == 1) r = clsort__upload(ctx, NULL, outs * pl.elem, &dout);
+    r = clsort__upload(ctx, fn, "in", in, n * pl.elem, &din);
+    if (r == CLSORT_SUCCESS && what == 1) r = clsort__upload(ctx, fn, "out", NULL, outs * pl.elem, &dout);
     if (r == CLSORT_SUCCESS && n > 0 && d.segments != CLSORT_SEGMENTS_NONE && d.segments != CLSORT_SEGMENTS_OFFSETS) {
-        r = clsort__upload(ctx, d.segment_data_host, n * pl.seg_size, &dseg);
+        r = clsort__upload(ctx, fn, "desc.segment_data_host", d.segment_data_host, n * pl.seg_size, &dseg);
         d.segment_data = dseg;
         d.segment_data_host = NULL;
     }
     if (r == CLSORT_SUCCESS)
-        r = what == 1 ? clsort_segmented_reduce(ctx, din, dout, n, &d, NULL) : clsort_segmented_scan(ctx, din, din, n, &d, NULL);
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, what == 1 ? dout : din, outs * pl.elem, out);
+        r = clsort__outer(ctx, fn, what == 1 ? clsort_segmented_reduce(ctx, din, dout, n, &d, NULL)
+                                             : clsort_segmented_scan(ctx, din, din, n, &d, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "out", what == 1 ? dout : din, outs * pl.elem, out);
     clsort__release(ctx, &din);
     clsort__release(ctx, &dout);
     clsort__release(ctx, &dseg);
@@ -7986,10 +8045,10 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an input or output array is NULL", fn);
     d = pl.d;
     d.values_in = d.values_out = d.count = NULL;
-    r = clsort__upload(ctx, keys, n * pl.key_size, &dk);
-    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, values, n * vsize, &dv);
-    if (r == CLSORT_SUCCESS && keys_out) r = clsort__upload(ctx, NULL, n * pl.key_size, &dko);
-    if (r == CLSORT_SUCCESS && values_out) r = clsort__upload(ctx, NULL, n * vsize, &dvo);
+    r = clsort__upload(ctx, fn, "keys", keys, n * pl.key_size, &dk);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * vsize, &dv);
+    if (r == CLSORT_SUCCESS && keys_out) r = clsort__upload(ctx, fn, "keys_out", NULL, n * pl.key_size, &dko);
+    if (r == CLSORT_SUCCESS && values_out) r = clsort__upload(ctx, fn, "values_out", NULL, n * vsize, &dvo);
     if (r == CLSORT_SUCCESS) {
         if (what == 0) r = clsort_reduce_by_key(ctx, dk, dv, dko, dvo, n, &d, &runs, NULL);
         else if (what == 1) r = clsort_run_length_encode(ctx, dk, dko, dvo, n, &d, &runs, NULL);
@@ -7998,9 +8057,10 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
             d.values_out = dvo;
             r = clsort_unique(ctx, dk, dko, n, &d, &runs, NULL);
         }
+        r = clsort__outer(ctx, fn, r);
     }
-    if (r == CLSORT_SUCCESS && keys_out) r = clsort__download(ctx, dko, runs * pl.key_size, keys_out);
-    if (r == CLSORT_SUCCESS && values_out) r = clsort__download(ctx, dvo, runs * vsize, values_out);
+    if (r == CLSORT_SUCCESS && keys_out) r = clsort__download(ctx, fn, "keys_out", dko, runs * pl.key_size, keys_out);
+    if (r == CLSORT_SUCCESS && values_out) r = clsort__download(ctx, fn, "values_out", dvo, runs * vsize, values_out);
     if (r == CLSORT_SUCCESS && count) *count = runs;
     clsort__release(ctx, &dk);
     clsort__release(ctx, &dv);
@@ -8044,10 +8104,10 @@ CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const v
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
     if ((n > 0 && !samples) || !counts)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: samples or counts is NULL", fn);
-    r = clsort__upload(ctx, samples, n * pl.elem, &ds);
-    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, pl.d.accumulate ? counts : NULL, (size_t)pl.d.bins * 4, &dc);
-    if (r == CLSORT_SUCCESS) r = clsort_histogram_even(ctx, ds, n, dc, desc, NULL);
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, dc, (size_t)pl.d.bins * 4, counts);
+    r = clsort__upload(ctx, fn, "samples", samples, n * pl.elem, &ds);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "counts", pl.d.accumulate ? counts : NULL, (size_t)pl.d.bins * 4, &dc);
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_histogram_even(ctx, ds, n, dc, desc, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "counts", dc, (size_t)pl.d.bins * 4, counts);
     clsort__release(ctx, &ds);
     clsort__release(ctx, &dc);
     return r;

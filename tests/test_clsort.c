@@ -1888,6 +1888,80 @@ static void test_aliasing(clsort_context *cs)
     clReleaseMemObject(ro);
 }
 
+/* Messages name the public function, the argument and the size (issue 19):
+ * host staging past the device's largest allocation, device offsets the host
+ * may not read, a queue check, an aliasing refusal. */
+static void test_messages(clsort_context *cs)
+{
+    cl_ulong max_alloc = 0;
+    uint64_t tiny[4] = {1, 2, 3, 4};
+    clsort_result r;
+    char want[96];
+    const char *msg;
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    if (max_alloc > 0 && max_alloc / 8 + 1 < ((size_t)-1) / 8) {
+        /* clCreateBuffer fails (CL_INVALID_BUFFER_SIZE) before the host array is read */
+        size_t n = (size_t)(max_alloc / 8 + 1);
+        r = clsort_scan_host(cs, CLSORT_U64, 0, tiny, tiny, n, NULL);
+        msg = clsort_last_error(cs);
+        snprintf(want, sizeof want, "%lu bytes", (unsigned long)(n * 8));
+        check(r == CLSORT_ERROR_OPENCL && strncmp(msg, "clsort_scan_host: ", 18) == 0 && strstr(msg, "of in") &&
+                  strstr(msg, want) && strstr(msg, "CL_"),
+              "message: host staging names the function, the array and the bytes", 0, msg, 0, 0, r);
+        printf("    e.g. %s\n", msg);
+    }
+    {
+        cl_int e;
+        uint32_t off[3] = {0, 10, 64}, keys[64];
+        cl_mem doff = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
+                                     sizeof off, off, &e);
+        cl_mem k = buffer(cs, sizeof keys, NULL);
+        clsort_bitonic_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.segment_offsets = doff;
+        bd.segment_count = 2;
+        r = clsort_bitonic_sort(cs, k, k, 64, &bd, NULL);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_bitonic_sort: desc.segment_offsets", 41) == 0 &&
+                  strstr(msg, "CL_MEM_HOST_NO_ACCESS") && strstr(msg, "12 bytes"),
+              "message: bitonic offsets the host cannot read", 0, msg, 0, 0, r);
+        clReleaseMemObject(doff);
+        clReleaseMemObject(k);
+    }
+    {
+        clsort_enqueue enq;
+        cl_mem a = buffer(cs, 64, NULL);
+        clsort_scan_desc sd;
+        memset(&enq, 0, sizeof enq);
+        memset(&sd, 0, sizeof sd);
+        {
+            cl_int e;
+            cl_command_queue q = clCreateCommandQueue(clsort_cl_context(cs), clsort_cl_device(cs),
+                                                      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+            if (e == CL_SUCCESS) {
+                enq.queue = q;
+                r = clsort_scan(cs, a, a, 16, &sd, &enq);
+                msg = clsort_last_error(cs);
+                check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_scan: ", 13) == 0 &&
+                          strstr(msg, "in-order"),
+                      "message: an out-of-order per-call queue names the function", 0, msg, 0, 0, r);
+                clReleaseCommandQueue(q);
+            }
+        }
+        sd.total = a;
+        enq.queue = NULL;
+        {
+            cl_mem b = buffer(cs, 64, NULL);
+            r = clsort_scan(cs, a, b, 16, &sd, NULL);
+            clReleaseMemObject(b);
+        }
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(msg, "clsort_scan: the output desc.total shares memory with in"),
+              "message: aliasing names both arguments", 0, msg, 0, 0, r);
+        clReleaseMemObject(a);
+    }
+}
+
 static void test_argument_table(clsort_context *cs)
 {
     uint32_t data[64], back[64];
@@ -4255,6 +4329,7 @@ int main(int argc, char **argv)
             test_contexts(cs);
             test_argument_table(cs);
             test_aliasing(cs);
+            test_messages(cs);
         }
         { /* with CLSORT_CACHE_DIR set (make test): how the programs came */
             clsort_cache_stats st;
