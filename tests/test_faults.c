@@ -483,6 +483,9 @@ static void fault_case(int s, long k, int stride_report)
     check(r != CLSORT_SUCCESS, what, (int)k);
     snprintf(what, sizeof what, "%s: the message names the OpenCL error", scenario_names[s]);
     check(strstr(clsort_last_error(cs), "CL_") != NULL, what, (int)k);
+    snprintf(what, sizeof what, "%s: the message begins with the public function's name", scenario_names[s]);
+    check(strncmp(clsort_last_error(cs), "clsort_", 7) == 0, what, (int)k);
+    if (strncmp(clsort_last_error(cs), "clsort_", 7) != 0) printf("  message: %s\n", clsort_last_error(cs));
     if (stride_report && r != CLSORT_SUCCESS) printf("  e.g. fault at call %ld: %s\n", k, clsort_last_error(cs));
     snprintf(what, sizeof what, "%s: inputs unchanged after the fault", scenario_names[s]);
     check(inputs_intact(cs, &b, s == 3), what, (int)k);
@@ -552,7 +555,7 @@ int main(int argc, char **argv)
         int round, ok = 1;
         static uint32_t back[N];
         fail_at = 0;
-        if (clsort_create(&cs, NULL) == CLSORT_SUCCESS) {
+        if (create_for(0, &cs) == CLSORT_SUCCESS) {
             memset(&sd, 0, sizeof sd);
             clsort_sort_temp_size(cs, N, &sd, &tb);
             keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, N * 4, NULL, &e);
