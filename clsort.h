@@ -22,8 +22,12 @@
  *          clsort_prepare. Portability: queues flushed before their events
  *          are waited on elsewhere, llvmpipe and no-64-bit-atomics paths,
  *          make portability (PoCL pthread and basic, rusticl). Hostile use:
- *          MPI errors agreed before any return, one queue check, aliasing
- *          and alignment checked, 64-bit digit-count indices.
+ *          MPI errors agreed before any return (naming the failing rank),
+ *          one queue check, alignment checked, 64-bit digit-count indices;
+ *          one buffer check for every function (aliasing with sub-buffer
+ *          overlap, read-only outputs, images), messages that name the
+ *          function, the argument and the bytes, kernel indices audited
+ *          (64-bit clearing, N-body and tree component indices).
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
  *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
  *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
@@ -216,21 +220,58 @@
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
  *
- *   Buffers and aliasing. An output may share no memory with any other
- *   buffer of the call, except where a function documents in place use
- *   (scan's out == in, a sort's keys_out == keys_in, values_out ==
- *   values_in, a binning attribute's dst == src), and then only as the same
- *   handle. The library checks this for every function, for the same handle
- *   and for overlapping sub-buffers of one parent (OpenCL reports those). It
- *   cannot see, and leaves to you: two unrelated handles over one host
- *   allocation (CL_MEM_USE_HOST_PTR), read-only buffers (CL_MEM_READ_ONLY)
- *   passed as outputs, buffers released while a call that uses them runs,
- *   and use of a context after clsort_destroy. A caller's scratch buffer
- *   (clsort_sort_desc.temp) may be a sub-buffer; the context keeps views of
- *   it until another temp buffer is passed or the context is destroyed, so
- *   release it only after that. Queues: a call's enq.queue, like
+ *   Buffers and aliasing. Every function checks its buffer arguments in
+ *   one place (the engine's clsort__check_io, a few clGetMemObjectInfo
+ *   queries per distinct handle per call): each is a buffer (an image is
+ *   refused); an output (a buffer the call writes) was not created
+ *   CL_MEM_READ_ONLY (nor is it a sub-buffer of such a buffer); and an
+ *   output shares no memory with any other buffer of the call: neither the
+ *   same handle nor byte ranges of one parent buffer that intersect
+ *   (sub-buffers of one buffer, or a sub-buffer and its parent; OpenCL
+ *   reports both). Inputs may share memory with each other (clsort_gather's
+ *   src and indices may be one buffer). The in place uses below are allowed,
+ *   and only as the very same handle (two sub-buffers over the same bytes
+ *   are refused: "in place needs the same buffer"):
+ *     clsort_scan                  out == in
+ *     clsort_segmented_scan        out == in
+ *     clsort_sort, _bitonic_sort   keys_out == keys_in, values_out == values_in
+ *     clsort_bin                   attributes[i].dst == attributes[i].src
+ *                                  (also when that is positions)
+ *     clsort_nbody                 positions and velocities advance in place
+ *                                  (both are outputs: all four of positions,
+ *                                  velocities, desc.accelerations, desc.temp
+ *                                  distinct)
+ *   Every other output is distinct from every other buffer of its call:
+ *   desc.total, desc.count, desc.result, the permutation, desc.temp, the
+ *   cell keys and offsets, every attribute's dst, enumerate's indices,
+ *   gather's dst, histogram's counts, the by-key outputs, segmented reduce's
+ *   out, N-body accelerations; clsort_nbody_multi: the positions and
+ *   velocities of all parts. A tree's buffers (clsort_tree_get_view) belong
+ *   to the tree: clsort_tree_build refuses positions over any of them (the
+ *   build rewrites or replaces them) and clsort_tree_accel accelerations over
+ *   any. Device segment offsets of clsort_bitonic_sort are read by the host:
+ *   CL_MEM_HOST_NO_ACCESS / CL_MEM_HOST_WRITE_ONLY there are refused. A
+ *   refused call returns CLSORT_ERROR_INVALID_ARGUMENT before anything is
+ *   enqueued: every buffer is unchanged. Queues: a call's enq.queue, like
  *   clsort_context_desc.queue, must be in-order, of the context's cl_context
  *   and device (checked).
+ *     The caller's responsibilities (OpenCL gives the library no way to see
+ *   these): two unrelated handles over one host allocation
+ *   (CL_MEM_USE_HOST_PTR on the same or overlapping memory, or separate
+ *   buffers the driver placed over shared memory) look like distinct buffers;
+ *   passing them as an output and another argument corrupts data silently.
+ *   A handle is a pointer: a cl_mem released before the call, a context or
+ *   tree used after clsort_destroy / clsort_tree_destroy, and a second
+ *   destroy of the same pointer are undefined behaviour as for free()
+ *   (destroy(NULL) is a no-op: set the pointer to NULL after destroying it).
+ *   Destroy trees before their context. Releasing a buffer after a call
+ *   returns is fine even while its commands run (OpenCL frees a memory
+ *   object only after the commands using it finish). A caller's scratch
+ *   buffer (clsort_sort_desc.temp) may be a sub-buffer; the context keeps
+ *   views (sub-buffers) of it for the next call and holds a reference on it
+ *   (clRetainMemObject) until another temp buffer is passed or the context
+ *   is destroyed: the caller may release its own reference at any time after
+ *   the call, and the memory stays allocated until then.
  *
  * SCAN      clsort_scan / clsort_scan_host: exclusive or inclusive prefix
  *           sums of u32, i32, f32, u64, i64 (and f64 where the device has
@@ -685,7 +726,8 @@ typedef struct clsort_scan_desc {
     cl_mem total;     /* optional: receives the sum of all n elements (one element) */
 } clsort_scan_desc;
 
-/* Prefix sums of n elements of in into out (in == out allowed: in place).
+/* Prefix sums of n elements of in into out (out == in allowed: in place, the
+ * same handle; desc.total shares memory with neither).
  * f32: each output is a sum rounded along a tree whose depth is at most
  * ceil(n / tile) + items + 2*log2(wg) + 2 additions (tile = wg * items, with
  * wg <= 256 and items <= 1024 per device); the error is bounded by
@@ -715,12 +757,15 @@ typedef struct clsort_split_desc {
 } clsort_split_desc;
 
 /* indices[i] = number of set flags before i (u32). keys is only read for
- * FLAGS_KEY_BIT (else may be NULL). */
+ * FLAGS_KEY_BIT (else may be NULL). Aliasing (CONCEPTS, Buffers): indices and desc.count
+ * share memory with nothing else. */
 CLSORT_API clsort_result clsort_enumerate(clsort_context *ctx, cl_mem keys, cl_mem indices, size_t n,
                                           const clsort_split_desc *desc, size_t *count,
                                           const clsort_enqueue *enq);
 /* Stable compaction: the keys (values) whose flag is set, in order, to the
- * front of keys_out (values_out). count (optional, blocking) receives how many. */
+ * front of keys_out (values_out). count (optional, blocking) receives how many.
+ * Aliasing, pack and split: no in place; keys_out, values_out and desc.count
+ * share memory with nothing else (keys_in, values_in, desc.flags). */
 CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_split_desc *desc, size_t *count,
                                      const clsort_enqueue *enq);
@@ -752,6 +797,8 @@ typedef struct clsort_sort_desc {
 
 /* Stable radix sort of n keys (n < 2^32) from keys_in into keys_out; the same
  * buffer sorts in place. Out of place, keys_in and values_in are not written.
+ * Aliasing: keys_out may be keys_in and values_out values_in (the same
+ * handles); the permutation and desc.temp share memory with nothing else.
  * passes = ceil((end_bit - begin_bit) / radix_bits); each classic pass reads
  * the keys twice and writes them once, a one-sweep pass (look-back path, see
  * SORT above) reads them once. */
@@ -767,7 +814,8 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
                                           size_t n, const clsort_sort_desc *desc);
 /* dst[i] = src[indices[i]] for n elements of elem_size bytes (any size) and
  * uint32 indices, e.g. a sort's permutation. An index past the end of src
- * gives an all-zero element; src is never read out of bounds. */
+ * gives an all-zero element; src is never read out of bounds. Aliasing: dst
+ * shares memory with neither src nor indices (those two may share). */
 CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
                                        size_t elem_size, const clsort_enqueue *enq);
 
@@ -835,18 +883,23 @@ typedef struct clsort_bin_desc {
  * bits (ceil(log2 num_cells), at least 1). Either output may be NULL. */
 CLSORT_API clsort_result clsort_grid_keys(clsort_context *ctx, const clsort_grid_desc *grid, size_t *num_cells,
                                           unsigned *key_bits);
-/* keys[i] = the cell of particle i (uint32), computed on the device. */
+/* keys[i] = the cell of particle i (uint32), computed on the device. keys
+ * shares no memory with positions. */
 CLSORT_API clsort_result clsort_cell_keys(clsort_context *ctx, cl_mem positions, cl_mem keys, size_t n,
                                           const clsort_grid_desc *grid, const clsort_enqueue *enq);
 /* For n keys sorted ascending: offsets[c] = the first index whose key is >= c,
  * for c = 0 .. num_cells, so cell c holds [offsets[c], offsets[c+1]) (empty
  * when equal) and offsets[num_cells] = n when every key is < num_cells. No
- * atomics: a binary search per cell. offsets holds num_cells + 1 uint32. */
+ * atomics: a binary search per cell. offsets holds num_cells + 1 uint32 and
+ * shares no memory with sorted_keys. */
 CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_keys, size_t n, size_t num_cells,
                                              cl_mem offsets, const clsort_enqueue *enq);
 /* Bins n particles (n < 2^32) by cell in one call: cell keys from the
  * positions, sorted with the permutation, cell offsets, and the attributes
- * reordered. positions is only read (it may also be an attribute's src). */
+ * reordered. positions is only read (it may also be an attribute's src).
+ * Aliasing: cell_keys, permutation, cell_offsets and every attribute's dst
+ * share memory with nothing else, except that an attribute may be reordered
+ * in place (dst == src, the same handle; positions too). */
 CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_t n, const clsort_bin_desc *desc,
                                     const clsort_enqueue *enq);
 
@@ -868,7 +921,10 @@ typedef struct clsort_bitonic_desc {
 
 /* Bitonic sort of n keys (n < 2^32) from keys_in into keys_out (the same
  * buffer sorts in place; out of place, keys_in and values_in are not
- * written), or of every segment of them independently. See BITONIC above. */
+ * written), or of every segment of them independently. See BITONIC above.
+ * Aliasing: keys_out may be keys_in and values_out values_in (the same
+ * handles); the permutation shares memory with nothing else; device segment
+ * offsets are read by the host (not CL_MEM_HOST_NO_ACCESS / _WRITE_ONLY). */
 CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                              const clsort_bitonic_desc *desc, const clsort_enqueue *enq);
 /* Host arrays, sorted in place: keys, optional values (desc->value_size bytes
@@ -921,11 +977,14 @@ typedef struct clsort_nbody_desc {
 } clsort_nbody_desc;
 
 /* Advances n bodies (n < 2^31) by desc->steps steps on the device:
- * positions and velocities are read and written in place. */
+ * positions and velocities are read and written in place. Aliasing:
+ * positions, velocities, desc.accelerations and desc.temp pairwise share no
+ * memory. */
 CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_mem velocities, size_t n,
                                       const clsort_nbody_desc *desc, const clsort_enqueue *enq);
 /* accelerations[i] = G * a_i for your own integrator (desc: softening2, G,
- * fp64, method; dt, steps, integrator, temp and desc.accelerations ignored). */
+ * fp64, method; dt, steps, integrator, temp and desc.accelerations ignored).
+ * accelerations shares no memory with positions. */
 CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem positions, cl_mem accelerations, size_t n,
                                             const clsort_nbody_desc *desc, const clsort_enqueue *enq);
 
@@ -944,7 +1003,9 @@ typedef struct clsort_nbody_part {
     cl_mem velocities;  /* n vectors; only this part's slice is read and written */
     size_t first, count;
 } clsort_nbody_part;
-/* parts NULL, count 0 or parts[0].ctx NULL: CLSORT_ERROR_INVALID_ARGUMENT with
+/* No two parts share a context, and no two of all the parts' positions and
+ * velocities share memory (all are written).
+ * parts NULL, count 0 or parts[0].ctx NULL: CLSORT_ERROR_INVALID_ARGUMENT with
  * no message (there is no context to hold one; clsort_last_error of any
  * context is not touched). */
 CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
@@ -986,15 +1047,17 @@ typedef struct clsort_reduce_desc {
 
 /* The reduction of n elements (identity for n = 0) to desc.result on the
  * device (no host round trip) and/or to *result on the host (blocking); at
- * least one of them. Any n. */
+ * least one of them. Any n. desc.result shares no memory with in. */
 CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n, const clsort_reduce_desc *desc,
                                        void *result, const clsort_enqueue *enq);
-/* Scan of each segment restarting at its first element (n < 2^32); in == out
- * allowed (in place), not the segment data. NONE: a plain scan with min or max. */
+/* Scan of each segment restarting at its first element (n < 2^32); out == in
+ * allowed (in place: the same handle); out shares no memory with the segment
+ * data. NONE: a plain scan with min or max. */
 CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                                const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 /* out[s] = the reduction of segment s (identity when empty) for the
- * segment_count segments given by OFFSETS (device or host). */
+ * segment_count segments given by OFFSETS (device or host). out shares no
+ * memory with in or the offsets. */
 CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                                  const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 
@@ -1010,7 +1073,8 @@ typedef struct clsort_by_key_desc {
 /* For each run of consecutive equal keys (n < 2^32): its key to keys_out
  * (optional: NULL) and the reduction of its values to values_out, both
  * compacted from index 0. *count (optional, blocking) and desc.count receive
- * the number of runs. Outputs must not alias inputs. */
+ * the number of runs. Aliasing, here and in run-length encode and unique:
+ * the outputs (desc.count too) share memory with nothing else. */
 CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
                                               cl_mem values_out, size_t n, const clsort_by_key_desc *desc,
                                               size_t *count, const clsort_enqueue *enq);
@@ -1035,7 +1099,8 @@ typedef struct clsort_histogram_desc {
  * [lower, upper); samples outside the range and NaNs are not counted. Bin of
  * x: integers floor((x - lower) * bins / (upper - lower)) exactly; floats
  * (x - lower) * scale in the sample type, scale = bins / (upper - lower)
- * rounded to it, truncated, at most bins - 1. */
+ * rounded to it, truncated, at most bins - 1. counts shares no memory with
+ * samples. */
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
@@ -1144,13 +1209,15 @@ CLSORT_API clsort_result clsort_tree_create(clsort_context *ctx, clsort_tree **o
 CLSORT_API void clsort_tree_destroy(clsort_tree *tree);
 /* Builds the tree of n points (1 <= n < 2^31; n = 0 empties it): codes, the
  * radix sort with the permutation, the radix tree and its summaries, all on
- * the device. positions is only read. */
+ * the device. positions is only read, and may not be one of the tree's own
+ * buffers (a view's). */
 CLSORT_API clsort_result clsort_tree_build(clsort_context *ctx, clsort_tree *tree, cl_mem positions, size_t n,
                                            const clsort_tree_desc *desc, const clsort_enqueue *enq);
 CLSORT_API clsort_result clsort_tree_get_view(const clsort_tree *tree, clsort_tree_view *out);
 /* Barnes-Hut G * a of every point of a built 3D tree (desc: softening2, G,
  * theta; the rest ignored) at the position of its record: accelerations
- * holds one float4 per record (record order), as clsort_nbody_accel. */
+ * holds one float4 per record (record order), as clsort_nbody_accel; it
+ * shares no memory with the tree's buffers. */
 CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tree *tree, cl_mem accelerations,
                                            const clsort_nbody_desc *desc, const clsort_enqueue *enq);
 
