@@ -1962,6 +1962,42 @@ static void test_messages(clsort_context *cs)
     }
 }
 
+/* Issue 19 item 4: scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the
+ * device profile's max_alloc, lowered here to 1 MiB: PoCL's real limit is the
+ * host's memory); item 10: clsort_nbody_multi with no parts touches no
+ * context's message. */
+static void test_limits(clsort_context *cs)
+{
+    clsort_context *c2 = NULL;
+    clsort_nbody_desc nd;
+    clsort_nbody_part part;
+    cl_mem m = NULL;
+    size_t size = 0;
+    clsort_result r;
+    if (clsort_create(&c2, NULL) == CLSORT_SUCCESS) {
+        c2->dev.max_alloc = (cl_ulong)1 << 20;
+        r = clsort__scratch(c2, "test: capped", 600 * 1024, &m);
+        r = r == CLSORT_SUCCESS ? clsort__scratch(c2, "test: capped", 700 * 1024, &m) : r;
+        if (r == CLSORT_SUCCESS) clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+        check(r == CLSORT_SUCCESS && size >= 700 * 1024 && size <= ((size_t)1 << 20),
+              "scratch growth (600 KiB, then 700 KiB) capped at max_alloc 1 MiB", 0, "-", 0, 1 << 20, (double)size);
+    } else {
+        check(0, "clsort_create for the scratch cap", 0, "-", 0, 0, 0);
+    }
+    clsort_destroy(c2);
+    memset(&nd, 0, sizeof nd);
+    memset(&part, 0, sizeof part);
+    part.ctx = cs;
+    clsort_scan(cs, NULL, NULL, 5, NULL, NULL); /* leaves a message */
+    {
+        static char before[8192];
+        snprintf(before, sizeof before, "%s", clsort_last_error(cs));
+        r = clsort_nbody_multi(&part, 0, 16, &nd);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && before[0] && strcmp(before, clsort_last_error(cs)) == 0,
+              "nbody_multi with 0 parts: an error, no context's message touched", 0, "-", 0, 0, r);
+    }
+}
+
 static void test_argument_table(clsort_context *cs)
 {
     uint32_t data[64], back[64];
@@ -4330,6 +4366,7 @@ int main(int argc, char **argv)
             test_argument_table(cs);
             test_aliasing(cs);
             test_messages(cs);
+            test_limits(cs);
         }
         { /* with CLSORT_CACHE_DIR set (make test): how the programs came */
             clsort_cache_stats st;
