@@ -226,17 +226,17 @@ void nbody_pairs(__global const float4 *pos, __global float *acc, uint n, float 
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (jl < n) {
-            nb_atomic_add_global(&acc[3 * jl], tacc[lid]);
-            nb_atomic_add_global(&acc[3 * jl + 1], tacc[WG + lid]);
-            nb_atomic_add_global(&acc[3 * jl + 2], tacc[2 * WG + lid]);
+        if (jl < n) { /* 3 * jl in 64 bits: n < 2^31 bodies have 3n > 2^32 components */
+            nb_atomic_add_global(&acc[3UL * jl], tacc[lid]);
+            nb_atomic_add_global(&acc[3UL * jl + 1], tacc[WG + lid]);
+            nb_atomic_add_global(&acc[3UL * jl + 2], tacc[2 * WG + lid]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (i < n) {
-        nb_atomic_add_global(&acc[3 * i], ax);
-        nb_atomic_add_global(&acc[3 * i + 1], ay);
-        nb_atomic_add_global(&acc[3 * i + 2], az);
+        nb_atomic_add_global(&acc[3UL * i], ax);
+        nb_atomic_add_global(&acc[3UL * i + 1], ay);
+        nb_atomic_add_global(&acc[3UL * i + 2], az);
     }
 }
 
@@ -246,6 +246,7 @@ __kernel void nbody_apply(__global const float *acc, __global const float4 *pos_
 {
     const uint i = get_global_id(0);
     if (i >= n) return;
-    nb_integrate(i, G * acc[3 * i], G * acc[3 * i + 1], G * acc[3 * i + 2], pos_old, pos_new, vel, acc_out, dt, mode);
+    nb_integrate(i, G * acc[3UL * i], G * acc[3UL * i + 1], G * acc[3UL * i + 2], pos_old, pos_new, vel, acc_out, dt,
+                 mode);
 }
 #endif
