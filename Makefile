@@ -248,7 +248,8 @@ portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg
 
 # Fault injection and object accounting: every OpenCL call the library makes
 # goes through tests/test_faults.c (linker --wrap), which fails each in turn.
-FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreateKernel clCreateContext \
+FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreateKernel clCreateKernelsInProgram \
+  clGetKernelInfo clCreateContext \
   clCreateCommandQueue clReleaseMemObject clReleaseProgram clReleaseKernel clReleaseContext \
   clReleaseCommandQueue clReleaseEvent clGetPlatformIDs clBuildProgram clSetKernelArg \
   clEnqueueNDRangeKernel clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer \

@@ -140,7 +140,7 @@
  *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
  *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
  *   _BUILD (with the build log), _UNSUPPORTED (e.g. fp64), _MPI.
- *   cache     clsort_cache_stats_get(ctx, &stats)     (PROGRAM CACHE)
+ *   cache     clsort_cache_stats_get(ctx, &stats), clsort_cache_flush(ctx)   (PROGRAM CACHE)
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   Threads: one context per thread (see CONCEPTS); no global state.
  *
@@ -211,7 +211,15 @@
  *   problem is counted and described in clsort_cache_stats_get (never an
  *   error). One file per program, 0.1-0.5 MB each; delete the directory to
  *   empty it. clsort_cache_stats_get also counts builds from source and
- *   cache hits.
+ *   cache hits. When: on GPUs right after the build; on CPU devices (PoCL,
+ *   which compiles each kernel at its first launch and keeps that code in
+ *   the program) when the program leaves the context (clsort_destroy, or
+ *   evicted by newer ones), so the entry holds the compiled kernels and a
+ *   later process compiles nothing; clsort_cache_flush(ctx) stores them
+ *   earlier (e.g. after a warm-up, for a process that may never destroy its
+ *   context). A program's kernels are created with it
+ *   (clCreateKernelsInProgram, before its binary is taken: drivers that
+ *   compile at kernel creation put that code in the binary) and kept.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -677,6 +685,11 @@ typedef struct clsort_cache_stats {
     const char *warning;        /* the last cache problem in words ("" when none); never an error */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
+/* Stores now the binaries whose store waits for their program to leave the
+ * context (CPU devices, see PROGRAM CACHE): after the calls a process makes
+ * at start, say. Never fails because of the cache (problems are counted in
+ * clsort_cache_stats); CLSORT_ERROR_INVALID_ARGUMENT for a NULL context. */
+CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx);
 
 /* ---- scan --------------------------------------------------------------- */
 
@@ -1305,6 +1318,8 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_program, clCreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *, const unsigned char **, cl_int *, cl_int *)) \
     X(cl_int, clReleaseProgram, (cl_program)) \
     X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
+    X(cl_int, clCreateKernelsInProgram, (cl_program, cl_uint, cl_kernel *, cl_uint *)) \
+    X(cl_int, clGetKernelInfo, (cl_kernel, cl_kernel_info, size_t, void *, size_t *)) \
     X(cl_int, clReleaseKernel, (cl_kernel)) \
     X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
     X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \
@@ -1353,8 +1368,10 @@ typedef struct clsort__program {
     const char *sources[CLSORT__MAX_SOURCES + 1]; /* the request's, NULL-terminated (NULL = empty slot) */
     char options[448];      /* the request's */
     cl_program program;
-    const char *kernel_names[CLSORT__MAX_KERNELS];
+    char kernel_names[CLSORT__MAX_KERNELS][32]; /* "" = free */
     cl_kernel kernels[CLSORT__MAX_KERNELS];
+    int store_pending;      /* its binary goes to the cache when it leaves the context (cache.defer) */
+    unsigned char store_key[32];
     size_t wg, items;       /* the shape its options encode (from the request) */
     unsigned long last_use; /* the context's use clock at its last lookup (LRU eviction) */
 } clsort__program;
@@ -1384,6 +1401,7 @@ typedef struct clsort__cache {
     clsort_cache_store_fn store;
     void *user;
     char ident[2048];             /* library, platform, device and driver: hashed into every key */
+    int defer;                    /* store a built program's binary when it leaves the context, not at build */
     unsigned long builds, hits, stores, rejected, store_failures, temp_counter;
     char warning[512];
 } clsort__cache;
@@ -1863,15 +1881,13 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
     return r;
 }
 
+static void clsort__program_release(clsort_context *ctx, struct clsort__program *p); /* programs */
+
 CLSORT_API void clsort_destroy(clsort_context *ctx)
 {
-    int i, k;
+    int i;
     if (!ctx) return;
-    for (i = 0; i < ctx->num_programs; ++i) {
-        for (k = 0; k < CLSORT__MAX_KERNELS; ++k)
-            if (ctx->programs[i].kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(ctx->programs[i].kernels[k]);
-        if (ctx->programs[i].program) CLSORT__CL(ctx, clReleaseProgram)(ctx->programs[i].program);
-    }
+    for (i = 0; i < ctx->num_programs; ++i) clsort__program_release(ctx, &ctx->programs[i]); /* deferred stores */
     for (i = 0; i < ctx->num_scratch; ++i)
         if (ctx->scratch[i].mem) CLSORT__CL(ctx, clReleaseMemObject)(ctx->scratch[i].mem);
     for (i = 0; i < CLSORT__MAX_VIEWS; ++i)
@@ -2121,6 +2137,16 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
         return CLSORT_SUCCESS;
     }
+    /* CPU devices (PoCL) compile a kernel's code at its first launch, for
+     * that launch's work-group size, and keep it in the program: the binary
+     * taken after the calls ran loads with nothing left to compile (PoCL 3.1:
+     * first scan of 2^16 from it 11 ms, against ~400 ms from the binary taken
+     * right after the build, bench/RESULTS.md), and taking the binary right
+     * after the build costs ~1 s per program there (it compiles every kernel
+     * for any size). So there the binary is stored when the program leaves
+     * the context (evicted, clsort_destroy, clsort_cache_flush); elsewhere
+     * (GPUs: NVIDIA's binary is complete after the build) right after it. */
+    c->defer = ctx->dev.cpu;
     if (!clsort__cache_ident_add(ctx, plat, CL_PLATFORM_NAME, "platform") ||
         !clsort__cache_ident_add(ctx, plat, CL_PLATFORM_VERSION, "platform version") ||
         !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
@@ -2423,6 +2449,18 @@ static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char ke
     return prog;
 }
 
+CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx)
+{
+    int i;
+    if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < ctx->num_programs; ++i) {
+        clsort__program *p = &ctx->programs[i];
+        if (p->store_pending && p->program && ctx->cache.on) clsort__cache_store(ctx, p->program, p->store_key);
+        p->store_pending = 0;
+    }
+    return CLSORT_SUCCESS;
+}
+
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out)
 {
     if (!ctx || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
@@ -2438,9 +2476,12 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
     return CLSORT_SUCCESS;
 }
 
+/* A program leaving the context (evicted, destroyed): its deferred store
+ * first (cache.defer), then its kernels and itself. */
 static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 {
     int k;
+    if (p->store_pending && p->program && ctx->cache.on) clsort__cache_store(ctx, p->program, p->store_key);
     for (k = 0; k < CLSORT__MAX_KERNELS; ++k)
         if (p->kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
     if (p->program) CLSORT__CL(ctx, clReleaseProgram)(p->program);
@@ -2502,6 +2543,33 @@ static int clsort__program_is(const clsort__program *p, const clsort__request *r
     return !rq->sources[i] && !p->sources[i];
 }
 
+/* Every kernel of a just-built program, created now and kept with it (a
+ * driver may compile a kernel when it is created: some mobile drivers do, so
+ * this belongs with the build, before anything is stored). On any failure
+ * the kernels are created one by one when first launched instead
+ * (clsort__get_kernel), so this never fails a call. */
+static void clsort__program_kernels(clsort_context *ctx, clsort__program *p)
+{
+    cl_uint n = 0, k;
+    if (CLSORT__CL(ctx, clCreateKernelsInProgram)(p->program, CLSORT__MAX_KERNELS, p->kernels, &n) != CL_SUCCESS ||
+        n > CLSORT__MAX_KERNELS)
+        n = 0;
+    for (k = 0; k < n; ++k) {
+        size_t len = 0;
+        if (CLSORT__CL(ctx, clGetKernelInfo)(p->kernels[k], CL_KERNEL_FUNCTION_NAME, sizeof p->kernel_names[k],
+                                             p->kernel_names[k], &len) != CL_SUCCESS ||
+            len == 0 || len > sizeof p->kernel_names[k])
+            break;
+        p->kernel_names[k][sizeof p->kernel_names[k] - 1] = '\0';
+    }
+    if (k < n) { /* a name did not come back: none kept */
+        for (k = 0; k < n; ++k)
+            if (p->kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
+        memset(p->kernels, 0, sizeof p->kernels);
+        memset(p->kernel_names, 0, sizeof p->kernel_names);
+    }
+}
+
 /* The program of a request: from the context, the cache, else built now. */
 static clsort_result clsort__program_get(clsort_context *ctx, const clsort__request *rq, clsort__program **out)
 {
@@ -2545,8 +2613,14 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
             return r;
         }
         ++ctx->cache.builds;
-        if (ctx->cache.on) clsort__cache_store(ctx, p->program, hash);
+        if (ctx->cache.on && ctx->cache.defer) {
+            p->store_pending = 1;
+            memcpy(p->store_key, hash, sizeof p->store_key);
+        } else if (ctx->cache.on) {
+            clsort__cache_store(ctx, p->program, hash);
+        }
     }
+    clsort__program_kernels(ctx, p);
     p->hash = h;
     memcpy(p->sources, rq->sources, sizeof p->sources);
     memcpy(p->options, rq->options, sizeof p->options);
@@ -2561,19 +2635,19 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
 {
     int k;
     cl_int e;
-    for (k = 0; k < CLSORT__MAX_KERNELS && p->kernel_names[k]; ++k)
+    for (k = 0; k < CLSORT__MAX_KERNELS && p->kernel_names[k][0]; ++k)
         if (strcmp(p->kernel_names[k], name) == 0) {
             *out = p->kernels[k];
             return CLSORT_SUCCESS;
         }
-    CLSORT_ASSERT(k < CLSORT__MAX_KERNELS);
+    CLSORT_ASSERT(k < CLSORT__MAX_KERNELS && strlen(name) < sizeof p->kernel_names[k]);
     p->kernels[k] = CLSORT__CL(ctx, clCreateKernel)(p->program, name, &e);
     if (e != CL_SUCCESS) {
         p->kernels[k] = NULL;
         return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateKernel(%s): %s (%d)", name, clsort__cl_error_name(e),
                             (int)e);
     }
-    p->kernel_names[k] = name;
+    memcpy(p->kernel_names[k], name, strlen(name) + 1);
     *out = p->kernels[k];
     return CLSORT_SUCCESS;
 }
