@@ -2543,31 +2543,26 @@ static int clsort__program_is(const clsort__program *p, const clsort__request *r
     return !rq->sources[i] && !p->sources[i];
 }
 
-/* Every kernel of a just-built program, created now and kept with it (a
- * driver may compile a kernel when it is created: some mobile drivers do, so
- * this belongs with the build, before anything is stored). On any failure
- * the kernels are created one by one when first launched instead
- * (clsort__get_kernel), so this never fails a call. */
-static void clsort__program_kernels(clsort_context *ctx, clsort__program *p)
+/* Every kernel of a just-built program, created now and kept with it, before
+ * its binary is taken: a driver may compile a kernel when it is created
+ * (some mobile drivers do), and that code then goes into the binary. */
+static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__program *p)
 {
     cl_uint n = 0, k;
-    if (CLSORT__CL(ctx, clCreateKernelsInProgram)(p->program, CLSORT__MAX_KERNELS, p->kernels, &n) != CL_SUCCESS ||
-        n > CLSORT__MAX_KERNELS)
-        n = 0;
+    cl_int e = CLSORT__CL(ctx, clCreateKernelsInProgram)(p->program, CLSORT__MAX_KERNELS, p->kernels, &n);
+    if (e != CL_SUCCESS) {
+        memset(p->kernels, 0, sizeof p->kernels);
+        return clsort__cl_fail(ctx, e, "clCreateKernelsInProgram");
+    }
+    CLSORT_ASSERT(n <= CLSORT__MAX_KERNELS);
     for (k = 0; k < n; ++k) {
         size_t len = 0;
-        if (CLSORT__CL(ctx, clGetKernelInfo)(p->kernels[k], CL_KERNEL_FUNCTION_NAME, sizeof p->kernel_names[k],
-                                             p->kernel_names[k], &len) != CL_SUCCESS ||
-            len == 0 || len > sizeof p->kernel_names[k])
-            break;
+        e = CLSORT__CL(ctx, clGetKernelInfo)(p->kernels[k], CL_KERNEL_FUNCTION_NAME, sizeof p->kernel_names[k],
+                                             p->kernel_names[k], &len);
+        if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)");
         p->kernel_names[k][sizeof p->kernel_names[k] - 1] = '\0';
     }
-    if (k < n) { /* a name did not come back: none kept */
-        for (k = 0; k < n; ++k)
-            if (p->kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
-        memset(p->kernels, 0, sizeof p->kernels);
-        memset(p->kernel_names, 0, sizeof p->kernel_names);
-    }
+    return CLSORT_SUCCESS;
 }
 
 /* The program of a request: from the context, the cache, else built now. */
@@ -2580,8 +2575,9 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     cl_uint nsrc = 0;
     cl_ulong h = clsort__request_hash(rq);
     clsort__program *p;
+    clsort_result r;
     cl_int e;
-    int i;
+    int i, from_source = 0;
     for (i = 0; i < ctx->num_programs; ++i)
         if (clsort__program_is(&ctx->programs[i], rq, h)) {
             ctx->programs[i].last_use = ++ctx->use_clock;
@@ -2608,19 +2604,24 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         }
         e = CLSORT__CL(ctx, clBuildProgram)(p->program, 1, &ctx->device, opts, NULL, NULL);
         if (e != CL_SUCCESS) {
-            clsort_result r = clsort__build_failed(ctx, rq, p->program, opts, e);
+            r = clsort__build_failed(ctx, rq, p->program, opts, e);
             clsort__program_release(ctx, p);
             return r;
         }
         ++ctx->cache.builds;
-        if (ctx->cache.on && ctx->cache.defer) {
-            p->store_pending = 1;
-            memcpy(p->store_key, hash, sizeof p->store_key);
-        } else if (ctx->cache.on) {
-            clsort__cache_store(ctx, p->program, hash);
-        }
+        from_source = 1;
     }
-    clsort__program_kernels(ctx, p);
+    r = clsort__program_kernels(ctx, p);
+    if (r != CLSORT_SUCCESS) {
+        clsort__program_release(ctx, p); /* nothing stored: store_pending is not set yet */
+        return r;
+    }
+    if (from_source && ctx->cache.on && ctx->cache.defer) {
+        p->store_pending = 1;
+        memcpy(p->store_key, hash, sizeof p->store_key);
+    } else if (from_source && ctx->cache.on) {
+        clsort__cache_store(ctx, p->program, hash);
+    }
     p->hash = h;
     memcpy(p->sources, rq->sources, sizeof p->sources);
     memcpy(p->options, rq->options, sizeof p->options);
