@@ -715,6 +715,89 @@ static void test_deferred(void)
     }
 }
 
+/* Whether program p holds a kernel of that name (CL_PROGRAM_KERNEL_NAMES). */
+static int holds(clsort__program *p, const char *name)
+{
+    char names[2048] = "", *t;
+    size_t len = strlen(name);
+    if (!p || clGetProgramInfo(p->program, CL_PROGRAM_KERNEL_NAMES, sizeof names - 1, names, NULL) != CL_SUCCESS)
+        return -1;
+    for (t = names; (t = strstr(t, name)) != NULL; t += len)
+        if ((t == names || t[-1] == ';') && (t[len] == ';' || t[len] == '\0')) return 1;
+    return 0;
+}
+
+/* A program holds the kernels its calls launch and no others (NVIDIA's
+ * driver compiles every kernel of a program at each build): one kind of
+ * radix pass, the bitonic global kernels up to the steps per pass, the
+ * packed bitonic kernel for variable segments only, no pack_tiles on the
+ * look-back path; a one-sweep sort takes no scan program. */
+static void test_kernel_sets(void)
+{
+    clsort_context *cs = make_ctx(NULL);
+    clsort__program *p = NULL;
+    clsort__sort_plan sp;
+    clsort__bitonic_plan bp;
+    clsort_sort_desc sd;
+    clsort_bitonic_desc bd;
+    unsigned steps;
+    if (!cs) return;
+    memset(&sd, 0, sizeof sd);
+    memset(&bd, 0, sizeof bd);
+    cs->tuning.classic_passes = 1;
+    check(clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && !sp.onesweep &&
+              clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_count") == 1 &&
+              holds(p, "radix_onesweep") == 0 && holds(p, "radix_histogram") == 0,
+          "classic radix program: radix_count, no one-sweep kernels");
+    cs->tuning.classic_passes = 0;
+    cs->path = CLSORT_PATH_LOOKBACK; /* the one-sweep plan: look-back path (CPUs and NVIDIA) */
+    if (clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && sp.onesweep) {
+        int before = cs->num_programs;
+        check(clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_onesweep") == 1 &&
+                  holds(p, "radix_count") == 0 && holds(p, "radix_reorder") == 0 && holds(p, "radix_scatter") == 0,
+              "one-sweep radix program: no classic kernels");
+        check(clsort__sort_prepare(cs, &sd, 100000) == CLSORT_SUCCESS && cs->num_programs == before + 1,
+              "a one-sweep sort takes its radix program only (no scan program)");
+    } else {
+        check(!cs->dev.cpu, "the one-sweep plan on a CPU device's look-back path");
+    }
+    if (cs->dev.i64_atomics) {
+        clsort_split_desc spd;
+        clsort__split_plan a;
+        memset(&spd, 0, sizeof spd);
+        check(clsort__plan_split(cs, "t", NULL, NULL, 0, &spd, 0, &a) == CLSORT_SUCCESS &&
+                  clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "pack_lookback") == 1 &&
+                  holds(p, "pack_tiles") == 0 && holds(p, "split_tiles") == 1,
+              "look-back split program: pack_lookback, no pack_tiles");
+    }
+    cs->path = CLSORT_PATH_PORTABLE;
+    for (steps = 1; steps <= 6; ++steps) {
+        char msg[160], name[32];
+        unsigned m = 0, k;
+        int ok;
+        cs->tuning.bitonic_steps = steps;
+        ok = clsort__plan_bitonic(cs, "t", 1 << 20, &bd, &bp) == CLSORT_SUCCESS &&
+             clsort__bitonic_program(cs, &bp, &p) == CLSORT_SUCCESS && holds(p, "bitonic_local") == 1 &&
+             holds(p, "bitonic_packed") == 0;
+        if (ok) m = clsort__bitonic_max_steps(cs, &bp);
+        for (k = 1; ok && k <= 6; ++k) {
+            snprintf(name, sizeof name, "bitonic_global%u", k);
+            ok = holds(p, name) == (k <= m);
+        }
+        snprintf(msg, sizeof msg, "bitonic program, tuning %u steps per pass: global1..%u only, no packed kernel",
+                 steps, m);
+        check(ok && m >= 1 && m <= steps, msg);
+    }
+    cs->tuning.bitonic_steps = 0;
+    bd.segment_offsets_host = (const uint32_t *)&bd; /* variable segments (only the plan looks at it) */
+    bd.segment_count = 1;
+    check(clsort__plan_bitonic(cs, "t", 16, &bd, &bp) == CLSORT_SUCCESS && bp.variable &&
+              clsort__bitonic_program(cs, &bp, &p) == CLSORT_SUCCESS && holds(p, "bitonic_packed") == 1 &&
+              holds(p, "bitonic_local") == 1,
+          "bitonic program for variable segments: bitonic_packed");
+    clsort_destroy(cs);
+}
+
 static void test_location(void)
 {
     clsort_context *cs;
@@ -875,6 +958,7 @@ int main(int argc, char **argv)
     test_callbacks();
     printf("deferred stores, kernels, lookup...\n");
     test_deferred();
+    test_kernel_sets();
     test_location();
     printf("prepare and the work set, cold and warm...\n");
     test_workset();
