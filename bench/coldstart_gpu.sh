@@ -23,8 +23,10 @@ echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 export CLSORT_DEVICE=nvidia CUDA_CACHE_DISABLE=1
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-ptxas=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-fatbinary=$(command -v fatbinary || ls /usr/local/cuda*/bin/fatbinary 2>/dev/null | head -1)
+cudabin=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+ptxas=$(command -v ptxas || ls "$cudabin/ptxas" /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+fatbinary=$(command -v fatbinary || ls "$cudabin/fatbinary" /usr/local/cuda*/bin/fatbinary 2>/dev/null | head -1)
+[ -n "$ptxas" ] && "$ptxas" --version | tail -1
 {
   for v in before after; do
     bin=./build/coldstart; [ $v = before ] && bin=./build/coldstart_before
@@ -48,9 +50,12 @@ fatbinary=$(command -v fatbinary || ls /usr/local/cuda*/bin/fatbinary 2>/dev/nul
     k=$(basename "$d" .drv | cut -c1-16)
     echo "# entry $k: $(grep -m1 '^\.version' "$d") $(grep -m1 '^\.target' "$d"), $(grep -c '\.entry' "$d") .entry"
     [ -n "$ptxas" ] || { echo "no ptxas"; break; }
+    src="$d"
+    "$ptxas" -arch=sm_$sm -O0 "$d" -o /dev/null 2>/dev/null || { # a PTX ISA newer than this ptxas: try 8.0
+      sed 's/^\.version .*/.version 8.0/' "$d" > "$d.v80.ptx"; src="$d.v80.ptx"; echo "(ptxas refused the PTX version; .version 8.0)"; }
     for o in 3 0; do
       t0=$(date +%s%N)
-      "$ptxas" -arch=sm_$sm -O$o "$d" -o "$d.O$o.cubin" 2>&1 | tail -2
+      "$ptxas" -arch=sm_$sm -O$o "$src" -o "$d.O$o.cubin" 2>&1 | tail -2
       echo "ptxas -O$o: $(( ($(date +%s%N) - t0) / 1000000 )) ms, $(stat -c %s "$d.O$o.cubin" 2>/dev/null) bytes"
     done
     ./build/nv_probe load "$d.O3.cubin" | tail -2
