@@ -788,6 +788,24 @@ static void test_kernel_sets(void)
                  steps, m);
         check(ok && m >= 1 && m <= steps, msg);
     }
+    { /* N-body: the tiled step or the pair kernels; a tree program none of them */
+        clsort_nbody_desc nd;
+        memset(&nd, 0, sizeof nd);
+        nd.softening2 = 0.01;
+        check(clsort__nbody_prepare(cs, &nd, 4096) == CLSORT_SUCCESS &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_step") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_pairs") == 0,
+              "N-body program (tiled): nbody_step, no pair kernels");
+        nd.method = CLSORT_NBODY_ATOMIC;
+        check(clsort__nbody_prepare(cs, &nd, 4096) == CLSORT_SUCCESS &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_pairs") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_apply") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_step") == 0,
+              "N-body program (atomic pairs): nbody_pairs and nbody_apply, no nbody_step");
+        check(clsort__tree_program(cs, 3, 4, 10, &p) == CLSORT_SUCCESS && holds(p, "tree_build") == 1 &&
+                  holds(p, "nbody_step") == 0 && holds(p, "nbody_pairs") == 0,
+              "tree program: no N-body kernels");
+    }
     cs->tuning.bitonic_steps = 0;
     bd.segment_offsets_host = (const uint32_t *)&bd; /* variable segments (only the plan looks at it) */
     bd.segment_count = 1;
