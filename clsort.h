@@ -623,7 +623,10 @@ typedef struct clsort_tuning {
  * return its size either way; 0 = no such blob. Called first with data
  * NULL, capacity 0 to learn the size. store: keep a copy of the blob;
  * return 0 on success (a failure is only counted). Blobs are verified when
- * loaded: a wrong, truncated or foreign blob is ignored and rebuilt. */
+ * loaded: a wrong, truncated or foreign blob is ignored and rebuilt. On CPU
+ * devices store is called when a program leaves the context, so also from
+ * clsort_destroy and clsort_cache_flush (see PROGRAM CACHE): keep `user`
+ * valid until the context is destroyed. */
 typedef size_t (*clsort_cache_load_fn)(void *user, const char *key, void *data, size_t capacity);
 typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
 
