@@ -43,6 +43,14 @@
 #ifndef SEG_T
 #define SEG_T uint
 #endif
+/* The segment source as staged in local memory: head flags as one byte
+ * (only nonzero matters), so u32 flags take the u8 flags' local memory and
+ * tile (H100: bench/RESULTS.md, issue 20); keys and counts as they are. */
+#if SEG == 1
+#define LS_T uchar
+#else
+#define LS_T SEG_T
+#endif
 #ifndef MV_T
 #define MV_T uint
 #endif
@@ -128,7 +136,7 @@ inline T rd_clean(T v)
 #define LS_SIZE (PAD(TILE + 1) + 1)
 
 /* inc of the element at tile index k, global index gi (< n) */
-inline uint rd_inc(__local const SEG_T *ls, int k, ulong gi)
+inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 {
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
@@ -147,7 +155,7 @@ inline uint rd_inc(__local const SEG_T *ls, int k, ulong gi)
  * min/max), the segment source, for keys the key before the tile and, when
  * need_next, the segment source of the element after it. */
 inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                     __local T *lv, __local SEG_T *ls)
+                     __local T *lv, __local LS_T *ls)
 {
     const uint lid = (uint)get_local_id(0);
     for (uint j = 0; j < ITEMS; ++j) {
@@ -157,7 +165,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
         lv[PAD(k)] = gi < n ? rd_clean(vals[gi]) : IDENT;
 #endif
 #if SEG != 0
+#if SEG == 1
+        ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
+#else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
+#endif
 #endif
     }
 #if SEG != 0
@@ -165,7 +177,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG == 2
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
+#if SEG == 1
+        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
+#else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
+#endif
     }
 #else
     (void)seg; (void)need_next; (void)ls;
@@ -191,7 +207,7 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 
 /* This work-item's ITEMS consecutive elements folded left to right; *hm
  * gets their segment starts (bit k - lid * ITEMS) where RD_MASK. */
-inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint *c, T *v, uint *hm)
+inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint *c, T *v, uint *hm)
 {
     const uint lid = (uint)get_local_id(0);
     uint cc = 0, m = 0;
@@ -245,12 +261,12 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
  * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
-    __local SEG_T ls[LS_SIZE];               \
+    __local LS_T ls[LS_SIZE];                \
     __local uint sc[WG];                     \
     __local T sv[WG];
 
 inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                    __local T *lv, __local SEG_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
+                    __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
                     T *tv, uint *hm)
 {
     rd_stage(vals, seg, base, n, need_next, lv, ls);
@@ -262,7 +278,7 @@ inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong bas
  * element), 1 inclusive, 2 exclusive of the pair operator (no reset; used for
  * the tile carries, with the counts' exclusive prefix to out_c). Results are
  * staged in lv and written coalesced (in == out allowed). */
-inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
+inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
                         uint hm, uint mode, __global T *out, __global uint *out_c)
 {
     const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
@@ -290,7 +306,7 @@ inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulon
 /* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
  * at each segment's first element keys_out[C] = its key (SEG 2) and
  * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv,
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv,
                            uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
                            __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {

@@ -232,7 +232,7 @@ inline tr_node tr_child(uint c, uint n, __global const float *points, volatile _
 {
     tr_node r;
     if (c >= n - 1u) {
-        __global const float *p = points + 4u * (c - (n - 1u));
+        __global const float *p = points + 4UL * (c - (n - 1u));
         r.lx = r.hx = r.cx = p[0];
         r.ly = r.hy = r.cy = p[1];
         r.lz = r.hz = r.cz = p[2];
@@ -240,7 +240,7 @@ inline tr_node tr_child(uint c, uint n, __global const float *points, volatile _
         r.qxx = r.qxy = r.qxz = r.qyy = r.qyz = r.qzz = r.i2 = 0.0f;
         return r;
     }
-    const uint k = 4u * c, k8 = 8u * c;
+    const ulong k = 4UL * c, k8 = 8UL * c; /* 64-bit: nodes past 2^29 (n < 2^31 points) have 8c > 2^32 */
     r.lx = tr_get(lo + k); r.ly = tr_get(lo + k + 1u); r.lz = tr_get(lo + k + 2u);
     r.hx = tr_get(hi + k); r.hy = tr_get(hi + k + 1u); r.hz = tr_get(hi + k + 2u);
     r.cx = tr_get(com + k); r.cy = tr_get(com + k + 1u); r.cz = tr_get(com + k + 2u); r.m = tr_get(com + k + 3u);
@@ -327,7 +327,7 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         tr_shift(&r, B);
         const float ex = fmax(r.cx - r.lx, r.hx - r.cx), ey = fmax(r.cy - r.ly, r.hy - r.cy),
                     ez = fmax(r.cz - r.lz, r.hz - r.cz);
-        const uint k = 4u * p, k8 = 8u * p;
+        const ulong k = 4UL * p, k8 = 8UL * p; /* 64-bit, as in tr_child */
         tr_put(lo + k, r.lx); tr_put(lo + k + 1u, r.ly); tr_put(lo + k + 2u, r.lz);
         tr_put(hi + k, r.hx); tr_put(hi + k + 1u, r.hy); tr_put(hi + k + 2u, r.hz);
         tr_put(com + k, r.cx); tr_put(com + k + 1u, r.cy); tr_put(com + k + 2u, r.cz); tr_put(com + k + 3u, r.m);
