@@ -28,7 +28,7 @@
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
  * folds its ITEMS elements left to right, work-items combine in a
  * Hillis-Steele tree, tiles by the reduce-then-scan tree (portable) or by a
- * left fold (look-back, see lb_pair_lookback), so float results repeat bit
+ * left fold (look-back, see rd_lookback), so float results repeat bit
  * for bit from run to run. */
 
 #ifndef TK
@@ -357,10 +357,14 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
 }
 
 /* ---- look-back path: one pass, deterministic ------------------------------
- * One buffer of 3 * groups + 1 words, all zero on entry: status[g] = flag << 32
- * | c (common.cl's LB_ flags), then the ticket, then the aggregates' and the
- * inclusive prefixes' value bits (agg_v[g], incl_v[g], a word each), written
- * atomically before the status word that announces them.
+ * One buffer of 32-bit words, all zero on entry: 2 * groups status words
+ * (common.cl's word pairs: flag and the tile's boundary count c), the ticket,
+ * then the aggregates' and the inclusive prefixes' value bits, RD_CHUNKS words
+ * each (agg_v, incl_v). Only 32-bit atomics: a value is written as 16-bit
+ * chunks, each word marked written (bit 16), before the status words that
+ * announce it; a reader takes it only when every chunk reads as written
+ * (else the tile counts as not yet published and is read again), so no value
+ * is taken torn and no ordering between the words is assumed.
  *
  * Determinism: the inclusive prefix of tile g is defined as the left fold
  *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
@@ -372,59 +376,50 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  * and every output come out with the same bits whichever predecessors
  * happened to be done. (The usual look-back adds whatever it finds, newest
  * first, and its float results change with the timing.) The wait cannot
- * deadlock: tiles take indices from a ticket in start order, tile 0 publishes
- * its prefix at once, and each tile publishes its own once its window holds
- * one. */
+ * deadlock where started work-groups keep running or work-groups run one
+ * after another: tiles take indices from a ticket in start order, tile 0
+ * publishes its prefix at once, and each tile publishes its own once its
+ * window holds one. (No decoupled fallback here: summing a predecessor would
+ * need its whole pair scan again in this work-group's local memory.) */
 
 #ifdef HAVE_LOOKBACK
-/* Values go through atomics both ways (written before the fence and the
- * status word that announce them, read only after their status was seen):
- * the words are cleared before the pass, so every access is an atomic on
- * initialized memory (which oclgrind checks). */
-inline void rd_store_bits(__global volatile TB *p, TB b)
+#define RD_CHUNKS (TK >= 3 ? 4u : 2u)
+
+inline void rd_store_bits(__global volatile uint *p, TB b)
 {
-#if TK >= 3
-#ifdef cl_khr_int64_base_atomics
-    atom_xchg(p, b);
-#else
-    *p = b;
-#endif
-#else
-    atomic_xchg(p, b);
-#endif
+    for (uint k = 0; k < RD_CHUNKS; ++k) atomic_xchg(&p[k], 0x10000u | (uint)((b >> (16 * k)) & 0xffffu));
 }
 
-inline TB rd_load_bits(__global volatile TB *p)
+/* 1 when every chunk at p was written; *b = the value. */
+inline int rd_load_bits(__global volatile uint *p, TB *b)
 {
-#if TK >= 3
-#ifdef cl_khr_int64_base_atomics
-    return atom_add(p, (TB)0);
-#else
-    return *p;
-#endif
-#else
-    return atomic_add(p, (TB)0);
-#endif
+    TB v = (TB)0;
+    uint written = 0x10000u;
+    for (uint k = 0; k < RD_CHUNKS; ++k) {
+        uint w = atomic_add(&p[k], 0u);
+        written &= w;
+        v |= (TB)(w & 0xffffu) << (16 * k);
+    }
+    *b = v;
+    return written != 0u;
 }
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
 /* Called by every work-item (it has barriers): publishes the tile's
  * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. */
-inline void rd_lookback(__global volatile ulong *status, __global volatile TB *agg_v, __global volatile TB *incl_v,
-                        uint g, uint tc, T tv, __local ulong *win, __local TB *winv, __local int *done,
+ * prefix. win holds 2 * RD_WIN words (flag, count per predecessor). */
+inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                        uint g, uint tc, T tv, __local uint *win, __local TB *winv, __local int *done,
                         __local uint *lc, __local T *lv_, uint *pc, T *pv)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
         if (g == 0) {
             rd_store_bits(&incl_v[0], RD_BITS(tv));
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
             lb_publish(status, 0, LB_PREFIX, tc);
         } else {
-            rd_store_bits(&agg_v[g], RD_BITS(tv));
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            rd_store_bits(&agg_v[g * RD_CHUNKS], RD_BITS(tv));
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
         *lc = 0;
@@ -439,31 +434,30 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
     for (;;) {
         if (lid < RD_WIN) {
             int idx = (int)g - 1 - (int)lid;
-            ulong w = LB_PREFIX << 32; /* before tile 0: prefix (0, identity) */
+            uint f = LB_PREFIX, c = 0u; /* before tile 0: prefix (0, identity) */
             TB b = RD_BITS(IDENT);
             if (idx >= 0) {
-                w = lb_read(status, idx);
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
-                ulong f = w >> 32;
-                if (f == LB_PREFIX) b = rd_load_bits(&incl_v[idx]);
-                else if (f == LB_AGGREGATE) b = rd_load_bits(&agg_v[idx]);
+                f = lb_read(status, (uint)idx, &c);
+                if (f == LB_PREFIX && !rd_load_bits(&incl_v[(uint)idx * RD_CHUNKS], &b)) f = LB_EMPTY;
+                else if (f == LB_AGGREGATE && !rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS], &b)) f = LB_EMPTY;
             }
-            win[lid] = w;
+            win[2 * lid] = f;
+            win[2 * lid + 1] = c;
             winv[lid] = b;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
             int u = 0, found = 0;
             for (; u < RD_WIN; ++u) {
-                ulong f = win[u] >> 32;
+                uint f = win[2 * u];
                 if (f == LB_EMPTY) break;
                 if (f == LB_PREFIX) { found = 1; break; }
             }
             if (found) {
-                uint c = (uint)(win[u] & 0xffffffffUL);
+                uint c = win[2 * u + 1];
                 T v = RD_FROM_BITS(winv[u]);
                 for (int q = u - 1; q >= 0; --q) { /* oldest first: the left fold */
-                    uint c2 = (uint)(win[q] & 0xffffffffUL);
+                    uint c2 = win[2 * q + 1];
                     T v2 = RD_FROM_BITS(winv[q]);
                     v = c2 ? v2 : rd_op(v, v2);
                     c += c2;
@@ -472,8 +466,7 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
                 *lv_ = v;
                 uint ic = c + tc;
                 T iv = tc ? tv : rd_op(v, tv);
-                rd_store_bits(&incl_v[g], RD_BITS(iv));
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
+                rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
                 lb_publish(status, g, LB_PREFIX, ic);
             }
             *done = found;
@@ -489,20 +482,20 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
 
 #define RD_LB_LOCALS                                                                      \
     __local uint tile_id;                                                                 \
-    __local ulong win[RD_WIN];                                                            \
+    __local uint win[2 * RD_WIN];                                                         \
     __local TB winv[RD_WIN];                                                              \
     __local int done;                                                                     \
     __local uint lbc;                                                                     \
     __local T lbv;                                                                        \
-    if (get_local_id(0) == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0))); \
+    if (get_local_id(0) == 0) tile_id = atomic_inc(&status[2 * get_num_groups(0)]);       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     const uint g = tile_id;                                                               \
     const ulong base = (ulong)g * TILE;                                                   \
-    __global volatile TB *agg_v = (__global volatile TB *)(status + get_num_groups(0) + 1);     \
-    __global volatile TB *incl_v = (__global volatile TB *)(status + 2 * get_num_groups(0) + 1);
+    __global volatile uint *agg_v = status + 2 * get_num_groups(0) + 1;                   \
+    __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile ulong *status,
+void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status,
                        uint mode, __global T *out)
 {
     RD_TILE_LOCALS
@@ -516,7 +509,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
-                          __global volatile ulong *status, __global SEG_T *keys_out, __global T *vals_out,
+                          __global volatile uint *status, __global SEG_T *keys_out, __global T *vals_out,
                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
     RD_TILE_LOCALS

@@ -3888,6 +3888,7 @@ int main(int argc, char **argv)
     int run_nbody = all || strcmp(part, "nbody") == 0;
     int run_reduce = all || strcmp(part, "reduce") == 0;
     int run_tree = all || strcmp(part, "tree") == 0;
+    int only_reverse = strcmp(part, "reverse") == 0; /* the reverse-tile stress alone (a loop of it) */
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
@@ -3896,7 +3897,7 @@ int main(int argc, char **argv)
         if (tiny ? (i == 0 || i == 1 || i == 3 || i == 8 || i == 15) : (!quick || base_sizes[i] <= 8193))
             sizes[nsizes++] = base_sizes[i];
     if (!quick) sizes[nsizes++] = ((size_t)1 << 20) + 1;
-    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK; ++p) {
+    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK && !only_reverse; ++p) {
         clsort_context *cs = NULL;
         clsort_context_desc desc;
         size_t s;
@@ -3985,7 +3986,7 @@ int main(int argc, char **argv)
     /* The reverse-tile stress of the decoupled fallback fails now and then
      * (wrong sums, memory corruption on PoCL: an open race), so it runs only
      * on request, and no default program uses the fallback. */
-    if (run_base && getenv("CLSORT_TEST_REVERSE_TILES")) test_reverse_tiles(tiny);
+    if ((run_base && getenv("CLSORT_TEST_REVERSE_TILES")) || only_reverse) test_reverse_tiles(tiny);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
