@@ -252,7 +252,7 @@ FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreat
   clCreateCommandQueue clReleaseMemObject clReleaseProgram clReleaseKernel clReleaseContext \
   clReleaseCommandQueue clReleaseEvent clGetPlatformIDs clBuildProgram clSetKernelArg \
   clEnqueueNDRangeKernel clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer \
-  clEnqueueFillBuffer clEnqueueMarkerWithWaitList
+  clEnqueueFillBuffer clEnqueueMarkerWithWaitList clGetDeviceIDs clGetDeviceInfo
 $(BUILD)/test_faults: tests/test_faults.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -I. -o $@ tests/test_faults.c \
 	  $(foreach f,$(FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
