@@ -6,7 +6,7 @@
  *    and scan_tiles rescans each tile starting from its tile's prefix.
  *    Reads the input twice, writes it once; needs no inter-work-group waiting.
  *  - scan_lookback: one pass, decoupled look-back. Reads once, writes once.
- *    Only for 32-bit T (the status word packs flag + 32 payload bits).
+ *    Only for 32-bit T (a status word pair carries flag + 32 payload bits).
  * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
 
 /* sums[g] = sum of tile g. */
