@@ -362,25 +362,25 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  * then the aggregates' and the inclusive prefixes' value bits, RD_CHUNKS words
  * each (agg_v, incl_v). Only 32-bit atomics: a value is written as 16-bit
  * chunks, each word marked written (bit 16), before the status words that
- * announce it; a reader takes it only when every chunk reads as written
- * (else the tile counts as not yet published and is read again), so no value
- * is taken torn and no ordering between the words is assumed.
+ * announce it; a reader waits until every chunk reads as written (its
+ * writer has already stored them: the wait is for visibility, not for
+ * another work-group to run), so no value is taken torn and no ordering
+ * between the words is assumed.
  *
  * Determinism: the inclusive prefix of tile g is defined as the left fold
  *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
- * (pair operator). A tile looks back over a window of LB_WINDOW predecessors
- * and waits until the window holds an inclusive prefix incl(j) with only
- * aggregates after it (never an empty slot); it then folds
+ * (pair operator). A tile walks back to the newest predecessor j that has
+ * published incl(j) (rd_lookback) and folds
  *     ((incl(j) + agg(j + 1)) + agg(j + 2)) + ... + agg(g - 1)
  * in that order, which repeats the definition step for step, so incl(g - 1)
  * and every output come out with the same bits whichever predecessors
  * happened to be done. (The usual look-back adds whatever it finds, newest
  * first, and its float results change with the timing.) The wait cannot
- * deadlock where started work-groups keep running or work-groups run one
- * after another: tiles take indices from a ticket in start order, tile 0
- * publishes its prefix at once, and each tile publishes its own once its
- * window holds one. (No decoupled fallback here: summing a predecessor would
- * need its whole pair scan again in this work-group's local memory.) */
+ * deadlock where started work-groups run to completion or work-groups run
+ * one after another: tiles take indices from a ticket in start order, tile 0
+ * publishes its prefix at once, and each tile publishes its own once it has
+ * found one. (No decoupled fallback here: summing a predecessor would need
+ * its whole pair scan again in this work-group's local memory.) */
 
 #ifdef HAVE_LOOKBACK
 #define RD_CHUNKS (TK >= 3 ? 4u : 2u)
@@ -390,28 +390,41 @@ inline void rd_store_bits(__global volatile uint *p, TB b)
     for (uint k = 0; k < RD_CHUNKS; ++k) atomic_xchg(&p[k], 0x10000u | (uint)((b >> (16 * k)) & 0xffffu));
 }
 
-/* 1 when every chunk at p was written; *b = the value. */
-inline int rd_load_bits(__global volatile uint *p, TB *b)
+/* The value at p, once every chunk reads as written (see above). */
+inline TB rd_load_bits(__global volatile uint *p)
 {
-    TB v = (TB)0;
-    uint written = 0x10000u;
-    for (uint k = 0; k < RD_CHUNKS; ++k) {
-        uint w = atomic_add(&p[k], 0u);
-        written &= w;
-        v |= (TB)(w & 0xffffu) << (16 * k);
+    for (;;) {
+        TB v = (TB)0;
+        uint written = 0x10000u;
+        for (uint k = 0; k < RD_CHUNKS; ++k) {
+            uint w = atomic_add(&p[k], 0u);
+            written &= w;
+            v |= (TB)(w & 0xffffu) << (16 * k);
+        }
+        if (written) return v;
     }
-    *b = v;
-    return written != 0u;
 }
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
 /* Called by every work-item (it has barriers): publishes the tile's
  * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. win holds 2 * RD_WIN words (flag, count per predecessor). */
+ * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
+ * words (flag, count per predecessor).
+ *
+ * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
+ * word pairs, newest first, adding up the counts (integers: any order gives
+ * the same sum) back to the newest inclusive prefix p, re-reading a window
+ * that meets a tile which has published nothing yet. It also notes the newest
+ * tile r after p whose aggregate restarts a segment (count != 0). The fold:
+ * the value is the left fold from r (whose aggregate is then the value
+ * itself) or from incl(p), over the aggregates after it, oldest first, read
+ * again from agg_v (a tile's aggregate never changes once published, while
+ * its status may since have become its prefix). So the walk may reach back
+ * any distance, and the bits are still those of the definition. */
 inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
-                        uint g, uint tc, T tv, __local uint *win, __local TB *winv, __local int *done,
-                        __local uint *lc, __local T *lv_, uint *pc, T *pv)
+                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
+                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
@@ -422,60 +435,76 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
             rd_store_bits(&agg_v[g * RD_CHUNKS], RD_BITS(tv));
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
-        *lc = 0;
-        *lv_ = IDENT;
     }
     if (g == 0) {
-        barrier(CLK_LOCAL_MEM_FENCE);
         *pc = 0;
         *pv = IDENT;
         return;
     }
+    /* the walk: *lc sums counts, *from becomes the fold's first tile, with
+     * *lv_ its starting value */
+    int j = (int)g - 1; /* newest predecessor not yet added */
+    int restart = -1;   /* work-item 0: newest tile after p with count != 0 */
+    if (lid == 0) *lc = 0;
     for (;;) {
         if (lid < RD_WIN) {
-            int idx = (int)g - 1 - (int)lid;
-            uint f = LB_PREFIX, c = 0u; /* before tile 0: prefix (0, identity) */
-            TB b = RD_BITS(IDENT);
-            if (idx >= 0) {
-                f = lb_read(status, (uint)idx, &c);
-                if (f == LB_PREFIX && !rd_load_bits(&incl_v[(uint)idx * RD_CHUNKS], &b)) f = LB_EMPTY;
-                else if (f == LB_AGGREGATE && !rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS], &b)) f = LB_EMPTY;
-            }
+            int idx = j - (int)lid;
+            uint bits = 0u, f = LB_PREFIX; /* before tile 0: (0, identity) */
+            if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
             win[2 * lid] = f;
-            win[2 * lid + 1] = c;
-            winv[lid] = b;
+            win[2 * lid + 1] = bits;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
-            int u = 0, found = 0;
-            for (; u < RD_WIN; ++u) {
-                uint f = win[2 * u];
+            int used = 0, done = 0;
+            uint c = 0;
+            for (; used < RD_WIN; ++used) {
+                uint f = win[2 * used], wc = win[2 * used + 1];
                 if (f == LB_EMPTY) break;
-                if (f == LB_PREFIX) { found = 1; break; }
+                c += wc;
+                if (f == LB_PREFIX) { done = 1; break; }
+                if (wc != 0 && restart < 0) restart = j - used;
             }
-            if (found) {
-                uint c = win[2 * u + 1];
-                T v = RD_FROM_BITS(winv[u]);
-                for (int q = u - 1; q >= 0; --q) { /* oldest first: the left fold */
-                    uint c2 = win[2 * q + 1];
-                    T v2 = RD_FROM_BITS(winv[q]);
-                    v = c2 ? v2 : rd_op(v, v2);
-                    c += c2;
+            *lc += c;
+            if (done) {
+                int p = j - used;
+                if (restart >= 0) {
+                    *from = restart;
+                    *lv_ = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)restart * RD_CHUNKS]));
+                } else {
+                    *from = p;
+                    *lv_ = p >= 0 ? RD_FROM_BITS(rd_load_bits(&incl_v[(uint)p * RD_CHUNKS])) : IDENT;
                 }
-                *lc = c;
-                *lv_ = v;
-                uint ic = c + tc;
-                T iv = tc ? tv : rd_op(v, tv);
-                rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
-                lb_publish(status, g, LB_PREFIX, ic);
             }
-            *done = found;
+            *step = done ? -1 : used;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        int d = *done;
-        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *done before it changes */
-        if (d) break;
+        int st = *step;
+        if (st == -1) break;
+        j -= st;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
+    /* the fold, oldest first, WG aggregates at a time */
+    const int first = *from + 1;
+    T v = *lv_;
+    for (int b = first; b < (int)g; b += WG) {
+        int idx = b + (int)lid;
+        if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS]));
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            int m = (int)g - b < WG ? (int)g - b : WG;
+            for (int q = 0; q < m; ++q) v = rd_op(v, fv[q]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        uint ic = *lc + tc;
+        T iv = tc ? tv : rd_op(v, tv);
+        rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
+        lb_publish(status, g, LB_PREFIX, ic);
+        *lv_ = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
     *pc = *lc;
     *pv = *lv_;
 }
@@ -483,10 +512,10 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
 #define RD_LB_LOCALS                                                                      \
     __local uint tile_id;                                                                 \
     __local uint win[2 * RD_WIN];                                                         \
-    __local TB winv[RD_WIN];                                                              \
-    __local int done;                                                                     \
+    __local int step;                                                                     \
     __local uint lbc;                                                                     \
     __local T lbv;                                                                        \
+    __local int from;                                                                     \
     if (get_local_id(0) == 0) tile_id = atomic_inc(&status[2 * get_num_groups(0)]);       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     const uint g = tile_id;                                                               \
@@ -503,7 +532,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
     uint xc, tc, pc;
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, 0);
 }
 
@@ -517,7 +546,7 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     uint xc, tc, pc;
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, winv, &done, &lbc, &lbv, &pc, &pv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
