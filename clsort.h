@@ -1380,9 +1380,8 @@ typedef struct clsort__program {
 typedef struct clsort__profile {
     char name[256], vendor[256];
     cl_device_type type;
-    int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
-    int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
     int fp64;               /* cl_khr_fp64 */
+    cl_uint nv_cc_major;    /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV (0: not an NVIDIA GPU, or unknown) */
     cl_uint compute_units;
     size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
@@ -1390,6 +1389,8 @@ typedef struct clsort__profile {
     size_t base_align;      /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (>= 256) */
     /* The decisions, set by the device-quirk table (clsort__decide) and
      * read by the families; nothing else looks at names or vendors. */
+    int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
+    int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
     int lookback_default;   /* path AUTO is LOOKBACK (else PORTABLE) */
     int lb_fallback;        /* the look-back kernels carry the decoupled fallback */
     int onesweep;           /* radix sort: one-sweep passes on the look-back path */
@@ -1687,6 +1688,17 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
  * (every shape is shrunk to fit), fp64 from cl_khr_fp64. */
 static void clsort__decide(clsort__profile *d)
 {
+    /* Device class by type bit: oclgrind reports CPU and GPU at once, both
+     * rows apply and the CPU's shapes win where both set one (its kernels
+     * are the ones checked there). ACCELERATOR, CUSTOM or no known bit:
+     * neither, and every row gives such a device the untuned defaults. */
+    d->cpu = (d->type & CL_DEVICE_TYPE_CPU) != 0;
+    d->gpu = (d->type & CL_DEVICE_TYPE_GPU) != 0;
+    d->nvidia = d->gpu && clsort__contains_nocase(d->vendor, "nvidia");
+    /* Inline PTX (warp ballots, warp barrier: the one-sweep ranking) on
+     * NVIDIA sm_70+, where the independent thread scheduling of Volta and
+     * later makes the .sync forms required; unknown capability: none. */
+    d->nv_ptx = d->nvidia && d->nv_cc_major >= 7;
     /* Path AUTO: the one-pass look-back kernels on NVIDIA GPUs, measured
      * faster there (bench/RESULTS.md); reduce-then-scan elsewhere, where
      * the look-back was not measured faster (PoCL: the CPU runs a spinning
@@ -1779,19 +1791,11 @@ static clsort_result clsort__query_device(clsort_context *ctx)
         CLSORT__CHECK(ctx, CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL),
                       "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
     d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
-    /* oclgrind reports CPU and GPU at once: both rows apply, the CPU's
-     * shapes win where both set one (its kernels are the ones checked
-     * there). ACCELERATOR, CUSTOM or no known bit: neither, and the table's
-     * rows give such a device the untuned defaults. */
-    d->cpu = (d->type & CL_DEVICE_TYPE_CPU) != 0;
-    d->gpu = (d->type & CL_DEVICE_TYPE_GPU) != 0;
-    d->nvidia = d->gpu && clsort__contains_nocase(d->vendor, "nvidia");
-    if (d->nvidia && strstr(ext, "cl_nv_device_attribute_query")) {
-        cl_uint major = 0; /* no PTX when the query fails */
-        if (CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) ==
-            CL_SUCCESS)
-            d->nv_ptx = major >= 7;
-    }
+    d->nv_cc_major = 0; /* 0 when the query is absent or fails: no PTX */
+    if ((d->type & CL_DEVICE_TYPE_GPU) && strstr(ext, "cl_nv_device_attribute_query") &&
+        CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof d->nv_cc_major,
+                                         &d->nv_cc_major, NULL) != CL_SUCCESS)
+        d->nv_cc_major = 0;
     clsort__decide(d);
     return CLSORT_SUCCESS;
 }
