@@ -149,6 +149,17 @@ COLD_CACHE = $(CURDIR)/$(BUILD)/cache_coldstart
 COLD_ENV   = POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
 $(BUILD)/coldstart: bench/coldstart.c tests/workset.h clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/coldstart.c $(LDLIBS)
+# bench/nv_probe.c: does clBuildProgram overlap with a callback; which
+# binaries the driver loads; build time per ptxas level (bench/coldstart_gpu.sh).
+$(BUILD)/nv_probe: bench/nv_probe.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nv_probe.c $(LDLIBS)
+# The same cold-start program against the header of $(BEFORE) (default:
+# main), for bench/coldstart_gpu.sh's before/after rows.
+BEFORE ?= main
+$(BUILD)/coldstart_before: bench/coldstart.c tests/workset.h | $(BUILD)
+	mkdir -p $(BUILD)/before && git show $(BEFORE):clsort.h > $(BUILD)/before/clsort.h
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DCOLDSTART_NO_FLUSH -I$(BUILD)/before -I. -Itests \
+	  -o $@ bench/coldstart.c $(LDLIBS)
 bench-coldstart: deps $(BUILD)/coldstart
 	rm -rf $(COLD_CACHE)
 	$(COLD_ENV) ./$(BUILD)/coldstart off
@@ -252,8 +263,9 @@ portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg
 
 # Fault injection and object accounting: every OpenCL call the library makes
 # goes through tests/test_faults.c (linker --wrap), which fails each in turn.
-FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreateKernel clCreateContext \
-  clCreateCommandQueue clReleaseMemObject clReleaseProgram clReleaseKernel clReleaseContext \
+FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreateKernel clCreateKernelsInProgram \
+  clGetKernelInfo clCreateContext \
+  clCreateCommandQueue clReleaseMemObject clRetainMemObject clReleaseProgram clReleaseKernel clReleaseContext \
   clReleaseCommandQueue clReleaseEvent clGetPlatformIDs clBuildProgram clSetKernelArg \
   clEnqueueNDRangeKernel clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer \
   clEnqueueFillBuffer clEnqueueMarkerWithWaitList clGetDeviceIDs clGetDeviceInfo

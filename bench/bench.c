@@ -224,6 +224,8 @@ typedef struct bufs {
     cl_mem segflags, segflags8, segkeys, segoff, counts, result;
     size_t segcount;
     uint32_t *hostflags; /* the segment flags on the host (the C loop's input) */
+    uint32_t *hostkeys;  /* the run keys on the host */
+    uint32_t *hostoff;   /* the segment offsets on the host (segcount + 1) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -360,10 +362,11 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
 }
 
 /* The same work as a plain C loop on the host. */
-static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *flags, size_t n)
+static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *flags, const bufs *B, size_t n)
 {
     size_t i, k = 0;
     uint32_t s = 0;
+    const uint32_t *key = B->hostkeys;
     switch (op) {
     case OP_COPY: memcpy(b, a, n * 4); break;
     case OP_SCAN_U32: for (i = 0; i < n; ++i) { b[i] = s; s += a[i]; } break;
@@ -374,8 +377,43 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
         break;
     case OP_SORT_U32: bench_std_sort(b, n); break; /* b holds a copy of a */
     case OP_REDUCE_U32: for (i = 0; i < n; ++i) s += a[i]; b[0] = s; break;
+    case OP_REDUCE_F32: {
+        float f = 0.0f;
+        for (i = 0; i < n; ++i) f += (float)a[i];
+        memcpy(b, &f, 4);
+        break;
+    }
+    case OP_SEGSCAN_NONE: for (i = 0; i < n; ++i) { s += a[i]; b[i] = s; } break;
     case OP_SEGSCAN_FLAGS: /* flags: heads with probability 1/1000 (the table below) */
-        for (i = 0; i < n; ++i) { s = flags[i] ? a[i] : s + a[i]; b[i] = s; }
+    case OP_SEGSCAN_FLAGS8:
+        for (i = 0; i < n; ++i) { s = B->hostflags[i] ? a[i] : s + a[i]; b[i] = s; }
+        break;
+    case OP_SCAN_BY_KEY:
+        for (i = 0; i < n; ++i) { s = i == 0 || key[i] != key[i - 1] ? a[i] : s + a[i]; b[i] = s; }
+        break;
+    case OP_SEGREDUCE:
+        for (k = 0; k < B->segcount; ++k) {
+            s = 0;
+            for (i = B->hostoff[k]; i < B->hostoff[k + 1]; ++i) s += a[i];
+            b[k] = s;
+        }
+        break;
+    case OP_REDUCE_BY_KEY: /* unique keys to b, sums after them */
+        for (i = 0; i < n; ++i) {
+            if (i == 0 || key[i] != key[i - 1]) { if (i) b[n / 2 + k - 1] = s; b[k++] = key[i]; s = 0; }
+            s += a[i];
+        }
+        if (n) b[n / 2 + k - 1] = s;
+        break;
+    case OP_RLE:
+        for (i = 0; i < n; ++i) {
+            if (i == 0 || key[i] != key[i - 1]) { if (i) b[n / 2 + k - 1] = s; b[k++] = key[i]; s = 0; }
+            ++s;
+        }
+        if (n) b[n / 2 + k - 1] = s;
+        break;
+    case OP_UNIQUE:
+        for (i = 0; i < n; ++i) if (i == 0 || key[i] != key[i - 1]) b[k++] = key[i];
         break;
     case OP_HISTOGRAM: {
         uint32_t h[256] = {0};
@@ -487,8 +525,8 @@ int main(int argc, char **argv)
             if (e == CL_SUCCESS) B.counts = clCreateBuffer(cc, CL_MEM_READ_WRITE, 256 * 4, NULL, &e);
             if (e == CL_SUCCESS) B.result = clCreateBuffer(cc, CL_MEM_READ_WRITE, 8, NULL, &e);
             B.hostflags = hfl;
-            free(hk);
-            free(ho2);
+            B.hostkeys = hk;
+            B.hostoff = ho2;
         }
         if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
         clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
@@ -528,14 +566,14 @@ int main(int argc, char **argv)
             }
             report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
             if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_REDUCE_U32 ||
-                op == OP_SEGSCAN_FLAGS || op == OP_HISTOGRAM ||
+                (op >= OP_REDUCE_U32 && op <= OP_HISTOGRAM) ||
                 (op == OP_SORT_U32 && n <= ((size_t)1 << 24))) {
                 int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
                 for (j = 0; j < (size_t)host_runs; ++j) {
                     double t0;
                     if (op == OP_SORT_U32) memcpy(ho, h, n * 4); /* not timed: std::sort sorts in place */
                     t0 = now_ms();
-                    host_op((op_kind)op, h, ho, op == OP_SEGSCAN_FLAGS ? B.hostflags : hf, n);
+                    host_op((op_kind)op, h, ho, hf, &B, n);
                     t[j] = now_ms() - t0;
                 }
                 report(op == OP_SORT_U32 ? "host std::sort" : "host C loop", op_names[op][0], op_names[op][1], n,
@@ -550,6 +588,8 @@ int main(int argc, char **argv)
         clReleaseMemObject(B.segflags); clReleaseMemObject(B.segflags8); clReleaseMemObject(B.segkeys); clReleaseMemObject(B.segoff);
         clReleaseMemObject(B.counts); clReleaseMemObject(B.result);
         free(B.hostflags);
+        free(B.hostkeys);
+        free(B.hostoff);
         free(h); free(hf); free(ho); free(t);
     }
     clsort_destroy(cs);

@@ -38,10 +38,19 @@
  *   KEY_T, KEY_BYTES   uint/4 or ulong/8 (keys move as bit patterns)
  *   HAS_IDX            a uint index moves with each key (the key's position
  *                      in keys_in; 0xffffffff for the +inf padding) and breaks
- *                      ties, so equal keys keep their input order. */
+ *                      ties, so equal keys keep their input order.
+ *   GSTEPS             the most steps the host runs per global pass (1..6):
+ *                      only bitonic_global1 .. bitonic_global<GSTEPS> exist
+ *   PACKED             bitonic_packed exists (variable segments' programs)
+ * A program holds only the kernels its calls launch: NVIDIA's driver
+ * compiles every kernel of a program, from PTX, at each build, even one
+ * from the program cache. */
 
 #define BITONIC_PAD_IDX 0xffffffffu
-#define BITONIC_GSTEPS_MAX 6
+#ifndef GSTEPS
+#define GSTEPS 6
+#endif
+#define BITONIC_GSTEPS_MAX GSTEPS
 
 #ifdef HAS_IDX
 #define IDX_ARG , __local uint *I
@@ -289,6 +298,7 @@ void bitonic_local(__global const KEY_T *keys_in, __global KEY_T *keys_out, __gl
     }
 }
 
+#ifdef PACKED
 /* Segments per work-group in bitonic_packed (the host caps its groups). */
 #define PACK_SEGS (TILE >= 4 ? TILE / 4 : 1)
 
@@ -354,6 +364,7 @@ void bitonic_packed(__global const KEY_T *keys_in, __global KEY_T *keys_out, __g
 #endif
     }
 }
+#endif /* PACKED */
 
 /* S steps of one stage of a long segment, strides 2^(lo+S-1) .. 2^lo (all
  * >= TILE), on keys (images) in place. Work-item w holds the 2^S positions
@@ -418,8 +429,18 @@ inline void bitonic_global_steps(__global KEY_T *keys, __global uint *idx, ulong
         bitonic_global_steps(keys, idx, base, seg_stride, gps, total, count, lo, flip, S);                   \
     }
 DEFINE_BITONIC_GLOBAL(bitonic_global1, 1)
+#if GSTEPS >= 2
 DEFINE_BITONIC_GLOBAL(bitonic_global2, 2)
+#endif
+#if GSTEPS >= 3
 DEFINE_BITONIC_GLOBAL(bitonic_global3, 3)
+#endif
+#if GSTEPS >= 4
 DEFINE_BITONIC_GLOBAL(bitonic_global4, 4)
+#endif
+#if GSTEPS >= 5
 DEFINE_BITONIC_GLOBAL(bitonic_global5, 5)
+#endif
+#if GSTEPS >= 6
 DEFINE_BITONIC_GLOBAL(bitonic_global6, 6)
+#endif

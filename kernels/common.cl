@@ -341,7 +341,7 @@ inline T lb_exclusive_prefix(__global volatile uint *status, uint g, T tsum, __g
 /* Zeroes count 32-bit words: the look-back status words and ticket before a
  * pass. (A kernel rather than clEnqueueFillBuffer, so that kernel checkers
  * such as oclgrind see the words as initialized before the atomics read them.) */
-__kernel void clear_words(__global uint *p, uint count)
+__kernel void clear_words(__global uint *p, ulong count) /* 64-bit: 2^32 cells need 2^32 + 1 counters */
 {
     /* a bounded grid strides over the words: one word per work-item made
      * 64 MiB of status words cost 0.24 ms on the H100 (launch-bound) */

@@ -15,6 +15,11 @@
  *   NATIVE_RSQRT  native_rsqrt instead of rsqrt (float only)
  *   SOFT_ZERO     softening 0: r = 0 (a body with itself, coincident bodies)
  *                 contributes nothing instead of 0 * inf = NaN
+ *   NB_PAIRS      the pair kernels (nbody_pairs, nbody_apply: CLSORT_NBODY_ATOMIC)
+ *                 instead of nbody_step
+ *   NB_HELPERS    no kernels, only the integrator (tree.cl's Barnes-Hut step)
+ * A program holds only the kernels its calls launch (NVIDIA's driver compiles
+ * every kernel of a program at each build, also from the program cache).
  *
  * Positions are (x, y, z, mass); velocities (vx, vy, vz, unused). A body's sum
  * runs over j in a fixed order for a given shape (chunk q of the j range by
@@ -106,6 +111,7 @@ inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4
 /* Bodies i_base .. i_base + i_count - 1 against all n positions of pos_old.
  * Group g holds NB_P * IB bodies: lane p's bodies are first + b * NB_P + p
  * (b < IB), so loads and stores of a group are contiguous. */
+#if !defined(NB_PAIRS) && !defined(NB_HELPERS)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global real4 *vel,
                 __global real4 *acc_out, uint n, uint i_base, uint i_count, real dt, real eps2, real G, uint mode)
@@ -173,8 +179,9 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
             nb_integrate(i_base + li, G * a[b].x, G * a[b].y, G * a[b].z, pos_old, pos_new, vel, acc_out, dt, mode);
     }
 }
+#endif
 
-#ifndef NB_FP64
+#if defined(NB_PAIRS) && !defined(NB_FP64)
 /* ---- Newton's third law with float atomics (the seed note's variant) ----
  * Each pair once: group I takes bodies I*WG .. and the tiles J <= I (in the
  * diagonal tile only j < i). A pair's force adds to body i in registers and
@@ -226,17 +233,17 @@ void nbody_pairs(__global const float4 *pos, __global float *acc, uint n, float 
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (jl < n) {
-            nb_atomic_add_global(&acc[3 * jl], tacc[lid]);
-            nb_atomic_add_global(&acc[3 * jl + 1], tacc[WG + lid]);
-            nb_atomic_add_global(&acc[3 * jl + 2], tacc[2 * WG + lid]);
+        if (jl < n) { /* 3 * jl in 64 bits: n < 2^31 bodies have 3n > 2^32 components */
+            nb_atomic_add_global(&acc[3UL * jl], tacc[lid]);
+            nb_atomic_add_global(&acc[3UL * jl + 1], tacc[WG + lid]);
+            nb_atomic_add_global(&acc[3UL * jl + 2], tacc[2 * WG + lid]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (i < n) {
-        nb_atomic_add_global(&acc[3 * i], ax);
-        nb_atomic_add_global(&acc[3 * i + 1], ay);
-        nb_atomic_add_global(&acc[3 * i + 2], az);
+        nb_atomic_add_global(&acc[3UL * i], ax);
+        nb_atomic_add_global(&acc[3UL * i + 1], ay);
+        nb_atomic_add_global(&acc[3UL * i + 2], az);
     }
 }
 
@@ -246,6 +253,7 @@ __kernel void nbody_apply(__global const float *acc, __global const float4 *pos_
 {
     const uint i = get_global_id(0);
     if (i >= n) return;
-    nb_integrate(i, G * acc[3 * i], G * acc[3 * i + 1], G * acc[3 * i + 2], pos_old, pos_new, vel, acc_out, dt, mode);
+    nb_integrate(i, G * acc[3UL * i], G * acc[3UL * i + 1], G * acc[3UL * i + 2], pos_old, pos_new, vel, acc_out, dt,
+                 mode);
 }
 #endif

@@ -21,6 +21,11 @@
  *                     counters per work-item; radix_scatter, the CPUs' serial
  *                     form with WG == 1, does not use it)
  *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
+ *   ONESWEEP          the one-sweep kernels only (below); without it the
+ *                     classic ones only: a program holds the kernels of one
+ *                     kind of pass, so that a driver that compiles every
+ *                     kernel of a program (NVIDIA's PTX JIT) compiles no
+ *                     kernel the call does not launch
  * Keys are ranked by their order-preserving images (keys.cl); descending
  * order xors the image with all ones (still stable). */
 
@@ -35,6 +40,13 @@
 
 inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift) & mask; }
 
+#ifdef HAS_VALUES
+#define RADIX_VAL_ARGS , __global const VAL_T *vals_in, __global VAL_T *vals_out, uint iota
+#else
+#define RADIX_VAL_ARGS
+#endif
+
+#ifndef ONESWEEP /* the classic passes */
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #if WG < 8
@@ -82,11 +94,6 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
  * first key of digit d goes. (T is uint in this program.) */
 DEFINE_SCAN_RUNS(scan_counters, LRADIX)
 
-#ifdef HAS_VALUES
-#define RADIX_VAL_ARGS , __global const VAL_T *vals_in, __global VAL_T *vals_out, uint iota
-#else
-#define RADIX_VAL_ARGS
-#endif
 
 #if WG == 1
 /* CPUs: one work-item per tile (a long serial loop, which is what a CPU core
@@ -208,6 +215,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #endif /* WG == 1 */
+#endif /* !ONESWEEP */
 
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------

@@ -43,6 +43,14 @@
 #ifndef SEG_T
 #define SEG_T uint
 #endif
+/* The segment source as staged in local memory: head flags as one byte
+ * (only nonzero matters), so u32 flags take the u8 flags' local memory and
+ * tile (H100: bench/RESULTS.md, issue 20); keys and counts as they are. */
+#if SEG == 1
+#define LS_T uchar
+#else
+#define LS_T SEG_T
+#endif
 #ifndef MV_T
 #define MV_T uint
 #endif
@@ -128,7 +136,7 @@ inline T rd_clean(T v)
 #define LS_SIZE (PAD(TILE + 1) + 1)
 
 /* inc of the element at tile index k, global index gi (< n) */
-inline uint rd_inc(__local const SEG_T *ls, int k, ulong gi)
+inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 {
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
@@ -147,7 +155,7 @@ inline uint rd_inc(__local const SEG_T *ls, int k, ulong gi)
  * min/max), the segment source, for keys the key before the tile and, when
  * need_next, the segment source of the element after it. */
 inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                     __local T *lv, __local SEG_T *ls)
+                     __local T *lv, __local LS_T *ls)
 {
     const uint lid = (uint)get_local_id(0);
     for (uint j = 0; j < ITEMS; ++j) {
@@ -157,7 +165,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
         lv[PAD(k)] = gi < n ? rd_clean(vals[gi]) : IDENT;
 #endif
 #if SEG != 0
+#if SEG == 1
+        ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
+#else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
+#endif
 #endif
     }
 #if SEG != 0
@@ -165,7 +177,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG == 2
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
+#if SEG == 1
+        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
+#else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
+#endif
     }
 #else
     (void)seg; (void)need_next; (void)ls;
@@ -178,11 +194,23 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-/* This work-item's ITEMS consecutive elements folded left to right. */
-inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint *c, T *v)
+/* A work-item's segment starts as bits of one word when its ITEMS fit, so
+ * that the output loops do not read the segment source from local memory
+ * again (H100, bench/RESULTS.md issue 20). Not for SEG 3, whose "starts" are
+ * the carries' counts. */
+#if ITEMS <= 32 && SEG != 3
+#define RD_MASK 1
+#define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)
+#else
+#define RD_HEAD(hm, ls, k, k0, gi) rd_inc(ls, (int)(k), gi)
+#endif
+
+/* This work-item's ITEMS consecutive elements folded left to right; *hm
+ * gets their segment starts (bit k - lid * ITEMS) where RD_MASK. */
+inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint *c, T *v, uint *hm)
 {
     const uint lid = (uint)get_local_id(0);
-    uint cc = 0;
+    uint cc = 0, m = 0;
     T vv = IDENT;
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
@@ -191,9 +219,13 @@ inline void rd_fold(__local const T *lv, __local const SEG_T *ls, ulong base, ul
         T x = RD_V(lv, k);
         vv = i ? x : rd_op(vv, x);
         cc += i;
+#ifdef RD_MASK
+        m |= i << (k - lid * ITEMS);
+#endif
     }
     *c = cc;
     *v = vv;
+    *hm = m;
 }
 
 /* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
@@ -229,16 +261,16 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
  * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
-    __local SEG_T ls[LS_SIZE];               \
+    __local LS_T ls[LS_SIZE];                \
     __local uint sc[WG];                     \
     __local T sv[WG];
 
 inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                    __local T *lv, __local SEG_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
-                    T *tv)
+                    __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
+                    T *tv, uint *hm)
 {
     rd_stage(vals, seg, base, n, need_next, lv, ls);
-    rd_fold(lv, ls, base, n, xc, xv);
+    rd_fold(lv, ls, base, n, xc, xv, hm);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
 
@@ -246,16 +278,16 @@ inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong bas
  * element), 1 inclusive, 2 exclusive of the pair operator (no reset; used for
  * the tile carries, with the counts' exclusive prefix to out_c). Results are
  * staged in lv and written coalesced (in == out allowed). */
-inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
-                        uint mode, __global T *out, __global uint *out_c)
+inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
+                        uint hm, uint mode, __global T *out, __global uint *out_c)
 {
-    const uint lid = (uint)get_local_id(0);
+    const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
     T rv = xc ? xv : rd_op(pv, xv);
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        uint i = rd_inc(ls, (int)k, gi);
+        uint i = RD_HEAD(hm, ls, k, k0, gi);
         T x = RD_V(lv, k);
         T ev = rv;
         uint ec = rc;
@@ -274,17 +306,17 @@ inline void rd_scan_out(__local T *lv, __local const SEG_T *ls, ulong base, ulon
 /* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
  * at each segment's first element keys_out[C] = its key (SEG 2) and
  * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong base, ulong n, uint pc, T pv,
-                           uint xc, T xv, __global SEG_T *keys_out, __global T *vals_out,
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv,
+                           uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
                            __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
-    const uint lid = (uint)get_local_id(0);
+    const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
     T rv = xc ? xv : rd_op(pv, xv);
     for (uint k = lid * ITEMS; k < lid * ITEMS + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        uint i = rd_inc(ls, (int)k, gi);
+        uint i = RD_HEAD(hm, ls, k, k0, gi);
         T x = RD_V(lv, k);
         rv = i ? x : rd_op(rv, x);
         rc += i;
@@ -295,7 +327,7 @@ inline void rd_scatter_out(__local const T *lv, __local const SEG_T *ls, ulong b
             if (mv_out) mv_out[rc] = mv_in[gi];
         }
         int last = gi + 1 == n;
-        if (last || rd_inc(ls, (int)k + 1, gi + 1)) {
+        if (last || (k + 1 < k0 + ITEMS ? RD_HEAD(hm, ls, k + 1, k0, gi + 1) : rd_inc(ls, (int)k + 1, gi + 1))) {
             if (vals_out) vals_out[rc] = rv;
             if (last && count) count[0] = rc + 1;
         }
@@ -314,9 +346,9 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
 {
     RD_TILE_LOCALS
     const ulong base = (ulong)get_group_id(0) * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -331,13 +363,13 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
     /* read the prefix before the tile: in place, other tiles are written */
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, out_c);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -348,12 +380,12 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc;
+    uint xc, tc, hm;
     T xv, tv;
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 
 /* ---- look-back path: one pass, deterministic ------------------------------
@@ -529,11 +561,11 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
-    uint xc, tc, pc;
+    uint xc, tc, pc, hm;
     T xv, tv, pv;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, mode, out, 0);
+    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -543,11 +575,11 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
-    uint xc, tc, pc;
+    uint xc, tc, pc, hm;
     T xv, tv, pv;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv);
+    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 

@@ -77,6 +77,7 @@ inline uint rank_flags(__global const SRC_T *flags, ulong base, ulong n, uint bi
 #define VALS_FWD(o0, o1)
 #endif
 
+#ifndef HAVE_LOOKBACK /* the look-back path packs with pack_lookback only */
 /* Stable compaction, portable path. offsets[g] = set flags before tile g
  * (from reduce_tiles + a scan); the last tile writes the kept count. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -98,6 +99,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
                     base, n, rank, ones, ones, buf);
     if (lid == 0 && g == get_num_groups(0) - 1) count[0] = off + ones;
 }
+#endif
 
 /* Stable split: elements with flag 0 first, then flag 1, both in input order.
  * offsets[g] = ones before tile g; ones_total[0] = ones in all n elements. */

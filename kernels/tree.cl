@@ -236,7 +236,7 @@ inline void tr_summary(uint c, uint n, __global const float4 *points, volatile _
         *m = p;
         return;
     }
-    const uint k = 4u * c;
+    const ulong k = 4UL * c; /* 64-bit: nodes past 2^30 (n < 2^31 points) have 4c > 2^32 */
     *l = (float4)(lo[k], lo[k + 1], lo[k + 2], lo[k + 3]);
     *h = (float4)(hi[k], hi[k + 1], hi[k + 2], hi[k + 3]);
     *m = (float4)(com[k], com[k + 1], com[k + 2], com[k + 3]);
@@ -290,7 +290,7 @@ __kernel void tree_summaries(__global const float4 *points, __global const uint4
         /* the farthest corner from the centre, rounded up (relative 2^-20) */
         const float bmax = sqrt(ex * ex + ey * ey + ez * ez) * 1.000001f;
         const float extent = fmax(fmax(h3.x - l3.x, h3.y - l3.y), h3.z - l3.z);
-        const uint k = 4u * p;
+        const ulong k = 4UL * p; /* 64-bit, as in tr_summary */
         lo[k] = l3.x; lo[k + 1] = l3.y; lo[k + 2] = l3.z; lo[k + 3] = extent;
         hi[k] = h3.x; hi[k + 1] = h3.y; hi[k + 2] = h3.z; hi[k + 3] = bmax;
         com[k] = cx; com[k + 1] = cy; com[k + 2] = cz; com[k + 3] = mass;

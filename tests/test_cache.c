@@ -120,7 +120,10 @@ static clsort_cache_stats stats(const clsort_context *cs)
     return st;
 }
 
-/* clsort_gather (the smallest program) on 1000 u32 with reversed indices. */
+/* clsort_gather (the smallest program) on 1000 u32 with reversed indices,
+ * then clsort_cache_flush: a store the cache defers (CPU devices: until the
+ * program leaves the context) is made now, so that the counts after this
+ * are the same on every device. */
 static int gather_ok(clsort_context *cs)
 {
     enum { N = 1000 };
@@ -137,6 +140,7 @@ static int gather_ok(clsort_context *cs)
         ok = 0;
     for (k = 0; k < N && ok; ++k) ok = dst[k] == src[N - 1 - k];
     if (!ok) printf("  gather: %s\n", clsort_last_error(cs));
+    if (clsort_cache_flush(cs) != CLSORT_SUCCESS) ok = 0;
     if (s) clReleaseMemObject(s);
     if (i) clReleaseMemObject(i);
     if (d) clReleaseMemObject(d);
@@ -157,6 +161,7 @@ static int child(const char *dir, const char *mode)
         size_t bytes = 0;
         ok = ok && ws_run(cs, w, 3000, out, &bytes) == CLSORT_SUCCESS && ws_check(w, 3000, out, bytes);
     }
+    clsort_cache_flush(cs);
     st = stats(cs);
     printf("  child %s: %lu built, %lu hits, %lu stored, %lu rejected, %lu store failures%s%s\n", mode, st.builds,
            st.hits, st.stores, st.rejected, st.store_failures, st.warning[0] ? "; " : "", st.warning);
@@ -594,7 +599,9 @@ static void test_callbacks(void)
     if ((cs = make_cb_ctx(&m)) != NULL) {
         check(gather_ok(cs) && stats(cs).builds == 0 && stats(cs).hits == 1, "callbacks: a hit from load");
         /* a second program, so that "another key's blob" has one to hand out */
-        check(clsort__scan_prepare(cs, NULL) == CLSORT_SUCCESS && m.count == 2, "callbacks: a second blob stored");
+        check(clsort__scan_prepare(cs, NULL) == CLSORT_SUCCESS && clsort_cache_flush(cs) == CLSORT_SUCCESS &&
+                  m.count == 2,
+              "callbacks: a second blob stored");
         clsort_destroy(cs);
     }
     for (g = 1; g <= 4; ++g) {
@@ -615,6 +622,198 @@ static void test_callbacks(void)
           "callbacks: load without store is refused");
     clsort_destroy(cs);
     for (i = 0; i < m.count; ++i) free(m.blob[i]);
+}
+
+/* The gather program of a fresh context on dir, its store deferred or not
+ * (the cache.defer hook: CPU devices defer, GPUs do not). */
+static clsort__program *gather_program(clsort_context *cs, int defer)
+{
+    clsort__program *p = NULL;
+    cs->cache.defer = defer;
+    return clsort__gather_program(cs, &p) == CLSORT_SUCCESS ? p : NULL;
+}
+
+/* Stores deferred until the program leaves the context (CPU devices: the
+ * binary then holds the kernels compiled at their launches) or made at the
+ * build (GPUs); the kernels made with the program; the lookup of programs
+ * already in the context. */
+static void test_deferred(void)
+{
+    char dir[600], msg[200], entry[800];
+    clsort_context *cs;
+    clsort__program *p;
+    path_of(dir, sizeof dir, "deferred");
+    if ((cs = make_ctx(dir)) != NULL) {
+        size_t nk = 0;
+        int k, made = 0;
+        p = gather_program(cs, 1);
+        for (k = 0; p && k < CLSORT__MAX_KERNELS; ++k) made += p->kernels[k] != NULL;
+        if (p) clGetProgramInfo(p->program, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
+        snprintf(msg, sizeof msg, "every kernel of a program created with it, before any launch (%d of %lu)", made,
+                 (unsigned long)nk);
+        check(p && nk > 0 && (size_t)made == nk, msg);
+        check(p && p->store_pending && stats(cs).builds == 1 && stats(cs).stores == 0 &&
+                  count_files(dir, ".bin", NULL, 0) == 0,
+              "deferred: nothing stored at the build");
+        check(gather_ok(cs) && stats(cs).stores == 1 && count_files(dir, ".bin", NULL, 0) == 1,
+              "deferred: clsort_cache_flush after the call stores it");
+        check(clsort_cache_flush(cs) == CLSORT_SUCCESS && stats(cs).stores == 1, "deferred: a second flush stores nothing");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == 1, "deferred: destroy after a flush stores nothing more");
+    }
+    check(clsort_cache_flush(NULL) == CLSORT_ERROR_INVALID_ARGUMENT, "clsort_cache_flush(NULL): refused");
+    rmtree(dir);
+    if ((cs = make_ctx(dir)) != NULL) { /* no flush: stored by clsort_destroy */
+        p = gather_program(cs, 1);
+        check(p && count_files(dir, ".bin", NULL, 0) == 0, "deferred: no entry before destroy");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", entry, sizeof entry) == 1, "deferred: clsort_destroy stores the entry");
+    }
+    expect_gather(dir, 0, 1, 0, "deferred entry: a hit, the call right");
+    rmtree(dir);
+    if ((cs = make_ctx(dir)) != NULL) { /* evicted (released to make room): stored then */
+        p = gather_program(cs, 1);
+        if (p) clsort__program_release(cs, p);
+        check(p && stats(cs).stores == 1 && count_files(dir, ".bin", NULL, 0) == 1,
+              "deferred: a program evicted from the context is stored then");
+        check(gather_ok(cs) && stats(cs).hits == 1 && stats(cs).builds == 1,
+              "deferred: evicted, then asked again: loaded from its entry");
+        clsort_destroy(cs);
+    }
+    rmtree(dir);
+    if ((cs = make_ctx(dir)) != NULL) { /* not deferred (GPUs): at the build */
+        p = gather_program(cs, 0);
+        check(p && !p->store_pending && stats(cs).stores == 1 && count_files(dir, ".bin", NULL, 0) == 1,
+              "not deferred: stored right after the build");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == 1 && count_files(dir, ".tmp", NULL, 0) == 0,
+              "not deferred: one entry after destroy, no temporary file");
+    }
+    if ((cs = make_ctx(NULL)) != NULL) { /* the per-call lookup */
+        clsort__request rq, other;
+        clsort__program *a = NULL, *b = NULL, *c = NULL;
+        clsort__request_init(&rq, "test", 64, 1);
+        clsort__request_source(&rq, "common.cl");
+        clsort__request_source(&rq, "gather.cl");
+        clsort__request_option(&rq, " -DWG=%u", 64u);
+        other = rq;
+        clsort__request_option(&other, " -DCLSORT_TEST_OPTION=2");
+        check(clsort__program_get(cs, &rq, &a) == CLSORT_SUCCESS && clsort__program_get(cs, &rq, &b) == CLSORT_SUCCESS &&
+                  a == b && stats(cs).builds == 1,
+              "lookup: the same request twice, one program, one build");
+        check(clsort__program_get(cs, &other, &c) == CLSORT_SUCCESS && c != a && stats(cs).builds == 2,
+              "lookup: other options, another program");
+        check(a && clsort__program_is(a, &rq, clsort__request_hash(&rq)) &&
+                  !clsort__program_is(a, &other, clsort__request_hash(&rq)),
+              "lookup: equal hashes with other options do not match");
+        other = rq;
+        other.sources[1] = "scan.cl";
+        check(a && clsort__request_hash(&other) != clsort__request_hash(&rq) &&
+                  !clsort__program_is(a, &other, clsort__request_hash(&rq)),
+              "lookup: another source file does not match");
+        clsort_destroy(cs);
+    }
+}
+
+/* Whether program p holds a kernel of that name (CL_PROGRAM_KERNEL_NAMES). */
+static int holds(clsort__program *p, const char *name)
+{
+    char names[2048] = "", *t;
+    size_t len = strlen(name);
+    if (!p || clGetProgramInfo(p->program, CL_PROGRAM_KERNEL_NAMES, sizeof names - 1, names, NULL) != CL_SUCCESS)
+        return -1;
+    for (t = names; (t = strstr(t, name)) != NULL; t += len)
+        if ((t == names || t[-1] == ';') && (t[len] == ';' || t[len] == '\0')) return 1;
+    return 0;
+}
+
+/* A program holds the kernels its calls launch and no others (NVIDIA's
+ * driver compiles every kernel of a program at each build): one kind of
+ * radix pass, the bitonic global kernels up to the steps per pass, the
+ * packed bitonic kernel for variable segments only, no pack_tiles on the
+ * look-back path; a one-sweep sort takes no scan program. */
+static void test_kernel_sets(void)
+{
+    clsort_context *cs = make_ctx(NULL);
+    clsort__program *p = NULL;
+    clsort__sort_plan sp;
+    clsort__bitonic_plan bp;
+    clsort_sort_desc sd;
+    clsort_bitonic_desc bd;
+    unsigned steps;
+    if (!cs) return;
+    memset(&sd, 0, sizeof sd);
+    memset(&bd, 0, sizeof bd);
+    cs->tuning.classic_passes = 1;
+    check(clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && !sp.onesweep &&
+              clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_count") == 1 &&
+              holds(p, "radix_onesweep") == 0 && holds(p, "radix_histogram") == 0,
+          "classic radix program: radix_count, no one-sweep kernels");
+    cs->tuning.classic_passes = 0;
+    cs->path = CLSORT_PATH_LOOKBACK; /* the one-sweep plan: look-back path (CPUs and NVIDIA) */
+    if (clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && sp.onesweep) {
+        int before = cs->num_programs;
+        check(clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_onesweep") == 1 &&
+                  holds(p, "radix_count") == 0 && holds(p, "radix_reorder") == 0 && holds(p, "radix_scatter") == 0,
+              "one-sweep radix program: no classic kernels");
+        check(clsort__sort_prepare(cs, &sd, 100000) == CLSORT_SUCCESS && cs->num_programs == before + 1,
+              "a one-sweep sort takes its radix program only (no scan program)");
+    } else {
+        check(!cs->dev.cpu, "the one-sweep plan on a CPU device's look-back path");
+    }
+    if (cs->dev.i64_atomics) {
+        clsort_split_desc spd;
+        clsort__split_plan a;
+        memset(&spd, 0, sizeof spd);
+        check(clsort__plan_split(cs, "t", NULL, NULL, 0, &spd, 0, &a) == CLSORT_SUCCESS &&
+                  clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "pack_lookback") == 1 &&
+                  holds(p, "pack_tiles") == 0 && holds(p, "split_tiles") == 1,
+              "look-back split program: pack_lookback, no pack_tiles");
+    }
+    cs->path = CLSORT_PATH_PORTABLE;
+    for (steps = 1; steps <= 6; ++steps) {
+        char msg[160], name[32];
+        unsigned m = 0, k;
+        int ok;
+        cs->tuning.bitonic_steps = steps;
+        ok = clsort__plan_bitonic(cs, "t", 1 << 20, &bd, &bp) == CLSORT_SUCCESS &&
+             clsort__bitonic_program(cs, &bp, &p) == CLSORT_SUCCESS && holds(p, "bitonic_local") == 1 &&
+             holds(p, "bitonic_packed") == 0;
+        if (ok) m = clsort__bitonic_max_steps(cs, &bp);
+        for (k = 1; ok && k <= 6; ++k) {
+            snprintf(name, sizeof name, "bitonic_global%u", k);
+            ok = holds(p, name) == (k <= m);
+        }
+        snprintf(msg, sizeof msg, "bitonic program, tuning %u steps per pass: global1..%u only, no packed kernel",
+                 steps, m);
+        check(ok && m >= 1 && m <= steps, msg);
+    }
+    { /* N-body: the tiled step or the pair kernels; a tree program none of them */
+        clsort_nbody_desc nd;
+        memset(&nd, 0, sizeof nd);
+        nd.softening2 = 0.01;
+        check(clsort__nbody_prepare(cs, &nd, 4096) == CLSORT_SUCCESS &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_step") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_pairs") == 0,
+              "N-body program (tiled): nbody_step, no pair kernels");
+        nd.method = CLSORT_NBODY_ATOMIC;
+        check(clsort__nbody_prepare(cs, &nd, 4096) == CLSORT_SUCCESS &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_pairs") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_apply") == 1 &&
+                  holds(&cs->programs[cs->num_programs - 1], "nbody_step") == 0,
+              "N-body program (atomic pairs): nbody_pairs and nbody_apply, no nbody_step");
+        check(clsort__tree_program(cs, 3, 4, 10, &p) == CLSORT_SUCCESS && holds(p, "tree_build") == 1 &&
+                  holds(p, "nbody_step") == 0 && holds(p, "nbody_pairs") == 0,
+              "tree program: no N-body kernels");
+    }
+    cs->tuning.bitonic_steps = 0;
+    bd.segment_offsets_host = (const uint32_t *)&bd; /* variable segments (only the plan looks at it) */
+    bd.segment_count = 1;
+    check(clsort__plan_bitonic(cs, "t", 16, &bd, &bp) == CLSORT_SUCCESS && bp.variable &&
+              clsort__bitonic_program(cs, &bp, &p) == CLSORT_SUCCESS && holds(p, "bitonic_packed") == 1 &&
+              holds(p, "bitonic_local") == 1,
+          "bitonic program for variable segments: bitonic_packed");
+    clsort_destroy(cs);
 }
 
 static void test_location(void)
@@ -775,6 +974,9 @@ int main(int argc, char **argv)
     test_dirs();
     printf("callbacks...\n");
     test_callbacks();
+    printf("deferred stores, kernels, lookup...\n");
+    test_deferred();
+    test_kernel_sets();
     test_location();
     printf("prepare and the work set, cold and warm...\n");
     test_workset();

@@ -1558,10 +1558,20 @@ static void test_bin(clsort_context *cs, int tiny, int quick)
  * queue of another context). Each must return its code with a message and
  * leave every buffer byte for byte as it was. ---- */
 
-enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_COUNT };
+/* A_ALIAS: an output is the same handle as an input (or another output) where
+ * the function allows no in place use; A_OVERLAP: an output and an input are
+ * two sub-buffers over the same bytes of one buffer; A_READONLY: an output
+ * created CL_MEM_READ_ONLY (issue 19). */
+enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_ALIAS, A_OVERLAP, A_READONLY,
+       A_COUNT };
 static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
                                               "byte count overflows", "buffer of another context",
-                                              "queue of another context"};
+                                              "queue of another context", "an output aliasing an input",
+                                              "an output over an input's bytes (sub-buffers)",
+                                              "a CL_MEM_READ_ONLY output"};
+/* what the message of each case must contain (NULL: any message) */
+static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow", "another OpenCL context",
+                                             "another", "shar", "shar", "CL_MEM_READ_ONLY"};
 enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
        F_BITONIC, F_NBODY, F_REDUCE, F_SEGSCAN, F_SEGREDUCE, F_REDUCE_BY_KEY, F_RLE, F_UNIQUE, F_HISTOGRAM,
        F_FUNCS };
@@ -1572,9 +1582,13 @@ static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clso
                                         "clsort_segmented_scan", "clsort_segmented_reduce", "clsort_reduce_by_key",
                                         "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even"};
 
+/* in and out are the buffers of the case (for A_ALIAS out == in; for A_OVERLAP
+ * two sub-buffers over the same bytes; for A_READONLY out is read-only); where
+ * a function may run in place (out == in), the aliased output is another. */
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
                                cl_command_queue foreign_queue)
 {
+    int alias = c == A_ALIAS;
     clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
     size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0;
     clsort_enqueue enq;
@@ -1592,12 +1606,25 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         enq.queue = foreign_queue;
         e = &enq;
     }
-    pd.flags = flags;
+    pd.flags = f == F_ENUMERATE && (alias || c == A_OVERLAP) ? in : flags;
     bd.grid.cells[0] = bd.grid.cells[1] = 4;
     bd.grid.cell_size[0] = bd.grid.cell_size[1] = 0.25f;
     bd.cell_keys = out;
     bd.permutation = aux;
     if (f == F_SORT_PERM) so.permutation = aux;
+    if (alias && f == F_SCAN) { /* out == in is in place: desc.total over the input instead */
+        sd.total = in;
+        out = aux;
+    }
+    if (alias && f == F_SORT) { /* values_out over keys_in */
+        so.values_in = flags;
+        so.values_out = in;
+        out = aux;
+    }
+    if (alias && f == F_SORT_PERM) { /* the permutation over keys_in */
+        so.permutation = in;
+        out = aux;
+    }
     switch (f) {
     case F_SCAN: return clsort_scan(ctx, in, out, n, &sd, e);
     case F_ENUMERATE: /* the indices are its only buffer besides the flags */
@@ -1611,6 +1638,10 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     case F_BITONIC: {
         clsort_bitonic_desc td;
         memset(&td, 0, sizeof td);
+        if (alias) { /* the permutation over keys_in (keys in place is allowed) */
+            td.permutation = in;
+            out = aux;
+        }
         return clsort_bitonic_sort(ctx, in, out, n, &td, e);
     }
     case F_NBODY: { /* 16 bodies of 16 bytes: positions in, velocities out */
@@ -1625,14 +1656,14 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         static const uint32_t off8[9] = {0, 8, 16, 24, 32, 40, 48, 56, 64};
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
-        if (f == F_REDUCE) {
-            rd.result = aux;
+        if (f == F_REDUCE) { /* its only output is desc.result */
+            rd.result = alias || c == A_OVERLAP || c == A_READONLY ? out : aux;
             return clsort_reduce(ctx, c == A_SMALL ? out : in, n, &rd, NULL, e);
         }
-        if (f == F_SEGSCAN) {
+        if (f == F_SEGSCAN) { /* in place is allowed: the aliasing output is out over the segment flags */
             rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
-            rd.segment_data = flags;
-            return clsort_segmented_scan(ctx, in, out, n, &rd, e);
+            rd.segment_data = alias ? in : flags;
+            return clsort_segmented_scan(ctx, alias ? flags : in, out, n, &rd, e);
         }
         rd.segments = CLSORT_SEGMENTS_OFFSETS;
         rd.segment_data_host = off8;
@@ -1657,12 +1688,324 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     }
 }
 
+/* Aliasing beyond the argument table (issue 19): sub-buffers over another
+ * argument's bytes, the in place uses that stay allowed, read-only outputs
+ * and images, for the functions and arguments the table does not reach. */
+static cl_mem sub(cl_mem parent, size_t origin, size_t size)
+{
+    cl_buffer_region reg;
+    cl_int e;
+    cl_mem m;
+    reg.origin = origin;
+    reg.size = size;
+    m = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+    check(e == CL_SUCCESS, "clCreateSubBuffer for the aliasing tests", 0, "-", 0, 0, e);
+    return m;
+}
+
+static void test_aliasing(clsort_context *cs)
+{
+    enum { B = 4096 };
+    unsigned char data[B], back[B];
+    cl_uint align_bits = 0;
+    size_t al, k;
+    cl_mem P, Q, X, Y, ro, s1, s2, s3;
+    cl_int e;
+    clsort_result r;
+    clsort_sort_desc so;
+    clsort_bin_desc bd;
+    clsort_attribute at[2];
+    clsort_nbody_desc nd;
+    clsort_by_key_desc kd;
+    clsort_bitonic_desc td;
+    size_t count = 77;
+    int ok;
+    for (k = 0; k < B; ++k) data[k] = (unsigned char)(k * 37u >> 3);
+    for (k = 0; k < B; k += 4) data[k + 1] = data[k + 2] = data[k + 3] = 0; /* small u32: valid indices, cells */
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    al = align_bits / 8 ? align_bits / 8 : 128;
+    P = buffer(cs, B, data);
+    Q = buffer(cs, B, data);
+    X = buffer(cs, B, data);
+    Y = buffer(cs, B, data);
+    ro = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, B, data, &e);
+    check(e == CL_SUCCESS, "aliasing: read-only buffer", 0, "-", 0, 0, e);
+    s1 = sub(P, 0, 1024);                          /* bytes [0, 1024) of P */
+    s2 = al < 1024 ? sub(P, al, 1024) : sub(P, 0, 1024); /* overlaps s1 partly (or wholly) */
+    s3 = sub(ro, 0, 1024);                         /* inherits read-only */
+#define AL_BAD(call, text, label)                                                                              \
+    do {                                                                                                       \
+        r = (call);                                                                                            \
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), text), label, 0, "aliasing", 0, \
+              CLSORT_ERROR_INVALID_ARGUMENT, r);                                                               \
+        if (r != CLSORT_ERROR_INVALID_ARGUMENT || !strstr(clsort_last_error(cs), text))                        \
+            printf("  %s: got %d: %s\n", label, (int)r, clsort_last_error(cs));                               \
+    } while (0)
+    /* sort: desc.temp over keys_in's bytes; in place through two handles */
+    memset(&so, 0, sizeof so);
+    {
+        size_t tb = 0;
+        clsort_sort_temp_size(cs, 64, &so, &tb);
+        if (tb <= B - 1024) {
+            cl_mem t = sub(P, 0, tb < 1024 ? 1024 : tb);
+            so.temp = t;
+            AL_BAD(clsort_sort(cs, s2, X, 64, &so, NULL), "shares memory", "sort desc.temp over keys_in (sub-buffers)");
+            so.temp = NULL;
+            clReleaseMemObject(t);
+        }
+    }
+    AL_BAD(clsort_sort(cs, s1, s2, 64, &so, NULL), "in place needs the same buffer", "sort in place through two handles");
+    so.permutation = ro;
+    AL_BAD(clsort_sort(cs, X, Y, 64, &so, NULL), "CL_MEM_READ_ONLY", "sort read-only permutation");
+    so.permutation = NULL;
+    AL_BAD(clsort_sort(cs, X, s3, 64, &so, NULL), "CL_MEM_READ_ONLY", "sort keys_out a sub-buffer of a read-only buffer");
+    /* bitonic: the permutation over the segment offsets */
+    memset(&td, 0, sizeof td);
+    td.segment_offsets = s1;
+    td.segment_count = 1;
+    td.permutation = s2;
+    {
+        static const cl_uint off2[2] = {0, 64};
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), P, CL_TRUE, 0, 8, off2, 0, NULL, NULL);
+        memcpy(data, off2, 8);
+    }
+    AL_BAD(clsort_bitonic_sort(cs, X, X, 64, &td, NULL), "shares memory", "bitonic permutation over segment_offsets");
+    /* bin: attributes */
+    memset(&bd, 0, sizeof bd);
+    bd.grid.cells[0] = bd.grid.cells[1] = 4;
+    bd.grid.cell_size[0] = bd.grid.cell_size[1] = 0.25f;
+    bd.cell_keys = Y;
+    bd.attributes = at;
+    bd.attribute_count = 2;
+    memset(at, 0, sizeof at);
+    at[0].src = Q; at[0].dst = s1; at[0].elem_size = 4;
+    at[1].src = s2; at[1].dst = X; at[1].elem_size = 4;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "shares memory", "bin attribute dst over another's src (sub-buffers)");
+    at[1].src = Q; at[1].dst = s2;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "both are outputs", "bin two attribute dsts over one buffer's bytes");
+    at[1].dst = ro;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "CL_MEM_READ_ONLY", "bin read-only attribute dst");
+    bd.attribute_count = 0;
+    bd.cell_offsets = s3;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "CL_MEM_READ_ONLY", "bin read-only cell_offsets (sub-buffer)");
+    bd.cell_offsets = NULL;
+    /* nbody: accelerations over positions, velocities over positions, read-only */
+    memset(&nd, 0, sizeof nd);
+    nd.dt = 1e-3;
+    nd.softening2 = 1e-2;
+    AL_BAD(clsort_nbody_accel(cs, s1, s2, 16, &nd, NULL), "shares memory", "nbody_accel sub-buffers over one buffer");
+    AL_BAD(clsort_nbody_accel(cs, X, ro, 16, &nd, NULL), "CL_MEM_READ_ONLY", "nbody_accel read-only accelerations");
+    AL_BAD(clsort_nbody(cs, s1, s2, 16, &nd, NULL), "both are outputs", "nbody positions and velocities over one buffer");
+    AL_BAD(clsort_nbody(cs, ro, X, 16, &nd, NULL), "CL_MEM_READ_ONLY", "nbody read-only positions (written)");
+    {
+        clsort_context_desc cd;
+        clsort_context *c2 = NULL;
+        memset(&cd, 0, sizeof cd);
+        cd.context = clsort_cl_context(cs);
+        cd.device = clsort_cl_device(cs);
+        if (clsort_create(&c2, &cd) == CLSORT_SUCCESS) {
+            clsort_nbody_part parts[2];
+            memset(parts, 0, sizeof parts);
+            parts[0].ctx = cs; parts[0].positions = s1; parts[0].velocities = X;
+            parts[1].ctx = c2; parts[1].positions = Q; parts[1].velocities = s2;
+            AL_BAD(clsort_nbody_multi(parts, 2, 16, &nd), "share memory", "nbody_multi parts over one buffer");
+            parts[1].velocities = ro;
+            AL_BAD(clsort_nbody_multi(parts, 2, 16, &nd), "CL_MEM_READ_ONLY", "nbody_multi read-only velocities");
+        } else {
+            check(0, "aliasing: second context", 0, "-", 0, 0, 0);
+        }
+        clsort_destroy(c2);
+    }
+    /* the reduction family: desc.count over keys_in, in place through two handles */
+    memset(&kd, 0, sizeof kd);
+    kd.count = s2;
+    AL_BAD(clsort_unique(cs, s1, X, 64, &kd, &count, NULL), "shares memory", "unique desc.count over keys_in");
+    kd.count = ro;
+    AL_BAD(clsort_run_length_encode(cs, X, Y, Q, 64, &kd, &count, NULL), "CL_MEM_READ_ONLY", "rle read-only desc.count");
+    kd.count = NULL;
+    {
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        AL_BAD(clsort_segmented_scan(cs, s1, s2, 64, &rd, NULL), "in place needs the same buffer",
+               "segmented scan in place through two handles");
+        rd.result = s2;
+        AL_BAD(clsort_reduce(cs, s1, 64, &rd, NULL, NULL), "shares memory", "reduce desc.result inside in");
+    }
+    /* an image is not a buffer */
+    {
+        cl_bool images = CL_FALSE;
+        clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (images) {
+            cl_image_format fmt;
+            cl_image_desc idesc;
+            cl_mem img;
+            fmt.image_channel_order = CL_R;
+            fmt.image_channel_data_type = CL_UNSIGNED_INT32;
+            memset(&idesc, 0, sizeof idesc);
+            idesc.image_type = CL_MEM_OBJECT_IMAGE2D;
+            idesc.image_width = 64;
+            idesc.image_height = 4;
+            img = clCreateImage(clsort_cl_context(cs), CL_MEM_READ_WRITE, &fmt, &idesc, NULL, &e);
+            if (e == CL_SUCCESS) {
+                AL_BAD(clsort_gather(cs, X, img, Y, 64, 4, NULL), "image", "gather dst an image");
+                clReleaseMemObject(img);
+            }
+        }
+    }
+    /* allowed: in place with the same handle, and inputs sharing memory */
+    memset(&so, 0, sizeof so);
+    r = clsort_sort(cs, Q, Q, 64, &so, NULL);
+    check(r == CLSORT_SUCCESS, "sort in place (the same handle) allowed", 64, "-", 0, 0, r);
+    r = clsort_gather(cs, s1, X, s2, 64, 4, NULL); /* src and indices over one buffer: both read */
+    check(r == CLSORT_SUCCESS, "gather src and indices over one buffer allowed", 64, "-", 0, 0, r);
+    at[0].src = at[0].dst = Y; at[0].elem_size = 4;
+    bd.attribute_count = 1;
+    bd.cell_keys = X;
+    {
+        cl_mem pos = buffer(cs, 512, NULL);
+        float pf[128];
+        for (k = 0; k < 128; ++k) pf[k] = (float)(k % 7) / 7.0f;
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), pos, CL_TRUE, 0, 512, pf, 0, NULL, NULL);
+        at[1].src = at[1].dst = pos; at[1].elem_size = 8;
+        bd.attribute_count = 2;
+        r = clsort_bin(cs, pos, 64, &bd, NULL); /* attributes in place, one of them the positions */
+        check(r == CLSORT_SUCCESS, "bin attributes in place (one over positions) allowed", 64, "-", 0, 0, r);
+        if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+        clReleaseMemObject(pos);
+    }
+    /* the refused calls changed nothing (P and ro; X, Y and Q were written by the allowed calls) */
+    ok = 1;
+    download(cs, P, B, back); ok = ok && memcmp(back, data, B) == 0;
+    check(ok, "aliasing: refused calls leave the buffers unchanged", 0, "-", 0, 0, 0);
+    ok = 1;
+    download(cs, ro, B, back);
+    for (k = 0; k < B; ++k) ok = ok && (k < 8 || back[k] == data[k]);
+    check(ok, "aliasing: read-only buffers unchanged", 0, "-", 0, 0, 0);
+    check(count == 77, "aliasing: *count untouched by refused calls", 0, "-", 0, 77, (double)count);
+#undef AL_BAD
+    clReleaseMemObject(s1); clReleaseMemObject(s2); clReleaseMemObject(s3);
+    clReleaseMemObject(P); clReleaseMemObject(Q); clReleaseMemObject(X); clReleaseMemObject(Y);
+    clReleaseMemObject(ro);
+}
+
+/* Messages name the public function, the argument and the size (issue 19):
+ * host staging past the device's largest allocation, device offsets the host
+ * may not read, a queue check, an aliasing refusal. */
+static void test_messages(clsort_context *cs)
+{
+    cl_ulong max_alloc = 0;
+    uint64_t tiny[4] = {1, 2, 3, 4};
+    clsort_result r;
+    char want[96];
+    const char *msg;
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    if (max_alloc > 0 && max_alloc / 8 + 1 < ((size_t)-1) / 8) {
+        /* clCreateBuffer fails (CL_INVALID_BUFFER_SIZE) before the host array is read */
+        size_t n = (size_t)(max_alloc / 8 + 1);
+        r = clsort_scan_host(cs, CLSORT_U64, 0, tiny, tiny, n, NULL);
+        msg = clsort_last_error(cs);
+        snprintf(want, sizeof want, "%lu bytes", (unsigned long)(n * 8));
+        check(r == CLSORT_ERROR_OPENCL && strncmp(msg, "clsort_scan_host: ", 18) == 0 && strstr(msg, "of in") &&
+                  strstr(msg, want) && strstr(msg, "CL_"),
+              "message: host staging names the function, the array and the bytes", 0, msg, 0, 0, r);
+        printf("    e.g. %s\n", msg);
+    }
+    {
+        cl_int e;
+        uint32_t off[3] = {0, 10, 64}, keys[64];
+        cl_mem doff = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
+                                     sizeof off, off, &e);
+        cl_mem k = buffer(cs, sizeof keys, NULL);
+        clsort_bitonic_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.segment_offsets = doff;
+        bd.segment_count = 2;
+        r = clsort_bitonic_sort(cs, k, k, 64, &bd, NULL);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_bitonic_sort: desc.segment_offsets", 41) == 0 &&
+                  strstr(msg, "CL_MEM_HOST_NO_ACCESS") && strstr(msg, "12 bytes"),
+              "message: bitonic offsets the host cannot read", 0, msg, 0, 0, r);
+        clReleaseMemObject(doff);
+        clReleaseMemObject(k);
+    }
+    {
+        clsort_enqueue enq;
+        cl_mem a = buffer(cs, 64, NULL);
+        clsort_scan_desc sd;
+        memset(&enq, 0, sizeof enq);
+        memset(&sd, 0, sizeof sd);
+        {
+            cl_int e;
+            cl_command_queue q = clCreateCommandQueue(clsort_cl_context(cs), clsort_cl_device(cs),
+                                                      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+            if (e == CL_SUCCESS) {
+                enq.queue = q;
+                r = clsort_scan(cs, a, a, 16, &sd, &enq);
+                msg = clsort_last_error(cs);
+                check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_scan: ", 13) == 0 &&
+                          strstr(msg, "in-order"),
+                      "message: an out-of-order per-call queue names the function", 0, msg, 0, 0, r);
+                clReleaseCommandQueue(q);
+            }
+        }
+        sd.total = a;
+        enq.queue = NULL;
+        {
+            cl_mem b = buffer(cs, 64, NULL);
+            r = clsort_scan(cs, a, b, 16, &sd, NULL);
+            clReleaseMemObject(b);
+        }
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(msg, "clsort_scan: the output desc.total shares memory with in"),
+              "message: aliasing names both arguments", 0, msg, 0, 0, r);
+        clReleaseMemObject(a);
+    }
+}
+
+/* Issue 19 item 4: scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the
+ * device profile's max_alloc, lowered here to 1 MiB: PoCL's real limit is the
+ * host's memory); item 10: clsort_nbody_multi with no parts touches no
+ * context's message. */
+static void test_limits(clsort_context *cs)
+{
+    clsort_context *c2 = NULL;
+    clsort_nbody_desc nd;
+    clsort_nbody_part part;
+    cl_mem m = NULL;
+    size_t size = 0;
+    clsort_result r;
+    if (clsort_create(&c2, NULL) == CLSORT_SUCCESS) {
+        c2->dev.max_alloc = (cl_ulong)1 << 20;
+        r = clsort__scratch(c2, "test: capped", 600 * 1024, &m);
+        r = r == CLSORT_SUCCESS ? clsort__scratch(c2, "test: capped", 700 * 1024, &m) : r;
+        if (r == CLSORT_SUCCESS) clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+        check(r == CLSORT_SUCCESS && size >= 700 * 1024 && size <= ((size_t)1 << 20),
+              "scratch growth (600 KiB, then 700 KiB) capped at max_alloc 1 MiB", 0, "-", 0, 1 << 20, (double)size);
+    } else {
+        check(0, "clsort_create for the scratch cap", 0, "-", 0, 0, 0);
+    }
+    clsort_destroy(c2);
+    memset(&nd, 0, sizeof nd);
+    memset(&part, 0, sizeof part);
+    part.ctx = cs;
+    clsort_scan(cs, NULL, NULL, 5, NULL, NULL); /* leaves a message */
+    {
+        static char before[8192];
+        snprintf(before, sizeof before, "%s", clsort_last_error(cs));
+        r = clsort_nbody_multi(&part, 0, 16, &nd);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && before[0] && strcmp(before, clsort_last_error(cs)) == 0,
+              "nbody_multi with 0 parts: an error, no context's message touched", 0, "-", 0, 0, r);
+    }
+}
+
 static void test_argument_table(clsort_context *cs)
 {
     uint32_t data[64], back[64];
     clsort_context *other = NULL;
-    cl_mem big, out, small, flags, aux, foreign;
-    cl_mem all[6];
+    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro;
+    cl_mem all[8];
+    cl_buffer_region reg;
+    cl_int err;
     int f, c, k;
     for (k = 0; k < 64; ++k) data[k] = (uint32_t)k * 2654435761u >> 28; /* small values: valid indices, cells */
     if (clsort_create(&other, NULL) != CLSORT_SUCCESS) { /* a second OpenCL context */
@@ -1676,26 +2019,43 @@ static void test_argument_table(clsort_context *cs)
     flags = buffer(cs, 256, data);
     aux = buffer(cs, 256, data);
     foreign = buffer(other, 256, data);
-    all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign;
+    parent = buffer(cs, 256, data); /* lo and hi: two handles over its 256 bytes */
+    reg.origin = 0;
+    reg.size = 256;
+    lo = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    check(err == CL_SUCCESS, "argument table: sub-buffer", 0, "-", 0, 0, err);
+    hi = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    check(err == CL_SUCCESS, "argument table: second sub-buffer", 0, "-", 0, 0, err);
+    ro = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256, data, &err);
+    check(err == CL_SUCCESS, "argument table: read-only buffer", 0, "-", 0, 0, err);
+    all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign; all[6] = parent;
+    all[7] = ro;
     for (f = 0; f < F_FUNCS; ++f)
         for (c = 0; c < A_COUNT; ++c) {
             char what[160];
             clsort_result r, want = CLSORT_ERROR_INVALID_ARGUMENT;
-            cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : big;
+            cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : c == A_OVERLAP ? lo : big;
+            cl_mem o = c == A_SMALL ? small : c == A_ALIAS ? in : c == A_OVERLAP ? hi : c == A_READONLY ? ro : out;
+            const char *text;
             int ok = 1;
-            for (k = 0; k < 6; ++k) { /* every buffer back to the data */
+            for (k = 0; k < 8; ++k) { /* every buffer back to the data */
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
                                      NULL, NULL);
             }
-            r = call_with(f, c, cs, in, c == A_SMALL ? small : out, flags, aux, clsort_cl_queue(other));
+            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other));
             clFinish(clsort_cl_queue(cs));
+            /* the cases made for them must fail for that reason: the message says so */
+            text = c >= A_ALIAS || c == A_NULL_BUF || c == A_FOREIGN_BUF || c == A_FOREIGN_QUEUE ? arg_case_text[c]
+                                                                                                 : NULL;
             snprintf(what, sizeof what, "%s, %s: error code and message", fn_names[f], arg_case_names[c]);
-            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0'), what, 0, "argument-table", 0,
-                  want, r);
-            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]))
+            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0') &&
+                      (!text || strstr(clsort_last_error(cs), text)),
+                  what, 0, "argument-table", 0, want, r);
+            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]) ||
+                (text && !strstr(clsort_last_error(cs), text)))
                 printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
-            for (k = 0; k < 6; ++k) {
+            for (k = 0; k < 8; ++k) {
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 size_t bytes = all[k] == small ? 16 : 256;
                 download(owner, all[k], bytes, back);
@@ -1706,6 +2066,7 @@ static void test_argument_table(clsort_context *cs)
         }
     clReleaseMemObject(big); clReleaseMemObject(out); clReleaseMemObject(small);
     clReleaseMemObject(flags); clReleaseMemObject(aux); clReleaseMemObject(foreign);
+    clReleaseMemObject(lo); clReleaseMemObject(hi); clReleaseMemObject(parent); clReleaseMemObject(ro);
     clsort_destroy(other);
 }
 
@@ -2496,16 +2857,16 @@ static void test_nbody_arguments(clsort_context *cs)
            "nbody positions too small");
     NB_BAD(clsort_nbody(cs, p, small, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "velocities holds", "nbody velocities too small");
     NB_BAD(clsort_nbody(cs, p, v, 17, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "needed", "nbody n past the buffers");
-    NB_BAD(clsort_nbody(cs, p, p, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "distinct", "nbody positions = velocities");
+    NB_BAD(clsort_nbody(cs, p, p, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "share memory", "nbody positions = velocities");
     d.accelerations = p;
-    NB_BAD(clsort_nbody(cs, p, v, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "distinct", "nbody accelerations = positions");
+    NB_BAD(clsort_nbody(cs, p, v, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "share memory", "nbody accelerations = positions");
     d.accelerations = NULL;
     d.temp = v;
-    NB_BAD(clsort_nbody(cs, p, v, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "distinct", "nbody temp = velocities");
+    NB_BAD(clsort_nbody(cs, p, v, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "share memory", "nbody temp = velocities");
     d.temp = small;
     NB_BAD(clsort_nbody(cs, p, v, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "desc.temp", "nbody temp too small");
     d.temp = NULL;
-    NB_BAD(clsort_nbody_accel(cs, p, p, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "differ", "nbody accel aliasing");
+    NB_BAD(clsort_nbody_accel(cs, p, p, 16, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "shares memory", "nbody accel aliasing");
     NB_BAD(clsort_nbody(cs, p, v, (size_t)1 << 31, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "2^31", "nbody n too large");
     d.fp64 = 1;
     d.method = CLSORT_NBODY_ATOMIC;
@@ -3824,6 +4185,36 @@ static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
         check(r == CLSORT_ERROR_UNSUPPORTED, "nbody BH fp64 unsupported", 0, clsort_last_error(cs), 0, 0, r);
     }
     nd.fp64 = 0;
+    { /* the tree's own buffers (its view) as the caller's argument: building
+       * from view.points would rewrite (or release) what it reads; issue 19 */
+        clsort_tree_view v;
+        cl_mem part = NULL, ro;
+        cl_buffer_region reg;
+        cl_int e;
+        float before[64], after[64];
+        clsort_tree_get_view(tree, &v);
+        download(cs, v.points, sizeof before, before);
+        TREE_BAD(clsort_tree_build(cs, tree, v.points, 16, &td, NULL), "tree build from its own view.points",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        check(strstr(clsort_last_error(cs), "view.points") != NULL, "tree build aliasing message names view.points", 0,
+              clsort_last_error(cs), 0, 0, 0);
+        TREE_BAD(clsort_tree_accel(cs, tree, v.points, &nd, NULL), "tree accel into its own view.points",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        reg.origin = 0;
+        reg.size = 64;
+        part = clCreateSubBuffer(v.com, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        if (e == CL_SUCCESS) {
+            TREE_BAD(clsort_tree_accel(cs, tree, part, &nd, NULL), "tree accel into a sub-buffer of view.com",
+                     CLSORT_ERROR_INVALID_ARGUMENT);
+            clReleaseMemObject(part);
+        }
+        ro = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY, 16 * 16, NULL, &e);
+        TREE_BAD(clsort_tree_accel(cs, tree, ro, &nd, NULL), "tree accel into a read-only buffer",
+                 CLSORT_ERROR_INVALID_ARGUMENT);
+        clReleaseMemObject(ro);
+        download(cs, v.points, sizeof after, after);
+        check(memcmp(before, after, sizeof after) == 0, "tree aliasing refused: view.points unchanged", 0, "-", 0, 0, 0);
+    }
     if (clsort_create(&other, NULL) == CLSORT_SUCCESS && clsort_tree_create(other, &t2) == CLSORT_SUCCESS)
         TREE_BAD(clsort_tree_build(cs, t2, dpos, 4, &td, NULL), "tree of another context", CLSORT_ERROR_INVALID_ARGUMENT);
     clsort_tree_destroy(t2);
@@ -3982,6 +4373,9 @@ int main(int argc, char **argv)
             test_host_level(cs);
             test_contexts(cs);
             test_argument_table(cs);
+            test_aliasing(cs);
+            test_messages(cs);
+            test_limits(cs);
         }
         { /* with CLSORT_CACHE_DIR set (make test): how the programs came */
             clsort_cache_stats st;

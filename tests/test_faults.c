@@ -79,6 +79,20 @@ WRAP_CREATE(cl_command_queue, clCreateCommandQueue, O_QUEUE,
             (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *e), (c, d, p, e), e,
             CL_OUT_OF_RESOURCES)
 
+/* clCreateKernelsInProgram creates several kernels at once. */
+cl_int __real_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr);
+cl_int __wrap_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr);
+cl_int __wrap_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr)
+{
+    cl_uint made = 0;
+    cl_int r;
+    if (inject()) return CL_OUT_OF_RESOURCES;
+    r = __real_clCreateKernelsInProgram(p, n, k, &made);
+    if (r == CL_SUCCESS && k) live[O_KERNEL] += made;
+    if (nr) *nr = made;
+    return r;
+}
+
 #define WRAP_RELEASE(name, type, kind)                  \
     cl_int __real_##name(type x);                       \
     cl_int __wrap_##name(type x);                       \
@@ -89,6 +103,17 @@ WRAP_CREATE(cl_command_queue, clCreateCommandQueue, O_QUEUE,
         return r;                                       \
     }
 WRAP_RELEASE(clReleaseMemObject, cl_mem, O_MEM)
+
+/* A retain is one more reference to release (the context retains a caller's
+ * desc.temp while it keeps views of it): counted, never failed. */
+cl_int __real_clRetainMemObject(cl_mem x);
+cl_int __wrap_clRetainMemObject(cl_mem x);
+cl_int __wrap_clRetainMemObject(cl_mem x)
+{
+    cl_int r = __real_clRetainMemObject(x);
+    if (r == CL_SUCCESS) ++live[O_MEM];
+    return r;
+}
 WRAP_RELEASE(clReleaseProgram, cl_program, O_PROGRAM)
 WRAP_RELEASE(clReleaseKernel, cl_kernel, O_KERNEL)
 WRAP_RELEASE(clReleaseContext, cl_context, O_CONTEXT)
@@ -152,6 +177,8 @@ WRAP_STATUS(clBuildProgram,
             (cl_program p, cl_uint n, const cl_device_id *d, const char *o,
              void(CL_CALLBACK *f)(cl_program, void *), void *u),
             (p, n, d, o, f, u), NO_EVENT, CL_BUILD_PROGRAM_FAILURE)
+WRAP_STATUS(clGetKernelInfo, (cl_kernel k, cl_kernel_info i, size_t s, void *v, size_t *sr), (k, i, s, v, sr),
+            NO_EVENT, CL_OUT_OF_HOST_MEMORY)
 WRAP_STATUS(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v), NO_EVENT,
             CL_OUT_OF_RESOURCES)
 WRAP_STATUS(clEnqueueNDRangeKernel,
@@ -509,6 +536,9 @@ static void fault_case(int s, long k, int stride_report)
     check(r != CLSORT_SUCCESS, what, (int)k);
     snprintf(what, sizeof what, "%s: the message names the OpenCL error", scenario_names[s]);
     check(strstr(clsort_last_error(cs), "CL_") != NULL, what, (int)k);
+    snprintf(what, sizeof what, "%s: the message begins with the public function's name", scenario_names[s]);
+    check(strncmp(clsort_last_error(cs), "clsort_", 7) == 0, what, (int)k);
+    if (strncmp(clsort_last_error(cs), "clsort_", 7) != 0) printf("  message: %s\n", clsort_last_error(cs));
     if (stride_report && r != CLSORT_SUCCESS) printf("  e.g. fault at call %ld: %s\n", k, clsort_last_error(cs));
     snprintf(what, sizeof what, "%s: inputs unchanged after the fault", scenario_names[s]);
     check(inputs_intact(cs, &b, s == 3), what, (int)k);
@@ -622,6 +652,41 @@ int main(int argc, char **argv)
             check(balanced(), "clsort_create without devices leaks nothing", 0);
         }
         fake_no_devices = 0;
+    }
+    { /* a caller's desc.temp released while the context keeps views of it, and
+       * another temp passed next: the context holds its own reference (a new
+       * buffer can then never come back with the released one's handle and get
+       * its stale views); after destroy nothing is left */
+        clsort_context *cs = NULL;
+        clsort_sort_desc sd;
+        size_t tb = 0, j;
+        cl_mem keys, out, temp;
+        cl_int e;
+        int round, ok = 1;
+        static uint32_t back[N];
+        fail_at = 0;
+        if (create_for(0, &cs) == CLSORT_SUCCESS) {
+            memset(&sd, 0, sizeof sd);
+            clsort_sort_temp_size(cs, N, &sd, &tb);
+            keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, N * 4, NULL, &e);
+            out = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, N * 4, NULL, &e);
+            for (round = 0; round < 3; ++round) {
+                clEnqueueWriteBuffer(clsort_cl_queue(cs), keys, CL_TRUE, 0, N * 4, h_keys, 0, NULL, NULL);
+                temp = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, tb, NULL, &e);
+                sd.temp = temp;
+                ok &= clsort_sort(cs, keys, out, N, &sd, NULL) == CLSORT_SUCCESS;
+                clReleaseMemObject(temp); /* the caller's reference goes; the context's stays */
+                clEnqueueReadBuffer(clsort_cl_queue(cs), out, CL_TRUE, 0, N * 4, back, 0, NULL, NULL);
+                for (j = 1; j < N; ++j) ok &= back[j - 1] <= back[j];
+            }
+            check(ok, "sorts with a desc.temp released after each call", 0);
+            clReleaseMemObject(keys);
+            clReleaseMemObject(out);
+        } else {
+            check(0, "clsort_create for the desc.temp case", 0);
+        }
+        clsort_destroy(cs);
+        check(balanced(), "desc.temp retained by the context is released at destroy", 0);
     }
     for (s = first; s < SCENARIOS; ++s) {
         clsort_context *cs = NULL;
