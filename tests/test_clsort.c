@@ -1,7 +1,8 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|tree|reduce]]
+ *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|tree|reduce|reverse]]
+ *      (reverse: only the look-back with tiles in reverse start order, for stress loops)
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
  *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody|tree|reduce: only that part */
 #ifndef _POSIX_C_SOURCE
