@@ -1486,6 +1486,7 @@ typedef struct clsort__profile {
     /* The decisions, set by the device-quirk table (clsort__decide) and
      * read by the families; nothing else looks at names or vendors. */
     int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
+    int llvmpipe;           /* Mesa's software device (its bugs: min_wg, no one-sweep) */
     int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
     int lookback_default;   /* path AUTO is LOOKBACK (else PORTABLE) */
     int lb_fallback;        /* the look-back kernels carry the decoupled fallback */
@@ -1862,15 +1863,24 @@ static void clsort__decide(clsort__profile *d)
      * narrower than its SIMD width (the "N bits" of the device name / 32
      * lanes), a loop with a barrier that follows a loop whose trip count
      * differs per work-item runs too few times in every work-group but the
-     * first (tests/llvmpipe_narrow_wg.c). Such groups are widened to the
-     * SIMD width (clsort__widen). */
+     * first (tests/llvmpipe_narrow_wg.c). Such groups are widened to twice
+     * the SIMD width (clsort__widen): at the SIMD width itself (8 on a
+     * "256 bits" device) the look-back's fallback loop still ran short
+     * (reverse-tile test: pack and enumerate wrong from the 11th work-group
+     * on, deterministically; 16 and 32 work-items pass, PoCL passes at 8).
+     * The one-sweep sort's look-back, a loop whose trip count is per digit
+     * work-item followed by barrier loops, went wrong the same way at 256
+     * work-items under the reverse-tile test: llvmpipe keeps the classic
+     * passes. */
     d->min_wg = 1;
-    if (strncmp(d->name, "llvmpipe", 8) == 0) {
+    d->llvmpipe = strncmp(d->name, "llvmpipe", 8) == 0;
+    if (d->llvmpipe) {
         const char *b = strstr(d->name, " bits)");
         unsigned long nbits = 0;
         while (b && b > d->name && b[-1] >= '0' && b[-1] <= '9') --b;
         if (b) nbits = strtoul(b, NULL, 10);
-        d->min_wg = nbits >= 128 && nbits <= 2048 ? (size_t)(nbits / 32) : 16;
+        d->min_wg = nbits >= 128 && nbits <= 2048 ? (size_t)(nbits / 16) : 32;
+        d->onesweep = 0;
     }
     /* 2-work-item groups: PoCL 5 miscompiles radix_count / radix_reorder at
      * that size (heap corruption or unsorted keys; correct with
