@@ -5679,8 +5679,6 @@ CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_
     if (desc->radix_bits > 12)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: radix_bits %u outside 1..12 (0 = default)", fn,
                             desc->radix_bits);
-    if (desc->method == CLSORT_BIN_ATOMIC && gr.num_cells >= 0xffffffffu) /* the counters are cleared as u32 words */
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: CLSORT_BIN_ATOMIC takes fewer than 2^32-1 cells", fn);
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     CLSORT__TRY(clsort__check_bin_buffers(ctx, fn, positions, n, desc, &gr));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
