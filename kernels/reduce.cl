@@ -529,6 +529,10 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    /* everyone has read *lv_ before work-item 0 overwrites it (with no
+     * aggregate to fold the loop above has no barrier: oclgrind reported the
+     * read and the write below as a local-memory race) */
+    barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         uint ic = *lc + tc;
         T iv = tc ? tv : rd_op(v, tv);
