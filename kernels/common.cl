@@ -8,7 +8,8 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
- * OpenCL C 1.2 only: no sub-groups, no C11 atomics, so it builds on NVIDIA and PoCL. */
+ * OpenCL C 1.2 only: no sub-groups, no C11 atomics, no 64-bit atomics, so it
+ * builds on NVIDIA, PoCL, rusticl and oclgrind alike. */
 
 #ifndef WG
 #define WG 256
@@ -27,9 +28,6 @@
 
 #if defined(cl_khr_fp64) && defined(NEED_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#if defined(cl_khr_int64_base_atomics) && defined(NEED_I64_ATOMICS)
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 
 /* Local arrays are padded by one word per 32 so that work-item i reading
