@@ -460,7 +460,9 @@
  *             words, each carrying its flag (OpenCL 1.2 core atomics; no
  *             cl_khr_int64_base_atomics, no fence between flag and value);
  *           - scan, pack and the one-sweep sort carry the decoupled fallback
- *             (Smith, Levien & Owens, SPAA 2025): a work-group that sees a
+ *             on every device but NVIDIA GPUs (there it cost 18-24% at 2^28
+ *             and started work-groups run to completion; CLSORT_FALLBACK=1
+ *             forces it) (Smith, Levien & Owens, SPAA 2025): a work-group that sees a
  *             predecessor publish nothing for 64 reads sums (or counts the
  *             digits of) that tile from the input itself, so they need no
  *             forward progress between work-groups; tested with the tiles
@@ -1832,12 +1834,15 @@ static void clsort__decide(clsort__profile *d)
      * work-group's loop instead of the others' work). Both paths are
      * correct and tested on every device. */
     d->lookback_default = d->nvidia;
-    /* The decoupled fallback (common.cl LB_FALLBACK) on every device: it
-     * makes the look-back independent of scheduling (sequential work-groups:
-     * PoCL basic, rusticl, oclgrind; GPUs without forward progress between
-     * work-groups). On NVIDIA its cost is the lead's H100 measurement
-     * (CLSORT_FALLBACK=0 vs 1, bench/fallback.sh); row kept on until then. */
-    d->lb_fallback = 1;
+    /* The decoupled fallback (common.cl LB_FALLBACK) on every device but
+     * NVIDIA's: it makes the look-back independent of scheduling (sequential
+     * work-groups: PoCL basic, rusticl, oclgrind; GPUs without forward
+     * progress between work-groups). NVIDIA GPUs run a started work-group to
+     * completion, and there the fallback's checks cost 18-24% at 2^28 (H100,
+     * bench/fallback.sh: scan u32 0.948 -> 1.126 ms, pack 1.318 -> 1.610,
+     * sort u64 21.40 -> 26.57; bench/RESULTS.md), so it is off there
+     * (CLSORT_FALLBACK=1 turns it on). */
+    d->lb_fallback = !d->nvidia;
     /* One-sweep radix passes (look-back path): on NVIDIA sm_70+, whose PTX
      * warp ballots make the warp-level ranking fast (measured, bench/), and
      * on CPUs, where the emulated warp steps check the algorithm (tests run
