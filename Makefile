@@ -226,7 +226,11 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # a timeout so that a hang fails fast: PoCL's pthread driver (the default),
 # PoCL's single-threaded basic driver, Mesa rusticl on llvmpipe (installed as
 # root when missing). Each runs test_clsort --quick: every part, both
-# cross-work-group paths (portable, look-back). oclgrind has its own target.
+# cross-work-group paths (portable, look-back: its one-pass kernels run on
+# every device, with the decoupled fallback), and the look-back once more
+# with the tiles in reverse start order (test_reverse_tiles: only the
+# fallback lets that finish; PoCL basic and rusticl run work-groups one after
+# another, pthread two at a time). oclgrind has its own target.
 # Measured on the 2-core CI machine (tests/README.md), cold kernel caches:
 # pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c and
 # tests/llvmpipe_fence_loop.c (the llvmpipe bugs the library works around) run
@@ -270,7 +274,7 @@ FAULT_WRAPS = clCreateBuffer clCreateSubBuffer clCreateProgramWithSource clCreat
   clCreateCommandQueue clReleaseMemObject clRetainMemObject clReleaseProgram clReleaseKernel clReleaseContext \
   clReleaseCommandQueue clReleaseEvent clGetPlatformIDs clBuildProgram clSetKernelArg \
   clEnqueueNDRangeKernel clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer \
-  clEnqueueFillBuffer clEnqueueMarkerWithWaitList
+  clEnqueueFillBuffer clEnqueueMarkerWithWaitList clGetDeviceIDs clGetDeviceInfo
 $(BUILD)/test_faults: tests/test_faults.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -I. -o $@ tests/test_faults.c \
 	  $(foreach f,$(FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)

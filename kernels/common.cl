@@ -8,7 +8,8 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
- * OpenCL C 1.2 only: no sub-groups, no C11 atomics, so it builds on NVIDIA and PoCL. */
+ * OpenCL C 1.2 only: no sub-groups, no C11 atomics, no 64-bit atomics, so it
+ * builds on NVIDIA, PoCL, rusticl and oclgrind alike. */
 
 #ifndef WG
 #define WG 256
@@ -27,9 +28,6 @@
 
 #if defined(cl_khr_fp64) && defined(NEED_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifdef cl_khr_int64_base_atomics
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 
 /* Local arrays are padded by one word per 32 so that work-item i reading
@@ -141,21 +139,41 @@ inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, _
 DEFINE_SCAN_RUNS(scan_tile_local, ITEMS)
 
 /* ---- decoupled look-back (Merrill & Garland 2016), 32-bit payloads ----
- * One status word per tile: flag in the high 32 bits, payload bits in the low.
- * Tiles take their index from an atomic ticket, so a tile only ever waits for
- * tiles that have already started: forward progress needs no scheduling
- * assumption beyond "a started work-group keeps running". */
-#define LB_EMPTY 0UL
-#define LB_AGGREGATE 1UL
-#define LB_PREFIX 2UL
+ * Status of tile t: two 32-bit words, status[2t] and status[2t + 1], each
+ * flag << 16 | 16 payload bits (the low half, the high half). Only 32-bit
+ * atomics (OpenCL 1.2 core, 6.12.11): each word is written and read whole by
+ * an atomic function and names its own flag, so a reader takes a payload only
+ * when both words carry the same flag; then both halves belong to one value
+ * (a tile writes its aggregate once and its inclusive prefix once), in
+ * whatever order the two words became visible. No 64-bit atomics, no fence
+ * needed between payload and flag. After the 2 * tiles words: the ticket.
+ * Tiles take their index from the ticket, so a tile only ever waits for tiles
+ * that have already started; the decoupled fallback (LB_FALLBACK) removes
+ * even the assumption that a started work-group keeps running. */
+#define LB_EMPTY 0u
+#define LB_AGGREGATE 1u
+#define LB_PREFIX 2u
 
-inline void lb_publish(__global volatile ulong *status, uint tile, ulong flag, uint bits)
+inline void lb_publish(__global volatile uint *status, uint tile, uint flag, uint bits)
 {
-#ifdef cl_khr_int64_base_atomics
-    atom_xchg(&status[tile], (flag << 32) | (ulong)bits);
-#else
-    status[tile] = (flag << 32) | (ulong)bits;
-#endif
+    atomic_xchg(&status[2 * tile], flag << 16 | (bits & 0xffffu));
+    atomic_xchg(&status[2 * tile + 1], flag << 16 | (bits >> 16));
+}
+
+/* Tile i's flag (LB_EMPTY while its two words disagree: it is still
+ * publishing) and payload bits (*bits), read by atomics (an add of 0), so
+ * that the hand-off between work-groups is atomic reads of atomic writes. */
+inline uint lb_read(__global volatile uint *status, uint i, uint *bits)
+{
+    uint lo = atomic_add(&status[2 * i], 0u), hi = atomic_add(&status[2 * i + 1], 0u);
+    *bits = (lo & 0xffffu) | (hi << 16);
+    return (lo >> 16) == (hi >> 16) ? lo >> 16 : LB_EMPTY;
+}
+
+/* Whether tile i has published nothing at all (neither word written). */
+inline int lb_untouched(__global volatile uint *status, uint i)
+{
+    return ((atomic_add(&status[2 * i], 0u) | atomic_add(&status[2 * i + 1], 0u)) >> 16) == 0;
 }
 
 #if defined(T_IS_FLOAT)
@@ -169,19 +187,12 @@ inline void lb_publish(__global volatile ulong *status, uint tile, ulong flag, u
 #define AS_BITS(x) (x)
 #endif
 
-/* Reads a status word atomically (an atomic add of 0), so that the
- * inter-work-group hand-off is a proper atomic read-write pair. */
-inline ulong lb_read(__global volatile ulong *status, int i)
-{
-#ifdef cl_khr_int64_base_atomics
-    return atom_add(&status[i], 0UL);
-#else
-    return status[i];
-#endif
-}
-
 /* Number of predecessors examined per look-back step (<= WG). */
 #define LB_WINDOW (WG < 32 ? WG : 32)
+
+/* Reads in a row that found the awaited predecessor unpublished before the
+ * decoupled fallback takes over (LB_FALLBACK). */
+#define LB_SPINS 64
 
 #ifdef LB_FALLBACK
 /* Decoupled fallback (Smith, Levien & Owens, SPAA 2025): a work-group whose
@@ -190,8 +201,8 @@ inline ulong lb_read(__global volatile ulong *status, int i)
  * past it. Then no tile waits on another work-group being scheduled, so the
  * one-pass kernels are correct without forward progress between
  * work-groups (PoCL basic, rusticl, oclgrind run them one after another; the
- * LB_REVERSE test hook starts them in reverse tile order). */
-#define LB_SPINS 64
+ * LB_REVERSE test hook starts them in reverse tile order, so that the first
+ * to start waits on tiles no work-group has taken). */
 #define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, uint lb_bit, __local T *lb_s
 #define LB_PASS , lb_in, lb_n, lb_bit, lb_s
 /* a kernel's input, length, flag bit and WG-element local scratch for lb_tile_sum */
@@ -214,10 +225,13 @@ inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __loca
 
 /* Called by every work-item of the tile's work-group (it has barriers):
  * returns the sum of all tiles before tile g (0 for g = 0). The first LB_WINDOW
- * work-items read LB_WINDOW predecessors' status words at once; work-item 0
- * adds them up to the nearest inclusive prefix. A window that starts with a
- * tile that has published nothing yet is read again (spin). */
-inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win, __local T *acc,
+ * work-items read LB_WINDOW predecessors' status at once (win: flag, bits per
+ * predecessor); work-item 0 adds them up to the nearest inclusive prefix. A
+ * window that starts with a tile that has published nothing yet is read again
+ * (spin), or with LB_FALLBACK, after LB_SPINS such reads, that tile is summed
+ * here. Every branch that reaches a barrier depends only on *step, read by
+ * all work-items after a barrier: the control flow is uniform. */
+inline T lb_lookback(__global volatile uint *status, uint g, __local uint *win, __local T *acc,
                      __local int *step LB_ARGS)
 {
     const uint lid = (uint)get_local_id(0);
@@ -227,23 +241,30 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
     for (;;) {
         if (lid < LB_WINDOW) {
             int idx = j - (int)lid;
-            win[lid] = idx >= 0 ? lb_read(status, idx) : (LB_PREFIX << 32); /* before tile 0: prefix 0 */
+            uint bits = 0u, f = LB_PREFIX; /* before tile 0: prefix 0 */
+            if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
+            win[2 * lid] = f;
+            win[2 * lid + 1] = bits;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
             int used = 0, done = 0;
             T part = (T)0;
             for (; used < LB_WINDOW; ++used) {
-                ulong w = win[used], f = w >> 32;
+                uint f = win[2 * used];
                 if (f == LB_EMPTY) break;
-                part += AS_T((uint)(w & 0xffffffffUL));
+                part += AS_T(win[2 * used + 1]);
                 if (f == LB_PREFIX) { done = 1; break; }
             }
             *acc += part;
+            /* progress (an aggregate or the prefix found) resets the count;
+             * a window that ends the look-back never falls back (it did once,
+             * when the 64th read found tile j's prefix: that prefix was added
+             * here and then again after the fallback, too large by it) */
+            idle = used || done ? 0 : idle + 1;
             *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
-            idle = used ? 0 : idle + 1;
 #ifdef LB_FALLBACK
-            if (idle >= LB_SPINS) {
+            if (!done && idle >= LB_SPINS) {
                 *step = -2; /* sum tile j here */
                 idle = 0;
             }
@@ -258,9 +279,12 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
             /* In place (in == out), tile j may have started meanwhile, published
              * and overwritten its input: the sum counts only if tile j has
              * still published nothing after it was read (it writes its output
-             * only after publishing); else read its status again. */
+             * only after publishing, lb_exclusive_prefix); else read its status
+             * again. The barrier orders every work-item's reads of tile j
+             * before the status read. */
+            barrier(CLK_GLOBAL_MEM_FENCE);
             if (lid == 0) {
-                int still_empty = (lb_read(status, j) >> 32) == LB_EMPTY;
+                int still_empty = lb_untouched(status, (uint)j);
                 if (still_empty) *acc += agg;
                 *step = still_empty ? 1 : 0;
             }
@@ -277,10 +301,10 @@ inline T lb_lookback(__global volatile ulong *status, uint g, __local ulong *win
 /* The tile index of this work-group from the ticket counter that follows the
  * status words (all zero on entry): tiles take indices in the order they
  * start, so a tile only ever waits for tiles that are already running. */
-inline uint lb_ticket(__global volatile ulong *status, __local uint *slot)
+inline uint lb_ticket(__global volatile uint *status, __local uint *slot)
 {
     if (get_local_id(0) == 0) {
-        uint t = atomic_inc((__global volatile uint *)(status + get_num_groups(0)));
+        uint t = atomic_inc(&status[2 * get_num_groups(0)]);
 #if defined(LB_REVERSE) && defined(LB_FALLBACK)
         t = (uint)get_num_groups(0) - 1u - t; /* test hook: the first to start takes the last tile */
 #endif
@@ -294,10 +318,12 @@ inline uint lb_ticket(__global volatile ulong *status, __local uint *slot)
  * aggregate, add up the predecessors (lb_lookback), publish the inclusive
  * prefix; the last tile writes the grand total to total[0] (if not NULL).
  * Returns the exclusive prefix to every work-item (it has barriers: call it
- * from all of them). win, acc, step and prefix are the caller's __local
- * scratch (OpenCL 1.2 declares __local variables only in kernels). */
-inline T lb_exclusive_prefix(__global volatile ulong *status, uint g, T tsum, __global T *total,
-                             __local ulong *win, __local T *acc, __local int *step, __local T *prefix LB_ARGS)
+ * from all of them). win (2 * LB_WINDOW words), acc, step and prefix are the
+ * caller's __local scratch (OpenCL 1.2 declares __local variables only in
+ * kernels). The caller writes its output only after this returns, that is
+ * after the aggregate was published (the fallback's in-place rule). */
+inline T lb_exclusive_prefix(__global volatile uint *status, uint g, T tsum, __global T *total,
+                             __local uint *win, __local T *acc, __local int *step, __local T *prefix LB_ARGS)
 {
     if (get_local_id(0) == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
     T excl = lb_lookback(status, g, win, acc, step LB_PASS); /* 0 for tile 0 */
@@ -306,7 +332,7 @@ inline T lb_exclusive_prefix(__global volatile ulong *status, uint g, T tsum, __
         *prefix = excl;
         if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     return *prefix;
 }
 

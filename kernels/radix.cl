@@ -337,6 +337,22 @@ void radix_digit_starts(__global uint *counts, uint hist_off)
 #define OS_WRITE(p, x) atomic_xchg((p), (x))
 #endif
 
+#ifdef LB_FALLBACK
+/* The decoupled fallback of the one-sweep look-back (common.cl LB_FALLBACK):
+ * the keys of tile t whose digit is d, counted by one work-item from the
+ * pass's input (past-the-end padding is not counted, as in the tile's own
+ * published count). Serial: it runs only when tile t's work-group has
+ * published nothing for LB_SPINS reads. */
+inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint shift, uint mask, uint d, uint kind,
+                          ulong flip)
+{
+    const ulong end = min((ulong)(t + 1) * TILE, n);
+    uint c = 0;
+    for (ulong i = (ulong)t * TILE; i < end; ++i) c += digit_of(to_image(keys_in[i], kind, (KEY_T)flip), shift, mask) == d;
+    return c;
+}
+#endif
+
 /* One pass: counts as above (status zero on entry), starts_off where this
  * pass's digit starts are. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -364,7 +380,13 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
     const uint mask = (1u << bits) - 1u;
     const uint groups = (uint)get_num_groups(0);
-    if (lid == 0) tile_id = atomic_inc(&status[(ulong)groups * RADIX]);
+    if (lid == 0) {
+        uint t = atomic_inc(&status[(ulong)groups * RADIX]);
+#if defined(LB_REVERSE) && defined(LB_FALLBACK)
+        t = groups - 1u - t; /* test hook: the first to start takes the last tile */
+#endif
+        tile_id = t;
+    }
     for (uint i = lid; i < OS_WARPS * RADIX; i += WG) wh[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint g = tile_id;
@@ -408,13 +430,25 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     if (lid < RADIX && lid <= mask) {
         __global volatile uint *st = status + lid;
         OS_WRITE(&st[(ulong)g * RADIX], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
+        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
         for (uint t = g; t > 0;) {
             uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
-            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) continue; /* not yet published: wait */
+            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
+#ifdef LB_FALLBACK
+                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
+                    excl += os_tile_count(keys_in, t - 1, n, shift, mask, lid, kind_in, flip_in);
+                    idle = 0;
+                    --t;
+                }
+#endif
+                continue;
+            }
+            idle = 0;
             excl += word & OS_COUNT;
             if (word & OS_FLAG_PREFIX) break;
             --t;
         }
+        (void)idle;
         if (g != 0) OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
     }
     uint tile_excl = wg_exclusive_scan(lid < RADIX ? tile_total : 0u, s, &tile_total);

@@ -28,7 +28,7 @@
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
  * folds its ITEMS elements left to right, work-items combine in a
  * Hillis-Steele tree, tiles by the reduce-then-scan tree (portable) or by a
- * left fold (look-back, see lb_pair_lookback), so float results repeat bit
+ * left fold (look-back, see rd_lookback), so float results repeat bit
  * for bit from run to run. */
 
 #ifndef TK
@@ -389,10 +389,15 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
 }
 
 /* ---- look-back path: one pass, deterministic ------------------------------
- * One buffer of 3 * groups + 1 words, all zero on entry: status[g] = flag << 32
- * | c (common.cl's LB_ flags), then the ticket, then the aggregates' and the
- * inclusive prefixes' value bits (agg_v[g], incl_v[g], a word each), written
- * atomically before the status word that announces them.
+ * One buffer of 32-bit words, all zero on entry: 2 * groups status words
+ * (common.cl's word pairs: flag and the tile's boundary count c), the ticket,
+ * then the aggregates' and the inclusive prefixes' value bits, RD_CHUNKS words
+ * each (agg_v, incl_v). Only 32-bit atomics: a value is written as 16-bit
+ * chunks, each word marked written (bit 16), before the status words that
+ * announce it; a reader waits until every chunk reads as written (its
+ * writer has already stored them: the wait is for visibility, not for
+ * another work-group to run), so no value is taken torn and no ordering
+ * between the words is assumed.
  *
  * Determinism: the inclusive prefix of tile g is defined as the left fold
  *     incl(g) = incl(g - 1) + agg(g),  incl(0) = agg(0)
@@ -403,70 +408,63 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  * and every output come out with the same bits whichever predecessors
  * happened to be done. (The usual look-back adds whatever it finds, newest
  * first, and its float results change with the timing.) The wait cannot
- * deadlock where started work-groups run to completion: tiles take indices
- * from a ticket in start order, tile 0 publishes its prefix at once, and each
- * tile publishes its own once it has found one. */
+ * deadlock where started work-groups run to completion or work-groups run
+ * one after another: tiles take indices from a ticket in start order, tile 0
+ * publishes its prefix at once, and each tile publishes its own once it has
+ * found one. (No decoupled fallback here: summing a predecessor would need
+ * its whole pair scan again in this work-group's local memory.) */
 
 #ifdef HAVE_LOOKBACK
-/* Values go through atomics both ways (written before the fence and the
- * status word that announce them, read only after their status was seen):
- * the words are cleared before the pass, so every access is an atomic on
- * initialized memory (which oclgrind checks). */
-inline void rd_store_bits(__global volatile TB *p, TB b)
+#define RD_CHUNKS (TK >= 3 ? 4u : 2u)
+
+inline void rd_store_bits(__global volatile uint *p, TB b)
 {
-#if TK >= 3
-#ifdef cl_khr_int64_base_atomics
-    atom_xchg(p, b);
-#else
-    *p = b;
-#endif
-#else
-    atomic_xchg(p, b);
-#endif
+    for (uint k = 0; k < RD_CHUNKS; ++k) atomic_xchg(&p[k], 0x10000u | (uint)((b >> (16 * k)) & 0xffffu));
 }
 
-inline TB rd_load_bits(__global volatile TB *p)
+/* The value at p, once every chunk reads as written (see above). */
+inline TB rd_load_bits(__global volatile uint *p)
 {
-#if TK >= 3
-#ifdef cl_khr_int64_base_atomics
-    return atom_add(p, (TB)0);
-#else
-    return *p;
-#endif
-#else
-    return atomic_add(p, (TB)0);
-#endif
+    for (;;) {
+        TB v = (TB)0;
+        uint written = 0x10000u;
+        for (uint k = 0; k < RD_CHUNKS; ++k) {
+            uint w = atomic_add(&p[k], 0u);
+            written &= w;
+            v |= (TB)(w & 0xffffu) << (16 * k);
+        }
+        if (written) return v;
+    }
 }
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
 /* Called by every work-item (it has barriers): publishes the tile's
  * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. fv is WG elements of the caller's __local scratch.
+ * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
+ * words (flag, count per predecessor).
  *
  * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
- * words, newest first, adding up the counts (integers: any order gives the
- * same sum) back to the newest inclusive prefix p, re-reading a window that
- * meets a tile which has published nothing yet. It also notes the newest
+ * word pairs, newest first, adding up the counts (integers: any order gives
+ * the same sum) back to the newest inclusive prefix p, re-reading a window
+ * that meets a tile which has published nothing yet. It also notes the newest
  * tile r after p whose aggregate restarts a segment (count != 0). The fold:
  * the value is the left fold from r (whose aggregate is then the value
  * itself) or from incl(p), over the aggregates after it, oldest first, read
  * again from agg_v (a tile's aggregate never changes once published, while
- * its status word may since have become its prefix). So the walk may reach
- * back any distance, and the bits are still those of the definition. */
-inline void rd_lookback(__global volatile ulong *status, __global volatile TB *agg_v, __global volatile TB *incl_v,
-                        uint g, uint tc, T tv, __local ulong *win, __local T *fv, __local int *step,
+ * its status may since have become its prefix). So the walk may reach back
+ * any distance, and the bits are still those of the definition. */
+inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
                         __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
         if (g == 0) {
             rd_store_bits(&incl_v[0], RD_BITS(tv));
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
             lb_publish(status, 0, LB_PREFIX, tc);
         } else {
-            rd_store_bits(&agg_v[g], RD_BITS(tv));
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            rd_store_bits(&agg_v[g * RD_CHUNKS], RD_BITS(tv));
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
     }
@@ -483,15 +481,17 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
     for (;;) {
         if (lid < RD_WIN) {
             int idx = j - (int)lid;
-            win[lid] = idx >= 0 ? lb_read(status, idx) : (LB_PREFIX << 32); /* before tile 0: (0, identity) */
+            uint bits = 0u, f = LB_PREFIX; /* before tile 0: (0, identity) */
+            if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
+            win[2 * lid] = f;
+            win[2 * lid + 1] = bits;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
             int used = 0, done = 0;
             uint c = 0;
             for (; used < RD_WIN; ++used) {
-                ulong w = win[used], f = w >> 32;
-                uint wc = (uint)(w & 0xffffffffUL);
+                uint f = win[2 * used], wc = win[2 * used + 1];
                 if (f == LB_EMPTY) break;
                 c += wc;
                 if (f == LB_PREFIX) { done = 1; break; }
@@ -500,13 +500,12 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
             *lc += c;
             if (done) {
                 int p = j - used;
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
                 if (restart >= 0) {
                     *from = restart;
-                    *lv_ = RD_FROM_BITS(rd_load_bits(&agg_v[restart]));
+                    *lv_ = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)restart * RD_CHUNKS]));
                 } else {
                     *from = p;
-                    *lv_ = p >= 0 ? RD_FROM_BITS(rd_load_bits(&incl_v[p])) : IDENT;
+                    *lv_ = p >= 0 ? RD_FROM_BITS(rd_load_bits(&incl_v[(uint)p * RD_CHUNKS])) : IDENT;
                 }
             }
             *step = done ? -1 : used;
@@ -522,7 +521,7 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
     T v = *lv_;
     for (int b = first; b < (int)g; b += WG) {
         int idx = b + (int)lid;
-        if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[idx]));
+        if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS]));
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) {
             int m = (int)g - b < WG ? (int)g - b : WG;
@@ -530,11 +529,14 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    /* everyone has read *lv_ before work-item 0 overwrites it (with no
+     * aggregate to fold the loop above has no barrier: oclgrind reported the
+     * read and the write below as a local-memory race) */
+    barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
         uint ic = *lc + tc;
         T iv = tc ? tv : rd_op(v, tv);
-        rd_store_bits(&incl_v[g], RD_BITS(iv));
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
         lb_publish(status, g, LB_PREFIX, ic);
         *lv_ = v;
     }
@@ -545,20 +547,20 @@ inline void rd_lookback(__global volatile ulong *status, __global volatile TB *a
 
 #define RD_LB_LOCALS                                                                      \
     __local uint tile_id;                                                                 \
-    __local ulong win[RD_WIN];                                                            \
+    __local uint win[2 * RD_WIN];                                                         \
     __local int step;                                                                     \
     __local uint lbc;                                                                     \
     __local T lbv;                                                                        \
     __local int from;                                                                     \
-    if (get_local_id(0) == 0) tile_id = atomic_inc((__global volatile uint *)(status + get_num_groups(0))); \
+    if (get_local_id(0) == 0) tile_id = atomic_inc(&status[2 * get_num_groups(0)]);       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     const uint g = tile_id;                                                               \
     const ulong base = (ulong)g * TILE;                                                   \
-    __global volatile TB *agg_v = (__global volatile TB *)(status + get_num_groups(0) + 1);     \
-    __global volatile TB *incl_v = (__global volatile TB *)(status + 2 * get_num_groups(0) + 1);
+    __global volatile uint *agg_v = status + 2 * get_num_groups(0) + 1;                   \
+    __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile ulong *status,
+void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status,
                        uint mode, __global T *out)
 {
     RD_TILE_LOCALS
@@ -572,7 +574,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
-                          __global volatile ulong *status, __global SEG_T *keys_out, __global T *vals_out,
+                          __global volatile uint *status, __global SEG_T *keys_out, __global T *vals_out,
                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
     RD_TILE_LOCALS

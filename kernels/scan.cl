@@ -6,7 +6,7 @@
  *    and scan_tiles rescans each tile starting from its tile's prefix.
  *    Reads the input twice, writes it once; needs no inter-work-group waiting.
  *  - scan_lookback: one pass, decoupled look-back. Reads once, writes once.
- *    Only for 32-bit T (the status word packs flag + 32 payload bits).
+ *    Only for 32-bit T (a status word pair carries flag + 32 payload bits).
  * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
 
 /* sums[g] = sum of tile g. */
@@ -55,13 +55,13 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
  * all zero on entry. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                   __global volatile ulong *status, uint inclusive, __global T *total)
+                   __global volatile uint *status, uint inclusive, __global T *total)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
     __local uint tile_id;
     __local T prefix;
-    __local ulong win[LB_WINDOW];
+    __local uint win[2 * LB_WINDOW];
     __local int step;
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);

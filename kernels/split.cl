@@ -135,13 +135,13 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
  * in scan_lookback. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
-                   __global volatile ulong *status, __global KEY_T *keys_out, __global uint *count VAL_ARGS)
+                   __global volatile uint *status, __global KEY_T *keys_out, __global uint *count VAL_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
     __local ELEM_T buf[TILE];
     __local uint tile_id, prefix;
-    __local ulong win[LB_WINDOW];
+    __local uint win[2 * LB_WINDOW];
     __local int step;
     __local uint lb_acc;
     const uint g = lb_ticket(status, &tile_id);

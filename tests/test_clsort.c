@@ -1,7 +1,8 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). Ends with "N passed, N failed".
- *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|tree|reduce]]
+ *   test_clsort [--quick|--tiny|--full [base|sort|bin|bitonic|nbody|tree|reduce|reverse]]
+ *      (reverse: only the look-back with tiles in reverse start order, for stress loops)
  *      --quick: sizes up to 2^13 (sanitizers); --tiny: a few sizes around tile
  *      edges (oclgrind); --full: the default; base|sort|bin|bitonic|nbody|tree|reduce: only that part */
 #ifndef _POSIX_C_SOURCE
@@ -2947,12 +2948,14 @@ static void test_nbody(clsort_context *cs, int tiny, int quick)
     test_nbody_arguments(cs);
 }
 
-/* The look-back scan and pack with their tiles taken in reverse start order
- * (tuning.reverse_tiles, a test hook): the first work-group to start takes the
- * last tile, so every tile waits on tiles no work-group has started. Only the
- * decoupled fallback (common.cl LB_FALLBACK: a tile that sees no progress sums
- * its predecessor from the input) lets them finish; without it this hangs on
- * PoCL (2 threads), PoCL basic, rusticl and oclgrind. */
+/* The look-back scan, pack and one-sweep sort with their tiles taken in
+ * reverse start order (tuning.reverse_tiles, a test hook): the first
+ * work-group to start takes the last tile, so every tile waits on tiles no
+ * work-group has started. Only the decoupled fallback (common.cl LB_FALLBACK:
+ * a tile that sees no progress sums its predecessor from the input) lets them
+ * finish; without it this hangs on PoCL (2 threads), PoCL basic, rusticl and
+ * oclgrind. It caught the fallback's double count (a window that found the
+ * prefix on the 64th idle read fell back too): wrong sums on PoCL pthread. */
 static void test_reverse_tiles(int tiny)
 {
     static const size_t sizes[] = {4097, 8193, 65537, 300001};
@@ -2976,6 +2979,12 @@ static void test_reverse_tiles(int tiny)
         test_scan_case(cs, CLSORT_I32, sizes[s], D_ONES, 1, 0);
         test_split_case(cs, 4, 4, sizes[s], F_RANDOM, 0, 0);
         test_split_case(cs, 8, 0, sizes[s], F_RANDOM, 2, 63);
+        /* The one-sweep fallback has each digit's work-item count a tile's
+         * keys serially (RADIX x TILE steps): small sorts, and under
+         * oclgrind (--tiny) 4-bit digits over 8 bits (2 passes, 16 digits) */
+        if (tiny && s == 0) test_sort_case(cs, CLSORT_U32, sizes[s], S_RANDOM, 0, 8, 4, 0, M_VAL4, 0, 0);
+        if (!tiny && sizes[s] <= 65537) test_sort_case(cs, CLSORT_U32, sizes[s], S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
+        if (!tiny && sizes[s] <= 8193) test_sort_case(cs, CLSORT_U64, sizes[s], S_RANDOM, 0, 0, 0, 0, M_PERM, 0, 0);
     }
     clsort_destroy(cs);
 }
@@ -4595,6 +4604,7 @@ int main(int argc, char **argv)
     int run_nbody = all || strcmp(part, "nbody") == 0;
     int run_reduce = all || strcmp(part, "reduce") == 0;
     int run_tree = all || strcmp(part, "tree") == 0;
+    int only_reverse = strcmp(part, "reverse") == 0; /* the reverse-tile stress alone (a loop of it) */
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
@@ -4603,7 +4613,7 @@ int main(int argc, char **argv)
         if (tiny ? (i == 0 || i == 1 || i == 3 || i == 8 || i == 15) : (!quick || base_sizes[i] <= 8193))
             sizes[nsizes++] = base_sizes[i];
     if (!quick) sizes[nsizes++] = ((size_t)1 << 20) + 1;
-    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK; ++p) {
+    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK && !only_reverse; ++p) {
         clsort_context *cs = NULL;
         clsort_context_desc desc;
         size_t s;
@@ -4688,10 +4698,7 @@ int main(int argc, char **argv)
         }
         clsort_destroy(cs);
     }
-    /* The reverse-tile stress of the decoupled fallback fails now and then
-     * (wrong sums, memory corruption on PoCL: an open race), so it runs only
-     * on request, and no default program uses the fallback. */
-    if (run_base && getenv("CLSORT_TEST_REVERSE_TILES")) test_reverse_tiles(tiny);
+    if (run_base || only_reverse) test_reverse_tiles(tiny);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -121,6 +121,43 @@ WRAP_RELEASE(clReleaseContext, cl_context, O_CONTEXT)
 WRAP_RELEASE(clReleaseCommandQueue, cl_command_queue, O_QUEUE)
 WRAP_RELEASE(clReleaseEvent, cl_event, O_EVENT)
 
+/* ---- device queries an implementation may answer differently (faked) ----
+ * Not fault points (no inject()): the wrapped calls pass through unless a
+ * fake is set, so the fault scenarios' call counts do not change. */
+static cl_device_type fake_type;  /* CL_DEVICE_TYPE answer (0: the real one) */
+static const char *fake_vendor;   /* CL_DEVICE_VENDOR answer (NULL: the real one) */
+static int fake_no_devices;       /* clGetDeviceIDs: 1 CL_DEVICE_NOT_FOUND, 2 CL_SUCCESS with no device */
+
+cl_int __real_clGetDeviceIDs(cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd);
+cl_int __wrap_clGetDeviceIDs(cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd);
+cl_int __wrap_clGetDeviceIDs(cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd)
+{
+    if (fake_no_devices) {
+        if (nd) *nd = 0;
+        return fake_no_devices == 1 ? CL_DEVICE_NOT_FOUND : CL_SUCCESS;
+    }
+    return __real_clGetDeviceIDs(p, t, n, d, nd);
+}
+
+static cl_int fake_answer(const void *x, size_t len, size_t size, void *v, size_t *ret)
+{
+    if (ret) *ret = len;
+    if (v) {
+        if (size < len) return CL_INVALID_VALUE;
+        memcpy(v, x, len);
+    }
+    return CL_SUCCESS;
+}
+
+cl_int __real_clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, void *v, size_t *ret);
+cl_int __wrap_clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, void *v, size_t *ret);
+cl_int __wrap_clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, void *v, size_t *ret)
+{
+    if (what == CL_DEVICE_TYPE && fake_type) return fake_answer(&fake_type, sizeof fake_type, size, v, ret);
+    if (what == CL_DEVICE_VENDOR && fake_vendor) return fake_answer(fake_vendor, strlen(fake_vendor) + 1, size, v, ret);
+    return __real_clGetDeviceInfo(d, what, size, v, ret);
+}
+
 /* Calls that return a cl_int and may create an event (its last argument). */
 #define WRAP_STATUS(name, params, args, ev, code)           \
     cl_int __real_##name params;                            \
@@ -653,6 +690,63 @@ int main(int argc, char **argv)
             clsort_destroy(cs);
             check(balanced(), "clsort_create failure leaks nothing", (int)k);
         }
+    }
+    /* Device queries answered as other implementations may: a device of type
+     * CUSTOM, ACCELERATOR or DEFAULT only (none of CPU/GPU: the quirk table's
+     * untuned rows), an "NVIDIA" GPU without the NVIDIA attribute query (the
+     * GPU rows and the look-back default, no PTX), an empty vendor; every
+     * scenario must still give correct results on both paths. Then a
+     * platform without devices, as the specification says
+     * (CL_DEVICE_NOT_FOUND) and as some loaders do (success, 0 devices). */
+    if (first == 0) {
+        static const struct {
+            cl_device_type type;
+            const char *vendor, *what;
+        } fakes[] = {{CL_DEVICE_TYPE_CUSTOM, NULL, "type CUSTOM"},
+                     {CL_DEVICE_TYPE_ACCELERATOR, NULL, "type ACCELERATOR"},
+                     {CL_DEVICE_TYPE_DEFAULT, "", "type DEFAULT only, empty vendor"},
+                     {CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "an NVIDIA GPU without its attribute query"}};
+        size_t f;
+        int ok;
+        for (f = 0; f < sizeof fakes / sizeof fakes[0]; ++f) {
+            int fails = 0;
+            fake_type = fakes[f].type;
+            fake_vendor = fakes[f].vendor;
+            for (s = 0; s < SCENARIOS; ++s) {
+                clsort_context *cs = NULL;
+                bufs b;
+                char what[200];
+                clsort_result r = create_for(s, &cs);
+                snprintf(what, sizeof what, "device %s: %s", fakes[f].what, scenario_names[s]);
+                if (r == CLSORT_SUCCESS) {
+                    make_bufs(cs, &b);
+                    reset(cs, &b);
+                    r = run_scenario(cs, &b, s);
+                    ok = r == CLSORT_SUCCESS && result_ok(cs, &b, s);
+                    free_bufs(&b);
+                } else {
+                    ok = 0;
+                }
+                if (!ok) printf("  %s: %s\n", what, clsort_last_error(cs)), ++fails;
+                check(ok, what, 0);
+                clsort_destroy(cs);
+                check(balanced(), "no OpenCL object leaked (faked device query)", 0);
+            }
+            printf("device answering %s: %d scenarios, %d failed\n", fakes[f].what, SCENARIOS, fails);
+        }
+        fake_type = 0;
+        fake_vendor = NULL;
+        for (fake_no_devices = 1; fake_no_devices <= 2; ++fake_no_devices) {
+            clsort_context *cs = NULL;
+            clsort_result r = clsort_create(&cs, NULL);
+            printf("  platform without devices (%s): %s\n",
+                   fake_no_devices == 1 ? "CL_DEVICE_NOT_FOUND" : "CL_SUCCESS, 0 devices", clsort_last_error(cs));
+            check(r == CLSORT_ERROR_NO_DEVICE && strstr(clsort_last_error(cs), "no OpenCL device") != NULL,
+                  "clsort_create on a platform without devices: CLSORT_ERROR_NO_DEVICE with a message", 0);
+            clsort_destroy(cs);
+            check(balanced(), "clsort_create without devices leaks nothing", 0);
+        }
+        fake_no_devices = 0;
     }
     { /* a caller's desc.temp released while the context keeps views of it, and
        * another temp passed next: the context holds its own reference (a new
