@@ -3497,7 +3497,14 @@ static clsort_result clsort__upload(clsort_context *ctx, const char *fn, const c
                                     size_t bytes, cl_mem *out)
 {
     cl_int e;
-    *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
+    /* OpenCL 1.2 makes a size over CL_DEVICE_MAX_MEM_ALLOC_SIZE
+     * CL_INVALID_BUFFER_SIZE; NVIDIA's driver creates such buffers anyway,
+     * and then the copy would read past a host array sized by a wrong n.
+     * Refused here on every device alike, before the host array is read. */
+    if ((cl_ulong)bytes > ctx->dev.max_alloc)
+        e = CL_INVALID_BUFFER_SIZE;
+    else
+        *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
     if (e != CL_SUCCESS) {
         *out = NULL;
         return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clCreateBuffer(the device copy of %s, %lu bytes): %s (%d)",
