@@ -114,52 +114,76 @@ inline void bitonic_local_half(__local KEY_T *K IDX_ARG, __local const uchar *PL
     }
 }
 
-/* Two steps of stage k through local memory with one barrier: strides jtop
- * and jtop/2 (jtop/2 >= 1), or, with flip (jtop = k/2), the mirror step and
- * stride k/4. Each work-item takes 4 positions closed under both steps:
- * pos0 + {0, 1, 2, 3} * jtop/2, the upper two mirrored in the k-block with
- * flip (as bitonic_global_steps with S = 2). Positions are gated by their
- * group's first one: all four lie in one k-block. */
-inline void bitonic_local_pair(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint jtop, int flip,
-                               uint span)
-{
-    const uint lo = 30 - (uint)clz(jtop), low = (1u << lo) - 1, mirror = (1u << (lo + 2)) - 1;
-    for (uint q = (uint)get_local_id(0); q < (span >> 2); q += WG) {
-        const uint pos0 = ((q & ~low) << 2) | (q & low);
-        uint pos[4];
-        KEY_T r[4];
+/* S steps of stage k through local memory with one barrier: strides jtop,
+ * jtop/2 .. jtop/2^(S-1) (>= 1), or, with flip (jtop = k/2), the mirror
+ * step and then the half-cleaners. Each work-item takes the 2^S positions
+ * closed under those steps, pos0 + t * jtop/2^(S-1) (t < 2^S), the upper
+ * half mirrored in the k-block with flip (as bitonic_global_steps), and
+ * runs the steps in registers. Fewer, wider groups mean fewer barriers and
+ * local round trips per stage (H100, 1024-key segments: see
+ * bench/RESULTS.md). Positions are gated by their group's first one: all
+ * lie in one k-block. One function per S (constant loop bounds keep the
+ * arrays in registers). */
 #ifdef HAS_IDX
-        uint ir[4];
+#define BITONIC_GROUP_IDX_DECL(n) uint ir[n];
+#define BITONIC_GROUP_IDX_LOAD(t) ir[t] = I[PAD(pos[t])];
+#define BITONIC_GROUP_IDX_STORE(t) I[PAD(pos[t])] = ir[t];
+#else
+#define BITONIC_GROUP_IDX_DECL(n)
+#define BITONIC_GROUP_IDX_LOAD(t)
+#define BITONIC_GROUP_IDX_STORE(t)
 #endif
-        if (!bitonic_on(PL, pos0, k)) continue;
-        for (uint t = 0; t < 4; ++t) {
-            pos[t] = (flip && t >= 2) ? ((pos0 | ((t - 2) << lo)) ^ mirror) : (pos0 | (t << lo));
-            r[t] = K[PAD(pos[t])];
-#ifdef HAS_IDX
-            ir[t] = I[PAD(pos[t])];
-#endif
-        }
-        CMPX(0, 2);
-        CMPX(1, 3);
-        CMPX(0, 1);
-        if (flip) CMPX(3, 2); /* mirrored: the higher t is the lower position */
-        else CMPX(2, 3);
-        for (uint t = 0; t < 4; ++t) {
-            K[PAD(pos[t])] = r[t];
-#ifdef HAS_IDX
-            I[PAD(pos[t])] = ir[t];
-#endif
-        }
+#define DEFINE_BITONIC_LOCAL_GROUP(name, S)                                                                    \
+    inline void name(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint jtop, int flip, uint span)  \
+    {                                                                                                          \
+        const uint lo = 31 - (S - 1) - (uint)clz(jtop), low = (1u << lo) - 1, mirror = (1u << (lo + S)) - 1;   \
+        const uint hv = 1u << (S - 1);                                                                         \
+        for (uint q = (uint)get_local_id(0); q < (span >> S); q += WG) {                                       \
+            const uint pos0 = ((q & ~low) << S) | (q & low);                                                   \
+            uint pos[1u << S];                                                                                 \
+            KEY_T r[1u << S];                                                                                  \
+            BITONIC_GROUP_IDX_DECL(1u << S)                                                                    \
+            if (!bitonic_on(PL, pos0, k)) continue;                                                            \
+            for (uint t = 0; t < (1u << S); ++t) {                                                             \
+                pos[t] = (flip && t >= hv) ? ((pos0 | ((t - hv) << lo)) ^ mirror) : (pos0 | (t << lo));    \
+                r[t] = K[PAD(pos[t])];                                                                         \
+                BITONIC_GROUP_IDX_LOAD(t)                                                                      \
+            }                                                                                                  \
+            for (uint t = 0; t < hv; ++t) CMPX(t, t + hv);                                                     \
+            for (uint h = hv >> 1; h > 0; h >>= 1)                                                             \
+                for (uint t = 0; t < (1u << S); ++t) {                                                         \
+                    if (t & h) continue;                                                                       \
+                    if (flip && t >= hv) CMPX(t | h, t);   /* mirrored: the higher t is the lower position */  \
+                    else CMPX(t, t | h);                                                                       \
+                }                                                                                              \
+            for (uint t = 0; t < (1u << S); ++t) {                                                             \
+                K[PAD(pos[t])] = r[t];                                                                         \
+                BITONIC_GROUP_IDX_STORE(t)                                                                     \
+            }                                                                                                  \
+        }                                                                                                      \
     }
-}
+DEFINE_BITONIC_LOCAL_GROUP(bitonic_local_pair, 2)
+DEFINE_BITONIC_LOCAL_GROUP(bitonic_local_triple, 3)
+DEFINE_BITONIC_LOCAL_GROUP(bitonic_local_quad, 4)
 
 /* The local-memory steps of stage k from stride jtop (the mirror step when
- * flip) down to ITEMS, two per barrier where two remain. */
+ * flip) down to ITEMS, up to LOCAL_GROUP (2..4) per barrier. 4 measured
+ * fastest on the H100 (1024-key segments, 2^28 keys: 2.69 ms at 4, 2.75 at
+ * 3, 3.19 at 2 steps per barrier; one 2^24 array 2.43 against 2.51 ms). */
+#ifndef LOCAL_GROUP
+#define LOCAL_GROUP 4
+#endif
 inline void bitonic_local_steps(__local KEY_T *K IDX_ARG, __local const uchar *PL, uint k, uint jtop, int flip,
                                 uint span)
 {
     for (uint j = jtop; j >= ITEMS && j > 0;) {
-        if ((j >> 1) >= ITEMS && (j >> 1) > 0) {
+        if (LOCAL_GROUP >= 4 && (j >> 3) >= ITEMS && (j >> 3) > 0) {
+            bitonic_local_quad(K IDX_PASS, PL, k, j, flip, span);
+            j >>= 4;
+        } else if (LOCAL_GROUP >= 3 && (j >> 2) >= ITEMS && (j >> 2) > 0) {
+            bitonic_local_triple(K IDX_PASS, PL, k, j, flip, span);
+            j >>= 3;
+        } else if ((j >> 1) >= ITEMS && (j >> 1) > 0) {
             bitonic_local_pair(K IDX_PASS, PL, k, j, flip, span);
             j >>= 2;
         } else {
