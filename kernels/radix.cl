@@ -89,6 +89,7 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
     }
 }
 
+#ifndef RADIX_FILL /* the reorder kernels (a counting fill needs only radix_count) */
 /* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
  * in that (digit-major) order: work-item w then finds, for digit d, where its
  * first key of digit d goes. (T is uint in this program.) */
@@ -215,6 +216,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #endif /* WG == 1 */
+#endif /* !RADIX_FILL */
 #endif /* !ONESWEEP */
 
 #ifdef ONESWEEP
@@ -325,6 +327,7 @@ void radix_digit_starts(__global uint *counts, uint hist_off)
     if (lid < RADIX) h[lid] = e;
 }
 
+#ifndef RADIX_FILL /* the one-sweep pass (a counting fill needs only the histograms) */
 /* Status words carry their payload, so they need no ordering, only untorn
  * 32-bit accesses: plain volatile loads and stores on NVIDIA (an atomic per
  * access measured slower: 2^28 keys make 50 M of them per pass), atomics
@@ -487,4 +490,40 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
 #endif
 }
+#endif /* !RADIX_FILL */
 #endif /* ONESWEEP */
+
+#ifdef RADIX_FILL
+/* Keys alone, sorted by every bit in one pass (8-bit keys, all 8 bits; the
+ * host builds this with -DRADIX_FILL): a digit is then the whole key's image,
+ * so equal digits are equal keys and the sorted keys follow from the digit
+ * counts alone (a counting sort): keys_out[i] = the key whose digit's run
+ * holds i. The pass writes the keys once and reads nothing but the digit
+ * starts: starts[d * stride], the first output position of digit d (the
+ * one-sweep histograms' digit starts, stride 1, or the classic passes'
+ * scanned counts, whose tile 0 column is the digit's start: stride = tiles). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_fill(__global KEY_T *keys_out, ulong n, uint bits, uint kind, ulong flip, __global const uint *starts,
+                uint stride)
+{
+    __local uint s[RADIX];
+    const uint lid = (uint)get_local_id(0);
+    for (uint d = lid; d < RADIX; d += WG) s[d] = d < (1u << bits) ? starts[(ulong)d * stride] : 0xffffffffu;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong base = (ulong)get_group_id(0) * TILE + lid;
+    if (base >= n) return;
+    /* d: the last digit whose run starts at or before i (s is non-decreasing,
+     * s[0] = 0; an empty digit's start equals the next digit's): a binary
+     * search for this work-item's first i, then a walk (i only grows: at most
+     * RADIX - 1 steps in all besides one check per key) */
+    uint d = 0;
+    for (uint step = RADIX >> 1; step > 0; step >>= 1)
+        if (s[d + step] <= (uint)base) d += step;
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = base + j * WG;
+        if (i >= n) break;
+        while (d + 1 < RADIX && s[d + 1] <= (uint)i) ++d;
+        keys_out[i] = from_image((KEY_T)d, kind, (KEY_T)flip);
+    }
+}
+#endif /* RADIX_FILL */

@@ -868,6 +868,9 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
         test_sort_case(cs, CLSORT_U8, n, S_RANDOM, 1, 7, 3, 0, M_VAL16, 0, 0);      /* 2 passes of 3 */
         test_sort_case(cs, CLSORT_I16, n, S_EXTREMES, 8, 16, 0, 1, M_VAL1, 0, 0);   /* sign byte only */
         test_sort_case(cs, CLSORT_I8, n, S_RANDOM, 0, 8, 1, (int)(s & 1), M_VAL2, 1, 0); /* 8 passes of 1 */
+        /* 8-bit keys alone, all bits: the counting fill (radix_fill), in place and out */
+        test_sort_case(cs, CLSORT_U8, n, S_FEW, 0, 0, 0, (int)(s & 1), M_KEYS, s % 3 == 0, s % 4 == 1);
+        test_sort_case(cs, CLSORT_I8, n, S_EXTREMES, 0, 8, 0, (int)(~s & 1), M_KEYS, s % 3 == 1, 0);
         if (tiny) continue;
         test_sort_case(cs, CLSORT_U16, n, S_RANDOM, 0, 0, 12, 0, M_VAL8, 0, 1);      /* 12 + 4: classic passes */
         test_sort_case(cs, CLSORT_I16, n, S_AND3, 0, 16, 5, 1, M_PERM_VAL16, (int)(s & 1), 0); /* 5+5+5+1 */
