@@ -15,12 +15,16 @@
  * written once); the counts add 8 bytes per tile and digit.
  *
  * Build-time macros (set by the host):
- *   KEY_T, KEY_BYTES  uint/4 or ulong/8 (keys are moved as bit patterns)
+ *   KEY_T, KEY_BYTES  uchar/1, ushort/2, uint/4 or ulong/8 (keys are moved as
+ *                     bit patterns, loaded and stored at their own width)
  *   RADIX_BITS        digit width of the program, 1..12
  *   LBITS             bits ranked per local step of radix_reorder (4: 16
  *                     counters per work-item; radix_scatter, the CPUs' serial
  *                     form with WG == 1, does not use it)
- *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
+ *   HAS_VALUES, VAL_T, VAL_BYTES  values moved with the keys: uchar, ushort,
+ *                     uint (also the permutation), ulong or uint4 (16 bytes)
+ *   RADIX_FILL        keys alone, one pass over every bit: radix_fill (below)
+ *                     instead of the reorder / one-sweep kernel
  *   ONESWEEP          the one-sweep kernels only (below); without it the
  *                     classic ones only: a program holds the kernels of one
  *                     kind of pass, so that a driver that compiles every
