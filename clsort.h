@@ -7544,8 +7544,9 @@ static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn,
 {
     size_t i;
     if (d->type != CLSORT_U32 && d->type != CLSORT_U64)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: key type %d, must be CLSORT_U32 or CLSORT_U64",
-                            fn, (int)d->type);
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: key type %s, must be CLSORT_U32 or CLSORT_U64",
+                            fn, (int)d->type >= 0 && d->type < CLSORT_TYPE_COUNT ? clsort__types[d->type].name
+                                                                                  : "unknown");
     if (d->value_size != 0 && d->value_size != 4 && d->value_size != 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 0, 4 or 8", fn,
                             (unsigned long)d->value_size);
