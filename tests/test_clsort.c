@@ -1007,6 +1007,9 @@ static void test_narrow_refusals(clsort_context *cs)
                   strstr(clsort_last_error(cs), type_names[t]) != NULL,                                        \
               name, 0, clsort_last_error(cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r_);                           \
     } while (0)
+    check(clsort_type_size(CLSORT_U8) == 1 && clsort_type_size(CLSORT_I8) == 1 && clsort_type_size(CLSORT_U16) == 2 &&
+              clsort_type_size(CLSORT_I16) == 2 && clsort_type_size(CLSORT_TYPE_COUNT) == 4,
+          "clsort_type_size of the 8- and 16-bit types (and 4 for an unknown one)", 0, "-", 0, 0, 0);
     for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
     a = buffer(cs, 256, data);
     b = buffer(cs, 256, data);
