@@ -845,7 +845,8 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
         for (ti = 0; ti < 4; ++ti)
             for (di = 0; di < (int)(sizeof dists / sizeof dists[0]); ++di) {
                 int d = dists[di];
-                if (tiny && d != S_RANDOM && d != S_EXTREMES) continue;
+                /* oclgrind (tiny): two types per size, random and extremes */
+                if (tiny && ((d != S_RANDOM && d != S_EXTREMES) || (size_t)ti % 2 != s % 2)) continue;
                 if (n > 10000 && d != S_RANDOM && d != S_FEW && d != S_REVERSED) continue;
                 if (n > 70000 && (d != S_RANDOM || (quick && ti % 2))) continue;
                 ++rot;
@@ -857,13 +858,15 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     /* every value size (and the permutation) with every key type, on tiles of
      * every path (several tiles; in place and out of place) */
     for (ti = 0; ti < 4; ++ti)
-        for (m = 0; m < M_ALL; ++m)
+        for (m = 0; m < M_ALL; ++m) {
+            if (tiny && m % 4 != ti) continue; /* oclgrind: each mode with one type */
             test_sort_case(cs, narrow_types[ti], tiny ? 301 : (size_t)(20011 + m), m % 3 ? S_RANDOM : S_FEW, 0, 0, 0,
                            m & 1, m, m % 3 == 1, m == M_VAL16);
+        }
     /* bit ranges and digit widths; bits outside the range survive */
     for (s = 0; s < nsizes; ++s) {
         size_t n = sizes[s];
-        if (n > 70000) continue;
+        if (n > 70000 || (tiny && n > 300)) continue;
         test_sort_case(cs, CLSORT_U16, n, S_RANDOM, 3, 13, 0, 0, M_PERM, 0, 0);      /* 2 passes of 5 */
         test_sort_case(cs, CLSORT_U8, n, S_RANDOM, 1, 7, 3, 0, M_VAL16, 0, 0);      /* 2 passes of 3 */
         test_sort_case(cs, CLSORT_I16, n, S_EXTREMES, 8, 16, 0, 1, M_VAL1, 0, 0);   /* sign byte only */
@@ -889,7 +892,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny)
     /* clsort_sort_host: keys, values of every size, the permutation */
     for (k = 0; k < sizeof hn / sizeof hn[0]; ++k) {
         size_t n = hn[k];
-        if (tiny && n > 2000) continue;
+        if (tiny && n > 300) continue;
         for (ti = 0; ti < 4; ++ti) {
             static const size_t vsz[] = {1, 2, 4, 8, 16, 0};
             clsort_type t = narrow_types[ti];
