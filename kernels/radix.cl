@@ -25,6 +25,8 @@
  *                     uint (also the permutation), ulong or uint4 (16 bytes)
  *   RADIX_FILL        keys alone, one pass over every bit: radix_fill (below)
  *                     instead of the reorder / one-sweep kernel
+ *   RADIX_FILL16      16-bit keys alone, all 16 bits: radix_key_histogram and
+ *                     radix_fill16 (below) replace the second pass
  *   ONESWEEP          the one-sweep kernels only (below); without it the
  *                     classic ones only: a program holds the kernels of one
  *                     kind of pass, so that a driver that compiles every
@@ -531,3 +533,119 @@ void radix_fill(__global KEY_T *keys_out, ulong n, uint bits, uint kind, ulong f
     }
 }
 #endif /* RADIX_FILL */
+
+#ifdef RADIX_FILL16
+/* 16-bit keys alone, all 16 bits (-DRADIX_FILL16, with the usual pass
+ * kernels): the first pass sorts by the low byte as always; then, instead of
+ * a second ranking pass, the keys are counted per value and written out as
+ * runs (a counting sort over 65536 values). The first pass makes the count
+ * cheap: its output (images, sorted by the low byte) holds each low byte's
+ * keys together, so a tile's keys have low bytes l0, l0 + 1, ... from its
+ * first key's l0 on, and those of FILL_RUNS low bytes are counted in local
+ * memory by their high byte; any others (a tile over many short runs) go to
+ * the global counters directly. counts[k]: keys whose image is k (cleared
+ * before). */
+#define FILL_RUNS 4u
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *counts)
+{
+    __local uint h[FILL_RUNS * 256];
+    __local uint low0;
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    for (uint b = lid; b < FILL_RUNS * 256; b += WG) h[b] = 0;
+    if (lid == 0) low0 = (uint)keys[base] & 0xffu;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint l0 = low0;
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = base + j * WG + lid;
+        if (i >= n) break;
+        uint k = (uint)keys[i], r = (k & 0xffu) - l0; /* >= 0: the tile is sorted by the low byte */
+        if (r < FILL_RUNS) {
+#if WG == 1
+            h[r * 256 + (k >> 8)] += 1u; /* one work-item (CPUs): no atomics needed */
+#else
+            atomic_inc(&h[r * 256 + (k >> 8)]);
+#endif
+        } else {
+            atomic_inc(&counts[k]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < FILL_RUNS * 256; b += WG)
+        if (h[b]) atomic_add(&counts[((b & 255u) << 8) | (l0 + (b >> 8))], h[b]);
+}
+
+/* The last d with starts[d] <= x, over 65536 non-decreasing starts with
+ * starts[0] = 0: two rounds of 256 candidates each (every work-item reads
+ * a few; the one candidate where the comparison turns says so), no long
+ * chain of dependent reads. Ends with the result in *found for all. */
+inline uint fill_find(__global const uint *starts, uint x, __local uint *found)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint c = lid; c < 256; c += WG)
+        if (starts[c << 8] <= x && (c == 255 || starts[(c + 1) << 8] > x)) *found = c << 8;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint b = *found;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint c = lid; c < 256; c += WG)
+        if (starts[b + c] <= x && (c == 255 || starts[b + c + 1] > x)) *found = b + c;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint d = *found;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return d;
+}
+
+/* The last d in [lo, hi] with starts[d] <= i (starts[lo] <= i). */
+inline uint fill_search(__global const uint *starts, uint lo, uint hi, uint i)
+{
+    while (lo < hi) {
+        uint mid = lo + (hi - lo + 1) / 2;
+        if (starts[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* After the exclusive scan of counts (65536 starts): out[i] = the key whose
+ * run holds i (empty values share the next value's start, so the last value
+ * starting at or before i is the one). A work-group finds the values
+ * [lo, hi] of its tile's first and last positions and, when there are at
+ * most FILL_WINDOW, copies their starts to local memory; each work-item then
+ * searches its first position there and walks on (positions only grow). A
+ * wider range (sparse keys) is searched in global memory, per position. */
+#define FILL_WINDOW 1024u
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __global const uint *starts)
+{
+    __local uint win[FILL_WINDOW + 1];
+    __local uint found;
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    const uint last = (uint)min(base + TILE, n) - 1u;
+    const uint lo = fill_find(starts, (uint)base, &found);
+    const uint hi = fill_find(starts, last, &found);
+    const uint w = hi - lo;
+    if (w < FILL_WINDOW)
+        for (uint d = lid; d <= w; d += WG) win[d] = starts[lo + d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (base + lid > last) return;
+    if (w < FILL_WINDOW) {
+        uint d = 0; /* win[0 .. w]: the starts of lo .. hi */
+        for (uint step = FILL_WINDOW; step > 0; step >>= 1)
+            if (d + step <= w && win[d + step] <= (uint)(base + lid)) d += step;
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = base + j * WG + lid;
+            if (i > last) break;
+            while (d < w && win[d + 1] <= (uint)i) ++d;
+            keys_out[i] = from_image((KEY_T)(lo + d), kind, (KEY_T)flip);
+        }
+    } else {
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = base + j * WG + lid;
+            if (i > last) break;
+            keys_out[i] = from_image((KEY_T)fill_search(starts, lo, hi, (uint)i), kind, (KEY_T)flip);
+        }
+    }
+}
+#endif /* RADIX_FILL16 */

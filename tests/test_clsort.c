@@ -874,11 +874,32 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
         /* 8-bit keys alone, all bits: the counting fill (radix_fill), in place and out */
         test_sort_case(cs, CLSORT_U8, n, S_FEW, 0, 0, 0, (int)(s & 1), M_KEYS, s % 3 == 0, s % 4 == 1);
         test_sort_case(cs, CLSORT_I8, n, S_EXTREMES, 0, 8, 0, (int)(~s & 1), M_KEYS, s % 3 == 1, 0);
+        /* 16-bit keys alone, all bits: pass 0, then the count per value and radix_fill16 */
+        test_sort_case(cs, CLSORT_U16, n, S_FEW, 0, 0, 0, (int)(s & 1), M_KEYS, s % 3 == 0, s % 4 == 1);
+        test_sort_case(cs, CLSORT_I16, n, S_EXTREMES, 0, 16, 8, (int)(~s & 1), M_KEYS, s % 3 == 1, 0);
         if (tiny) continue;
         test_sort_case(cs, CLSORT_U16, n, S_RANDOM, 0, 0, 12, 0, M_VAL8, 0, 1);      /* 12 + 4: classic passes */
         test_sort_case(cs, CLSORT_I16, n, S_AND3, 0, 16, 5, 1, M_PERM_VAL16, (int)(s & 1), 0); /* 5+5+5+1 */
         test_sort_case(cs, CLSORT_U8, n, S_RANDOM, 7, 8, 0, 1, M_PERM_VAL1, 0, 0);  /* the top bit */
         test_sort_case(cs, CLSORT_I8, n, S_FEW, 0, 0, 8, 0, M_VAL4, 1, 0);
+    }
+}
+
+/* 16-bit keys alone (radix_fill16): dense values (a local window of
+ * starts), sparse ones (the global search), one value, both signs. */
+static void test_sort_fill16(clsort_context *cs, int tiny)
+{
+    static const size_t fn16[] = {2, 4097, 16385, 65537, 300007};
+    static const int fd[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_AND3};
+    size_t k;
+    int di;
+    for (k = 0; k < sizeof fn16 / sizeof fn16[0]; ++k) {
+        if (tiny && fn16[k] > 5000) continue;
+        for (di = 0; di < (int)(sizeof fd / sizeof fd[0]); ++di) {
+            if (fn16[k] > 70000 && fd[di] != S_RANDOM && fd[di] != S_FEW) continue;
+            test_sort_case(cs, di % 2 ? CLSORT_I16 : CLSORT_U16, fn16[k], fd[di], 0, 0, 0, (int)((k + (size_t)di) % 2),
+                           M_KEYS, di % 3 == 1, di == 2);
+        }
     }
 }
 
@@ -978,6 +999,8 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny)
         }
         if (t324) test_sort_case(t324, CLSORT_I16, 5003, S_RANDOM, 2, 15, 6, 1, M_PERM_VAL16, 0, 0);
         if (t2561) test_sort_case(t2561, CLSORT_U16, 5003, S_RANDOM, 2, 15, 0, 1, M_PERM_VAL2, 1, 0);
+        if (t324) test_sort_case(t324, CLSORT_U16, 7001, S_RANDOM, 0, 0, 0, 0, M_KEYS, 1, 0);  /* radix_fill16 */
+        if (t2561) test_sort_case(t2561, CLSORT_I16, 7001, S_FEW, 0, 0, 0, 1, M_KEYS, 0, 0);
         clsort_destroy(t324);
         clsort_destroy(t2561);
     }
@@ -4994,6 +5017,7 @@ int main(int argc, char **argv)
         if (run_sort) test_sort(cs, sizes, nsizes, tiny);
         if (run_sort) test_sort_narrow(cs, sizes, nsizes, tiny, quick);
         if (run_sort) test_sort_narrow_more(cs, tiny);
+        if (run_sort) test_sort_fill16(cs, tiny);
         if (run_sort) test_narrow_refusals(cs);
         if (!quick && run_sort) {
             test_sort_case(cs, CLSORT_U32, (size_t)1 << 22, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
