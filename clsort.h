@@ -14,7 +14,9 @@
  *   next   radix sort: u8, i8, u16, i16 keys (CLSORT_U8 .. CLSORT_I16, after
  *          CLSORT_F64): 8-bit keys in one pass of 8 bits, 16-bit in two;
  *          8-bit keys alone sorted by all their bits are a counting sort
- *          (radix_fill: keys read once, written once); values of 1, 2, 4,
+ *          (radix_fill: keys read once, written once); 16-bit keys alone
+ *          (all bits) rank once: the low byte's pass, then a count per key
+ *          value and radix_fill16 (not on CPUs' serial tiles); values of 1, 2, 4,
  *          8 or 16 bytes (16: a float4 / uint4 per key). enumerate / pack /
  *          split take the new types too (moved as bits); every other family
  *          refuses them with a message naming the function and the type.
@@ -317,7 +319,13 @@
  *           digits they take 1 and 2 passes. 8-bit keys alone sorted by all
  *           their bits are a counting sort: equal digits are equal keys, so
  *           the digit counts give the output (radix_fill writes each digit's
- *           run: keys read once, written once).
+ *           run: keys read once, written once). 16-bit keys alone sorted
+ *           by all their bits rank once: the first pass (low byte) as
+ *           usual, then, since its output holds each low byte's keys
+ *           together, the keys are counted per value (65536 counters, a
+ *           tile's in local memory) and radix_fill16 writes each value's
+ *           run; not with the CPUs' serial tiles, whose second scatter pass
+ *           costs less.
  *             Key bits: like CUB, [begin_bit, end_bit) of the key's image
  *           (below) is sorted on, default the whole key; Helluy's b is end_bit.
  *           Bits outside the range do not affect the order and are kept.
