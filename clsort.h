@@ -4521,7 +4521,8 @@ typedef struct clsort__sort_plan {
     unsigned begin, end, pass_bits, passes;
     cl_uint image;        /* CLSORT__IMAGE_* of the key type */
     cl_ulong flip;        /* ~0 for descending */
-    size_t wg, items, groups, counts;
+    size_t wg, items, groups, counts; /* counts: the digit count words a pass uses */
+    size_t count_words;   /* the counts scratch in words (a 16-bit fill's 65536 value counts may be more) */
     unsigned lbits;       /* classic work-group kernel: bits ranked per local step */
     int onesweep;         /* radix.cl's ONESWEEP kernels; counts = status words, then histograms */
     int fill;             /* keys alone, every bit in one pass (8-bit keys): a counting sort, radix_fill */
@@ -4669,11 +4670,13 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
         pl->status_words = pl->fill ? 0 : pl->counts + 1;
         pl->counts = pl->status_words + ((size_t)1 << pl->pass_bits) * pl->passes;
     }
-    if (pl->fill16 && pl->counts < 65536) pl->counts = 65536; /* the value counts reuse the pass's */
+    /* the counts scratch: the pass's words, or the 65536 value counts of a
+     * 16-bit fill (which reuse it after pass 0) */
+    pl->count_words = pl->fill16 && pl->counts < 65536 ? 65536 : pl->counts;
     if (n == 0) return CLSORT_SUCCESS;
     pl->off_vals = clsort__align_up(n * pl->key_size, a);
     pl->off_counts = pl->off_vals + clsort__align_up(n * pl->stream_size, a);
-    pl->off_copy = pl->off_counts + clsort__align_up(pl->counts * 4, a);
+    pl->off_copy = pl->off_counts + clsort__align_up(pl->count_words * 4, a);
     pl->temp_bytes = pl->off_copy;
     if (pl->gather_values && pl->d.values_in == pl->d.values_out)
         pl->temp_bytes += clsort__align_up(n * pl->d.value_size, a);
@@ -4962,13 +4965,13 @@ static clsort_result clsort__sort_run(clsort__chain *c, const clsort__sort_plan 
     sp = NULL; /* one-sweep passes scan their digit counts themselves */
     if (!pl->onesweep || pl->fill16) CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &sp));
     if (pl->fill) {
-        CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_COUNTS, pl->off_counts, pl->counts * 4, &counts));
+        CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_COUNTS, pl->off_counts, pl->count_words * 4, &counts));
         return clsort__fill_run(c, rp, sp, pl, n, keys_in, keys_out, counts);
     }
     CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_KEYS, 0, n * pl->key_size, &kalt));
     if (pl->stream_size)
         CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_VALUES, pl->off_vals, n * pl->stream_size, &valt));
-    CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_COUNTS, pl->off_counts, pl->counts * 4, &counts));
+    CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_COUNTS, pl->off_counts, pl->count_words * 4, &counts));
     if (pl->gather_values && d->values_in == d->values_out) {
         CLSORT__TRY(clsort__sort_scratch(ctx, d->temp, CLSORT__RADIX_COPY, pl->off_copy, n * d->value_size, &gsrc));
         CLSORT__TRY(clsort__copy_words(c, d->values_in, gsrc, n * d->value_size));
