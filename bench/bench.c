@@ -15,6 +15,10 @@
  * CUB DeviceSegmentedSort's case), bitonic_u32 (one array of n u32) and
  * bitonic_var (random segments of 0..2047 keys from device offsets; the time
  * includes the offsets read-back and the plan upload).
+ * Sort rows of issue 22: u8_keys and u16_keys (all 8 / 16 bits: 1 and 2
+ * passes) and u32_keys_16byte_values (a float4 per key); their CUB peers are
+ * bench/cub_sort_narrow.cu (cub_sortkeys_u8, cub_sortkeys_u16,
+ * cub_sortpairs_u32_v16).
  *
  * N-body (O(N^2), so never part of the default run): BENCH_ONLY=nbody, the
  * sizes are log2 N (e.g. 14 16 18). Rows: the tiled kernel in float, float
@@ -59,7 +63,7 @@ static uint32_t rnd(void)
 
 typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
                OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
-               OP_SORT_B10_1PASS, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
+               OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
                OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR,
                OP_REDUCE_U32, OP_REDUCE_F32, OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE,
                OP_REDUCE_BY_KEY, OP_RLE, OP_UNIQUE, OP_HISTOGRAM, OP_LAST = OP_HISTOGRAM } op_kind;
@@ -69,7 +73,8 @@ static const char *op_names[][2] = {
     {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
     {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
     {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
-    {"sort", "u32_keys_10bit_1pass"}, {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
+    {"sort", "u32_keys_10bit_1pass"}, {"sort", "u8_keys"}, {"sort", "u16_keys"}, {"sort", "u32_keys_16byte_values"},
+    {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
     {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"},
     {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"},
     {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"},
@@ -313,6 +318,14 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     }
     case OP_SORT_B10_1PASS: so.end_bit = 10; so.radix_bits = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    /* 8- and 16-bit keys: the first n or 2n random bytes of a, into b */
+    case OP_SORT_U8: so.type = CLSORT_U8; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_U16: so.type = CLSORT_U16; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_PAIRS_V16: /* u32 keys + 16-byte values (float4 particles): pos -> pos2 */
+        so.values_in = B->pos;
+        so.values_out = B->pos2;
+        so.value_size = 16;
+        return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_SORT_1PASS: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
     case OP_BITONIC_SEG1024: /* n / 1024 segments of 1024 keys (n >= 1024) */
         bd.segment_length = n < 1024 ? n : 1024;

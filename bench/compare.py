@@ -44,6 +44,11 @@ def main(argv):
         ("run_length_encode", "u32_keys_mean_run_1000", "cub_rle_encode_u32", ""),
         ("unique", "u32_keys_mean_run_1000", "cub_unique_u32", ""),
         ("histogram", "u32_256_even_bins", "cub_histogram_even_256_u32", ""),
+        # 8- and 16-bit keys, 16-byte values (bench/cub_sort_narrow.cu, appended to cub.txt by gpu.sh)
+        ("sort", "u32_keys", "cub_sortkeys_u32_b32", ""),
+        ("sort", "u8_keys", "cub_sortkeys_u8", ""),
+        ("sort", "u16_keys", "cub_sortkeys_u16", ""),
+        ("sort", "u32_keys_16byte_values", "cub_sortpairs_u32_v16", ""),
     ]
     print("| primitive | n | clsort G/s | CUB G/s | clsort/CUB | Boost.Compute G/s | clsort/BC |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

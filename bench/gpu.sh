@@ -16,5 +16,7 @@ CLSORT_DEVICE=nvidia ./build/bench $sizes | tee "$out/clsort.jsonl"
 [ -x .gpu/cub_bench ] && .gpu/cub_bench $sizes | tee "$out/cub.txt"
 # the reduction family's CUB rows (nvcc -O3 -std=c++17 -arch=sm_90 -o .gpu/cub_reduce bench/cub_reduce.cu)
 [ -x .gpu/cub_reduce ] && .gpu/cub_reduce $sizes | tee -a "$out/cub.txt"
+# 8- and 16-bit keys, 16-byte values (nvcc -O3 -std=c++17 -arch=sm_90 -o .gpu/cub_sort_narrow bench/cub_sort_narrow.cu)
+[ -x .gpu/cub_sort_narrow ] && .gpu/cub_sort_narrow $sizes | tee -a "$out/cub.txt"
 [ -x .gpu/bc_bench ] && .gpu/bc_bench NVIDIA $sizes 2>&1 | tee "$out/bc.txt"
 python3 bench/compare.py "$out/clsort.jsonl" "$out/cub.txt" "$out/bc.txt"

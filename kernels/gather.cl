@@ -34,3 +34,11 @@ __kernel void copy_words(__global const uint *src, __global uint *dst, ulong cou
     ulong i = get_global_id(0);
     if (i < count) dst[i] = src[i];
 }
+
+/* The same for count bytes: copies of 8- or 16-bit keys or of 1- and 2-byte
+ * values whose size is not a multiple of 4, or of buffers at odd addresses. */
+__kernel void copy_bytes(__global const uchar *src, __global uchar *dst, ulong count)
+{
+    ulong i = get_global_id(0);
+    if (i < count) dst[i] = src[i];
+}

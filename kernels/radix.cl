@@ -15,12 +15,18 @@
  * written once); the counts add 8 bytes per tile and digit.
  *
  * Build-time macros (set by the host):
- *   KEY_T, KEY_BYTES  uint/4 or ulong/8 (keys are moved as bit patterns)
+ *   KEY_T, KEY_BYTES  uchar/1, ushort/2, uint/4 or ulong/8 (keys are moved as
+ *                     bit patterns, loaded and stored at their own width)
  *   RADIX_BITS        digit width of the program, 1..12
  *   LBITS             bits ranked per local step of radix_reorder (4: 16
  *                     counters per work-item; radix_scatter, the CPUs' serial
  *                     form with WG == 1, does not use it)
- *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
+ *   HAS_VALUES, VAL_T, VAL_BYTES  values moved with the keys: uchar, ushort,
+ *                     uint (also the permutation), ulong or uint4 (16 bytes)
+ *   RADIX_FILL        keys alone, one pass over every bit: radix_fill (below)
+ *                     instead of the reorder / one-sweep kernel
+ *   RADIX_FILL16      16-bit keys alone, all 16 bits: radix_key_histogram and
+ *                     radix_fill16 (below) replace the second pass
  *   ONESWEEP          the one-sweep kernels only (below); without it the
  *                     classic ones only: a program holds the kernels of one
  *                     kind of pass, so that a driver that compiles every
@@ -89,6 +95,7 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
     }
 }
 
+#ifndef RADIX_FILL /* the reorder kernels (a counting fill needs only radix_count) */
 /* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
  * in that (digit-major) order: work-item w then finds, for digit d, where its
  * first key of digit d goes. (T is uint in this program.) */
@@ -215,6 +222,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #endif /* WG == 1 */
+#endif /* !RADIX_FILL */
 #endif /* !ONESWEEP */
 
 #ifdef ONESWEEP
@@ -325,6 +333,7 @@ void radix_digit_starts(__global uint *counts, uint hist_off)
     if (lid < RADIX) h[lid] = e;
 }
 
+#ifndef RADIX_FILL /* the one-sweep pass (a counting fill needs only the histograms) */
 /* Status words carry their payload, so they need no ordering, only untorn
  * 32-bit accesses: plain volatile loads and stores on NVIDIA (an atomic per
  * access measured slower: 2^28 keys make 50 M of them per pass), atomics
@@ -487,4 +496,156 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
 #endif
 }
+#endif /* !RADIX_FILL */
 #endif /* ONESWEEP */
+
+#ifdef RADIX_FILL
+/* Keys alone, sorted by every bit in one pass (8-bit keys, all 8 bits; the
+ * host builds this with -DRADIX_FILL): a digit is then the whole key's image,
+ * so equal digits are equal keys and the sorted keys follow from the digit
+ * counts alone (a counting sort): keys_out[i] = the key whose digit's run
+ * holds i. The pass writes the keys once and reads nothing but the digit
+ * starts: starts[d * stride], the first output position of digit d (the
+ * one-sweep histograms' digit starts, stride 1, or the classic passes'
+ * scanned counts, whose tile 0 column is the digit's start: stride = tiles). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_fill(__global KEY_T *keys_out, ulong n, uint bits, uint kind, ulong flip, __global const uint *starts,
+                uint stride)
+{
+    __local uint s[RADIX];
+    const uint lid = (uint)get_local_id(0);
+    for (uint d = lid; d < RADIX; d += WG) s[d] = d < (1u << bits) ? starts[(ulong)d * stride] : 0xffffffffu;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong base = (ulong)get_group_id(0) * TILE + lid;
+    if (base >= n) return;
+    /* d: the last digit whose run starts at or before i (s is non-decreasing,
+     * s[0] = 0; an empty digit's start equals the next digit's): a binary
+     * search for this work-item's first i, then a walk (i only grows: at most
+     * RADIX - 1 steps in all besides one check per key) */
+    uint d = 0;
+    for (uint step = RADIX >> 1; step > 0; step >>= 1)
+        if (s[d + step] <= (uint)base) d += step;
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = base + j * WG;
+        if (i >= n) break;
+        while (d + 1 < RADIX && s[d + 1] <= (uint)i) ++d;
+        keys_out[i] = from_image((KEY_T)d, kind, (KEY_T)flip);
+    }
+}
+#endif /* RADIX_FILL */
+
+#ifdef RADIX_FILL16
+/* 16-bit keys alone, all 16 bits (-DRADIX_FILL16, with the usual pass
+ * kernels): the first pass sorts by the low byte as always; then, instead of
+ * a second ranking pass, the keys are counted per value and written out as
+ * runs (a counting sort over 65536 values). The first pass makes the count
+ * cheap: its output (images, sorted by the low byte) holds each low byte's
+ * keys together, so a tile's keys have low bytes l0, l0 + 1, ... from its
+ * first key's l0 on, and those of FILL_RUNS low bytes are counted in local
+ * memory by their high byte; any others (a tile over many short runs) go to
+ * the global counters directly. counts[k]: keys whose image is k (cleared
+ * before). */
+#define FILL_RUNS 4u
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *counts)
+{
+    __local uint h[FILL_RUNS * 256];
+    __local uint low0;
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    for (uint b = lid; b < FILL_RUNS * 256; b += WG) h[b] = 0;
+    if (lid == 0) low0 = (uint)keys[base] & 0xffu;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint l0 = low0;
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = base + j * WG + lid;
+        if (i >= n) break;
+        uint k = (uint)keys[i], r = (k & 0xffu) - l0; /* >= 0: the tile is sorted by the low byte */
+        if (r < FILL_RUNS) {
+#if WG == 1
+            h[r * 256 + (k >> 8)] += 1u; /* one work-item (CPUs): no atomics needed */
+#else
+            atomic_inc(&h[r * 256 + (k >> 8)]);
+#endif
+        } else {
+            atomic_inc(&counts[k]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < FILL_RUNS * 256; b += WG)
+        if (h[b]) atomic_add(&counts[((b & 255u) << 8) | (l0 + (b >> 8))], h[b]);
+}
+
+/* The last d with starts[d] <= x, over 65536 non-decreasing starts with
+ * starts[0] = 0: two rounds of 256 candidates each (every work-item reads
+ * a few; the one candidate where the comparison turns says so), no long
+ * chain of dependent reads. Ends with the result in *found for all. */
+inline uint fill_find(__global const uint *starts, uint x, __local uint *found)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint c = lid; c < 256; c += WG)
+        if (starts[c << 8] <= x && (c == 255 || starts[(c + 1) << 8] > x)) *found = c << 8;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint b = *found;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint c = lid; c < 256; c += WG)
+        if (starts[b + c] <= x && (c == 255 || starts[b + c + 1] > x)) *found = b + c;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint d = *found;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return d;
+}
+
+/* The last d in [lo, hi] with starts[d] <= i (starts[lo] <= i). */
+inline uint fill_search(__global const uint *starts, uint lo, uint hi, uint i)
+{
+    while (lo < hi) {
+        uint mid = lo + (hi - lo + 1) / 2;
+        if (starts[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* After the exclusive scan of counts (65536 starts): out[i] = the key whose
+ * run holds i (empty values share the next value's start, so the last value
+ * starting at or before i is the one). A work-group finds the values
+ * [lo, hi] of its tile's first and last positions and, when there are at
+ * most FILL_WINDOW, copies their starts to local memory; each work-item then
+ * searches its first position there and walks on (positions only grow). A
+ * wider range (sparse keys) is searched in global memory, per position. */
+#define FILL_WINDOW 1024u
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __global const uint *starts)
+{
+    __local uint win[FILL_WINDOW + 1];
+    __local uint found;
+    const uint lid = (uint)get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    const uint last = (uint)min(base + TILE, n) - 1u;
+    const uint lo = fill_find(starts, (uint)base, &found);
+    const uint hi = fill_find(starts, last, &found);
+    const uint w = hi - lo;
+    if (w < FILL_WINDOW)
+        for (uint d = lid; d <= w; d += WG) win[d] = starts[lo + d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (base + lid > last) return;
+    if (w < FILL_WINDOW) {
+        uint d = 0; /* win[0 .. w]: the starts of lo .. hi */
+        for (uint step = FILL_WINDOW; step > 0; step >>= 1)
+            if (d + step <= w && win[d + step] <= (uint)(base + lid)) d += step;
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = base + j * WG + lid;
+            if (i > last) break;
+            while (d < w && win[d + 1] <= (uint)i) ++d;
+            keys_out[i] = from_image((KEY_T)(lo + d), kind, (KEY_T)flip);
+        }
+    } else {
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = base + j * WG + lid;
+            if (i > last) break;
+            keys_out[i] = from_image((KEY_T)fill_search(starts, lo, hi, (uint)i), kind, (KEY_T)flip);
+        }
+    }
+}
+#endif /* RADIX_FILL16 */

@@ -46,12 +46,15 @@ static uint64_t word_of(const reader *r, size_t i)
     return w ^ (uint64_t)i * 0x9E3779B97F4A7C15ull;
 }
 
-static const clsort_type types[6] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64};
+static const clsort_type types[10] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64,
+                                      CLSORT_U8,  CLSORT_I8,  CLSORT_U16, CLSORT_I16};
 
 /* Total order of the sort on the key's image (see clsort.h). */
 static uint64_t image(uint64_t x, clsort_type t)
 {
     switch (t) {
+    case CLSORT_I8: return (x ^ 0x80u) & 0xffu;
+    case CLSORT_I16: return (x ^ 0x8000u) & 0xffffu;
     case CLSORT_I32: return (x ^ 0x80000000u) & 0xffffffffu;
     case CLSORT_I64: return x ^ 0x8000000000000000ull;
     case CLSORT_F32:
@@ -83,13 +86,15 @@ static void download(cl_mem m, size_t bytes, void *p)
 
 static uint64_t get(const void *p, size_t ks, size_t i)
 {
-    return ks == 4 ? ((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+    uint64_t x = 0;
+    memcpy(&x, (const unsigned char *)p + i * ks, ks); /* little-endian: the key's bits */
+    return x;
 }
 
 /* Radix sort with random type, bit range, radix width, order, permutation. */
 static void fuzz_sort(reader *r)
 {
-    clsort_type t = types[byte_of(r) % 6];
+    clsort_type t = types[byte_of(r) % 10];
     size_t ks = clsort_type_size(t), n = (byte_of(r) << 8 | byte_of(r)) % 9000, i;
     unsigned width = (unsigned)ks * 8, begin = byte_of(r) % (width + 2), end = byte_of(r) % (width + 2);
     unsigned radix = byte_of(r) % 14, flags = byte_of(r);
@@ -102,8 +107,7 @@ static void fuzz_sort(reader *r)
     for (i = 0; i < n; ++i) {
         uint64_t w = word_of(r, i);
         if (flags & 16) w &= 0x0f0f; /* few distinct */
-        if (ks == 4) ((uint32_t *)in)[i] = (uint32_t)w;
-        else ((uint64_t *)in)[i] = w;
+        memcpy(in + i * ks, &w, ks); /* little-endian: the low ks bytes */
     }
     memset(&d, 0, sizeof d);
     d.type = t;
