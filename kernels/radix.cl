@@ -220,13 +220,16 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
  * Built with -DONESWEEP on the look-back path. One upfront read of the keys
- * builds the digit histograms of every pass (radix_histogram), a scan turns
- * them into each digit's first output position (radix_digit_starts), and then
- * each pass is one kernel, radix_onesweep: a tile ranks its keys by the digit,
- * learns from the tiles before it how many keys of each digit they hold
- * (decoupled look-back, one status word per tile and digit), and writes its
- * keys out. Bytes per key and pass: read once, written once (the classic
- * passes above read twice).
+ * builds the digit histograms of every pass (radix_histogram), and then each
+ * pass is one kernel, radix_onesweep: a tile turns its pass's histogram into
+ * each digit's first output position (a work-group scan of RADIX counts, read
+ * from L2: no kernel of its own), ranks its keys by the digit, learns from
+ * the tiles before it how many keys of each digit they hold (decoupled
+ * look-back, one status word per tile and digit), and writes its keys out.
+ * A sort is 1 + passes launches: the status words and histograms need no
+ * clear launch (each kernel zeroes the next one's, LB_SPARE_ARGS; the host's
+ * clsort__status). Bytes per key and pass: read once, written once (the
+ * classic passes above read twice).
  *
  * Ranking is by 32-work-item warps: per key step, the work-items holding the
  * same digit find each other (match_any), the lowest of them adds their count
@@ -276,20 +279,24 @@ inline uint os_match_any(uint x, __local uint *scratch)
 inline void os_warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
-/* The scratch `counts` of a one-sweep sort: first the status words of a pass
- * (tiles * RADIX, then the ticket counter; cleared before each pass), then at
- * hist_off the digit histograms of all passes, hist[p * RADIX + d]. */
+/* The scratch of a one-sweep sort: the status words of a pass (tiles *
+ * RADIX, then the ticket counter; zero on entry), and the digit histograms of
+ * all passes, hist[p * RADIX + d] (zero before radix_histogram). Each kernel
+ * also zeroes the spare words [lo, hi) that a later kernel takes as its
+ * status or histograms (LB_SPARE_ARGS; the host says which). */
 #define OS_HIST_WORDS (((KEY_BYTES * 8 + RADIX_BITS - 1) / RADIX_BITS) * RADIX)
 
-/* hist[p * RADIX + d] += keys whose digit of pass p is d. Each work-group
- * takes tiles g, g + groups, ...; counters of every pass in local memory. */
+/* hist[p * RADIX + d] += keys whose digit of pass p is d (hist = hist_buf +
+ * hist_off). Each work-group takes tiles g, g + groups, ...; counters of
+ * every pass in local memory. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
-                     uint kind, ulong flip, __global volatile uint *counts, uint hist_off)
+                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
 {
     __local uint h[OS_HIST_WORDS];
-    __global volatile uint *hist = counts + hist_off;
+    __global volatile uint *hist = hist_buf + hist_off;
     const uint lid = (uint)get_local_id(0);
+    LB_SPARE_CLEAR();
     for (uint i = lid; i < passes * RADIX; i += WG) h[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong t = get_group_id(0); t * TILE < n; t += get_num_groups(0)) {
@@ -311,18 +318,6 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < passes * RADIX; i += WG)
         if (h[i]) atomic_add(&hist[i], h[i]);
-}
-
-/* hist[p * RADIX + d] becomes the exclusive scan over d: one work-group per pass. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_digit_starts(__global uint *counts, uint hist_off)
-{
-    __local uint s[PAD(WG) + 1];
-    const uint lid = (uint)get_local_id(0);
-    __global uint *h = counts + hist_off + get_group_id(0) * RADIX;
-    uint x = lid < RADIX ? h[lid] : 0u, total;
-    uint e = wg_exclusive_scan(x, s, &total);
-    if (lid < RADIX) h[lid] = e;
 }
 
 /* Status words carry their payload, so they need no ordering, only untorn
@@ -353,15 +348,15 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
 }
 #endif
 
-/* One pass: counts as above (status zero on entry), starts_off where this
- * pass's digit starts are. */
+/* One pass: status = status_buf + status_off (zero on entry), this pass's
+ * digit counts at hist_buf + hist_off; the spare words as above. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
-                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *counts,
-                    uint starts_off RADIX_VAL_ARGS)
+                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *status_buf,
+                    ulong status_off LB_SPARE_ARGS, __global const uint *hist_buf, ulong hist_off RADIX_VAL_ARGS)
 {
-    __global volatile uint *status = counts;
-    __global const uint *starts = (__global const uint *)(counts + starts_off);
+    __global volatile uint *status = status_buf + status_off;
+    __global const uint *hist = hist_buf + hist_off;
 #if defined(HAS_VALUES) && VAL_BYTES > KEY_BYTES
     __local VAL_T buf[TILE]; /* keys, then values, in local order */
 #else
@@ -380,6 +375,11 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
     const uint mask = (1u << bits) - 1u;
     const uint groups = (uint)get_num_groups(0);
+    LB_SPARE_CLEAR();
+    /* the first output position of each digit: the exclusive scan of the
+     * pass's histogram (every tile computes it: RADIX reads, no launch) */
+    uint hist_total;
+    const uint digit_start = wg_exclusive_scan(lid < RADIX ? hist[lid] : 0u, s, &hist_total);
     if (lid == 0) {
         uint t = atomic_inc(&status[(ulong)groups * RADIX]);
 #if defined(LB_REVERSE) && defined(LB_FALLBACK)
@@ -454,7 +454,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     uint tile_excl = wg_exclusive_scan(lid < RADIX ? tile_total : 0u, s, &tile_total);
     if (lid < RADIX) {
         local_start[lid] = tile_excl;
-        out_base[lid] = starts[lid] + excl - tile_excl;
+        out_base[lid] = digit_start + excl - tile_excl;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
