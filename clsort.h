@@ -3,7 +3,7 @@
  * version 0.4.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
- *   CHANGES, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS
+ *   CHANGES, QUICK START (with LAUNCHES), OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS
  *   (with PROGRAM CACHE),
  *   one paragraph per family (SCAN .. NBODY, MPI), ADDING A PRIMITIVE; then
  *   the public API; then the implementation: >>config >>opencl >>engine
@@ -32,7 +32,11 @@
  *          one buffer check for every function (aliasing with sub-buffer
  *          overlap, read-only outputs, images), messages that name the
  *          function, the argument and the bytes, kernel indices audited
- *          (64-bit clearing, N-body and tree component indices).
+ *          (64-bit clearing, N-body and tree component indices). Launches:
+ *          no clear launch on the look-back path (each kernel zeroes the
+ *          next call's status words): a warm scan, pack or segmented scan
+ *          is one launch, a one-sweep u32 sort five (was ten); 64-bit
+ *          status words where the device has int64 atomics.
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
  *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
  *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
@@ -101,6 +105,9 @@
  *   CLSORT_FALLBACK "1" or "0" (tuning.fallback = 1, 2): the look-back
  *                   kernels with or without the decoupled fallback, whatever
  *                   the device's row of the quirk table says (measurements).
+ *   CLSORT_STATUS32 "1" (tuning.status32 = 1): the look-back status as pairs
+ *                   of 32-bit words also where the quirk table chose 64-bit
+ *                   words (tests and measurements of both forms).
  *   CLSORT_BITONIC_STEPS  1..6 (tuning.bitonic_steps): steps of a long
  *                   bitonic stage per global pass, at most what the key and
  *                   index sizes allow (default: 6, 5 or 4; 4 on GPUs).
@@ -199,6 +206,20 @@
  *   Scratch memory. Calls keep temporary device buffers in the context and
  *   reuse them; calls of one context must therefore run in order, which the
  *   in-order queue ensures when you use the context's queue (or one queue).
+ *   The look-back kernels also leave zeroed status words there for the next
+ *   call (so that a warm call is one launch, see LAUNCHES): a call whose
+ *   enqueued commands do not run (an event in its wait list that failed)
+ *   leaves them in an unknown state; destroy such a context.
+ *
+ *   LAUNCHES. On the look-back path a scan, enumerate, pack or look-back
+ *   segmented scan of more than one tile is one kernel launch, and a
+ *   one-sweep sort is 1 + passes (5 for u32 keys), once the context has run
+ *   a call of that family at that size or larger: each look-back kernel
+ *   zeroes, as it goes, the status words the next call will use, so no
+ *   clear launch precedes it (the first call, one larger than any before,
+ *   a call after a failed one, and a one-sweep sort with desc.temp add one).
+ *   No call waits on the host inside (the counts to host pointers aside).
+ *   The portable path: reduce-then-scan, two launches or more.
  *
  *   PROGRAM CACHE. A build from source costs 0.1-2.5 s per program on
  *   drivers that keep no cache of their own (NVIDIA with CUDA_CACHE_DISABLE,
@@ -324,7 +345,9 @@
  *           pass's digit histogram, then each pass is one kernel that ranks a
  *           tile's keys by warp ballots and finds its digits' output offsets
  *           by decoupled look-back across tiles (keys read once, written
- *           once per pass). On the look-back path CPUs run the same kernels
+ *           once per pass; 1 + passes launches, see LAUNCHES: each pass
+ *           finds its digits' starts from the histogram itself). On the
+ *           look-back path CPUs run the same kernels
  *           with the warp steps emulated in local memory (correct, slower:
  *           the portable path is their default); other GPUs keep the classic
  *           passes.
@@ -458,9 +481,12 @@
  *           fast math, PTX; each row with its reason. In short:
  *           - the one-pass look-back kernels (scan, pack, the one-sweep
  *             sort, the reduction family) run on every device on the
- *             look-back path: status words are pairs of 32-bit atomic
- *             words, each carrying its flag (OpenCL 1.2 core atomics; no
- *             cl_khr_int64_base_atomics, no fence between flag and value);
+ *             look-back path. A tile's status is one 64-bit word where the
+ *             device has cl_khr_int64_base_atomics (NVIDIA: plain volatile
+ *             64-bit accesses, untorn there), else a pair of 32-bit atomic
+ *             words, each carrying its flag (OpenCL 1.2 core atomics); no
+ *             fence between flag and value either way (CLSORT_STATUS32=1
+ *             forces the pairs; both forms tested);
  *           - scan, pack and the one-sweep sort carry the decoupled fallback
  *             on every device but NVIDIA GPUs (there it cost 18-24% at 2^28
  *             and started work-groups run to completion; CLSORT_FALLBACK=1
@@ -595,7 +621,8 @@
  *           (permutation entries) in CSR layout, each list in Morton order.
  * ADDING A PRIMITIVE (a new family; the engine is not edited)
  *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
- *      the work-group scans, the look-back protocol, clear_words) and any
+ *      the work-group scans, the look-back protocol and its spare region,
+ *      clear_words) and any
  *      shared file it needs (keys.cl, scan.cl). `make gen` embeds it.
  *   2. One API block (public types and functions, clsort_ prefix,
  *      descriptors where zero means default) and a paragraph above.
@@ -607,7 +634,8 @@
  *      kernel file, every kernel the calls of that request never launch:
  *      NVIDIA's driver compiles them all at each build, also from the program
  *      cache), enqueue (clsort__kargs + clsort__run on a
- *      clsort__chain; scratch by name with clsort__scratch), then the public
+ *      clsort__chain; scratch by name with clsort__scratch, look-back status
+ *      with clsort__status_begin/_end), then the public
  *      functions (argument errors before anything is enqueued).
  *   A tuning knob of its own is the one extra edit: a clsort_tuning field and
  *   its line in >>tuning. A key type: a row of clsort__types (and the key
@@ -879,7 +907,7 @@ typedef struct clsort_sort_desc {
  * handles); the permutation and desc.temp share memory with nothing else.
  * passes = ceil((end_bit - begin_bit) / radix_bits); each classic pass reads
  * the keys twice and writes them once, a one-sweep pass (look-back path, see
- * SORT above) reads them once. */
+ * SORT above) reads them once. Launches: see LAUNCHES. */
 CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_sort_desc *desc, const clsort_enqueue *enq);
 /* Bytes of desc.temp that clsort_sort needs for these n and desc. */
