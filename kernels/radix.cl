@@ -21,11 +21,12 @@
  *                     counters per work-item; radix_scatter, the CPUs' serial
  *                     form with WG == 1, does not use it)
  *   HAS_VALUES, VAL_T values moved with the keys (uint or ulong)
- *   ONESWEEP          the one-sweep kernels only (below); without it the
- *                     classic ones only: a program holds the kernels of one
- *                     kind of pass, so that a driver that compiles every
- *                     kernel of a program (NVIDIA's PTX JIT) compiles no
- *                     kernel the call does not launch
+ *   ONESWEEP          the one-sweep kernels only (below); SINGLE_TILE the
+ *                     single-tile sort only (radix_tile_sort); without
+ *                     either the classic ones only: a program holds the
+ *                     kernels of one kind of pass, so that a driver that
+ *                     compiles every kernel of a program (NVIDIA's PTX JIT)
+ *                     compiles no kernel the call does not launch
  * Keys are ranked by their order-preserving images (keys.cl); descending
  * order xors the image with all ones (still stable). */
 
@@ -46,7 +47,113 @@ inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift)
 #define RADIX_VAL_ARGS
 #endif
 
-#ifndef ONESWEEP /* the classic passes */
+#ifndef ONESWEEP
+/* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
+ * in that (digit-major) order: work-item w then finds, for digit d, where its
+ * first key of digit d goes. (T is uint in this program.) */
+DEFINE_SCAN_RUNS(scan_counters, LRADIX)
+
+/* One stable local sort step of radix_reorder and radix_tile_sort: the
+ * tile's keys K[PAD(i)] (and their tile indices P[i]) reordered by the lmask
+ * bits at lshift. Work-item w owns the consecutive keys w*ITEMS ..
+ * w*ITEMS+ITEMS-1 and the counter column w, so counting needs no atomics and
+ * ranks keep the keys' order. Ends with a barrier. */
+#if WG > 1 /* (radix_scatter's programs have no local tile) */
+#ifdef HAS_VALUES
+#define LOCAL_STEP_P , __local ushort *P
+#else
+#define LOCAL_STEP_P
+#endif
+inline void radix_local_step(__local KEY_T *K LOCAL_STEP_P, __local uint *cnt, __local uint *s, uint lshift,
+                             uint lmask)
+{
+    const uint lid = (uint)get_local_id(0);
+    KEY_T k[ITEMS];
+    uint r[ITEMS];
+#ifdef HAS_VALUES
+    ushort p[ITEMS];
+#endif
+    for (uint d = 0; d < LRADIX; ++d) cnt[PAD(d * WG + lid)] = 0;
+    for (uint j = 0; j < ITEMS; ++j) {
+        k[j] = K[PAD(lid * ITEMS + j)];
+#ifdef HAS_VALUES
+        p[j] = P[lid * ITEMS + j];
+#endif
+        uint c = PAD(digit_of(k[j], lshift, lmask) * WG + lid);
+        r[j] = cnt[c];
+        cnt[c] = r[j] + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scan_counters(cnt, s);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint pos = cnt[PAD(digit_of(k[j], lshift, lmask) * WG + lid)] + r[j];
+        K[PAD(pos)] = k[j];
+#ifdef HAS_VALUES
+        P[pos] = p[j];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif /* WG > 1 */
+#endif /* !ONESWEEP */
+
+#ifdef SINGLE_TILE
+/* A whole sort of n <= TILE keys in one work-group, one launch: the keys'
+ * images in local memory, stable local steps of LBITS bits over [begin, end)
+ * (as radix_reorder's, LSD order), then written out in order, coalesced.
+ * kind/flip: the image taken on load and undone on store. With HAS_VALUES,
+ * vals_out receives vals_in in the keys' order, or with iota each key's
+ * index. In place (keys_in == keys_out, vals_in == vals_out) allowed: every
+ * read of the inputs precedes the barrier before the first write. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint begin, uint end,
+                     uint kind, ulong flip RADIX_VAL_ARGS)
+{
+    __local KEY_T K[TILE_PADDED];
+#ifdef HAS_VALUES
+    __local ushort P[TILE]; /* each key's index */
+#endif
+    __local uint cnt[PAD(LRADIX * WG) + 1];
+    __local uint s[PAD(WG) + 1];
+    const uint lid = (uint)get_local_id(0);
+    const uint tile_n = (uint)n;
+    /* past the end keys of all ones: they rank last in every step and are
+     * never written */
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        K[PAD(k)] = k < tile_n ? to_image(keys_in[k], kind, (KEY_T)flip) : ~(KEY_T)0;
+#ifdef HAS_VALUES
+        P[k] = (ushort)k;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint sb = begin; sb < end; sb += LBITS)
+        radix_local_step(K
+#ifdef HAS_VALUES
+                         , P
+#endif
+                         , cnt, s, sb, (1u << min((uint)LBITS, end - sb)) - 1u);
+#ifdef HAS_VALUES
+    VAL_T v[ITEMS]; /* read all before any is written: in place */
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint i = j * WG + lid;
+        if (i < tile_n) v[j] = iota ? (VAL_T)P[i] : vals_in[P[i]];
+    }
+#endif
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint i = j * WG + lid;
+        if (i < tile_n) {
+            keys_out[i] = from_image(K[PAD(i)], kind, (KEY_T)flip);
+#ifdef HAS_VALUES
+            vals_out[i] = v[j];
+#endif
+        }
+    }
+}
+#endif
+
+#if !defined(ONESWEEP) && !defined(SINGLE_TILE) /* the classic passes */
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #if WG < 8
@@ -88,12 +195,6 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
         counts[(ulong)d * groups + g] = sum; /* 64-bit: 4096 digits x 2^20 tiles pass 2^32 */
     }
 }
-
-/* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
- * in that (digit-major) order: work-item w then finds, for digit d, where its
- * first key of digit d goes. (T is uint in this program.) */
-DEFINE_SCAN_RUNS(scan_counters, LRADIX)
-
 
 #if WG == 1
 /* CPUs: one work-item per tile (a long serial loop, which is what a CPU core
@@ -156,38 +257,13 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* Stable local sort, LBITS digit bits per step. Work-item w owns the
-     * consecutive keys w*ITEMS .. w*ITEMS+ITEMS-1 and the counter column w,
-     * so counting needs no atomics and ranks keep the keys' order. */
-    for (uint sb = 0; sb < bits; sb += LBITS) {
-        const uint lshift = shift + sb;
-        const uint lmask = (1u << min((uint)LBITS, bits - sb)) - 1u;
-        KEY_T k[ITEMS];
-        uint r[ITEMS];
+    /* stable local sort, LBITS digit bits per step */
+    for (uint sb = 0; sb < bits; sb += LBITS)
+        radix_local_step(K
 #ifdef HAS_VALUES
-        ushort p[ITEMS];
+                         , P
 #endif
-        for (uint d = 0; d < LRADIX; ++d) cnt[PAD(d * WG + lid)] = 0;
-        for (uint j = 0; j < ITEMS; ++j) {
-            k[j] = K[PAD(lid * ITEMS + j)];
-#ifdef HAS_VALUES
-            p[j] = P[lid * ITEMS + j];
-#endif
-            uint c = PAD(digit_of(k[j], lshift, lmask) * WG + lid);
-            r[j] = cnt[c];
-            cnt[c] = r[j] + 1;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan_counters(cnt, s);
-        for (uint j = 0; j < ITEMS; ++j) {
-            uint pos = cnt[PAD(digit_of(k[j], lshift, lmask) * WG + lid)] + r[j];
-            K[PAD(pos)] = k[j];
-#ifdef HAS_VALUES
-            P[pos] = p[j];
-#endif
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+                         , cnt, s, shift + sb, (1u << min((uint)LBITS, bits - sb)) - 1u);
 
     /* start[d]: the first local position of digit d (tile_n if none). Each
      * boundary between runs writes the digits it skips over. */
@@ -215,7 +291,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #endif /* WG == 1 */
-#endif /* !ONESWEEP */
+#endif /* the classic passes */
 
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
