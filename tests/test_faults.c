@@ -729,6 +729,27 @@ static void launches_per_call(void)
             check(ok, "one-sweep sort on the launch-count context is correct", 0);
             check(got[1] == 5 && got[2] == 5, what, 0);
         }
+        { /* the single-tile sort: n <= one tile (4096 keys on CPUs, 2048 with values on GPUs), one launch */
+            clsort_sort_desc so;
+            long before, got;
+            int ok;
+            size_t m = 1000;
+            static uint32_t back[N], want[N];
+            memset(&so, 0, sizeof so);
+            so.descending = 1;
+            memcpy(want, h_keys, m * 4);
+            qsort(want, m, 4, cmp_u32);
+            reset(cs, &b);
+            before = device_commands;
+            ok = clsort_sort(cs, b.keys, b.keys, m, &so, NULL) == CLSORT_SUCCESS; /* in place */
+            got = device_commands - before;
+            clEnqueueReadBuffer(clsort_cl_queue(cs), b.keys, CL_TRUE, 0, m * 4, back, 0, NULL, NULL);
+            for (i = 0; i < (int)m; ++i) ok &= back[i] == want[m - 1 - (size_t)i];
+            check(ok, "single-tile sort (1000 keys, descending, in place) is correct", 0);
+            snprintf(what, sizeof what, "single-tile sort of 1000 keys: %ld launch(es), 1 expected", got);
+            check(got == 1, what, 0);
+            if (got != 1) printf("  %s\n", what);
+        }
         for (round = 0; round < 3; ++round) /* families alternating: each still one launch */
             for (i = 0; i < 3; ++i) {
                 long n = commands_of(cs, &b, fam[i], "alternating");
