@@ -1968,8 +1968,8 @@ static void clsort__decide(clsort__profile *d)
      * 1.257-1.271 with 64-bit words, f32 scan +4%): two accesses per publish and read. NVIDIA GPUs: plain volatile
      * 64-bit loads and stores (an aligned 64-bit access is one transaction
      * there; an atomic per access measured slower in the one-sweep sort);
-     * other devices with cl_khr_int64_base_atomics (PoCL): 64-bit atomics;
-     * the rest (rusticl on llvmpipe, oclgrind): the pairs. tuning.status32
+     * other devices with cl_khr_int64_base_atomics (PoCL, oclgrind): 64-bit
+     * atomics; the rest (rusticl on llvmpipe): the pairs. tuning.status32
      * (CLSORT_STATUS32=1) forces the pairs, so the tests cover both forms
      * on every implementation that has the 64-bit one. */
     d->lb_plain64 = d->nvidia;
