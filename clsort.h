@@ -3459,9 +3459,16 @@ static void clsort__release(clsort_context *ctx, cl_mem *m)
  * order, as the in-order queue makes them when one queue is used), which
  * every named scratch buffer relies on already. What the host cannot see:
  * a kernel enqueued successfully that then does not run (an event of the
- * caller's wait list that failed terminates it, OpenCL 1.2 5.10): the
- * context's status is then wrong, as any scratch content would be, and the
- * manual says to destroy such a context.
+ * caller's wait list that failed: the implementation may then terminate the
+ * command): the slot's bookkeeping is then wrong, as any scratch content
+ * would be, and the manual says to destroy such a context.
+ *
+ * Why regions and not epoch-tagged words: the kernels stay as they were
+ * (status all zero on entry, any layout: a family's status may hold value
+ * chunks, a ticket, per-digit counts) plus one generic helper that zeroes a
+ * word range by grid stride; no payload bits are given up to an epoch, and
+ * a 2^32-call wrap needs no thought. The cost is a second region of memory
+ * per slot and the range bookkeeping here.
  *
  * Bookkeeping per region: the byte range [lo, hi) that may be non-zero.
  * begin() marks both regions wholly dirty until end() is called after the
