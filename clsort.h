@@ -4780,8 +4780,11 @@ static int clsort__onesweep_shape(const clsort_context *ctx, size_t key_size, si
  * the H100), or, on CPUs, whose classic passes are serial (one work-item per
  * tile), 4 work-items x 1024 keys: a work-group there runs as loops over its
  * work-items, few work-items with long loops is what runs best (the same
- * reason as their scan tiles). Shrunk until its local arrays fit; at most
- * 65536 keys (16-bit tile indices). 0 where no work-group tile fits. */
+ * reason as their scan tiles); PoCL, 2 busy cores, medians of 7: 4096 u32
+ * keys 0.090 ms against 0.101 for the serial classic passes (12 launches),
+ * 1024 keys 0.094 against 0.147, u64 keys even (0.226 / 0.224), so one tile
+ * there too. Shrunk until its local arrays fit; at most 65536 keys (16-bit
+ * tile indices). 0 where no work-group tile fits. */
 static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, size_t value_size, unsigned radix_bits,
                                    size_t *wg, size_t *items, unsigned *lbits)
 {
