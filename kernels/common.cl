@@ -8,8 +8,12 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
- * OpenCL C 1.2 only: no sub-groups, no C11 atomics, no 64-bit atomics, so it
- * builds on NVIDIA, PoCL, rusticl and oclgrind alike. */
+ *   LB_STATUS64, LB_PLAIN64  the look-back status form (below; the host sets
+ *               LB_STATUS64 only where cl_khr_int64_base_atomics is offered,
+ *               or with LB_PLAIN64 on NVIDIA)
+ * OpenCL C 1.2 only: no sub-groups, no C11 atomics, 64-bit atomics only
+ * behind LB_STATUS64, so it builds on NVIDIA, PoCL, rusticl and oclgrind
+ * alike. */
 
 #ifndef WG
 #define WG 256
@@ -139,21 +143,66 @@ inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, _
 DEFINE_SCAN_RUNS(scan_tile_local, ITEMS)
 
 /* ---- decoupled look-back (Merrill & Garland 2016), 32-bit payloads ----
- * Status of tile t: two 32-bit words, status[2t] and status[2t + 1], each
- * flag << 16 | 16 payload bits (the low half, the high half). Only 32-bit
- * atomics (OpenCL 1.2 core, 6.12.11): each word is written and read whole by
- * an atomic function and names its own flag, so a reader takes a payload only
- * when both words carry the same flag; then both halves belong to one value
- * (a tile writes its aggregate once and its inclusive prefix once), in
- * whatever order the two words became visible. No 64-bit atomics, no fence
- * needed between payload and flag. After the 2 * tiles words: the ticket.
- * Tiles take their index from the ticket, so a tile only ever waits for tiles
- * that have already started; the decoupled fallback (LB_FALLBACK) removes
- * even the assumption that a started work-group keeps running. */
+ * Status of tile t: 8 bytes, words status[2t] and status[2t + 1] of the
+ * buffer, in one of two forms chosen by the host per device (the quirk
+ * table's lb_status64 row), each all zero for "nothing published":
+ *  - LB_STATUS64: one 64-bit word, flag << 32 | the 32 payload bits, written
+ *    and read whole: by cl_khr_int64_base_atomics functions, or with
+ *    LB_PLAIN64 (NVIDIA) by plain volatile 64-bit loads and stores, which
+ *    that hardware performs untorn (an aligned 64-bit access is one
+ *    transaction) and which measured faster than the 32-bit pairs at 2^28
+ *    (issue 17: pack u32 +5%, f32 scan +4% with the pairs).
+ *  - otherwise two 32-bit words, each flag << 16 | 16 payload bits (the low
+ *    half, the high half). Only 32-bit atomics (OpenCL 1.2 core, 6.12.11):
+ *    each word is written and read whole by an atomic function and names its
+ *    own flag, so a reader takes a payload only when both words carry the
+ *    same flag; then both halves belong to one value (a tile writes its
+ *    aggregate once and its inclusive prefix once), in whatever order the
+ *    two words became visible. A 64-bit word without int64 atomics could
+ *    tear (OpenCL 1.2 promises nothing wider than 32 bits).
+ * Neither form needs a fence between payload and flag: they travel in one
+ * word, or each half names its flag. After the 2 * tiles words: the ticket
+ * (a 32-bit word in both forms). Tiles take their index from the ticket, so
+ * a tile only ever waits for tiles that have already started; the decoupled
+ * fallback (LB_FALLBACK) removes even the assumption that a started
+ * work-group keeps running. */
 #define LB_EMPTY 0u
 #define LB_AGGREGATE 1u
 #define LB_PREFIX 2u
 
+#if defined(LB_STATUS64) && !defined(LB_PLAIN64)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+#ifdef LB_STATUS64
+#ifdef LB_PLAIN64
+#define LB_LOAD64(p) (*(p))
+#define LB_STORE64(p, x) (*(p) = (x))
+#else
+#define LB_LOAD64(p) atom_add((p), (ulong)0)
+#define LB_STORE64(p, x) atom_xchg((p), (x))
+#endif
+#define LB_WORD64(status, i) ((__global volatile ulong *)(status) + (i))
+
+inline void lb_publish(__global volatile uint *status, uint tile, uint flag, uint bits)
+{
+    LB_STORE64(LB_WORD64(status, tile), (ulong)flag << 32 | (ulong)bits);
+}
+
+/* Tile i's flag and payload bits (*bits). */
+inline uint lb_read(__global volatile uint *status, uint i, uint *bits)
+{
+    ulong w = LB_LOAD64(LB_WORD64(status, i));
+    *bits = (uint)w;
+    return (uint)(w >> 32);
+}
+
+/* Whether tile i has published nothing at all. */
+inline int lb_untouched(__global volatile uint *status, uint i)
+{
+    return LB_LOAD64(LB_WORD64(status, i)) == 0;
+}
+#else
 inline void lb_publish(__global volatile uint *status, uint tile, uint flag, uint bits)
 {
     atomic_xchg(&status[2 * tile], flag << 16 | (bits & 0xffffu));
@@ -174,6 +223,22 @@ inline uint lb_read(__global volatile uint *status, uint i, uint *bits)
 inline int lb_untouched(__global volatile uint *status, uint i)
 {
     return ((atomic_add(&status[2 * i], 0u) | atomic_add(&status[2 * i + 1], 0u)) >> 16) == 0;
+}
+#endif
+
+/* ---- the spare status region (the host's clsort__status) ----
+ * A look-back kernel gets its status words zeroed (`status`) and zeroes, as
+ * it goes, words [lo, hi) of the other region (`spare`), which the next call
+ * of the same scratch slot then finds clean: no clear launch per call. The
+ * spare is no kernel's status while this one runs (calls of one context run
+ * in order), so plain stores do, in any order; every work-item takes words
+ * get_global_id(0), + get_global_size(0), ... */
+#define LB_SPARE_ARGS , __global uint *lb_spare, ulong lb_spare_lo, ulong lb_spare_hi
+#define LB_SPARE_CLEAR() lb_clear_spare(lb_spare, lb_spare_lo, lb_spare_hi)
+
+inline void lb_clear_spare(__global uint *spare, ulong lo, ulong hi)
+{
+    for (ulong i = lo + get_global_id(0); i < hi; i += get_global_size(0)) spare[i] = 0u;
 }
 
 #if defined(T_IS_FLOAT)

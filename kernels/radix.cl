@@ -23,15 +23,16 @@
  *                     form with WG == 1, does not use it)
  *   HAS_VALUES, VAL_T, VAL_BYTES  values moved with the keys: uchar, ushort,
  *                     uint (also the permutation), ulong or uint4 (16 bytes)
- *   RADIX_FILL        keys alone, one pass over every bit: radix_fill (below)
- *                     instead of the reorder / one-sweep kernel
+ *   RADIX_FILL        keys alone, one pass over every bit (classic programs):
+ *                     radix_fill (below) after radix_count
  *   RADIX_FILL16      16-bit keys alone, all 16 bits: radix_key_histogram and
  *                     radix_fill16 (below) replace the second pass
- *   ONESWEEP          the one-sweep kernels only (below); without it the
- *                     classic ones only: a program holds the kernels of one
- *                     kind of pass, so that a driver that compiles every
- *                     kernel of a program (NVIDIA's PTX JIT) compiles no
- *                     kernel the call does not launch
+ *   ONESWEEP          the one-sweep kernels only (below); SINGLE_TILE the
+ *                     single-tile sort only (radix_tile_sort); without
+ *                     either the classic ones only: a program holds the
+ *                     kernels of one kind of pass, so that a driver that
+ *                     compiles every kernel of a program (NVIDIA's PTX JIT)
+ *                     compiles no kernel the call does not launch
  * Keys are ranked by their order-preserving images (keys.cl); descending
  * order xors the image with all ones (still stable). */
 
@@ -52,7 +53,113 @@ inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift)
 #define RADIX_VAL_ARGS
 #endif
 
-#ifndef ONESWEEP /* the classic passes */
+#ifndef ONESWEEP
+/* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
+ * in that (digit-major) order: work-item w then finds, for digit d, where its
+ * first key of digit d goes. (T is uint in this program.) */
+DEFINE_SCAN_RUNS(scan_counters, LRADIX)
+
+/* One stable local sort step of radix_reorder and radix_tile_sort: the
+ * tile's keys K[PAD(i)] (and their tile indices P[i]) reordered by the lmask
+ * bits at lshift. Work-item w owns the consecutive keys w*ITEMS ..
+ * w*ITEMS+ITEMS-1 and the counter column w, so counting needs no atomics and
+ * ranks keep the keys' order. Ends with a barrier. */
+#if WG > 1 /* (radix_scatter's programs have no local tile) */
+#ifdef HAS_VALUES
+#define LOCAL_STEP_P , __local ushort *P
+#else
+#define LOCAL_STEP_P
+#endif
+inline void radix_local_step(__local KEY_T *K LOCAL_STEP_P, __local uint *cnt, __local uint *s, uint lshift,
+                             uint lmask)
+{
+    const uint lid = (uint)get_local_id(0);
+    KEY_T k[ITEMS];
+    uint r[ITEMS];
+#ifdef HAS_VALUES
+    ushort p[ITEMS];
+#endif
+    for (uint d = 0; d < LRADIX; ++d) cnt[PAD(d * WG + lid)] = 0;
+    for (uint j = 0; j < ITEMS; ++j) {
+        k[j] = K[PAD(lid * ITEMS + j)];
+#ifdef HAS_VALUES
+        p[j] = P[lid * ITEMS + j];
+#endif
+        uint c = PAD(digit_of(k[j], lshift, lmask) * WG + lid);
+        r[j] = cnt[c];
+        cnt[c] = r[j] + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scan_counters(cnt, s);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint pos = cnt[PAD(digit_of(k[j], lshift, lmask) * WG + lid)] + r[j];
+        K[PAD(pos)] = k[j];
+#ifdef HAS_VALUES
+        P[pos] = p[j];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif /* WG > 1 */
+#endif /* !ONESWEEP */
+
+#ifdef SINGLE_TILE
+/* A whole sort of n <= TILE keys in one work-group, one launch: the keys'
+ * images in local memory, stable local steps of LBITS bits over [begin, end)
+ * (as radix_reorder's, LSD order), then written out in order, coalesced.
+ * kind/flip: the image taken on load and undone on store. With HAS_VALUES,
+ * vals_out receives vals_in in the keys' order, or with iota each key's
+ * index. In place (keys_in == keys_out, vals_in == vals_out) allowed: every
+ * read of the inputs precedes the barrier before the first write. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint begin, uint end,
+                     uint kind, ulong flip RADIX_VAL_ARGS)
+{
+    __local KEY_T K[TILE_PADDED];
+#ifdef HAS_VALUES
+    __local ushort P[TILE]; /* each key's index */
+#endif
+    __local uint cnt[PAD(LRADIX * WG) + 1];
+    __local uint s[PAD(WG) + 1];
+    const uint lid = (uint)get_local_id(0);
+    const uint tile_n = (uint)n;
+    /* past the end keys of all ones: they rank last in every step and are
+     * never written */
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        K[PAD(k)] = k < tile_n ? to_image(keys_in[k], kind, (KEY_T)flip) : ~(KEY_T)0;
+#ifdef HAS_VALUES
+        P[k] = (ushort)k;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint sb = begin; sb < end; sb += LBITS)
+        radix_local_step(K
+#ifdef HAS_VALUES
+                         , P
+#endif
+                         , cnt, s, sb, (1u << min((uint)LBITS, end - sb)) - 1u);
+#ifdef HAS_VALUES
+    VAL_T v[ITEMS]; /* read all before any is written: in place */
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint i = j * WG + lid;
+        if (i < tile_n) v[j] = iota ? (VAL_T)P[i] : vals_in[P[i]];
+    }
+#endif
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint i = j * WG + lid;
+        if (i < tile_n) {
+            keys_out[i] = from_image(K[PAD(i)], kind, (KEY_T)flip);
+#ifdef HAS_VALUES
+            vals_out[i] = v[j];
+#endif
+        }
+    }
+}
+#endif
+
+#if !defined(ONESWEEP) && !defined(SINGLE_TILE) /* the classic passes */
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #if WG < 8
@@ -94,13 +201,6 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
         counts[(ulong)d * groups + g] = sum; /* 64-bit: 4096 digits x 2^20 tiles pass 2^32 */
     }
 }
-
-#ifndef RADIX_FILL /* the reorder kernels (a counting fill needs only radix_count) */
-/* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
- * in that (digit-major) order: work-item w then finds, for digit d, where its
- * first key of digit d goes. (T is uint in this program.) */
-DEFINE_SCAN_RUNS(scan_counters, LRADIX)
-
 
 #if WG == 1
 /* CPUs: one work-item per tile (a long serial loop, which is what a CPU core
@@ -163,38 +263,13 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* Stable local sort, LBITS digit bits per step. Work-item w owns the
-     * consecutive keys w*ITEMS .. w*ITEMS+ITEMS-1 and the counter column w,
-     * so counting needs no atomics and ranks keep the keys' order. */
-    for (uint sb = 0; sb < bits; sb += LBITS) {
-        const uint lshift = shift + sb;
-        const uint lmask = (1u << min((uint)LBITS, bits - sb)) - 1u;
-        KEY_T k[ITEMS];
-        uint r[ITEMS];
+    /* stable local sort, LBITS digit bits per step */
+    for (uint sb = 0; sb < bits; sb += LBITS)
+        radix_local_step(K
 #ifdef HAS_VALUES
-        ushort p[ITEMS];
+                         , P
 #endif
-        for (uint d = 0; d < LRADIX; ++d) cnt[PAD(d * WG + lid)] = 0;
-        for (uint j = 0; j < ITEMS; ++j) {
-            k[j] = K[PAD(lid * ITEMS + j)];
-#ifdef HAS_VALUES
-            p[j] = P[lid * ITEMS + j];
-#endif
-            uint c = PAD(digit_of(k[j], lshift, lmask) * WG + lid);
-            r[j] = cnt[c];
-            cnt[c] = r[j] + 1;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan_counters(cnt, s);
-        for (uint j = 0; j < ITEMS; ++j) {
-            uint pos = cnt[PAD(digit_of(k[j], lshift, lmask) * WG + lid)] + r[j];
-            K[PAD(pos)] = k[j];
-#ifdef HAS_VALUES
-            P[pos] = p[j];
-#endif
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+                         , cnt, s, shift + sb, (1u << min((uint)LBITS, bits - sb)) - 1u);
 
     /* start[d]: the first local position of digit d (tile_n if none). Each
      * boundary between runs writes the digits it skips over. */
@@ -222,19 +297,21 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #endif /* WG == 1 */
-#endif /* !RADIX_FILL */
-#endif /* !ONESWEEP */
+#endif /* the classic passes */
 
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
  * Built with -DONESWEEP on the look-back path. One upfront read of the keys
- * builds the digit histograms of every pass (radix_histogram), a scan turns
- * them into each digit's first output position (radix_digit_starts), and then
- * each pass is one kernel, radix_onesweep: a tile ranks its keys by the digit,
- * learns from the tiles before it how many keys of each digit they hold
- * (decoupled look-back, one status word per tile and digit), and writes its
- * keys out. Bytes per key and pass: read once, written once (the classic
- * passes above read twice).
+ * builds the digit histograms of every pass (radix_histogram), and then each
+ * pass is one kernel, radix_onesweep: a tile turns its pass's histogram into
+ * each digit's first output position (a work-group scan of RADIX counts, read
+ * from L2: no kernel of its own), ranks its keys by the digit, learns from
+ * the tiles before it how many keys of each digit they hold (decoupled
+ * look-back, one status word per tile and digit), and writes its keys out.
+ * A sort is 1 + passes launches: the status words and histograms need no
+ * clear launch (each kernel zeroes the next one's, LB_SPARE_ARGS; the host's
+ * clsort__status). Bytes per key and pass: read once, written once (the
+ * classic passes above read twice).
  *
  * Ranking is by 32-work-item warps: per key step, the work-items holding the
  * same digit find each other (match_any), the lowest of them adds their count
@@ -284,20 +361,24 @@ inline uint os_match_any(uint x, __local uint *scratch)
 inline void os_warp_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
-/* The scratch `counts` of a one-sweep sort: first the status words of a pass
- * (tiles * RADIX, then the ticket counter; cleared before each pass), then at
- * hist_off the digit histograms of all passes, hist[p * RADIX + d]. */
+/* The scratch of a one-sweep sort: the status words of a pass (tiles *
+ * RADIX, then the ticket counter; zero on entry), and the digit histograms of
+ * all passes, hist[p * RADIX + d] (zero before radix_histogram). Each kernel
+ * also zeroes the spare words [lo, hi) that a later kernel takes as its
+ * status or histograms (LB_SPARE_ARGS; the host says which). */
 #define OS_HIST_WORDS (((KEY_BYTES * 8 + RADIX_BITS - 1) / RADIX_BITS) * RADIX)
 
-/* hist[p * RADIX + d] += keys whose digit of pass p is d. Each work-group
- * takes tiles g, g + groups, ...; counters of every pass in local memory. */
+/* hist[p * RADIX + d] += keys whose digit of pass p is d (hist = hist_buf +
+ * hist_off). Each work-group takes tiles g, g + groups, ...; counters of
+ * every pass in local memory. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
-                     uint kind, ulong flip, __global volatile uint *counts, uint hist_off)
+                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
 {
     __local uint h[OS_HIST_WORDS];
-    __global volatile uint *hist = counts + hist_off;
+    __global volatile uint *hist = hist_buf + hist_off;
     const uint lid = (uint)get_local_id(0);
+    LB_SPARE_CLEAR();
     for (uint i = lid; i < passes * RADIX; i += WG) h[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong t = get_group_id(0); t * TILE < n; t += get_num_groups(0)) {
@@ -321,19 +402,6 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
         if (h[i]) atomic_add(&hist[i], h[i]);
 }
 
-/* hist[p * RADIX + d] becomes the exclusive scan over d: one work-group per pass. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_digit_starts(__global uint *counts, uint hist_off)
-{
-    __local uint s[PAD(WG) + 1];
-    const uint lid = (uint)get_local_id(0);
-    __global uint *h = counts + hist_off + get_group_id(0) * RADIX;
-    uint x = lid < RADIX ? h[lid] : 0u, total;
-    uint e = wg_exclusive_scan(x, s, &total);
-    if (lid < RADIX) h[lid] = e;
-}
-
-#ifndef RADIX_FILL /* the one-sweep pass (a counting fill needs only the histograms) */
 /* Status words carry their payload, so they need no ordering, only untorn
  * 32-bit accesses: plain volatile loads and stores on NVIDIA (an atomic per
  * access measured slower: 2^28 keys make 50 M of them per pass), atomics
@@ -362,15 +430,15 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
 }
 #endif
 
-/* One pass: counts as above (status zero on entry), starts_off where this
- * pass's digit starts are. */
+/* One pass: status = status_buf + status_off (zero on entry), this pass's
+ * digit counts at hist_buf + hist_off; the spare words as above. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
-                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *counts,
-                    uint starts_off RADIX_VAL_ARGS)
+                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *status_buf,
+                    ulong status_off LB_SPARE_ARGS, __global const uint *hist_buf, ulong hist_off RADIX_VAL_ARGS)
 {
-    __global volatile uint *status = counts;
-    __global const uint *starts = (__global const uint *)(counts + starts_off);
+    __global volatile uint *status = status_buf + status_off;
+    __global const uint *hist = hist_buf + hist_off;
 #if defined(HAS_VALUES) && VAL_BYTES > KEY_BYTES
     __local VAL_T buf[TILE]; /* keys, then values, in local order */
 #else
@@ -389,6 +457,11 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
     const uint mask = (1u << bits) - 1u;
     const uint groups = (uint)get_num_groups(0);
+    LB_SPARE_CLEAR();
+    /* the first output position of each digit: the exclusive scan of the
+     * pass's histogram (every tile computes it: RADIX reads, no launch) */
+    uint hist_total;
+    const uint digit_start = wg_exclusive_scan(lid < RADIX ? hist[lid] : 0u, s, &hist_total);
     if (lid == 0) {
         uint t = atomic_inc(&status[(ulong)groups * RADIX]);
 #if defined(LB_REVERSE) && defined(LB_FALLBACK)
@@ -463,7 +536,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     uint tile_excl = wg_exclusive_scan(lid < RADIX ? tile_total : 0u, s, &tile_total);
     if (lid < RADIX) {
         local_start[lid] = tile_excl;
-        out_base[lid] = starts[lid] + excl - tile_excl;
+        out_base[lid] = digit_start + excl - tile_excl;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -496,7 +569,6 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
 #endif
 }
-#endif /* !RADIX_FILL */
 #endif /* ONESWEEP */
 
 #ifdef RADIX_FILL

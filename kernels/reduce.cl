@@ -390,7 +390,8 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
 
 /* ---- look-back path: one pass, deterministic ------------------------------
  * One buffer of 32-bit words, all zero on entry: 2 * groups status words
- * (common.cl's word pairs: flag and the tile's boundary count c), the ticket,
+ * (common.cl's status of a tile: flag and the tile's boundary count c, as a
+ * 32-bit pair or one 64-bit word), the ticket,
  * then the aggregates' and the inclusive prefixes' value bits, RD_CHUNKS words
  * each (agg_v, incl_v). Only 32-bit atomics: a value is written as 16-bit
  * chunks, each word marked written (bit 16), before the status words that
@@ -560,10 +561,11 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
     __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status,
-                       uint mode, __global T *out)
+void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
+                       LB_SPARE_ARGS, uint mode, __global T *out)
 {
     RD_TILE_LOCALS
+    LB_SPARE_CLEAR();
     RD_LB_LOCALS
     uint xc, tc, pc, hm;
     T xv, tv, pv;
@@ -574,10 +576,12 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
-                          __global volatile uint *status, __global SEG_T *keys_out, __global T *vals_out,
-                          __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+                          __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
+                          __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
+                          __global uint *count)
 {
     RD_TILE_LOCALS
+    LB_SPARE_CLEAR();
     RD_LB_LOCALS
     uint xc, tc, pc, hm;
     T xv, tv, pv;

@@ -6,7 +6,7 @@
  *    and scan_tiles rescans each tile starting from its tile's prefix.
  *    Reads the input twice, writes it once; needs no inter-work-group waiting.
  *  - scan_lookback: one pass, decoupled look-back. Reads once, writes once.
- *    Only for 32-bit T (a status word pair carries flag + 32 payload bits).
+ *    Only for 32-bit T (a tile's status carries flag + 32 payload bits).
  * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
 
 /* sums[g] = sum of tile g. */
@@ -51,11 +51,12 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
 }
 
 #ifdef HAVE_LOOKBACK
-/* One-pass scan. status holds one word per tile and then the ticket counter,
- * all zero on entry. */
+/* One-pass scan. status holds two words per tile and then the ticket
+ * counter, all zero on entry; spare words [lo, hi) are zeroed for the next
+ * call (LB_SPARE_ARGS). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                   __global volatile uint *status, uint inclusive, __global T *total)
+                   __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
@@ -65,6 +66,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local int step;
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);
+    LB_SPARE_CLEAR();
     const uint g = lb_ticket(status, &tile_id);
     const ulong base = (ulong)g * TILE;
     load_tile(in, base, n, bit, tile);

@@ -131,11 +131,12 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
 }
 
 #ifdef HAVE_LOOKBACK
-/* One-pass stable compaction with decoupled look-back (fast path). status as
- * in scan_lookback. */
+/* One-pass stable compaction with decoupled look-back (fast path). status
+ * and the spare as in scan_lookback. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
-                   __global volatile uint *status, __global KEY_T *keys_out, __global uint *count VAL_ARGS)
+                   __global volatile uint *status LB_SPARE_ARGS, __global KEY_T *keys_out, __global uint *count
+                   VAL_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -144,6 +145,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local uint win[2 * LB_WINDOW];
     __local int step;
     __local uint lb_acc;
+    LB_SPARE_CLEAR();
     const uint g = lb_ticket(status, &tile_id);
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];

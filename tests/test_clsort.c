@@ -3314,7 +3314,7 @@ static void test_nbody(clsort_context *cs, int tiny, int quick)
  * finish; without it this hangs on PoCL (2 threads), PoCL basic, rusticl and
  * oclgrind. It caught the fallback's double count (a window that found the
  * prefix on the 64th idle read fell back too): wrong sums on PoCL pthread. */
-static void test_reverse_tiles(int tiny)
+static void test_reverse_tiles(int tiny, int status32)
 {
     static const size_t sizes[] = {4097, 8193, 65537, 300001};
     clsort_context *cs = NULL;
@@ -3323,15 +3323,16 @@ static void test_reverse_tiles(int tiny)
     memset(&desc, 0, sizeof desc);
     desc.path = CLSORT_PATH_LOOKBACK;
     desc.tuning.reverse_tiles = 1;
-    path_name = "lookback, tiles reversed";
-    printf("  look-back with tiles in reverse start order...\n");
+    desc.tuning.status32 = status32;
+    path_name = status32 ? "lookback, tiles reversed, 32-bit status pairs" : "lookback, tiles reversed";
+    printf("  look-back with tiles in reverse start order%s...\n", status32 ? " (32-bit status pairs)" : "");
     fflush(stdout);
     if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
         check(0, "clsort_create with tuning.reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
         return;
     }
-    for (s = 0; s < sizeof sizes / sizeof sizes[0] && (!tiny || sizes[s] < 10000); ++s) {
+    for (s = 0; s < sizeof sizes / sizeof sizes[0] && (!tiny || sizes[s] < 10000) && (!status32 || s < 2); ++s) {
         test_scan_case(cs, CLSORT_U32, sizes[s], D_RANDOM, 0, 0);
         test_scan_case(cs, CLSORT_F32, sizes[s], D_RANDOM, 1, 1);
         test_scan_case(cs, CLSORT_I32, sizes[s], D_ONES, 1, 0);
@@ -4948,6 +4949,66 @@ static void test_tree(clsort_context *cs, int tiny, int quick)
     clsort_tree_destroy(tree);
 }
 
+/* The look-back status slots (clsort__status_begin): calls of every
+ * look-back family with sizes going up and down (around the tile, one tile,
+ * a few, 2^k +- 1), alternating on one context, so that each call finds its
+ * slot's regions in every state the bookkeeping can leave them (clean,
+ * partly cleaned after a larger call, grown); both status forms
+ * (tuning.status32), and 16-element tiles, with which a large call's status
+ * passes what a small call's kernel zeroes of it (clsort__status_budget).
+ * Each call is checked against the C reference. */
+static void test_status_slots(int tiny, int base, int sort, int reduce)
+{
+    static const size_t sizes[] = {4097, 1, 12289, 4096, 300001, 4095, 65537, 2, 8193, 300001, 12289, 4097};
+    size_t s, ns = sizeof sizes / sizeof sizes[0];
+    int form;
+    for (form = 0; form < 3; ++form) {
+        clsort_context *cs = NULL;
+        clsort_context_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.path = CLSORT_PATH_LOOKBACK;
+        desc.tuning.status32 = form == 1;
+        if (form == 2) desc.tuning.tile_wg = 4, desc.tuning.tile_items = 4;
+        path_name = form == 1 ? "lookback, 32-bit status pairs, sizes alternating"
+                    : form == 2 ? "lookback, 16-element tiles, sizes alternating" : "lookback, sizes alternating";
+        printf("  look-back status slots, sizes and families alternating%s...\n",
+               form == 1 ? " (32-bit pairs)" : form == 2 ? " (16-element tiles)" : "");
+        fflush(stdout);
+        if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+            check(0, "clsort_create for the status slots", 0, clsort_last_error(cs), 0, 0, 0);
+            clsort_destroy(cs);
+            return;
+        }
+        for (s = 0; s < ns; ++s) {
+            size_t n = sizes[s];
+            if ((tiny && n > 10000) || form == 2) continue;
+            if (base) {
+                test_scan_case(cs, CLSORT_U32, n, D_RANDOM, (int)(s & 1), 0);
+                test_split_case(cs, 4, 4, n, F_RANDOM, 0, 0);
+                if (n < 70000) test_scan_case(cs, CLSORT_F32, n, D_RANDOM, 1, (int)(s % 3 == 0));
+            }
+            if (reduce) {
+                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+                test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_FLAGS_U32, CLSORT_U32, n, SP_SHORT, 0,
+                                 (int)(s & 1), 0, 0);
+            }
+            if (sort && n < 70000) {
+                test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 0, 0, 0, s & 1 ? M_VAL4 : M_KEYS, 0, (int)(s % 3 == 1));
+                if (!tiny && n < 10000) test_sort_case(cs, CLSORT_U64, n, S_RANDOM, 0, 0, 0, 1, M_PERM, 0, 0);
+            }
+            if (base && !tiny) test_scan_case(cs, CLSORT_U32, n, D_ONES, 0, 1); /* in place */
+        }
+        /* 16-element tiles: a large call, one small call (which zeroes only
+         * part of the large one's status), a large call again, on one slot */
+        for (s = 0; s < 8 && form == 2 && base && !tiny; ++s) {
+            size_t n = s % 2 ? (s % 4 == 1 ? 4095 : 1) : 300001;
+            if (s < 4) test_scan_case(cs, CLSORT_U32, n, D_RANDOM, 0, 0);
+            else test_split_case(cs, 4, 0, n, F_RANDOM, 0, 0);
+        }
+        clsort_destroy(cs);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
@@ -4963,6 +5024,7 @@ int main(int argc, char **argv)
     int run_reduce = all || strcmp(part, "reduce") == 0;
     int run_tree = all || strcmp(part, "tree") == 0;
     int only_reverse = strcmp(part, "reverse") == 0; /* the reverse-tile stress alone (a loop of it) */
+    int only_status = strcmp(part, "status") == 0;   /* the look-back status slots alone */
     static const size_t base_sizes[] = {0, 1, 2, 3, 7, 31, 255, 256, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097,
                                         8191, 8192, 8193, 65537};
     size_t sizes[32], nsizes = 0, i;
@@ -4971,7 +5033,7 @@ int main(int argc, char **argv)
         if (tiny ? (i == 0 || i == 1 || i == 3 || i == 8 || i == 15) : (!quick || base_sizes[i] <= 8193))
             sizes[nsizes++] = base_sizes[i];
     if (!quick) sizes[nsizes++] = ((size_t)1 << 20) + 1;
-    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK && !only_reverse; ++p) {
+    for (p = CLSORT_PATH_PORTABLE; p <= CLSORT_PATH_LOOKBACK && !only_reverse && !only_status; ++p) {
         clsort_context *cs = NULL;
         clsort_context_desc desc;
         size_t s;
@@ -5063,7 +5125,10 @@ int main(int argc, char **argv)
         }
         clsort_destroy(cs);
     }
-    if (run_base || only_reverse) test_reverse_tiles(tiny);
+    if (run_base || only_reverse) test_reverse_tiles(tiny, 0);
+    if (run_base || only_reverse) test_reverse_tiles(tiny, 1); /* the other status form (where there are two) */
+    if (run_base || run_sort || run_reduce || only_status)
+        test_status_slots(tiny, run_base || only_status, run_sort || only_status, run_reduce || only_status);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

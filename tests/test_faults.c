@@ -158,8 +158,14 @@ cl_int __wrap_clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, 
     return __real_clGetDeviceInfo(d, what, size, v, ret);
 }
 
-/* Calls that return a cl_int and may create an event (its last argument). */
-#define WRAP_STATUS(name, params, args, ev, code)           \
+/* Device commands enqueued successfully that run on the device: kernel
+ * launches, fills and copies (reads to the host not counted), for the
+ * launches-per-call checks. */
+static long device_commands;
+
+/* Calls that return a cl_int and may create an event (its last argument);
+ * counted: a device command. */
+#define WRAP_STATUS_COUNTED(name, params, args, ev, code, counted) \
     cl_int __real_##name params;                            \
     cl_int __wrap_##name params;                            \
     cl_int __wrap_##name params                             \
@@ -168,8 +174,10 @@ cl_int __wrap_clGetDeviceInfo(cl_device_id d, cl_device_info what, size_t size, 
         if (inject()) return (code);                        \
         r = __real_##name args;                             \
         if (r == CL_SUCCESS && (ev) && *(ev)) ++live[O_EVENT]; \
+        if (r == CL_SUCCESS && (counted)) ++device_commands; \
         return r;                                           \
     }
+#define WRAP_STATUS(name, params, args, ev, code) WRAP_STATUS_COUNTED(name, params, args, ev, code, 0)
 #define NO_EVENT ((cl_event *)NULL)
 
 WRAP_STATUS(clGetPlatformIDs, (cl_uint n, cl_platform_id *p, cl_uint *np), (n, p, np), NO_EVENT,
@@ -182,10 +190,10 @@ WRAP_STATUS(clGetKernelInfo, (cl_kernel k, cl_kernel_info i, size_t s, void *v, 
             NO_EVENT, CL_OUT_OF_HOST_MEMORY)
 WRAP_STATUS(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v), NO_EVENT,
             CL_OUT_OF_RESOURCES)
-WRAP_STATUS(clEnqueueNDRangeKernel,
-            (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g, const size_t *l,
-             cl_uint nw, const cl_event *w, cl_event *e),
-            (q, k, d, o, g, l, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS_COUNTED(clEnqueueNDRangeKernel,
+                    (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g, const size_t *l,
+                     cl_uint nw, const cl_event *w, cl_event *e),
+                    (q, k, d, o, g, l, nw, w, e), e, CL_OUT_OF_RESOURCES, 1)
 WRAP_STATUS(clEnqueueReadBuffer,
             (cl_command_queue q, cl_mem b, cl_bool bl, size_t o, size_t s, void *p, cl_uint nw, const cl_event *w,
              cl_event *e),
@@ -194,14 +202,14 @@ WRAP_STATUS(clEnqueueWriteBuffer,
             (cl_command_queue q, cl_mem b, cl_bool bl, size_t o, size_t s, const void *p, cl_uint nw,
              const cl_event *w, cl_event *e),
             (q, b, bl, o, s, p, nw, w, e), e, CL_OUT_OF_RESOURCES)
-WRAP_STATUS(clEnqueueCopyBuffer,
-            (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint nw, const cl_event *w,
-             cl_event *e),
-            (q, a, b, oa, ob, s, nw, w, e), e, CL_MEM_OBJECT_ALLOCATION_FAILURE)
-WRAP_STATUS(clEnqueueFillBuffer,
-            (cl_command_queue q, cl_mem b, const void *p, size_t ps, size_t o, size_t s, cl_uint nw,
-             const cl_event *w, cl_event *e),
-            (q, b, p, ps, o, s, nw, w, e), e, CL_OUT_OF_RESOURCES)
+WRAP_STATUS_COUNTED(clEnqueueCopyBuffer,
+                    (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint nw,
+                     const cl_event *w, cl_event *e),
+                    (q, a, b, oa, ob, s, nw, w, e), e, CL_MEM_OBJECT_ALLOCATION_FAILURE, 1)
+WRAP_STATUS_COUNTED(clEnqueueFillBuffer,
+                    (cl_command_queue q, cl_mem b, const void *p, size_t ps, size_t o, size_t s, cl_uint nw,
+                     const cl_event *w, cl_event *e),
+                    (q, b, p, ps, o, s, nw, w, e), e, CL_OUT_OF_RESOURCES, 1)
 WRAP_STATUS(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *e),
             (q, nw, w, e), e, CL_OUT_OF_HOST_MEMORY)
 
@@ -648,6 +656,140 @@ static void fault_case(int s, long k, int stride_report)
     check(balanced(), what, (int)k);
 }
 
+/* Device commands (launches, fills, copies) of scenario s on cs, checked. */
+static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
+{
+    long before;
+    clsort_result r;
+    char name[200];
+    reset(cs, b);
+    before = device_commands;
+    r = run_scenario(cs, b, s);
+    snprintf(name, sizeof name, "%s: %s is correct", what, scenario_names[s]);
+    check(r == CLSORT_SUCCESS && result_ok(cs, b, s), name, 0);
+    return device_commands - before;
+}
+
+/* Launches per call on the look-back path (issue 22): the look-back status
+ * needs no clear launch once a slot's spare region is clean, so a call after
+ * one of the same size (or smaller) is one launch: scan, pack, the
+ * segmented scan; the same with families alternating on one context, and
+ * after a call that failed at any of its OpenCL calls (the slot's
+ * bookkeeping then clears again). Both status forms (tuning.status32). */
+static void launches_per_call(void)
+{
+    static const int fam[4] = {0, 1, 13, 10}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
+    int form, i, round;
+    char what[200];
+    for (form = 0; form < 2; ++form) {
+        clsort_context *cs = NULL;
+        clsort_context_desc d;
+        bufs b;
+        memset(&d, 0, sizeof d);
+        d.path = CLSORT_PATH_LOOKBACK;
+        d.cache_off = 1;
+        d.tuning.status32 = form;
+        fail_at = 0;
+        if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
+            check(0, "clsort_create (look-back path)", 0);
+            clsort_destroy(cs);
+            continue;
+        }
+        make_bufs(cs, &b);
+        for (i = 0; i < 3; ++i) {
+            long first_call, second;
+            snprintf(what, sizeof what, "status%s, first call", form ? "32" : "64/auto");
+            first_call = commands_of(cs, &b, fam[i], what);
+            second = commands_of(cs, &b, fam[i], "second call");
+            snprintf(what, sizeof what, "status%s: a second %s of the same size makes exactly 1 launch (first %ld, "
+                     "second %ld)", form ? "32" : "64/auto", scenario_names[fam[i]], first_call, second);
+            check(second == 1, what, 0);
+            printf("  %s\n", what);
+        }
+        { /* the one-sweep sort of u32 keys: histograms + 4 passes, no clear */
+            clsort_sort_desc so;
+            long before, got[3];
+            int ok = 1, j;
+            static uint32_t back[N], want[N];
+            memset(&so, 0, sizeof so);
+            memcpy(want, h_keys, sizeof want);
+            qsort(want, N, 4, cmp_u32);
+            for (j = 0; j < 3; ++j) {
+                reset(cs, &b);
+                before = device_commands;
+                ok &= clsort_sort(cs, b.keys, b.out, N, &so, NULL) == CLSORT_SUCCESS;
+                got[j] = device_commands - before;
+                clEnqueueReadBuffer(clsort_cl_queue(cs), b.out, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL);
+                ok &= memcmp(back, want, sizeof back) == 0;
+                if (j == 0) commands_of(cs, &b, 0, "a scan between two sorts"); /* another slot in between */
+            }
+            snprintf(what, sizeof what, "status%s: u32 sort (one-sweep) %ld, then %ld and %ld launches (1 + 4 passes)",
+                     form ? "32" : "64/auto", got[0], got[1], got[2]);
+            printf("  %s\n", what);
+            check(ok, "one-sweep sort on the launch-count context is correct", 0);
+            check(got[1] == 5 && got[2] == 5, what, 0);
+        }
+        { /* the single-tile sort: n <= one tile (4096 keys on CPUs, 2048 with values on GPUs), one launch */
+            clsort_sort_desc so;
+            long before, got;
+            int ok;
+            size_t m = 1000;
+            static uint32_t back[N], want[N];
+            memset(&so, 0, sizeof so);
+            so.descending = 1;
+            memcpy(want, h_keys, m * 4);
+            qsort(want, m, 4, cmp_u32);
+            reset(cs, &b);
+            before = device_commands;
+            ok = clsort_sort(cs, b.keys, b.keys, m, &so, NULL) == CLSORT_SUCCESS; /* in place */
+            got = device_commands - before;
+            clEnqueueReadBuffer(clsort_cl_queue(cs), b.keys, CL_TRUE, 0, m * 4, back, 0, NULL, NULL);
+            for (i = 0; i < (int)m; ++i) ok &= back[i] == want[m - 1 - (size_t)i];
+            check(ok, "single-tile sort (1000 keys, descending, in place) is correct", 0);
+            snprintf(what, sizeof what, "single-tile sort of 1000 keys: %ld launch(es), 1 expected", got);
+            check(got == 1, what, 0);
+            if (got != 1) printf("  %s\n", what);
+        }
+        for (round = 0; round < 3; ++round) /* families alternating: each still one launch */
+            for (i = 0; i < 3; ++i) {
+                long n = commands_of(cs, &b, fam[i], "alternating");
+                snprintf(what, sizeof what, "alternating families: %s makes exactly 1 launch (%ld)",
+                         scenario_names[fam[i]], n);
+                check(n == 1, what, 0);
+            }
+        for (i = 0; i < 4; ++i) { /* a failure at every OpenCL call of a call, then correct calls */
+            long total, k;
+            reset(cs, &b);
+            run_scenario(cs, &b, fam[i]); /* its programs built: the calls counted next are a warm call's */
+            reset(cs, &b);
+            calls = 0;
+            run_scenario(cs, &b, fam[i]);
+            total = calls;
+            for (k = 1; k <= total; ++k) {
+                clsort_result r;
+                long n;
+                reset(cs, &b);
+                calls = 0;
+                fail_at = k;
+                r = run_scenario(cs, &b, fam[i]);
+                fail_at = 0;
+                snprintf(what, sizeof what, "%s on a warm look-back context: the injected error is returned",
+                         scenario_names[fam[i]]);
+                check(r != CLSORT_SUCCESS, what, (int)k);
+                commands_of(cs, &b, fam[i], "after a failed call");
+                n = commands_of(cs, &b, fam[i], "after a failed call and one more");
+                snprintf(what, sizeof what, "%s: as few launches again after a failed call and a correct one (%ld)",
+                         scenario_names[fam[i]], n);
+                check(n == (fam[i] == 10 ? 6 : 1), what, (int)k); /* the sort: histograms, 4 passes, the gather */
+            }
+        }
+        free_bufs(&b);
+        clsort_destroy(cs);
+        check(balanced(), "launches per call: nothing leaked", 0);
+    }
+    printf("launches per call on the look-back path: checked\n");
+}
+
 int main(int argc, char **argv)
 {
     int s, quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -661,6 +803,11 @@ int main(int argc, char **argv)
         h_pos[2 * i] = (float)((h_keys[i] >> 8) & 0xffff) / 65536.0f;
         h_pos[2 * i + 1] = (float)(h_keys[i] >> 24) / 256.0f;
         h_attr[3 * i] = h_attr[3 * i + 1] = h_attr[3 * i + 2] = (uint32_t)i;
+    }
+    if (argc > 1 && strcmp(argv[1], "--launches") == 0) { /* only the launches-per-call checks */
+        launches_per_call();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
     }
     /* clsort_create itself: every call of it failing in turn */
     {
@@ -783,6 +930,7 @@ int main(int argc, char **argv)
         clsort_destroy(cs);
         check(balanced(), "desc.temp retained by the context is released at destroy", 0);
     }
+    if (first == 0) launches_per_call();
     for (s = first; s < SCENARIOS; ++s) {
         clsort_context *cs = NULL;
         bufs b;
