@@ -1069,13 +1069,14 @@ static void test_contexts(clsort_context *cs)
         clReleaseMemObject(gdst);
     }
     { /* invalid tuning is refused at create, naming the knob */
-        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic; const char *knob; } bad_t[] = {
-            {3, 16, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, "tile"},
-            {2048, 1, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, "bitonic_steps"},
-            {0, 0, 0, 64, 16, 1, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, "nbody"},
-            {0, 0, 0, 48, 1, 1, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, "nbody"},
-            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, "nbody"},
-            {0, 0, 0, 0, 0, 0, 0, 2, "classic_passes"}};
+        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic, rbk; const char *knob; } bad_t[] = {
+            {3, 16, 0, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, 0, "tile"},
+            {2048, 1, 0, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, 0, "bitonic_steps"},
+            {0, 0, 0, 64, 16, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, 0, "nbody"},
+            {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 3, "rbk_variant"},
+            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}};
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -1092,6 +1093,7 @@ static void test_contexts(clsort_context *cs)
             td.tuning.nbody_js = bad_t[i].njs;
             td.tuning.nbody_flags = bad_t[i].nflags;
             td.tuning.classic_passes = bad_t[i].classic;
+            td.tuning.rbk_variant = bad_t[i].rbk;
             snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
             check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
                   what, 0, clsort_last_error(tc), 0, 0, 0);
@@ -3566,6 +3568,82 @@ static void test_rd_determinism(clsort_context *cs, size_t n, int runs)
     free(in); free(a); free(b); free(fl);
 }
 
+/* Reduce-by-key of f32 sums with runs across many tiles: repeated runs give
+ * the same bits (the family's promise on both paths and every variant). */
+static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
+{
+    float *in = (float *)malloc(n * 4), *a = (float *)malloc(n * 4), *b = (float *)malloc(n * 4);
+    uint32_t *keys = (uint32_t *)malloc(n * 4), key = 0;
+    size_t i, c0 = 0, c1 = 0;
+    int k, same = 1;
+    cl_mem dk, dv, dko, dvo;
+    clsort_by_key_desc bk;
+    for (i = 0; i < n; ++i) {
+        in[i] = (float)((double)(rnd64() % 2000001) / 1000.0 - 1000.0) * (float)(1u << (rnd64() % 16));
+        if (rnd64() % 20000 == 0) ++key; /* runs of ~20000: each spans several tiles */
+        keys[i] = key;
+    }
+    dk = buffer(cs, n * 4, keys);
+    dv = buffer(cs, n * 4, in);
+    dko = buffer(cs, n * 4, NULL);
+    dvo = buffer(cs, n * 4, NULL);
+    memset(&bk, 0, sizeof bk);
+    bk.key_type = CLSORT_U32;
+    bk.type = CLSORT_F32;
+    for (k = 0; k < runs && same; ++k) {
+        if (clsort_reduce_by_key(cs, dk, dv, dko, dvo, n, &bk, k ? &c1 : &c0, NULL) != CLSORT_SUCCESS) {
+            same = 0;
+            break;
+        }
+        download(cs, dvo, (k ? c1 : c0) * 4, k ? b : a);
+        if (k && (c1 != c0 || memcmp(a, b, c0 * 4) != 0)) same = 0;
+    }
+    check(same && c0 == (size_t)key + 1, "reduce by key f32: repeated runs bitwise equal", n, "random", 0, (double)key + 1,
+          (double)c0);
+    clReleaseMemObject(dk); clReleaseMemObject(dv); clReleaseMemObject(dko); clReleaseMemObject(dvo);
+    free(in); free(a); free(b); free(keys);
+}
+
+/* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
+ * Hillis-Steele pair scan, unique and run-length encode on the general
+ * pass) at the device's tile, and variant 1 (the raking pair scan, the heads
+ * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
+ * of 2), around tile borders, for each head pattern. */
+static void test_rd_variants(clsort_context *cs, int tiny)
+{
+    static const unsigned shapes[3][3] = {{1, 0, 0}, {2, 256, 4}, {2, 64, 2}}; /* rbk_variant, wg, items */
+    static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
+    int v, p;
+    size_t i;
+    for (v = 0; v < 3; ++v) {
+        clsort_tuning tu;
+        clsort_context *vc;
+        size_t tile, ns[6];
+        memset(&tu, 0, sizeof tu);
+        tu.rbk_variant = (int)shapes[v][0];
+        tu.tile_wg = shapes[v][1];
+        tu.tile_items = shapes[v][2];
+        vc = tuned_context(cs, &tu, "context with a reduction kernel variant");
+        if (!vc) continue;
+        /* u32 keys: the tile as asked; the default tile measured by its
+         * largest (4096 on GPUs at 8 staged bytes; CPUs 4 x 1024) */
+        tile = shapes[v][1] ? (size_t)shapes[v][1] * shapes[v][2] : 4096;
+        ns[0] = 1; ns[1] = tile - 1; ns[2] = tile; ns[3] = tile + 1; ns[4] = 2 * tile + 1; ns[5] = 9 * tile + 7;
+        rd_depth = 70000;
+        for (i = 0; i < (tiny ? 4u : 6u); ++i)
+            for (p = 0; p < 5; ++p) {
+                size_t n = ns[i];
+                if (tiny && p != 1 && p != 4) continue;
+                test_rd_rle_case(vc, (i + (size_t)p) & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)((i + (size_t)p) % 3));
+                if ((i + (size_t)p) % 2 == 0)
+                    test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
+                                     CLSORT_U32, n, pats[p], 0, 1, 0, 0);
+            }
+        if (!tiny) test_rd_bykey_determinism(vc, (size_t)1 << 17, 4);
+        clsort_destroy(vc);
+    }
+}
+
 /* Bad arguments: an error with a message, outputs untouched. */
 static void test_rd_arguments(clsort_context *cs)
 {
@@ -3783,6 +3861,8 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         test_rd_reduce_case(cs, CLSORT_F32, CLSORT_OP_SUM, (size_t)1 << 22, 0);
     }
     if (lookback && !tiny) test_rd_determinism(cs, quick ? (size_t)1 << 18 : (size_t)1 << 22, quick ? 10 : 50);
+    if (!tiny) test_rd_bykey_determinism(cs, quick ? (size_t)1 << 18 : (size_t)1 << 22, quick ? 4 : 10);
+    test_rd_variants(cs, tiny);
     test_rd_arguments(cs);
     test_rd_host(cs);
 }
