@@ -26,10 +26,14 @@
  * keys_out[C].
  *
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
- * folds its ITEMS elements left to right, work-items combine in a
- * Hillis-Steele tree, tiles by the reduce-then-scan tree (portable) or by a
- * left fold (look-back, see rd_lookback), so float results repeat bit
- * for bit from run to run. */
+ * folds its ITEMS elements left to right, work-items combine by raking
+ * (RD_RAKE, see rd_wg_scan) or in a Hillis-Steele tree, tiles by the
+ * reduce-then-scan tree (portable) or by a left fold (look-back, see
+ * rd_lookback), so float results repeat bit for bit from run to run.
+ *
+ *   RD_RAKE  the raking work-group scan (variant 1; else Hillis-Steele)
+ *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
+ *            "heads" below) */
 
 #ifndef TK
 #define TK 0
@@ -190,8 +194,15 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     (void)vals; (void)lv;
 #endif
     /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here */
+     * elements other work-items read here; variant 1 keeps that fence to
+     * the scans (need_next, the same for the whole work-group, marks the
+     * scatter kernels, which are never in place) */
+#ifdef RD_RAKE
+    if (need_next) barrier(CLK_LOCAL_MEM_FENCE);
+    else barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#else
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#endif
 }
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
@@ -491,7 +502,7 @@ inline void rd_heads_out(__local const LS_T *ls, ulong base, ulong n, uint pc, u
 inline void rd_heads_tile(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
                           __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
 {
-    rd_stage(0, seg, base, n, 0, 0, ls);
+    rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first key staged too, unused) */
     rd_heads_fold(ls, base, n, xc, xv, hm);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }

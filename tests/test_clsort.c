@@ -2996,7 +2996,7 @@ static void test_reverse_tiles(int tiny)
  * left to right. Integer results and min/max must match exactly (min/max by
  * value: -0.0 == +0.0); float sums within the bound of the REDUCE notes:
  * depth * u * (sum of |x| over the segment so far), depth = ceil(n / 2048) +
- * 4 * (1024 + 10) + 8 for the default tiles, n for tuned tiles (any order). */
+ * 4 * (1024 + 64) + 8 for the default tiles, n for tuned tiles (any order). */
 
 __extension__ typedef unsigned __int128 rd_u128;
 static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
@@ -3785,7 +3785,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
     clsort_context *small;
     printf("  reductions: reduce, segmented scan / reduce, by key, run-length, unique, histogram...\n");
     fflush(stdout);
-    rd_depth = 4 * (1024 + 10) + 8;
+    rd_depth = 4 * (1024 + 64) + 8;
     kmax = tiny ? 6 : quick ? 14 : nsz;
     /* every type and operator: reduce, and segmented scans with u32 flags.
      * --quick on the look-back path (whose kernels differ from the portable
@@ -3796,7 +3796,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         for (op = 0; op < 3; ++op)
             for (s = 0; s < kmax && RD_OPS_HERE(t, op); s += tiny ? 1 : 2) {
                 size_t n = sizes[s];
-                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
                 test_rd_reduce_case(cs, (clsort_type)t, (clsort_op)op, n, (int)(s % 3));
                 test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_FLAGS_U32, CLSORT_U32, n,
                                  (int)((s + (size_t)t) % SP_COUNT), (int)(s % 3), (int)(s / 2 & 1), (int)(s % 4 == 1), 0);
@@ -3808,7 +3808,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
                 size_t n = sizes[s];
                 if (tiny && sp > SP_SHORT && sp != SP_TILES) continue;
                 if (n > 70000 && sp != SP_SHORT && sp != SP_LONG) continue;
-                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
                 test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, (clsort_segments)sk, s & 1 ? CLSORT_U64 : CLSORT_U32, n,
                                  sp, 2, (int)(s & 1), (int)(s % 3 == 0), (int)(s & 2));
                 if ((s + (size_t)sp) % 3 == 0)
@@ -3820,7 +3820,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         for (op = 0; op < 3; ++op) {
             size_t n = tiny ? 4097 : quick ? 8193 : 65537;
             if (!RD_OPS_HERE(t, op)) continue;
-            rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+            rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
             test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_KEYS, op == 1 ? CLSORT_U64 : CLSORT_U32,
                              n, op == 2 ? SP_TILES : SP_SHORT, t % 3, 1, 0, 0);
             test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n, SP_SHORT,
@@ -3853,7 +3853,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         clsort_destroy(small);
     }
     if (!quick) {
-        rd_depth = ceil((double)(1 << 22) / 2048.0) + 4 * (1024 + 10) + 8;
+        rd_depth = ceil((double)(1 << 22) / 2048.0) + 4 * (1024 + 64) + 8;
         test_rd_seg_case(cs, CLSORT_F32, CLSORT_OP_SUM, CLSORT_SEGMENTS_FLAGS_U8, CLSORT_U32, (size_t)1 << 22, SP_LONG, 0, 1,
                          0, 0);
         test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS, CLSORT_U32, ((size_t)1 << 22) + 1, SP_SHORT,
