@@ -444,10 +444,13 @@ inline void rd_heads_fold(__local const LS_T *ls, ulong base, ulong n, uint *c, 
 {
     const uint k0 = (uint)get_local_id(0) * ITEMS;
     uint cc = 0, last = 0, m = 0;
+    LS_T prev = ls[PAD(k0)]; /* each key read once: it is the next one's predecessor */
     for (uint k = k0; k < k0 + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        uint h = rd_is_head(ls, (int)k, gi);
+        LS_T key = ls[PAD(k + 1)];
+        uint h = gi == 0 || key != prev;
+        prev = key;
         cc += h && gi > 0;
         last = h ? (uint)gi + 1u : last;
 #ifdef RD_MASK
