@@ -7788,8 +7788,10 @@ static int clsort__reduce_v1(const clsort_context *ctx)
 
 /* The tile: 256 work-items x 16 items (8 with an 8-byte value or key, 32
  * with at most 5 staged bytes per element: 4-byte values alone or with head
- * flags, which are staged as bytes) on GPUs, measured on the H100
- * (bench/RESULTS.md, issue 20); 4 x 1024 (512) on CPUs as the scan;
+ * flags, which are staged as bytes, or 4-byte keys alone: the heads kernels,
+ * staged = 0, stage no values) on GPUs, measured on the H100
+ * (bench/RESULTS.md, issue 20; the heads kernels' tile not yet measured);
+ * 4 x 1024 (512) on CPUs as the scan;
  * tuning.tile_* overrides; shrunk until the local arrays (values, segment
  * source, the pair scan) fit. */
 static void clsort__reduce_shape(const clsort_context *ctx, size_t elem, size_t seg_size, int staged, size_t *wg,
