@@ -7,13 +7,14 @@
 # (nothing is built here). Variants (CLSORT_RBK_VARIANT, clsort_tuning.rbk_variant):
 #   0  the Hillis-Steele pair scan; unique and run-length encode on the general pass
 #   1  (the default) a raking pair scan; unique and run-length encode on the heads kernels
+#   2  variant 1 with keys staged as one-byte head flags (by-key rows take the flags' larger tile)
 #   sh bench/bykey_gpu.sh [log2 sizes...]       default: 24 28
-#   VARIANTS="0 1" RUNS=11 TILES="256:16 256:32" (optional: extra CLSORT_TILE runs of variant 1)
+#   VARIANTS="0 1 2" RUNS=11 TILES="256:16 256:32" (optional: extra CLSORT_TILE runs of variant 1)
 # Prints one table: G items/s per variant and CUB, and each variant / CUB.
 set -u
 sizes=${*:-"24 28"}
 out=${OUT:-/tmp}
-variants=${VARIANTS:-"0 1"}
+variants=${VARIANTS:-"0 1 2"}
 only=${ONLY:-"segmented_scan scan_by_key segmented_reduce reduce_by_key run_length_encode unique"}
 for f in .gpu/*.deb; do dpkg -x "$f" /; done
 ldconfig

@@ -31,7 +31,8 @@
  * reduce-then-scan tree (portable) or by a left fold (look-back, see
  * rd_lookback), so float results repeat bit for bit from run to run.
  *
- *   RD_RAKE  the raking work-group scan (variant 1; else Hillis-Steele)
+ *   RD_RAKE  the raking work-group scan (variants 1, 2; else Hillis-Steele)
+ *   RD_KEY_FLAGS  keys staged as head flags (variant 2; SEG 2 only, see LS_T)
  *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
  *            "heads" below) */
 
@@ -49,8 +50,12 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, issue 20); keys and counts as they are. */
-#if SEG == 1
+ * tile (H100: bench/RESULTS.md, issue 20); keys as they are, or with
+ * RD_KEY_FLAGS (variant 2, SEG 2 only) as head flags too (key[i] !=
+ * key[i - 1], both read from global memory, the second mostly from the
+ * cache), so that keys stage one byte per element and take the flags' tile;
+ * counts as they are. */
+#if SEG == 1 || defined(RD_KEY_FLAGS)
 #define LS_T uchar
 #else
 #define LS_T SEG_T
@@ -145,7 +150,7 @@ inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
     return 0;
-#elif SEG == 1
+#elif SEG == 1 || defined(RD_KEY_FLAGS)
     return gi > 0 && ls[PAD(k + 1)] != 0;
 #elif SEG == 2
     return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
@@ -171,6 +176,8 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG != 0
 #if SEG == 1
         ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
+#elif defined(RD_KEY_FLAGS)
+        ls[PAD(k + 1)] = (LS_T)(gi < n && gi > 0 && seg[gi] != seg[gi - 1]);
 #else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
 #endif
@@ -178,11 +185,13 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     }
 #if SEG != 0
     if (lid == 0) {
-#if SEG == 2
+#if SEG == 2 && !defined(RD_KEY_FLAGS)
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
 #if SEG == 1
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
+#elif defined(RD_KEY_FLAGS)
+        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != seg[base + TILE - 1]);
 #else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
 #endif
@@ -382,8 +391,8 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
 /* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
  * at each segment's first element keys_out[C] = its key (SEG 2) and
  * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv,
-                           uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global const SEG_T *seg, ulong base,
+                           ulong n, uint pc, T pv, uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
                            __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
     const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
@@ -397,7 +406,9 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
         rv = i ? x : rd_op(rv, x);
         rc += i;
         if (i || gi == 0) {
-#if SEG == 2
+#if defined(RD_KEY_FLAGS)
+            if (keys_out) keys_out[rc] = seg[gi];
+#elif SEG == 2
             if (keys_out) keys_out[rc] = ls[PAD(k + 1)];
 #endif
             if (mv_out) mv_out[rc] = mv_in[gi];
@@ -411,6 +422,7 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
 #if SEG != 2
     (void)keys_out;
 #endif
+    (void)seg;
 }
 
 /* ---- heads: unique and run-length encode ------------------------------------
@@ -435,7 +447,11 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
 /* Whether the element at tile index k, global index gi (< n), is a head. */
 inline uint rd_is_head(__local const LS_T *ls, int k, ulong gi)
 {
+#ifdef RD_KEY_FLAGS
+    return gi == 0 || ls[PAD(k + 1)] != 0;
+#else
     return gi == 0 || ls[PAD(k + 1)] != ls[PAD(k)];
+#endif
 }
 
 /* This work-item's pair (*c boundaries, *v = 1 + its last head's global
@@ -444,13 +460,10 @@ inline void rd_heads_fold(__local const LS_T *ls, ulong base, ulong n, uint *c, 
 {
     const uint k0 = (uint)get_local_id(0) * ITEMS;
     uint cc = 0, last = 0, m = 0;
-    LS_T prev = ls[PAD(k0)]; /* each key read once: it is the next one's predecessor */
     for (uint k = k0; k < k0 + ITEMS; ++k) {
         ulong gi = base + k;
         if (gi >= n) break;
-        LS_T key = ls[PAD(k + 1)];
-        uint h = gi == 0 || key != prev;
-        prev = key;
+        uint h = rd_is_head(ls, (int)k, gi);
         cc += h && gi > 0;
         last = h ? (uint)gi + 1u : last;
 #ifdef RD_MASK
@@ -464,11 +477,11 @@ inline void rd_heads_fold(__local const LS_T *ls, ulong base, ulong n, uint *c, 
 
 /* One head: slot *rc (after counting it), index gi; *rv = 1 + the index of
  * the head before it (0: none). */
-inline void rd_head_out(__local const LS_T *ls, uint k, ulong gi, uint *rc, uint *rv, __global SEG_T *keys_out,
+inline void rd_head_out(__global const SEG_T *seg, ulong gi, uint *rc, uint *rv, __global SEG_T *keys_out,
                         __global uint *lengths, __global const MV_T *mv_in, __global MV_T *mv_out)
 {
     uint slot = *rc + (gi > 0);
-    if (keys_out) keys_out[slot] = ls[PAD(k + 1)];
+    if (keys_out) keys_out[slot] = seg[gi];
     if (mv_out) mv_out[slot] = mv_in[gi];
     if (lengths && gi > 0) lengths[slot - 1] = (uint)gi + 1u - *rv;
     *rc = slot;
@@ -477,8 +490,8 @@ inline void rd_head_out(__local const LS_T *ls, uint k, ulong gi, uint *rc, uint
 
 /* Writes this work-item's heads from the pair before it (pc, pv) and its
  * place in the tile (xc, xv). */
-inline void rd_heads_out(__local const LS_T *ls, ulong base, ulong n, uint pc, uint pv, uint xc, uint xv, uint hm,
-                         __global SEG_T *keys_out, __global uint *lengths, __global const MV_T *mv_in,
+inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulong base, ulong n, uint pc, uint pv,
+                         uint xc, uint xv, uint hm, __global SEG_T *keys_out, __global uint *lengths, __global const MV_T *mv_in,
                          __global MV_T *mv_out, __global uint *count)
 {
     const uint k0 = (uint)get_local_id(0) * ITEMS;
@@ -488,12 +501,13 @@ inline void rd_heads_out(__local const LS_T *ls, ulong base, ulong n, uint pc, u
     /* the set bits, lowest first (OpenCL 1.2 has clz, not ctz) */
     for (uint m = hm; m != 0; m &= m - 1u) {
         uint k = k0 + 31u - (uint)clz(m & (0u - m));
-        rd_head_out(ls, k, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
+        rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
     }
+    (void)ls;
 #else
     (void)hm;
     for (uint k = k0; k < k0 + ITEMS && base + k < n; ++k)
-        if (rd_is_head(ls, (int)k, base + k)) rd_head_out(ls, k, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
+        if (rd_is_head(ls, (int)k, base + k)) rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
 #endif
     if (n - 1 >= base + k0 && n - 1 < base + k0 + ITEMS) { /* the last element is mine */
         if (lengths) lengths[rc] = (uint)n + 1u - rv;
@@ -505,7 +519,7 @@ inline void rd_heads_out(__local const LS_T *ls, ulong base, ulong n, uint pc, u
 inline void rd_heads_tile(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
                           __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
 {
-    rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first key staged too, unused) */
+    rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first flag staged too, unused) */
     rd_heads_fold(ls, base, n, xc, xv, hm);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
@@ -545,7 +559,7 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
     const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
     (void)vals;
     rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_heads_out(ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 
@@ -598,7 +612,7 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 
 #endif
@@ -799,7 +813,7 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 
@@ -817,7 +831,7 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
     (void)vals;
     rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_heads_out(ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 #endif

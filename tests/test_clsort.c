@@ -1076,7 +1076,7 @@ static void test_contexts(clsort_context *cs)
             {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 3, "rbk_variant"},
-            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}};
+            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 4, "rbk_variant"}};
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -3606,16 +3606,17 @@ static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
 
 /* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
  * Hillis-Steele pair scan, unique and run-length encode on the general
- * pass) at the device's tile, and variant 1 (the raking pair scan, the heads
+ * pass) at the device's tile, variant 1 (the raking pair scan, the heads
  * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
- * of 2), around tile borders, for each head pattern. */
+ * of 2), and variant 2 (keys staged as flags) at 256, around tile borders,
+ * for each head pattern. */
 static void test_rd_variants(clsort_context *cs, int tiny)
 {
-    static const unsigned shapes[3][3] = {{1, 0, 0}, {2, 256, 4}, {2, 64, 2}}; /* rbk_variant, wg, items */
+    static const unsigned shapes[4][3] = {{1, 0, 0}, {2, 256, 4}, {2, 64, 2}, {3, 256, 4}}; /* rbk_variant, wg, items */
     static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
     int v, p;
     size_t i;
-    for (v = 0; v < 3; ++v) {
+    for (v = 0; v < 4; ++v) {
         clsort_tuning tu;
         clsort_context *vc;
         size_t tile, ns[6];
