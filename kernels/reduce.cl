@@ -203,7 +203,7 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     (void)vals; (void)lv;
 #endif
     /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here; variant 1 keeps that fence to
+     * elements other work-items read here; variants 1 and 2 keep that fence to
      * the scans (need_next, the same for the whole work-group, marks the
      * scatter kernels, which are never in place) */
 #ifdef RD_RAKE
