@@ -8,9 +8,8 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
- *   LB_STATUS64, LB_PLAIN64  the look-back status form (below; the host sets
- *               LB_STATUS64 only where cl_khr_int64_base_atomics is offered,
- *               or with LB_PLAIN64 on NVIDIA)
+ *   LB_STATUS64 the look-back status form (below; the host sets it only
+ *               where cl_khr_int64_base_atomics is offered)
  * OpenCL C 1.2 only: no sub-groups, no C11 atomics, 64-bit atomics only
  * behind LB_STATUS64, so it builds on NVIDIA, PoCL, rusticl and oclgrind
  * alike. */
@@ -147,11 +146,9 @@ DEFINE_SCAN_RUNS(scan_tile_local, ITEMS)
  * buffer, in one of two forms chosen by the host per device (the quirk
  * table's lb_status64 row), each all zero for "nothing published":
  *  - LB_STATUS64: one 64-bit word, flag << 32 | the 32 payload bits, written
- *    and read whole: by cl_khr_int64_base_atomics functions, or with
- *    LB_PLAIN64 (NVIDIA) by plain volatile 64-bit loads and stores, which
- *    that hardware performs untorn (an aligned 64-bit access is one
- *    transaction) and which measured faster than the 32-bit pairs at 2^28
- *    (issue 17: pack u32 +5%, f32 scan +4% with the pairs).
+ *    and read whole by cl_khr_int64_base_atomics functions (a plain volatile
+ *    64-bit form on NVIDIA measured slower than the pairs on the H100, so
+ *    NVIDIA takes the pairs: clsort.h, clsort__decide).
  *  - otherwise two 32-bit words, each flag << 16 | 16 payload bits (the low
  *    half, the high half). Only 32-bit atomics (OpenCL 1.2 core, 6.12.11):
  *    each word is written and read whole by an atomic function and names its
@@ -170,18 +167,13 @@ DEFINE_SCAN_RUNS(scan_tile_local, ITEMS)
 #define LB_AGGREGATE 1u
 #define LB_PREFIX 2u
 
-#if defined(LB_STATUS64) && !defined(LB_PLAIN64)
+#ifdef LB_STATUS64
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 
 #ifdef LB_STATUS64
-#ifdef LB_PLAIN64
-#define LB_LOAD64(p) (*(p))
-#define LB_STORE64(p, x) (*(p) = (x))
-#else
 #define LB_LOAD64(p) atom_add((p), (ulong)0)
 #define LB_STORE64(p, x) atom_xchg((p), (x))
-#endif
 #define LB_WORD64(status, i) ((__global volatile ulong *)(status) + (i))
 
 inline void lb_publish(__global volatile uint *status, uint tile, uint flag, uint bits)

@@ -26,10 +26,15 @@
  * keys_out[C].
  *
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
- * folds its ITEMS elements left to right, work-items combine in a
- * Hillis-Steele tree, tiles by the reduce-then-scan tree (portable) or by a
- * left fold (look-back, see rd_lookback), so float results repeat bit
- * for bit from run to run. */
+ * folds its ITEMS elements left to right, work-items combine by raking
+ * (RD_RAKE, see rd_wg_scan) or in a Hillis-Steele tree, tiles by the
+ * reduce-then-scan tree (portable) or by a left fold (look-back, see
+ * rd_lookback), so float results repeat bit for bit from run to run.
+ *
+ *   RD_RAKE  the raking work-group scan (variants 1, 2; else Hillis-Steele)
+ *   RD_KEY_FLAGS  keys staged as head flags (variant 2; SEG 2 only, see LS_T)
+ *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
+ *            "heads" below) */
 
 #ifndef TK
 #define TK 0
@@ -45,8 +50,12 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, issue 20); keys and counts as they are. */
-#if SEG == 1
+ * tile (H100: bench/RESULTS.md, issue 20); keys as they are, or with
+ * RD_KEY_FLAGS (variant 2, SEG 2 only) as head flags too (key[i] !=
+ * key[i - 1], both read from global memory, the second mostly from the
+ * cache), so that keys stage one byte per element and take the flags' tile;
+ * counts as they are. */
+#if SEG == 1 || defined(RD_KEY_FLAGS)
 #define LS_T uchar
 #else
 #define LS_T SEG_T
@@ -141,7 +150,7 @@ inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
     return 0;
-#elif SEG == 1
+#elif SEG == 1 || defined(RD_KEY_FLAGS)
     return gi > 0 && ls[PAD(k + 1)] != 0;
 #elif SEG == 2
     return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
@@ -167,6 +176,8 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG != 0
 #if SEG == 1
         ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
+#elif defined(RD_KEY_FLAGS)
+        ls[PAD(k + 1)] = (LS_T)(gi < n && gi > 0 && seg[gi] != seg[gi - 1]);
 #else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
 #endif
@@ -174,11 +185,13 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     }
 #if SEG != 0
     if (lid == 0) {
-#if SEG == 2
+#if SEG == 2 && !defined(RD_KEY_FLAGS)
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
 #if SEG == 1
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
+#elif defined(RD_KEY_FLAGS)
+        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != seg[base + TILE - 1]);
 #else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
 #endif
@@ -190,8 +203,15 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     (void)vals; (void)lv;
 #endif
     /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here */
+     * elements other work-items read here; variants 1 and 2 keep that fence to
+     * the scans (need_next, the same for the whole work-group, marks the
+     * scatter kernels, which are never in place) */
+#ifdef RD_RAKE
+    if (need_next) barrier(CLK_LOCAL_MEM_FENCE);
+    else barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#else
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#endif
 }
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
@@ -228,6 +248,70 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
     *hm = m;
 }
 
+#ifdef RD_RAKE
+/* Exclusive scan of one pair per work-item, raking (4 barriers where the
+ * Hillis-Steele tree below takes 2 * log2(WG)): RK_LANES work-items each fold
+ * RK_SPAN consecutive pairs left to right, work-item 0 folds the lanes'
+ * sums left to right, each work-item combines its lane's prefix with its
+ * place in the lane. A fixed order for a given WG: the same bits every run.
+ * Lane l's pairs sit at l * (RK_SPAN + 1) + q (RK_AT), so the lanes' reads
+ * fall on different banks; the lanes' prefixes and the total follow at
+ * RK_TOT. *tc, *tv receive the work-group's total. Ends with a barrier. */
+#define RK_LANES (WG < 32 ? WG : 32)
+#define RK_SPAN (WG / RK_LANES)
+#define RK_AT(i) ((i) + (i) / RK_SPAN)
+#define RK_TOT (WG + RK_LANES)
+#define RD_SCAN_SIZE (RK_TOT + RK_LANES + 1)
+
+inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0);
+    sc[RK_AT(lid)] = *c;
+    sv[RK_AT(lid)] = *v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < RK_LANES) {
+        uint ac = 0;
+        T av = IDENT;
+        for (uint q = 0; q < RK_SPAN; ++q) {
+            uint i = RK_AT(lid * RK_SPAN + q), xc = sc[i];
+            T xv = sv[i];
+            sc[i] = ac;
+            sv[i] = av;
+            av = xc ? xv : rd_op(av, xv);
+            ac += xc;
+        }
+        sc[RK_TOT + lid] = ac;
+        sv[RK_TOT + lid] = av;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        uint ac = 0;
+        T av = IDENT;
+        for (uint l = 0; l < RK_LANES; ++l) {
+            uint xc = sc[RK_TOT + l];
+            T xv = sv[RK_TOT + l];
+            sc[RK_TOT + l] = ac;
+            sv[RK_TOT + l] = av;
+            av = xc ? xv : rd_op(av, xv);
+            ac += xc;
+        }
+        sc[RK_TOT + RK_LANES] = ac;
+        sv[RK_TOT + RK_LANES] = av;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        uint lc = sc[RK_TOT + lid / RK_SPAN], xc = sc[RK_AT(lid)];
+        T lv = sv[RK_TOT + lid / RK_SPAN], xv = sv[RK_AT(lid)];
+        *c = lc + xc;
+        *v = xc ? xv : rd_op(lv, xv);
+        *tc = sc[RK_TOT + RK_LANES];
+        *tv = sv[RK_TOT + RK_LANES];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+#define RD_SCAN_SIZE WG
+
 /* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
  * *tc, *tv receive the work-group's total. Ends with a barrier. */
 inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
@@ -256,14 +340,15 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     *v = lid ? sv[lid - 1] : IDENT;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+#endif
 
 /* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
  * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
     __local LS_T ls[LS_SIZE];                \
-    __local uint sc[WG];                     \
-    __local T sv[WG];
+    __local uint sc[RD_SCAN_SIZE];           \
+    __local T sv[RD_SCAN_SIZE];
 
 inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                     __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
@@ -306,8 +391,8 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
 /* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
  * at each segment's first element keys_out[C] = its key (SEG 2) and
  * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv,
-                           uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global const SEG_T *seg, ulong base,
+                           ulong n, uint pc, T pv, uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
                            __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
 {
     const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
@@ -321,7 +406,9 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
         rv = i ? x : rd_op(rv, x);
         rc += i;
         if (i || gi == 0) {
-#if SEG == 2
+#if defined(RD_KEY_FLAGS)
+            if (keys_out) keys_out[rc] = seg[gi];
+#elif SEG == 2
             if (keys_out) keys_out[rc] = ls[PAD(k + 1)];
 #endif
             if (mv_out) mv_out[rc] = mv_in[gi];
@@ -335,9 +422,149 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
 #if SEG != 2
     (void)keys_out;
 #endif
+    (void)seg;
 }
 
+/* ---- heads: unique and run-length encode ------------------------------------
+ * Built with RD_HEADS (SEG 2, VAL_ONE, T uint, OP sum). The element at
+ * global index i is a head when i == 0 or its key differs from key[i - 1];
+ * the head with C heads after element 0 before and at it goes to slot C
+ * (C = the pair scan's count: element 0 is a head but no boundary). No value
+ * is reduced: a work-item's pair is (boundaries among its elements, 1 + the
+ * index of its last head, or 0 when it has none), and the pair operator
+ * with OP sum then carries the newest head's index + 1 from pair to pair (a
+ * pair with no boundary adds 0 to it, or, the first work-item of tile 0,
+ * adds its element 0's 1 to the identity 0). So the scan of the heads is
+ * that of counts and positions, with no values to stage or fold. Slot C
+ * gets the key (keys_out), the head's moved value (mv_out) and, for the head
+ * before it, the run length lengths[C - 1] = i - that head's index;
+ * the last element writes the last run's length and count[0]. */
+#ifdef RD_HEADS
+#if SEG != 2 || !defined(VAL_ONE) || TK != 0 || OP != 0
+#error "RD_HEADS: keys (SEG 2), VAL_ONE, T uint, OP sum"
+#endif
+
+/* Whether the element at tile index k, global index gi (< n), is a head. */
+inline uint rd_is_head(__local const LS_T *ls, int k, ulong gi)
+{
+#ifdef RD_KEY_FLAGS
+    return gi == 0 || ls[PAD(k + 1)] != 0;
+#else
+    return gi == 0 || ls[PAD(k + 1)] != ls[PAD(k)];
+#endif
+}
+
+/* This work-item's pair (*c boundaries, *v = 1 + its last head's global
+ * index or 0) and, where ITEMS fit a word, its heads as bits (*hm). */
+inline void rd_heads_fold(__local const LS_T *ls, ulong base, ulong n, uint *c, uint *v, uint *hm)
+{
+    const uint k0 = (uint)get_local_id(0) * ITEMS;
+    uint cc = 0, last = 0, m = 0;
+    for (uint k = k0; k < k0 + ITEMS; ++k) {
+        ulong gi = base + k;
+        if (gi >= n) break;
+        uint h = rd_is_head(ls, (int)k, gi);
+        cc += h && gi > 0;
+        last = h ? (uint)gi + 1u : last;
+#ifdef RD_MASK
+        m |= h << (k - k0);
+#endif
+    }
+    *c = cc;
+    *v = last;
+    *hm = m;
+}
+
+/* One head: slot *rc (after counting it), index gi; *rv = 1 + the index of
+ * the head before it (0: none). */
+inline void rd_head_out(__global const SEG_T *seg, ulong gi, uint *rc, uint *rv, __global SEG_T *keys_out,
+                        __global uint *lengths, __global const MV_T *mv_in, __global MV_T *mv_out)
+{
+    uint slot = *rc + (gi > 0);
+    if (keys_out) keys_out[slot] = seg[gi];
+    if (mv_out) mv_out[slot] = mv_in[gi];
+    if (lengths && gi > 0) lengths[slot - 1] = (uint)gi + 1u - *rv;
+    *rc = slot;
+    *rv = (uint)gi + 1u;
+}
+
+/* Writes this work-item's heads from the pair before it (pc, pv) and its
+ * place in the tile (xc, xv). */
+inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulong base, ulong n, uint pc, uint pv,
+                         uint xc, uint xv, uint hm, __global SEG_T *keys_out, __global uint *lengths, __global const MV_T *mv_in,
+                         __global MV_T *mv_out, __global uint *count)
+{
+    const uint k0 = (uint)get_local_id(0) * ITEMS;
+    uint rc = pc + xc, rv = xc ? xv : pv + xv;
+#ifdef RD_MASK
+    (void)n;
+    /* the set bits, lowest first (OpenCL 1.2 has clz, not ctz) */
+    for (uint m = hm; m != 0; m &= m - 1u) {
+        uint k = k0 + 31u - (uint)clz(m & (0u - m));
+        rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
+    }
+    (void)ls;
+#else
+    (void)hm;
+    for (uint k = k0; k < k0 + ITEMS && base + k < n; ++k)
+        if (rd_is_head(ls, (int)k, base + k)) rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
+#endif
+    if (n - 1 >= base + k0 && n - 1 < base + k0 + ITEMS) { /* the last element is mine */
+        if (lengths) lengths[rc] = (uint)n + 1u - rv;
+        if (count) count[0] = rc + 1u;
+    }
+}
+
+/* Stage the keys, fold, scan: as rd_tile without values. */
+inline void rd_heads_tile(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
+                          __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
+{
+    rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first flag staged too, unused) */
+    rd_heads_fold(ls, base, n, xc, xv, hm);
+    rd_wg_scan(xc, xv, sc, sv, tc, tv);
+}
+
+#define RD_HEADS_LOCALS              \
+    __local LS_T ls[LS_SIZE];        \
+    __local uint sc[RD_SCAN_SIZE];   \
+    __local T sv[RD_SCAN_SIZE];
+
+/* Portable path, as seg_reduce_tiles: carry_c[g], carry_v[g] = tile g's pair
+ * (vals unused: the seg_* kernels' arguments). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
+                        __global T *carry_v)
+{
+    RD_HEADS_LOCALS
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    uint xc, xv, tc, tv, hm;
+    (void)vals;
+    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    if (get_local_id(0) == 0) {
+        carry_c[get_group_id(0)] = tc;
+        carry_v[get_group_id(0)] = tv;
+    }
+}
+
+/* Portable path, as seg_scatter_tiles (vals_out: the run lengths). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
+                         __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
+                         __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+{
+    RD_HEADS_LOCALS
+    const uint g = (uint)get_group_id(0);
+    const ulong base = (ulong)g * TILE;
+    uint xc, xv, tc, tv, hm;
+    const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
+    (void)vals;
+    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+}
+#endif
+
 /* ---- portable path: reduce tiles, scan the carries, rescan ---------------- */
+#ifndef RD_HEADS /* a heads program runs the heads_* kernels only */
 
 /* carry_c[g], carry_v[g] = the pair sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -385,8 +612,10 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
+
+#endif
 
 /* ---- look-back path: one pass, deterministic ------------------------------
  * One buffer of 32-bit words, all zero on entry: 2 * groups status words
@@ -560,6 +789,7 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
     __global volatile uint *agg_v = status + 2 * get_num_groups(0) + 1;                   \
     __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
 
+#ifndef RD_HEADS
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
                        LB_SPARE_ARGS, uint mode, __global T *out)
@@ -587,8 +817,29 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     T xv, tv, pv;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
+#endif
+
+#ifdef RD_HEADS
+/* Look-back path, as seg_scatter_lookback: the tiles' pairs go through
+ * rd_lookback (integers: the same result in any order). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
+                            __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
+                            __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
+                            __global uint *count)
+{
+    RD_HEADS_LOCALS
+    LB_SPARE_CLEAR();
+    RD_LB_LOCALS
+    uint xc, xv, tc, tv, pc, pv, hm;
+    (void)vals;
+    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+}
+#endif
 #endif
 
 /* ---- offsets to boundary counts, identities --------------------------------- */

@@ -1427,13 +1427,14 @@ static void test_contexts(clsort_context *cs)
         clReleaseMemObject(gdst);
     }
     { /* invalid tuning is refused at create, naming the knob */
-        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic; const char *knob; } bad_t[] = {
-            {3, 16, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, "tile"},
-            {2048, 1, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, "bitonic_steps"},
-            {0, 0, 0, 64, 16, 1, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, "nbody"},
-            {0, 0, 0, 48, 1, 1, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, "nbody"},
-            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, "nbody"},
-            {0, 0, 0, 0, 0, 0, 0, 2, "classic_passes"}};
+        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic, rbk; const char *knob; } bad_t[] = {
+            {3, 16, 0, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, 0, "tile"},
+            {2048, 1, 0, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, 0, "bitonic_steps"},
+            {0, 0, 0, 64, 16, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, 0, "nbody"},
+            {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 3, "rbk_variant"},
+            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 4, "rbk_variant"}};
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -1450,6 +1451,7 @@ static void test_contexts(clsort_context *cs)
             td.tuning.nbody_js = bad_t[i].njs;
             td.tuning.nbody_flags = bad_t[i].nflags;
             td.tuning.classic_passes = bad_t[i].classic;
+            td.tuning.rbk_variant = bad_t[i].rbk;
             snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
             check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
                   what, 0, clsort_last_error(tc), 0, 0, 0);
@@ -3353,7 +3355,7 @@ static void test_reverse_tiles(int tiny, int status32)
  * left to right. Integer results and min/max must match exactly (min/max by
  * value: -0.0 == +0.0); float sums within the bound of the REDUCE notes:
  * depth * u * (sum of |x| over the segment so far), depth = ceil(n / 2048) +
- * 4 * (1024 + 10) + 8 for the default tiles, n for tuned tiles (any order). */
+ * 4 * (1024 + 64) + 8 for the default tiles, n for tuned tiles (any order). */
 
 __extension__ typedef unsigned __int128 rd_u128;
 static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
@@ -3925,6 +3927,83 @@ static void test_rd_determinism(clsort_context *cs, size_t n, int runs)
     free(in); free(a); free(b); free(fl);
 }
 
+/* Reduce-by-key of f32 sums with runs across many tiles: repeated runs give
+ * the same bits (the family's promise on both paths and every variant). */
+static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
+{
+    float *in = (float *)malloc(n * 4), *a = (float *)malloc(n * 4), *b = (float *)malloc(n * 4);
+    uint32_t *keys = (uint32_t *)malloc(n * 4), key = 0;
+    size_t i, c0 = 0, c1 = 0;
+    int k, same = 1;
+    cl_mem dk, dv, dko, dvo;
+    clsort_by_key_desc bk;
+    for (i = 0; i < n; ++i) {
+        in[i] = (float)((double)(rnd64() % 2000001) / 1000.0 - 1000.0) * (float)(1u << (rnd64() % 16));
+        if (rnd64() % 20000 == 0) ++key; /* runs of ~20000: each spans several tiles */
+        keys[i] = key;
+    }
+    dk = buffer(cs, n * 4, keys);
+    dv = buffer(cs, n * 4, in);
+    dko = buffer(cs, n * 4, NULL);
+    dvo = buffer(cs, n * 4, NULL);
+    memset(&bk, 0, sizeof bk);
+    bk.key_type = CLSORT_U32;
+    bk.type = CLSORT_F32;
+    for (k = 0; k < runs && same; ++k) {
+        if (clsort_reduce_by_key(cs, dk, dv, dko, dvo, n, &bk, k ? &c1 : &c0, NULL) != CLSORT_SUCCESS) {
+            same = 0;
+            break;
+        }
+        download(cs, dvo, (k ? c1 : c0) * 4, k ? b : a);
+        if (k && (c1 != c0 || memcmp(a, b, c0 * 4) != 0)) same = 0;
+    }
+    check(same && c0 == (size_t)key + 1, "reduce by key f32: repeated runs bitwise equal", n, "random", 0, (double)key + 1,
+          (double)c0);
+    clReleaseMemObject(dk); clReleaseMemObject(dv); clReleaseMemObject(dko); clReleaseMemObject(dvo);
+    free(in); free(a); free(b); free(keys);
+}
+
+/* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
+ * Hillis-Steele pair scan, unique and run-length encode on the general
+ * pass) at the device's tile, variant 1 (the raking pair scan, the heads
+ * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
+ * of 2), and variant 2 (keys staged as flags) at 256, around tile borders,
+ * for each head pattern. */
+static void test_rd_variants(clsort_context *cs, int tiny)
+{
+    static const unsigned shapes[4][3] = {{1, 0, 0}, {2, 256, 4}, {2, 64, 2}, {3, 256, 4}}; /* rbk_variant, wg, items */
+    static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
+    int v, p;
+    size_t i;
+    for (v = 0; v < 4; ++v) {
+        clsort_tuning tu;
+        clsort_context *vc;
+        size_t tile, ns[6];
+        memset(&tu, 0, sizeof tu);
+        tu.rbk_variant = (int)shapes[v][0];
+        tu.tile_wg = shapes[v][1];
+        tu.tile_items = shapes[v][2];
+        vc = tuned_context(cs, &tu, "context with a reduction kernel variant");
+        if (!vc) continue;
+        /* u32 keys: the tile as asked; the default tile measured by its
+         * largest (4096 on GPUs at 8 staged bytes; CPUs 4 x 1024) */
+        tile = shapes[v][1] ? (size_t)shapes[v][1] * shapes[v][2] : 4096;
+        ns[0] = 1; ns[1] = tile - 1; ns[2] = tile; ns[3] = tile + 1; ns[4] = 2 * tile + 1; ns[5] = 9 * tile + 7;
+        rd_depth = 70000;
+        for (i = 0; i < (tiny ? 4u : 6u); ++i)
+            for (p = 0; p < 5; ++p) {
+                size_t n = ns[i];
+                if (tiny && p != 1 && p != 4) continue;
+                test_rd_rle_case(vc, (i + (size_t)p) & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)((i + (size_t)p) % 3));
+                if ((i + (size_t)p) % 2 == 0)
+                    test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
+                                     CLSORT_U32, n, pats[p], 0, 1, 0, 0);
+            }
+        if (!tiny) test_rd_bykey_determinism(vc, (size_t)1 << 17, 4);
+        clsort_destroy(vc);
+    }
+}
+
 /* Bad arguments: an error with a message, outputs untouched. */
 static void test_rd_arguments(clsort_context *cs)
 {
@@ -4066,7 +4145,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
     clsort_context *small;
     printf("  reductions: reduce, segmented scan / reduce, by key, run-length, unique, histogram...\n");
     fflush(stdout);
-    rd_depth = 4 * (1024 + 10) + 8;
+    rd_depth = 4 * (1024 + 64) + 8;
     kmax = tiny ? 6 : quick ? 14 : nsz;
     /* every type and operator: reduce, and segmented scans with u32 flags.
      * --quick on the look-back path (whose kernels differ from the portable
@@ -4077,7 +4156,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         for (op = 0; op < 3; ++op)
             for (s = 0; s < kmax && RD_OPS_HERE(t, op); s += tiny ? 1 : 2) {
                 size_t n = sizes[s];
-                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
                 test_rd_reduce_case(cs, (clsort_type)t, (clsort_op)op, n, (int)(s % 3));
                 test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_FLAGS_U32, CLSORT_U32, n,
                                  (int)((s + (size_t)t) % SP_COUNT), (int)(s % 3), (int)(s / 2 & 1), (int)(s % 4 == 1), 0);
@@ -4089,7 +4168,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
                 size_t n = sizes[s];
                 if (tiny && sp > SP_SHORT && sp != SP_TILES) continue;
                 if (n > 70000 && sp != SP_SHORT && sp != SP_LONG) continue;
-                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+                rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
                 test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, (clsort_segments)sk, s & 1 ? CLSORT_U64 : CLSORT_U32, n,
                                  sp, 2, (int)(s & 1), (int)(s % 3 == 0), (int)(s & 2));
                 if ((s + (size_t)sp) % 3 == 0)
@@ -4101,7 +4180,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         for (op = 0; op < 3; ++op) {
             size_t n = tiny ? 4097 : quick ? 8193 : 65537;
             if (!RD_OPS_HERE(t, op)) continue;
-            rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 10) + 8;
+            rd_depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
             test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_KEYS, op == 1 ? CLSORT_U64 : CLSORT_U32,
                              n, op == 2 ? SP_TILES : SP_SHORT, t % 3, 1, 0, 0);
             test_rd_seg_case(cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n, SP_SHORT,
@@ -4134,7 +4213,7 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         clsort_destroy(small);
     }
     if (!quick) {
-        rd_depth = ceil((double)(1 << 22) / 2048.0) + 4 * (1024 + 10) + 8;
+        rd_depth = ceil((double)(1 << 22) / 2048.0) + 4 * (1024 + 64) + 8;
         test_rd_seg_case(cs, CLSORT_F32, CLSORT_OP_SUM, CLSORT_SEGMENTS_FLAGS_U8, CLSORT_U32, (size_t)1 << 22, SP_LONG, 0, 1,
                          0, 0);
         test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS, CLSORT_U32, ((size_t)1 << 22) + 1, SP_SHORT,
@@ -4142,6 +4221,8 @@ static void test_reduce(clsort_context *cs, int quick, int tiny, int lookback)
         test_rd_reduce_case(cs, CLSORT_F32, CLSORT_OP_SUM, (size_t)1 << 22, 0);
     }
     if (lookback && !tiny) test_rd_determinism(cs, quick ? (size_t)1 << 18 : (size_t)1 << 22, quick ? 10 : 50);
+    if (!tiny) test_rd_bykey_determinism(cs, quick ? (size_t)1 << 18 : (size_t)1 << 22, quick ? 4 : 10);
+    test_rd_variants(cs, tiny);
     test_rd_arguments(cs);
     test_rd_host(cs);
 }
