@@ -45,7 +45,11 @@
  *          no clear launch on the look-back path (each kernel zeroes the
  *          next call's status words): a warm scan, pack or segmented scan
  *          is one launch, a one-sweep u32 sort five (was ten); 64-bit
- *          status words where the device has int64 atomics.
+ *          status words where the device has int64 atomics, except NVIDIA
+ *          GPUs (the 32-bit pairs measured faster on the H100). u8/i8/u16/
+ *          i16 keys and 1/2/16-byte values in the radix sort (u8 keys by
+ *          counting); a single-tile sort; the bitonic local steps four per
+ *          barrier; unique and run-length encode on count-only kernels.
  *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
  *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
  *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
@@ -508,8 +512,8 @@
  *           - the one-pass look-back kernels (scan, pack, the one-sweep
  *             sort, the reduction family) run on every device on the
  *             look-back path. A tile's status is one 64-bit word where the
- *             device has cl_khr_int64_base_atomics (NVIDIA: plain volatile
- *             64-bit accesses, untorn there), else a pair of 32-bit atomic
+ *             device has cl_khr_int64_base_atomics (but not on NVIDIA GPUs,
+ *             where the pairs measured faster), else a pair of 32-bit atomic
  *             words, each carrying its flag (OpenCL 1.2 core atomics); no
  *             fence between flag and value either way (CLSORT_STATUS32=1
  *             forces the pairs; both forms tested);
