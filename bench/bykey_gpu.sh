@@ -16,10 +16,7 @@ sizes=${*:-"24 28"}
 out=${OUT:-/tmp}
 variants=${VARIANTS:-"0 1 2"}
 only=${ONLY:-"segmented_scan scan_by_key segmented_reduce reduce_by_key run_length_encode unique"}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 cols=""
 for v in $variants; do

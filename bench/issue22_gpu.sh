@@ -5,8 +5,7 @@
 # the by-key variants, bitonic, then CUB (cub_bench, cub_sort_narrow, cub_reduce,
 # cub_blockseg built into .gpu/ from ../shared/peers and bench/*.cu). Carry .gpu and build/bench.
 out=${OUT:-/tmp}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig; mkdir -p /etc/OpenCL/vendors; echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
 export CLSORT_DEVICE=nvidia
 only="scan pack sort"

@@ -11,9 +11,7 @@
 # the ratio table (compare.py); then the sort part of the
 # test suite on the card (ends with "N passed, N failed").
 set -u
-for f in .gpu/*.deb; do dpkg -x "$f" /; done; ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 out=${OUT:-/tmp}
 export CLSORT_DEVICE=${CLSORT_DEVICE:-nvidia}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
