@@ -203,7 +203,8 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
     unsigned char *keys = (unsigned char *)malloc(n * es + 8), *vals = (unsigned char *)malloc(n * 8 + 8);
     unsigned char *out = (unsigned char *)malloc(n * es + 8), *vout = (unsigned char *)malloc(n * 8 + 8);
     unsigned char *ref = (unsigned char *)malloc(n * es + 8), *vref = (unsigned char *)malloc(n * 8 + 8);
-    unsigned char *sentinel = (unsigned char *)malloc(n * es + 8);
+    /* the sentinel fills both outputs: as long as the wider of key and value (8 bytes at most) */
+    unsigned char *sentinel = (unsigned char *)malloc(n * 8 + 8);
     uint32_t *flags = (uint32_t *)malloc(n * 4 + 4), *idx = (uint32_t *)malloc(n * 4 + 4), *set = (uint32_t *)malloc(n * 4 + 4);
     uint8_t *flags8 = (uint8_t *)malloc(n + 1);
     cl_mem dk, dv = NULL, dko, dvo = NULL, df = NULL, didx, dcount;
@@ -222,7 +223,7 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
         flags8[i] = (uint8_t)(flags[i] ? 1 + (i % 200) : 0);
         set[i] = kind == 2 ? (uint32_t)((k >> bit) & 1) : flags[i] != 0;
     }
-    memset(sentinel, 0xA5, n * es + 8);
+    memset(sentinel, 0xA5, n * 8 + 8);
     dk = buffer(cs, n * es, keys);
     dko = buffer(cs, n * es, sentinel);
     if (vs) { dv = buffer(cs, n * vs, vals); dvo = buffer(cs, n * vs, sentinel); }
