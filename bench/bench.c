@@ -15,6 +15,9 @@
  * CUB DeviceSegmentedSort's case), bitonic_u32 (one array of n u32) and
  * bitonic_var (random segments of 0..2047 keys from device offsets; the time
  * includes the offsets read-back and the plan upload).
+ * BENCH_VARIANT (a list whose substrings are variant names, e.g. "u32_keys
+ * u32_exclusive") keeps only those variants; BENCH_HOST=0 leaves out the host
+ * rows (std::sort at 2^24 takes seconds).
  * Sort rows of issue 22: u8_keys and u16_keys (all 8 / 16 bits: 1 and 2
  * passes) and u32_keys_16byte_values (a float4 per key); their CUB peers are
  * bench/cub_sort_narrow.cu (cub_sortkeys_u8, cub_sortkeys_u16,
@@ -454,7 +457,8 @@ static void report(const char *dev, const char *prim, const char *variant, size_
 int main(int argc, char **argv)
 {
     int sizes[16], ns = 0, i, runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 15;
-    const char *only = getenv("BENCH_ONLY");
+    const char *only = getenv("BENCH_ONLY"), *variants = getenv("BENCH_VARIANT");
+    const int host_rows = !getenv("BENCH_HOST") || atoi(getenv("BENCH_HOST")) != 0;
     clsort_context *cs = NULL;
     clsort_context_desc desc;
     cl_int e;
@@ -566,6 +570,7 @@ int main(int argc, char **argv)
         for (op = OP_COPY; op <= OP_LAST; ++op) {
             int r;
             if (only && !strstr(only, op_names[op][0])) continue;
+            if (variants && !strstr(variants, op_names[op][1])) continue;
             r = run_op(cs, (op_kind)op, &B, n); /* warm-up: builds the program */
             clFinish(q);
             if (r != 0) { fprintf(stderr, "bench: %s: %s\n", op_names[op][0], clsort_last_error(cs)); return 1; }
@@ -578,6 +583,7 @@ int main(int argc, char **argv)
                 t[j] = now_ms() - t0;
             }
             report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
+            if (!host_rows) continue;
             if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_REDUCE_U32 ||
                 (op >= OP_REDUCE_U32 && op <= OP_HISTOGRAM) ||
                 (op == OP_SORT_U32 && n <= ((size_t)1 << 24))) {
