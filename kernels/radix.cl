@@ -413,31 +413,43 @@ inline uint2 os_digit_scan2(uint2 x, __local uint *wt, __local uint *sa, __local
 #define OS_HIST_WORDS (((KEY_BYTES * 8 + RADIX_BITS - 1) / RADIX_BITS) * RADIX)
 
 /* hist[p * RADIX + d] += keys whose digit of pass p is d (hist = hist_buf +
- * hist_off). Each work-group takes tiles g, g + groups, ...; counters of
- * every pass in local memory. */
+ * hist_off; zero on entry, and so is the tile counter hist[passes * RADIX]).
+ * Each work-group takes the next tile from the counter until none is left,
+ * so that groups which start late, or run beside fewer others, do less: with
+ * a fixed share each (tiles g, g + groups, ...) the last wave of groups ran
+ * alone. Counters of every pass in local memory. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
                      uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
 {
     __local uint h[OS_HIST_WORDS];
+    __local uint next[2]; /* the group's next tile, alternating: one barrier per tile */
     __global volatile uint *hist = hist_buf + hist_off;
     const uint lid = (uint)get_local_id(0);
     LB_SPARE_CLEAR();
     for (uint i = lid; i < passes * RADIX; i += WG) h[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong t = get_group_id(0); t * TILE < n; t += get_num_groups(0)) {
+    for (uint step = 0;; ++step) {
+        if (lid == 0) next[step & 1] = atomic_inc(&hist[passes * RADIX]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong t = next[step & 1];
+        if (t * TILE >= n) break;
         KEY_T k[ITEMS]; /* all loads first: ITEMS of them in flight */
+#pragma unroll
         for (uint j = 0; j < ITEMS; ++j) {
             ulong i = t * TILE + j * WG + lid;
             k[j] = i < n ? keys[i] : 0;
         }
+        /* a condition, not a break: the loop unrolls and k stays in
+         * registers (with the break ptxas kept k in a 64-byte stack frame) */
+#pragma unroll
         for (uint j = 0; j < ITEMS; ++j) {
-            if (t * TILE + j * WG + lid >= n) break;
-            KEY_T x = to_image(k[j], kind, (KEY_T)flip);
-            for (uint p = 0; p < passes; ++p) {
-                uint shift = begin + p * pass_bits;
-                uint mask = (1u << min(pass_bits, end - shift)) - 1u;
-                atomic_inc(&h[p * RADIX + digit_of(x, shift, mask)]);
+            if (t * TILE + j * WG + lid < n) {
+                KEY_T x = to_image(k[j], kind, (KEY_T)flip);
+                for (uint p = 0; p < passes; ++p) {
+                    uint shift = begin + p * pass_bits;
+                    uint mask = (1u << min(pass_bits, end - shift)) - 1u;
+                    atomic_inc(&h[p * RADIX + digit_of(x, shift, mask)]);
+                }
             }
         }
     }
