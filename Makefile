@@ -238,9 +238,9 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # fallback lets that finish; PoCL basic and rusticl run work-groups one after
 # another, pthread two at a time). oclgrind has its own target.
 # Measured on the 2-core CI machine (tests/README.md), cold kernel caches:
-# pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c and
-# tests/llvmpipe_fence_loop.c (the llvmpipe bugs the library works around) run
-# first and only report.
+# pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c,
+# tests/llvmpipe_fence_loop.c and tests/llvmpipe_loop_limit.c (llvmpipe bugs
+# the library meets) run first and only report.
 PORTABILITY_TIMEOUT ?= 900
 # The sanitizer and valgrind runs check the library on PoCL alone: with more
 # ICDs installed the loader opens them all, and rusticl's own allocations at
@@ -252,8 +252,10 @@ $(BUILD)/llvmpipe_narrow_wg: tests/llvmpipe_narrow_wg.c | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_narrow_wg.c $(LDLIBS)
 $(BUILD)/llvmpipe_fence_loop: tests/llvmpipe_fence_loop.c | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_fence_loop.c $(LDLIBS)
+$(BUILD)/llvmpipe_loop_limit: tests/llvmpipe_loop_limit.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_loop_limit.c $(LDLIBS)
 
-portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop
+portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop $(BUILD)/llvmpipe_loop_limit
 	@[ -f /etc/OpenCL/vendors/rusticl.icd ] || { [ "$$(id -u)" = 0 ] && echo "installing: mesa-opencl-icd" && \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-opencl-icd >/dev/null; } || \
 	  { echo "rusticl missing; run: sudo apt-get install -y mesa-opencl-icd"; exit 1; }
@@ -261,6 +263,8 @@ portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvm
 	  echo "llvmpipe narrow work-group bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_narrow_wg.log && echo present || echo absent)"
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_fence_loop > $(BUILD)/llvmpipe_fence_loop.log 2>&1; \
 	  echo "llvmpipe fence-in-a-loop bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_fence_loop.log && echo present || echo absent)"
+	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_loop_limit > $(BUILD)/llvmpipe_loop_limit.log 2>&1; \
+	  echo "llvmpipe loop-iteration limit (partly avoided): $$(grep -q WRONG $(BUILD)/llvmpipe_loop_limit.log && echo present || echo absent)"
 	@for run in $(PORTABILITY_RUNS); do \
 	  name=$${run%%:*}; rest=$${run#*:}; envv=$${rest%%:*}; rest=$${rest#*:}; sel=$${rest%%:*}; want=$${rest#*:}; \
 	  start=$$(date +%s); \

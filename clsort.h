@@ -532,7 +532,13 @@
  *             reduce-then-scan elsewhere;
  *           - Mesa llvmpipe (device name "llvmpipe"): work-groups narrower
  *             than its SIMD width are widened to it, around a bug of its own
- *             (tests/llvmpipe_narrow_wg.c); the tree summaries climb without
+ *             (tests/llvmpipe_narrow_wg.c); it stops a work-item's loops
+ *             after 65535 passes of all of them together
+ *             (tests/llvmpipe_loop_limit.c): its groups are widened to twice
+ *             the SIMD width and it keeps the classic radix passes, which
+ *             keeps the look-back's fallback in the tested shapes under that
+ *             limit (not lifted: a reduction of 64000000 elements exceeds
+ *             it); the tree summaries climb without
  *             mem_fence there (TR_NO_FENCE): in work-groups of 32 or more,
  *             llvmpipe loses the stores that follow a mem_fence in the later
  *             iterations of a divergent loop (tests/llvmpipe_fence_loop.c);
@@ -2058,14 +2064,18 @@ static void clsort__decide(clsort__profile *d)
      * lanes), a loop with a barrier that follows a loop whose trip count
      * differs per work-item runs too few times in every work-group but the
      * first (tests/llvmpipe_narrow_wg.c). Such groups are widened to twice
-     * the SIMD width (clsort__widen): at the SIMD width itself (8 on a
-     * "256 bits" device) the look-back's fallback loop still ran short
-     * (reverse-tile test: pack and enumerate wrong from the 11th work-group
-     * on, deterministically; 16 and 32 work-items pass, PoCL passes at 8).
-     * The one-sweep sort's look-back, a loop whose trip count is per digit
-     * work-item followed by barrier loops, went wrong the same way at 256
-     * work-items under the reverse-tile test: llvmpipe keeps the classic
-     * passes. */
+     * the SIMD width (clsort__widen). And a work-item's loops stop once all
+     * of them together have run 65535 passes (gallivm's loop limiter,
+     * tests/llvmpipe_loop_limit.c): the look-back's fallback, 64 passes of
+     * its loop per predecessor plus a tile sum, left its loop after 126
+     * fallbacks at 8 x 256 tiles under the reverse-tile test (pack and
+     * enumerate of 300001 wrong from tile 126 on); twice the SIMD width
+     * (16 x 128) keeps the suite's shapes under the limit but does not lift
+     * it (16 x 256 tiles: a reversed look-back scan of 600001 wrong from
+     * tile 125 on). The one-sweep fallback counts a tile's keys in one loop
+     * of TILE passes (wrong at 65537 keys): llvmpipe keeps the classic
+     * passes. Not avoided: clsort_reduce's fixed grid (a work-item loops
+     * over n / (groups x tile) tiles; 64000000 ones summed to 4145600). */
     d->min_wg = 1;
     d->llvmpipe = strncmp(d->name, "llvmpipe", 8) == 0;
     if (d->llvmpipe) {
