@@ -798,6 +798,8 @@ typedef struct clsort_tuning {
                                      scan, unique and run-length encode on their own heads kernels; 3 =
                                      variant 2: variant 1 with keys staged as one-byte head flags
                                      (CLSORT_RBK_VARIANT "0" / "1" / "2") */
+    int cache_ptx;                /* 1: on NVIDIA the program cache stores the driver's PTX as it is, not a
+                                     cubin made from it through libcuda (CLSORT_CUBIN=0; see PROGRAM CACHE) */
 } clsort_tuning;
 
 /* Program cache callbacks (clsort_context_desc.cache_load/_store), for
@@ -874,6 +876,7 @@ typedef struct clsort_cache_stats {
     unsigned long rejected;     /* entries found but not used (corrupt, truncated, foreign, refused by the driver) */
     unsigned long store_failures; /* binaries that could not be stored (read-only, full disk, callback failed) */
     const char *warning;        /* the last cache problem in words ("" when none); never an error */
+    unsigned long cubins;       /* of the stores: NVIDIA entries stored as a cubin (machine code), not PTX */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
 /* Stores now the binaries whose store waits for their program to leave the
@@ -1532,6 +1535,15 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
 #include <sys/types.h>
 #include <unistd.h>   /* getpid */
 #endif
+/* Libraries opened at run time: OpenCL with CLSORT_DYNAMIC_OPENCL, libcuda
+ * for NVIDIA's program cache entries (>>cubin) unless CLSORT_NO_LIBCUDA;
+ * clsort__dl_open / _sym / _close (>>opencl) hold the platform code. */
+#if defined(CLSORT_DYNAMIC_OPENCL) || !defined(CLSORT_NO_LIBCUDA)
+#define CLSORT__DL 1
+#if !defined(_WIN32)
+#include <dlfcn.h> /* dlopen: in libc from glibc 2.34 on, -ldl before */
+#endif
+#endif
 
 #define CLSORT__ERROR_SIZE 8192
 #define CLSORT__MAX_PROGRAMS 96 /* specializations kept per context (LRU beyond) */
@@ -1589,11 +1601,6 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_int, clReleaseEvent, (cl_event))
 
 #ifdef CLSORT_DYNAMIC_OPENCL
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
 #define CLSORT__CL_FIELD(ret, name, params) ret(CL_API_CALL *p_##name) params; /* ## keeps name unexpanded */
 typedef struct clsort__cl_api {
     void *lib;
@@ -1606,6 +1613,120 @@ typedef struct clsort__cl_api {
  * fails to compile in the normal build too */
 #define CLSORT__CL(ctx, fn) ((void)(ctx), fn)
 #endif
+
+/* A library opened at run time (the OpenCL library, libcuda): the one place
+ * with platform code for it. NULL and the reason in why when it cannot be
+ * opened (or when nothing may be: CLSORT_NO_LIBCUDA without
+ * CLSORT_DYNAMIC_OPENCL). */
+static void *clsort__dl_open(const char *name, char *why, size_t why_size)
+{
+#if !defined(CLSORT__DL)
+    snprintf(why, why_size, "%s not opened: built with CLSORT_NO_LIBCUDA", name);
+    return NULL;
+#elif defined(_WIN32)
+    HMODULE lib = LoadLibraryA(name);
+    if (!lib) snprintf(why, why_size, "LoadLibrary(%s) failed (error %lu)", name, (unsigned long)GetLastError());
+    return (void *)lib;
+#else
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, why_size, "dlopen(%s) failed (%s)", name, e ? e : "unknown reason");
+    }
+    return lib;
+#endif
+}
+
+/* Entry point `name` of lib into *fn, a function pointer of fn_size bytes
+ * (copied: an object pointer becomes a function pointer without a cast);
+ * 0 when the library lacks it. */
+static int clsort__dl_sym(void *lib, const char *name, void *fn, size_t fn_size)
+{
+#if !defined(CLSORT__DL)
+    (void)lib, (void)name, (void)fn, (void)fn_size;
+    return 0;
+#else
+#if defined(_WIN32)
+    FARPROC sym = GetProcAddress((HMODULE)lib, name);
+#else
+    void *sym = dlsym(lib, name);
+#endif
+    if (!sym) return 0;
+    CLSORT_ASSERT(fn_size == sizeof sym);
+    memcpy(fn, &sym, sizeof sym);
+    return 1;
+#endif
+}
+
+static void clsort__dl_close(void *lib)
+{
+#if !defined(CLSORT__DL)
+    (void)lib;
+#elif defined(_WIN32)
+    FreeLibrary((HMODULE)lib);
+#else
+    dlclose(lib);
+#endif
+}
+
+/* The few types, values and entry points of CUDA's driver API (libcuda)
+ * that NVIDIA's cache entries need (>>cubin), declared here with cuda.h's
+ * values so that the header builds where CUDA is absent; libcuda is opened
+ * at run time. CUresult, CUdevice, CUdevice_attribute, CUjit_option and
+ * CUjitInputType are C enums or int in cuda.h (int-sized); CUcontext and
+ * CUlinkState opaque pointers. The symbol names are the ones cuda.h maps the
+ * calls to (its #define cuLinkCreate cuLinkCreate_v2 and so on). */
+#if defined(_WIN32)
+#define CLSORT__CUDAAPI __stdcall /* cuda.h's CUDAAPI */
+#define CLSORT__LIBCUDA "nvcuda.dll"
+#else
+#define CLSORT__CUDAAPI
+#define CLSORT__LIBCUDA "libcuda.so.1" /* (no NVIDIA driver on macOS: the open fails, the PTX is stored) */
+#endif
+typedef int clsort__cu_result; /* CUDA_SUCCESS = 0 */
+typedef int clsort__cu_device;
+typedef struct clsort__cu_context_st *clsort__cu_context;
+typedef struct clsort__cu_link_st *clsort__cu_link;
+enum {
+    CLSORT__CU_PCI_BUS_ID = 33, /* CUdevice_attribute */
+    CLSORT__CU_PCI_DEVICE_ID = 34,
+    CLSORT__CU_PCI_DOMAIN_ID = 50,
+    CLSORT__CU_CC_MAJOR = 75,
+    CLSORT__CU_CC_MINOR = 76,
+    CLSORT__CU_JIT_MAX_REGISTERS = 0, /* CUjit_option */
+    CLSORT__CU_JIT_ERROR_LOG_BUFFER = 5,
+    CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+    CLSORT__CU_JIT_OPTIMIZATION_LEVEL = 7,
+    CLSORT__CU_JIT_INPUT_PTX = 1 /* CUjitInputType */
+};
+/* name (the field is p_name), exported symbol, parameters */
+#define CLSORT__CU_FUNCS(X) \
+    X(cuInit, "cuInit", (unsigned)) \
+    X(cuDeviceGetCount, "cuDeviceGetCount", (int *)) \
+    X(cuDeviceGet, "cuDeviceGet", (clsort__cu_device *, int)) \
+    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *, int, clsort__cu_device)) \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (clsort__cu_context *, clsort__cu_device)) \
+    X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (clsort__cu_device)) \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (clsort__cu_context)) \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (clsort__cu_context *)) \
+    X(cuLinkCreate, "cuLinkCreate_v2", (unsigned, int *, void **, clsort__cu_link *)) \
+    X(cuLinkAddData, "cuLinkAddData_v2", (clsort__cu_link, int, void *, size_t, const char *, unsigned, int *, void **)) \
+    X(cuLinkComplete, "cuLinkComplete", (clsort__cu_link, void **, size_t *)) \
+    X(cuLinkDestroy, "cuLinkDestroy", (clsort__cu_link))
+#define CLSORT__CU_FIELD(name, sym, params) clsort__cu_result(CLSORT__CUDAAPI *p_##name) params;
+/* libcuda in a context, opened at the first NVIDIA store (clsort__cuda_ready)
+ * and closed by clsort_destroy. */
+typedef struct clsort__cuda {
+    int state;                 /* 0: not tried yet; 1: ready; -1: unusable (why says why; never tried again) */
+    char lib_name[256];        /* $CLSORT_CUDA_LIBRARY (read at create), else "" = the default */
+    char why[400];             /* the last problem, for the cache warning */
+    void *lib;
+    clsort__cu_device device;  /* the CUDA device that is the OpenCL device */
+    clsort__cu_context primary; /* its primary context, retained (NULL: not) */
+    CLSORT__CU_FUNCS(CLSORT__CU_FIELD)
+    clsort__cu_result(CLSORT__CUDAAPI *p_cuGetErrorName)(clsort__cu_result, const char **); /* NULL: absent */
+} clsort__cuda;
+#undef CLSORT__CU_FIELD
 
 /* >>engine -------------------------------------------------------------------
  * What every primitive family needs and nothing that belongs to one: the
@@ -1639,6 +1760,7 @@ typedef struct clsort__profile {
     cl_device_type type;
     int fp64;               /* cl_khr_fp64 */
     cl_uint nv_cc_major;    /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV (0: not an NVIDIA GPU, or unknown) */
+    int nv_cc_minor;        /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV (-1: unknown) */
     cl_uint compute_units;
     size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
@@ -1661,6 +1783,9 @@ typedef struct clsort__profile {
     size_t min_wg;          /* narrowest work-group that runs correctly (clsort__widen) */
     size_t radix_min_wg;    /* narrowest work-group of radix_count / radix_reorder (w > 1) */
     int cache_defer;        /* program cache: store a binary when the program leaves the context */
+    int cache_cubin;        /* program cache: store a PTX binary as a cubin made through libcuda (>>cubin) */
+    int nv_attr_query;      /* cl_nv_device_attribute_query: compute capability, PCI bus and slot */
+    int pci_bus_info;       /* cl_khr_pci_bus_info: PCI domain, bus, device, function */
 } clsort__profile;
 
 /* The persistent program cache (---- program cache ---- below), resolved
@@ -1673,7 +1798,7 @@ typedef struct clsort__cache {
     void *user;
     char ident[2048];             /* library, platform, device and driver: hashed into every key */
     int defer;                    /* store a built program's binary when it leaves the context, not at build */
-    unsigned long builds, hits, stores, rejected, store_failures, temp_counter;
+    unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins;
     char warning[512];
 } clsort__cache;
 
@@ -1716,6 +1841,7 @@ struct clsort_context {
     cl_mem view_parent, view[CLSORT__MAX_VIEWS];
     size_t view_origin[CLSORT__MAX_VIEWS], view_size[CLSORT__MAX_VIEWS];
     clsort__cache cache;
+    clsort__cuda cuda;     /* libcuda, opened when an NVIDIA program is stored (>>cubin) */
     const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
@@ -1978,6 +2104,9 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_ext.h, cl_nv_device_attribute_query */
 #endif
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 
 /* >>quirks: the device-quirk table -------------------------------------------
  * Every decision the library takes from device queries, one row each with
@@ -2103,6 +2232,17 @@ static void clsort__decide(clsort__profile *d)
      * clsort_cache_flush); elsewhere (GPUs: NVIDIA's binary is complete
      * after the build) right after it. */
     d->cache_defer = d->cpu;
+    /* NVIDIA: cache entries as cubin through libcuda. The driver's program
+     * binary is PTX, and clBuildProgram of PTX runs ptxas again: 36-432 ms
+     * per program on the H100 (driver 580.159.04, CUDA_CACHE_DISABLE=1),
+     * 2.1-2.8 s for the 9 programs of bench/coldstart.c. A cubin made from
+     * such PTX (ptxas -arch=sm_90 -O3) built in 2.5 ms with all its kernels;
+     * a fatbin was refused, CL_INVALID_BINARY (bench/data/
+     * h100-2026-11-24-s4-run.txt). So on NVIDIA GPUs the store links the PTX
+     * into a cubin with the driver's own libcuda, checks that the driver
+     * builds it into the same kernels, and stores that (>>cubin); anything
+     * else stores the PTX. tuning.cache_ptx (CLSORT_CUBIN=0) keeps the PTX. */
+    d->cache_cubin = d->nvidia;
 }
 
 /* Reads the device's profile once; families decide from it, never from the
@@ -2143,11 +2283,20 @@ static clsort_result clsort__query_device(clsort_context *ctx)
                       "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
     d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     d->int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    d->nv_attr_query = strstr(ext, "cl_nv_device_attribute_query") != NULL;
+    d->pci_bus_info = strstr(ext, "cl_khr_pci_bus_info") != NULL;
     d->nv_cc_major = 0; /* 0 when the query is absent or fails: no PTX */
-    if ((d->type & CL_DEVICE_TYPE_GPU) && strstr(ext, "cl_nv_device_attribute_query") &&
+    if ((d->type & CL_DEVICE_TYPE_GPU) && d->nv_attr_query &&
         CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof d->nv_cc_major,
                                          &d->nv_cc_major, NULL) != CL_SUCCESS)
         d->nv_cc_major = 0;
+    d->nv_cc_minor = -1; /* (the program cache's cubins: which CUDA device this is) */
+    if (d->nv_cc_major > 0) {
+        cl_uint minor = 0;
+        if (CLSORT__CL(ctx, clGetDeviceInfo)(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS)
+            d->nv_cc_minor = (int)minor;
+    }
     clsort__decide(d);
     return CLSORT_SUCCESS;
 }
@@ -2232,42 +2381,23 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
 static clsort_result clsort__load_opencl(clsort_context *ctx)
 {
     const char *name = getenv("CLSORT_OPENCL_LIBRARY");
+    char why[400];
+    if (!name || !*name) {
 #if defined(_WIN32)
-    HMODULE lib;
-    if (!name || !*name) name = "OpenCL.dll";
-    lib = LoadLibraryA(name);
-    if (!lib)
-        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "no OpenCL library: LoadLibrary(%s) failed (error %lu)", name,
-                            (unsigned long)GetLastError());
-    ctx->api.lib = (void *)lib;
-#define CLSORT__CL_RESOLVE(ret, fname, params)                                                             \
-    {                                                                                                      \
-        FARPROC sym = GetProcAddress(lib, #fname);                                                         \
-        if (!sym) return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "the OpenCL library %s lacks %s", name, #fname); \
-        memcpy(&ctx->api.p_##fname, &sym, sizeof sym);                                                         \
-    }
+        name = "OpenCL.dll";
+#elif defined(__APPLE__)
+        name = "/System/Library/Frameworks/OpenCL.framework/OpenCL";
 #else
-    void *lib;
-#if defined(__APPLE__)
-    if (!name || !*name) name = "/System/Library/Frameworks/OpenCL.framework/OpenCL";
-#else
-    if (!name || !*name) name = "libOpenCL.so.1";
+        name = "libOpenCL.so.1";
 #endif
-    lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        const char *why = dlerror();
+    }
+    ctx->api.lib = clsort__dl_open(name, why, sizeof why);
+    if (!ctx->api.lib)
         return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
-                            "no OpenCL library: dlopen(%s) failed (%s); install an ICD loader such as ocl-icd-libopencl1",
-                            name, why ? why : "unknown reason");
-    }
-    ctx->api.lib = lib;
+                            "no OpenCL library: %s; install an ICD loader such as ocl-icd-libopencl1", why);
 #define CLSORT__CL_RESOLVE(ret, fname, params)                                                             \
-    {                                                                                                      \
-        void *sym = dlsym(lib, #fname);                                                                    \
-        if (!sym) return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "the OpenCL library %s lacks %s", name, #fname); \
-        memcpy(&ctx->api.p_##fname, &sym, sizeof sym); /* object to function pointer, without a cast */       \
-    }
-#endif
+    if (!clsort__dl_sym(ctx->api.lib, #fname, &ctx->api.p_##fname, sizeof ctx->api.p_##fname))             \
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE, "the OpenCL library %s lacks %s", name, #fname);
     CLSORT__CL_FUNCS(CLSORT__CL_RESOLVE)
 #undef CLSORT__CL_RESOLVE
     return CLSORT_SUCCESS;
@@ -2276,11 +2406,7 @@ static clsort_result clsort__load_opencl(clsort_context *ctx)
 static void clsort__unload_opencl(clsort_context *ctx)
 {
     if (!ctx->api.lib) return;
-#if defined(_WIN32)
-    FreeLibrary((HMODULE)ctx->api.lib);
-#else
-    dlclose(ctx->api.lib);
-#endif
+    clsort__dl_close(ctx->api.lib);
     ctx->api.lib = NULL;
 }
 #endif
@@ -2307,12 +2433,14 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
 }
 
 static void clsort__program_release(clsort_context *ctx, struct clsort__program *p); /* programs */
+static void clsort__cuda_unload(clsort_context *ctx);                                 /* >>cubin */
 
 CLSORT_API void clsort_destroy(clsort_context *ctx)
 {
     int i;
     if (!ctx) return;
     for (i = 0; i < ctx->num_programs; ++i) clsort__program_release(ctx, &ctx->programs[i]); /* deferred stores */
+    clsort__cuda_unload(ctx); /* after the last store */
     for (i = 0; i < ctx->num_scratch; ++i)
         if (ctx->scratch[i].mem) CLSORT__CL(ctx, clReleaseMemObject)(ctx->scratch[i].mem);
     for (i = 0; i < ctx->num_status; ++i) {
@@ -2808,8 +2936,429 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
     ++ctx->cache.stores;
 }
 
-/* After a build from source: the binary and its header, stored. */
-static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32])
+/* >>cubin: NVIDIA's cache entries as machine code ------------------------------
+ * Why: the quirk table's row cache_cubin (a PTX entry costs ptxas again in
+ * every later process; a cubin loads in milliseconds). After a build from
+ * source on NVIDIA, clsort__cache_store hands the driver's binary here: PTX
+ * text. libcuda, the driver API library every NVIDIA driver installs
+ * (libcuda.so.1, nvcuda.dll: no CUDA toolkit needed), links it into a cubin
+ * (cuLinkCreate / cuLinkAddData / cuLinkComplete) on the CUDA device that is
+ * the OpenCL device, in that device's primary context, with the JIT options
+ * of the OpenCL build. The cubin is stored only when the driver builds it
+ * (clCreateProgramWithBinary + clBuildProgram with the program's options)
+ * into the same kernels as the program built from source; anything else
+ * stores the PTX as before and says why in the cache warning. The entry's
+ * key is the same: it names the device and the driver, so a cubin is only
+ * ever loaded where it was made. libcuda is opened once per context, at the
+ * first such store, and closed (its primary context released) by
+ * clsort_destroy. */
+
+#define CLSORT__CL_PCI_BUS_ID_NV 0x4008     /* cl_nv_device_attribute_query */
+#define CLSORT__CL_PCI_SLOT_ID_NV 0x4009    /* device << 3 | function (as clinfo and hwloc read it) */
+#define CLSORT__CL_PCI_DOMAIN_ID_NV 0x400A  /* newer drivers only */
+#define CLSORT__CL_PCI_BUS_INFO_KHR 0x410F  /* cl_khr_pci_bus_info: {domain, bus, device, function} */
+
+/* Whether a program binary is PTX text (NVIDIA's CL_PROGRAM_BINARIES):
+ * blank and // comment lines, then a .version directive; no NUL but
+ * possibly a last one. A cubin (ELF) or anything else: 0. */
+static int clsort__is_ptx(const unsigned char *bin, size_t len)
+{
+    size_t i = 0, k;
+    for (k = 0; k + 1 < len; ++k)
+        if (bin[k] == 0) return 0;
+    while (i < len) {
+        if (bin[i] == ' ' || bin[i] == '\t' || bin[i] == '\r' || bin[i] == '\n') {
+            ++i;
+        } else if (bin[i] == '/' && i + 1 < len && bin[i + 1] == '/') {
+            while (i < len && bin[i] != '\n') ++i;
+        } else {
+            break;
+        }
+    }
+    return len - i > 9 && memcmp(bin + i, ".version", 8) == 0 && (bin[i + 8] == ' ' || bin[i + 8] == '\t');
+}
+
+/* A CUDA call's result: 1 on CUDA_SUCCESS; else 0, and "what: NAME (code)"
+ * in cuda.why unless an earlier problem of this attempt is there. */
+static int clsort__cu_ok(clsort_context *ctx, clsort__cu_result r, const char *what)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    const char *name = NULL;
+    if (r == 0) return 1;
+    if (cu->why[0]) return 0;
+    if (!cu->p_cuGetErrorName || cu->p_cuGetErrorName(r, &name) != 0 || !name) name = "CUDA error";
+    snprintf(cu->why, sizeof cu->why, "%s: %s (%d)", what, name, (int)r);
+    return 0;
+}
+
+/* Which of n CUDA devices is the OpenCL device. ids[i] = {PCI domain, bus,
+ * device, compute capability major, minor} of CUDA device i; want = the same
+ * of the OpenCL device, -1 where unknown. With its PCI bus and device known:
+ * the CUDA device at that address (and domain, when known) with its compute
+ * capability (when known). Without them: the one CUDA device of its compute
+ * capability, only when there is exactly one. The index; -1 when none
+ * matches, -2 when several do. */
+static int clsort__cuda_pick(const int ids[][5], int n, const int want[5])
+{
+    int i, found = -1, count = 0;
+    for (i = 0; i < n; ++i) {
+        int cc = (want[3] < 0 || ids[i][3] == want[3]) && (want[4] < 0 || ids[i][4] == want[4]);
+        int match = want[1] >= 0 && want[2] >= 0
+                        ? ids[i][1] == want[1] && ids[i][2] == want[2] && (want[0] < 0 || ids[i][0] == want[0]) && cc
+                        : want[3] > 0 && cc;
+        if (match) found = i, ++count;
+    }
+    return count == 1 ? found : count == 0 ? -1 : -2;
+}
+
+/* The OpenCL device's {PCI domain, bus, device, compute capability major,
+ * minor}, -1 where unknown: cl_khr_pci_bus_info, else NVIDIA's
+ * cl_nv_device_attribute_query (bus, slot = device << 3 | function, domain
+ * on newer drivers); the capability as the profile read it at create. */
+static void clsort__cl_device_ids(clsort_context *ctx, int want[5])
+{
+    cl_uint v[4] = {0, 0, 0, 0};
+    int i;
+    for (i = 0; i < 5; ++i) want[i] = -1;
+    if (ctx->dev.nv_cc_major > 0) {
+        want[3] = (int)ctx->dev.nv_cc_major;
+        want[4] = ctx->dev.nv_cc_minor;
+    }
+    if (ctx->dev.pci_bus_info && CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_INFO_KHR,
+                                                                  sizeof v, v, NULL) == CL_SUCCESS) {
+        want[0] = (int)v[0];
+        want[1] = (int)v[1];
+        want[2] = (int)v[2];
+    }
+    if (!ctx->dev.nv_attr_query) return;
+    if (want[1] < 0 &&
+        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_ID_NV, sizeof v[1], &v[1],
+                                         NULL) == CL_SUCCESS &&
+        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_SLOT_ID_NV, sizeof v[2], &v[2],
+                                         NULL) == CL_SUCCESS) {
+        want[1] = (int)(v[1] & 0xffu);
+        want[2] = (int)(v[2] >> 3);
+        if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_DOMAIN_ID_NV, sizeof v[0],
+                                             &v[0], NULL) == CL_SUCCESS)
+            want[0] = (int)v[0];
+    }
+}
+
+/* The CUDA device that is the OpenCL device, into cuda.device; 0 (and
+ * cuda.why) when there is none or no single one. */
+static int clsort__cuda_device(clsort_context *ctx)
+{
+    static const int attrs[5] = {CLSORT__CU_PCI_DOMAIN_ID, CLSORT__CU_PCI_BUS_ID, CLSORT__CU_PCI_DEVICE_ID,
+                                 CLSORT__CU_CC_MAJOR, CLSORT__CU_CC_MINOR};
+    static const char *const attr_names[5] = {"cuDeviceGetAttribute(PCI_DOMAIN_ID)", "cuDeviceGetAttribute(PCI_BUS_ID)",
+                                              "cuDeviceGetAttribute(PCI_DEVICE_ID)",
+                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)",
+                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)"};
+    clsort__cuda *cu = &ctx->cuda;
+    clsort__cu_device devs[64];
+    int ids[64][5], want[5], n = 0, i, a, pick;
+    if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetCount(&n), "cuDeviceGetCount")) return 0;
+    if (n > 64) n = 64;
+    for (i = 0; i < n; ++i) {
+        if (!clsort__cu_ok(ctx, cu->p_cuDeviceGet(&devs[i], i), "cuDeviceGet")) return 0;
+        for (a = 0; a < 5; ++a)
+            if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetAttribute(&ids[i][a], attrs[a], devs[i]), attr_names[a])) return 0;
+    }
+    clsort__cl_device_ids(ctx, want);
+    pick = clsort__cuda_pick((const int(*)[5])ids, n, want);
+    if (pick < 0) {
+        if (want[1] >= 0 && want[2] >= 0)
+            snprintf(cu->why, sizeof cu->why, "%s CUDA device at PCI %04x:%02x:%02x (compute capability %d.%d) of %d",
+                     pick == -1 ? "no" : "more than one", (unsigned)(want[0] < 0 ? 0 : want[0]), (unsigned)want[1],
+                     (unsigned)want[2], want[3], want[4], n);
+        else
+            snprintf(cu->why, sizeof cu->why,
+                     "no PCI address of the OpenCL device, and %s CUDA device of compute capability %d.%d (of %d)",
+                     pick == -1 ? "no" : "more than one", want[3], want[4], n);
+        return 0;
+    }
+    cu->device = devs[pick];
+    return 1;
+}
+
+/* libcuda ready for this context: opened, its entry points, cuInit, the
+ * device, its primary context retained. Tried once (at the first NVIDIA
+ * store): 1 when ready; 0 with the reason in cuda.why, then and after. */
+static int clsort__cuda_ready(clsort_context *ctx)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    const char *name = cu->lib_name[0] ? cu->lib_name : CLSORT__LIBCUDA;
+    if (cu->state) return cu->state > 0;
+    cu->state = -1;
+    cu->why[0] = '\0';
+    cu->lib = clsort__dl_open(name, cu->why, sizeof cu->why);
+    if (!cu->lib) return 0;
+#define CLSORT__CU_RESOLVE(fname, sym, params)                                                              \
+    if (!clsort__dl_sym(cu->lib, sym, &cu->p_##fname, sizeof cu->p_##fname) &&                              \
+        !(strcmp(sym, "cuDevicePrimaryCtxRelease_v2") == 0 && /* drivers before CUDA 11: no _v2 */         \
+          clsort__dl_sym(cu->lib, "cuDevicePrimaryCtxRelease", &cu->p_##fname, sizeof cu->p_##fname))) { \
+        snprintf(cu->why, sizeof cu->why, "%s lacks %s", name, sym);                                       \
+        return 0;                                                                                           \
+    }
+    CLSORT__CU_FUNCS(CLSORT__CU_RESOLVE)
+#undef CLSORT__CU_RESOLVE
+    if (!clsort__dl_sym(cu->lib, "cuGetErrorName", &cu->p_cuGetErrorName, sizeof cu->p_cuGetErrorName))
+        cu->p_cuGetErrorName = NULL; /* optional: messages then carry the code alone */
+    if (!clsort__cu_ok(ctx, cu->p_cuInit(0), "cuInit") || !clsort__cuda_device(ctx) ||
+        !clsort__cu_ok(ctx, cu->p_cuDevicePrimaryCtxRetain(&cu->primary, cu->device), "cuDevicePrimaryCtxRetain")) {
+        cu->primary = NULL;
+        return 0;
+    }
+    cu->state = 1;
+    return 1;
+}
+
+/* clsort_destroy: the primary context released, libcuda closed. The
+ * release's result is not looked at: nothing is left to report it to. */
+static void clsort__cuda_unload(clsort_context *ctx)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    if (cu->primary) (void)cu->p_cuDevicePrimaryCtxRelease(cu->device);
+    if (cu->lib) clsort__dl_close(cu->lib);
+    cu->primary = NULL;
+    cu->lib = NULL;
+    cu->state = 0;
+}
+
+/* The JIT options that repeat the OpenCL build's ptxas step. Of the build
+ * options only NVIDIA's cl_nv_compiler_options reach ptxas:
+ * -cl-nv-maxrregcount N and -cl-nv-opt-level N ("passed on to ptxas as
+ * --opt-level", default 3); the others shape the PTX itself and are in it.
+ * clsort passes neither, so the level is 3 (CU_JIT_OPTIMIZATION_LEVEL's own
+ * default is 4). 0, and why, for an option whose effect on ptxas is not
+ * mirrored here (-cl-opt-disable, another -cl-nv-* but -cl-nv-verbose). */
+static int clsort__cubin_jit(const char *opts, unsigned *level, unsigned *maxreg, char *why, size_t why_size)
+{
+    const char *t = opts;
+    *level = 3;
+    *maxreg = 0;
+    for (;;) {
+        size_t len;
+        unsigned *into = NULL, v = 0;
+        int digits = 0;
+        while (*t == ' ') ++t;
+        if (!*t) return 1;
+        len = strcspn(t, " ");
+        if (strncmp(t, "-cl-nv-maxrregcount", 19) == 0 && (t[19] == '=' || t[19] == ' ')) {
+            into = maxreg;
+            t += 20;
+        } else if (strncmp(t, "-cl-nv-opt-level", 16) == 0 && (t[16] == '=' || t[16] == ' ')) {
+            into = level;
+            t += 17;
+        } else if ((strncmp(t, "-cl-nv-", 7) == 0 && !(len == 14 && strncmp(t, "-cl-nv-verbose", 14) == 0)) ||
+                   (len == 15 && strncmp(t, "-cl-opt-disable", 15) == 0)) {
+            snprintf(why, why_size, "the build option %.*s has no JIT counterpart here", (int)len, t);
+            return 0;
+        } else {
+            t += len;
+            continue;
+        }
+        while (*t == ' ') ++t;
+        while (*t >= '0' && *t <= '9' && digits < 6) v = v * 10 + (unsigned)(*t++ - '0'), ++digits;
+        if (!digits || (*t && *t != ' ')) {
+            snprintf(why, why_size, "a malformed -cl-nv-maxrregcount or -cl-nv-opt-level value");
+            return 0;
+        }
+        *into = v;
+    }
+}
+
+/* The PTX linked into a cubin by libcuda, in the device's primary context
+ * (pushed on this thread for the link, popped after). A CLSORT_MALLOC'd
+ * copy of the image (cuLinkComplete's belongs to the link state) and its
+ * size; NULL, and cuda.why, on any failure. */
+static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned char *ptx, size_t len, unsigned level,
+                                         unsigned maxreg, size_t *out_len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    char log[512] = "";
+    int opt[4];
+    void *val[4];
+    unsigned nopt = 0;
+    clsort__cu_link link = NULL;
+    clsort__cu_context popped = NULL;
+    void *image = NULL;
+    size_t image_len = 0;
+    unsigned char *text, *out = NULL;
+    int ok;
+    *out_len = 0;
+    /* option values travel in the pointers themselves (cuda.h's convention) */
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
+    opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
+    if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
+    text = (unsigned char *)CLSORT_MALLOC(len + 1); /* the PTX with its terminator (cuLinkAddData wants one) */
+    if (!text) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        return NULL;
+    }
+    memcpy(text, ptx, len);
+    text[len] = 0;
+    if (!clsort__cu_ok(ctx, cu->p_cuCtxPushCurrent(cu->primary), "cuCtxPushCurrent")) {
+        CLSORT_FREE(text);
+        return NULL;
+    }
+    ok = clsort__cu_ok(ctx, cu->p_cuLinkCreate(nopt, opt, val, &link), "cuLinkCreate") &&
+         clsort__cu_ok(ctx,
+                       cu->p_cuLinkAddData(link, CLSORT__CU_JIT_INPUT_PTX, text, text[len - 1] ? len + 1 : len,
+                                           "clsort.ptx", 0, NULL, NULL),
+                       "cuLinkAddData") &&
+         clsort__cu_ok(ctx, cu->p_cuLinkComplete(link, &image, &image_len), "cuLinkComplete");
+    if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
+        snprintf(cu->why, sizeof cu->why, "cuLinkComplete gave no image (%lu bytes)", (unsigned long)image_len);
+        ok = 0;
+    }
+    if (ok && (out = (unsigned char *)CLSORT_MALLOC(image_len)) == NULL) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        ok = 0;
+    }
+    if (ok) memcpy(out, image, image_len);
+    if (!ok && log[0]) { /* the JIT's own words, on one line */
+        size_t used = strlen(cu->why), k;
+        log[sizeof log - 1] = '\0';
+        for (k = 0; log[k]; ++k)
+            if (log[k] == '\n' || log[k] == '\r') log[k] = ' ';
+        snprintf(cu->why + used, sizeof cu->why - used, "; JIT log: %s", log);
+    }
+    if (link && !clsort__cu_ok(ctx, cu->p_cuLinkDestroy(link), "cuLinkDestroy")) ok = 0;
+    if (!clsort__cu_ok(ctx, cu->p_cuCtxPopCurrent(&popped), "cuCtxPopCurrent")) ok = 0;
+    CLSORT_FREE(text);
+    if (!ok) {
+        if (out) CLSORT_FREE(out);
+        return NULL;
+    }
+    *out_len = image_len;
+    return out;
+}
+
+/* How many kernels a built program holds and their names
+ * (CL_PROGRAM_KERNEL_NAMES: ';'-separated); 0 when a query fails. */
+static int clsort__program_kernel_names(clsort_context *ctx, cl_program p, size_t *n, char *names, size_t size)
+{
+    memset(names, 0, size); /* the last byte stays the terminator */
+    return CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_NUM_KERNELS, sizeof *n, n, NULL) == CL_SUCCESS &&
+           CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_KERNEL_NAMES, size - 1, names, NULL) == CL_SUCCESS;
+}
+
+/* Whether two kernel name lists hold the same names, in any order (a
+ * program holds a name once). */
+static int clsort__same_names(const char *a, const char *b)
+{
+    const char *t = a;
+    if (strlen(a) != strlen(b)) return 0;
+    while (*t) {
+        size_t len = strcspn(t, ";");
+        const char *u = b;
+        int found = 0;
+        while (*u && !found) {
+            size_t ulen = strcspn(u, ";");
+            found = ulen == len && strncmp(t, u, len) == 0;
+            u += ulen + (u[ulen] == ';');
+        }
+        if (!found) return 0;
+        t += len + (t[len] == ';');
+    }
+    return 1;
+}
+
+/* Whether the driver builds the cubin (clCreateProgramWithBinary +
+ * clBuildProgram with the program's options) into the kernels of the
+ * program built from source; why not in cuda.why. */
+static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const char *opts, const unsigned char *cubin,
+                                size_t len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    char want[1024], got[1024];
+    size_t nwant = 0, ngot = 0;
+    cl_int e, status = CL_SUCCESS;
+    cl_program prog;
+    int ok = 0;
+    if (!clsort__program_kernel_names(ctx, built, &nwant, want, sizeof want)) {
+        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
+        return 0;
+    }
+    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &cubin, &status, &e);
+    if (e == CL_SUCCESS && status != CL_SUCCESS) e = status;
+    if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
+    if (e != CL_SUCCESS)
+        snprintf(cu->why, sizeof cu->why, "the driver refused the cubin: %s (%d)", clsort__cl_error_name(e), (int)e);
+    else if (!clsort__program_kernel_names(ctx, prog, &ngot, got, sizeof got))
+        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from the cubin could not be listed");
+    else if (ngot != nwant || !clsort__same_names(want, got))
+        snprintf(cu->why, sizeof cu->why, "the cubin's program holds %lu kernels (%.150s), the source's %lu (%.150s)",
+                 (unsigned long)ngot, got, (unsigned long)nwant, want);
+    else
+        ok = 1;
+    if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
+    return ok;
+}
+
+/* What to store of a program just built from source with opts, whose
+ * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.cache_ptx) a
+ * PTX binary becomes a verified cubin, returned CLSORT_MALLOC'd with its
+ * size; NULL = store bin as it is (why, when a cubin was tried, in the
+ * cache warning). */
+static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
+                                          const unsigned char *bin, size_t len, size_t *out_len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    unsigned level = 3, maxreg = 0;
+    unsigned char *cubin = NULL;
+    *out_len = 0;
+    if (!ctx->dev.cache_cubin || ctx->tuning.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
+    if (clsort__cuda_ready(ctx)) {
+        cu->why[0] = '\0';
+        if (clsort__cubin_jit(opts, &level, &maxreg, cu->why, sizeof cu->why) &&
+            (cubin = clsort__cubin_link(ctx, bin, len, level, maxreg, out_len)) != NULL &&
+            !clsort__cubin_verify(ctx, prog, opts, cubin, *out_len)) {
+            CLSORT_FREE(cubin);
+            cubin = NULL;
+        }
+    }
+    if (!cubin) {
+        *out_len = 0;
+        clsort__cache_warn(ctx, "cache: PTX stored, no cubin: %s", cu->why);
+    }
+    return cubin;
+}
+
+/* The entry of a program built from source with opts, whose binary (len
+ * bytes) sits in entry after the header's room (entry: CLSORT_MALLOC'd,
+ * freed here): on NVIDIA a cubin made from it instead, when that works
+ * (>>cubin); the header; written. */
+static void clsort__cache_put(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts,
+                              unsigned char *entry, size_t len)
+{
+    size_t cubin_len = 0;
+    unsigned long stores = ctx->cache.stores;
+    unsigned char *cubin = clsort__cache_cubin(ctx, prog, opts, entry + CLSORT__CACHE_HEADER, len, &cubin_len);
+    int as_cubin = 0;
+    if (cubin) {
+        unsigned char *centry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + cubin_len);
+        if (centry) {
+            CLSORT_FREE(entry);
+            entry = centry;
+            memcpy(entry + CLSORT__CACHE_HEADER, cubin, cubin_len);
+            len = cubin_len;
+            as_cubin = 1;
+        } else {
+            clsort__cache_warn(ctx, "cache: PTX stored, no cubin: out of host memory");
+        }
+        CLSORT_FREE(cubin);
+    }
+    clsort__cache_header(entry, key, entry + CLSORT__CACHE_HEADER, len);
+    clsort__cache_write(ctx, key, entry, CLSORT__CACHE_HEADER + len);
+    if (as_cubin && ctx->cache.stores != stores) ++ctx->cache.cubins;
+    CLSORT_FREE(entry);
+}
+
+/* After a build from source with opts: the binary and its header, stored. */
+static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts)
 {
     size_t len = 0;
     unsigned char *entry, *bin;
@@ -2830,11 +3379,10 @@ static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsi
     if (e != CL_SUCCESS) {
         ++ctx->cache.store_failures;
         clsort__cache_warn(ctx, "cache: clGetProgramInfo(CL_PROGRAM_BINARIES): %s", clsort__cl_error_name(e));
-    } else {
-        clsort__cache_header(entry, key, bin, len);
-        clsort__cache_write(ctx, key, entry, CLSORT__CACHE_HEADER + len);
+        CLSORT_FREE(entry);
+        return;
     }
-    CLSORT_FREE(entry);
+    clsort__cache_put(ctx, prog, key, opts, entry, len);
 }
 
 /* The program of key from the cache, built from its binary with opts; NULL
@@ -2871,13 +3419,23 @@ static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char ke
     return prog;
 }
 
+/* The build options of program p, as clsort__program_get passed them. */
+static void clsort__program_opts(const clsort__program *p, char *opts, size_t size)
+{
+    snprintf(opts, size, "-cl-std=CL1.2%s", p->options);
+}
+
 CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx)
 {
     int i;
     if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
     for (i = 0; i < ctx->num_programs; ++i) {
         clsort__program *p = &ctx->programs[i];
-        if (p->store_pending && p->program && ctx->cache.on) clsort__cache_store(ctx, p->program, p->store_key);
+        if (p->store_pending && p->program && ctx->cache.on) {
+            char opts[480];
+            clsort__program_opts(p, opts, sizeof opts);
+            clsort__cache_store(ctx, p->program, p->store_key, opts);
+        }
         p->store_pending = 0;
     }
     return CLSORT_SUCCESS;
@@ -2895,6 +3453,7 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
     out->rejected = ctx->cache.rejected;
     out->store_failures = ctx->cache.store_failures;
     out->warning = ctx->cache.warning;
+    out->cubins = ctx->cache.cubins;
     return CLSORT_SUCCESS;
 }
 
@@ -2903,7 +3462,11 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
 static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 {
     int k;
-    if (p->store_pending && p->program && ctx->cache.on) clsort__cache_store(ctx, p->program, p->store_key);
+    if (p->store_pending && p->program && ctx->cache.on) {
+        char opts[480];
+        clsort__program_opts(p, opts, sizeof opts);
+        clsort__cache_store(ctx, p->program, p->store_key, opts);
+    }
     for (k = 0; k < CLSORT__MAX_KERNELS; ++k)
         if (p->kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
     if (p->program) CLSORT__CL(ctx, clReleaseProgram)(p->program);
@@ -3013,7 +3576,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
             return clsort__fail(ctx, CLSORT_ERROR_BUILD, "%s program: no embedded kernels/%s", rq->family,
                                 rq->sources[i]);
     }
-    snprintf(opts, sizeof opts, "-cl-std=CL1.2%s", rq->options);
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2%s", rq->options); /* and clsort__program_opts */
     p = clsort__program_slot(ctx); /* empty (no sources) until the build succeeds */
     if (ctx->cache.on) {
         clsort__cache_key(ctx, opts, rq->sources, srcs, lens, nsrc, hash);
@@ -3043,7 +3606,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         p->store_pending = 1;
         memcpy(p->store_key, hash, sizeof p->store_key);
     } else if (from_source && ctx->cache.on) {
-        clsort__cache_store(ctx, p->program, hash);
+        clsort__cache_store(ctx, p->program, hash, opts);
     }
     p->hash = h;
     memcpy(p->sources, rq->sources, sizeof p->sources);
@@ -3960,6 +4523,26 @@ static clsort_result clsort__resolve_rbk(clsort_context *ctx, clsort_tuning *t)
     return CLSORT_SUCCESS;
 }
 
+/* CLSORT_CUBIN=0|1 / cache_ptx = 1: NVIDIA's cache entries stay PTX; and
+ * CLSORT_CUDA_LIBRARY, the libcuda to open for the cubins (>>cubin), read
+ * here like every other variable (libcuda itself is opened only when an
+ * NVIDIA program is stored). */
+static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t)
+{
+    const char *env = getenv("CLSORT_CUBIN"), *lib = getenv("CLSORT_CUDA_LIBRARY");
+    if (t->cache_ptx == 0 && env && *env) {
+        if (strcmp(env, "0") == 0) t->cache_ptx = 1;
+        else if (strcmp(env, "1") != 0) return clsort__bad_knob(ctx, "CLSORT_CUBIN", "expected \"0\" or \"1\"");
+    }
+    if (t->cache_ptx != 0 && t->cache_ptx != 1) return clsort__bad_knob(ctx, "tuning.cache_ptx", "must be 0 or 1");
+    if (lib && *lib) {
+        if (strlen(lib) >= sizeof ctx->cuda.lib_name)
+            return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");
+        strcpy(ctx->cuda.lib_name, lib);
+    }
+    return CLSORT_SUCCESS;
+}
+
 /* Whether the look-back kernels carry the decoupled fallback (by choice). */
 static int clsort__fallback_on(const clsort_context *ctx)
 {
@@ -4031,6 +4614,7 @@ static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tu
     CLSORT__TRY(clsort__resolve_fallback(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_status32(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_rbk(ctx, &ctx->tuning));
+    CLSORT__TRY(clsort__resolve_cubin(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_steps(ctx, &ctx->tuning));
     return clsort__resolve_nbody(ctx, &ctx->tuning);
 }
