@@ -94,8 +94,12 @@ compile-check: | $(BUILD)
 	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
 	done
 
-$(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h | $(BUILD)
+$(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h $(BUILD)/libfakecuda.so | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ tests/test_cache.c $(LDLIBS)
+# A stand-in for libcuda (NVIDIA's cache entries as cubin, tested without
+# NVIDIA): test_cache opens it from its own directory.
+$(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -shared -fPIC -o $@ tests/fake_libcuda.c
 
 # The suite runs with the program cache off (the Makefile exports
 # CLSORT_CACHE_DIR=off); the quick base part then fills a fresh cache under
@@ -118,7 +122,7 @@ test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_
 # Tuning from the environment is read once by clsort_create, which refuses a
 # malformed value with a message naming the variable (and a good one works).
 ENV_BAD = CLSORT_TILE=3:16 CLSORT_TILE=256 CLSORT_TILE=abc CLSORT_ONESWEEP=2 CLSORT_BITONIC_STEPS=9 \
-          CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast CLSORT_REVERSE_TILES=2
+          CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast CLSORT_REVERSE_TILES=2 CLSORT_CUBIN=2
 env-check: deps $(BUILD)/hello
 	@for kv in $(ENV_BAD); do \
 	  name=$${kv%%=*}; \
@@ -126,7 +130,7 @@ env-check: deps $(BUILD)/hello
 	  if [ $$status -ne 1 ] || ! grep -q "$$name" $(BUILD)/env.log; then \
 	    echo "env-check: $$kv was not refused with a message:"; cat $(BUILD)/env.log; exit 1; fi; \
 	done; \
-	CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p ./$(BUILD)/hello > $(BUILD)/env.log 2>&1 || \
+	CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p CLSORT_CUBIN=0 ./$(BUILD)/hello > $(BUILD)/env.log 2>&1 || \
 	  { echo "env-check: valid knobs refused:"; cat $(BUILD)/env.log; exit 1; }; \
 	echo "env-check: $(words $(ENV_BAD)) malformed knobs refused at create, valid ones accepted"
 
