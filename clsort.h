@@ -20,6 +20,11 @@
  *          8 or 16 bytes (16: a float4 / uint4 per key). enumerate / pack /
  *          split take the new types too (moved as bits); every other family
  *          refuses them with a message naming the function and the type.
+ *          Program cache on NVIDIA: entries are cubins (machine code) that
+ *          the driver's libcuda links from its PTX, each checked by a build
+ *          before it is stored, instead of PTX that ptxas compiled again in
+ *          every process (tuning.cache_ptx, CLSORT_CUBIN=0: PTX as before;
+ *          clsort_cache_stats.cubins; CLSORT_NO_LIBCUDA).
  *   0.4.0  one engine that knows no family: programs built from a request
  *          each family hands over, named scratch, a typed kernel argument
  *          list; tuning in clsort_context_desc.tuning (the environment read
@@ -91,6 +96,10 @@
  *                           (read by clsort_create).
  *                           (Your own code then cannot call OpenCL directly
  *                           unless it loads it too.)
+ *   CLSORT_NO_LIBCUDA       compile nothing that opens libcuda (NVIDIA's program
+ *                           cache entries then stay PTX, see PROGRAM CACHE). Without
+ *                           it the header calls dlopen (glibc before 2.34: link
+ *                           -ldl; the CMake target does) or LoadLibrary.
  *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
  *                           header then includes <mpi.h>; build with mpicc (or
  *                           link an MPI library). Without it nothing of MPI is
@@ -135,6 +144,10 @@
  *                   choice with flags). For sweeps.
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
+ *   CLSORT_CUBIN    "0" (tuning.cache_ptx = 1): on NVIDIA the program cache
+ *                   stores the driver's PTX, not a cubin (see PROGRAM CACHE).
+ *   CLSORT_CUDA_LIBRARY  the libcuda to open for those cubins (default
+ *                   libcuda.so.1, nvcuda.dll); a test hook too.
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *
  * API AT A GLANCE (declarations below carry the details; every function
@@ -271,6 +284,24 @@
  *   context). A program's kernels are created with it
  *   (clCreateKernelsInProgram, before its binary is taken: drivers that
  *   compile at kernel creation put that code in the binary) and kept.
+ *     NVIDIA: the driver's binary is PTX, which clBuildProgram compiles
+ *   with ptxas again in every process (36-432 ms per program on the H100).
+ *   So there an entry holds machine code instead: the library links the PTX
+ *   into a cubin with libcuda, the CUDA driver library that every NVIDIA
+ *   driver installs (no CUDA toolkit; opened at run time at the first store,
+ *   once per context, and used in the device's primary context, which
+ *   clsort_destroy releases), on the CUDA device at the OpenCL device's PCI
+ *   address, with the build's ptxas options (-cl-nv-maxrregcount,
+ *   -cl-nv-opt-level; level 3 by default), and stores the cubin only after
+ *   the driver built it with the program's options into the same kernels
+ *   (a cubin built in 2.5 ms on the H100). Anything in the way (no libcuda,
+ *   no single matching CUDA device, a CUDA call failing, a cubin refused or
+ *   with other kernels) stores the PTX as before, the reason in
+ *   clsort_cache_stats.warning ("cache: PTX stored, no cubin: ..."); .cubins
+ *   counts the cubins stored. The key is the same (it names the device and
+ *   driver, so a cubin never reaches another). The process that stores pays
+ *   the link (a ptxas run per program) and CUDA's context once.
+ *   tuning.cache_ptx = 1 or CLSORT_CUBIN=0 stores the PTX.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -530,6 +561,8 @@
  *             work-groups keep running or run one after another);
  *           - path AUTO: look-back on NVIDIA GPUs (measured faster there),
  *             reduce-then-scan elsewhere;
+ *           - program cache entries on NVIDIA GPUs: cubins made through
+ *             libcuda, not the driver's PTX (see PROGRAM CACHE);
  *           - Mesa llvmpipe (device name "llvmpipe"): work-groups narrower
  *             than its SIMD width are widened to it, around a bug of its own
  *             (tests/llvmpipe_narrow_wg.c); it stops a work-item's loops
