@@ -105,6 +105,7 @@ int main(int argc, char **argv)
     int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, w, i;
     size_t n;
     double t0, create_ms, prepare_ms = 0, flush_ms = 0, first[WS_COUNT], second[WS_COUNT], total = 0;
+    unsigned long cubins = 0;
     unsigned char *out;
     for (i = 2; i < argc; ++i)
         if (strcmp(argv[i], "--prepare") == 0) prepare = 1;
@@ -151,9 +152,14 @@ int main(int argc, char **argv)
     flush_ms = now_ms() - t0;
 #endif
     clsort_cache_stats_get(cs, &st);
-    printf("device: %s; n = 2^%d; cache: %s%s; %lu programs built from source, %lu from the cache, %lu stored\n\n",
+#ifndef COLDSTART_NO_FLUSH /* (the "before" header has no cubins) */
+    cubins = st.cubins;
+#endif
+    printf("device: %s; n = 2^%d; cache: %s%s; %lu programs built from source, %lu from the cache, %lu stored (%lu "
+           "as cubin)\n",
            clsort_device_name(cs), logn, st.enabled ? st.dir : "off", prepare ? "; clsort_prepare first" : "",
-           st.builds, st.hits, st.stores);
+           st.builds, st.hits, st.stores, cubins);
+    printf("cache warning: %s\n\n", st.warning[0] ? st.warning : "none");
     printf("| family | first call ms | second call ms |\n| --- | ---: | ---: |\n");
     printf("| context create | %.1f | |\n", create_ms);
     if (prepare) printf("| clsort_prepare (all families) | %.1f | |\n", prepare_ms);
@@ -164,8 +170,8 @@ int main(int argc, char **argv)
     printf("| create + all | %.1f | |\n", create_ms + prepare_ms + total);
     printf("| clsort_cache_flush (deferred stores, after the calls) | %.1f | |\n\n", flush_ms);
     printf("{\"device\": \"%s\", \"log2n\": %d, \"cache\": \"%s\", \"prepare\": %d, \"builds\": %lu, \"hits\": %lu, "
-           "\"create_ms\": %.2f, \"prepare_ms\": %.2f, \"families_ms\": %.2f, \"flush_ms\": %.2f",
-           clsort_device_name(cs), logn, st.enabled ? "on" : "off", prepare, st.builds, st.hits, create_ms,
+           "\"cubins\": %lu, \"create_ms\": %.2f, \"prepare_ms\": %.2f, \"families_ms\": %.2f, \"flush_ms\": %.2f",
+           clsort_device_name(cs), logn, st.enabled ? "on" : "off", prepare, st.builds, st.hits, cubins, create_ms,
            prepare_ms, total, flush_ms);
     for (w = 0; w < WS_COUNT; ++w) printf(", \"%s\": [%.3f, %.3f]", ws_names[w], first[w], second[w]);
     printf("}\n");

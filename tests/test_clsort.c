@@ -5202,8 +5202,10 @@ int main(int argc, char **argv)
         { /* with CLSORT_CACHE_DIR set (make test): how the programs came */
             clsort_cache_stats st;
             if (clsort_cache_stats_get(cs, &st) == CLSORT_SUCCESS && st.enabled)
-                printf("  program cache %s: %lu built from source, %lu from the cache, %lu rejected%s%s\n", st.dir,
-                       st.builds, st.hits, st.rejected, st.warning[0] ? "; " : "", st.warning);
+                printf("  program cache %s: %lu built from source, %lu from the cache, %lu rejected, %lu stored (%lu as "
+                       "cubin)%s%s\n",
+                       st.dir, st.builds, st.hits, st.rejected, st.stores, st.cubins, st.warning[0] ? "; " : "",
+                       st.warning);
         }
         clsort_destroy(cs);
     }
