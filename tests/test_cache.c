@@ -976,6 +976,31 @@ static void test_cubin(void)
         clsort_destroy(cs);
         expect_gather(dir, 0, 1, 0, "cubin: a later process loads that entry");
     }
+    { /* the same through the store callback (desc.cache_store) */
+        mem_store m;
+        memset(&m, 0, sizeof m);
+        if ((cs = make_cb_ctx(&m)) != NULL) {
+            unsigned char key[32], *e = (unsigned char *)malloc(CLSORT__CACHE_HEADER + sizeof fake_ptx - 1);
+            char opts[480];
+            int k;
+            cs->dev.cache_cubin = 1, cs->dev.nv_cc_major = 9, cs->dev.nv_cc_minor = 0;
+            p = gather_program(cs, 0);
+            if (p && e) {
+                gather_key_bytes(cs, key);
+                clsort__program_opts(p, opts, sizeof opts);
+                memcpy(e + CLSORT__CACHE_HEADER, fake_ptx, sizeof fake_ptx - 1);
+                clsort__cache_put(cs, p->program, key, opts, e, sizeof fake_ptx - 1);
+            } else {
+                free(e);
+            }
+            check(p && m.count == 2 && stats(cs).cubins == 1 && want &&
+                      m.size[1] == CLSORT__CACHE_HEADER + want_len &&
+                      memcmp(m.blob[1] + CLSORT__CACHE_HEADER, want, want_len) == 0,
+                  "cubin: the store callback gets the cubin's entry");
+            clsort_destroy(cs);
+            for (k = 0; k < m.count; ++k) free(m.blob[k]);
+        }
+    }
     setenv("FAKE_CUDA_CUBIN", garbage, 1);
     if ((cs = nv_ctx(NULL, &p)) != NULL) {
         cubin = convert(cs, p, &len);
