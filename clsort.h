@@ -2982,7 +2982,8 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
  * into the same kernels as the program built from source; anything else
  * stores the PTX as before and says why in the cache warning. The entry's
  * key is the same: it names the device and the driver, so a cubin is only
- * ever loaded where it was made. libcuda is opened once per context, at the
+ * ever loaded by the device model and driver it was made for (another entry
+ * otherwise). libcuda is opened once per context, at the
  * first such store, and closed (its primary context released) by
  * clsort_destroy. */
 
