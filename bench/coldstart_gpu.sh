@@ -16,10 +16,7 @@
 # the driver loads a cubin or fatbin made from it (clCreateProgramWithBinary).
 set -u
 out=${OUT:-/tmp}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 export CLSORT_DEVICE=nvidia CUDA_CACHE_DISABLE=1
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')

@@ -14,10 +14,8 @@ old=$1 new=$2
 shift 2
 sizes=${*:-"20 24 28"}
 out=${OUT:-/tmp}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /etc/OpenCL/vendors "$out/ab" "$out/fb"
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
+mkdir -p "$out/ab" "$out/fb"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
 only="scan,pack,sort"
 # interleaved rounds: noise shows as the spread between them

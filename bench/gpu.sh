@@ -7,10 +7,7 @@
 set -u
 sizes=${*:-"20 24 28"}
 out=${OUT:-/tmp}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 CLSORT_DEVICE=nvidia ./build/bench $sizes | tee "$out/clsort.jsonl"
 [ -x .gpu/cub_bench ] && .gpu/cub_bench $sizes | tee "$out/cub.txt"

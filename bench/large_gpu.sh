@@ -6,10 +6,7 @@
 #   sh bench/large_gpu.sh [case...]     default: bin32 scan4 wide12
 set -u
 cases=${*:-"bin32 scan4 wide12"}
-for f in .gpu/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 status=0
 for c in $cases; do

@@ -9,9 +9,7 @@
 # crossover sweep 2^10 .. 2^20 (BH step vs all-pairs, "bh_faster_from_n").
 # Output also in $OUT/tree_gpu.jsonl.
 set -u
-for f in .gpu/*.deb; do dpkg -x "$f" /; done; ldconfig
-mkdir -p /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+. bench/gpu_setup.sh
 out=${OUT:-/tmp}
 export CLSORT_DEVICE=${CLSORT_DEVICE:-nvidia}
 [ -x build/tree_bench ] || { echo "build/tree_bench missing: build it on the dev machine (make build/tree_bench) and carry it"; exit 1; }
