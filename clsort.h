@@ -24,7 +24,9 @@
  *          the driver's libcuda links from its PTX, each checked by a build
  *          before it is stored, instead of PTX that ptxas compiled again in
  *          every process (tuning.cache_ptx, CLSORT_CUBIN=0: PTX as before;
- *          clsort_cache_stats.cubins; CLSORT_NO_LIBCUDA).
+ *          clsort_cache_stats.cubins; CLSORT_NO_LIBCUDA); each kernel linked
+ *          with the register count of the driver's whole-program build
+ *          (.maxnreg), stored when the program leaves the context.
  *   0.4.0  one engine that knows no family: programs built from a request
  *          each family hands over, named scratch, a typed kernel argument
  *          list; tuning in clsort_context_desc.tuning (the environment read
@@ -275,7 +277,7 @@
  *   problem is counted and described in clsort_cache_stats_get (never an
  *   error). One file per program, 0.1-0.5 MB each; delete the directory to
  *   empty it. clsort_cache_stats_get also counts builds from source and
- *   cache hits. When: on GPUs right after the build; on CPU devices (PoCL,
+ *   cache hits. When: on GPUs but NVIDIA's right after the build; on CPU devices (PoCL,
  *   which compiles each kernel at its first launch and keeps that code in
  *   the program) when the program leaves the context (clsort_destroy, or
  *   evicted by newer ones), so the entry holds the compiled kernels and a
@@ -294,13 +296,21 @@
  *   address, with the build's ptxas options (-cl-nv-maxrregcount,
  *   -cl-nv-opt-level; level 3 by default), and stores the cubin only after
  *   the driver built it with the program's options into the same kernels
- *   (a cubin built in 2.5 ms on the H100). Anything in the way (no libcuda,
+ *   (a cubin built in 2.5 ms on the H100). libcuda links PTX as relocatable
+ *   code, where ptxas spends registers otherwise than in the driver's
+ *   whole-program build (116 instead of 64-73 in the one-sweep pass, sorts
+ *   up to 31% slower), so each kernel first gets the register count of a
+ *   whole-program JIT of the same PTX as its .maxnreg: H100 code from the
+ *   cubins runs within -2%..+2% of the driver's build (bench/RESULTS.md).
+ *   That costs two ptxas runs per program more, so on NVIDIA the store
+ *   waits, as on CPUs, until the program leaves the context or
+ *   clsort_cache_flush. Anything in the way (no libcuda,
  *   no single matching CUDA device, a CUDA call failing, a cubin refused or
  *   with other kernels) stores the PTX as before, the reason in
  *   clsort_cache_stats.warning ("cache: PTX stored, no cubin: ..."); .cubins
  *   counts the cubins stored. The key is the same (it names the device and
  *   driver, so a cubin never reaches another). The process that stores pays
- *   the link (a ptxas run per program) and CUDA's context once.
+ *   the JIT and link (two ptxas runs per program) and CUDA's context once.
  *   tuning.cache_ptx = 1 or CLSORT_CUBIN=0 stores the PTX.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
@@ -1720,6 +1730,8 @@ typedef int clsort__cu_result; /* CUDA_SUCCESS = 0 */
 typedef int clsort__cu_device;
 typedef struct clsort__cu_context_st *clsort__cu_context;
 typedef struct clsort__cu_link_st *clsort__cu_link;
+typedef struct clsort__cu_module_st *clsort__cu_module;
+typedef struct clsort__cu_function_st *clsort__cu_function;
 enum {
     CLSORT__CU_PCI_BUS_ID = 33, /* CUdevice_attribute */
     CLSORT__CU_PCI_DEVICE_ID = 34,
@@ -1730,7 +1742,8 @@ enum {
     CLSORT__CU_JIT_ERROR_LOG_BUFFER = 5,
     CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
     CLSORT__CU_JIT_OPTIMIZATION_LEVEL = 7,
-    CLSORT__CU_JIT_INPUT_PTX = 1 /* CUjitInputType */
+    CLSORT__CU_JIT_INPUT_PTX = 1, /* CUjitInputType */
+    CLSORT__CU_FUNC_NUM_REGS = 4  /* CUfunction_attribute */
 };
 /* name (the field is p_name), exported symbol, parameters */
 #define CLSORT__CU_FUNCS(X) \
@@ -1745,7 +1758,11 @@ enum {
     X(cuLinkCreate, "cuLinkCreate_v2", (unsigned, int *, void **, clsort__cu_link *)) \
     X(cuLinkAddData, "cuLinkAddData_v2", (clsort__cu_link, int, void *, size_t, const char *, unsigned, int *, void **)) \
     X(cuLinkComplete, "cuLinkComplete", (clsort__cu_link, void **, size_t *)) \
-    X(cuLinkDestroy, "cuLinkDestroy", (clsort__cu_link))
+    X(cuLinkDestroy, "cuLinkDestroy", (clsort__cu_link)) \
+    X(cuModuleLoadDataEx, "cuModuleLoadDataEx", (clsort__cu_module *, const void *, unsigned, int *, void **)) \
+    X(cuModuleGetFunction, "cuModuleGetFunction", (clsort__cu_function *, clsort__cu_module, const char *)) \
+    X(cuFuncGetAttribute, "cuFuncGetAttribute", (int *, int, clsort__cu_function)) \
+    X(cuModuleUnload, "cuModuleUnload", (clsort__cu_module))
 #define CLSORT__CU_FIELD(name, sym, params) clsort__cu_result(CLSORT__CUDAAPI *p_##name) params;
 /* libcuda in a context, opened at the first NVIDIA store (clsort__cuda_ready)
  * and closed by clsort_destroy. */
@@ -2263,7 +2280,7 @@ static void clsort__decide(clsort__profile *d)
      * (it compiles every kernel for any size). So there the binary is stored
      * when the program leaves the context (evicted, clsort_destroy,
      * clsort_cache_flush); elsewhere (GPUs: NVIDIA's binary is complete
-     * after the build) right after it. */
+     * after the build) right after it; but see cache_cubin below. */
     d->cache_defer = d->cpu;
     /* NVIDIA: cache entries as cubin through libcuda. The driver's program
      * binary is PTX, and clBuildProgram of PTX runs ptxas again: 36-432 ms
@@ -2276,6 +2293,13 @@ static void clsort__decide(clsort__profile *d)
      * builds it into the same kernels, and stores that (>>cubin); anything
      * else stores the PTX. tuning.cache_ptx (CLSORT_CUBIN=0) keeps the PTX. */
     d->cache_cubin = d->nvidia;
+    /* Making that cubin runs ptxas twice more (the register counts of the
+     * whole-program JIT, then the link: >>cubin): on the H100 the 9
+     * programs of bench/coldstart.c took 21.0 s of first calls stored at
+     * build, against 10.0 s without cubins. So there, too, the store waits
+     * until the program leaves the context or clsort_cache_flush, off the
+     * first call's path. */
+    d->cache_defer = d->cache_defer || d->cache_cubin;
 }
 
 /* Reads the device's profile once; families decide from it, never from the
@@ -2994,11 +3018,13 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
 
 /* Whether a program binary is PTX text (NVIDIA's CL_PROGRAM_BINARIES):
  * blank and // comment lines, then a .version directive; no NUL but
- * possibly a last one. A cubin (ELF) or anything else: 0. */
+ * trailing ones (driver 580 ends its PTX with two). A cubin (ELF) or
+ * anything else: 0. */
 static int clsort__is_ptx(const unsigned char *bin, size_t len)
 {
     size_t i = 0, k;
-    for (k = 0; k + 1 < len; ++k)
+    while (len > 0 && bin[len - 1] == 0) --len;
+    for (k = 0; k < len; ++k)
         if (bin[k] == 0) return 0;
     while (i < len) {
         if (bin[i] == ' ' || bin[i] == '\t' || bin[i] == '\r' || bin[i] == '\n') {
@@ -3202,16 +3228,112 @@ static int clsort__cubin_jit(const char *opts, unsigned *level, unsigned *maxreg
     }
 }
 
+/* Each kernel's register count when the driver JIT-compiles the PTX as a
+ * whole program (cuModuleLoadDataEx with the build's JIT options: what
+ * NVIDIA's OpenCL build runs), into regs[k] for the k-th name of names
+ * (';'-separated); the primary context is current. 0 and cuda.why when a
+ * call fails. */
+static int clsort__cubin_regs(clsort_context *ctx, const unsigned char *text, unsigned nopt, int *opt, void **val,
+                              const char *names, int *regs, size_t max)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    clsort__cu_module mod = NULL;
+    size_t k = 0;
+    int ok;
+    if (!clsort__cu_ok(ctx, cu->p_cuModuleLoadDataEx(&mod, text, nopt, opt, val), "cuModuleLoadDataEx")) return 0;
+    for (ok = 1; ok && *names; ++k) {
+        char name[64];
+        size_t len = strcspn(names, ";");
+        clsort__cu_function f = NULL;
+        if (len >= sizeof name || k >= max) {
+            snprintf(cu->why, sizeof cu->why, "more kernels or longer names than the register table holds");
+            ok = 0;
+            break;
+        }
+        memcpy(name, names, len);
+        name[len] = '\0';
+        ok = clsort__cu_ok(ctx, cu->p_cuModuleGetFunction(&f, mod, name), "cuModuleGetFunction") &&
+             clsort__cu_ok(ctx, cu->p_cuFuncGetAttribute(&regs[k], CLSORT__CU_FUNC_NUM_REGS, f), "cuFuncGetAttribute");
+        names += len + (names[len] == ';');
+    }
+    if (!clsort__cu_ok(ctx, cu->p_cuModuleUnload(mod), "cuModuleUnload")) ok = 0;
+    return ok;
+}
+
+/* The PTX text with ".maxnreg regs[k]" in the entry of the k-th kernel of
+ * names, after its parameter list, before its body (PTX ISA: performance
+ * tuning directives). CLSORT_MALLOC'd and NUL-terminated; NULL and
+ * cuda.why when an entry is missing or already carries .maxnreg. */
+static char *clsort__ptx_maxnreg(clsort_context *ctx, const char *text, const char *names, const int *regs)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    size_t at[CLSORT__MAX_KERNELS], len = strlen(text), n = 0, i, j, from = 0;
+    int reg[CLSORT__MAX_KERNELS];
+    char *out, *o;
+    while (*names && n < CLSORT__MAX_KERNELS) {
+        size_t nlen = strcspn(names, ";");
+        const char *e = text, *brace;
+        for (;;) { /* ".entry NAME" with NAME whole */
+            e = strstr(e, ".entry ");
+            if (!e) break;
+            e += 7;
+            while (*e == ' ' || *e == '\t') ++e;
+            if (strncmp(e, names, nlen) == 0 && (e[nlen] == '(' || e[nlen] == ' ' || e[nlen] == '\t' ||
+                                                  e[nlen] == '\n' || e[nlen] == '\r'))
+                break;
+        }
+        brace = e ? strchr(e, '{') : NULL;
+        if (!brace) {
+            snprintf(cu->why, sizeof cu->why, "no entry \"%.*s\" in the PTX", (int)(nlen < 64 ? nlen : 64), names);
+            return NULL;
+        }
+        for (i = (size_t)(e - text); i + 8 < (size_t)(brace - text); ++i)
+            if (memcmp(text + i, ".maxnreg", 8) == 0) {
+                snprintf(cu->why, sizeof cu->why, "the PTX entry \"%.*s\" has its own .maxnreg",
+                         (int)(nlen < 64 ? nlen : 64), names);
+                return NULL;
+            }
+        for (j = n; j > 0 && at[j - 1] > (size_t)(brace - text); --j) { /* in text order */
+            at[j] = at[j - 1];
+            reg[j] = reg[j - 1];
+        }
+        at[j] = (size_t)(brace - text);
+        reg[j] = regs[n];
+        ++n;
+        names += nlen + (names[nlen] == ';');
+    }
+    out = (char *)CLSORT_MALLOC(len + n * 24 + 1);
+    if (!out) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        return NULL;
+    }
+    for (o = out, i = 0; i < n; ++i) {
+        memcpy(o, text + from, at[i] - from);
+        o += at[i] - from;
+        o += sprintf(o, ".maxnreg %d\n", reg[i]);
+        from = at[i];
+    }
+    memcpy(o, text + from, len - from + 1);
+    return out;
+}
+
 /* The PTX linked into a cubin by libcuda, in the device's primary context
  * (pushed on this thread for the link, popped after). A CLSORT_MALLOC'd
  * copy of the image (cuLinkComplete's belongs to the link state) and its
- * size; NULL, and cuda.why, on any failure. */
-static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned char *ptx, size_t len, unsigned level,
-                                         unsigned maxreg, size_t *out_len)
+ * size; NULL, and cuda.why, on any failure.
+ * Why the register counts: cuLinkAddData compiles PTX as relocatable code
+ * (CUDA's documentation: "as -rdc=true to nvcc"), and ptxas then allocates
+ * registers otherwise than in the whole-program JIT of NVIDIA's OpenCL
+ * build: on the H100 (driver 580) the one-sweep pass took 116 registers
+ * instead of 64-73, and sorts from such cubins ran 5-31% slower
+ * (bench/RESULTS.md, first call). So each entry gets the register count of
+ * the whole-program JIT as its .maxnreg before the link. */
+static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned char *ptx, size_t len, const char *names,
+                                         unsigned level, unsigned maxreg, size_t *out_len)
 {
     clsort__cuda *cu = &ctx->cuda;
     char log[512] = "";
-    int opt[4];
+    int opt[4], regs[CLSORT__MAX_KERNELS];
     void *val[4];
     unsigned nopt = 0;
     clsort__cu_link link = NULL;
@@ -3219,13 +3341,15 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
     void *image = NULL;
     size_t image_len = 0;
     unsigned char *text, *out = NULL;
+    char *tuned = NULL;
     int ok;
     *out_len = 0;
-    /* option values travel in the pointers themselves (cuda.h's convention) */
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
+    /* option values travel in the pointers themselves (cuda.h's convention);
+     * the JIT's own options first: the whole-program load takes those */
     opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
     if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
     text = (unsigned char *)CLSORT_MALLOC(len + 1); /* the PTX with its terminator (cuLinkAddData wants one) */
     if (!text) {
         snprintf(cu->why, sizeof cu->why, "out of host memory");
@@ -3237,10 +3361,12 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
         CLSORT_FREE(text);
         return NULL;
     }
-    ok = clsort__cu_ok(ctx, cu->p_cuLinkCreate(nopt, opt, val, &link), "cuLinkCreate") &&
+    ok = clsort__cubin_regs(ctx, text, maxreg ? 2 : 1, opt, val, names, regs, CLSORT__MAX_KERNELS) &&
+         (tuned = clsort__ptx_maxnreg(ctx, (const char *)text, names, regs)) != NULL &&
+         clsort__cu_ok(ctx, cu->p_cuLinkCreate(nopt, opt, val, &link), "cuLinkCreate") &&
          clsort__cu_ok(ctx,
-                       cu->p_cuLinkAddData(link, CLSORT__CU_JIT_INPUT_PTX, text, text[len - 1] ? len + 1 : len,
-                                           "clsort.ptx", 0, NULL, NULL),
+                       cu->p_cuLinkAddData(link, CLSORT__CU_JIT_INPUT_PTX, tuned, strlen(tuned) + 1, "clsort.ptx", 0,
+                                           NULL, NULL),
                        "cuLinkAddData") &&
          clsort__cu_ok(ctx, cu->p_cuLinkComplete(link, &image, &image_len), "cuLinkComplete");
     if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
@@ -3262,6 +3388,7 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
     if (link && !clsort__cu_ok(ctx, cu->p_cuLinkDestroy(link), "cuLinkDestroy")) ok = 0;
     if (!clsort__cu_ok(ctx, cu->p_cuCtxPopCurrent(&popped), "cuCtxPopCurrent")) ok = 0;
     CLSORT_FREE(text);
+    if (tuned) CLSORT_FREE(tuned);
     if (!ok) {
         if (out) CLSORT_FREE(out);
         return NULL;
@@ -3300,6 +3427,32 @@ static int clsort__same_names(const char *a, const char *b)
     return 1;
 }
 
+/* ptxas's own helper routines (64-bit division: __cuda_sm20_rem_s64 ...),
+ * which a relocatable cubin keeps as global functions and NVIDIA's OpenCL
+ * then lists as kernels: not the library's. */
+static int clsort__is_cuda_helper(const char *name)
+{
+    return strncmp(name, "__cuda_", 7) == 0;
+}
+
+/* names (';'-separated, n of them) without ptxas's helper routines. */
+static void clsort__drop_cuda_helpers(char *names, size_t *n)
+{
+    char *t = names, *o = names;
+    while (*t) {
+        size_t len = strcspn(t, ";");
+        if (!clsort__is_cuda_helper(t)) {
+            if (o != names) *o++ = ';';
+            memmove(o, t, len);
+            o += len;
+        } else {
+            --*n;
+        }
+        t += len + (t[len] == ';');
+    }
+    *o = '\0';
+}
+
 /* Whether the driver builds the cubin (clCreateProgramWithBinary +
  * clBuildProgram with the program's options) into the kernels of the
  * program built from source; why not in cuda.why. */
@@ -3323,7 +3476,7 @@ static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const cha
         snprintf(cu->why, sizeof cu->why, "the driver refused the cubin: %s (%d)", clsort__cl_error_name(e), (int)e);
     else if (!clsort__program_kernel_names(ctx, prog, &ngot, got, sizeof got))
         snprintf(cu->why, sizeof cu->why, "the kernels of the program built from the cubin could not be listed");
-    else if (ngot != nwant || !clsort__same_names(want, got))
+    else if ((clsort__drop_cuda_helpers(got, &ngot), ngot != nwant) || !clsort__same_names(want, got))
         snprintf(cu->why, sizeof cu->why, "the cubin's program holds %lu kernels (%.150s), the source's %lu (%.150s)",
                  (unsigned long)ngot, got, (unsigned long)nwant, want);
     else
@@ -3343,12 +3496,16 @@ static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, 
     clsort__cuda *cu = &ctx->cuda;
     unsigned level = 3, maxreg = 0;
     unsigned char *cubin = NULL;
+    char names[1024];
+    size_t nnames = 0;
     *out_len = 0;
     if (!ctx->dev.cache_cubin || ctx->tuning.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
     if (clsort__cuda_ready(ctx)) {
         cu->why[0] = '\0';
-        if (clsort__cubin_jit(opts, &level, &maxreg, cu->why, sizeof cu->why) &&
-            (cubin = clsort__cubin_link(ctx, bin, len, level, maxreg, out_len)) != NULL &&
+        if (!clsort__program_kernel_names(ctx, prog, &nnames, names, sizeof names))
+            snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
+        else if (clsort__cubin_jit(opts, &level, &maxreg, cu->why, sizeof cu->why) &&
+            (cubin = clsort__cubin_link(ctx, bin, len, names, level, maxreg, out_len)) != NULL &&
             !clsort__cubin_verify(ctx, prog, opts, cubin, *out_len)) {
             CLSORT_FREE(cubin);
             cubin = NULL;
@@ -3581,6 +3738,15 @@ static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__progra
                                              p->kernel_names[k], &len);
         if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clGetKernelInfo(CL_KERNEL_FUNCTION_NAME)");
         p->kernel_names[k][sizeof p->kernel_names[k] - 1] = '\0';
+        if (clsort__is_cuda_helper(p->kernel_names[k])) { /* (a cubin cache entry's; not ours: let go) */
+            (void)CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
+            p->kernels[k] = p->kernels[n - 1];
+            memmove(p->kernel_names[k], p->kernel_names[n - 1], sizeof p->kernel_names[k]);
+            p->kernels[n - 1] = NULL;
+            p->kernel_names[n - 1][0] = '\0';
+            --n;
+            --k;
+        }
     }
     return CLSORT_SUCCESS;
 }

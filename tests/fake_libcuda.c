@@ -10,6 +10,8 @@
  *                      something release it first, then report the error
  *   FAKE_CUDA_CUBIN    a file: cuLinkComplete's image (default: 16 bytes
  *                      that no OpenCL driver takes)
+ *   FAKE_CUDA_REGS     the register count cuFuncGetAttribute answers
+ *                      (default 40)
  * Read at every call, so that a test can change them between contexts. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,8 @@
 
 #define FAKE_FAIL 999
 
-static int n_init, n_retain, n_release, n_push, n_pop, n_create, n_destroy, n_add, n_complete;
+static int n_init, n_retain, n_release, n_push, n_pop, n_create, n_destroy, n_add, n_complete, n_load, n_unload;
+static int n_maxnreg, last_maxnreg = -1, last_regs_level = -1;
 static int last_level = -1, last_maxreg = -1, last_input = -1, ptx_terminated = -1, depth;
 static unsigned char image[1 << 22];
 
@@ -44,9 +47,11 @@ static int device_ids(int i, int ids[5])
 int fake_cuda_count(const char *what)
 {
     static const char *const names[] = {"init", "retain", "release", "push", "pop", "create", "destroy", "add",
-                                        "complete", "level", "maxreg", "input", "terminated", "depth"};
+                                        "complete", "level", "maxreg", "input", "terminated", "depth",
+                                        "load", "unload", "maxnreg", "maxnreg_value", "regs_level"};
     const int values[] = {n_init, n_retain, n_release, n_push, n_pop, n_create, n_destroy, n_add,
-                          n_complete, last_level, last_maxreg, last_input, ptx_terminated, depth};
+                          n_complete, last_level, last_maxreg, last_input, ptx_terminated, depth,
+                          n_load, n_unload, n_maxnreg, last_maxnreg, last_regs_level};
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (strcmp(names[i], what) == 0) return values[i];
@@ -56,7 +61,8 @@ int fake_cuda_count(const char *what)
 void fake_cuda_reset(void)
 {
     n_init = n_retain = n_release = n_push = n_pop = n_create = n_destroy = n_add = n_complete = 0;
-    last_level = last_maxreg = last_input = ptx_terminated = -1;
+    n_load = n_unload = n_maxnreg = 0;
+    last_level = last_maxreg = last_input = ptx_terminated = last_maxnreg = last_regs_level = -1;
     depth = 0;
 }
 
@@ -162,6 +168,15 @@ int cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char 
     if (fails("cuLinkAddData_v2")) return FAKE_FAIL;
     last_input = type;
     ptx_terminated = size > 0 && ((const char *)data)[size - 1] == '\0' && strlen((const char *)data) == size - 1;
+    if (ptx_terminated) { /* the .maxnreg directives clsort put in (count, last value) */
+        const char *t = (const char *)data;
+        n_maxnreg = 0;
+        while ((t = strstr(t, ".maxnreg ")) != NULL) {
+            ++n_maxnreg;
+            last_maxnreg = atoi(t + 9);
+            t += 9;
+        }
+    }
     ((fake_link *)state)->added = 1;
     ++n_add;
     return 0;
@@ -190,4 +205,40 @@ int cuLinkDestroy(void *state)
     free(state);
     ++n_destroy;
     return fails("cuLinkDestroy") ? FAKE_FAIL : 0;
+}
+
+/* the whole-program JIT clsort asks for register counts: a module that
+ * only remembers it was loaded; every function of it has FAKE_CUDA_REGS */
+static int fake_module;
+
+int cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *opts, void **vals)
+{
+    unsigned i;
+    if (fails("cuModuleLoadDataEx") || depth <= 0 || !image) return FAKE_FAIL;
+    for (i = 0; i < n; ++i)
+        if (opts[i] == 7) last_regs_level = (int)(size_t)vals[i];
+    *module = &fake_module;
+    ++n_load;
+    return 0;
+}
+
+int cuModuleGetFunction(void **f, void *module, const char *name)
+{
+    if (fails("cuModuleGetFunction") || module != &fake_module || !name || !*name) return FAKE_FAIL;
+    *f = &fake_module;
+    return 0;
+}
+
+int cuFuncGetAttribute(int *v, int attr, void *f)
+{
+    const char *r = getenv("FAKE_CUDA_REGS");
+    if (fails("cuFuncGetAttribute") || attr != 4 || f != &fake_module) return FAKE_FAIL;
+    *v = r && *r ? atoi(r) : 40;
+    return 0;
+}
+
+int cuModuleUnload(void *module)
+{
+    ++n_unload;
+    return fails("cuModuleUnload") || module != &fake_module ? FAKE_FAIL : 0;
 }

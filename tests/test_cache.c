@@ -761,6 +761,9 @@ static void test_cubin_pieces(void)
     check(clsort__is_ptx((const unsigned char *)fake_ptx, sizeof fake_ptx - 1), "PTX: NVIDIA's binary is PTX");
     memcpy(ptx0, fake_ptx, sizeof fake_ptx);
     check(clsort__is_ptx((const unsigned char *)ptx0, sizeof fake_ptx), "PTX: with its terminator too");
+    ptx0[sizeof fake_ptx] = '\0';
+    check(clsort__is_ptx((const unsigned char *)ptx0, sizeof fake_ptx + 1),
+          "PTX: with two NULs at its end (NVIDIA driver 580's binary)");
     check(clsort__is_ptx((const unsigned char *)"\r\n.version 8.0\n", 15), "PTX: no comment, CRLF");
     ptx0[10] = '\0';
     check(!clsort__is_ptx((const unsigned char *)ptx0, sizeof fake_ptx), "PTX: a NUL inside is not text");
@@ -841,20 +844,69 @@ static clsort_context *nv_ctx(const char *dir, clsort__program **p)
     return cs;
 }
 
+/* PTX text with an entry for each kernel of p's program, as NVIDIA's
+ * binary would hold them (clsort puts a .maxnreg into each before the
+ * link): in ptx, its length returned. */
+static char nv_ptx[4096];
+static size_t make_nv_ptx(clsort__program *p)
+{
+    size_t used = (size_t)snprintf(nv_ptx, sizeof nv_ptx, "//\n// fake NVVM\n//\n\n.version 9.0\n.target sm_90\n");
+    int k;
+    for (k = CLSORT__MAX_KERNELS - 1; k >= 0; --k) /* (not in the program's order) */
+        if (p->kernel_names[k][0])
+            used += (size_t)snprintf(nv_ptx + used, sizeof nv_ptx - used,
+                                     "\n.entry %s(\n\t.param .u64 .ptr .global .align 4 %s_param_0\n)\n{\n\tret;\n}\n",
+                                     p->kernel_names[k], p->kernel_names[k]);
+    return used;
+}
+
+static int program_kernel_count(clsort__program *p)
+{
+    int k, n = 0;
+    for (k = 0; k < CLSORT__MAX_KERNELS; ++k) n += p->kernel_names[k][0] != '\0';
+    return n;
+}
+
 /* clsort__cache_cubin on the fake PTX for the gather program of cs. */
 static unsigned char *convert(clsort_context *cs, clsort__program *p, size_t *len)
 {
     char opts[480];
+    size_t n = make_nv_ptx(p);
     clsort__program_opts(p, opts, sizeof opts);
     cs->cache.warning[0] = '\0';
-    return clsort__cache_cubin(cs, p->program, opts, (const unsigned char *)fake_ptx, sizeof fake_ptx - 1, len);
+    return clsort__cache_cubin(cs, p->program, opts, (const unsigned char *)nv_ptx, n, len);
+}
+
+/* clsort__ptx_maxnreg: a directive per named entry, before its body. */
+static void test_ptx_maxnreg(clsort_context *cs)
+{
+    static const char text[] = ".version 9.0\n.entry b(\n.param .u32 x\n)\n{\nret;\n}\n"
+                               ".entry a_long(.param .u32 y)\n{\nret;\n}\n.entry a()\n{\nret;\n}\n";
+    static const char want[] = ".version 9.0\n.entry b(\n.param .u32 x\n)\n.maxnreg 72\n{\nret;\n}\n"
+                               ".entry a_long(.param .u32 y)\n{\nret;\n}\n.entry a()\n.maxnreg 64\n{\nret;\n}\n";
+    const int regs[2] = {64, 72};
+    char *out = clsort__ptx_maxnreg(cs, text, "a;b", regs), helpers[] = "__cuda_sm20_rem_s64;bin_count;__cuda_x;k";
+    size_t n = 4;
+    check(out && strcmp(out, want) == 0, "cubin: .maxnreg into each named entry (a whole name, in text order)");
+    free(out);
+    check(!clsort__ptx_maxnreg(cs, text, "a;c", regs) && strstr(cs->cuda.why, "no entry \"c\""),
+          "cubin: a kernel without an entry in the PTX: refused, named");
+    out = clsort__ptx_maxnreg(cs, want, "a", regs);
+    check(!out && strstr(cs->cuda.why, "own .maxnreg"), "cubin: an entry with its own .maxnreg: refused");
+    free(out);
+    clsort__drop_cuda_helpers(helpers, &n);
+    check(strcmp(helpers, "bin_count;k") == 0 && n == 2,
+          "cubin: ptxas's __cuda_* helpers are not counted as the program's kernels");
+    cs->cuda.why[0] = '\0';
 }
 
 static void test_cubin(void)
 {
     static const char *const calls[] = {"cuInit", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetAttribute",
                                         "cuDevicePrimaryCtxRetain", "cuCtxPushCurrent_v2", "cuLinkCreate_v2",
-                                        "cuLinkAddData_v2", "cuLinkComplete", "cuLinkDestroy", "cuCtxPopCurrent_v2"};
+                                        "cuModuleLoadDataEx", "cuModuleGetFunction", "cuFuncGetAttribute",
+                                        "cuModuleUnload", "cuLinkAddData_v2", "cuLinkComplete", "cuLinkDestroy",
+                                        "cuCtxPopCurrent_v2"};
     char dir[600], fake[700], good[700], garbage[700], other[700], msg[800], entry[800];
     clsort_context *cs;
     clsort__program *p;
@@ -950,6 +1002,10 @@ static void test_cubin(void)
               "cubin: cuInit, the primary context retained, pushed and popped, one link created and destroyed");
         check(count("input") == 1 && count("terminated") == 1 && count("level") == 3 && count("maxreg") == -1,
               "cubin: PTX input with its terminator, optimization level 3, no register limit");
+        check(count("load") == 1 && count("unload") == 1 && count("regs_level") == 3 &&
+                  count("maxnreg") == program_kernel_count(p) && count("maxnreg_value") == 40,
+              "cubin: the whole-program JIT's register count (level 3) as .maxnreg of every entry, module unloaded");
+        test_ptx_maxnreg(cs);
         free(cubin);
         cubin = convert(cs, p, &len);
         check(cubin && count("init") == 1 && count("retain") == 1 && count("create") == 2 && count("destroy") == 2,
@@ -959,15 +1015,16 @@ static void test_cubin(void)
         check(count("release") == 1, "cubin: clsort_destroy releases the primary context");
     }
     if ((cs = nv_ctx(dir, &p)) != NULL) { /* all the way: the store of the PTX writes the cubin's entry */
-        unsigned char key[32], *e = (unsigned char *)malloc(CLSORT__CACHE_HEADER + sizeof fake_ptx - 1), *got;
+        size_t n = make_nv_ptx(p);
+        unsigned char key[32], *e = (unsigned char *)malloc(CLSORT__CACHE_HEADER + n), *got;
         char opts[480];
         size_t got_len = 0;
         unsigned long stores = stats(cs).stores;
         rmtree(dir); /* (the build stored this driver's binary) */
         gather_key_bytes(cs, key);
         clsort__program_opts(p, opts, sizeof opts);
-        if (e) memcpy(e + CLSORT__CACHE_HEADER, fake_ptx, sizeof fake_ptx - 1);
-        if (e) clsort__cache_put(cs, p->program, key, opts, e, sizeof fake_ptx - 1);
+        if (e) memcpy(e + CLSORT__CACHE_HEADER, nv_ptx, n);
+        if (e) clsort__cache_put(cs, p->program, key, opts, e, n);
         got = count_files(dir, ".bin", entry, sizeof entry) == 1 ? read_file(entry, &got_len) : NULL;
         check(e && stats(cs).stores == stores + 1 && stats(cs).cubins == 1 && got && want &&
                   got_len == CLSORT__CACHE_HEADER + want_len && memcmp(got + CLSORT__CACHE_HEADER, want, want_len) == 0,
@@ -980,16 +1037,17 @@ static void test_cubin(void)
         mem_store m;
         memset(&m, 0, sizeof m);
         if ((cs = make_cb_ctx(&m)) != NULL) {
-            unsigned char key[32], *e = (unsigned char *)malloc(CLSORT__CACHE_HEADER + sizeof fake_ptx - 1);
+            unsigned char key[32], *e = (unsigned char *)malloc(CLSORT__CACHE_HEADER + sizeof nv_ptx);
             char opts[480];
             int k;
             cs->dev.cache_cubin = 1, cs->dev.nv_cc_major = 9, cs->dev.nv_cc_minor = 0;
             p = gather_program(cs, 0);
             if (p && e) {
+                size_t n = make_nv_ptx(p);
                 gather_key_bytes(cs, key);
                 clsort__program_opts(p, opts, sizeof opts);
-                memcpy(e + CLSORT__CACHE_HEADER, fake_ptx, sizeof fake_ptx - 1);
-                clsort__cache_put(cs, p->program, key, opts, e, sizeof fake_ptx - 1);
+                memcpy(e + CLSORT__CACHE_HEADER, nv_ptx, n);
+                clsort__cache_put(cs, p->program, key, opts, e, n);
             } else {
                 free(e);
             }
