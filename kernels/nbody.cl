@@ -18,6 +18,9 @@
  *   NB_PAIRS      the pair kernels (nbody_pairs, nbody_apply: CLSORT_NBODY_ATOMIC)
  *                 instead of nbody_step
  *   NB_HELPERS    no kernels, only the integrator (tree.cl's Barnes-Hut step)
+ *   NB_JSPLIT     nbody_step over the sources [j_begin, j_end) only, the sums
+ *                 carried between launches in acc_part (a device with a loop
+ *                 budget: the host splits the sources, clsort.h >>loop budget)
  * A program holds only the kernels its calls launch (NVIDIA's driver compiles
  * every kernel of a program at each build, also from the program cache).
  *
@@ -112,9 +115,17 @@ inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4
  * Group g holds NB_P * IB bodies: lane p's bodies are first + b * NB_P + p
  * (b < IB), so loads and stores of a group are contiguous. */
 #if !defined(NB_PAIRS) && !defined(NB_HELPERS)
+#ifdef NB_JSPLIT
+/* piece: bit 0, not the first piece (acc_part holds the sums of the sources
+ * before j_begin); bit 1, the last (integrate) */
+#define NB_JSPLIT_ARGS , uint j_begin, uint j_end, __global real4 *acc_part, uint piece
+#else
+#define NB_JSPLIT_ARGS
+#endif
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global real4 *vel,
-                __global real4 *acc_out, uint n, uint i_base, uint i_count, real dt, real eps2, real G, uint mode)
+                __global real4 *acc_out, uint n, uint i_base, uint i_count, real dt, real eps2, real G, uint mode
+                NB_JSPLIT_ARGS)
 {
     __local real4 tile[WG];
 #if JS > 1
@@ -122,21 +133,41 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
 #endif
     const uint lid = get_local_id(0), p = lid % NB_P, q = lid / NB_P;
     const uint first = (uint)get_group_id(0) * (NB_P * IB);
+#ifdef NB_JSPLIT
+    /* slice q covers [j_begin + q * chunk, j_begin + (q + 1) * chunk) of j */
+    const uint chunk = (j_end - j_begin + JS * NB_P - 1) / (JS * NB_P) * NB_P;
+    const uint j0 = j_begin + q * chunk;
+#else
     /* slice q covers [q * chunk, (q + 1) * chunk) of j, chunk a multiple of NB_P */
     const uint chunk = (n + JS * NB_P - 1) / (JS * NB_P) * NB_P;
     const uint j0 = q * chunk;
+#endif
     real4 pi[IB], a[IB]; /* .w unused */
 #pragma unroll
     for (uint b = 0; b < IB; ++b) {
         const uint li = first + b * NB_P + p;
         pi[b] = li < i_count ? pos_old[i_base + li] : (real4)(0, 0, 0, 0);
         a[b] = (real4)(0, 0, 0, 0);
+#ifdef NB_JSPLIT
+        /* slice 0 goes on from the earlier pieces' sums: with one slice the
+         * same additions in the same order as one launch over all sources */
+        if ((piece & 1u) && q == 0u && li < i_count) {
+            __global const real *c = (__global const real *)(acc_part + i_base + li);
+            a[b].x = c[0];
+            a[b].y = c[1];
+            a[b].z = c[2];
+        }
+#endif
     }
     for (uint t = 0; t < chunk; t += NB_P) {
         const uint j = j0 + t + p;
         /* past the end: mass 0 at the origin, which adds exactly 0 (r^2 + eps2
          * > 0, or SOFT_ZERO's guard at r = 0) */
+#ifdef NB_JSPLIT
+        tile[lid] = j < j_end ? pos_old[j] : (real4)(0, 0, 0, 0);
+#else
         tile[lid] = j < n ? pos_old[j] : (real4)(0, 0, 0, 0);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         __local const real4 *sub = tile + q * NB_P;
 #pragma unroll 8
@@ -171,6 +202,23 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
             a[b].y += o.y;
             a[b].z += o.z;
         }
+#endif
+#ifdef NB_JSPLIT
+    /* all but the last piece leave the sums in acc_part (component by
+     * component, as nb_integrate's stores) */
+    if (!(piece & 2u)) {
+#pragma unroll
+        for (uint b = 0; b < IB; ++b) {
+            const uint li = first + b * NB_P + p;
+            if (li >= i_count) continue;
+            __global real *c = (__global real *)(acc_part + i_base + li);
+            c[0] = a[b].x;
+            c[1] = a[b].y;
+            c[2] = a[b].z;
+            c[3] = (real)0;
+        }
+        return;
+    }
 #endif
 #pragma unroll
     for (uint b = 0; b < IB; ++b) {

@@ -13,6 +13,9 @@
  *   DIMS      2 or 3
  *   BPA       bits per axis (3D: 10 or 21, 2D: 16 or 31)
  *   TR_NO_FENCE  no mem_fence in tree_summaries (Mesa llvmpipe, see there)
+ *   TR_PIECES    also tree_accel_piece and tree_radius_piece: the walks in
+ *                pieces of a bounded number of moves, one launch each (a
+ *                device with a loop budget, clsort.h >>loop budget)
  *
  * Node numbering (n points, n >= 1): internal nodes 0 .. n-2 (node 0 is the
  * root when n >= 2), leaf j is node n-1+j, so the root is always node 0.
@@ -468,6 +471,156 @@ __kernel void tree_radius(__global const float *queries, uint nq, ulong stride, 
     }
     if (!fill) counts[i] = count;
 }
+
+#ifdef TR_PIECES
+/* ---- the walks in pieces ------------------------------------------------------
+ * On a device that stops a work-item's loops after a fixed number of passes
+ * (Mesa llvmpipe: 65535; clsort.h >>loop budget) a walk of up to 2n - 1
+ * nodes runs as several launches of at most `steps` moves each. The same
+ * depth-first order, left child first, as tree_accel and tree_radius, but
+ * without a stack: from a node whose subtree is done the walk moves to its
+ * right sibling, or, being a right child, up to its parent (parents[]), so
+ * its whole state is the node and a bit, kept between launches in ws (8
+ * words per query: node, state: bit 0 the subtree is done, bit 1 the walk
+ * is done; then the sums). A walk of all nodes makes 2 (2n - 1) moves. The
+ * bodies' sums are the same operations in the same order as tree_accel's:
+ * the same bits. piece: bit 0, not the first (ws holds the state); bit 1, the
+ * last (the walk is then done: the host launches enough pieces). */
+#define TR_DONE 1u
+#define TR_FINISHED 2u
+
+/* The move after node c's subtree is done (*st TR_DONE): to its sibling, up
+ * to its parent, or the end of the walk at the root. */
+inline uint tr_next(__global const uint4 *nodes, __global const uint *parents, uint c, uint *st)
+{
+    if (c == 0u) {
+        *st = TR_FINISHED;
+        return c;
+    }
+    const uint p = parents[c];
+    const uint4 nd = nodes[p];
+    if (nd.x == c) {
+        *st = 0u;
+        return nd.y;
+    }
+    return p;
+}
+
+__kernel void tree_accel_piece(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
+                               __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
+                               __global const uint *perm, uint n, float open2, float eps2, float G, float dt,
+                               __global const float4 *pos_old, __global float4 *pos_new, __global float4 *vel,
+                               __global float4 *acc_out, uint mode, __global uint *ws, uint steps, uint piece)
+{
+    const uint i = (uint)get_global_id(0);
+    if (i >= n) return;
+    __global uint *w = ws + 8UL * i;
+    const float4 pi = points[i];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    uint c = 0u, st = 0u;
+    if (piece & 1u) {
+        c = w[0];
+        st = w[1];
+        ax = as_float(w[2]);
+        ay = as_float(w[3]);
+        az = as_float(w[4]);
+    }
+    for (uint k = 0; k < steps && st != TR_FINISHED; ++k) {
+        if (st == TR_DONE) {
+            c = tr_next(nodes, parents, c, &st);
+            continue;
+        }
+        st = TR_DONE;
+        if (c >= n - 1u) {
+            const uint j = c - (n - 1u);
+            if (j == i) continue;
+            const float4 b = points[j];
+            const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+            const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+            const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
+            const float s = b.w * inv * inv * inv;
+            ax += s * dx;
+            ay += s * dy;
+            az += s * dz;
+            continue;
+        }
+        const float4 b = com[c];
+        const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+        const float d2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
+        if (!(d2 > bm * bm * open2)) {
+            c = nodes[c].x; /* opened: the left child next */
+            st = 0u;
+            continue;
+        }
+        const float4 q0 = quad[2u * c], q1 = quad[2u * c + 1u];
+        const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+        const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
+        const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
+        const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
+        const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
+        ax += s * dx - qx * inv5;
+        ay += s * dy - qy * inv5;
+        az += s * dz - qz * inv5;
+    }
+    if (!(piece & 2u)) {
+        w[0] = c;
+        w[1] = st;
+        w[2] = as_uint(ax);
+        w[3] = as_uint(ay);
+        w[4] = as_uint(az);
+        return;
+    }
+    nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
+}
+
+__kernel void tree_radius_piece(__global const float *queries, uint nq, ulong stride, ulong offset,
+                                __global const float4 *points, __global const uint4 *nodes,
+                                __global const uint *parents, __global const float4 *lo, __global const float4 *hi,
+                                __global const uint *perm, uint n, float r2, __global uint *counts,
+                                __global const uint *offsets, __global uint *indices, uint fill, __global uint *ws,
+                                uint steps, uint piece)
+{
+    const uint i = (uint)get_global_id(0);
+    if (i >= nq) return;
+    __global uint *w = ws + 8UL * i;
+    __global const float *qr = queries + (ulong)i * stride + offset;
+    const float qx = qr[0], qy = qr[1], qz = DIMS == 3 ? qr[2] : 0.0f;
+    const uint base = fill ? offsets[i] : 0u;
+    uint count = 0u, c = 0u, st = 0u;
+    if (piece & 1u) {
+        c = w[0];
+        st = w[1];
+        count = w[2];
+    }
+    for (uint k = 0; k < steps && st != TR_FINISHED; ++k) {
+        if (st == TR_DONE) {
+            c = tr_next(nodes, parents, c, &st);
+            continue;
+        }
+        st = TR_DONE;
+        if (c >= n - 1u) {
+            const uint j = c - (n - 1u);
+            const float4 p = points[j];
+            if (tr_d2(p.x - qx, p.y - qy, p.z - qz) <= r2) {
+                if (fill) indices[base + count] = perm[j];
+                ++count;
+            }
+            continue;
+        }
+        const float4 l = lo[c], h = hi[c];
+        if (tr_d2(tr_gap(qx, l.x, h.x), tr_gap(qy, l.y, h.y), tr_gap(qz, l.z, h.z)) > r2) continue;
+        c = nodes[c].x; /* the left child next */
+        st = 0u;
+    }
+    if (!(piece & 2u)) {
+        w[0] = c;
+        w[1] = st;
+        w[2] = count;
+        return;
+    }
+    if (!fill) counts[i] = count;
+}
+#endif
 
 /* offsets[nq] = the total (the scan's, from total[0]). */
 __kernel void tree_radius_total(__global uint *offsets, uint nq, __global const uint *total)

@@ -28,10 +28,12 @@
  * quirk-table rows for llvmpipe (clsort__decide: work-groups widened to
  * twice the SIMD width, classic radix passes) keep its tests' look-back
  * under the limit (in ticket order, without the test hook, the same scan
- * of 600001 is right); they do not lift the limit. Not worked around:
- * clsort_reduce's fixed grid (at most 4 work-groups per compute unit) makes
- * a work-item loop over n / (groups x tile) tiles; the sum of 64000000
- * ones came out 4145600 on llvmpipe.
+ * of 600001 is right); they do not lift the limit. And clsort_reduce's
+ * fixed grid (at most 4 work-groups per compute unit) made a work-item loop
+ * over n / (groups x tile) tiles: the sum of 64000000 ones came out 4145600
+ * on llvmpipe. Worked around by the quirk table's loop budget (clsort.h
+ * >>loop budget): every launch whose loops grow with n, a tile count or a
+ * wait is shaped to stay within 65535 passes per work-item there.
  * Build: cc -std=c99 tests/llvmpipe_loop_limit.c -lOpenCL; run: RUSTICL_ENABLE=llvmpipe ./a.out
  * Checks every device of every platform with work-groups of 8, 16 and 64;
  * exit status 1 when a device gets a wrong result. */
