@@ -27,12 +27,17 @@
  *
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
  * folds its ITEMS elements left to right, work-items combine by raking
- * (RD_RAKE, see rd_wg_scan) or in a Hillis-Steele tree, tiles by the
+ * (RD_RAKE, see rd_wg_scan), in a Hillis-Steele tree, or (RD_V3) in a
+ * Kogge-Stone tree inside each 32-wide warp and a left fold over the
+ * warps (the same tree whether the shuffles are PTX or emulated), tiles by the
  * reduce-then-scan tree (portable) or by a left fold (look-back, see
  * rd_lookback), so float results repeat bit for bit from run to run.
  *
  *   RD_RAKE  the raking work-group scan (variants 1, 2; else Hillis-Steele)
  *   RD_KEY_FLAGS  keys staged as head flags (variant 2; SEG 2 only, see LS_T)
+ *   RD_V3    variant 3 (see "variant 3" below): elements in registers from
+ *            load to output, the pair scan by warp shuffles; NV_PTX with it
+ *            makes the shuffles and warp barriers inline PTX (NVIDIA sm_70+)
  *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
  *            "heads" below) */
 
@@ -203,10 +208,10 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     (void)vals; (void)lv;
 #endif
     /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here; variants 1 and 2 keep that fence to
+     * elements other work-items read here; variants 1 to 3 keep that fence to
      * the scans (need_next, the same for the whole work-group, marks the
      * scatter kernels, which are never in place) */
-#ifdef RD_RAKE
+#if defined(RD_RAKE) || defined(RD_V3)
     if (need_next) barrier(CLK_LOCAL_MEM_FENCE);
     else barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 #else
@@ -248,7 +253,390 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
     *hm = m;
 }
 
-#ifdef RD_RAKE
+#if defined(RD_V3)
+/* ---- variant 3 --------------------------------------------------------------
+ * What variants 0-2 pay per tile, besides the bytes: every element goes
+ * through local memory three times (staged, read by the fold, read again by
+ * the output loop; keys twice by the fold: k and k - 1), every element of
+ * the output loop is visited although a run of 1000 elements has one start
+ * and one end, and the pair scan of the work-items takes 4 work-group
+ * barriers with one work-item folding the 32 lanes' sums alone (RD_RAKE; 16
+ * barriers in Hillis-Steele). On the H100 reduce-by-key ran at 58% of its
+ * 8 B/element floor while the plain scan, which stages once, reaches 85%.
+ * Variant 3:
+ *  - loads stay per warp (RW = 32 work-items, or WG when smaller): a warp
+ *    reads its RW * ITEMS consecutive elements coalesced, lane-minor, and
+ *    hands them to their owners (work-item i owns ITEMS consecutive ones)
+ *    through its own part of one local array, so a warp barrier is enough
+ *    (PTX bar.warp.sync; a work-group barrier when emulated). The segment
+ *    source goes first and leaves only bits (hm: which of my elements
+ *    starts a segment; nh: whether the element after my last does), the
+ *    values then through the same array (one array: half the local memory
+ *    of variants 0-2) into registers, where the fold and the output loop
+ *    take them: each element read from local memory once;
+ *  - the pair scan is a Kogge-Stone scan inside each warp by shuffles
+ *    (log2 RW steps, 2-3 shuffles each; rd_up_pair), then one work-group
+ *    barrier, after which each work-item folds the warps' totals left to
+ *    right: 1 barrier with PTX shuffles;
+ *  - the reduce-by-key / run output loop runs only in work-items that hold
+ *    a segment start or end (hm, nh) or element 0 or n - 1; keys_out reads
+ *    the head's key from global memory (once per run);
+ *  - a full tile (all but the last) loads and stores without index checks.
+ * The order of every combination is fixed by WG and ITEMS (the warp tree,
+ * then the left fold over warps), whether the shuffles are PTX or emulated:
+ * the same bits every run. The emulation (local memory and work-group
+ * barriers) assumes no sub-group width: RW is the algorithm's warp, a
+ * hardware warp only with -DNV_PTX on NVIDIA, where 32 consecutive local ids
+ * are one warp. Needs ITEMS <= 32, a power of two (the host's shapes). */
+#if ITEMS > 32 && !defined(RD_HEADS)
+#error "RD_V3: at most 32 items per work-item (their segment starts are one word)"
+#endif
+#ifdef RD_KEY_FLAGS
+#error "RD_V3 computes its own head bits: no RD_KEY_FLAGS"
+#endif
+#define RW (WG < 32 ? WG : 32)
+#define RD_NW (WG / RW)
+#if defined(NV_PTX) && WG >= 32
+#define RD_PTX 1
+#endif
+
+#ifdef RD_PTX
+/* x of the lane d below (lanes < d: their own) */
+inline uint rd_shfl_up(uint x, uint d)
+{
+    uint r;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d));
+    return r;
+}
+/* the warp's barrier: local and global accesses before it are seen after it
+ * by the warp's lanes (PTX ISA: bar.warp.sync orders memory among them) */
+inline void rd_wsync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+inline void rd_wsync_g(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#else
+inline void rd_wsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+/* global too: a carries' scan runs in place, and each work-item writes its
+ * counts where other work-items of its warp read them */
+inline void rd_wsync_g(void) { barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }
+#endif
+
+/* (*c, *v) of the lane d below in this warp; lanes < d keep their own. The
+ * emulation passes them through xc, xv (WG words each). Every work-item
+ * calls it (shfl.sync with the full mask; barriers when emulated). */
+inline void rd_up_pair(uint *c, T *v, uint d, __local uint *xc, __local T *xv)
+{
+#ifdef RD_PTX
+    (void)xc;
+    (void)xv;
+    *c = rd_shfl_up(*c, d);
+#if TK >= 3
+    {
+        TB b = RD_BITS(*v);
+        *v = RD_FROM_BITS((TB)rd_shfl_up((uint)b, d) | (TB)rd_shfl_up((uint)(b >> 32), d) << 32);
+    }
+#else
+    *v = RD_FROM_BITS((TB)rd_shfl_up((uint)RD_BITS(*v), d));
+#endif
+#else
+    const uint lid = (uint)get_local_id(0);
+    uint yc = *c;
+    T yv = *v;
+    xc[lid] = yc;
+    xv[lid] = yv;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid % RW >= d) {
+        yc = xc[lid - d];
+        yv = xv[lid - d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *c = yc;
+    *v = yv;
+#endif
+}
+
+/* Exclusive scan of one pair per work-item: inclusive Kogge-Stone inside
+ * the warp, shifted by one lane; the warps' totals at sc[WG + w], sv[WG +
+ * w] (one barrier), and each work-item folds those before its warp left to
+ * right (every work-item the same order), and all of them for the tile's
+ * total (*tc, *tv). sc, sv[0 .. WG): the emulation's exchange. No barrier at
+ * the end: nothing after it writes sc or sv at WG or beyond. */
+#define RD_SCAN_SIZE (WG + RD_NW)
+
+inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, w = lid / RW;
+    uint ic = *c, ec, ac = 0, pc = 0;
+    T iv = *v, ev, av = IDENT, pv = IDENT;
+    for (uint d = 1; d < RW; d <<= 1) {
+        uint yc = ic;
+        T yv = iv;
+        rd_up_pair(&yc, &yv, d, sc, sv);
+        if (lane >= d) { /* (yc, yv) + (ic, iv): y is earlier */
+            iv = ic ? iv : rd_op(yv, iv);
+            ic += yc;
+        }
+    }
+    ec = ic;
+    ev = iv;
+    rd_up_pair(&ec, &ev, 1, sc, sv);
+    if (lane == 0) {
+        ec = 0;
+        ev = IDENT;
+    }
+    if (lane == RW - 1) {
+        sc[WG + w] = ic;
+        sv[WG + w] = iv;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint u = 0; u < RD_NW; ++u) {
+        uint xc = sc[WG + u];
+        T xv = sv[WG + u];
+        if (u == w) {
+            pc = ac;
+            pv = av;
+        }
+        av = xc ? xv : rd_op(av, xv);
+        ac += xc;
+    }
+    *c = pc + ec;
+    *v = ec ? ev : rd_op(pv, ev);
+    *tc = ac;
+    *tv = av;
+}
+
+#ifndef RD_HEADS /* the heads kernels take variant 1's tile with this scan */
+/* One local array carries the segment source, then the values, then (scan
+ * mode) the results: tile index k at PAD(k), each warp in its own part. */
+typedef union {
+    T t;
+    LS_T s;
+} rd3_cell;
+
+/* the segment source as staged: flags as 0/1 bytes, keys and counts as they are */
+#if SEG == 1
+#define RD3_SRC(x) ((LS_T)((x) != 0))
+#else
+#define RD3_SRC(x) ((LS_T)(x))
+#endif
+
+/* Item i's inc: SEG 3 the count (ci[i]), else bit i of hm. */
+#if SEG == 3
+#define RD3_INC(i) (ci[i])
+#else
+#define RD3_INC(i) ((hm >> (i)) & 1u)
+#endif
+
+/* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
+ * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm
+ * (SEG 3 also the counts in ci[]), with need_next whether the element after
+ * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
+ * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
+ * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
+ * (none of it reaches an output: it only follows the last element). */
+inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                     __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
+                     uint *nh, uint *xc, T *xv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
+    const ulong wg0 = base + wb;               /* the warp's first element */
+    const int full = base + TILE <= n;
+    /* my elements before n: the fold stops there, as variants 0-2's (an
+     * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
+    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
+    uint hm = 0, cc = 0;
+    T vv = IDENT;
+#ifndef VAL_ONE
+    T xr[ITEMS];
+#endif
+#if SEG != 0
+    LS_T sr[ITEMS], after = 0;
+#endif
+#if SEG == 2
+    LS_T prev = 0;
+#endif
+    /* all loads first (2 * ITEMS in flight), lane-minor */
+    if (full) {
+#ifndef VAL_ONE
+        __global const T *vp = vals + wg0 + lane;
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) xr[j] = rd_clean(vp[j * RW]);
+#endif
+#if SEG != 0
+        __global const SEG_T *sp = seg + wg0 + lane;
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) sr[j] = RD3_SRC(sp[j * RW]);
+#endif
+    } else {
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong gi = wg0 + j * RW + lane;
+#ifndef VAL_ONE
+            xr[j] = gi < n ? rd_clean(vals[gi]) : IDENT;
+#endif
+#if SEG != 0
+            sr[j] = gi < n ? RD3_SRC(seg[gi]) : (LS_T)0;
+#endif
+        }
+    }
+#if SEG == 2
+    if (lane == 0 && wg0 > 0 && wg0 < n) prev = seg[wg0 - 1]; /* the key before the warp's first */
+#endif
+#if SEG != 0
+    if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) after = RD3_SRC(seg[wg0 + RW * ITEMS]);
+#pragma unroll
+    for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].s = sr[j];
+    rd_wsync_g();
+#if SEG == 2
+    if (lane) prev = buf[PAD(k0 - 1)].s;
+#endif
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) {
+        LS_T s = buf[kb + i].s;
+#if SEG == 1
+        hm |= (uint)(s != 0) << i;
+#elif SEG == 2
+        hm |= (uint)(s != prev) << i;
+        prev = s;
+#else
+        ci[i] = s;
+        cc += s;
+        hm |= (uint)(s != 0) << i;
+#endif
+    }
+    *nh = 0;
+    if (need_next) {
+        LS_T s = lane < RW - 1 ? buf[PAD(k0 + ITEMS)].s : after;
+#if SEG == 2
+        *nh = s != prev; /* prev: my last key */
+#else
+        *nh = s != 0;
+#endif
+    }
+#if SEG != 3
+    if (base + k0 == 0) hm &= ~1u; /* element 0 starts the first segment: no boundary */
+#endif
+    if (left < ITEMS) hm &= (1u << left) - 1u; /* no segment starts past n */
+    rd_wsync(); /* the warp has read the source: the values take its place */
+#else
+    (void)seg;
+    (void)need_next;
+    *nh = 0;
+#endif
+#ifndef VAL_ONE
+#pragma unroll
+    for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].t = xr[j];
+    rd_wsync();
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) x[i] = buf[kb + i].t;
+#else
+    (void)vals;
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) x[i] = (T)1;
+#endif
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i)
+        if (i < left) vv = RD3_INC(i) ? x[i] : rd_op(vv, x[i]);
+#if SEG == 3
+    *xc = cc;
+#else
+    (void)ci;
+    (void)cc;
+    *xc = (uint)popcount(hm);
+#endif
+    *xv = vv;
+    *hm_out = hm;
+    rd_wg_scan(xc, xv, sc, sv, tc, tv);
+}
+
+/* Scan mode (as rd_scan_out) from the registers: results to this work-item's
+ * own cells, a warp barrier, out written lane-minor (each work-item writes
+ * what it loaded: in == out is safe). */
+inline void rd3_scan_out(__local rd3_cell *buf, ulong base, ulong n, uint pc, T pv, uint xc, T xv, const T *x,
+                         const uint *ci, uint hm, uint mode, __global T *out, __global uint *out_c)
+{
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS, kb = PAD(k0);
+    const ulong g0 = base + k0, wg0 = base + wb;
+    uint rc = pc + xc;
+    T rv = xc ? xv : rd_op(pv, xv);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) {
+        uint h = RD3_INC(i);
+        T ev = rv;
+        uint ec = rc;
+        rv = h ? x[i] : rd_op(rv, x[i]);
+        rc += h;
+        buf[kb + i].t = mode == 1 ? rv : (mode == 0 && (h || g0 + i == 0)) ? IDENT : ev;
+        if (out_c && g0 + i < n) out_c[g0 + i] = ec;
+    }
+#if SEG != 3
+    (void)ci;
+#else
+    (void)hm;
+#endif
+    rd_wsync();
+    if (base + TILE <= n) {
+        __global T *op = out + wg0 + lane;
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) op[j * RW] = buf[PAD(wb + j * RW + lane)].t;
+    } else {
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j)
+            if (wg0 + j * RW + lane < n) out[wg0 + j * RW + lane] = buf[PAD(wb + j * RW + lane)].t;
+    }
+}
+
+/* Scatter mode (as rd_scatter_out) from the registers, in the work-items
+ * that hold a segment start or end, element 0 or element n - 1 (the others
+ * have nothing to write). */
+inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
+                            const T *x, const uint *ci, uint hm, uint nh, __global SEG_T *keys_out,
+                            __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
+                            __global uint *count)
+{
+    const ulong g0 = base + (ulong)get_local_id(0) * ITEMS;
+    uint rc = pc + xc;
+    T rv = xc ? xv : rd_op(pv, xv);
+#if SEG != 3
+    (void)ci;
+#endif
+#if SEG != 2
+    (void)seg;
+    (void)keys_out;
+#endif
+    if (g0 >= n || (hm == 0 && !nh && g0 != 0 && n - g0 > ITEMS)) return;
+#pragma unroll
+    for (uint i = 0; i < ITEMS; ++i) {
+        const ulong gi = g0 + i;
+        if (gi >= n) break;
+        uint h = RD3_INC(i);
+        rv = h ? x[i] : rd_op(rv, x[i]);
+        rc += h;
+        if (h || gi == 0) {
+#if SEG == 2
+            if (keys_out) keys_out[rc] = seg[gi];
+#endif
+            if (mv_out) mv_out[rc] = mv_in[gi];
+        }
+        const int last = gi + 1 == n;
+        if (last || (i + 1 < ITEMS ? (hm >> (i + 1)) & 1u : nh)) {
+            if (vals_out) vals_out[rc] = rv;
+            if (last && count) count[0] = rc + 1;
+        }
+    }
+}
+
+#define RD_TILE_LOCALS                     \
+    __local rd3_cell buf[TILE_PADDED];     \
+    __local uint sc[RD_SCAN_SIZE];         \
+    __local T sv[RD_SCAN_SIZE];
+/* a work-item's registers between rd3_tile and the output */
+#define RD3_REGS                           \
+    T x[ITEMS];                            \
+    uint ci[SEG == 3 ? ITEMS : 1];         \
+    uint hm, nh;
+#endif /* RD_HEADS */
+#elif defined(RD_RAKE)
 /* Exclusive scan of one pair per work-item, raking (4 barriers where the
  * Hillis-Steele tree below takes 2 * log2(WG)): RK_LANES work-items each fold
  * RK_SPAN consecutive pairs left to right, work-item 0 folds the lanes'
@@ -344,11 +732,13 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
 
 /* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
  * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
+#ifndef RD_V3
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
     __local LS_T ls[LS_SIZE];                \
     __local uint sc[RD_SCAN_SIZE];           \
     __local T sv[RD_SCAN_SIZE];
+#endif
 
 inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                     __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
@@ -573,9 +963,15 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
 {
     RD_TILE_LOCALS
     const ulong base = (ulong)get_group_id(0) * TILE;
-    uint xc, tc, hm;
+    uint xc, tc;
     T xv, tv;
+#ifdef RD_V3
+    RD3_REGS
+    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+#else
+    uint hm;
     rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+#endif
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -590,13 +986,20 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc, hm;
+    uint xc, tc;
     T xv, tv;
     /* read the prefix before the tile: in place, other tiles are written */
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
+#ifdef RD_V3
+    RD3_REGS
+    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, out_c);
+#else
+    uint hm;
     rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -607,12 +1010,19 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    uint xc, tc, hm;
+    uint xc, tc;
     T xv, tv;
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
+#ifdef RD_V3
+    RD3_REGS
+    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+#else
+    uint hm;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+#endif
 }
 
 #endif
@@ -797,11 +1207,19 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
     RD_TILE_LOCALS
     LB_SPARE_CLEAR();
     RD_LB_LOCALS
-    uint xc, tc, pc, hm;
+    uint xc, tc, pc;
     T xv, tv, pv;
+#ifdef RD_V3
+    RD3_REGS
+    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
+    rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, 0);
+#else
+    uint hm;
     rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -813,11 +1231,19 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     RD_TILE_LOCALS
     LB_SPARE_CLEAR();
     RD_LB_LOCALS
-    uint xc, tc, pc, hm;
+    uint xc, tc, pc;
     T xv, tv, pv;
+#ifdef RD_V3
+    RD3_REGS
+    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+#else
+    uint hm;
     rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+#endif
 }
 #endif
 

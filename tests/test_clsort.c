@@ -1436,7 +1436,7 @@ static void test_contexts(clsort_context *cs)
             {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 9, "rbk_variant"},
-            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 4, "rbk_variant"}};
+            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 5, "rbk_variant"}};
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -3969,15 +3969,20 @@ static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
  * Hillis-Steele pair scan, unique and run-length encode on the general
  * pass) at the device's tile, variant 1 (the raking pair scan, the heads
  * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
- * of 2), and variant 2 (keys staged as flags) at 256, around tile borders,
- * for each head pattern. */
+ * of 2), variant 2 (keys staged as flags) at 256, and variant 3 (registers,
+ * warp-shuffle pair scan) at the device's tile, 256 x 4 (8 warps), 64 x 32
+ * (a whole word of segment starts per work-item) and 16 x 2 (one warp of 16),
+ * around tile borders, for each head pattern; variant 3 also with every
+ * segment kind, 8-byte values (two shuffles per value), min / max and in
+ * place, since its tile code is its own. */
 static void test_rd_variants(clsort_context *cs, int tiny)
 {
-    static const unsigned shapes[4][3] = {{1, 0, 0}, {2, 256, 4}, {2, 64, 2}, {3, 256, 4}}; /* rbk_variant, wg, items */
+    static const unsigned shapes[][3] = {{1, 0, 0},   {2, 256, 4}, {2, 64, 2}, {3, 256, 4},
+                                         {4, 0, 0},   {4, 256, 4}, {4, 64, 32}, {4, 16, 2}}; /* rbk_variant, wg, items */
     static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
     int v, p;
     size_t i;
-    for (v = 0; v < 4; ++v) {
+    for (v = 0; v < (int)(sizeof shapes / sizeof shapes[0]); ++v) {
         clsort_tuning tu;
         clsort_context *vc;
         size_t tile, ns[6];
@@ -4000,6 +4005,14 @@ static void test_rd_variants(clsort_context *cs, int tiny)
                 if ((i + (size_t)p) % 2 == 0)
                     test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
                                      CLSORT_U32, n, pats[p], 0, 1, 0, 0);
+                if (shapes[v][0] == 4 && (!tiny || (i + (size_t)p) % 2)) {
+                    /* variant 3: another segment kind, type and operator each time */
+                    static const clsort_type vt[] = {CLSORT_U64, CLSORT_F64, CLSORT_I32, CLSORT_F32, CLSORT_I64};
+                    int sk = (int)((i + (size_t)p) % 5), k = (int)((i * 5 + (size_t)p) % 5);
+                    test_rd_seg_case(vc, vt[k], (clsort_op)((i + (size_t)p) % 3), (clsort_segments)sk,
+                                     p & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)(i % 3), (int)(p & 1),
+                                     (int)(i & 1), (int)(p == 2));
+                }
             }
         if (!tiny) test_rd_bykey_determinism(vc, (size_t)1 << 17, 4);
         clsort_destroy(vc);
