@@ -37,10 +37,12 @@
  *          knobs: tuning.reduce_groups (CLSORT_REDUCE_GROUPS) and the test
  *          hook tuning.loop_budget (CLSORT_LOOP_BUDGET). No change elsewhere.
  *          Reduction family: variant 3 of the tile kernels
- *          (CLSORT_RBK_VARIANT=3, tuning.rbk_variant = 4; not the default
- *          until measured): registers from load to output, a warp-shuffle
- *          pair scan (inline PTX on NVIDIA), for segmented scan, scan by
- *          key, segmented reduce and reduce by key (issue 20).
+ *          (CLSORT_RBK_VARIANT=3, tuning.rbk_variant = 4): registers from
+ *          load to output, a warp-shuffle pair scan (inline PTX on NVIDIA),
+ *          for segmented scan, scan by key, segmented reduce and reduce by
+ *          key (issue 20); the default for reduce-by-key, run-length encode
+ *          and unique on NVIDIA (H100 2^28: reduce-by-key 0.68x -> 0.76x
+ *          CUB), the scans keep variant 1 (slower with 3).
  *   0.4.0  one engine that knows no family: programs built from a request
  *          each family hands over, named scratch, a typed kernel argument
  *          list; tuning in clsort_context_desc.tuning (the environment read
@@ -148,7 +150,8 @@
  *                   words (tests and measurements of both forms).
  *   CLSORT_RBK_VARIANT "0" .. "3" (tuning.rbk_variant = 1 .. 4): the
  *                   reduction family's tile kernels (see REDUCE, Kernels);
- *                   default 1. For measurements.
+ *                   default 1, and 3 for reduce-by-key, run-length encode
+ *                   and unique on NVIDIA (measured). For measurements.
  *   CLSORT_BITONIC_STEPS  1..6 (tuning.bitonic_steps): steps of a long
  *                   bitonic stage per global pass, at most what the key and
  *                   index sizes allow (default: 6, 5 or 4; 4 on GPUs).
@@ -305,9 +308,10 @@
  *   evicted by newer ones), so the entry holds the compiled kernels and a
  *   later process compiles nothing; clsort_cache_flush(ctx) stores them
  *   earlier (e.g. after a warm-up, for a process that may never destroy its
- *   context). A program's kernels are created with it
- *   (clCreateKernelsInProgram, before its binary is taken: drivers that
- *   compile at kernel creation put that code in the binary) and kept.
+ *   context). A program's kernels are created with it (clCreateKernel for
+ *   each name of CL_PROGRAM_KERNEL_NAMES, before its binary is taken:
+ *   drivers that compile at kernel creation put that code in the binary)
+ *   and kept.
  *     NVIDIA: the driver's binary is PTX, which clBuildProgram compiles
  *   with ptxas again in every process (36-432 ms per program on the H100).
  *   So there an entry holds machine code instead: the library links the PTX
@@ -665,7 +669,9 @@
  *           a left fold over the warps' totals: one work-group barrier
  *           where variant 1 takes four; reduce by key writes only from
  *           work-items that hold a run's start or end; at most 32 items
- *           per work-item). Unique and run-length encode (variants 1-3)
+ *           per work-item; the default of reduce by key, run-length encode
+ *           and unique on NVIDIA, where it measured faster, and slower for
+ *           the scans). Unique and run-length encode (variants 1-3)
  *           reduce no values: their pairs are (boundaries, 1 + the index of
  *           the newest head), from which each head finds its slot and the
  *           previous run's length. Portable path: reduce tiles
@@ -883,7 +889,8 @@ typedef struct clsort_tuning {
     int status32;                 /* 1: look-back status as pairs of 32-bit words even where the quirk table
                                      chose 64-bit words (CLSORT_STATUS32=1); to test and measure both */
     int rbk_variant;              /* the reduction family's tile kernels, to measure them: 0 = the default
-                                     (variant 1); 1 = variant 0: the Hillis-Steele pair scan, unique and
+                                     (variant 1; 3 for reduce-by-key, run-length encode and unique where
+                                     the quirk table's rbk_v3 says: NVIDIA); 1 = variant 0: the Hillis-Steele pair scan, unique and
                                      run-length encode on the general pass; 2 = variant 1: a raking pair
                                      scan, unique and run-length encode on their own heads kernels; 3 =
                                      variant 2: variant 1 with keys staged as one-byte head flags; 4 =
@@ -1889,6 +1896,7 @@ typedef struct clsort__profile {
     size_t radix_min_wg;    /* narrowest work-group of radix_count / radix_reorder (w > 1) */
     int cache_defer;        /* program cache: store a binary when the program leaves the context */
     int cache_cubin;        /* program cache: store a PTX binary as a cubin made through libcuda (>>cubin) */
+    int rbk_v3;             /* reduce-by-key, run-length encode, unique on the reduction family's variant 3 */
     int nv_attr_query;      /* cl_nv_device_attribute_query: compute capability, PCI bus and slot */
     int pci_bus_info;       /* cl_khr_pci_bus_info: PCI domain, bus, device, function */
     cl_ulong loop_budget;   /* most loop passes (all loops together) one work-item may run in one
@@ -2368,6 +2376,15 @@ static void clsort__decide(clsort__profile *d)
      * until the program leaves the context or clsort_cache_flush, off the
      * first call's path. */
     d->cache_defer = d->cache_defer || d->cache_cubin;
+    /* Reduction family: variant 3 of the tile kernels (registers from load
+     * to output, warp-shuffle pair scan) for reduce-by-key, run-length
+     * encode and unique where the shuffles are inline PTX. H100, 2^28 u32,
+     * mean run 1000, one command with CUB: reduce-by-key 1.271 -> 1.134 ms
+     * (0.68x -> 0.76x CUB), run-length encode 0.733 -> 0.631, unique 0.737
+     * -> 0.628; but the scans got slower with it (segmented scan, u32 flags
+     * 1.221 -> 1.426, scan by key 1.335 -> 1.427), so they keep variant 1.
+     * Not measured elsewhere: variant 1 there. */
+    d->rbk_v3 = d->nv_ptx;
 }
 
 /* Reads the device's profile once; families decide from it, never from the
@@ -9458,6 +9475,7 @@ typedef struct clsort__reduce_kind {
     size_t mv_size;    /* 0, 4 or 8 */
     int heads;         /* unique / run-length encode on the heads kernels (variant 1) */
     int lookback;
+    int v3;            /* variant 3's tile kernels (clsort__reduce_v3) */
 } clsort__reduce_kind;
 
 /* Variant 1 of the tile kernels (tuning.rbk_variant; the default): the
@@ -9474,9 +9492,9 @@ static int clsort__reduce_v1(const clsort_context *ctx)
  * work-items through one local array with warp barriers, the pair scan by
  * warp shuffles (inline PTX where dev.nv_ptx, emulated elsewhere), the
  * scatter loop only where a run starts or ends. */
-static int clsort__reduce_v3(const clsort_context *ctx)
+static int clsort__reduce_v3(const clsort_context *ctx, int by_key_reduction)
 {
-    return ctx->tuning.rbk_variant == 4;
+    return ctx->tuning.rbk_variant == 4 || (ctx->tuning.rbk_variant == 0 && by_key_reduction && ctx->dev.rbk_v3);
 }
 
 /* Variant 2: variant 1 with keys staged as one-byte head flags (reduce.cl
@@ -9494,13 +9512,13 @@ static int clsort__reduce_key_flags(const clsort_context *ctx)
  * 4 x 1024 (512) on CPUs as the scan;
  * tuning.tile_* overrides; shrunk until the local arrays (values, segment
  * source, the pair scan) fit. */
-static void clsort__reduce_shape(const clsort_context *ctx, size_t elem, size_t seg_size, int staged, size_t *wg,
-                                 size_t *items)
+static void clsort__reduce_shape(const clsort_context *ctx, int v3_kernels, size_t elem, size_t seg_size, int staged,
+                                 size_t *wg, size_t *items)
 {
     /* variant 3's tile kernels (not the heads kernels, staged = 0, which keep
      * variant 1's tile) hold a work-item's items in registers, at most 32
      * (one word of segment starts): no 32-item tile for few staged bytes */
-    const int v3 = clsort__reduce_v3(ctx) && staged;
+    const int v3 = v3_kernels && staged;
     size_t w = 256, it = (elem == 8 || seg_size == 8) ? 8 : 16;
     if (ctx->dev.serial_groups) w = 4, it *= 64;
     else if (!v3 && elem * (size_t)staged + seg_size <= 5) it = 32; /* H100: no segments or u8 flags 207 -> 299 / 229 G/s at 2^28 */
@@ -9543,7 +9561,7 @@ static clsort_result clsort__reduce_program(clsort_context *ctx, const clsort__r
     unsigned lbins = 4096;
     /* head flags are staged as bytes whatever their type, and so are keys,
      * as head flags, in variant 2 (reduce.cl LS_T) */
-    clsort__reduce_shape(ctx, ti->size,
+    clsort__reduce_shape(ctx, k->v3, ti->size,
                          k->seg == 1 || (k->seg == 2 && clsort__reduce_key_flags(ctx)) ? 1 : k->seg ? k->seg_size : 0,
                          !(k->val_one && k->heads), &wg, &items);
     while (lbins > 64 && (cl_ulong)lbins * 4 + 256 > ctx->dev.local_mem) lbins >>= 1;
@@ -9556,7 +9574,7 @@ static clsort_result clsort__reduce_program(clsort_context *ctx, const clsort__r
     if (k->val_one) clsort__request_option(&rq, " -DVAL_ONE");
     if (k->mv_size) clsort__request_option(&rq, " -DMV_T=%s", k->mv_size == 8 ? "ulong" : "uint");
     if (k->lookback) clsort__request_option(&rq, " -DHAVE_LOOKBACK%s", clsort__status_options(ctx));
-    if (clsort__reduce_v3(ctx)) /* NV_PTX: the shuffles and warp barriers as inline PTX, as the one-sweep sort's */
+    if (k->v3) /* NV_PTX: the shuffles and warp barriers as inline PTX, as the one-sweep sort's */
         clsort__request_option(&rq, " -DRD_V3%s", ctx->dev.nv_ptx ? " -DNV_PTX" : "");
     else if (clsort__reduce_v1(ctx)) clsort__request_option(&rq, " -DRD_RAKE");
     if (k->heads) clsort__request_option(&rq, " -DRD_HEADS");
@@ -9587,6 +9605,7 @@ static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce
     ck.op = k.op;
     ck.seg = 3;
     ck.seg_size = 4;
+    ck.v3 = k.v3;
     k.lookback = clsort__reduce_lookback(ctx);
     CLSORT__TRY(clsort__reduce_program(ctx, &k, p));
     return clsort__reduce_program(ctx, &ck, cp);
@@ -9849,10 +9868,11 @@ static clsort_result clsort__reduce_segments(clsort__chain *c, clsort__program *
     return CLSORT_SUCCESS;
 }
 
-static clsort__reduce_kind clsort__reduce_kind_of(const clsort__reduce_plan *pl)
+static clsort__reduce_kind clsort__reduce_kind_of(const clsort_context *ctx, const clsort__reduce_plan *pl)
 {
     clsort__reduce_kind k;
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 0);
     k.type = pl->d.type;
     k.op = pl->d.op;
     switch (pl->d.segments) {
@@ -9925,6 +9945,7 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
         CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
     }
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 0);
     k.type = d.type;
     k.op = d.op;
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
@@ -9985,7 +10006,7 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
     memset(&o, 0, sizeof o);
     o.mode = (cl_uint)pl.d.inclusive;
     o.out = out;
-    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(&pl), &p, &cp);
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_segments(&c, p, &pl, n, &seg);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_pass(&c, p, cp, pl.elem, &in, &seg, n, &o);
     return clsort__chain_end(&c, enq, r);
@@ -10012,7 +10033,7 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
     memset(&o, 0, sizeof o);
     o.scatter = 1;
     o.vals_out = out;
-    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(&pl), &p, &cp);
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_fill_ident(&c, p, out, pl.d.segment_count);
     if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_segments(&c, p, &pl, n, &seg);
     if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_pass(&c, p, cp, pl.elem, &in, &seg, n, &o);
@@ -10116,6 +10137,7 @@ CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_i
                                        keys_out, pl.key_size, "keys_out", values_out, pl.elem, "values_out",
                                        pl.d.count));
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 1);
     k.type = pl.d.type;
     k.op = pl.d.op;
     k.seg = 2;
@@ -10139,6 +10161,7 @@ CLSORT_API clsort_result clsort_run_length_encode(clsort_context *ctx, cl_mem ke
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", NULL, 0, "", keys_out,
                                        pl.key_size, "keys_out", lengths, 4, "lengths", pl.d.count));
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 1);
     k.seg = 2;
     k.seg_size = pl.key_size;
     k.val_one = 1;
@@ -10163,6 +10186,7 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
                                        pl.d.value_size, "desc.values_in", keys_out, pl.key_size, "keys_out",
                                        pl.d.values_out, pl.d.value_size, "desc.values_out", pl.d.count));
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 1);
     k.seg = 2;
     k.seg_size = pl.key_size;
     k.val_one = 1;
@@ -10263,6 +10287,7 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     }
     bins = pl.d.bins;
     memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 0);
     k.type = pl.d.type;
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
