@@ -151,7 +151,8 @@
  *   CLSORT_RBK_VARIANT "0" .. "3" (tuning.rbk_variant = 1 .. 4): the
  *                   reduction family's tile kernels (see REDUCE, Kernels);
  *                   default 1, and 3 for reduce-by-key, run-length encode
- *                   and unique on NVIDIA (measured). For measurements.
+ *                   and unique on NVIDIA (measured). Variant 3 only on
+ *                   NVIDIA sm_70+ (variant 1 elsewhere). For measurements.
  *   CLSORT_BITONIC_STEPS  1..6 (tuning.bitonic_steps): steps of a long
  *                   bitonic stage per global pass, at most what the key and
  *                   index sizes allow (default: 6, 5 or 4; 4 on GPUs).
@@ -9494,6 +9495,12 @@ static int clsort__reduce_v1(const clsort_context *ctx)
  * scatter loop only where a run starts or ends. */
 static int clsort__reduce_v3(const clsort_context *ctx, int by_key_reduction)
 {
+    /* Only with hardware warp shuffles (dev.nv_ptx): the emulation of the
+     * warp hand-off and shuffles elsewhere failed under oclgrind (93 wrong
+     * results in --tiny reduce, uninitialized values written to local
+     * memory in seg_scan_tiles) while PoCL and the H100 passed; until that
+     * is understood, tuning.rbk_variant = 4 means variant 1 there. */
+    if (!ctx->dev.nv_ptx) return 0;
     return ctx->tuning.rbk_variant == 4 || (ctx->tuning.rbk_variant == 0 && by_key_reduction && ctx->dev.rbk_v3);
 }
 
