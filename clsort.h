@@ -42,7 +42,8 @@
  *          for segmented scan, scan by key, segmented reduce and reduce by
  *          key (issue 20); the default for reduce-by-key, run-length encode
  *          and unique on NVIDIA (H100 2^28: reduce-by-key 0.68x -> 0.76x
- *          CUB), the scans keep variant 1 (slower with 3).
+ *          CUB), the scans keep variant 1 (slower with 3). Only on NVIDIA
+ *          sm_70+: its emulation elsewhere failed under oclgrind.
  *   0.4.0  one engine that knows no family: programs built from a request
  *          each family hands over, named scratch, a typed kernel argument
  *          list; tuning in clsort_context_desc.tuning (the environment read
@@ -672,7 +673,9 @@
  *           work-items that hold a run's start or end; at most 32 items
  *           per work-item; the default of reduce by key, run-length encode
  *           and unique on NVIDIA, where it measured faster, and slower for
- *           the scans). Unique and run-length encode (variants 1-3)
+ *           the scans; only on NVIDIA sm_70+: the local-memory emulation
+ *           of the shuffles and the warp hand-off gave 93 wrong results
+ *           under oclgrind, so variant 1 runs elsewhere). Unique and run-length encode (variants 1-3)
  *           reduce no values: their pairs are (boundaries, 1 + the index of
  *           the newest head), from which each head finds its slot and the
  *           previous run's length. Portable path: reduce tiles
