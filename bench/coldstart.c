@@ -5,11 +5,13 @@
  * at most 2^12 bodies on a CPU, 2^32 interactions take a minute there; the first
  * builds or loads its programs), optionally after one clsort_prepare of all
  * of them. Run it twice against one cache directory for cold and warm.
- *   build/coldstart CACHE_DIR|off [log2 n = 16] [--prepare] [--programs]
+ *   build/coldstart CACHE_DIR|off [log2 n = 16] [--prepare] [--programs] [--dump DIR]
  * --programs (with off: the programs then come from source) adds a table of
  * every program the calls took: its kernels, its build options, and the time
  * to build it again from its source and from its binary (clBuildProgram
- * alone, then with clCreateKernelsInProgram), in this process.
+ * alone, then with clCreateKernelsInProgram), in this process; --dump DIR
+ * (implies --programs) also writes each binary to DIR/programI.bin (PTX on
+ * NVIDIA, which ptxas can then time kernel by kernel).
  * Prints a Markdown table and one JSON line. Driver caches: run with
  * POCL_KERNEL_CACHE=0 (PoCL) or CUDA_CACHE_DISABLE=1 (NVIDIA) to see
  * clsort's cache alone (make bench-coldstart and bench/coldstart_gpu.sh do).
@@ -45,7 +47,7 @@ static double build_ms(cl_program prog, const char *opts, double *kernels_ms)
 
 /* One row per program of the context: built again here from its source and
  * from its binary (each into a new cl_program of the same context). */
-static void program_table(clsort_context *cs)
+static void program_table(clsort_context *cs, const char *dump)
 {
     int i;
     double sum_src = 0, sum_bin = 0;
@@ -76,6 +78,12 @@ static void program_table(clsort_context *cs)
         }
         clGetProgramInfo(p, CL_PROGRAM_SOURCE, slen, src, NULL);
         clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+        if (dump) { /* the binary (PTX on NVIDIA: ptxas can time its kernels one by one) */
+            char path[4096];
+            FILE *f;
+            snprintf(path, sizeof path, "%s/program%d.bin", dump, i);
+            if ((f = fopen(path, "wb")) != NULL) fwrite(bin, 1, blen, f), fclose(f);
+        }
         csrc = src;
         q = clCreateProgramWithSource(clsort_cl_context(cs), 1, &csrc, NULL, &e);
         ms = e == CL_SUCCESS ? build_ms(q, opts, &ks) : -1;
@@ -103,6 +111,7 @@ int main(int argc, char **argv)
     clsort_cache_stats st;
     const char *dir = argc > 1 ? argv[1] : "off";
     int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, w, i;
+    const char *dump = NULL;
     size_t n;
     double t0, create_ms, prepare_ms = 0, flush_ms = 0, first[WS_COUNT], second[WS_COUNT], total = 0;
     unsigned long cubins = 0;
@@ -110,6 +119,7 @@ int main(int argc, char **argv)
     for (i = 2; i < argc; ++i)
         if (strcmp(argv[i], "--prepare") == 0) prepare = 1;
         else if (strcmp(argv[i], "--programs") == 0) programs = 1;
+        else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) programs = 1, dump = argv[++i];
     if (logn < 4 || logn > 24) logn = 16;
     n = (size_t)1 << logn;
     out = (unsigned char *)malloc(ws_out_bytes(n));
@@ -175,7 +185,7 @@ int main(int argc, char **argv)
            prepare_ms, total, flush_ms);
     for (w = 0; w < WS_COUNT; ++w) printf(", \"%s\": [%.3f, %.3f]", ws_names[w], first[w], second[w]);
     printf("}\n");
-    if (programs) program_table(cs);
+    if (programs) program_table(cs, dump);
     clsort_destroy(cs);
     free(out);
     return 0;

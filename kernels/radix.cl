@@ -27,9 +27,12 @@
  *                     radix_fill (below) after radix_count
  *   RADIX_FILL16      16-bit keys alone, all 16 bits: radix_key_histogram and
  *                     radix_fill16 (below) replace the second pass
- *   ONESWEEP          the one-sweep kernels only (below); SINGLE_TILE the
- *                     single-tile sort only (radix_tile_sort); without
- *                     either the classic ones only: a program holds the
+ *   ONESWEEP          the one-sweep passes only (below); RADIX_HISTOGRAM the
+ *                     one-sweep digit histograms only (radix_histogram, one
+ *                     program per key width: digit width and passes are
+ *                     arguments); SINGLE_TILE the single-tile sort only
+ *                     (radix_tile_sort); without any the classic ones only:
+ *                     a program holds the
  *                     kernels of one kind of pass, so that a driver that
  *                     compiles every kernel of a program (NVIDIA's PTX JIT)
  *                     compiles no kernel the call does not launch
@@ -53,7 +56,7 @@ inline uint digit_of(KEY_T k, uint shift, uint mask) { return (uint)(k >> shift)
 #define RADIX_VAL_ARGS
 #endif
 
-#ifndef ONESWEEP
+#if !defined(ONESWEEP) && !defined(RADIX_HISTOGRAM)
 /* Exclusive scan, in place, of the LRADIX * WG counters cnt[PAD(d * WG + w)]
  * in that (digit-major) order: work-item w then finds, for digit d, where its
  * first key of digit d goes. (T is uint in this program.) */
@@ -159,7 +162,7 @@ void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ul
 }
 #endif
 
-#if !defined(ONESWEEP) && !defined(SINGLE_TILE) /* the classic passes */
+#if !defined(ONESWEEP) && !defined(SINGLE_TILE) && !defined(RADIX_HISTOGRAM) /* the classic passes */
 /* Copies of the local histogram, so that work-items of one hardware wave
  * counting the same digit (few distinct keys) do not all hit one counter. */
 #if WG < 8
@@ -299,10 +302,67 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 #endif /* WG == 1 */
 #endif /* the classic passes */
 
+#ifdef RADIX_HISTOGRAM
+/* ---- One-sweep digit histograms (a program of its own) -------------------
+ * hist[(p << pass_bits) + d] += keys whose digit of pass p is d, for every
+ * pass at once (hist = hist_buf + hist_off; zero on entry, and so is the tile
+ * counter hist[passes << pass_bits]). The digit width and the passes are
+ * arguments, so one program per key width serves every one-sweep sort of
+ * that width (keys alone, pairs, any value size, any digit width up to 8
+ * bits): on NVIDIA this kernel took more of ptxas's time (0.37-0.50 s) than
+ * the pass kernel, once in every sort program. Each work-group takes the
+ * next tile from the counter until none is left, so that groups which start
+ * late, or run beside fewer others, do less: with a fixed share each (tiles
+ * g, g + groups, ...) the last wave of groups ran alone. Counters of every
+ * pass in local memory: at most KEY_BYTES * 256 of them (8-bit digits; a
+ * narrower digit needs more passes but fewer counters in all). */
+#define HIST_WORDS (KEY_BYTES * 256u)
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
+                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
+{
+    __local uint h[HIST_WORDS];
+    __local uint next[2]; /* the group's next tile, alternating: one barrier per tile */
+    __global volatile uint *hist = hist_buf + hist_off;
+    const uint lid = (uint)get_local_id(0), words = passes << pass_bits;
+    LB_SPARE_CLEAR();
+    for (uint i = lid; i < words; i += WG) h[i] = 0;
+    for (uint step = 0;; ++step) {
+        if (lid == 0) next[step & 1] = atomic_inc(&hist[words]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong t = next[step & 1];
+        if (t * TILE >= n) break;
+        KEY_T k[ITEMS]; /* all loads first: ITEMS of them in flight */
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) {
+            ulong i = t * TILE + j * WG + lid;
+            k[j] = i < n ? keys[i] : 0;
+        }
+        /* a condition, not a break: the loop unrolls and k stays in
+         * registers (with the break ptxas kept k in a 64-byte stack frame) */
+#pragma unroll
+        for (uint j = 0; j < ITEMS; ++j) {
+            if (t * TILE + j * WG + lid < n) {
+                KEY_T x = to_image(k[j], kind, (KEY_T)flip);
+                for (uint p = 0; p < passes; ++p) {
+                    uint shift = begin + p * pass_bits;
+                    uint mask = (1u << min(pass_bits, end - shift)) - 1u;
+                    atomic_inc(&h[(p << pass_bits) + digit_of(x, shift, mask)]);
+                }
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < words; i += WG)
+        if (h[i]) atomic_add(&hist[i], h[i]);
+}
+#endif /* RADIX_HISTOGRAM */
+
 #ifdef ONESWEEP
 /* ---- One-sweep passes (Adinets & Merrill's Onesweep, 2022) ----------------
  * Built with -DONESWEEP on the look-back path. One upfront read of the keys
- * builds the digit histograms of every pass (radix_histogram), and then each
+ * builds the digit histograms of every pass (radix_histogram, above), and then each
  * pass is one kernel, radix_onesweep: a tile turns its pass's histogram into
  * each digit's first output position (a work-group scan of RADIX counts, read
  * from L2: no kernel of its own), ranks its keys by the digit, learns from
@@ -407,56 +467,9 @@ inline uint2 os_digit_scan2(uint2 x, __local uint *wt, __local uint *sa, __local
 
 /* The scratch of a one-sweep sort: the status words of a pass (tiles *
  * RADIX, then the ticket counter; zero on entry), and the digit histograms of
- * all passes, hist[p * RADIX + d] (zero before radix_histogram). Each kernel
- * also zeroes the spare words [lo, hi) that a later kernel takes as its
- * status or histograms (LB_SPARE_ARGS; the host says which). */
-#define OS_HIST_WORDS (((KEY_BYTES * 8 + RADIX_BITS - 1) / RADIX_BITS) * RADIX)
-
-/* hist[p * RADIX + d] += keys whose digit of pass p is d (hist = hist_buf +
- * hist_off; zero on entry, and so is the tile counter hist[passes * RADIX]).
- * Each work-group takes the next tile from the counter until none is left,
- * so that groups which start late, or run beside fewer others, do less: with
- * a fixed share each (tiles g, g + groups, ...) the last wave of groups ran
- * alone. Counters of every pass in local memory. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
-                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
-{
-    __local uint h[OS_HIST_WORDS];
-    __local uint next[2]; /* the group's next tile, alternating: one barrier per tile */
-    __global volatile uint *hist = hist_buf + hist_off;
-    const uint lid = (uint)get_local_id(0);
-    LB_SPARE_CLEAR();
-    for (uint i = lid; i < passes * RADIX; i += WG) h[i] = 0;
-    for (uint step = 0;; ++step) {
-        if (lid == 0) next[step & 1] = atomic_inc(&hist[passes * RADIX]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong t = next[step & 1];
-        if (t * TILE >= n) break;
-        KEY_T k[ITEMS]; /* all loads first: ITEMS of them in flight */
-#pragma unroll
-        for (uint j = 0; j < ITEMS; ++j) {
-            ulong i = t * TILE + j * WG + lid;
-            k[j] = i < n ? keys[i] : 0;
-        }
-        /* a condition, not a break: the loop unrolls and k stays in
-         * registers (with the break ptxas kept k in a 64-byte stack frame) */
-#pragma unroll
-        for (uint j = 0; j < ITEMS; ++j) {
-            if (t * TILE + j * WG + lid < n) {
-                KEY_T x = to_image(k[j], kind, (KEY_T)flip);
-                for (uint p = 0; p < passes; ++p) {
-                    uint shift = begin + p * pass_bits;
-                    uint mask = (1u << min(pass_bits, end - shift)) - 1u;
-                    atomic_inc(&h[p * RADIX + digit_of(x, shift, mask)]);
-                }
-            }
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < passes * RADIX; i += WG)
-        if (h[i]) atomic_add(&hist[i], h[i]);
-}
+ * all passes (radix_histogram, a program of its own below). Each kernel also
+ * zeroes the spare words [lo, hi) that a later kernel takes as its status or
+ * histograms (LB_SPARE_ARGS; the host says which). */
 
 /* Status words carry their payload, so they need no ordering, only untorn
  * 32-bit accesses: plain volatile loads and stores on NVIDIA (an atomic per

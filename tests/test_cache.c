@@ -1153,10 +1153,24 @@ static void test_kernel_sets(void)
     if (clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && sp.onesweep) {
         int before = cs->num_programs;
         check(clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_onesweep") == 1 &&
-                  holds(p, "radix_count") == 0 && holds(p, "radix_reorder") == 0 && holds(p, "radix_scatter") == 0,
-              "one-sweep radix program: no classic kernels");
-        check(clsort__sort_prepare(cs, &sd, 100000) == CLSORT_SUCCESS && cs->num_programs == before + 1,
-              "a one-sweep sort takes its radix program only (no scan program)");
+                  holds(p, "radix_count") == 0 && holds(p, "radix_reorder") == 0 && holds(p, "radix_scatter") == 0 &&
+                  holds(p, "radix_histogram") == 0,
+              "one-sweep radix program: no classic kernels, no histogram");
+        check(clsort__radix_hist_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_histogram") == 1 &&
+                  holds(p, "radix_onesweep") == 0 && holds(p, "radix_count") == 0,
+              "one-sweep histogram program: radix_histogram alone");
+        check(clsort__sort_prepare(cs, &sd, 100000) == CLSORT_SUCCESS && cs->num_programs == before + 2,
+              "a one-sweep sort takes its radix and histogram programs only (no scan program)");
+        { /* pairs and another digit width: a radix program of their own, the same histogram program */
+            clsort_sort_desc pd = sd;
+            clsort__sort_plan pp;
+            int mid = cs->num_programs;
+            pd.end_bit = 10;
+            pd.permutation = (cl_mem)1; /* planned only, never run */
+            check(clsort__plan_sort(cs, "t", 100000, &pd, &pp) == CLSORT_SUCCESS && pp.onesweep &&
+                      clsort__sort_prepare(cs, &pd, 100000) == CLSORT_SUCCESS && cs->num_programs == mid + 1,
+                  "a 10-bit sort with the permutation shares the u32 histogram program");
+        }
     } else {
         check(!cs->dev.cpu, "the one-sweep plan on a CPU device's look-back path");
     }
