@@ -12,7 +12,6 @@
  *   KEY_T     uint or ulong: the code type; KEY_BITS its width (32 or 64)
  *   DIMS      2 or 3
  *   BPA       bits per axis (3D: 10 or 21, 2D: 16 or 31)
- *   TR_NO_FENCE  no mem_fence in tree_summaries (Mesa llvmpipe, see there)
  *   TR_PIECES    also tree_accel_piece and tree_radius_piece: the walks in
  *                pieces of a bounded number of moves, one launch each (a
  *                device with a loop budget, clsort.h >>loop budget)
@@ -216,9 +215,32 @@ __kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *
  * node wrote its child, the second reads it): the words a parent needs go
  * through atomics both ways, as reduce.cl's look-back values, so that no
  * cache serves a stale copy and no plain read races with a plain write (an
- * atomic exchange to write, an atomic or of 0 to read). */
-inline float tr_get(volatile __global float *p) { return as_float(atomic_or((volatile __global uint *)p, 0u)); }
-inline void tr_put(volatile __global float *p, float v) { (void)atomic_xchg((volatile __global uint *)p, as_uint(v)); }
+ * atomic exchange to write, an atomic or of 0 to read). Each word proves
+ * itself: the host fills them with TR_UNSET, a NaN that tr_put never
+ * stores (it stores another NaN instead), and tr_get waits until its word
+ * holds something else. So no order between the 17 words of a node and its
+ * arrival counter is needed, which OpenCL 1.2 does not give across work-groups:
+ * its mem_fence orders a work-item's own accesses, and NVIDIA compiles
+ * mem_fence(CLK_GLOBAL_MEM_FENCE) to membar.cta (work-group scope). With a
+ * fence before and after the counter, as this kernel had, the H100 read
+ * summary words that did not yet hold their node's values at 2^20 points
+ * (box, centre and mass hashes changed from build to build; boxes too
+ * small: radius queries missed 5 to 68 of 998702844 pairs in 3 of 17
+ * builds). The wait ends: the word's writer issued its exchange before the
+ * counter increment that let this work-item in. */
+#define TR_UNSET 0xffffffffu
+inline float tr_get(volatile __global float *p)
+{
+    uint w;
+    do w = atomic_or((volatile __global uint *)p, 0u);
+    while (w == TR_UNSET);
+    return as_float(w);
+}
+inline void tr_put(volatile __global float *p, float v)
+{
+    const uint w = as_uint(v);
+    (void)atomic_xchg((volatile __global uint *)p, w == TR_UNSET ? 0x7fc00000u : w);
+}
 
 /* What a parent needs of a child: its box, centre of mass and mass, the
  * quadrupole (xx, xy, xz, yy, yz, zz) and the second moment I2. Named
@@ -268,25 +290,16 @@ inline void tr_shift(tr_node *r, tr_node a)
     r->i2 += a.i2 + m * d2;
 }
 
-/* Mesa llvmpipe (rusticl) loses the stores that follow a mem_fence in a loop
- * iteration after the first of a divergent loop (tests/llvmpipe_fence_loop.c);
- * the host builds with TR_NO_FENCE there. llvmpipe runs on the CPU, whose
- * atomics (LLVM seq_cst read-modify-writes: x86 lock, ARM dmb) already order
- * the summary words against the counter. */
-#ifdef TR_NO_FENCE
-#define TR_FENCE()
-#else
-#define TR_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
 /* One work-item per leaf climbs towards the root: at each parent it
  * increments the parent's arrival counter (cleared by the host); the first
  * to arrive stops, the second (both children are then complete) computes
  * the parent from its two children and climbs on. No assumption on the
  * order in which work-groups run: each node is computed exactly once, after
- * both children. A node's words are written (atomics) before a fence and the
- * counter increment that lets another work-item read them (atomics, after
- * the increment and a fence).
+ * both children. A node's words are written (atomics) before the counter
+ * increment that lets another work-item read them (atomics, each word
+ * waited for: tr_get). No mem_fence: besides the scope above, Mesa llvmpipe
+ * loses the stores that follow a mem_fence in the later iterations of a
+ * divergent loop (tests/llvmpipe_fence_loop.c).
  * The quadrupole of a node about its centre of mass c (traceless, Q_ab =
  * sum m (3 x_a x_b - |x|^2 delta_ab), x = point - c) is the children's
  * moved to c by the parallel-axis rule: Q = Q1 + Q2 + sum_k m_k (3 d_k d_k^T -
@@ -306,9 +319,7 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
     for (;;) {
         const uint p = parents[node];
         if (p == 0xffffffffu) return;
-        TR_FENCE();
         if (atomic_inc(&flags[p]) == 0u) return; /* the sibling's subtree is not done yet */
-        TR_FENCE();
         const uint4 nd = nodes[p];
         const tr_node sib = tr_child(nd.x == node ? nd.y : nd.x, n, points, lo, hi, com, quad);
         const tr_node A = nd.x == node ? cur : sib, B = nd.x == node ? sib : cur; /* left, right */
