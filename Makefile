@@ -246,7 +246,8 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # Measured on the 2-core CI machine (tests/README.md), cold kernel caches:
 # pthread 36 s, basic 221 s, rusticl 124 s. tests/llvmpipe_narrow_wg.c,
 # tests/llvmpipe_fence_loop.c and tests/llvmpipe_loop_limit.c (llvmpipe bugs
-# the library meets and works around) run first and only report.
+# the library meets and works around; their device loop in tests/repro.h)
+# run first and only report.
 PORTABILITY_TIMEOUT ?= 900
 # The sanitizer and valgrind runs check the library on PoCL alone: with more
 # ICDs installed the loader opens them all, and rusticl's own allocations at
@@ -254,11 +255,11 @@ PORTABILITY_TIMEOUT ?= 900
 PIN_POCL = $(if $(wildcard /etc/OpenCL/vendors/pocl.icd),OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd)
 PORTABILITY_RUNS = pocl-pthread:POCL_DEVICES=pthread:pocl:pthread pocl-basic:POCL_DEVICES=basic:pocl:basic \
   rusticl-llvmpipe:RUSTICL_ENABLE=llvmpipe:rusticl:llvmpipe
-$(BUILD)/llvmpipe_narrow_wg: tests/llvmpipe_narrow_wg.c | $(BUILD)
+$(BUILD)/llvmpipe_narrow_wg: tests/llvmpipe_narrow_wg.c tests/repro.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_narrow_wg.c $(LDLIBS)
-$(BUILD)/llvmpipe_fence_loop: tests/llvmpipe_fence_loop.c | $(BUILD)
+$(BUILD)/llvmpipe_fence_loop: tests/llvmpipe_fence_loop.c tests/repro.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_fence_loop.c $(LDLIBS)
-$(BUILD)/llvmpipe_loop_limit: tests/llvmpipe_loop_limit.c | $(BUILD)
+$(BUILD)/llvmpipe_loop_limit: tests/llvmpipe_loop_limit.c tests/repro.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_loop_limit.c $(LDLIBS)
 
 portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop $(BUILD)/llvmpipe_loop_limit

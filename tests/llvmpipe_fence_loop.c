@@ -13,10 +13,7 @@
  * Build: cc -std=c99 tests/llvmpipe_fence_loop.c -lOpenCL; run: RUSTICL_ENABLE=llvmpipe ./a.out
  * Checks every device of every platform with work-groups of 16, 32 and 256;
  * exit status 1 when a device gets a wrong result. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <string.h>
+#include "repro.h"
 
 static const char *src =
     "__kernel void climb(__global const uint *parents, __global const uint4 *nodes, volatile __global uint *flags,\n"
@@ -80,42 +77,16 @@ static int run(cl_context c, cl_device_id d, cl_command_queue q, size_t wg)
     return bad;
 }
 
-int main(void)
+/* Work-groups of 16, 32 and 256 (as far as the device allows). */
+static int check(cl_context c, cl_device_id d, cl_command_queue q, size_t maxwg)
 {
     static const size_t wgs[3] = {16, 32, 256};
-    cl_platform_id plats[8];
-    cl_uint np = 0, pi;
-    int status = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS) np = 0;
-    for (pi = 0; pi < np; ++pi) {
-        cl_device_id devs[8];
-        cl_uint nd = 0, di;
-        if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 8, devs, &nd) != CL_SUCCESS) nd = 0; /* a platform may have none */
-        for (di = 0; di < nd; ++di) {
-            char name[256] = "";
-            cl_int e;
-            cl_context c;
-            cl_command_queue q;
-            size_t maxwg = 0;
-            int wrong = 0, w;
-            clGetDeviceInfo(devs[di], CL_DEVICE_NAME, sizeof name, name, NULL);
-            clGetDeviceInfo(devs[di], CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
-            c = clCreateContext(NULL, 1, &devs[di], NULL, NULL, &e);
-            if (e != CL_SUCCESS) continue;
-            q = clCreateCommandQueue(c, devs[di], 0, &e);
-            if (e == CL_SUCCESS) {
-                printf("%u:%u %s\n", pi, di, name);
-                for (w = 0; w < 3 && wgs[w] <= maxwg; ++w) {
-                    int r = run(c, devs[di], q, wgs[w]);
-                    if (r < 0) printf("    wg %u: OpenCL error\n", (unsigned)wgs[w]);
-                    if (r != 0) wrong = 1;
-                }
-                printf("  %s\n", wrong ? "WRONG (the fence-in-a-loop bug)" : "ok");
-                status |= wrong;
-                clReleaseCommandQueue(q);
-            }
-            clReleaseContext(c);
-        }
-    }
-    return status;
+    int wrong = 0, w;
+    for (w = 0; w < 3 && wgs[w] <= maxwg; ++w) wrong |= repro_failed(run(c, d, q, wgs[w]), wgs[w]);
+    return wrong;
+}
+
+int main(void)
+{
+    return repro_each_device(check, "the fence-in-a-loop bug");
 }

@@ -37,10 +37,7 @@
  * Build: cc -std=c99 tests/llvmpipe_loop_limit.c -lOpenCL; run: RUSTICL_ENABLE=llvmpipe ./a.out
  * Checks every device of every platform with work-groups of 8, 16 and 64;
  * exit status 1 when a device gets a wrong result. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <string.h>
+#include "repro.h"
 
 static const char *src =
     "__kernel void t(__global uint *out, uint n, uint m)\n"
@@ -86,53 +83,27 @@ static int run(cl_context c, cl_command_queue q, cl_kernel k, size_t wg, cl_uint
     return bad;
 }
 
-int main(void)
+/* Each case with work-groups of 8, 16 and 64 (as far as the device allows). */
+static int check(cl_context c, cl_device_id d, cl_command_queue q, size_t maxwg)
 {
     /* n, m: 30000 x 2 passes stays under 65535 (right on llvmpipe too);
      * 40000 x 2 and 20000 x 5 go over it, with no loop over 40000 */
     static const cl_uint cases[3][2] = {{30000, 0}, {40000, 0}, {20000, 3}};
     static const size_t wgs[3] = {8, 16, MAX_WG};
-    cl_platform_id plats[8];
-    cl_uint np = 0, pi;
-    int status = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS) np = 0;
-    for (pi = 0; pi < np; ++pi) {
-        cl_device_id devs[8];
-        cl_uint nd = 0, di;
-        if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 8, devs, &nd) != CL_SUCCESS) nd = 0; /* a platform may have none */
-        for (di = 0; di < nd; ++di) {
-            char name[256] = "";
-            cl_int e;
-            cl_context c;
-            cl_command_queue q;
-            cl_program p;
-            cl_kernel k = NULL;
-            size_t maxwg = 0;
-            int wrong = 0, w, s;
-            clGetDeviceInfo(devs[di], CL_DEVICE_NAME, sizeof name, name, NULL);
-            clGetDeviceInfo(devs[di], CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
-            c = clCreateContext(NULL, 1, &devs[di], NULL, NULL, &e);
-            if (e != CL_SUCCESS) continue;
-            q = clCreateCommandQueue(c, devs[di], 0, &e);
-            if (e == CL_SUCCESS) {
-                printf("%u:%u %s\n", pi, di, name);
-                p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-                if (e == CL_SUCCESS && clBuildProgram(p, 1, &devs[di], "", NULL, NULL) == CL_SUCCESS)
-                    k = clCreateKernel(p, "t", &e);
-                for (w = 0; w < 3 && wgs[w] <= maxwg; ++w)
-                    for (s = 0; s < 3; ++s) {
-                        int r = k ? run(c, q, k, wgs[w], cases[s][0], cases[s][1]) : -1;
-                        if (r < 0) printf("    wg %u: OpenCL error\n", (unsigned)wgs[w]);
-                        if (r != 0) wrong = 1;
-                    }
-                printf("  %s\n", wrong ? "WRONG (the loop-iteration limit)" : "ok");
-                status |= wrong;
-                if (k) clReleaseKernel(k);
-                if (p) clReleaseProgram(p);
-                clReleaseCommandQueue(q);
-            }
-            clReleaseContext(c);
-        }
-    }
-    return status;
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_kernel k = NULL;
+    int wrong = 0, w, s;
+    if (e == CL_SUCCESS && clBuildProgram(p, 1, &d, "", NULL, NULL) == CL_SUCCESS) k = clCreateKernel(p, "t", &e);
+    for (w = 0; w < 3 && wgs[w] <= maxwg; ++w)
+        for (s = 0; s < 3; ++s)
+            wrong |= repro_failed(k ? run(c, q, k, wgs[w], cases[s][0], cases[s][1]) : -1, wgs[w]);
+    if (k) clReleaseKernel(k);
+    if (p) clReleaseProgram(p);
+    return wrong;
+}
+
+int main(void)
+{
+    return repro_each_device(check, "the loop-iteration limit");
 }

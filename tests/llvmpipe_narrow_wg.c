@@ -12,10 +12,7 @@
  * Build: cc -std=c99 tests/llvmpipe_narrow_wg.c -lOpenCL; run: RUSTICL_ENABLE=llvmpipe ./a.out
  * Checks every device of every platform with work-groups of 2, 4, 8 and 16;
  * exit status 1 when a device gets a wrong result. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <string.h>
+#include "repro.h"
 
 static const char *src =
     "__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))\n"
@@ -82,42 +79,16 @@ static int run(cl_context c, cl_device_id d, cl_command_queue q, unsigned wg)
     return bad;
 }
 
+/* Work-groups of 2, 4, 8 and 16 (as far as the device allows). */
+static int check(cl_context c, cl_device_id d, cl_command_queue q, size_t maxwg)
+{
+    unsigned wg;
+    int wrong = 0;
+    for (wg = 2; wg <= 16 && wg <= maxwg; wg *= 2) wrong |= repro_failed(run(c, d, q, wg), wg);
+    return wrong;
+}
+
 int main(void)
 {
-    cl_platform_id plats[8];
-    cl_uint np = 0, pi;
-    int status = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS) np = 0;
-    for (pi = 0; pi < np; ++pi) {
-        cl_device_id devs[8];
-        cl_uint nd = 0, di;
-        if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 8, devs, &nd) != CL_SUCCESS) nd = 0; /* a platform may have none */
-        for (di = 0; di < nd; ++di) {
-            char name[256] = "";
-            cl_int e;
-            cl_context c;
-            cl_command_queue q;
-            unsigned wg;
-            size_t maxwg = 0;
-            int wrong = 0;
-            clGetDeviceInfo(devs[di], CL_DEVICE_NAME, sizeof name, name, NULL);
-            clGetDeviceInfo(devs[di], CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
-            c = clCreateContext(NULL, 1, &devs[di], NULL, NULL, &e);
-            if (e != CL_SUCCESS) continue;
-            q = clCreateCommandQueue(c, devs[di], 0, &e);
-            if (e == CL_SUCCESS) {
-                printf("%u:%u %s\n", pi, di, name);
-                for (wg = 2; wg <= 16 && wg <= maxwg; wg *= 2) {
-                    int r = run(c, devs[di], q, wg);
-                    if (r < 0) printf("    wg %u: OpenCL error\n", wg);
-                    if (r != 0) wrong = 1;
-                }
-                printf("  %s\n", wrong ? "WRONG (the narrow work-group bug)" : "ok");
-                status |= wrong;
-                clReleaseCommandQueue(q);
-            }
-            clReleaseContext(c);
-        }
-    }
-    return status;
+    return repro_each_device(check, "the narrow work-group bug");
 }
