@@ -185,9 +185,11 @@ sanitize: | $(BUILD)
 # --tiny size set, each part in a process of its own: fails on any report.
 # Debian's oclgrind 21.10 keeps a released buffer's shadow memory for the next
 # buffer in its slot and so reports reads of initialized memory
-# (tests/oclgrind_realloc.c); we build it from Debian's source with the fix in
-# tests/oclgrind-shadow.patch (a few minutes, once per build directory) and
-# first check that the patched build still catches a planted uninitialized read.
+# (tests/oclgrind_realloc.c), and its interpreter took a switch on an integer
+# narrower than a byte (trunc to i5) wrongly (tests/oclgrind_switch.c); we build
+# it from Debian's source with the fixes in tests/oclgrind-shadow.patch (a few
+# minutes, once per build directory) and first check that the patched build
+# still catches a planted uninitialized read and runs that switch right.
 # oclgrind calls itself a CPU, so the sort runs its CPU kernels (serial
 # scatter, emulated one-sweep); the sort part runs again with CLSORT_TILE=4:1024
 # for the work-group kernel GPUs use (radix_reorder).
@@ -220,11 +222,14 @@ $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
 
 oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	@$(CC) -std=c99 -o $(BUILD)/oclgrind_realloc tests/oclgrind_realloc.c $(LDLIBS) && \
-	  $(CC) -std=c99 -o $(BUILD)/oclgrind_planted tests/oclgrind_realloc.c -DPLANT_UNINITIALIZED_READ $(LDLIBS)
+	  $(CC) -std=c99 -o $(BUILD)/oclgrind_planted tests/oclgrind_realloc.c -DPLANT_UNINITIALIZED_READ $(LDLIBS) && \
+	  $(CC) -std=c99 -o $(BUILD)/oclgrind_switch tests/oclgrind_switch.c $(LDLIBS)
 	@n=$$($(OCLGRIND) --uninitialized ./$(BUILD)/oclgrind_realloc 2>&1 | grep -c "^Uninitialized"); \
 	  p=$$($(OCLGRIND) --uninitialized ./$(BUILD)/oclgrind_planted 2>&1 | grep -c "^Uninitialized"); \
-	  echo "oclgrind self-check: $$n reports on the reallocation case (0 expected), $$p on the planted read (>0 expected)"; \
-	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ]
+	  w=$$($(OCLGRIND) ./$(BUILD)/oclgrind_switch 2>&1); \
+	  echo "oclgrind self-check: $$n reports on the reallocation case (0 expected), $$p on the planted read (>0 expected)," \
+	    "i5 switch: $$w (0 expected)"; \
+	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
 	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \

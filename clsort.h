@@ -42,8 +42,9 @@
  *          for segmented scan, scan by key, segmented reduce and reduce by
  *          key (issue 20); the default for reduce-by-key, run-length encode
  *          and unique on NVIDIA (H100 2^28: reduce-by-key 0.68x -> 0.76x
- *          CUB), the scans keep variant 1 (slower with 3). Only on NVIDIA
- *          sm_70+: its emulation elsewhere failed under oclgrind.
+ *          CUB), the scans keep variant 1 (slower with 3). Elsewhere on
+ *          request, its shuffles emulated (its failure under oclgrind was
+ *          oclgrind's: tests/oclgrind_switch.c).
  *   0.4.0  one engine that knows no family: programs built from a request
  *          each family hands over, named scratch, a typed kernel argument
  *          list; tuning in clsort_context_desc.tuning (the environment read
@@ -152,8 +153,10 @@
  *   CLSORT_RBK_VARIANT "0" .. "3" (tuning.rbk_variant = 1 .. 4): the
  *                   reduction family's tile kernels (see REDUCE, Kernels);
  *                   default 1, and 3 for reduce-by-key, run-length encode
- *                   and unique on NVIDIA (measured). Variant 3 only on
- *                   NVIDIA sm_70+ (variant 1 elsewhere). For measurements.
+ *                   and unique on NVIDIA (measured). Variant 3 on any
+ *                   device: warp shuffles as PTX on NVIDIA sm_70+, emulated
+ *                   with local memory and barriers elsewhere. For
+ *                   measurements.
  *   CLSORT_BITONIC_STEPS  1..6 (tuning.bitonic_steps): steps of a long
  *                   bitonic stage per global pass, at most what the key and
  *                   index sizes allow (default: 6, 5 or 4; 4 on GPUs).
@@ -671,12 +674,10 @@
  *           work-items that hold a run's start or end; at most 32 items
  *           per work-item; the default of reduce by key, run-length encode
  *           and unique on NVIDIA, where it measured faster, and slower for
- *           the scans; only on NVIDIA sm_70+: the local-memory emulation
- *           of the shuffles and the warp hand-off gave 93 wrong results
- *           under oclgrind, so variant 1 runs elsewhere). Unique and run-length encode (variants 1-3)
- *           reduce no values: their pairs are (boundaries, 1 + the index of
- *           the newest head), from which each head finds its slot and the
- *           previous run's length. Portable path: reduce tiles
+ *           the scans; elsewhere on request). Unique and run-length encode
+ *           (variants 1-3) reduce no values: their pairs are (boundaries,
+ *           1 + the index of the newest head), from which each head finds
+ *           its slot and the previous run's length. Portable path: reduce tiles
  *           to carries, scan the carries, rescan (values and segment data
  *           read twice, output written once). Look-back path: one pass.
  *           Offsets become per-element boundary counts first (n uint32
@@ -9540,12 +9541,13 @@ static int clsort__reduce_v1(const clsort_context *ctx)
  * scatter loop only where a run starts or ends. */
 static int clsort__reduce_v3(const clsort_context *ctx, int by_key_reduction)
 {
-    /* Only with hardware warp shuffles (dev.nv_ptx): the emulation of the
-     * warp hand-off and shuffles elsewhere failed under oclgrind (93 wrong
-     * results in --tiny reduce, uninitialized values written to local
-     * memory in seg_scan_tiles) while PoCL and the H100 passed; until that
-     * is understood, tuning.rbk_variant = 4 means variant 1 there. */
-    if (!ctx->dev.nv_ptx) return 0;
+    /* Every device when asked for (the emulation elsewhere); by default
+     * where the quirk row says (rbk_v3: NVIDIA sm_70+, measured). The
+     * emulation's failure under oclgrind 21.10 (wrong results, uninitialized
+     * warp totals in rd_wg_scan) was oclgrind's: LLVM turns `lane == 0` and
+     * `lane == RW - 1` into a switch on `trunc lid to i5`, which its
+     * interpreter took wrongly past work-item 31 (tests/oclgrind_switch.c;
+     * fixed by tests/oclgrind-shadow.patch). */
     return ctx->tuning.rbk_variant == 4 || (ctx->tuning.rbk_variant == 0 && by_key_reduction && ctx->dev.rbk_v3);
 }
 
