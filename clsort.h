@@ -5976,14 +5976,18 @@ static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, s
 }
 
 /* The tile of radix_histogram (radix.cl RADIX_HISTOGRAM, a program per key
- * width): 256 work-items x 16 keys (each takes tiles from a counter), fewer
- * work-items where the device takes fewer. */
+ * width): 256 work-items x 8 keys (each takes tiles from a counter), fewer
+ * work-items where the device takes fewer. H100, 2^28 keys: the kernel 686
+ * us for u32 keys and 1217 for u64 at 8 keys, 708 and 1233 at 16, and its
+ * program builds in 319 / 351 ms from source against 647 / 701 (ptxas on
+ * the unrolled key loop); rolling that loop built in 87 ms but ran 16-26%
+ * slower (bench/RESULTS.md, sixth session). */
 static void clsort__hist_shape(const clsort_context *ctx, size_t *wg, size_t *items)
 {
     size_t w = 256;
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
     *wg = w;
-    *items = 16;
+    *items = 8;
 }
 
 /* Whether the one-sweep passes of n keys in pl's one-sweep tile keep every
