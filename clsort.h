@@ -453,6 +453,11 @@
  *           with the warp steps emulated in local memory (correct, slower:
  *           the portable path is their default); other GPUs keep the classic
  *           passes.
+ *             Programs: a sort's passes are one program per key type,
+ *           value size, digit width and tile; the one-sweep histogram is a
+ *           program per key width, shared by every sort of that width (a
+ *           first u32 sort with values after one without builds only the
+ *           pass program); clsort_prepare builds both.
  *             Scratch: n keys (+ n values) + the digit counts, from the
  *           context or from desc.temp (clsort_sort_temp_size says how much;
  *           the context keeps views of it while the same buffer comes back).
