@@ -6120,16 +6120,23 @@ static const char *clsort__bits_type(size_t bytes)
 
 /* The radix program of a plan (its shape, digit width and streams): the
  * kernels of its kind of pass only (radix.cl ONESWEEP). */
+/* What every radix.cl program starts with: its sources, tile and key type. */
+static void clsort__radix_request(clsort__request *rq, clsort_type type, size_t wg, size_t items)
+{
+    const clsort__type_info *ti = &clsort__types[type];
+    clsort__request_init(rq, "radix", wg, items);
+    clsort__request_source(rq, "common.cl");
+    clsort__request_source(rq, "keys.cl");
+    clsort__request_source(rq, "radix.cl");
+    clsort__request_option(rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)wg, (unsigned)items,
+                           ti->bits_name, (unsigned)ti->size);
+}
+
 static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__sort_plan *pl, clsort__program **out)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
-    clsort__request_init(&rq, "radix", pl->wg, pl->items);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "keys.cl");
-    clsort__request_source(&rq, "radix.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u -DRADIX_BITS=%u", (unsigned)pl->wg,
-                           (unsigned)pl->items, ti->bits_name, (unsigned)ti->size, pl->pass_bits);
+    clsort__radix_request(&rq, pl->d.type, pl->wg, pl->items);
+    clsort__request_option(&rq, " -DRADIX_BITS=%u", pl->pass_bits);
     if (!pl->onesweep) clsort__request_option(&rq, " -DLBITS=%u%s", pl->lbits, pl->single ? " -DSINGLE_TILE" : "");
     if (pl->fill) clsort__request_option(&rq, " -DRADIX_FILL");
     if (pl->fill16) clsort__request_option(&rq, " -DRADIX_FILL16");
@@ -6149,16 +6156,11 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
 static clsort_result clsort__radix_hist_program(clsort_context *ctx, const clsort__sort_plan *pl,
                                                clsort__program **out)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
     size_t wg, items;
     clsort__hist_shape(ctx, &wg, &items);
-    clsort__request_init(&rq, "radix", wg, items);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "keys.cl");
-    clsort__request_source(&rq, "radix.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u -DRADIX_HISTOGRAM", (unsigned)wg,
-                           (unsigned)items, ti->bits_name, (unsigned)ti->size);
+    clsort__radix_request(&rq, pl->d.type, wg, items);
+    clsort__request_option(&rq, " -DRADIX_HISTOGRAM");
     return clsort__program_get(ctx, &rq, out);
 }
 
