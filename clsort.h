@@ -5981,18 +5981,21 @@ static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, s
 }
 
 /* The tile of radix_histogram (radix.cl RADIX_HISTOGRAM, a program per key
- * width): 256 work-items x 8 keys (each takes tiles from a counter), fewer
- * work-items where the device takes fewer. H100, 2^28 keys: the kernel 686
+ * width): 256 work-items x 8 keys, fewer work-items where the device takes
+ * fewer; at most 1024 groups, each taking tiles from a counter until none
+ * is left (the return value: the groups for n keys). H100, 2^28 keys: the kernel 686
  * us for u32 keys and 1217 for u64 at 8 keys, 708 and 1233 at 16, and its
  * program builds in 319 / 351 ms from source against 647 / 701 (ptxas on
  * the unrolled key loop); rolling that loop built in 87 ms but ran 16-26%
  * slower (bench/RESULTS.md, sixth session). */
-static void clsort__hist_shape(const clsort_context *ctx, size_t *wg, size_t *items)
+static size_t clsort__hist_shape(const clsort_context *ctx, size_t n, size_t *wg, size_t *items)
 {
-    size_t w = 256;
+    size_t w = 256, tiles;
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
     *wg = w;
     *items = 8;
+    tiles = (n + w * 8 - 1) / (w * 8);
+    return tiles < 1024 ? tiles : 1024;
 }
 
 /* Whether the one-sweep passes of n keys in pl's one-sweep tile keep every
@@ -6011,9 +6014,8 @@ static int clsort__onesweep_fits(const clsort_context *ctx, const clsort__sort_p
     cl_ulong radix = (cl_ulong)1 << pl->pass_bits, spare, hspare, walk, hist, htiles, hgroups;
     size_t hwg, hitems;
     if (clsort__loop_budget(ctx) == 0) return 1;
-    clsort__hist_shape(ctx, &hwg, &hitems);
+    hgroups = clsort__hist_shape(ctx, n, &hwg, &hitems);
     htiles = ((cl_ulong)n + hwg * hitems - 1) / (hwg * hitems);
-    hgroups = htiles < 1024 ? htiles : 1024; /* clsort__onesweep_histograms */
     if (!clsort__fallback_built(ctx) || tiles == 0) return 0;
     spare = clsort__status_budget((size_t)((tiles * radix + 1) * 4)) / 4 / (tiles * pl->wg) + 1;
     walk = tiles * 2 * (CLSORT__LB_SPINS + tile + 2) + (cl_ulong)pl->items * 44 + pl->wg / 32 * 4 + 64 + spare;
@@ -6158,14 +6160,15 @@ static clsort_result clsort__radix_hist_program(clsort_context *ctx, const clsor
 {
     clsort__request rq;
     size_t wg, items;
-    clsort__hist_shape(ctx, &wg, &items);
+    (void)clsort__hist_shape(ctx, 0, &wg, &items);
     clsort__radix_request(&rq, pl->d.type, wg, items);
     clsort__request_option(&rq, " -DRADIX_HISTOGRAM");
     return clsort__program_get(ctx, &rq, out);
 }
 
 /* The programs clsort_sort takes for desc and n (clsort_prepare): radix,
- * the one-sweep histograms, the u32 scan of the digit counts (classic passes only), and gather where
+ * the one-sweep histograms, the u32 scan of the digit counts (classic
+ * passes only), and gather where
  * it may copy or gather. */
 static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort_desc *desc, size_t n)
 {
@@ -6346,7 +6349,8 @@ static clsort_result clsort__radix_pass(clsort__chain *c, clsort__program *rp, c
 }
 
 /* One-sweep: the digit histograms of every pass in one read of the keys
- * (radix.cl RADIX_HISTOGRAM, its own program), into zeroed words (see clsort__os_words); *ow says
+ * (radix.cl RADIX_HISTOGRAM, its own program), into zeroed words (see
+ * clsort__os_words); *ow says
  * where the passes find them. */
 static clsort_result clsort__onesweep_histograms(clsort__chain *c, const clsort__sort_plan *pl, size_t n, cl_mem keys,
                                                  cl_mem counts, clsort__os_words *ow)
@@ -6358,9 +6362,7 @@ static clsort_result clsort__onesweep_histograms(clsort__chain *c, const clsort_
     clsort__kargs ka;
     clsort__status st;
     CLSORT__TRY(clsort__radix_hist_program(c->ctx, pl, &rp));
-    clsort__hist_shape(c->ctx, &wg, &items);
-    groups = (n + wg * items - 1) / (wg * items);
-    if (groups > 1024) groups = 1024; /* each takes tiles from a counter until none is left */
+    groups = clsort__hist_shape(c->ctx, n, &wg, &items);
     memset(&st, 0, sizeof st);
     ow->counts = counts;
     if (counts) { /* the caller's temp: one clear of status regions and histograms */
