@@ -316,7 +316,9 @@
  *   context). A program's kernels are created with it (clCreateKernel for
  *   each name of CL_PROGRAM_KERNEL_NAMES, before its binary is taken:
  *   drivers that compile at kernel creation put that code in the binary)
- *   and kept.
+ *   and kept; where the program cannot list them (NVIDIA, for a program
+ *   built for a device other than its context's first), each is created by
+ *   name when a call first launches it.
  *     NVIDIA: the driver's binary is PTX, which clBuildProgram compiles
  *   with ptxas again in every process (36-432 ms per program on the H100).
  *   So there an entry holds machine code instead: the library links the PTX
@@ -3815,14 +3817,19 @@ static int clsort__program_is(const clsort__program *p, const clsort__request *r
 
 /* Every kernel of a just-built program, created now and kept with it, before
  * its binary is taken: a driver may compile a kernel when it is created
- * (some mobile drivers do), and that code then goes into the binary. */
+ * (some mobile drivers do), and that code then goes into the binary.
+ * Only where the program can list its kernels: a program built for a subset
+ * of its context's devices need not answer CL_PROGRAM_KERNEL_NAMES (NVIDIA
+ * answers CL_INVALID_PROGRAM_EXECUTABLE unless the context's first device is
+ * in that subset). Then each kernel is created by name when a call first
+ * launches it (clsort__get_kernel), which works on every device. */
 static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__program *p)
 {
     char names[2048];
     const char *t = names;
     int k = 0;
     cl_int e = CLSORT__CL(ctx, clGetProgramInfo)(p->program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
-    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+    if (e != CL_SUCCESS) return CLSORT_SUCCESS; /* created by name as calls need them */
     names[sizeof names - 1] = '\0';
     /* by name, not clCreateKernelsInProgram: a program from a cubin cache
      * entry also lists ptxas's helper routines (clsort__is_cuda_helper),
