@@ -6,12 +6,14 @@
  *   galaxy [n [steps [every [dir [bh|tiled]]]]]
  *       default 2^20 bodies, 400 steps, an image every 50 steps into build/
  *       (galaxy_0000.png ...), Barnes-Hut at theta 0.5 (tiled: all pairs).
- *       make test runs the small form: galaxy 4096 20 10 build.
+ *       make demo runs a small form: galaxy 4096 60 20 build.
  *
  * Units: G = 1, each sphere of mass 1/2 and scale radius 1/4 (Plummer); the
  * spheres start 2 apart, falling towards each other with a small sideways
- * offset so that they merge after a fly-by; dt = 5e-3, softening 0.01. Prints the total energy (host,
- * double precision; n <= 8192) at the start and the end. */
+ * offset so that they merge after a fly-by; dt = 5e-3, softening 0.01.
+ * Checked for 4096 <= n <= 8192: the total energy and momentum (host, double
+ * precision) before and after, within the bounds below; the exit status is 1
+ * when either moved further. */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -65,13 +67,32 @@ static void plummer(float *pos, float *vel, size_t n, double M, double a, const 
 
 /* The conserved totals, in double on the host: the energy (kinetic plus the
  * softened potential the step integrates, -m_i m_j / sqrt(r^2 + eps^2) per
- * pair; O(n^2), so only for n <= CHECK_MAX), the momentum sum m v, and
- * sum m |v|, the scale a change of momentum is measured against. */
+ * pair), the momentum sum m v, and sum m |v|, the scale a change of momentum
+ * is measured against. Checked for CHECK_MIN <= n <= CHECK_MAX: the sum is
+ * O(n^2) on the host, and with fewer bodies close two-body encounters, which
+ * a step of 5e-3 does not resolve, move the energy by more than the bounds
+ * (measured over 200 steps, all pairs: 1.2e-4 at 1024 bodies, 0.17 at 16).
+ *   The bounds, relative, hold for runs of up to TOL_STEPS steps (longer
+ * runs: the bounds grow in proportion, above the slower random-walk growth).
+ * Leapfrog conserves energy up to a bounded O(dt^2) oscillation, and exact
+ * pair forces cancel in the momentum sum up to float rounding; Barnes-Hut's
+ * force errors (about 8e-3 at 4096 bodies, theta 0.5) do neither. Measured
+ * on PoCL over 200 steps at 4096 / 8192 bodies: all pairs, energy 6.1e-7 /
+ * 3.2e-6 and momentum 2e-8 / 1.1e-8 of sum m|v| (at most 5.9e-6 and 9e-9 over
+ * 25 to 100 steps at 4096); Barnes-Hut energy 1.1e-4 / 8.5e-5, momentum
+ * 9.3e-5 / 5.9e-5. The bounds sit 4.5x (Barnes-Hut) and 17x and more (all
+ * pairs) above those. What they catch, measured over 50 steps at 4096: no
+ * forces (G near 0) changes the energy by 0.23, G 10% too large by 7e-3,
+ * theta 1.0 instead of 0.5 moves the momentum by 1.9e-4 (above the
+ * all-pairs bound); a step that loses or repeats a kick or a drift moves the
+ * energy by far more. */
+#define CHECK_MIN 4096
 #define CHECK_MAX 8192
-#define ENERGY_TOL_BH 1.0
-#define ENERGY_TOL_PAIRS 1.0
-#define MOMENTUM_TOL_BH 1.0
-#define MOMENTUM_TOL_PAIRS 1.0
+#define TOL_STEPS 200
+#define ENERGY_TOL_BH 5e-4
+#define MOMENTUM_TOL_BH 5e-4
+#define ENERGY_TOL_PAIRS 1e-4
+#define MOMENTUM_TOL_PAIRS 1e-6
 typedef struct galaxy_totals {
     double energy, momentum[3], momentum_scale;
 } galaxy_totals;
@@ -201,10 +222,12 @@ static int write_image(const char *path, const float *p, size_t n, int w)
 
 /* Compares the totals after the run with those before: prints both and
  * returns 0 when the energy and the momentum stayed within the bounds. */
-static int check_conservation(const galaxy_totals *t0, const galaxy_totals *t1, int bh)
+static int check_conservation(const galaxy_totals *t0, const galaxy_totals *t1, int bh, unsigned steps)
 {
+    double scale = steps > TOL_STEPS ? (double)steps / TOL_STEPS : 1.0;
     double de = fabs((t1->energy - t0->energy) / t0->energy), dp = 0.0;
-    double max_de = bh ? ENERGY_TOL_BH : ENERGY_TOL_PAIRS, max_dp = bh ? MOMENTUM_TOL_BH : MOMENTUM_TOL_PAIRS;
+    double max_de = scale * (bh ? ENERGY_TOL_BH : ENERGY_TOL_PAIRS);
+    double max_dp = scale * (bh ? MOMENTUM_TOL_BH : MOMENTUM_TOL_PAIRS);
     int k;
     for (k = 0; k < 3; ++k) dp += (t1->momentum[k] - t0->momentum[k]) * (t1->momentum[k] - t0->momentum[k]);
     dp = sqrt(dp) / t0->momentum_scale;
@@ -230,7 +253,7 @@ int main(int argc, char **argv)
     galaxy_totals before, after;
     double t0, t_run = 0.0;
     char path[512];
-    int frame = 0, bh = strcmp(method, "bh") == 0, checked = n <= CHECK_MAX, wrong = 0;
+    int frame = 0, bh = strcmp(method, "bh") == 0, checked = n >= CHECK_MIN && n <= CHECK_MAX, wrong = 0;
     if (n < 2 || every < 1 || (!bh && strcmp(method, "tiled") != 0)) {
         fprintf(stderr, "usage: galaxy [n >= 2 [steps [every >= 1 [dir [bh|tiled]]]]]\n");
         return 2;
@@ -293,10 +316,10 @@ int main(int argc, char **argv)
             return 1;
         }
         after = totals(pos, vel, n, eps2);
-        wrong = check_conservation(&before, &after, bh);
+        wrong = check_conservation(&before, &after, bh, steps);
         printf("galaxy: energy and momentum %s\n", wrong ? "NOT conserved: WRONG" : "conserved");
     } else {
-        printf("galaxy: energy and momentum not checked (the host check is O(n^2): n <= %d)\n", CHECK_MAX);
+        printf("galaxy: energy and momentum checked only for %d <= n <= %d bodies\n", CHECK_MIN, CHECK_MAX);
     }
     clReleaseMemObject(dp);
     clReleaseMemObject(dv);
