@@ -89,15 +89,15 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 # every family on both cross-work-group paths at --quick size, with the
 # program cache off (CLSORT_CACHE_DIR=off above). Within five minutes on two
 # cores from empty caches; what takes longer belongs in check.
-TEST_PARTS = check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
+TEST_STEPS = check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
   'test_clsort --quick' './$(BUILD)/test_clsort --quick'
 # The multi-device test joins make test here once its target exists:
-# TEST_PARTS += multidev '$(MAKE) --no-print-directory multidev'
+# TEST_STEPS += multidev '$(MAKE) --no-print-directory multidev'
 test: deps $(BUILD)/test_clsort $(BUILD)/hello
 	@tests/deps.sh clang
-	@tests/run_parts.sh $(TEST_PARTS)
+	@tests/run_parts.sh $(TEST_STEPS)
 
 # The suite at full size (up to 2^22, the default of test_clsort).
 test-full: deps $(BUILD)/test_clsort
