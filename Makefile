@@ -428,6 +428,19 @@ mpi-sanitize: mpi-deps | $(BUILD)
 mpi-bench: mpi-deps $(BUILD)/mpi_bench
 	$(MPIRUN) -n 4 ./$(BUILD)/mpi_bench 16 18 20
 
+# Several devices of one cl_context (tests/test_multidev.c): clsort_nbody_multi
+# over 2 and 3 devices, and one call of every family on a clsort context of
+# the second device, each against a plain C reference. PoCL gives three CPU
+# devices in one platform; the wrapped calls answer kernel listings as
+# NVIDIA's driver does for a program not built for the context's first
+# device. On GPUs: build/test_multidev --platform NVIDIA (all its GPUs).
+MULTIDEV_WRAPS = clGetProgramInfo clCreateKernelsInProgram clBuildProgram
+$(BUILD)/test_multidev: tests/test_multidev.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_multidev.c $(foreach f,$(MULTIDEV_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+.PHONY: multidev
+multidev: deps $(BUILD)/test_multidev
+	$(PIN_POCL) POCL_DEVICES="pthread pthread pthread" ./$(BUILD)/test_multidev --platform pocl
+
 gen:
 	gen/embed.sh
 
