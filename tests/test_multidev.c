@@ -1271,6 +1271,7 @@ static cl_platform_id pick_platform(const char *name)
 static int usage(void)
 {
     printf("usage: test_multidev [--platform NAME] [--allow-one-device] [--bodies N] [--family-device K]\n");
+    printf("0 passed, 1 failed\n");
     return 2;
 }
 
@@ -1307,9 +1308,12 @@ int main(int argc, char **argv)
     }
     printf("platform %s: %u device(s)\n", plat ? pname : "(none)", nd);
     if (nd == 0 || (nd < 2 && !allow_one)) {
-        printf("FAIL test_multidev needs an OpenCL platform with at least 2 devices in one context; %s has %u.\n"
-               "  PoCL: POCL_DEVICES=\"pthread pthread pthread\"; a machine with one GPU: --allow-one-device\n",
-               plat ? pname : "no platform", nd);
+        if (plat)
+            printf("FAIL test_multidev needs an OpenCL platform with at least 2 devices in one context; %s has %u.\n"
+                   "  PoCL: POCL_DEVICES=\"pthread pthread pthread\"; a machine with one GPU: --allow-one-device\n",
+                   pname, nd);
+        else
+            printf("FAIL test_multidev found no OpenCL platform to run on\n");
         printf("%d passed, %d failed\n", passed, failed + 1);
         return 1;
     }
@@ -1325,7 +1329,7 @@ int main(int argc, char **argv)
         printf("FAIL clCreateContext over %u devices: %d\n%d passed, %d failed\n", nd, (int)e, passed, failed + 1);
         return 1;
     }
-    if (nd > 1) test_emulation(cc, devs[0], devs[family_device]);
+    if (nd > 1) test_emulation(cc, devs[0], devs[family_device > 0 ? family_device : 1]);
     probe_refusals = listings_refused;
     test_nbody_multi(cc, devs, nd, bodies);
     test_families(cc, devs[family_device], family_device);
