@@ -1,4 +1,4 @@
-/* Cold start: what a new process pays before its first results (issue 18).
+/* Cold start: what a new process pays before its first results.
  * Times on the host clock (CLOCK_MONOTONIC; each call ends with its results
  * on the host, so the time includes the device work): clsort_create, then
  * the first and the second call of each family on 2^k elements (N-body:
@@ -11,10 +11,11 @@
  * to build it again from its source and from its binary (clBuildProgram
  * alone, then with clCreateKernelsInProgram), in this process; --dump DIR
  * (implies --programs) also writes each binary to DIR/programI.bin (PTX on
- * NVIDIA, which ptxas can then time kernel by kernel).
+ * NVIDIA, which ptxas can then time kernel by kernel); both need a build with
+ * -DCOLDSTART_PROGRAMS (they read the library's program table).
  * Prints a Markdown table and one JSON line. Driver caches: run with
  * POCL_KERNEL_CACHE=0 (PoCL) or CUDA_CACHE_DISABLE=1 (NVIDIA) to see
- * clsort's cache alone (make bench-coldstart and bench/coldstart_gpu.sh do).
+ * clsort's cache alone (make bench-coldstart and `bench/run_gpu.sh coldstart` do).
  * After the calls, clsort_cache_flush stores what a CPU device defers (its
  * time is printed apart: a process pays it once, when it fills the cache). */
 #define CLSORT_IMPLEMENTATION
@@ -45,8 +46,18 @@ static double build_ms(cl_program prog, const char *opts, double *kernels_ms)
     return t;
 }
 
+static int device_is_cpu(clsort_context *cs)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+#ifdef COLDSTART_PROGRAMS
 /* One row per program of the context: built again here from its source and
- * from its binary (each into a new cl_program of the same context). */
+ * from its binary (each into a new cl_program of the same context). This
+ * reads the context's program table, a library internal: an instrumentation
+ * mode (-DCOLDSTART_PROGRAMS) that may need updating when the engine changes. */
 static void program_table(clsort_context *cs, const char *dump)
 {
     int i;
@@ -103,6 +114,13 @@ static void program_table(clsort_context *cs, const char *dump)
     }
     printf("| all programs | | | | %.1f | | %.1f |\n\n", sum_src, sum_bin);
 }
+#else
+static void program_table(clsort_context *cs, const char *dump)
+{
+    (void)cs, (void)dump;
+    printf("--programs / --dump: build with -DCOLDSTART_PROGRAMS (reads the library's program table)\n");
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -110,7 +128,7 @@ int main(int argc, char **argv)
     clsort_context *cs = NULL;
     clsort_cache_stats st;
     const char *dir = argc > 1 ? argv[1] : "off";
-    int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, w, i;
+    int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, cpu, w, i;
     const char *dump = NULL;
     size_t n;
     double t0, create_ms, prepare_ms = 0, flush_ms = 0, first[WS_COUNT], second[WS_COUNT], total = 0;
@@ -140,12 +158,13 @@ int main(int argc, char **argv)
         }
         prepare_ms = now_ms() - t0;
     }
+    cpu = device_is_cpu(cs);
     for (w = 0; w < WS_COUNT; ++w) {
         int k;
         for (k = 0; k < 2; ++k) {
             size_t bytes = 0;
             clsort_result r;
-            size_t nw = w == WS_NBODY_F32 && cs->dev.cpu && n > 4096 ? 4096 : n;
+            size_t nw = w == WS_NBODY_F32 && cpu && n > 4096 ? 4096 : n;
             t0 = now_ms();
             r = ws_run(cs, w, nw, out, &bytes);
             (k ? second : first)[w] = now_ms() - t0;
@@ -156,15 +175,11 @@ int main(int argc, char **argv)
         }
         total += first[w] + second[w];
     }
-#ifndef COLDSTART_NO_FLUSH /* built against a header without it (bench/coldstart_gpu.sh's "before") */
     t0 = now_ms(); /* the stores a CPU device defers until the programs leave the context */
     clsort_cache_flush(cs);
     flush_ms = now_ms() - t0;
-#endif
     clsort_cache_stats_get(cs, &st);
-#ifndef COLDSTART_NO_FLUSH /* (the "before" header has no cubins) */
     cubins = st.cubins;
-#endif
     printf("device: %s; n = 2^%d; cache: %s%s; %lu programs built from source, %lu from the cache, %lu stored (%lu "
            "as cubin)\n",
            clsort_device_name(cs), logn, st.enabled ? st.dir : "off", prepare ? "; clsort_prepare first" : "",
@@ -174,7 +189,7 @@ int main(int argc, char **argv)
     printf("| context create | %.1f | |\n", create_ms);
     if (prepare) printf("| clsort_prepare (all families) | %.1f | |\n", prepare_ms);
     for (w = 0; w < WS_COUNT; ++w)
-        printf("| %s%s | %.1f | %.2f |\n", ws_names[w], w == WS_NBODY_F32 && cs->dev.cpu && n > 4096 ? " (2^12 on a CPU)" : "",
+        printf("| %s%s | %.1f | %.2f |\n", ws_names[w], w == WS_NBODY_F32 && cpu && n > 4096 ? " (2^12 on a CPU)" : "",
                first[w], second[w]);
     printf("| all families, first + second calls | %.1f | |\n", total + prepare_ms);
     printf("| create + all | %.1f | |\n", create_ms + prepare_ms + total);

@@ -1,12 +1,15 @@
-// Peer for particle binning (issue 6): the same re-binning built from CUB on
+// Peer for particle binning: the same re-binning built from CUB on
 // the GPU, timed with CUDA events (median of 21 after a warm-up).
 //   cub_pic log2N...     prints: name N median_ms Mitems_per_s
 // Particles: float4 positions, x and y uniform in the unit square, a 32 x 32
 // periodic grid (cell = floor(32 x) + 32 floor(32 y)), as clsort's bench "bin" rows.
 //   cub_sortpairs10_gather_f4   SortPairs(10 bits, keys + particle indices) + gather of the float4 positions
-//                               (the issue's reference: "CUB SortPairs(10 bits) + a gather of the same data")
+//                               (the reference: CUB SortPairs(10 bits) + a gather of the same data)
 //   cub_bin_whole               cell keys + indices + SortPairs(10 bits) + gather + cell offsets (binary
 //                               search per cell): everything clsort_bin does
+//   cub_gather_f4               the gather alone: float4 positions by the sorted permutation
+//                               (clsort's bench row gather/f4_cell_permutation)
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o build/cub_pic bench/peers/cub_pic.cu
 #include <cub/cub.cuh>
 #include <cstdio>
 #include <vector>
@@ -70,6 +73,8 @@ int main(int argc, char **argv) {
         printf("cub_bin_whole %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
         ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, 10); }, reps);
         printf("cub_sortpairs_u32_b10 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        ms = med([&] { gather4<<<blocks, 256>>>(pos, pos2, v2, n); }, reps); /* v2: the sorted permutation */
+        printf("cub_gather_f4 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
         std::vector<unsigned> hk(n), ho(1025);
         CK(cudaMemcpy(hk.data(), k2, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(ho.data(), off, 1025 * 4, cudaMemcpyDeviceToHost));

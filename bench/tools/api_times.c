@@ -1,10 +1,10 @@
-/* Host time per OpenCL call of any program, without touching it (issue 18:
- * where a cold first call's time goes besides clBuildProgram). An LD_PRELOAD
+/* Host time per OpenCL call of any program, without touching it
+ * (where a cold first call's time goes besides clBuildProgram). An LD_PRELOAD
  * interposer: each wrapped call is timed on the monotonic clock; a call that
  * takes 5 ms or more is printed when it returns (time since the first call,
  * name, ms), and at exit one row per function goes to stderr:
  *   api_times NAME calls=C total_ms=T
- *   cc -shared -fPIC -O2 -o build/api_times.so bench/api_times.c -ldl
+ *   cc -shared -fPIC -O2 -o build/api_times.so bench/tools/api_times.c -ldl
  *   LD_PRELOAD=$PWD/build/api_times.so build/coldstart off 16 */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 120
@@ -49,7 +49,7 @@ static void note(const char *name, double t0)
         double t0 = now_ms();                                                                                          \
         ret r;                                                                                                         \
         if (start_ms < 0) start_ms = t0;                                                                               \
-        if (!real) real = (name##_fn)dlsym(RTLD_NEXT, #name);                                                          \
+        if (!real) *(void **)&real = dlsym(RTLD_NEXT, #name); /* POSIX's form of the cast */                          \
         r = real args;                                                                                                 \
         note(#name, t0);                                                                                               \
         return r;                                                                                                      \

@@ -1,5 +1,5 @@
-/* Device time per kernel of any OpenCL program, without touching it (issue 22:
- * "per-kernel time vs its byte floor"). An LD_PRELOAD interposer: command
+/* Device time per kernel of any OpenCL program, without touching it (to set
+ * each kernel's time beside its byte floor). An LD_PRELOAD interposer: command
  * queues are created with CL_QUEUE_PROFILING_ENABLE, every
  * clEnqueueNDRangeKernel waits for its kernel and adds END - START of the
  * kernel's event (profiling info, the device's clock) to a row per kernel name
@@ -9,7 +9,7 @@
  * queue runs its kernels one after another anyway, so the per-kernel times
  * are those of the real call (the call's own host time is not). Run one size
  * per process (BENCH_ONLY=... build/bench 28) so that the rows are per call.
- *   cc -shared -fPIC -O2 -o build/kernel_times.so bench/kernel_times.c -ldl
+ *   cc -shared -fPIC -O2 -o build/kernel_times.so bench/tools/kernel_times.c -ldl
  *   LD_PRELOAD=$PWD/build/kernel_times.so build/bench 28 */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 120
@@ -36,7 +36,8 @@ typedef cl_int(CL_API_CALL *enqueue_fn)(cl_command_queue, cl_kernel, cl_uint, co
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_device_id d,
                                                                 cl_command_queue_properties p, cl_int *e)
 {
-    create_queue_fn real = (create_queue_fn)dlsym(RTLD_NEXT, "clCreateCommandQueue");
+    create_queue_fn real;
+    *(void **)&real = dlsym(RTLD_NEXT, "clCreateCommandQueue"); /* POSIX's form: ISO C has no object-to-function cast */
     return real(c, d, p | CL_QUEUE_PROFILING_ENABLE, e);
 }
 
@@ -68,9 +69,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
                                                        const size_t *local, cl_uint nw, const cl_event *wait,
                                                        cl_event *event)
 {
-    enqueue_fn real = (enqueue_fn)dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel");
+    enqueue_fn real;
     cl_event own = NULL;
-    cl_int e = real(q, k, dim, offset, global, local, nw, wait, event ? event : &own);
+    cl_int e;
+    *(void **)&real = dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel");
+    e = real(q, k, dim, offset, global, local, nw, wait, event ? event : &own);
     if (e == CL_SUCCESS) add(k, global ? global[0] : 0, event ? *event : own);
     if (own) clReleaseEvent(own);
     return e;

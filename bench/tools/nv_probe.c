@@ -1,7 +1,7 @@
-/* What a driver's program build does (issue 18): evidence for the program
+/* What a driver's program build does: evidence for the program
  * cache's limits. Plain OpenCL on the device clsort_create picks
  * (CLSORT_DEVICE), host clock (CLOCK_MONOTONIC).
- *   build/nv_probe async
+ *   build/nv_probe async              (from the project root: reads the kernels/ sources)
  *       builds four programs from source with a clBuildProgram callback and
  *       says whether clBuildProgram returned before its build finished (only
  *       then can clsort_prepare overlap builds without threads).
@@ -91,15 +91,22 @@ static int probe_async(clsort_context *cs)
     int i, overlap = 0;
     t0 = now_ms();
     for (i = 0; i < 4; ++i) {
+        unsigned char *text[4];
         const char *s[4];
         size_t l[4];
         cl_int e;
-        cl_uint n = 0;
-        while (files[i][n]) {
-            s[n] = clsort__kernel_source(files[i][n], &l[n]);
-            ++n;
+        cl_uint n = 0, k;
+        for (; files[i][n]; ++n) { /* the sources as the repository holds them (run from its root) */
+            char path[256];
+            snprintf(path, sizeof path, "kernels/%s", files[i][n]);
+            if (!(text[n] = read_all(path, &l[n]))) {
+                printf("cannot read %s: run nv_probe from the project root\n", path);
+                return 1;
+            }
+            s[n] = (const char *)text[n];
         }
         p[i] = clCreateProgramWithSource(clsort_cl_context(cs), n, s, l, &e);
+        for (k = 0; k < n; ++k) free(text[k]);
         called[i] = -1;
         e = clBuildProgram(p[i], 1, &dev, opts[i], built, (void *)(size_t)i);
         returned[i] = now_ms() - t0;

@@ -1,4 +1,4 @@
-// Peer for the radix sort's 8- and 16-bit keys and 16-byte values (issue 22):
+// Peer for the radix sort's 8- and 16-bit keys and 16-byte values:
 // CUB on the GPU, timed with CUDA events (median of 21 after a warm-up).
 //   cub_sort_narrow log2N...     prints: name N median_ms Mitems_per_s
 // Keys random from a fixed hash (as cub_bench.cu), all bits sorted:
@@ -6,7 +6,7 @@
 //   cub_sortkeys_u16         DeviceRadixSort::SortKeys, uint16_t keys
 //   cub_sortpairs_u32_v16    DeviceRadixSort::SortPairs, uint32_t keys + 16-byte values (uint4: a float4 particle)
 // clsort's bench rows of the same cases: "sort" u8_keys, u16_keys, u32_keys_16byte_values.
-// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_sort_narrow bench/cub_sort_narrow.cu
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o build/cub_sort_narrow bench/peers/cub_sort_narrow.cu
 #include <cub/cub.cuh>
 #include <cstdio>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // one block per segment with cub::BlockMergeSort and cub::BlockRadixSort at every block shape
 // T x I = 1024 (64x16 .. 1024x1), keys loaded and stored through a block exchange (coalesced:
 // BLOCK_LOAD_WARP_TRANSPOSE), and DeviceRadixSort of (segment << 32 | key) as u64 keys.
-// Extends ../shared/peers/cub_blockseg.cu (256x4 only, direct blocked loads).
-// Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o cub_blockseg bench/cub_blockseg.cu
+// The best shape is the anchor (on the H100: BlockRadixSort 64x16); 256x4 alone understates CUB.
+// Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o build/cub_blockseg bench/peers/cub_blockseg.cu
 // Run:   cub_blockseg 24 28   (log2 of n); prints "name n median_ms Mkeys_per_s" (CUDA events,
 // median of 11 after one warm-up; each run sorts a fresh copy of the same random keys).
 #include <cub/cub.cuh>

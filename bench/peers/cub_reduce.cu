@@ -1,4 +1,4 @@
-// Peer for the reduction family (issue 20): the CUB counterparts of clsort's bench rows reduce,
+// Peer for the reduction family: the CUB counterparts of clsort's bench rows reduce,
 // segmented_scan, scan_by_key, segmented_reduce, reduce_by_key, run_length_encode, unique and
 // histogram, on the same data shapes, timed with CUDA events (median of 21 after a warm-up).
 //   cub_reduce log2N...     prints: name N median_ms Mitems_per_s   (as cub_bench, for compare.py)
@@ -12,7 +12,7 @@
 //   cub_rle_encode_u32              DeviceRunLengthEncode::Encode          <-> run_length_encode
 //   cub_unique_u32                  DeviceSelect::Unique                   <-> unique
 //   cub_histogram_even_256_u32      DeviceHistogram::HistogramEven, 256 bins over [0, 2^32) <-> histogram
-// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o .gpu/cub_reduce bench/cub_reduce.cu
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o build/cub_reduce bench/peers/cub_reduce.cu
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
 #include <cstdio>
