@@ -31,6 +31,14 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static int device_is_cpu(clsort_context *cs)
+{
+    cl_device_type type = 0;
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+#ifdef COLDSTART_PROGRAMS
 static double build_ms(cl_program prog, const char *opts, double *kernels_ms)
 {
     double t0 = now_ms(), t;
@@ -46,14 +54,6 @@ static double build_ms(cl_program prog, const char *opts, double *kernels_ms)
     return t;
 }
 
-static int device_is_cpu(clsort_context *cs)
-{
-    cl_device_type type = 0;
-    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    return (type & CL_DEVICE_TYPE_CPU) != 0;
-}
-
-#ifdef COLDSTART_PROGRAMS
 /* One row per program of the context: built again here from its source and
  * from its binary (each into a new cl_program of the same context). This
  * reads the context's program table, a library internal: an instrumentation
