@@ -11,8 +11,9 @@
 #   sh bench/run_gpu.sh before-after OLDREV   OLDREV's bench against this tree's, interleaved
 #
 # Suites: scan pack sort gather bin bitonic reduce nbody tree coldstart mpi
-# peers, and figures (every suite whose figures README.md and RESULTS.md
-# quote: scan pack sort gather bin bitonic reduce nbody tree peers). A suite
+# peers large tests, and figures (every suite whose figures README.md and
+# RESULTS.md quote: scan pack sort gather bin bitonic reduce nbody tree
+# peers); large and tests run the test programs that need the device. A suite
 # runs clsort's program and, where nvcc is there, its CUDA peers in the same
 # command (bench/peers/: built here with nvcc), so each ratio comes from one
 # run on one card.
@@ -310,6 +311,17 @@ suite_mpi() {
             sh -c "CLSORT_DEVICE=$plat:\$((PMI_RANK % $gpus)) exec build/mpi_bench ${SIZES:-24 26}"
     done
 }
+# The large-index cases that need a GPU's memory (tests/test_large.c): a
+# 2^33-element scan, a grid of 2^32 cells, 2^31 + 2^22 keys with 12-bit digits.
+suite_large() {
+    x make build/test_large || return 0
+    for c in ${LARGE_CASES:-bin32 scan4 wide12}; do rec "test_large_$c.log" 400 build/test_large "$c"; done
+}
+# The test suite on the device, at --quick size (its own parts and options: tests/README.md).
+suite_tests() {
+    x make build/test_clsort || return 0
+    rec test_clsort.log 560 build/test_clsort --quick
+}
 suite_peers() {
     peer bc_bench 240 build/bc_bench "${BC_PLATFORM:-NVIDIA}" $(sizes 20 24 28)
     if [ "$DRY" = 1 ] || python3 -c 'import cupy, torch' > /dev/null 2>&1; then
@@ -327,7 +339,7 @@ pack() {
 
 run_suite() {
     s=$1
-    case " scan pack sort gather bin bitonic reduce nbody tree coldstart mpi peers " in
+    case " scan pack sort gather bin bitonic reduce nbody tree coldstart mpi peers large tests " in
         *" $s "*) ;;
         *) die "unknown suite: $s" ;;
     esac

@@ -205,7 +205,7 @@ def peers_table(path):
                 key[0], key[1], log2(key[2]), ms, fmt_rate(key, key[2], ms), bp[0] if bp else "-",
                 "%.4f" % bp[1] if bp else "-", "%.2fx" % (bp[1] / ms) if bp else "-",
                 floor_pct(key, key[2], ms, ours, device, peers)))
-    out += tree_table(fs) + coldstart_table(fs) + mpi_tables(fs)
+    out += tree_table(fs) + coldstart_table(fs) + mpi_tables(fs) + test_lines(fs)
     if not out:
         return ""
     return "\n".join(["### " + os.path.basename(path.rstrip("/")), ""] + out +
@@ -267,6 +267,16 @@ def mpi_tables(fs):
     for f in fs:
         if os.path.basename(f).startswith("mpi_"):
             out += ["", "`%s`:" % os.path.basename(f), ""] + [l.rstrip() for l in open(f) if l.startswith("|")]
+    return out
+
+
+def test_lines(fs):
+    """the verdict lines of test programs' logs (suites large and tests)"""
+    out = []
+    for f in fs:
+        if f.endswith(".log") and os.path.basename(f).startswith("test"):
+            lines = [l.rstrip() for l in open(f, errors="replace") if re.search(r"passed, \d+ failed|^FAIL", l)]
+            out.append("- `%s`: %s" % (os.path.basename(f), "; ".join(lines[-3:]) if lines else "no verdict line"))
     return out
 
 
