@@ -369,9 +369,9 @@ before_after() {
             build/bench $(sizes 20 24 28)
     done
     rec before_nbody.jsonl 120 env BENCH_ONLY=nbody BENCH_NBODY_VARIANTS=f32_tiled, BENCH_HOST=0 BENCH_RUNS=9 \
-        "$tree/build/bench" 16
+        "$tree/build/bench" "${RUN_GPU_NBODY_LOG2:-16}"
     rec after_nbody.jsonl 120 env BENCH_ONLY=nbody BENCH_NBODY_VARIANTS=f32_tiled, BENCH_HOST=0 BENCH_RUNS=9 \
-        build/bench 16
+        build/bench "${RUN_GPU_NBODY_LOG2:-16}"
     peer cub_bench 180 build/cub_bench $(sizes 20 24 28)
     [ "$DRY" = 1 ] || python3 bench/table.py before-after "$DIR" || true
     pack

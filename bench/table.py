@@ -283,6 +283,7 @@ def test_lines(fs):
 def before_after(path):
     fs = files_of(path)
     pick = lambda name: clsort_rows(fs, lambda b: b == name)[0]
+    device = clsort_rows(fs, lambda b: b.startswith(("before", "after")))[1]
     before = [pick(f) for f in ("before1.jsonl", "before2.jsonl", "before_nbody.jsonl")]
     after = [pick(f) for f in ("after1.jsonl", "after2.jsonl", "after_nbody.jsonl")]
     peers = peer_rows(fs)
@@ -299,9 +300,8 @@ def before_after(path):
         out.append("| %s/%s | 2^%d | %s | %s | %.3f | %s |" % (
             k[0], k[1], log2(k[2]), " / ".join("%.4f" % x for x in b), " / ".join("%.4f" % x for x in a),
             min(a) / min(b), "%.4f (%s)" % (bp[1], bp[0]) if bp else "-"))
-    m = manifest(path)
     out += ["", "Ratio below 1: faster after. Rounds run before, after, before, after in one command; "
-            "their spread is the noise. " + caption(path, "")]
+            "their spread is the noise. " + caption(path, device)]
     return "\n".join(out)
 
 
