@@ -132,15 +132,17 @@ peer_built() { [ -x "build/$1" ]; }
 # clsort's programs (make, with the repository's Makefile) and the peers
 # (nvcc for CUB, g++ for Boost.Compute, cc for the seed N-body kernel), all
 # at once.
+# Warnings stay warnings here: this machine's compiler may know more of them
+# than the development machines, whose -Werror builds are the gate.
+MAKE_WARN='WARN=-Wall -Wextra -pedantic'
 build_all() {
-    what="build/bench build/tree_bench build/coldstart"
-    x make -j8 $what || die "make $what failed"
+    x make -j8 "$MAKE_WARN" build/bench || die "make build/bench failed"
+    x make -j8 "$MAKE_WARN" build/tree_bench build/coldstart || say "run_gpu: a program did not build; its suite will say so"
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
         for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic; do
-            [ "$DRY" = 1 ] || [ ! -x "build/$p" ] || [ "build/$p" -nt "bench/peers/$p.cu" ] || rm -f "build/$p"
-            peer_built "$p" && [ "$DRY" != 1 ] && continue
+            peer_built "$p" && [ "$DRY" != 1 ] && continue # kept from an earlier call on this machine
             x nvcc -O3 -std=c++17 --extended-lambda -arch="sm_${SM:-90}" -o "build/$p" "bench/peers/$p.cu" &
         done
     fi
@@ -314,12 +316,12 @@ suite_mpi() {
 # The large-index cases that need a GPU's memory (tests/test_large.c): a
 # 2^33-element scan, a grid of 2^32 cells, 2^31 + 2^22 keys with 12-bit digits.
 suite_large() {
-    x make build/test_large || return 0
+    x make "$MAKE_WARN" build/test_large || return 0
     for c in ${LARGE_CASES:-bin32 scan4 wide12}; do rec "test_large_$c.log" 400 build/test_large "$c"; done
 }
 # The test suite on the device, at --quick size (its own parts and options: tests/README.md).
 suite_tests() {
-    x make build/test_clsort || return 0
+    x make "$MAKE_WARN" build/test_clsort || return 0
     rec test_clsort.log 560 build/test_clsort --quick
 }
 suite_peers() {
@@ -356,7 +358,7 @@ before_after() {
     name=$(echo "$old" | tr -c 'A-Za-z0-9._\n-' '_')
     tree=$GPU/rev/$name
     [ "$DRY" = 1 ] || [ -f "$tree/clsort.h" ] || die "no $tree: run 'sh bench/run_gpu.sh fetch $old' and carry build/gpu"
-    x make -C "$tree" build/bench || die "the old tree's bench did not build"
+    x make -C "$tree" "$MAKE_WARN" build/bench || die "the old tree's bench did not build"
     new_dir "before-after"
     [ "$DRY" = 1 ] || say "old tree: $old = $(cat "$tree/.commit" 2> /dev/null)" >> "$DIR/manifest.txt"
     # the same rows through the environment both drivers read
