@@ -135,9 +135,23 @@ peer_built() { [ -x "build/$1" ]; }
 # Warnings stay warnings here: this machine's compiler may know more of them
 # than the development machines, whose -Werror builds are the gate.
 MAKE_WARN='WARN=-Wall -Wextra -pedantic'
+# bench_without_make DIR: the Makefile's rule for DIR/build/bench, for a machine without make
+bench_without_make() {
+    (cd "$1" && mkdir -p build && c++ -O2 -c -o build/std_sort.o bench/std_sort.cpp &&
+        cc -std=c99 -O3 -c -o build/nbody_host.o bench/nbody_host.c &&
+        cc -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -I. -o build/bench bench/bench.c build/std_sort.o \
+            build/nbody_host.o -lOpenCL -lm -lstdc++)
+}
+# build DIR TARGET...: make's targets in DIR (bench alone without make)
+build() {
+    d=$1
+    shift
+    if [ "$DRY" = 1 ] || command -v make > /dev/null 2>&1; then x make -C "$d" -j8 "$MAKE_WARN" "$@"; return; fi
+    [ "$*" = build/bench ] && bench_without_make "$d"
+}
 build_all() {
-    x make -j8 "$MAKE_WARN" build/bench || die "make build/bench failed"
-    x make -j8 "$MAKE_WARN" build/tree_bench build/coldstart || say "run_gpu: a program did not build; its suite will say so"
+    build . build/bench || die "build/bench did not build"
+    build . build/tree_bench build/coldstart || say "run_gpu: a program did not build; its suite will say so"
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
@@ -316,12 +330,12 @@ suite_mpi() {
 # The large-index cases that need a GPU's memory (tests/test_large.c): a
 # 2^33-element scan, a grid of 2^32 cells, 2^31 + 2^22 keys with 12-bit digits.
 suite_large() {
-    x make "$MAKE_WARN" build/test_large || return 0
+    build . build/test_large || return 0
     for c in ${LARGE_CASES:-bin32 scan4 wide12}; do rec "test_large_$c.log" 400 build/test_large "$c"; done
 }
 # The test suite on the device, at --quick size (its own parts and options: tests/README.md).
 suite_tests() {
-    x make "$MAKE_WARN" build/test_clsort || return 0
+    build . build/test_clsort || return 0
     rec test_clsort.log 560 build/test_clsort --quick
 }
 suite_peers() {
@@ -358,7 +372,7 @@ before_after() {
     name=$(echo "$old" | tr -c 'A-Za-z0-9._\n-' '_')
     tree=$GPU/rev/$name
     [ "$DRY" = 1 ] || [ -f "$tree/clsort.h" ] || die "no $tree: run 'sh bench/run_gpu.sh fetch $old' and carry build/gpu"
-    x make -C "$tree" "$MAKE_WARN" build/bench || die "the old tree's bench did not build"
+    build "$tree" build/bench || die "the old tree's bench did not build"
     new_dir "before-after"
     [ "$DRY" = 1 ] || say "old tree: $old = $(cat "$tree/.commit" 2> /dev/null)" >> "$DIR/manifest.txt"
     # the same rows through the environment both drivers read
