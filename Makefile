@@ -6,7 +6,7 @@ WARN    = -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2
 LDLIBS  = -lOpenCL -lm
 BUILD   = build
-SEED   ?= .gpu/seed_nbody.c
+SEED   ?= bench/peers/seed_nbody.c
 # Every program make runs keeps clsort's program cache off (deterministic
 # OpenCL call counts, nothing written to $HOME); test-cache and
 # bench-coldstart name their own cache directories under $(BUILD).
@@ -60,8 +60,7 @@ $(BUILD)/galaxy: examples/galaxy.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/galaxy.c $(LDLIBS)
 
 # The seed tutorial's kernel as published (the peer the N-body rows are
-# measured against), built by `make all` when $(SEED) exists (copy it there),
-# or: make seed SEED=path/to/seed_nbody.c
+# measured against).
 $(BUILD)/seed_nbody: $(SEED) | $(BUILD)
 	$(CC) -O2 -o $@ $(SEED) -lOpenCL
 seed: $(BUILD)/seed_nbody
@@ -148,25 +147,21 @@ demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUI
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
 
-# Cold start (issue 18): a new process times clsort_create and the first and
+# Cold start: a new process times clsort_create and the first and
 # second call of each family at 2^16, with no cache, then the program cache
 # cold (filled), warm, and warm after one clsort_prepare. The drivers' own
 # caches are off (PoCL, NVIDIA) so that clsort's cache is measured alone.
 COLD_CACHE = $(CURDIR)/$(BUILD)/cache_coldstart
 COLD_ENV   = POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
-$(BUILD)/coldstart: bench/coldstart.c tests/workset.h clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/coldstart.c $(LDLIBS)
-# bench/nv_probe.c: does clBuildProgram overlap with a callback; which
-# binaries the driver loads; build time per ptxas level (bench/coldstart_gpu.sh).
-$(BUILD)/nv_probe: bench/nv_probe.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nv_probe.c $(LDLIBS)
-# The same cold-start program against the header of $(BEFORE) (default:
-# main), for bench/coldstart_gpu.sh's before/after rows.
-BEFORE ?= main
-$(BUILD)/coldstart_before: bench/coldstart.c tests/workset.h | $(BUILD)
-	mkdir -p $(BUILD)/before && git show $(BEFORE):clsort.h > $(BUILD)/before/clsort.h
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DCOLDSTART_NO_FLUSH -I$(BUILD)/before -I. -Itests \
-	  -o $@ bench/coldstart.c $(LDLIBS)
+$(BUILD)/coldstart: bench/tools/coldstart.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/tools/coldstart.c $(LDLIBS)
+# The driver probes (bench/README.md): nv_probe (what a program build does),
+# api_times.so and kernel_times.so (LD_PRELOAD: host time per OpenCL call,
+# device time per kernel).
+$(BUILD)/nv_probe: bench/tools/nv_probe.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tools/nv_probe.c $(LDLIBS)
+$(BUILD)/api_times.so $(BUILD)/kernel_times.so: $(BUILD)/%.so: bench/tools/%.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $< -ldl
 bench-coldstart: deps $(BUILD)/coldstart
 	rm -rf $(COLD_CACHE)
 	$(COLD_ENV) ./$(BUILD)/coldstart off
@@ -427,6 +422,19 @@ mpi-sanitize: mpi-deps | $(BUILD)
 # Steps I-IV with 4 ranks, partitioning vs PSRS (bench/RESULTS.md).
 mpi-bench: mpi-deps $(BUILD)/mpi_bench
 	$(MPIRUN) -n 4 ./$(BUILD)/mpi_bench 16 18 20
+
+# Several devices of one cl_context (tests/test_multidev.c): clsort_nbody_multi
+# over 2 and 3 devices, and one call of every family on a clsort context of
+# the second device, each against a plain C reference. PoCL gives three CPU
+# devices in one platform; the wrapped calls answer kernel listings as
+# NVIDIA's driver does for a program not built for the context's first
+# device. On GPUs: build/test_multidev --platform NVIDIA (all its GPUs).
+MULTIDEV_WRAPS = clGetProgramInfo clCreateKernelsInProgram clBuildProgram
+$(BUILD)/test_multidev: tests/test_multidev.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_multidev.c $(foreach f,$(MULTIDEV_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+.PHONY: multidev
+multidev: deps $(BUILD)/test_multidev
+	$(PIN_POCL) POCL_DEVICES="pthread pthread pthread" ./$(BUILD)/test_multidev --platform pocl
 
 gen:
 	gen/embed.sh
