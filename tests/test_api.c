@@ -41,7 +41,7 @@ static void test_bad_arguments(clsort_context *cs)
     pd.flags_kind = (clsort_flags_kind)42;
     EXPECT_ERR(clsort_split(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split unknown flags kind");
     /* aliasing: an output sharing memory with an input or another output
-     * (the same handle or overlapping sub-buffers) is refused (issue 19, item 6) */
+     * (the same handle or overlapping sub-buffers) is refused */
     {
         cl_buffer_region reg;
         cl_mem lo, hi, apart;
@@ -204,7 +204,7 @@ static void test_contexts(clsort_context *cs)
           "a failed context refuses work", 0, "-", 0, 0, 0);
     clsort_destroy(bad);
     { /* queues: an out-of-order queue or one of another cl_context is refused
-       * by clsort_create and by a call's enq.queue alike (issue 19, items 2 and 8) */
+       * by clsort_create and by a call's enq.queue alike */
         cl_int e;
         cl_context other_cc;
         cl_device_id dev = clsort_cl_device(cs);
@@ -267,7 +267,7 @@ static void test_contexts(clsort_context *cs)
         if (other_cc) clReleaseContext(other_cc);
     }
     { /* the smallest tiles the tuning allows (2 work-items x 1 item) work for
-       * the sort and the scan (issue 19, item 9: they crashed or failed) */
+       * the sort and the scan (they once crashed or failed) */
         clsort_context *t21 = tile_context(cs, 2, 1);
         size_t tn = 5000, ti; /* small: oclgrind runs this part too */
         uint32_t *tk = (uint32_t *)malloc(tn * 4), *tv = (uint32_t *)malloc(tn * 4), ones[1000], sums[1000], tot = 0;
@@ -289,7 +289,7 @@ static void test_contexts(clsort_context *cs)
         free(tk);
         free(tv);
     }
-    { /* host-pointer buffers over unaligned memory (issue 19, item 5): gather
+    { /* host-pointer buffers over unaligned memory: gather
        * narrows its pieces and stays correct; 8-byte keys and float4 bodies
        * are refused with a message instead of misaligned loads */
         static uint32_t host_src[4 * 64 + 4], host_keys[2 * 64 + 2];
@@ -372,14 +372,14 @@ static void test_contexts(clsort_context *cs)
 }
 
 /* ---- the argument table: every device-level function x every kind of bad
- * argument (issue: NULL, n past the buffer, byte-count overflow, a buffer or
+ * argument (NULL, n past the buffer, byte-count overflow, a buffer or
  * queue of another context). Each must return its code with a message and
  * leave every buffer byte for byte as it was. ---- */
 
 /* A_ALIAS: an output is the same handle as an input (or another output) where
  * the function allows no in place use; A_OVERLAP: an output and an input are
  * two sub-buffers over the same bytes of one buffer; A_READONLY: an output
- * created CL_MEM_READ_ONLY (issue 19). */
+ * created CL_MEM_READ_ONLY. */
 enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_ALIAS, A_OVERLAP, A_READONLY,
        A_COUNT };
 static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
@@ -530,7 +530,7 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     }
 }
 
-/* Aliasing beyond the argument table (issue 19): sub-buffers over another
+/* Aliasing beyond the argument table: sub-buffers over another
  * argument's bytes, the in place uses that stay allowed, read-only outputs
  * and images, for the functions and arguments the table does not reach. */
 static cl_mem sub(cl_mem parent, size_t origin, size_t size)
@@ -730,7 +730,7 @@ static void test_aliasing(clsort_context *cs)
     clReleaseMemObject(ro);
 }
 
-/* Messages name the public function, the argument and the size (issue 19):
+/* Messages name the public function, the argument and the size:
  * host staging past the device's largest allocation, device offsets the host
  * may not read, a queue check, an aliasing refusal. */
 static void test_messages(clsort_context *cs)
@@ -803,10 +803,9 @@ static void test_messages(clsort_context *cs)
     }
 }
 
-/* Issue 19 item 4: scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the
- * device profile's max_alloc, lowered here to 1 MiB: PoCL's real limit is the
- * host's memory); item 10: clsort_nbody_multi with no parts touches no
- * context's message. */
+/* Scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the device
+ * profile's max_alloc, lowered here to 1 MiB: PoCL's real limit is the host's
+ * memory); clsort_nbody_multi with no parts touches no context's message. */
 static void test_limits(clsort_context *cs)
 {
     clsort_context *c2 = NULL;

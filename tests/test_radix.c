@@ -268,7 +268,7 @@ static void test_sort_case(clsort_context *cs, clsort_type t, size_t n, int d, u
     if (has_perm) sd.permutation = pm = buffer(cs, n * 4, NULL);
     if (caller_temp) {
         check(clsort_sort_temp_size(cs, n, &sd, &tmp_bytes) == CLSORT_SUCCESS, "sort_temp_size", n, "-", 0, 0, 0);
-        if (n & 2) { /* a sub-buffer of a larger buffer (issue 19, item 7): 4096 bytes in */
+        if (n & 2) { /* a sub-buffer of a larger buffer: 4096 bytes in */
             cl_buffer_region reg;
             cl_int e;
             temp_parent = buffer(cs, tmp_bytes + 4096, NULL);

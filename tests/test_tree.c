@@ -696,7 +696,7 @@ static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
     }
     nd.fp64 = 0;
     { /* the tree's own buffers (its view) as the caller's argument: building
-       * from view.points would rewrite (or release) what it reads; issue 19 */
+       * from view.points would rewrite (or release) what it reads */
         clsort_tree_view v;
         cl_mem part = NULL, ro;
         cl_buffer_region reg;
