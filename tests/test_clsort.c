@@ -4,9 +4,11 @@
  * part, included below in the family order.
  *
  *   test_clsort [--quick | --tiny | --full] [PART ...] [--filter TEXT] [--path portable|lookback] [--list]
+ *               [--verbose]
  *
- *   --full   (the default) sizes up to 2^22; --quick: up to 2^13 or so (make test,
- *            the sanitizers, portability); --tiny: a few sizes around tile edges (oclgrind)
+ *   --full   (the default) sizes up to 2^22; --quick: the common sizes up to 8193, the
+ *            large cases up to about 3 x 10^5 (make test, the sanitizers, portability);
+ *            --tiny: a few sizes around tile edges (oclgrind)
  *   PART     only these parts (test_clsort --list names them and their cases);
  *            base, sort and bin are the older names of scan split api,
  *            gather radix and binning
@@ -14,11 +16,13 @@
  *   --path   the cases that run on each path run on this one only (the
  *            path-independent ones with portable); budget and stress make
  *            their own contexts and run either way
+ *   --verbose a line per case run: its counts and seconds
  *
  * Prints a line per part and a progress line at least every 20 s of a
  * part; only failed checks print FAIL lines. The last line is
  * "N passed, N failed" over every check run; the exit status is 0 when
- * none failed, 1 when one did, 2 on a bad command line. */
+ * none failed, 1 when one did, 2 on a bad command line or a selection of
+ * no case. */
 #include "check.h"
 
 #include "test_scan.c"
@@ -46,7 +50,7 @@ static const struct { const char *name, *parts; } part_aliases[] = {
     {"base", "scan split api"}, {"sort", "gather radix"}, {"bin", "binning"}};
 
 typedef struct run_options {
-    int quick, tiny, list;
+    int quick, tiny, list, verbose;
     unsigned paths;                /* ON_PORTABLE | ON_LOOKBACK */
     const char *filter;            /* NULL: every case */
     unsigned char chosen[PART_COUNT]; /* all zero: every part */
@@ -83,7 +87,7 @@ static int usage(const char *why)
 {
     size_t i;
     printf("test_clsort: %s\nusage: test_clsort [--quick|--tiny|--full] [PART ...] [--filter TEXT] "
-           "[--path portable|lookback] [--list]\nparts:", why);
+           "[--path portable|lookback] [--list] [--verbose]\nparts:", why);
     for (i = 0; i < PART_COUNT; ++i) printf(" %s", parts[i]->name);
     printf("\n");
     return 2;
@@ -101,6 +105,7 @@ static int parse_options(run_options *o, int argc, char **argv)
         else if (strcmp(a, "--tiny") == 0) o->quick = o->tiny = 1;
         else if (strcmp(a, "--full") == 0) o->quick = o->tiny = 0;
         else if (strcmp(a, "--list") == 0) o->list = 1;
+        else if (strcmp(a, "--verbose") == 0) o->verbose = 1;
         else if (strcmp(a, "--filter") == 0 && i + 1 < argc) o->filter = argv[++i];
         else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
             a = argv[++i];
@@ -182,11 +187,16 @@ static void print_cache_stats(clsort_context *cs)
                st.dir, st.builds, st.hits, st.rejected, st.stores, st.cubins, st.warning[0] ? "; " : "", st.warning);
 }
 
-static void run_case(const test_part *p, const test_case *c, test_env *env)
+static void run_case(const run_options *o, const test_part *p, const test_case *c, test_env *env)
 {
+    int passed0 = passed, failed0 = failed;
+    double start = now_s();
     progress.case_name = c->name;
     path_name = env->cs ? path_label(env->path) : p->name;
     c->fn(env);
+    if (o->verbose)
+        printf("    %s/%s%s%s: %d passed, %d failed (%.1f s)\n", p->name, c->name, env->cs ? ", " : "",
+               env->cs ? path_label(env->path) : "", passed - passed0, failed - failed0, now_s() - start);
     progress_tick();
 }
 
@@ -233,7 +243,7 @@ static void run_part(const run_options *o, const test_part *p, shared_contexts *
         if (p->ctx == CTX_OWN) env->cs = make_context(sh, path);
         if (p->ctx == CTX_SHARED) env->cs = *shared ? *shared : (*shared = make_context(sh, path));
         for (k = 0; k < p->count; ++k)
-            if (runs_on(o, p, k, on)) run_case(p, &p->cases[k], env);
+            if (runs_on(o, p, k, on)) run_case(o, p, &p->cases[k], env);
         if (p->ctx == CTX_OWN) clsort_destroy(env->cs);
         env->cs = NULL;
     }
