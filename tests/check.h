@@ -17,13 +17,15 @@
 #include <string.h>
 #include <time.h>
 
-static int passed, failed;
+static int passed, failed;   /* the checks of the whole run */
+static const char *path_name; /* where the running case runs, for FAIL lines */
 /* the 4- and 8-byte types: every family takes them (8- and 16-bit ones only sort and split) */
 #define T_WIDE_END (CLSORT_F64 + 1)
-static const char *path_name;
 
 static void progress_tick(void);
 
+/* One check: counted; when it fails, a FAIL line with what, the path, n,
+ * the distribution, the first bad index and the values there. */
 static void check(int ok, const char *what, size_t n, const char *dist, size_t at, double want, double got)
 {
     if (ok) {

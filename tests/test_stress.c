@@ -47,8 +47,8 @@ static void test_reverse_tiles(int tiny, int status32)
  * look-back family with sizes going up and down (around the tile, one tile,
  * a few, 2^k +- 1), alternating on one context, so that each call finds its
  * slot's regions in every state the bookkeeping can leave them (clean,
- * partly cleaned after a larger call, grown); both status forms
- * (tuning.status32), and 16-element tiles, with which a large call's status
+ * partly cleaned after a larger call, grown). form 0: the default status,
+ * 1: tuning.status32, 2: 16-element tiles, with which a large call's status
  * passes what a small call's kernel zeroes of it (clsort__status_budget).
  * Each call is checked against the C reference. */
 static void test_status_slots(int tiny, int form)
