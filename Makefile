@@ -36,7 +36,10 @@ deps:
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
+# One program: tests/test_clsort.c includes tests/check.h and the file of each part.
+TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree api budget stress
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+$(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 
 $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
@@ -196,8 +199,8 @@ OCLGRIND_PKGS   = llvm-14-dev libclang-14-dev clang-14 libpolly-14-dev libreadli
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
 # thread, so the parts run two at a time (xargs -P), the longest first
-# (tile4: the sort part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
-OCLGRIND_PARTS  = base bitonic reduce bin sort tree nbody tile4
+# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
+OCLGRIND_PARTS  = reduce bitonic radix tile4 scan split api binning tree nbody gather budget stress
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
@@ -227,7 +230,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
+	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
