@@ -14,7 +14,7 @@ WARN    = -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2
 LDLIBS  = -lOpenCL -lm
 BUILD   = build
-SEED   ?= .gpu/seed_nbody.c
+SEED   ?= bench/peers/seed_nbody.c
 # Every program make runs keeps clsort's program cache off (deterministic
 # OpenCL call counts, nothing written to $HOME); test-cache and
 # bench-coldstart name their own cache directories under $(BUILD).
@@ -33,7 +33,10 @@ deps:
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
+# One program: tests/test_clsort.c includes tests/check.h and the file of each part.
+TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree api budget stress
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+$(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 
 # The examples: one compile each, at -O1 (their host code sets up and checks;
@@ -54,8 +57,7 @@ $(BUILD)/nbody_multi: bench/nbody_multi.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nbody_multi.c $(LDLIBS)
 
 # The seed tutorial's kernel as published (the peer the N-body rows are
-# measured against), built by `make all` when $(SEED) exists (copy it there),
-# or: make seed SEED=path/to/seed_nbody.c
+# measured against).
 $(BUILD)/seed_nbody: $(SEED) | $(BUILD)
 	$(CC) -O2 -o $@ $(SEED) -lOpenCL
 seed: $(BUILD)/seed_nbody
@@ -165,19 +167,15 @@ bench: deps $(BUILD)/bench
 # caches are off (PoCL, NVIDIA) so that clsort's cache is measured alone.
 COLD_CACHE = $(CURDIR)/$(BUILD)/cache_coldstart
 COLD_ENV   = POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
-$(BUILD)/coldstart: bench/coldstart.c tests/workset.h clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/coldstart.c $(LDLIBS)
-# bench/nv_probe.c: does clBuildProgram overlap with a callback; which
-# binaries the driver loads; build time per ptxas level (bench/coldstart_gpu.sh).
-$(BUILD)/nv_probe: bench/nv_probe.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nv_probe.c $(LDLIBS)
-# The same cold-start program against the header of $(BEFORE) (default:
-# main), for bench/coldstart_gpu.sh's before/after rows.
-BEFORE ?= main
-$(BUILD)/coldstart_before: bench/coldstart.c tests/workset.h | $(BUILD)
-	mkdir -p $(BUILD)/before && git show $(BEFORE):clsort.h > $(BUILD)/before/clsort.h
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -DCOLDSTART_NO_FLUSH -I$(BUILD)/before -I. -Itests \
-	  -o $@ bench/coldstart.c $(LDLIBS)
+$(BUILD)/coldstart: bench/tools/coldstart.c tests/workset.h clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ bench/tools/coldstart.c $(LDLIBS)
+# The driver probes (bench/README.md): nv_probe (what a program build does),
+# api_times.so and kernel_times.so (LD_PRELOAD: host time per OpenCL call,
+# device time per kernel).
+$(BUILD)/nv_probe: bench/tools/nv_probe.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tools/nv_probe.c $(LDLIBS)
+$(BUILD)/api_times.so $(BUILD)/kernel_times.so: $(BUILD)/%.so: bench/tools/%.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $< -ldl
 bench-coldstart: deps $(BUILD)/coldstart
 	rm -rf $(COLD_CACHE)
 	$(COLD_ENV) ./$(BUILD)/coldstart off
@@ -211,8 +209,8 @@ OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
 # thread, so the parts run two at a time (xargs -P), the longest first
-# (tile4: the sort part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
-OCLGRIND_PARTS  = base bitonic reduce bin sort tree nbody tile4
+# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
+OCLGRIND_PARTS  = reduce bitonic radix tile4 scan split api binning tree nbody gather budget stress
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
@@ -240,7 +238,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
+	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
@@ -441,7 +439,8 @@ check: test test-full test-cache demo extra-checks
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
-# (oversubscribed on a small machine). Open MPI instead:
+# (oversubscribed on a small machine), and its fault injection (each OpenCL
+# call of one rank's device sort fails in turn) with 2 ranks. Open MPI instead:
 #   make mpi-test MPICC=mpicc MPIRUN="mpirun --oversubscribe"
 MPICC   ?= mpicc
 MPIRUN  ?= mpirun
@@ -452,11 +451,18 @@ mpi-deps: deps
 $(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
 
+# the OpenCL calls tests/test_mpi.c -DTEST_MPI_FAULTS fails in turn on one rank
+MPI_FAULT_WRAPS = clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer clEnqueueNDRangeKernel \
+  clEnqueueMarkerWithWaitList clWaitForEvents clFinish clCreateBuffer clEnqueueMapBuffer clReleaseMemObject
+$(BUILD)/test_mpi_faults: tests/test_mpi.c clsort.h | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -DTEST_MPI_FAULTS -I. -o $@ tests/test_mpi.c \
+	  $(foreach f,$(MPI_FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+
 $(BUILD)/mpi_bench: bench/mpi_bench.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/mpi_bench.c $(LDLIBS)
 
 mpi-test: mpi-deps
-	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/mpi_bench
+	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/test_mpi_faults $(BUILD)/mpi_bench
 	@$(MPICC) -std=c99 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_c.o tests/compile/mpi.c && \
 	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
 	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
@@ -465,6 +471,9 @@ mpi-test: mpi-deps
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
 	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
 	done
+	@timeout 600 $(MPIRUN) -n 2 ./$(BUILD)/test_mpi_faults > $(BUILD)/test_mpi_faults.log 2>&1; status=$$?; \
+	  grep -E "fault at|passed, .* failed|FAILED" $(BUILD)/test_mpi_faults.log; \
+	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_faults.log; exit 1; }
 
 # The MPI tests under ASan + UBSan with 3 ranks and 500 keys per rank.
 mpi-sanitize: mpi-deps | $(BUILD)
@@ -476,6 +485,19 @@ mpi-sanitize: mpi-deps | $(BUILD)
 # Steps I-IV with 4 ranks, partitioning vs PSRS (bench/RESULTS.md).
 mpi-bench: mpi-deps $(BUILD)/mpi_bench
 	$(MPIRUN) -n 4 ./$(BUILD)/mpi_bench 16 18 20
+
+# Several devices of one cl_context (tests/test_multidev.c): clsort_nbody_multi
+# over 2 and 3 devices, and one call of every family on a clsort context of
+# the second device, each against a plain C reference. PoCL gives three CPU
+# devices in one platform; the wrapped calls answer kernel listings as
+# NVIDIA's driver does for a program not built for the context's first
+# device. On GPUs: build/test_multidev --platform NVIDIA (all its GPUs).
+MULTIDEV_WRAPS = clGetProgramInfo clCreateKernelsInProgram clBuildProgram
+$(BUILD)/test_multidev: tests/test_multidev.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_multidev.c $(foreach f,$(MULTIDEV_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+.PHONY: multidev
+multidev: deps $(BUILD)/test_multidev
+	$(PIN_POCL) POCL_DEVICES="pthread pthread pthread" ./$(BUILD)/test_multidev --platform pocl
 
 gen:
 	gen/embed.sh

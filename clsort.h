@@ -1,93 +1,29 @@
 /* clsort.h - OpenCL parallel primitives in one header: scan, split/pack, radix sort,
  * bitonic sort, particle binning, the N-body step, a distributed sort over MPI
- * version 0.4.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
+ * version 0.5.0 (CLSORT_VERSION_MAJOR/MINOR/PATCH), MIT, see the end of the file.
  *
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
- *   CHANGES, QUICK START (with LAUNCHES), OPTIONS, ENVIRONMENT, API AT A GLANCE, CONCEPTS
- *   (with PROGRAM CACHE),
- *   one paragraph per family (SCAN .. NBODY, MPI), ADDING A PRIMITIVE; then
- *   the public API; then the implementation: >>config >>opencl >>engine
- *   >>tuning, the families >>scan >>split >>gather >>radix >>bitonic >>binning
- *   >>nbody >>tree >>prepare >>mpi >>reduce, and >>generated (the embedded kernels/ sources).
+ *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
+ *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
+ *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE),
+ *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order.
+ *   Then the implementation:
+ *     >>config >>opencl      build options; the OpenCL (and libcuda) entry points
+ *     >>engine >>errors >>types >>quirks >>device >>context >>programs
+ *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
+ *     >>staging >>tuning     what the families share (the engine)
+ *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
+ *     >>nbody >>tree >>nbody step                  the families, in that order
+ *     >>prepare >>mpi        across families
+ *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
+ *     >>generated            the embedded kernels/ sources
  *
- * CHANGES
- *   next   radix sort: u8, i8, u16, i16 keys (CLSORT_U8 .. CLSORT_I16, after
- *          CLSORT_F64): 8-bit keys in one pass of 8 bits, 16-bit in two;
- *          8-bit keys alone sorted by all their bits are a counting sort
- *          (radix_fill: keys read once, written once); 16-bit keys alone
- *          (all bits) rank once: the low byte's pass, then a count per key
- *          value and radix_fill16 (not on CPUs' serial tiles); values of 1, 2, 4,
- *          8 or 16 bytes (16: a float4 / uint4 per key). enumerate / pack /
- *          split take the new types too (moved as bits); every other family
- *          refuses them with a message naming the function and the type.
- *          Program cache on NVIDIA: entries are cubins (machine code) that
- *          the driver's libcuda links from its PTX, each checked by a build
- *          before it is stored, instead of PTX that ptxas compiled again in
- *          every process (tuning.cache_ptx, CLSORT_CUBIN=0: PTX as before;
- *          clsort_cache_stats.cubins; CLSORT_NO_LIBCUDA); each kernel linked
- *          with the register count of the driver's whole-program build
- *          (.maxnreg), stored when the program leaves the context.
- *          Mesa llvmpipe's loop limit (issue 17: 65535 loop passes per
- *          work-item and launch, then silently wrong): a loop budget in the
- *          quirk table, and every launch whose loops grow with n, a tile
- *          count or a wait shaped to stay within it there (more work-groups
- *          for grid-stride loops, N-body's sources and the tree walks in
- *          pieces, reduce-then-scan where a look-back walk could pass it);
- *          clsort_reduce of 64000000 elements is right on llvmpipe now. New
- *          knobs: tuning.reduce_groups (CLSORT_REDUCE_GROUPS) and the test
- *          hook tuning.loop_budget (CLSORT_LOOP_BUDGET). No change elsewhere.
- *          Reduction family: variant 3 of the tile kernels
- *          (CLSORT_RBK_VARIANT=3, tuning.rbk_variant = 4): registers from
- *          load to output, a warp-shuffle pair scan (inline PTX on NVIDIA),
- *          for segmented scan, scan by key, segmented reduce and reduce by
- *          key (issue 20); the default for reduce-by-key, run-length encode
- *          and unique on NVIDIA (H100 2^28: reduce-by-key 0.68x -> 0.76x
- *          CUB), the scans keep variant 1 (slower with 3). Elsewhere on
- *          request, its shuffles emulated (its failure under oclgrind was
- *          oclgrind's: tests/oclgrind_switch.c).
- *   0.4.0  one engine that knows no family: programs built from a request
- *          each family hands over, named scratch, a typed kernel argument
- *          list; tuning in clsort_context_desc.tuning (the environment read
- *          once, at create; malformed values refused); kernels/keys.cl and
- *          kernels/gather.cl split out of radix.cl; the look-back protocol in
- *          common.cl. New: the reduction family (reduce, segmented scan and
- *          reduce, by key, run-length encode, unique, histogram), trees over
- *          Morton codes with Barnes-Hut (quadrupoles) and radius queries, a
- *          persistent program cache
- *          (clsort_cache_stats_get, clsort_cache_flush) and clsort_prepare;
- *          programs hold only the kernels their calls launch. Portability:
- *          queues flushed before their events are waited on elsewhere, the
- *          llvmpipe workaround, the one-pass look-back on every device
- *          (32-bit status word pairs, the decoupled fallback), the
- *          device-quirk table (clsort__decide),
- *          make portability (PoCL pthread and basic, rusticl). Hostile use:
- *          MPI errors agreed before any return (naming the failing rank),
- *          one queue check, alignment checked, 64-bit digit-count indices;
- *          one buffer check for every function (aliasing with sub-buffer
- *          overlap, read-only outputs, images), messages that name the
- *          function, the argument and the bytes, kernel indices audited
- *          (64-bit clearing, N-body and tree component indices). Launches:
- *          no clear launch on the look-back path (each kernel zeroes the
- *          next call's status words): a warm scan, pack or segmented scan
- *          is one launch, a one-sweep u32 sort five (was ten); 64-bit
- *          status words where the device has int64 atomics, except NVIDIA
- *          GPUs (the 32-bit pairs measured faster on the H100). u8/i8/u16/
- *          i16 keys and 1/2/16-byte values in the radix sort (u8 keys by
- *          counting); a single-tile sort; the bitonic local steps four per
- *          barrier; unique and run-length encode on count-only kernels.
- *   0.3.0  radix sort: one-sweep passes on the look-back path (NVIDIA GPUs by
- *          default; on the H100 at 2^28, u32 keys 1.4x and u32 pairs 1.85x the
- *          classic passes). CPUs: serial per-tile scatter passes (2^24 u32
- *          keys on 2 cores: 5.4-6.0x std::sort, was 2.6x).
- *          Kernels checked by a patched oclgrind with every check on.
- *   0.2.0  bitonic sort (one array or segments); the tiled N-body step (one or
- *          several devices, leapfrog, fp64, atomic variant); particle binning (cell keys,
- *          cell offsets, clsort_bin); distributed sort over MPI (CLSORT_MPI:
- *          Hofmann-Ruenger partitioning with bounds, weights, duplicates;
- *          PSRS); radix digits up to 12 bits; gather in 16-byte pieces;
- *          CLSORT_DYNAMIC_OPENCL; CMake target clsort::clsort; fault
- *          injection, TSan and fuzz tests.
- *   0.1.0  scan, enumerate/pack/split, radix sort, gather.
+ * VERSIONS (CHANGELOG.md has the details of each)
+ *   0.5.0  one family registry, a true map, 8/16-bit radix keys, NVIDIA cubin cache entries, loop budget
+ *   0.4.0  one engine for every family; reductions, trees and Barnes-Hut, program cache, clsort_prepare
+ *   0.3.0  one-sweep radix passes on the look-back path; serial per-tile scatter passes on CPUs
+ *   0.2.0  bitonic sort, N-body step, particle binning, MPI sort, CLSORT_DYNAMIC_OPENCL, CMake target
+ *   0.1.0  scan, enumerate / pack / split, radix sort, gather
  *
  * QUICK START
  *   In exactly one C or C++ file:
@@ -120,7 +56,7 @@
  *                           cache entries then stay PTX, see PROGRAM CACHE). Without
  *                           it the header calls dlopen (glibc before 2.34: link
  *                           -ldl; the CMake target does) or LoadLibrary.
- *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
+ *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort*): the
  *                           header then includes <mpi.h>; build with mpicc (or
  *                           link an MPI library). Without it nothing of MPI is
  *                           compiled or needed.
@@ -187,24 +123,22 @@
  *   context   clsort_create(&ctx, &desc) / clsort_destroy(ctx)
  *             clsort_last_error(ctx), clsort_result_string(r), clsort_device_name,
  *             clsort_cl_context / _device / _queue / clsort_context_path, clsort_type_size
+ *   cache     clsort_cache_stats_get(ctx, &stats), clsort_cache_flush(ctx)   (PROGRAM CACHE)
  *   scan      clsort_scan(ctx, in, out, n, &scan_desc, &enq)
  *             clsort_scan_host(ctx, type, inclusive, in, out, n, &total)
  *   split     clsort_enumerate(ctx, keys, indices, n, &split_desc, &count, &enq)
  *             clsort_pack / clsort_split(ctx, in, out, n, &split_desc, &count, &enq)
  *             clsort_pack_host / clsort_split_host(ctx, type, in, flags, out, n, &count)
+ *   gather    clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
  *   sort      clsort_sort(ctx, keys_in, keys_out, n, &sort_desc, &enq)
  *             clsort_sort_temp_size(ctx, n, &sort_desc, &bytes)
  *             clsort_sort_host(ctx, keys, values, permutation, n, &sort_desc)
- *             clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
  *   bitonic   clsort_bitonic_sort(ctx, keys_in, keys_out, n, &bitonic_desc, &enq)
  *             clsort_bitonic_sort_host(ctx, keys, values, permutation, n, &bitonic_desc)
  *   binning   clsort_grid_keys(ctx, &grid, &num_cells, &key_bits)
  *             clsort_cell_keys(ctx, positions, keys, n, &grid, &enq)
  *             clsort_cell_offsets(ctx, sorted_keys, n, num_cells, offsets, &enq)
  *             clsort_bin(ctx, positions, n, &bin_desc, &enq)
- *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
- *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
- *             clsort_nbody_multi(parts, count, n, &nbody_desc)
  *   reduce    clsort_reduce(ctx, in, n, &reduce_desc, &result, &enq)
  *             clsort_segmented_scan / clsort_segmented_reduce(ctx, in, out, n, &reduce_desc, &enq)
  *             clsort_reduce_by_key(ctx, keys_in, values_in, keys_out, values_out, n, &by_key_desc, &count, &enq)
@@ -212,18 +146,22 @@
  *             clsort_unique(ctx, keys_in, keys_out, n, &by_key_desc, &count, &enq)
  *             clsort_histogram_even(ctx, samples, n, counts, &histogram_desc, &enq)
  *             clsort_*_host forms of each (plain C arrays)
+ *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
+ *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
+ *             clsort_nbody_multi(parts, count, n, &nbody_desc)
  *   tree      clsort_tree_create(ctx, &tree) / clsort_tree_destroy(tree)
  *             clsort_tree_build(ctx, tree, positions, n, &tree_desc, &enq)
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
- *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
+ *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
+ *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
+ *             clsort_mpi_device_free(&dev_out), clsort_mpi_staging_release(&staging)
+ *             clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
  *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
  *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
  *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
  *   _BUILD (with the build log), _UNSUPPORTED (e.g. fp64), _MPI.
- *   cache     clsort_cache_stats_get(ctx, &stats), clsort_cache_flush(ctx)   (PROGRAM CACHE)
- *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   Threads: one context per thread (see CONCEPTS); no global state.
  *
  * CONCEPTS
@@ -402,186 +340,6 @@
  *   is destroyed: the caller may release its own reference at any time after
  *   the call, and the memory stays allocated until then.
  *
- * SCAN      clsort_scan / clsort_scan_host: exclusive or inclusive prefix
- *           sums of u32, i32, f32, u64, i64 (and f64 where the device has
- *           cl_khr_fp64). Integer sums wrap (modular). f32 sums are rounded
- *           in a tree order, see clsort_scan's comment for the error bound.
- * SPLIT     clsort_enumerate / clsort_pack / clsort_split: flags from a u32 or
- *           u8 array (nonzero = set) or from one bit of the key; stable; keys
- *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
- *           optional 4- or 8-byte values.
- * SORT      clsort_sort / clsort_sort_host: stable LSD radix sort of u8, i8,
- *           u16, i16, u32, i32, f32, u64, i64 or f64 keys, ascending or
- *           descending, alone, with values of 1, 2, 4, 8 or 16 bytes (16: a
- *           float4 particle per key), and/or with the permutation (the input
- *           index of each sorted key, to reorder arrays of any struct with
- *           clsort_gather). Out of place or in place, n < 2^32. 8- and
- *           16-bit keys are read and written as bytes and shorts (a buffer
- *           of n bytes for u8 keys, any n, at any address); with the default
- *           digits they take 1 and 2 passes. 8-bit keys alone sorted by all
- *           their bits are a counting sort: equal digits are equal keys, so
- *           the digit counts give the output (radix_fill writes each digit's
- *           run: keys read once, written once). 16-bit keys alone sorted
- *           by all their bits rank once: the first pass (low byte) as
- *           usual, then, since its output holds each low byte's keys
- *           together, the keys are counted per value (65536 counters, a
- *           tile's in local memory) and radix_fill16 writes each value's
- *           run; not with the CPUs' serial tiles, whose second scatter pass
- *           costs less.
- *             Key bits: like CUB, [begin_bit, end_bit) of the key's image
- *           (below) is sorted on, default the whole key; Helluy's b is end_bit.
- *           Bits outside the range do not affect the order and are kept.
- *           Passes = ceil((end_bit - begin_bit) / radix_bits); radix_bits 0
- *           picks 8-bit digits evened out (10 bits: 2 passes of 5).
- *             Order of signed and float keys: numeric. The image of a key is
- *           an order-preserving bijection onto unsigned integers (signed: sign
- *           bit flipped; float: -inf .. -0 first, then +0 .. +inf, then the
- *           NaNs with the sign bit clear, then those with it set, each by bit
- *           pattern). So -0.0 sorts before +0.0, every NaN after +inf, and
- *           every bit pattern comes out unchanged.
- *             Passes: the portable path counts the digits of each tile,
- *           scans the counts, and reorders (keys read twice, written once
- *           per pass): on GPUs each work-group sorts its tile in local
- *           memory so that writes coalesce; on CPUs (their default) a tile
- *           is one work-item's serial counting-sort scatter of 16384 keys. The look-back path (NVIDIA GPUs by
- *           default) with digits of up to 8 bits and n < 2^30 runs one-sweep
- *           passes (Adinets & Merrill 2022): one upfront read builds every
- *           pass's digit histogram, then each pass is one kernel that ranks a
- *           tile's keys by warp ballots and finds its digits' output offsets
- *           by decoupled look-back across tiles (keys read once, written
- *           once per pass; 1 + passes launches, see LAUNCHES: each pass
- *           finds its digits' starts from the histogram itself). On the
- *           look-back path CPUs run the same kernels
- *           with the warp steps emulated in local memory (correct, slower:
- *           the portable path is their default); other GPUs keep the classic
- *           passes.
- *             Programs: a sort's passes are one program per key type,
- *           value size, digit width and tile; the one-sweep histogram is a
- *           program per key width, shared by every sort of that width (a
- *           first u32 sort with values after one without builds only the
- *           pass program); clsort_prepare builds both.
- *             Scratch: n keys (+ n values) + the digit counts, from the
- *           context or from desc.temp (clsort_sort_temp_size says how much;
- *           the context keeps views of it while the same buffer comes back).
- * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
- * BINNING   Particle-in-cell / SPH binning on a uniform 2D or 3D grid.
- *           clsort_cell_keys: the cell of each particle from float positions
- *           (any record layout: stride + offset), row-major or Morton
- *           (Z-order) numbering, each axis periodic or closed.
- *           clsort_cell_offsets: for keys sorted ascending, where every cell
- *           starts (num_cells + 1 offsets, empty cells included), by a binary
- *           search per cell: no atomics, bounded work whatever the data.
- *           clsort_bin: all of it in one call: keys, stable radix sort with
- *           the fewest passes (key bits from the number of cells: 32 x 32
- *           cells sort 10 bits in 2 passes of 5), the permutation, the
- *           offsets, and any number of attribute arrays reordered by it.
- *           CLSORT_BIN_ATOMIC builds the same lists by atomic counting (not
- *           stable) for comparison; on GPUs it measured slower, see bench/.
- * BITONIC   clsort_bitonic_sort / clsort_bitonic_sort_host: a bitonic sorting
- *           network for many small arrays at once and for mid-size arrays:
- *           keys of any clsort_type (same order as SORT: the same key image,
- *           so -0 before +0 and NaNs after +inf), ascending or descending,
- *           alone, with 4- or 8-byte values and/or the permutation (each
- *           sorted key's index in keys_in, not in its segment, so that
- *           clsort_gather applies it directly). Any n: the network pads to a
- *           power of two with virtual +inf keys, nothing is asked of the
- *           caller. Not stable for keys alone (moot: equal keys are equal bit
- *           patterns); with values or the permutation, an index moves with
- *           each key and breaks ties, so equal keys keep their input order.
- *             Segments: one call sorts n / segment_length equal segments, or
- *           the segment_count segments given by segment_count + 1 uint32
- *           offsets (off[0] == 0, non-decreasing, off[segment_count] == n;
- *           empty and 1-key segments allowed), on the device
- *           (segment_offsets) or the host (segment_offsets_host). Offsets are
- *           validated on the host: device offsets are read back first (a
- *           blocking read after the wait list). Invalid offsets: an error,
- *           nothing written. With offsets the call also plans work-groups on
- *           the host and writes the plan with blocking writes (8 bytes per
- *           segment); one array and equal segments never block.
- *             Kernels: a tile is what one work-group holds in local memory:
- *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
- *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
- *           (32 x 64); less where local memory is short; CLSORT_TILE
- *           (tuning.tile_*) overrides.
- *           Segments of up to a tile are sorted entirely in local memory in
- *           one kernel: equal ones tile / 2^ceil(log2 L) per work-group,
- *           variable ones packed several per work-group in power-of-two
- *           slots; strides below the items per work-item are compared in
- *           registers. Longer segments (and one long array): tiles sorted in
- *           local memory, then per merge stage the strides >= the tile in
- *           global passes of up to S steps (2^S keys per work-item in
- *           registers; S = 6 for 4-byte keys alone, 5 with 8-byte keys or
- *           the index, 4 with both; GPUs take at most 4, measured faster;
- *           CLSORT_BITONIC_STEPS lowers it) and the smaller strides in one
- *           local-memory pass; so a stage costs 1 + ceil(log2(stage / tile)
- *           / S) reads and writes of the keys. Values are gathered through
- *           the index at the end.
- *           Scratch (context): n uint32 of index when values move without a
- *           permutation, n values when they sort in place, the offsets plan.
- * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
- *           u64 keys (with optional 4/8-byte values and optional double
- *           weights) spread over the ranks of a communicator, after Hofmann &
- *           Ruenger (Cluster 2011): I each rank sorts its keys on its own
- *           device (clsort_sort_host), II the ranks find splitting positions
- *           (not splitter keys) t bits of the key per round, one MPI_Allreduce
- *           per round for all p-1 boundaries, and an MPI_Exscan round where a
- *           boundary falls inside a run of equal keys, III one MPI_Alltoallv
- *           per array, IV the p received runs are merged on the host
- *           (CLSORT_MPI_MERGE_HOST, the default: faster than re-sorting on the
- *           device on PoCL, see bench/RESULTS.md) or radix-sorted again
- *           (CLSORT_MPI_MERGE_DEVICE: use it on GPUs, 103 vs 931 ms for 2^26
- *           keys per rank on two H200s). The result: each rank sorted, every
- *           key on rank r <= every key on rank r+1, and each rank's count
- *           within the distribution asked for: max_imbalance (every rank
- *           total/p +- max_imbalance * total/p; 0 = even to the item) or
- *           explicit lower/upper counts per rank. With weights the same
- *           bounds apply to each rank's accumulated weight instead (an item
- *           is never split, so a boundary can miss by less than one item's
- *           weight per rank). Any data: all keys equal, all on one rank,
- *           empty ranks. The output arrays are allocated by the call
- *           (CLSORT_MALLOC) and released with clsort_mpi_free; the inputs
- *           are only read. CLSORT_MPI_PSRS (regular-sampling sample sort)
- *           is there for comparison. Every rank gets an error when any rank
- *           has a bad argument or fails before the exchange (no rank is left
- *           waiting in a collective); a failed MPI call gives
- *           CLSORT_ERROR_MPI with MPI_Error_string's text. Staging: keys go
- *           host -> device -> host for step I; the exchange is host memory.
- * NBODY     All-pairs gravity (the seed tutorial's N-body), float4 bodies
- *           (x, y, z, mass) and velocities, or double4 with desc.fp64 where
- *           the device has cl_khr_fp64. clsort_nbody: k steps in one call, no
- *           host transfer, positions double-buffered (a step reads only old
- *           positions), leapfrog kick-drift-kick (default, symplectic) or the
- *           tutorial's x += v dt + a dt^2/2, v += a dt; softening eps^2 (0:
- *           coincident bodies exert no force), G (0 = 1), any n < 2^31 (n = 0:
- *           nothing to do). clsort_nbody_accel: G*a only, for your own
- *           integrator. clsort_nbody_multi: the bodies split over several
- *           contexts of one cl_context (one per device), positions exchanged
- *           device to device every step; same bits as one context. Its
- *           queues are synchronized by events before the first step and
- *           after the last: a part's buffers may be written, and read back,
- *           through any part's queue.
- *           Kernel: a work-group loads a tile of positions into local memory;
- *           each work-item keeps ib bodies in registers (every tile entry
- *           read serves ib bodies) and, for small n, the js work-items of a
- *           lane split the j range and add their sums through local memory.
- *           Shape per device and n (CLSORT_NBODY overrides); on GPUs the
- *           float kernel is built with -cl-fast-relaxed-math (like CUDA's
- *           nbody sample: 1.9e12 vs 1.5e12 interactions/s on the H100), the
- *           bound below still holds there (tested). Accuracy: per
- *           component |a - exact| <= (n + 16) u G sum_j |m_j d_j| / (r^2 +
- *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
- *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
- *           (n - 1) u of the sum of magnitudes; the tests check this bound.
- *           For one shape results repeat bit for bit (runs, the multi split;
- *           a burst of k steps vs k calls too, in a precise build: with the
- *           GPUs' default fast math the compiler may fuse a burst's two half
- *           kicks, so they agree within rounding); across shapes they differ
- *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
- *           third law) with float atomics (compare-exchange loops), float
- *           only; there to be measured against the tiled kernel, see bench/.
- *           CLSORT_NBODY_BARNES_HUT: the tree below, rebuilt at every
- *           evaluation inside the call (k steps, no host round trip).
- *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
  *           NVIDIA's driver. Everything decided from device queries is one
@@ -643,6 +401,122 @@
  *             context's limit; the call fails with a message, the next one
  *             builds narrower programs.
  *
+ * SCAN      clsort_scan / clsort_scan_host: exclusive or inclusive prefix
+ *           sums of u32, i32, f32, u64, i64 (and f64 where the device has
+ *           cl_khr_fp64). Integer sums wrap (modular). f32 sums are rounded
+ *           in a tree order, see clsort_scan's comment for the error bound.
+ * SPLIT     clsort_enumerate / clsort_pack / clsort_split: flags from a u32 or
+ *           u8 array (nonzero = set) or from one bit of the key; stable; keys
+ *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
+ *           optional 4- or 8-byte values.
+ * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
+ * SORT      clsort_sort / clsort_sort_host: stable LSD radix sort of u8, i8,
+ *           u16, i16, u32, i32, f32, u64, i64 or f64 keys, ascending or
+ *           descending, alone, with values of 1, 2, 4, 8 or 16 bytes (16: a
+ *           float4 particle per key), and/or with the permutation (the input
+ *           index of each sorted key, to reorder arrays of any struct with
+ *           clsort_gather). Out of place or in place, n < 2^32. 8- and
+ *           16-bit keys are read and written as bytes and shorts (a buffer
+ *           of n bytes for u8 keys, any n, at any address); with the default
+ *           digits they take 1 and 2 passes. 8-bit keys alone sorted by all
+ *           their bits are a counting sort: equal digits are equal keys, so
+ *           the digit counts give the output (radix_fill writes each digit's
+ *           run: keys read once, written once). 16-bit keys alone sorted
+ *           by all their bits rank once: the first pass (low byte) as
+ *           usual, then, since its output holds each low byte's keys
+ *           together, the keys are counted per value (65536 counters, a
+ *           tile's in local memory) and radix_fill16 writes each value's
+ *           run; not with the CPUs' serial tiles, whose second scatter pass
+ *           costs less.
+ *             Key bits: like CUB, [begin_bit, end_bit) of the key's image
+ *           (below) is sorted on, default the whole key; Helluy's b is end_bit.
+ *           Bits outside the range do not affect the order and are kept.
+ *           Passes = ceil((end_bit - begin_bit) / radix_bits); radix_bits 0
+ *           picks 8-bit digits evened out (10 bits: 2 passes of 5).
+ *             Order of signed and float keys: numeric. The image of a key is
+ *           an order-preserving bijection onto unsigned integers (signed: sign
+ *           bit flipped; float: -inf .. -0 first, then +0 .. +inf, then the
+ *           NaNs with the sign bit clear, then those with it set, each by bit
+ *           pattern). So -0.0 sorts before +0.0, every NaN after +inf, and
+ *           every bit pattern comes out unchanged.
+ *             Passes: the portable path counts the digits of each tile,
+ *           scans the counts, and reorders (keys read twice, written once
+ *           per pass): on GPUs each work-group sorts its tile in local
+ *           memory so that writes coalesce; on CPUs (their default) a tile
+ *           is one work-item's serial counting-sort scatter of 16384 keys. The look-back path (NVIDIA GPUs by
+ *           default) with digits of up to 8 bits and n < 2^30 runs one-sweep
+ *           passes (Adinets & Merrill 2022): one upfront read builds every
+ *           pass's digit histogram, then each pass is one kernel that ranks a
+ *           tile's keys by warp ballots and finds its digits' output offsets
+ *           by decoupled look-back across tiles (keys read once, written
+ *           once per pass; 1 + passes launches, see LAUNCHES: each pass
+ *           finds its digits' starts from the histogram itself). On the
+ *           look-back path CPUs run the same kernels
+ *           with the warp steps emulated in local memory (correct, slower:
+ *           the portable path is their default); other GPUs keep the classic
+ *           passes.
+ *             Programs: a sort's passes are one program per key type,
+ *           value size, digit width and tile; the one-sweep histogram is a
+ *           program per key width, shared by every sort of that width (a
+ *           first u32 sort with values after one without builds only the
+ *           pass program); clsort_prepare builds both.
+ *             Scratch: n keys (+ n values) + the digit counts, from the
+ *           context or from desc.temp (clsort_sort_temp_size says how much;
+ *           the context keeps views of it while the same buffer comes back).
+ * BITONIC   clsort_bitonic_sort / clsort_bitonic_sort_host: a bitonic sorting
+ *           network for many small arrays at once and for mid-size arrays:
+ *           keys of any clsort_type (same order as SORT: the same key image,
+ *           so -0 before +0 and NaNs after +inf), ascending or descending,
+ *           alone, with 4- or 8-byte values and/or the permutation (each
+ *           sorted key's index in keys_in, not in its segment, so that
+ *           clsort_gather applies it directly). Any n: the network pads to a
+ *           power of two with virtual +inf keys, nothing is asked of the
+ *           caller. Not stable for keys alone (moot: equal keys are equal bit
+ *           patterns); with values or the permutation, an index moves with
+ *           each key and breaks ties, so equal keys keep their input order.
+ *             Segments: one call sorts n / segment_length equal segments, or
+ *           the segment_count segments given by segment_count + 1 uint32
+ *           offsets (off[0] == 0, non-decreasing, off[segment_count] == n;
+ *           empty and 1-key segments allowed), on the device
+ *           (segment_offsets) or the host (segment_offsets_host). Offsets are
+ *           validated on the host: device offsets are read back first (a
+ *           blocking read after the wait list). Invalid offsets: an error,
+ *           nothing written. With offsets the call also plans work-groups on
+ *           the host and writes the plan with blocking writes (8 bytes per
+ *           segment); one array and equal segments never block.
+ *             Kernels: a tile is what one work-group holds in local memory:
+ *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
+ *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
+ *           (32 x 64); less where local memory is short; CLSORT_TILE
+ *           (tuning.tile_*) overrides.
+ *           Segments of up to a tile are sorted entirely in local memory in
+ *           one kernel: equal ones tile / 2^ceil(log2 L) per work-group,
+ *           variable ones packed several per work-group in power-of-two
+ *           slots; strides below the items per work-item are compared in
+ *           registers. Longer segments (and one long array): tiles sorted in
+ *           local memory, then per merge stage the strides >= the tile in
+ *           global passes of up to S steps (2^S keys per work-item in
+ *           registers; S = 6 for 4-byte keys alone, 5 with 8-byte keys or
+ *           the index, 4 with both; GPUs take at most 4, measured faster;
+ *           CLSORT_BITONIC_STEPS lowers it) and the smaller strides in one
+ *           local-memory pass; so a stage costs 1 + ceil(log2(stage / tile)
+ *           / S) reads and writes of the keys. Values are gathered through
+ *           the index at the end.
+ *           Scratch (context): n uint32 of index when values move without a
+ *           permutation, n values when they sort in place, the offsets plan.
+ * BINNING   Particle-in-cell / SPH binning on a uniform 2D or 3D grid.
+ *           clsort_cell_keys: the cell of each particle from float positions
+ *           (any record layout: stride + offset), row-major or Morton
+ *           (Z-order) numbering, each axis periodic or closed.
+ *           clsort_cell_offsets: for keys sorted ascending, where every cell
+ *           starts (num_cells + 1 offsets, empty cells included), by a binary
+ *           search per cell: no atomics, bounded work whatever the data.
+ *           clsort_bin: all of it in one call: keys, stable radix sort with
+ *           the fewest passes (key bits from the number of cells: 32 x 32
+ *           cells sort 10 bits in 2 passes of 5), the permutation, the
+ *           offsets, and any number of attribute arrays reordered by it.
+ *           CLSORT_BIN_ATOMIC builds the same lists by atomic counting (not
+ *           stable) for comparison; on GPUs it measured slower, see bench/.
  * REDUCE    Reductions and their segmented forms, on u32, i32, f32, u64,
  *           i64, f64 (fp64 devices) with sum (integers wrap), min or max
  *           (floats: NaNs ignored). clsort_reduce: one value, to a device
@@ -703,7 +577,41 @@
  *           the bound: f32/f64 sums err at most depth * u * sum |x| over the
  *           segment so far, depth = ceil(n / tile) + 4 * (items + 64) + 8
  *           (u = 2^-24, 2^-53; tiles of >= 2048 elements, <= 1024 items).
- *
+ * NBODY     All-pairs gravity (the seed tutorial's N-body), float4 bodies
+ *           (x, y, z, mass) and velocities, or double4 with desc.fp64 where
+ *           the device has cl_khr_fp64. clsort_nbody: k steps in one call, no
+ *           host transfer, positions double-buffered (a step reads only old
+ *           positions), leapfrog kick-drift-kick (default, symplectic) or the
+ *           tutorial's x += v dt + a dt^2/2, v += a dt; softening eps^2 (0:
+ *           coincident bodies exert no force), G (0 = 1), any n < 2^31 (n = 0:
+ *           nothing to do). clsort_nbody_accel: G*a only, for your own
+ *           integrator. clsort_nbody_multi: the bodies split over several
+ *           contexts of one cl_context (one per device), positions exchanged
+ *           device to device every step; same bits as one context. Its
+ *           queues are synchronized by events before the first step and
+ *           after the last: a part's buffers may be written, and read back,
+ *           through any part's queue.
+ *           Kernel: a work-group loads a tile of positions into local memory;
+ *           each work-item keeps ib bodies in registers (every tile entry
+ *           read serves ib bodies) and, for small n, the js work-items of a
+ *           lane split the j range and add their sums through local memory.
+ *           Shape per device and n (CLSORT_NBODY overrides); on GPUs the
+ *           float kernel is built with -cl-fast-relaxed-math (like CUDA's
+ *           nbody sample: 1.9e12 vs 1.5e12 interactions/s on the H100), the
+ *           bound below still holds there (tested). Accuracy: per
+ *           component |a - exact| <= (n + 16) u G sum_j |m_j d_j| / (r^2 +
+ *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
+ *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
+ *           (n - 1) u of the sum of magnitudes; the tests check this bound.
+ *           For one shape results repeat bit for bit (runs, the multi split;
+ *           a burst of k steps vs k calls too, in a precise build: with the
+ *           GPUs' default fast math the compiler may fuse a burst's two half
+ *           kicks, so they agree within rounding); across shapes they differ
+ *           within the bound. CLSORT_NBODY_ATOMIC evaluates each pair once (Newton's
+ *           third law) with float atomics (compare-exchange loops), float
+ *           only; there to be measured against the tiled kernel, see bench/.
+ *           CLSORT_NBODY_BARNES_HUT: the tree below, rebuilt at every
+ *           evaluation inside the call (k steps, no host round trip).
  * TREE      Trees over points from sorted Morton codes. clsort_tree_build:
  *           (1) the box: given, or the min/max of the finite coordinates by
  *           a reduction on the device (atomic min/max of order-preserving
@@ -770,33 +678,94 @@
  *           included (tested against one). Counts; with offsets the
  *           exclusive scan (>>scan) and the total; with indices the records
  *           (permutation entries) in CSR layout, each list in Morton order.
- * ADDING A PRIMITIVE (a new family; the engine is not edited)
+ * PREPARE   clsort_prepare: builds (or loads from the program cache) the
+ *           programs of a list of calls to come, each described by its
+ *           descriptor and n, so that their first call runs at once;
+ *           enqueues nothing.
+ * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
+ *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
+ *           order), with optional 4/8-byte values and optional double
+ *           weights, spread over the ranks of a communicator, each rank's
+ *           items in buffers of its own context and its result left in
+ *           device buffers (the caller's: desc.keys_out .. and capacity, or
+ *           created by the call). After Hofmann & Ruenger (Cluster 2011):
+ *           I each rank radix-sorts its items on its device (clsort_sort,
+ *           out of place), II the ranks find splitting positions (not
+ *           splitter keys) t bits of the key per round, one MPI_Allreduce per
+ *           round for all p-1 boundaries, and an MPI_Exscan round where a
+ *           boundary falls inside a run of equal keys; the binary searches
+ *           read the sorted keys through a host copy of every stride-th key
+ *           (desc.sample of them, 65536) and one batch of small windows read
+ *           per round, III MPI_Alltoallv in pieces (desc.piece_bytes, 16 MiB
+ *           per rank per round) staged through pinned host memory
+ *           (CL_MEM_ALLOC_HOST_PTR, mapped; desc.staging keeps it across
+ *           calls): while piece c is exchanged, piece c+1 is copied to the
+ *           host and piece c-1 to the device; the items that stay on a rank
+ *           are copied on the device, IV the received runs are radix-sorted
+ *           again on the device (the default CLSORT_MPI_MERGE_DEVICE; the
+ *           library has no merge kernel and a radix sort of the rank's items
+ *           costs about step I, while merging on the host makes every item
+ *           cross the bus twice more: CLSORT_MPI_MERGE_HOST is kept for
+ *           comparison). What crosses the bus: the items that leave or reach
+ *           the rank, the sample and windows, and the sorted weights (the
+ *           partitioning's prefix sums run on the host). clsort_mpi_sort:
+ *           the same on device copies of host arrays, the result in arrays
+ *           allocated by the call (CLSORT_MALLOC, clsort_mpi_free). The
+ *           result: each rank sorted, every key on rank r <= every key on
+ *           rank r+1, stable (equal keys in the order of (rank, position) of
+ *           the input), and each rank's count within the distribution asked
+ *           for: max_imbalance (every rank total/p +- max_imbalance *
+ *           total/p; 0 = even to the item) or explicit lower/upper counts per
+ *           rank. With weights the same bounds apply to each rank's
+ *           accumulated weight instead (an item is never split, so a
+ *           boundary can miss by less than one item's weight per rank). Any
+ *           data: all keys equal, all on one rank, empty ranks.
+ *           CLSORT_MPI_PSRS (regular-sampling sample sort) is there for
+ *           comparison. Errors: all or nothing. A rank that fails (a bad
+ *           argument, a device error, host memory, the caller's capacity)
+ *           keeps making the collective calls up to the next agreement (one
+ *           MPI_Allreduce of the status at each of four points), so every
+ *           rank returns an error naming the failing rank and no rank is left
+ *           waiting; the inputs are only read. A failed MPI call gives
+ *           CLSORT_ERROR_MPI with MPI_Error_string's text and returns at once.
+ *           clsort_mpi_stats: each step's time on the rank (upload, local
+ *           sort, partition, device->host, exchange, host->device, merge,
+ *           download), the bytes moved, rounds and pieces; desc.serial = 1
+ *           waits for every copy on its own, so that each step shows its
+ *           whole cost (with overlap the copy steps show only the waits the
+ *           exchange did not hide).
+ * ADDING A PRIMITIVE (the places a new family touches)
  *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
  *      the work-group scans, the look-back protocol and its spare region,
- *      clear_words) and any
- *      shared file it needs (keys.cl, scan.cl). `make gen` embeds it.
- *   2. One API block (public types and functions, clsort_ prefix,
- *      descriptors where zero means default) and a paragraph above.
- *   3. One section of the implementation, tagged >>family and placed
- *      after the families it calls: a plan (validate the descriptor, fill
- *      defaults, choose the shape from ctx->dev and ctx->tuning, once), a
- *      request (clsort__request_init / _source / _option, then
- *      clsort__program_get; the options should leave out, with #if in the
- *      kernel file, every kernel the calls of that request never launch:
- *      NVIDIA's driver compiles them all at each build, also from the program
- *      cache), enqueue (clsort__kargs + clsort__run on a
+ *      clear_words) and any shared file it needs (keys.cl, scan.cl).
+ *      `make gen` embeds it.
+ *   2. The manual: its line in API AT A GLANCE and its paragraph; the API:
+ *      one block (public types and functions, clsort_ prefix, descriptors
+ *      where zero means default), in the family order of CONTENTS.
+ *   3. One part of the implementation, tagged >>family (and its tag in
+ *      CONTENTS), placed after the families it calls: a plan (validate the
+ *      descriptor, fill defaults, choose the shape from ctx->dev and
+ *      ctx->tuning, once), a request (clsort__request_init / _source /
+ *      _option, then clsort__program_get; the options should leave out, with
+ *      #if in the kernel file, every kernel the calls of that request never
+ *      launch: NVIDIA's driver compiles them all at each build, also from
+ *      the program cache), enqueue (clsort__kargs + clsort__run on a
  *      clsort__chain; scratch by name with clsort__scratch, look-back status
- *      with clsort__status_begin/_end), then the public
- *      functions (argument errors before anything is enqueued).
- *   A tuning knob of its own is the one extra edit: a clsort_tuning field and
- *   its line in >>tuning. A key type: a row of clsort__types (and the key
- *   image in keys.cl).
+ *      with clsort__status_begin/_end), then the public functions (argument
+ *      errors before anything is enqueued).
+ *   4. clsort_prepare: a clsort_prepare_op, the descriptor's field in
+ *      clsort_prepare_call, and its case in >>prepare (the family's
+ *      _prepare function builds the programs its calls take).
+ *   A tuning knob of its own adds a clsort_tuning field, its ENVIRONMENT
+ *   line and its line in >>tuning; a device decision of its own, a field of
+ *   the profile (>>engine) and its row in the quirk table (>>quirks). A key
+ *   type: a row of clsort__types (and the key image in keys.cl).
  */
 #ifndef CLSORT_H
 #define CLSORT_H
 
 #define CLSORT_VERSION_MAJOR 0
-#define CLSORT_VERSION_MINOR 4
+#define CLSORT_VERSION_MINOR 5
 #define CLSORT_VERSION_PATCH 0
 
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -1062,6 +1031,15 @@ CLSORT_API clsort_result clsort_pack_host(clsort_context *ctx, clsort_type type,
 CLSORT_API clsort_result clsort_split_host(clsort_context *ctx, clsort_type type, const void *in,
                                            const uint32_t *flags, void *out, size_t n, size_t *zeros);
 
+/* ---- gather ----------------------------------------------------------------- */
+
+/* dst[i] = src[indices[i]] for n elements of elem_size bytes (any size) and
+ * uint32 indices, e.g. a sort's permutation. An index past the end of src
+ * gives an all-zero element; src is never read out of bounds. Aliasing: dst
+ * shares memory with neither src nor indices (those two may share). */
+CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
+                                       size_t elem_size, const clsort_enqueue *enq);
+
 /* ---- radix sort ----------------------------------------------------------- */
 
 typedef struct clsort_sort_desc {
@@ -1095,12 +1073,37 @@ CLSORT_API clsort_result clsort_sort_temp_size(clsort_context *ctx, size_t n, co
  * ignored; desc NULL = u32 keys, all bits, ascending. */
 CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
                                           size_t n, const clsort_sort_desc *desc);
-/* dst[i] = src[indices[i]] for n elements of elem_size bytes (any size) and
- * uint32 indices, e.g. a sort's permutation. An index past the end of src
- * gives an all-zero element; src is never read out of bounds. Aliasing: dst
- * shares memory with neither src nor indices (those two may share). */
-CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
-                                       size_t elem_size, const clsort_enqueue *enq);
+
+/* ---- bitonic sort ---------------------------------------------------------- */
+
+typedef struct clsort_bitonic_desc {
+    clsort_type type;          /* key type, U32 default; signed and float keys sort numerically */
+    int descending;            /* 1: largest first */
+    cl_mem values_in;          /* optional values moved with the keys (both or neither; */
+    cl_mem values_out;         /*   they may be the same buffer)                        */
+    size_t value_size;         /* 4 or 8 (0 = 4) */
+    cl_mem permutation;        /* optional: receives n uint32, each sorted key's index in keys_in */
+    /* Segments (at most one of the three ways; none = one segment of n keys): */
+    size_t segment_length;     /* n / segment_length equal segments (n must be a multiple) */
+    cl_mem segment_offsets;    /* segment_count + 1 uint32 on the device: segment i is   */
+    const uint32_t *segment_offsets_host; /* [off[i], off[i+1]); or the same on the host */
+    size_t segment_count;      /* with offsets; with segment_length: 0 or n / segment_length */
+} clsort_bitonic_desc;
+
+/* Bitonic sort of n keys (n < 2^32) from keys_in into keys_out (the same
+ * buffer sorts in place; out of place, keys_in and values_in are not
+ * written), or of every segment of them independently. See BITONIC above.
+ * Aliasing: keys_out may be keys_in and values_out values_in (the same
+ * handles); the permutation shares memory with nothing else; device segment
+ * offsets are read by the host (not CL_MEM_HOST_NO_ACCESS / _WRITE_ONLY). */
+CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                             const clsort_bitonic_desc *desc, const clsort_enqueue *enq);
+/* Host arrays, sorted in place: keys, optional values (desc->value_size bytes
+ * each) and optional permutation (n uint32 out). desc's cl_mem fields are
+ * ignored (segments: segment_length or segment_offsets_host); desc NULL = u32
+ * keys ascending, one segment. */
+CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
+                                                  uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc);
 
 /* ---- particle binning ------------------------------------------------------ */
 
@@ -1185,114 +1188,6 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
  * in place (dst == src, the same handle; positions too). */
 CLSORT_API clsort_result clsort_bin(clsort_context *ctx, cl_mem positions, size_t n, const clsort_bin_desc *desc,
                                     const clsort_enqueue *enq);
-
-/* ---- bitonic sort ---------------------------------------------------------- */
-
-typedef struct clsort_bitonic_desc {
-    clsort_type type;          /* key type, U32 default; signed and float keys sort numerically */
-    int descending;            /* 1: largest first */
-    cl_mem values_in;          /* optional values moved with the keys (both or neither; */
-    cl_mem values_out;         /*   they may be the same buffer)                        */
-    size_t value_size;         /* 4 or 8 (0 = 4) */
-    cl_mem permutation;        /* optional: receives n uint32, each sorted key's index in keys_in */
-    /* Segments (at most one of the three ways; none = one segment of n keys): */
-    size_t segment_length;     /* n / segment_length equal segments (n must be a multiple) */
-    cl_mem segment_offsets;    /* segment_count + 1 uint32 on the device: segment i is   */
-    const uint32_t *segment_offsets_host; /* [off[i], off[i+1]); or the same on the host */
-    size_t segment_count;      /* with offsets; with segment_length: 0 or n / segment_length */
-} clsort_bitonic_desc;
-
-/* Bitonic sort of n keys (n < 2^32) from keys_in into keys_out (the same
- * buffer sorts in place; out of place, keys_in and values_in are not
- * written), or of every segment of them independently. See BITONIC above.
- * Aliasing: keys_out may be keys_in and values_out values_in (the same
- * handles); the permutation shares memory with nothing else; device segment
- * offsets are read by the host (not CL_MEM_HOST_NO_ACCESS / _WRITE_ONLY). */
-CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                             const clsort_bitonic_desc *desc, const clsort_enqueue *enq);
-/* Host arrays, sorted in place: keys, optional values (desc->value_size bytes
- * each) and optional permutation (n uint32 out). desc's cl_mem fields are
- * ignored (segments: segment_length or segment_offsets_host); desc NULL = u32
- * keys ascending, one segment. */
-CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
-                                                  uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc);
-/* ---- N-body ------------------------------------------------------------------ */
-
-/* How velocities advance. LEAPFROG: kick-drift-kick (v += a dt/2, x += v dt,
- * v += a(x') dt/2), symplectic: energy errors stay bounded over long runs; a
- * call of k steps evaluates the accelerations k + 1 times (the last closing
- * kick needs a at the final positions), so bursts of many steps cost least.
- * TUTORIAL: the seed tutorial's x += v dt + a dt^2/2, v += a dt with a at the
- * old positions (one evaluation per step; not symplectic, energy drifts). */
-typedef enum clsort_nbody_integrator {
-    CLSORT_NBODY_LEAPFROG = 0,
-    CLSORT_NBODY_TUTORIAL
-} clsort_nbody_integrator;
-
-/* TILED: every pair evaluated twice (once per body), a work-group's tile of
- * positions in local memory. ATOMIC: each pair once (Newton's third law), the
- * reaction subtracted through float atomics (compare-exchange loops): float
- * only, one device, results vary in the last bits from run to run; there to
- * be measured against TILED (the seed note expects it slower). */
-typedef enum clsort_nbody_method {
-    CLSORT_NBODY_TILED = 0,
-    CLSORT_NBODY_ATOMIC,
-    CLSORT_NBODY_BARNES_HUT /* a radix tree rebuilt every evaluation, desc.theta (see TREE); float, one device */
-} clsort_nbody_method;
-
-/* Bodies are 4-vectors: positions (x, y, z, mass), velocities (vx, vy, vz, w
- * kept as is), accelerations (ax, ay, az, 0): float4, or double4 with fp64.
- * a_i = G * sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + softening2)^(3/2). */
-typedef struct clsort_nbody_desc {
-    double dt;                 /* time step, finite (0: nothing moves) */
-    double softening2;         /* eps^2 added to r^2, finite, >= 0; 0: bodies at the same point
-                                  (a body and itself) exert no force on each other */
-    double G;                  /* gravitational constant, finite; 0 = 1 */
-    unsigned steps;            /* steps in this call, 0 = 1 (no host transfer in between) */
-    clsort_nbody_integrator integrator; /* LEAPFROG (default) or TUTORIAL */
-    clsort_nbody_method method;         /* TILED (default) or ATOMIC */
-    int fp64;                  /* 1: double4 buffers and arithmetic (needs cl_khr_fp64) */
-    cl_mem accelerations;      /* optional out, n vectors: G*a at the final positions (LEAPFROG) or
-                                  at the positions of the last step's start (TUTORIAL) */
-    cl_mem temp;               /* optional: n vectors, the second position buffer of the double
-                                  buffering (a step never mixes old and new); NULL = the context's */
-    double theta;              /* BARNES_HUT opening angle, 0 < theta <= 2 (0 = 0.5); see TREE */
-} clsort_nbody_desc;
-
-/* Advances n bodies (n < 2^31) by desc->steps steps on the device:
- * positions and velocities are read and written in place. Aliasing:
- * positions, velocities, desc.accelerations and desc.temp pairwise share no
- * memory. */
-CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_mem velocities, size_t n,
-                                      const clsort_nbody_desc *desc, const clsort_enqueue *enq);
-/* accelerations[i] = G * a_i for your own integrator (desc: softening2, G,
- * fp64, method; dt, steps, integrator, temp and desc.accelerations ignored).
- * accelerations shares no memory with positions. */
-CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem positions, cl_mem accelerations, size_t n,
-                                            const clsort_nbody_desc *desc, const clsort_enqueue *enq);
-
-/* Several devices (the tutorial's two-GPU version): one clsort context per
- * device (or per queue), all sharing one cl_context. Each part advances its
- * slice [first, first + count) of the bodies against all positions, on its
- * own full copy of the positions; after every step each part's new slice is
- * copied into every other part's copy, device to device (events across the
- * queues, no host transfer). Counts all 0 = an even split; else the slices
- * must tile [0, n) in order. For one shape the results equal clsort_nbody's
- * bit for bit. Blocks until done. TILED only; desc.accelerations and
- * desc.temp must be NULL (each context's scratch holds the second buffer). */
-typedef struct clsort_nbody_part {
-    clsort_context *ctx;
-    cl_mem positions;   /* n vectors: all positions, the same in every part on entry; all on return */
-    cl_mem velocities;  /* n vectors; only this part's slice is read and written */
-    size_t first, count;
-} clsort_nbody_part;
-/* No two parts share a context, and no two of all the parts' positions and
- * velocities share memory (all are written).
- * parts NULL, count 0 or parts[0].ctx NULL: CLSORT_ERROR_INVALID_ARGUMENT with
- * no message (there is no context to hold one; clsort_last_error of any
- * context is not touched). */
-CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
-                                            const clsort_nbody_desc *desc);
 
 /* ---- reductions: reduce, segmented scan / reduce, by key, run-length encode, unique, histogram ---- */
 
@@ -1406,49 +1301,85 @@ CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *key
                                             const clsort_by_key_desc *desc, size_t *count);
 CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
                                                     uint32_t *counts, const clsort_histogram_desc *desc);
-/* ---- prepare: build ahead of time ------------------------------------------ */
 
-/* Which call a clsort_prepare_call describes. */
-typedef enum clsort_prepare_op {
-    CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
-    CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
-    CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
-    CLSORT_PREPARE_GATHER,    /* clsort_gather */
-    CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
-    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
-    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
-} clsort_prepare_op;
+/* ---- N-body ------------------------------------------------------------------ */
 
-/* One call to come: the descriptor it will take, and n where the programs
- * depend on it (the N-body shape; the radix sort's one-sweep passes need
- * n < 2^30); 0 = 65536. The descriptor's cl_mem fields count only as present
- * or absent (values, permutation, segment offsets, attributes): pass your
- * buffers or CLSORT_PREPARE_PRESENT; no buffer is touched. */
-typedef struct clsort_prepare_call {
-    clsort_prepare_op op;
-    size_t n;
-    const clsort_scan_desc *scan;
-    const clsort_split_desc *split;
-    const clsort_sort_desc *sort;
-    const clsort_bitonic_desc *bitonic;
-    const clsort_bin_desc *bin;
-    const clsort_nbody_desc *nbody;
-} clsort_prepare_call;
+/* How velocities advance. LEAPFROG: kick-drift-kick (v += a dt/2, x += v dt,
+ * v += a(x') dt/2), symplectic: energy errors stay bounded over long runs; a
+ * call of k steps evaluates the accelerations k + 1 times (the last closing
+ * kick needs a at the final positions), so bursts of many steps cost least.
+ * TUTORIAL: the seed tutorial's x += v dt + a dt^2/2, v += a dt with a at the
+ * old positions (one evaluation per step; not symplectic, energy drifts). */
+typedef enum clsort_nbody_integrator {
+    CLSORT_NBODY_LEAPFROG = 0,
+    CLSORT_NBODY_TUTORIAL
+} clsort_nbody_integrator;
 
-typedef struct clsort_prepare_desc {
-    const clsort_prepare_call *calls;
-    size_t count;
-} clsort_prepare_desc;
+/* TILED: every pair evaluated twice (once per body), a work-group's tile of
+ * positions in local memory. ATOMIC: each pair once (Newton's third law), the
+ * reaction subtracted through float atomics (compare-exchange loops): float
+ * only, one device, results vary in the last bits from run to run; there to
+ * be measured against TILED (the seed note expects it slower). */
+typedef enum clsort_nbody_method {
+    CLSORT_NBODY_TILED = 0,
+    CLSORT_NBODY_ATOMIC,
+    CLSORT_NBODY_BARNES_HUT /* a radix tree rebuilt every evaluation, desc.theta (see TREE); float, one device */
+} clsort_nbody_method;
 
-/* A cl_mem placeholder for descriptors given to clsort_prepare. */
-#define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
+/* Bodies are 4-vectors: positions (x, y, z, mass), velocities (vx, vy, vz, w
+ * kept as is), accelerations (ax, ay, az, 0): float4, or double4 with fp64.
+ * a_i = G * sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + softening2)^(3/2). */
+typedef struct clsort_nbody_desc {
+    double dt;                 /* time step, finite (0: nothing moves) */
+    double softening2;         /* eps^2 added to r^2, finite, >= 0; 0: bodies at the same point
+                                  (a body and itself) exert no force on each other */
+    double G;                  /* gravitational constant, finite; 0 = 1 */
+    unsigned steps;            /* steps in this call, 0 = 1 (no host transfer in between) */
+    clsort_nbody_integrator integrator; /* LEAPFROG (default) or TUTORIAL */
+    clsort_nbody_method method;         /* TILED (default) or ATOMIC */
+    int fp64;                  /* 1: double4 buffers and arithmetic (needs cl_khr_fp64) */
+    cl_mem accelerations;      /* optional out, n vectors: G*a at the final positions (LEAPFROG) or
+                                  at the positions of the last step's start (TUTORIAL) */
+    cl_mem temp;               /* optional: n vectors, the second position buffer of the double
+                                  buffering (a step never mixes old and new); NULL = the context's */
+    double theta;              /* BARNES_HUT opening angle, 0 < theta <= 2 (0 = 0.5); see TREE */
+} clsort_nbody_desc;
 
-/* Builds (or loads from the program cache) every program the described
- * calls will need, so that their first call runs at once: call it on a
- * loading screen. Enqueues nothing. Errors: as the calls would report for
- * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
- * programs already built stay built. */
-CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
+/* Advances n bodies (n < 2^31) by desc->steps steps on the device:
+ * positions and velocities are read and written in place. Aliasing:
+ * positions, velocities, desc.accelerations and desc.temp pairwise share no
+ * memory. */
+CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_mem velocities, size_t n,
+                                      const clsort_nbody_desc *desc, const clsort_enqueue *enq);
+/* accelerations[i] = G * a_i for your own integrator (desc: softening2, G,
+ * fp64, method; dt, steps, integrator, temp and desc.accelerations ignored).
+ * accelerations shares no memory with positions. */
+CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem positions, cl_mem accelerations, size_t n,
+                                            const clsort_nbody_desc *desc, const clsort_enqueue *enq);
+
+/* Several devices (the tutorial's two-GPU version): one clsort context per
+ * device (or per queue), all sharing one cl_context. Each part advances its
+ * slice [first, first + count) of the bodies against all positions, on its
+ * own full copy of the positions; after every step each part's new slice is
+ * copied into every other part's copy, device to device (events across the
+ * queues, no host transfer). Counts all 0 = an even split; else the slices
+ * must tile [0, n) in order. For one shape the results equal clsort_nbody's
+ * bit for bit. Blocks until done. TILED only; desc.accelerations and
+ * desc.temp must be NULL (each context's scratch holds the second buffer). */
+typedef struct clsort_nbody_part {
+    clsort_context *ctx;
+    cl_mem positions;   /* n vectors: all positions, the same in every part on entry; all on return */
+    cl_mem velocities;  /* n vectors; only this part's slice is read and written */
+    size_t first, count;
+} clsort_nbody_part;
+/* No two parts share a context, and no two of all the parts' positions and
+ * velocities share memory (all are written).
+ * parts NULL, count 0 or parts[0].ctx NULL: CLSORT_ERROR_INVALID_ARGUMENT with
+ * no message (there is no context to hold one; clsort_last_error of any
+ * context is not touched). */
+CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
+                                            const clsort_nbody_desc *desc);
+
 /* ---- trees over points: Morton codes, radix tree, summaries, Barnes-Hut ---- */
 
 /* Points are float records: point i's coordinates are the dims floats at byte
@@ -1541,6 +1472,50 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  const float *queries, size_t nq, float radius, uint32_t *counts,
                                                  uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
+/* ---- prepare: build ahead of time ------------------------------------------ */
+
+/* Which call a clsort_prepare_call describes. */
+typedef enum clsort_prepare_op {
+    CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
+    CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
+    CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
+    CLSORT_PREPARE_GATHER,    /* clsort_gather */
+    CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
+    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
+    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
+} clsort_prepare_op;
+
+/* One call to come: the descriptor it will take, and n where the programs
+ * depend on it (the N-body shape; the radix sort's one-sweep passes need
+ * n < 2^30); 0 = 65536. The descriptor's cl_mem fields count only as present
+ * or absent (values, permutation, segment offsets, attributes): pass your
+ * buffers or CLSORT_PREPARE_PRESENT; no buffer is touched. */
+typedef struct clsort_prepare_call {
+    clsort_prepare_op op;
+    size_t n;
+    const clsort_scan_desc *scan;
+    const clsort_split_desc *split;
+    const clsort_sort_desc *sort;
+    const clsort_bitonic_desc *bitonic;
+    const clsort_bin_desc *bin;
+    const clsort_nbody_desc *nbody;
+} clsort_prepare_call;
+
+typedef struct clsort_prepare_desc {
+    const clsort_prepare_call *calls;
+    size_t count;
+} clsort_prepare_desc;
+
+/* A cl_mem placeholder for descriptors given to clsort_prepare. */
+#define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
+
+/* Builds (or loads from the program cache) every program the described
+ * calls will need, so that their first call runs at once: call it on a
+ * loading screen. Enqueues nothing. Errors: as the calls would report for
+ * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
+ * programs already built stay built. */
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1552,7 +1527,7 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
 extern "C" {
 #endif
 
-/* How clsort_mpi_sort decides where items go. */
+/* How the distributed sort decides where items go. */
 typedef enum clsort_mpi_algorithm {
     CLSORT_MPI_PARTITION = 0, /* Hofmann-Ruenger splitting positions: any distribution, weights, duplicates */
     CLSORT_MPI_PSRS           /* regular-sampling sample sort (Shi-Schaeffer), for comparison: splitter
@@ -1561,13 +1536,27 @@ typedef enum clsort_mpi_algorithm {
 
 /* How step IV puts the p received sorted runs in order. */
 typedef enum clsort_mpi_merge {
-    CLSORT_MPI_MERGE_HOST = 0, /* log2(p) levels of stable two-way merges on the host (default: faster on PoCL) */
-    CLSORT_MPI_MERGE_DEVICE    /* radix sort of the concatenated runs again on the device (clsort_sort_host) */
+    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs radix-sorted again on the device (default) */
+    CLSORT_MPI_MERGE_HOST        /* the runs downloaded, log2(p) levels of stable two-way merges on the host,
+                                    uploaded: for comparison (it pays only where the device is the host's CPU) */
 } clsort_mpi_merge;
 
+/* Pinned host memory of the exchange (two CL_MEM_ALLOC_HOST_PTR buffers,
+ * kept mapped). Creating it costs page locking; desc.staging = &s keeps it
+ * across calls: zero it before the first call (it grows when a call needs
+ * more) and release it with clsort_mpi_staging_release before destroying
+ * its context. Fields are the library's. */
+typedef struct clsort_mpi_staging {
+    clsort_context *ctx;
+    cl_mem buffer[2]; /* send, receive */
+    void *host[2];    /* their mapped memory */
+    size_t bytes;     /* of each */
+} clsort_mpi_staging;
+
 typedef struct clsort_mpi_desc {
-    clsort_type type;              /* CLSORT_U32 (default) or CLSORT_U64 keys, ascending */
-    size_t value_size;             /* 0: no values; 4 or 8: values[] moved with the keys */
+    clsort_type type;              /* U32 (default), I32, F32, U64, I64 or F64 keys, ascending in clsort_sort's
+                                      order (floats: -0 < +0, NaNs last) */
+    size_t value_size;             /* 0: no values; 4 or 8: values moved with the keys */
     clsort_mpi_algorithm algorithm;
     clsort_mpi_merge merge;
     /* The distribution asked for, in items, or in accumulated weight when
@@ -1582,35 +1571,111 @@ typedef struct clsort_mpi_desc {
      * each boundary move by half the smaller room of its two ranks. */
     const double *lower, *upper;
     unsigned bits_per_round;       /* t of the partitioning, 1..8; 0 = 3 (the paper's choice) */
+    /* Step III moves the items in rounds of at most piece_bytes per rank
+     * (keys, values and weights together; 0 = 16 MiB, at most 1 GiB) through
+     * pinned host memory of 2 x 2 pieces (per call, or *staging). serial = 1:
+     * each copy is waited for before the exchange goes on, so that the stats
+     * give every step its whole time (a measurement mode; 0 = the copies of
+     * the next and previous pieces overlap the exchange of this one). */
+    size_t piece_bytes;
+    int serial;
+    clsort_mpi_staging *staging;   /* NULL: the call creates and releases its own */
+    size_t sample;                 /* step II reads the sorted keys through at most this many of them copied to
+                                      the host (every stride-th) plus windows between them; 0 = 65536 */
+    /* clsort_mpi_sort_device only: buffers of ctx's cl_context for the
+     * result, `capacity` items each: keys_out, values_out (with value_size)
+     * and weights_out (with weights); or all NULL: the call creates them. */
+    cl_mem keys_out, values_out, weights_out;
+    size_t capacity;
 } clsort_mpi_desc;
+
+/* The steps of the distributed sort: indexes of clsort_mpi_stats.seconds. */
+enum {
+    CLSORT_MPI_STEP_UPLOAD = 0, /* clsort_mpi_sort: the caller's arrays to the device */
+    CLSORT_MPI_STEP_LOCAL_SORT, /* I: the radix sort of this rank's items (and the sorted weights to the host) */
+    CLSORT_MPI_STEP_PARTITION,  /* II: the key sample, the splitting positions (all search rounds) */
+    CLSORT_MPI_STEP_D2H,        /* III: waiting for device->host copies of the pieces */
+    CLSORT_MPI_STEP_EXCHANGE,   /* III: the counts, the agreement, MPI_Alltoallv of the pieces */
+    CLSORT_MPI_STEP_H2D,        /* III: waiting for host->device copies of the pieces */
+    CLSORT_MPI_STEP_MERGE,      /* IV: the received runs put in order */
+    CLSORT_MPI_STEP_DOWNLOAD,   /* clsort_mpi_sort: the result to host arrays */
+    CLSORT_MPI_STEP_COUNT
+};
+
+/* Where one call's time went on this rank. With overlap (serial = 0) the
+ * D2H and H2D steps are only the waits the exchange did not hide. */
+typedef struct clsort_mpi_stats {
+    double seconds[CLSORT_MPI_STEP_COUNT];
+    double total;                     /* the whole call */
+    unsigned long long bytes_d2h;     /* step III: copied to pinned host memory (the items that leave the rank) */
+    unsigned long long bytes_sent;    /* step III: sent to other ranks (the same bytes) */
+    unsigned long long bytes_h2d;     /* step III: copied from pinned host memory (the items that arrive) */
+    unsigned rounds;                  /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
+    unsigned final_columns;           /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
+    unsigned pieces;                  /* exchange rounds (one MPI_Alltoallv per array each), the same on all ranks */
+} clsort_mpi_stats;
 
 /* What clsort_mpi_sort hands back on each rank. keys, values and weights are
  * allocated by the call (CLSORT_MALLOC) and owned by the caller: release them
- * with clsort_mpi_free. seconds: this rank's time in the four steps
- * (I local sort, II partitioning, III redistribution, IV merge). */
+ * with clsort_mpi_free. */
 typedef struct clsort_mpi_out {
     size_t n;        /* this rank's new local count */
     void *keys;      /* n keys, sorted; every key on rank r <= every key on rank r+1 */
     void *values;    /* n values (when value_size != 0), else NULL */
     double *weights; /* n weights (when weights were given), else NULL */
     double weight;   /* the sum of this rank's weights (or n when unweighted) */
-    double seconds[4];
-    unsigned rounds;        /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
-    unsigned final_columns; /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
+    clsort_mpi_stats stats;
 } clsort_mpi_out;
 
 /* Collective over comm: every rank calls it with its n local keys (values,
  * weights optional: NULL). The inputs are only read. On success *out holds
- * this rank's part of the globally sorted sequence; on failure *out is empty
- * and every rank returns an error (an argument or local error found before
- * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290 (a
- * total weight of 0 puts every boundary at 0: the last rank gets all items).
- * Per rank n < 2^31 (MPI counts). */
+ * this rank's part of the globally sorted sequence, stable: equal keys keep
+ * the order of (rank, position) of the input. On failure *out is empty and
+ * every rank returns an error (agreed before any return, naming the first
+ * failing rank; an MPI call that fails returns at once). weights: 0 <= w <=
+ * 1e290 (a total weight of 0 puts every boundary at 0: the last rank gets all
+ * items). Per rank n < 2^31 (MPI counts). Runs clsort_mpi_sort_device on
+ * device copies of the arrays. */
 CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
                                          const double *weights, size_t n, const clsort_mpi_desc *desc,
                                          clsort_mpi_out *out);
 /* Releases what clsort_mpi_sort allocated and zeroes *out (NULL is fine). */
 CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
+
+/* What clsort_mpi_sort_device hands back on each rank. */
+typedef struct clsort_mpi_device_out {
+    size_t n;               /* this rank's new local count */
+    size_t needed;          /* the items this rank's result needs, known once the counts are exchanged: also
+                               after a failure there (desc.capacity too small), else 0 */
+    cl_mem keys;            /* n keys, sorted, on ctx's cl_context; every key on rank r <= every key on rank r+1 */
+    cl_mem values, weights; /* n values (with value_size), n weights (with weights), else NULL */
+    double weight;          /* the sum of this rank's weights (or n when unweighted) */
+    clsort_mpi_stats stats;
+    clsort_context *ctx;    /* the context of the buffers */
+} clsort_mpi_device_out;
+
+/* The device-resident form: keys (values: n * value_size bytes, weights: n
+ * doubles, each optional) are buffers of ctx's cl_context, only read; the
+ * result stays on the device: in desc.keys_out/values_out/weights_out when
+ * given (out->keys etc. are then those buffers), else in buffers the call
+ * creates (at least one item each). out holds one reference to each
+ * (clsort_mpi_device_free releases them). Nothing goes through the host but
+ * the items that leave or reach the rank, a sample of the sorted keys, and
+ * the weights (for the partitioning). The output buffers may be the input
+ * buffers (step I reads the inputs before anything is written; the inputs
+ * are then not kept after an error). When desc.capacity is below the
+ * result's count on any rank, every rank fails with
+ * CLSORT_ERROR_INVALID_ARGUMENT before anything is exchanged, and
+ * out->needed says what this rank needs. Otherwise as clsort_mpi_sort; after
+ * an error the caller's output buffers hold unspecified data. The call ends
+ * with the results complete (it waits for ctx's queue). */
+CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm comm, cl_mem keys, cl_mem values,
+                                                cl_mem weights, size_t n, const clsort_mpi_desc *desc,
+                                                clsort_mpi_device_out *out);
+/* Releases out's references and zeroes it (NULL is fine). */
+CLSORT_API void clsort_mpi_device_free(clsort_mpi_device_out *out);
+/* Unmaps and releases the staging memory and zeroes *staging (NULL is fine). */
+CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 
 #ifdef __cplusplus
 }
@@ -1713,7 +1778,10 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_int, clEnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
-    X(cl_int, clReleaseEvent, (cl_event))
+    X(cl_int, clReleaseEvent, (cl_event)) \
+    X(void *, clEnqueueMapBuffer, (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *)) \
+    X(cl_int, clEnqueueUnmapMemObject, (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))
 
 #ifdef CLSORT_DYNAMIC_OPENCL
 #define CLSORT__CL_FIELD(ret, name, params) ret(CL_API_CALL *p_##name) params; /* ## keeps name unexpanded */
@@ -1851,12 +1919,16 @@ typedef struct clsort__cuda {
 #undef CLSORT__CU_FIELD
 
 /* >>engine -------------------------------------------------------------------
- * What every primitive family needs and nothing that belongs to one: the
- * context and its device profile, errors, programs built from a request the
- * family hands over, kernel arguments and launches chained on a queue, named
- * scratch buffers, argument checks and host staging. Families (below, in
- * dependency order) build on these; adding one does not edit this section
- * (see ADDING A PRIMITIVE in the manual). */
+ * What the families share, in the parts >>engine to >>tuning: the context
+ * and its device profile, errors, the element types, programs built from a
+ * request the family hands over, kernel arguments and launches chained on a
+ * queue, the loop budget, named scratch buffers, the look-back status,
+ * argument checks, host staging and the tuning knobs. This first part holds
+ * the types and the small functions the others use. The families follow
+ * (each after the families it calls), then the parts across families, then
+ * the optional program cache (>>cache, >>cubin), which the engine reaches
+ * through the declarations below. ADDING A PRIMITIVE in the manual says
+ * which places a new family touches. */
 
 /* The kernel sources embedded from kernels/ (>>generated at the end):
  * NULL when no file of that name was embedded. */
@@ -1913,7 +1985,7 @@ typedef struct clsort__profile {
                                launch; 0: no limit (clsort__loop_budget, >>loop budget) */
 } clsort__profile;
 
-/* The persistent program cache (---- program cache ---- below), resolved
+/* The persistent program cache (>>cache), resolved
  * at create. */
 typedef struct clsort__cache {
     int on;
@@ -1974,10 +2046,56 @@ struct clsort_context {
 #endif
 };
 
-static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tuning *asked); /* >>tuning */
-static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d); /* program cache */
+/* Parts that come later (each in its own tagged part below). */
+static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tuning *asked);          /* >>tuning */
+static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d);         /* >>cache */
+static void clsort__cache_key(const clsort_context *ctx, const char *opts, const char *const *names,
+                              const char *const *srcs, const size_t *lens, cl_uint nsrc,
+                              unsigned char key[32]);                                                  /* >>cache */
+static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts); /* >>cache */
+static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32],
+                                const char *opts);                                                     /* >>cache */
+static int clsort__is_cuda_helper(const char *name);                                                   /* >>cubin */
+static void clsort__cuda_unload(clsort_context *ctx);                                                  /* >>cubin */
 
-/* ---- errors ---- */
+/* ---- small arithmetic and string functions ---- */
+
+
+static size_t clsort__align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* The smallest l with 2^l >= x. */
+static unsigned clsort__log2_ceil(cl_ulong x)
+{
+    unsigned l = 0;
+    while (((cl_ulong)1 << l) < x) ++l;
+    return l;
+}
+
+static int clsort__finite(double x) { return x == x && x - x == 0.0; }
+
+static int clsort__is_pow2(cl_ulong x) { return x != 0 && (x & (x - 1)) == 0; }
+
+static int clsort__contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle), i, j;
+    if (n == 0) return 1;
+    for (i = 0; hay[i]; ++i) {
+        for (j = 0; j < n && hay[i + j]; ++j) {
+            char a = hay[i + j], b = needle[j];
+            if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+            if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
+            if (a != b) break;
+        }
+        if (j == n) return 1;
+    }
+    return 0;
+}
+
+/* >>errors -------------------------------------------------------------------
+ * Messages: every failure records what failed in ctx->error (the public
+ * function's name in front), and returns its clsort_result.
+ */
+
 
 static const char *clsort__cl_error_name(cl_int e)
 {
@@ -2091,7 +2209,11 @@ CLSORT_API const char *clsort_last_error(const clsort_context *ctx)
     return ctx ? ctx->error : "no context (out of host memory or NULL)";
 }
 
-/* ---- element types: one row per clsort_type ---- */
+/* >>types --------------------------------------------------------------------
+ * The element types: one row per clsort_type (names, OpenCL C types, key
+ * images), shared by every family.
+ */
+
 
 /* How keys are mapped to order-preserving unsigned images (kernels/keys.cl). */
 enum { CLSORT__IMAGE_UNSIGNED = 0, CLSORT__IMAGE_SIGNED = 1, CLSORT__IMAGE_FLOAT = 2 };
@@ -2124,114 +2246,6 @@ CLSORT_API size_t clsort_type_size(clsort_type t)
 {
     return ((int)t >= 0 && t < CLSORT_TYPE_COUNT) ? clsort__types[t].size : 4u;
 }
-
-/* ---- device choice and profile ---- */
-
-static int clsort__contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle), i, j;
-    if (n == 0) return 1;
-    for (i = 0; hay[i]; ++i) {
-        for (j = 0; j < n && hay[i + j]; ++j) {
-            char a = hay[i + j], b = needle[j];
-            if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-            if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
-            if (a != b) break;
-        }
-        if (j == n) return 1;
-    }
-    return 0;
-}
-/* "P:D" with two decimal numbers: 1 and the numbers, 0 when sel is not of
- * that form. Numbers too large for an index select nothing (no wrap-around). */
-static int clsort__parse_index_pair(const char *sel, unsigned *p, unsigned *d)
-{
-    cl_ulong v[2] = {0, 0};
-    int i;
-    for (i = 0; i < 2; ++i) {
-        int digits = 0;
-        while (*sel >= '0' && *sel <= '9') {
-            if (v[i] <= 0xffffffffu) v[i] = v[i] * 10 + (cl_ulong)(*sel - '0');
-            ++sel, ++digits;
-        }
-        if (!digits || *sel != (i == 0 ? ':' : '\0')) return 0;
-        ++sel;
-    }
-    *p = v[0] > 0xffffffffu ? 0xffffffffu : (unsigned)v[0];
-    *d = v[1] > 0xffffffffu ? 0xffffffffu : (unsigned)v[1];
-    return 1;
-}
-
-/* Finds the device named by sel (see CLSORT_DEVICE), or the default. */
-static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, cl_device_id *out)
-{
-    cl_platform_id plats[CLSORT__MAX_PLATFORMS];
-    cl_uint np = 0, p;
-    cl_int e = CLSORT__CL(ctx, clGetPlatformIDs)(CLSORT__MAX_PLATFORMS, plats, &np);
-    int want_idx = 0;
-    unsigned pi = 0, di = 0;
-    cl_device_id best = NULL;
-    cl_int last_error = CL_SUCCESS;
-    int pass;
-    if (e != CL_SUCCESS || np == 0)
-        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
-                            "no OpenCL platform found (clGetPlatformIDs: %s); install an ICD such as pocl-opencl-icd",
-                            clsort__cl_error_name(e));
-    if (np > CLSORT__MAX_PLATFORMS) np = CLSORT__MAX_PLATFORMS;
-    if (sel && !*sel) sel = NULL;
-    if (sel) want_idx = clsort__parse_index_pair(sel, &pi, &di);
-    /* pass 0: GPUs (default) or matching devices; pass 1: CPUs by default */
-    for (pass = 0; pass < 2 && !best; ++pass) {
-        for (p = 0; p < np && !best; ++p) {
-            cl_device_id devs[CLSORT__MAX_DEVICES];
-            cl_uint nd = 0, d;
-            char pname[256] = "", pvendor[256] = "";
-            cl_int de = CLSORT__CL(ctx, clGetDeviceIDs)(plats[p], CL_DEVICE_TYPE_ALL, CLSORT__MAX_DEVICES, devs, &nd);
-            if (de != CL_SUCCESS) {
-                last_error = de;
-                continue;
-            }
-            if (nd > CLSORT__MAX_DEVICES) nd = CLSORT__MAX_DEVICES;
-            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_VENDOR, sizeof pvendor, pvendor, NULL);
-            for (d = 0; d < nd && !best; ++d) {
-                cl_device_type t = 0;
-                char dname[256] = "", dvendor[256] = "";
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_VENDOR, sizeof dvendor, dvendor, NULL);
-                if (want_idx) {
-                    if (p == pi && d == di) best = devs[d];
-                } else if (sel && (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0)) {
-                    if (t & CL_DEVICE_TYPE_GPU) best = devs[d];
-                } else if (sel && (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0)) {
-                    if (t & CL_DEVICE_TYPE_CPU) best = devs[d];
-                } else if (sel) {
-                    if (clsort__contains_nocase(pname, sel) || clsort__contains_nocase(pvendor, sel) ||
-                        clsort__contains_nocase(dname, sel) || clsort__contains_nocase(dvendor, sel))
-                        best = devs[d];
-                } else if (pass == 0 ? (t & CL_DEVICE_TYPE_GPU) != 0 : 1) {
-                    best = devs[d];
-                }
-            }
-        }
-        if (sel) break;
-    }
-    if (!best)
-        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
-                            "no OpenCL device matches \"%s\" (%u platform(s) found%s%s)", sel ? sel : "default",
-                            (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
-                            last_error != CL_SUCCESS ? clsort__cl_error_name(last_error) : "");
-    *out = best;
-    return CLSORT_SUCCESS;
-}
-
-#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_ext.h, cl_nv_device_attribute_query */
-#endif
-#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
-#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
-#endif
 
 /* >>quirks: the device-quirk table -------------------------------------------
  * Every decision the library takes from device queries, one row each with
@@ -2373,8 +2387,8 @@ static void clsort__decide(clsort__profile *d)
      * per program on the H100 (driver 580.159.04, CUDA_CACHE_DISABLE=1),
      * 2.1-2.8 s for the 9 programs of bench/coldstart.c. A cubin made from
      * such PTX (ptxas -arch=sm_90 -O3) built in 2.5 ms with all its kernels;
-     * a fatbin was refused, CL_INVALID_BINARY (bench/data/
-     * h100-2026-11-24-s4-run.txt). So on NVIDIA GPUs the store links the PTX
+     * a fatbin was refused, CL_INVALID_BINARY (bench/RESULTS.md, program
+     * cache on NVIDIA). So on NVIDIA GPUs the store links the PTX
      * into a cubin with the driver's own libcuda, checks that the driver
      * builds it into the same kernels, and stores that (>>cubin); anything
      * else stores the PTX. tuning.cache_ptx (CLSORT_CUBIN=0) keeps the PTX. */
@@ -2396,6 +2410,113 @@ static void clsort__decide(clsort__profile *d)
      * Not measured elsewhere: variant 1 there. */
     d->rbk_v3 = d->nv_ptx;
 }
+
+/* A work-group of w > 1 work-items is widened to the device's narrowest
+ * correct width (dev.min_wg), halving the items per work-item to keep the
+ * tile where it can. (w = 1: the serial kernels, no barriers: kept.) */
+static void clsort__widen(const clsort_context *ctx, size_t *w, size_t *items)
+{
+    while (*w > 1 && *w < ctx->dev.min_wg && *w * 2 <= ctx->dev.max_wg) {
+        *w <<= 1;
+        if (*items > 1) *items >>= 1;
+    }
+}
+
+/* >>device -------------------------------------------------------------------
+ * Which device a context gets (desc.device_select, CLSORT_DEVICE) and its
+ * profile, queried once at create and decided by the quirk table.
+ */
+
+/* "P:D" with two decimal numbers: 1 and the numbers, 0 when sel is not of
+ * that form. Numbers too large for an index select nothing (no wrap-around). */
+static int clsort__parse_index_pair(const char *sel, unsigned *p, unsigned *d)
+{
+    cl_ulong v[2] = {0, 0};
+    int i;
+    for (i = 0; i < 2; ++i) {
+        int digits = 0;
+        while (*sel >= '0' && *sel <= '9') {
+            if (v[i] <= 0xffffffffu) v[i] = v[i] * 10 + (cl_ulong)(*sel - '0');
+            ++sel, ++digits;
+        }
+        if (!digits || *sel != (i == 0 ? ':' : '\0')) return 0;
+        ++sel;
+    }
+    *p = v[0] > 0xffffffffu ? 0xffffffffu : (unsigned)v[0];
+    *d = v[1] > 0xffffffffu ? 0xffffffffu : (unsigned)v[1];
+    return 1;
+}
+
+/* Finds the device named by sel (see CLSORT_DEVICE), or the default. */
+static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, cl_device_id *out)
+{
+    cl_platform_id plats[CLSORT__MAX_PLATFORMS];
+    cl_uint np = 0, p;
+    cl_int e = CLSORT__CL(ctx, clGetPlatformIDs)(CLSORT__MAX_PLATFORMS, plats, &np);
+    int want_idx = 0;
+    unsigned pi = 0, di = 0;
+    cl_device_id best = NULL;
+    cl_int last_error = CL_SUCCESS;
+    int pass;
+    if (e != CL_SUCCESS || np == 0)
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
+                            "no OpenCL platform found (clGetPlatformIDs: %s); install an ICD such as pocl-opencl-icd",
+                            clsort__cl_error_name(e));
+    if (np > CLSORT__MAX_PLATFORMS) np = CLSORT__MAX_PLATFORMS;
+    if (sel && !*sel) sel = NULL;
+    if (sel) want_idx = clsort__parse_index_pair(sel, &pi, &di);
+    /* pass 0: GPUs (default) or matching devices; pass 1: CPUs by default */
+    for (pass = 0; pass < 2 && !best; ++pass) {
+        for (p = 0; p < np && !best; ++p) {
+            cl_device_id devs[CLSORT__MAX_DEVICES];
+            cl_uint nd = 0, d;
+            char pname[256] = "", pvendor[256] = "";
+            cl_int de = CLSORT__CL(ctx, clGetDeviceIDs)(plats[p], CL_DEVICE_TYPE_ALL, CLSORT__MAX_DEVICES, devs, &nd);
+            if (de != CL_SUCCESS) {
+                last_error = de;
+                continue;
+            }
+            if (nd > CLSORT__MAX_DEVICES) nd = CLSORT__MAX_DEVICES;
+            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_VENDOR, sizeof pvendor, pvendor, NULL);
+            for (d = 0; d < nd && !best; ++d) {
+                cl_device_type t = 0;
+                char dname[256] = "", dvendor[256] = "";
+                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
+                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_VENDOR, sizeof dvendor, dvendor, NULL);
+                if (want_idx) {
+                    if (p == pi && d == di) best = devs[d];
+                } else if (sel && (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0)) {
+                    if (t & CL_DEVICE_TYPE_GPU) best = devs[d];
+                } else if (sel && (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0)) {
+                    if (t & CL_DEVICE_TYPE_CPU) best = devs[d];
+                } else if (sel) {
+                    if (clsort__contains_nocase(pname, sel) || clsort__contains_nocase(pvendor, sel) ||
+                        clsort__contains_nocase(dname, sel) || clsort__contains_nocase(dvendor, sel))
+                        best = devs[d];
+                } else if (pass == 0 ? (t & CL_DEVICE_TYPE_GPU) != 0 : 1) {
+                    best = devs[d];
+                }
+            }
+        }
+        if (sel) break;
+    }
+    if (!best)
+        return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
+                            "no OpenCL device matches \"%s\" (%u platform(s) found%s%s)", sel ? sel : "default",
+                            (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
+                            last_error != CL_SUCCESS ? clsort__cl_error_name(last_error) : "");
+    *out = best;
+    return CLSORT_SUCCESS;
+}
+
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_ext.h, cl_nv_device_attribute_query */
+#endif
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 
 /* Reads the device's profile once; families decide from it, never from the
  * driver again. */
@@ -2452,6 +2573,11 @@ static clsort_result clsort__query_device(clsort_context *ctx)
     clsort__decide(d);
     return CLSORT_SUCCESS;
 }
+
+/* >>context ------------------------------------------------------------------
+ * Create and destroy: the OpenCL context, device and queue (the caller's or
+ * our own), the profile, the path, the program cache and the tuning.
+ */
 
 /* A queue the library may enqueue on: of the context's OpenCL context and
  * device, and in-order (the chained commands of a call rely on it). The one
@@ -2584,8 +2710,7 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
     return r;
 }
 
-static void clsort__program_release(clsort_context *ctx, struct clsort__program *p); /* programs */
-static void clsort__cuda_unload(clsort_context *ctx);                                 /* >>cubin */
+static void clsort__program_release(clsort_context *ctx, struct clsort__program *p); /* >>programs */
 
 CLSORT_API void clsort_destroy(clsort_context *ctx)
 {
@@ -2616,8 +2741,12 @@ CLSORT_API cl_device_id clsort_cl_device(const clsort_context *ctx) { return ctx
 CLSORT_API cl_command_queue clsort_cl_queue(const clsort_context *ctx) { return ctx ? ctx->queue : NULL; }
 CLSORT_API clsort_path clsort_context_path(const clsort_context *ctx) { return ctx ? ctx->path : CLSORT_PATH_AUTO; }
 
+/* >>programs -----------------------------------------------------------------
+ * Programs built from a family's request (kernels/ files, build options,
+ * shape), kept per specialization in the context (LRU), loaded from and
+ * stored to the program cache (>>cache) when it is on.
+ */
 
-/* ---- programs: built from a family's request, cached per specialization ---- */
 
 /* What a family asks the engine to build: the kernels/ files in order, the
  * build options (which encode the shape), and that shape. */
@@ -2655,1092 +2784,10 @@ static void clsort__request_option(clsort__request *rq, const char *fmt, ...)
     CLSORT_ASSERT(strlen(rq->options) + 1 < sizeof rq->options); /* never truncated */
 }
 
-/* ---- program cache: built binaries kept across processes ----
- * Key: SHA-256 of the library version, platform name and version, device
- * name and version, driver version (ctx->cache.ident, read at create), the
- * full build options and every source file (name, length, text). SHA-256
- * because the key is the only thing that ties a binary to what it was built
- * from: a 256-bit collision-resistant hash makes an accidental (or crafted)
- * match of two different inputs out of reach, which a 64- or 128-bit
- * non-cryptographic hash (FNV, xxhash) does not promise for crafted input.
- * An entry is a 96-byte header (magic, format, key, binary length, SHA-256
- * of the binary) and the binary; a loaded entry is used only when all of it
- * checks, and the driver then still builds it (clBuildProgram). Anything
- * wrong (missing, short, foreign, corrupt, refused by the driver; a store
- * that fails) is counted, noted in clsort_cache_stats.warning, and the
- * program is built from source: the cache never makes a call fail. Files
- * are written to a temporary name in the same directory and renamed over
- * the entry, so readers see a whole entry or none, with any number of
- * writers. */
-
-typedef struct clsort__sha256 {
-    cl_uint h[8];
-    cl_ulong bytes;
-    unsigned char block[64];
-    size_t fill;
-} clsort__sha256;
-
-static const cl_uint clsort__sha256_k[64] = {
-    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
-    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
-    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
-    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
-    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
-    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
-    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
-    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
-
-#define CLSORT__ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-
-static void clsort__sha256_block(clsort__sha256 *s, const unsigned char *b)
-{
-    cl_uint w[64], a, bb, c, d, e, f, g, h, t1, t2;
-    int i;
-    for (i = 0; i < 16; ++i)
-        w[i] = (cl_uint)b[4 * i] << 24 | (cl_uint)b[4 * i + 1] << 16 | (cl_uint)b[4 * i + 2] << 8 | (cl_uint)b[4 * i + 3];
-    for (i = 16; i < 64; ++i) {
-        cl_uint s0 = CLSORT__ROR(w[i - 15], 7) ^ CLSORT__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        cl_uint s1 = CLSORT__ROR(w[i - 2], 17) ^ CLSORT__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    a = s->h[0]; bb = s->h[1]; c = s->h[2]; d = s->h[3]; e = s->h[4]; f = s->h[5]; g = s->h[6]; h = s->h[7];
-    for (i = 0; i < 64; ++i) {
-        t1 = h + (CLSORT__ROR(e, 6) ^ CLSORT__ROR(e, 11) ^ CLSORT__ROR(e, 25)) + ((e & f) ^ (~e & g)) +
-             clsort__sha256_k[i] + w[i];
-        t2 = (CLSORT__ROR(a, 2) ^ CLSORT__ROR(a, 13) ^ CLSORT__ROR(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
-        h = g; g = f; f = e; e = d + t1; d = c; c = bb; bb = a; a = t1 + t2;
-    }
-    s->h[0] += a; s->h[1] += bb; s->h[2] += c; s->h[3] += d; s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
-}
-#undef CLSORT__ROR
-
-static void clsort__sha256_init(clsort__sha256 *s)
-{
-    static const cl_uint h0[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
-                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
-    memcpy(s->h, h0, sizeof h0);
-    s->bytes = 0;
-    s->fill = 0;
-}
-
-static void clsort__sha256_add(clsort__sha256 *s, const void *data, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)data;
-    s->bytes += len;
-    while (len > 0) {
-        size_t take = 64 - s->fill < len ? 64 - s->fill : len;
-        memcpy(s->block + s->fill, p, take);
-        s->fill += take;
-        p += take;
-        len -= take;
-        if (s->fill == 64) {
-            clsort__sha256_block(s, s->block);
-            s->fill = 0;
-        }
-    }
-}
-
-static void clsort__sha256_done(clsort__sha256 *s, unsigned char out[32])
-{
-    cl_ulong bits = s->bytes * 8;
-    unsigned char pad = 0x80, zero = 0, len[8];
-    int i;
-    clsort__sha256_add(s, &pad, 1);
-    while (s->fill != 56) clsort__sha256_add(s, &zero, 1);
-    for (i = 0; i < 8; ++i) len[i] = (unsigned char)(bits >> (56 - 8 * i));
-    clsort__sha256_add(s, len, 8);
-    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-/* Adds a string with its terminator (so "ab"+"c" and "a"+"bc" differ). */
-static void clsort__sha256_str(clsort__sha256 *s, const char *str) { clsort__sha256_add(s, str, strlen(str) + 1); }
-
-/* A cache problem: counted by the caller, the words kept for
- * clsort_cache_stats (never an error of the call). */
-static void clsort__cache_warn(clsort_context *ctx, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx->cache.warning, sizeof ctx->cache.warning, fmt, ap);
-    va_end(ap);
-}
-
-/* One info string of the device or platform into the identity; 0 when the
- * query fails (the cache is then off: a key must know what it stands for). */
-static int clsort__cache_ident_add(clsort_context *ctx, cl_platform_id plat, cl_uint what, const char *label)
-{
-    char buf[512] = "";
-    size_t used = strlen(ctx->cache.ident);
-    cl_int e = plat ? CLSORT__CL(ctx, clGetPlatformInfo)(plat, (cl_platform_info)what, sizeof buf - 1, buf, NULL)
-                    : CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)what, sizeof buf - 1, buf, NULL);
-    if (e != CL_SUCCESS) {
-        clsort__cache_warn(ctx, "cache off: the %s query failed: %s", label, clsort__cl_error_name(e));
-        return 0;
-    }
-    buf[sizeof buf - 1] = '\0';
-    snprintf(ctx->cache.ident + used, sizeof ctx->cache.ident - used, "%s=%s\n", label, buf);
-    return 1;
-}
-
-/* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
- * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
- * directory (never the current directory: a relative result is refused). */
-static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d)
-{
-    clsort__cache *c = &ctx->cache;
-    cl_platform_id plat = NULL;
-    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
-    if ((d->cache_load != NULL) != (d->cache_store != NULL))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
-    if (d->cache_off) return CLSORT_SUCCESS;
-    if (d->cache_load) {
-        c->load = d->cache_load;
-        c->store = d->cache_store;
-        c->user = d->cache_user;
-    } else if (d->cache_dir && *d->cache_dir) {
-        base = d->cache_dir;
-    } else if (env && *env) {
-        if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
-        base = env;
-    } else {
-#if defined(_WIN32)
-        base = getenv("LOCALAPPDATA");
-        sub = "\\clsort";
-#elif defined(__APPLE__)
-        base = getenv("HOME");
-        sub = "/Library/Caches/clsort";
-#else
-        base = getenv("XDG_CACHE_HOME");
-        sub = "/clsort";
-        if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
-            base = getenv("HOME");
-            sub = "/.cache/clsort";
-        }
-#endif
-        if (!base || !*base) {
-            clsort__cache_warn(ctx, "cache off: no cache directory (set CLSORT_CACHE_DIR or desc.cache_dir)");
-            return CLSORT_SUCCESS;
-        }
-    }
-    if (base) {
-        size_t len = strlen(base) + strlen(sub);
-#if defined(_WIN32)
-        int absolute = (base[0] && base[1] == ':') || base[0] == '\\' || base[0] == '/';
-#else
-        int absolute = base[0] == '/';
-#endif
-        if (!absolute && base != d->cache_dir && base != env) {
-            clsort__cache_warn(ctx, "cache off: the cache directory \"%s\" is not absolute", base);
-            return CLSORT_SUCCESS;
-        }
-        if (len + 80 >= sizeof c->dir) {
-            clsort__cache_warn(ctx, "cache off: the cache directory path is too long");
-            return CLSORT_SUCCESS;
-        }
-        snprintf(c->dir, sizeof c->dir, "%s%s", base, sub);
-    }
-    snprintf(c->ident, sizeof c->ident, "clsort=%d.%d.%d\n", CLSORT_VERSION_MAJOR, CLSORT_VERSION_MINOR,
-             CLSORT_VERSION_PATCH);
-    if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS ||
-        !plat) {
-        clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
-        return CLSORT_SUCCESS;
-    }
-    /* when to store a binary: the quirk table's row (dev.cache_defer) */
-    c->defer = ctx->dev.cache_defer;
-    if (!clsort__cache_ident_add(ctx, plat, CL_PLATFORM_NAME, "platform") ||
-        !clsort__cache_ident_add(ctx, plat, CL_PLATFORM_VERSION, "platform version") ||
-        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
-        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_VERSION, "device version") ||
-        !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
-        return CLSORT_SUCCESS;
-    c->on = 1;
-    return CLSORT_SUCCESS;
-}
-
-/* The key of a program: SHA-256 of the identity, the options and the sources. */
-static void clsort__cache_key(const clsort_context *ctx, const char *opts, const char *const *names,
-                              const char *const *srcs, const size_t *lens, cl_uint nsrc, unsigned char key[32])
-{
-    clsort__sha256 s;
-    cl_uint i;
-    clsort__sha256_init(&s);
-    clsort__sha256_str(&s, "clsort program cache 1");
-    clsort__sha256_str(&s, ctx->cache.ident);
-    clsort__sha256_str(&s, opts);
-    for (i = 0; i < nsrc; ++i) {
-        unsigned char len8[8];
-        int b;
-        for (b = 0; b < 8; ++b) len8[b] = (unsigned char)((cl_ulong)lens[i] >> (8 * b));
-        clsort__sha256_str(&s, names[i]);
-        clsort__sha256_add(&s, len8, 8);
-        clsort__sha256_add(&s, srcs[i], lens[i]);
-    }
-    clsort__sha256_done(&s, key);
-}
-
-#define CLSORT__CACHE_HEADER 96
-#define CLSORT__CACHE_MAX ((size_t)1 << 30) /* larger entries are foreign or corrupt */
-
-static void clsort__put64(unsigned char *p, cl_ulong v)
-{
-    int i;
-    for (i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static cl_ulong clsort__get64(const unsigned char *p)
-{
-    cl_ulong v = 0;
-    int i;
-    for (i = 7; i >= 0; --i) v = v << 8 | p[i];
-    return v;
-}
-
-/* Header: "clsortPB" | format 1 (u32 LE) | header size (u32 LE) | binary
- * length (u64 LE) | key (32) | SHA-256 of the binary (32) | zero (8). */
-static void clsort__cache_header(unsigned char h[CLSORT__CACHE_HEADER], const unsigned char key[32],
-                                 const unsigned char *bin, size_t len)
-{
-    clsort__sha256 s;
-    memset(h, 0, CLSORT__CACHE_HEADER);
-    memcpy(h, "clsortPB", 8);
-    h[8] = 1;
-    h[12] = CLSORT__CACHE_HEADER;
-    clsort__put64(h + 16, (cl_ulong)len);
-    memcpy(h + 24, key, 32);
-    clsort__sha256_init(&s);
-    clsort__sha256_add(&s, bin, len);
-    clsort__sha256_done(&s, h + 56);
-}
-
-/* The binary's length when header h belongs to key and describes an entry
- * of total bytes; 0 when it does not. */
-static size_t clsort__cache_check_header(const unsigned char *h, const unsigned char key[32], size_t total)
-{
-    cl_ulong len;
-    static const unsigned char format[8] = {1, 0, 0, 0, CLSORT__CACHE_HEADER, 0, 0, 0};
-    if (total < CLSORT__CACHE_HEADER || memcmp(h, "clsortPB", 8) != 0 || memcmp(h + 8, format, 8) != 0 ||
-        memcmp(h + 24, key, 32) != 0)
-        return 0;
-    len = clsort__get64(h + 16);
-    if (len == 0 || len > CLSORT__CACHE_MAX || len != (cl_ulong)(total - CLSORT__CACHE_HEADER)) return 0;
-    return (size_t)len;
-}
-
-static int clsort__cache_check_binary(const unsigned char *h, const unsigned char *bin, size_t len)
-{
-    clsort__sha256 s;
-    unsigned char sum[32];
-    clsort__sha256_init(&s);
-    clsort__sha256_add(&s, bin, len);
-    clsort__sha256_done(&s, sum);
-    return memcmp(sum, h + 56, 32) == 0;
-}
-
-static void clsort__hex(const unsigned char key[32], char out[65])
-{
-    static const char digits[] = "0123456789abcdef";
-    int i;
-    for (i = 0; i < 32; ++i) {
-        out[2 * i] = digits[key[i] >> 4];
-        out[2 * i + 1] = digits[key[i] & 15];
-    }
-    out[64] = '\0';
-}
-
-#if defined(_WIN32)
-#define CLSORT__SEP "\\"
-#else
-#define CLSORT__SEP "/"
-#endif
-
-/* Reads a whole entry (header + binary) of key: from the callback or the
- * file. Returns a CLSORT_MALLOC'd buffer and its size, NULL when none. A
- * missing entry is a plain miss; a present but unusable one is counted. */
-static unsigned char *clsort__cache_read(clsort_context *ctx, const unsigned char key[32], size_t *total)
-{
-    char hex[65], path[1200];
-    unsigned char *buf = NULL;
-    size_t size = 0;
-    clsort__hex(key, hex);
-    *total = 0;
-    if (ctx->cache.load) {
-        size = ctx->cache.load(ctx->cache.user, hex, NULL, 0);
-        if (size == 0) return NULL;
-        if (size > CLSORT__CACHE_MAX + CLSORT__CACHE_HEADER || size < CLSORT__CACHE_HEADER) {
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %.16s: the load callback returned %lu bytes", hex, (unsigned long)size);
-            return NULL;
-        }
-        buf = (unsigned char *)CLSORT_MALLOC(size);
-        if (!buf) return NULL;
-        if (ctx->cache.load(ctx->cache.user, hex, buf, size) != size) {
-            CLSORT_FREE(buf);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %.16s: the load callback changed its size", hex);
-            return NULL;
-        }
-    } else {
-        FILE *f;
-        unsigned char h[CLSORT__CACHE_HEADER];
-        size_t len, got;
-        snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
-        f = fopen(path, "rb");
-        if (!f) return NULL; /* a miss (or an unreadable directory: the same to us) */
-        got = fread(h, 1, sizeof h, f);
-        len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
-        size = CLSORT__CACHE_HEADER + len;
-        if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(size + 1))) {
-            fclose(f);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
-            return NULL;
-        }
-        memcpy(buf, h, sizeof h);
-        got = fread(buf + sizeof h, 1, len + 1, f); /* one byte more: a longer file is not this entry */
-        fclose(f);
-        if (got != len) {
-            CLSORT_FREE(buf);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %s: %lu bytes of binary, the header says %lu", path,
-                               (unsigned long)got, (unsigned long)len);
-            return NULL;
-        }
-    }
-    *total = size;
-    return buf;
-}
-
-/* Creates the directory and its parents (existing ones are fine). */
-static int clsort__mkdirs(const char *dir)
-{
-    char path[1024];
-    size_t i, n = strlen(dir);
-    if (n >= sizeof path) return 0;
-    memcpy(path, dir, n + 1);
-    for (i = 1; i <= n; ++i) {
-        if (path[i] == '/' || path[i] == '\\' || path[i] == '\0') {
-            char keep = path[i];
-            int r;
-            path[i] = '\0';
-#if defined(_WIN32)
-            r = (i == 2 && path[1] == ':') ? 0 : _mkdir(path);
-#else
-            r = mkdir(path, 0700);
-#endif
-            if (r != 0 && errno != EEXIST) return 0;
-            path[i] = keep;
-        }
-    }
-    return 1;
-}
-
-/* Stores an entry: to the callback, or to a temporary file in the cache
- * directory renamed over the entry (atomic: readers see all or nothing). */
-static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32], const unsigned char *entry,
-                                size_t total)
-{
-    char hex[65], path[1200], temp[1300];
-    FILE *f;
-    int ok;
-    long pid;
-    clsort__hex(key, hex);
-    if (ctx->cache.store) {
-        if (ctx->cache.store(ctx->cache.user, hex, entry, total) != 0) {
-            ++ctx->cache.store_failures;
-            clsort__cache_warn(ctx, "cache entry %.16s: the store callback failed", hex);
-        } else {
-            ++ctx->cache.stores;
-        }
-        return;
-    }
-#if defined(_WIN32)
-    pid = (long)_getpid();
-#else
-    pid = (long)getpid();
-#endif
-    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
-    /* unique among processes (pid), contexts of one process (address) and calls */
-    snprintf(temp, sizeof temp, "%s" CLSORT__SEP "%s.%ld.%lx.%lu.tmp", ctx->cache.dir, hex, pid,
-             (unsigned long)((size_t)ctx & 0xffffffffu), ++ctx->cache.temp_counter);
-    f = fopen(temp, "wb");
-    if (!f && clsort__mkdirs(ctx->cache.dir)) f = fopen(temp, "wb");
-    if (!f) {
-        ++ctx->cache.store_failures;
-        clsort__cache_warn(ctx, "cache: cannot write in %s: %s", ctx->cache.dir, strerror(errno));
-        return;
-    }
-    ok = fwrite(entry, 1, total, f) == total;
-    ok = fflush(f) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-#if defined(_WIN32)
-    ok = ok && MoveFileExA(temp, path, MOVEFILE_REPLACE_EXISTING) != 0;
-#else
-    ok = ok && rename(temp, path) == 0;
-#endif
-    if (!ok) {
-        remove(temp);
-        ++ctx->cache.store_failures;
-        clsort__cache_warn(ctx, "cache: writing %s failed (disk full or read-only?)", path);
-        return;
-    }
-    ++ctx->cache.stores;
-}
-
-/* >>cubin: NVIDIA's cache entries as machine code ------------------------------
- * Why: the quirk table's row cache_cubin (a PTX entry costs ptxas again in
- * every later process; a cubin loads in milliseconds). After a build from
- * source on NVIDIA, clsort__cache_store hands the driver's binary here: PTX
- * text. libcuda, the driver API library every NVIDIA driver installs
- * (libcuda.so.1, nvcuda.dll: no CUDA toolkit needed), links it into a cubin
- * (cuLinkCreate / cuLinkAddData / cuLinkComplete) on the CUDA device that is
- * the OpenCL device, in that device's primary context, with the JIT options
- * of the OpenCL build. The cubin is stored only when the driver builds it
- * (clCreateProgramWithBinary + clBuildProgram with the program's options)
- * into the same kernels as the program built from source; anything else
- * stores the PTX as before and says why in the cache warning. The entry's
- * key is the same: it names the device and the driver, so a cubin is only
- * ever loaded by the device model and driver it was made for (another entry
- * otherwise). libcuda is opened once per context, at the
- * first such store, and closed (its primary context released) by
- * clsort_destroy. */
-
-#define CLSORT__CL_PCI_BUS_ID_NV 0x4008     /* cl_nv_device_attribute_query */
-#define CLSORT__CL_PCI_SLOT_ID_NV 0x4009    /* device << 3 | function (as clinfo and hwloc read it) */
-#define CLSORT__CL_PCI_DOMAIN_ID_NV 0x400A  /* newer drivers only */
-#define CLSORT__CL_PCI_BUS_INFO_KHR 0x410F  /* cl_khr_pci_bus_info: {domain, bus, device, function} */
-
-/* Whether a program binary is PTX text (NVIDIA's CL_PROGRAM_BINARIES):
- * blank and // comment lines, then a .version directive; no NUL but
- * trailing ones (driver 580 ends its PTX with two). A cubin (ELF) or
- * anything else: 0. */
-static int clsort__is_ptx(const unsigned char *bin, size_t len)
-{
-    size_t i = 0, k;
-    while (len > 0 && bin[len - 1] == 0) --len;
-    for (k = 0; k < len; ++k)
-        if (bin[k] == 0) return 0;
-    while (i < len) {
-        if (bin[i] == ' ' || bin[i] == '\t' || bin[i] == '\r' || bin[i] == '\n') {
-            ++i;
-        } else if (bin[i] == '/' && i + 1 < len && bin[i + 1] == '/') {
-            while (i < len && bin[i] != '\n') ++i;
-        } else {
-            break;
-        }
-    }
-    return len - i > 9 && memcmp(bin + i, ".version", 8) == 0 && (bin[i + 8] == ' ' || bin[i + 8] == '\t');
-}
-
-/* A CUDA call's result: 1 on CUDA_SUCCESS; else 0, and "what: NAME (code)"
- * in cuda.why unless an earlier problem of this attempt is there. */
-static int clsort__cu_ok(clsort_context *ctx, clsort__cu_result r, const char *what)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    const char *name = NULL;
-    if (r == 0) return 1;
-    if (cu->why[0]) return 0;
-    if (!cu->p_cuGetErrorName || cu->p_cuGetErrorName(r, &name) != 0 || !name) name = "CUDA error";
-    snprintf(cu->why, sizeof cu->why, "%s: %s (%d)", what, name, (int)r);
-    return 0;
-}
-
-/* Which of n CUDA devices is the OpenCL device. ids[i] = {PCI domain, bus,
- * device, compute capability major, minor} of CUDA device i; want = the same
- * of the OpenCL device, -1 where unknown. With its PCI bus and device known:
- * the CUDA device at that address (and domain, when known) with its compute
- * capability (when known). Without them: the one CUDA device of its compute
- * capability, only when there is exactly one. The index; -1 when none
- * matches, -2 when several do. */
-static int clsort__cuda_pick(const int ids[][5], int n, const int want[5])
-{
-    int i, found = -1, count = 0;
-    for (i = 0; i < n; ++i) {
-        int cc = (want[3] < 0 || ids[i][3] == want[3]) && (want[4] < 0 || ids[i][4] == want[4]);
-        int match = want[1] >= 0 && want[2] >= 0
-                        ? ids[i][1] == want[1] && ids[i][2] == want[2] && (want[0] < 0 || ids[i][0] == want[0]) && cc
-                        : want[3] > 0 && cc;
-        if (match) found = i, ++count;
-    }
-    return count == 1 ? found : count == 0 ? -1 : -2;
-}
-
-/* The OpenCL device's {PCI domain, bus, device, compute capability major,
- * minor}, -1 where unknown: cl_khr_pci_bus_info, else NVIDIA's
- * cl_nv_device_attribute_query (bus, slot = device << 3 | function, domain
- * on newer drivers); the capability as the profile read it at create. */
-static void clsort__cl_device_ids(clsort_context *ctx, int want[5])
-{
-    cl_uint v[4] = {0, 0, 0, 0};
-    int i;
-    for (i = 0; i < 5; ++i) want[i] = -1;
-    if (ctx->dev.nv_cc_major > 0) {
-        want[3] = (int)ctx->dev.nv_cc_major;
-        want[4] = ctx->dev.nv_cc_minor;
-    }
-    if (ctx->dev.pci_bus_info && CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_INFO_KHR,
-                                                                  sizeof v, v, NULL) == CL_SUCCESS) {
-        want[0] = (int)v[0];
-        want[1] = (int)v[1];
-        want[2] = (int)v[2];
-    }
-    if (!ctx->dev.nv_attr_query) return;
-    if (want[1] < 0 &&
-        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_ID_NV, sizeof v[1], &v[1],
-                                         NULL) == CL_SUCCESS &&
-        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_SLOT_ID_NV, sizeof v[2], &v[2],
-                                         NULL) == CL_SUCCESS) {
-        want[1] = (int)(v[1] & 0xffu);
-        want[2] = (int)(v[2] >> 3);
-        if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_DOMAIN_ID_NV, sizeof v[0],
-                                             &v[0], NULL) == CL_SUCCESS)
-            want[0] = (int)v[0];
-    }
-}
-
-/* The CUDA device that is the OpenCL device, into cuda.device; 0 (and
- * cuda.why) when there is none or no single one. */
-static int clsort__cuda_device(clsort_context *ctx)
-{
-    static const int attrs[5] = {CLSORT__CU_PCI_DOMAIN_ID, CLSORT__CU_PCI_BUS_ID, CLSORT__CU_PCI_DEVICE_ID,
-                                 CLSORT__CU_CC_MAJOR, CLSORT__CU_CC_MINOR};
-    static const char *const attr_names[5] = {"cuDeviceGetAttribute(PCI_DOMAIN_ID)", "cuDeviceGetAttribute(PCI_BUS_ID)",
-                                              "cuDeviceGetAttribute(PCI_DEVICE_ID)",
-                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)",
-                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)"};
-    clsort__cuda *cu = &ctx->cuda;
-    clsort__cu_device devs[64];
-    int ids[64][5], want[5], n = 0, i, a, pick;
-    if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetCount(&n), "cuDeviceGetCount")) return 0;
-    if (n > 64) n = 64;
-    for (i = 0; i < n; ++i) {
-        if (!clsort__cu_ok(ctx, cu->p_cuDeviceGet(&devs[i], i), "cuDeviceGet")) return 0;
-        for (a = 0; a < 5; ++a)
-            if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetAttribute(&ids[i][a], attrs[a], devs[i]), attr_names[a])) return 0;
-    }
-    clsort__cl_device_ids(ctx, want);
-    pick = clsort__cuda_pick((const int(*)[5])ids, n, want);
-    if (pick < 0) {
-        if (want[1] >= 0 && want[2] >= 0)
-            snprintf(cu->why, sizeof cu->why, "%s CUDA device at PCI %04x:%02x:%02x (compute capability %d.%d) of %d",
-                     pick == -1 ? "no" : "more than one", (unsigned)(want[0] < 0 ? 0 : want[0]), (unsigned)want[1],
-                     (unsigned)want[2], want[3], want[4], n);
-        else
-            snprintf(cu->why, sizeof cu->why,
-                     "no PCI address of the OpenCL device, and %s CUDA device of compute capability %d.%d (of %d)",
-                     pick == -1 ? "no" : "more than one", want[3], want[4], n);
-        return 0;
-    }
-    cu->device = devs[pick];
-    return 1;
-}
-
-/* libcuda ready for this context: opened, its entry points, cuInit, the
- * device, its primary context retained. Tried once (at the first NVIDIA
- * store): 1 when ready; 0 with the reason in cuda.why, then and after. */
-static int clsort__cuda_ready(clsort_context *ctx)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    const char *name = cu->lib_name[0] ? cu->lib_name : CLSORT__LIBCUDA;
-    if (cu->state) return cu->state > 0;
-    cu->state = -1;
-    cu->why[0] = '\0';
-    cu->lib = clsort__dl_open(name, cu->why, sizeof cu->why);
-    if (!cu->lib) return 0;
-#define CLSORT__CU_RESOLVE(fname, sym, params)                                                              \
-    if (!clsort__dl_sym(cu->lib, sym, &cu->p_##fname, sizeof cu->p_##fname) &&                              \
-        !(strcmp(sym, "cuDevicePrimaryCtxRelease_v2") == 0 && /* drivers before CUDA 11: no _v2 */         \
-          clsort__dl_sym(cu->lib, "cuDevicePrimaryCtxRelease", &cu->p_##fname, sizeof cu->p_##fname))) { \
-        snprintf(cu->why, sizeof cu->why, "%s lacks %s", name, sym);                                       \
-        return 0;                                                                                           \
-    }
-    CLSORT__CU_FUNCS(CLSORT__CU_RESOLVE)
-#undef CLSORT__CU_RESOLVE
-    if (!clsort__dl_sym(cu->lib, "cuGetErrorName", &cu->p_cuGetErrorName, sizeof cu->p_cuGetErrorName))
-        cu->p_cuGetErrorName = NULL; /* optional: messages then carry the code alone */
-    if (!clsort__cu_ok(ctx, cu->p_cuInit(0), "cuInit") || !clsort__cuda_device(ctx) ||
-        !clsort__cu_ok(ctx, cu->p_cuDevicePrimaryCtxRetain(&cu->primary, cu->device), "cuDevicePrimaryCtxRetain")) {
-        cu->primary = NULL;
-        return 0;
-    }
-    cu->state = 1;
-    return 1;
-}
-
-/* clsort_destroy: the primary context released, libcuda closed. The
- * release's result is not looked at: nothing is left to report it to. */
-static void clsort__cuda_unload(clsort_context *ctx)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    if (cu->primary) (void)cu->p_cuDevicePrimaryCtxRelease(cu->device);
-    if (cu->lib) clsort__dl_close(cu->lib);
-    cu->primary = NULL;
-    cu->lib = NULL;
-    cu->state = 0;
-}
-
-/* The JIT options that repeat the OpenCL build's ptxas step. Of the build
- * options only NVIDIA's cl_nv_compiler_options reach ptxas:
- * -cl-nv-maxrregcount N and -cl-nv-opt-level N ("passed on to ptxas as
- * --opt-level", default 3); the others shape the PTX itself and are in it.
- * clsort passes neither, so the level is 3 (CU_JIT_OPTIMIZATION_LEVEL's own
- * default is 4). 0, and why, for an option whose effect on ptxas is not
- * mirrored here (-cl-opt-disable, another -cl-nv-* but -cl-nv-verbose). */
-static int clsort__cubin_jit(const char *opts, unsigned *level, unsigned *maxreg, char *why, size_t why_size)
-{
-    const char *t = opts;
-    *level = 3;
-    *maxreg = 0;
-    for (;;) {
-        size_t len;
-        unsigned *into = NULL, v = 0;
-        int digits = 0;
-        while (*t == ' ') ++t;
-        if (!*t) return 1;
-        len = strcspn(t, " ");
-        if (strncmp(t, "-cl-nv-maxrregcount", 19) == 0 && (t[19] == '=' || t[19] == ' ')) {
-            into = maxreg;
-            t += 20;
-        } else if (strncmp(t, "-cl-nv-opt-level", 16) == 0 && (t[16] == '=' || t[16] == ' ')) {
-            into = level;
-            t += 17;
-        } else if ((strncmp(t, "-cl-nv-", 7) == 0 && !(len == 14 && strncmp(t, "-cl-nv-verbose", 14) == 0)) ||
-                   (len == 15 && strncmp(t, "-cl-opt-disable", 15) == 0)) {
-            snprintf(why, why_size, "the build option %.*s has no JIT counterpart here", (int)len, t);
-            return 0;
-        } else {
-            t += len;
-            continue;
-        }
-        while (*t == ' ') ++t;
-        while (*t >= '0' && *t <= '9' && digits < 6) v = v * 10 + (unsigned)(*t++ - '0'), ++digits;
-        if (!digits || (*t && *t != ' ')) {
-            snprintf(why, why_size, "a malformed -cl-nv-maxrregcount or -cl-nv-opt-level value");
-            return 0;
-        }
-        *into = v;
-    }
-}
-
-/* Each kernel's register count when the driver JIT-compiles the PTX as a
- * whole program (cuModuleLoadDataEx with the build's JIT options: what
- * NVIDIA's OpenCL build runs), into regs[k] for the k-th name of names
- * (';'-separated); the primary context is current. 0 and cuda.why when a
- * call fails. */
-static int clsort__cubin_regs(clsort_context *ctx, const unsigned char *text, unsigned nopt, int *opt, void **val,
-                              const char *names, int *regs, size_t max)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    clsort__cu_module mod = NULL;
-    size_t k = 0;
-    int ok;
-    if (!clsort__cu_ok(ctx, cu->p_cuModuleLoadDataEx(&mod, text, nopt, opt, val), "cuModuleLoadDataEx")) return 0;
-    for (ok = 1; ok && *names; ++k) {
-        char name[64];
-        size_t len = strcspn(names, ";");
-        clsort__cu_function f = NULL;
-        if (len >= sizeof name || k >= max) {
-            snprintf(cu->why, sizeof cu->why, "more kernels or longer names than the register table holds");
-            ok = 0;
-            break;
-        }
-        memcpy(name, names, len);
-        name[len] = '\0';
-        ok = clsort__cu_ok(ctx, cu->p_cuModuleGetFunction(&f, mod, name), "cuModuleGetFunction") &&
-             clsort__cu_ok(ctx, cu->p_cuFuncGetAttribute(&regs[k], CLSORT__CU_FUNC_NUM_REGS, f), "cuFuncGetAttribute");
-        names += len + (names[len] == ';');
-    }
-    if (!clsort__cu_ok(ctx, cu->p_cuModuleUnload(mod), "cuModuleUnload")) ok = 0;
-    return ok;
-}
-
-/* The PTX text with ".maxnreg regs[k]" in the entry of the k-th kernel of
- * names, after its parameter list, before its body (PTX ISA: performance
- * tuning directives). CLSORT_MALLOC'd and NUL-terminated; NULL and
- * cuda.why when an entry is missing or already carries .maxnreg. */
-static char *clsort__ptx_maxnreg(clsort_context *ctx, const char *text, const char *names, const int *regs)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    size_t at[CLSORT__MAX_KERNELS], len = strlen(text), n = 0, i, j, from = 0;
-    int reg[CLSORT__MAX_KERNELS];
-    char *out, *o;
-    while (*names && n < CLSORT__MAX_KERNELS) {
-        size_t nlen = strcspn(names, ";");
-        const char *e = text, *brace;
-        for (;;) { /* ".entry NAME" with NAME whole */
-            e = strstr(e, ".entry ");
-            if (!e) break;
-            e += 7;
-            while (*e == ' ' || *e == '\t') ++e;
-            if (strncmp(e, names, nlen) == 0 && (e[nlen] == '(' || e[nlen] == ' ' || e[nlen] == '\t' ||
-                                                  e[nlen] == '\n' || e[nlen] == '\r'))
-                break;
-        }
-        brace = e ? strchr(e, '{') : NULL;
-        if (!brace) {
-            snprintf(cu->why, sizeof cu->why, "no entry \"%.*s\" in the PTX", (int)(nlen < 64 ? nlen : 64), names);
-            return NULL;
-        }
-        for (i = (size_t)(e - text); i + 8 < (size_t)(brace - text); ++i)
-            if (memcmp(text + i, ".maxnreg", 8) == 0) {
-                snprintf(cu->why, sizeof cu->why, "the PTX entry \"%.*s\" has its own .maxnreg",
-                         (int)(nlen < 64 ? nlen : 64), names);
-                return NULL;
-            }
-        for (j = n; j > 0 && at[j - 1] > (size_t)(brace - text); --j) { /* in text order */
-            at[j] = at[j - 1];
-            reg[j] = reg[j - 1];
-        }
-        at[j] = (size_t)(brace - text);
-        reg[j] = regs[n];
-        ++n;
-        names += nlen + (names[nlen] == ';');
-    }
-    out = (char *)CLSORT_MALLOC(len + n * 24 + 1);
-    if (!out) {
-        snprintf(cu->why, sizeof cu->why, "out of host memory");
-        return NULL;
-    }
-    for (o = out, i = 0; i < n; ++i) {
-        memcpy(o, text + from, at[i] - from);
-        o += at[i] - from;
-        o += sprintf(o, ".maxnreg %d\n", reg[i]);
-        from = at[i];
-    }
-    memcpy(o, text + from, len - from + 1);
-    return out;
-}
-
-/* The PTX linked into a cubin by libcuda, in the device's primary context
- * (pushed on this thread for the link, popped after). A CLSORT_MALLOC'd
- * copy of the image (cuLinkComplete's belongs to the link state) and its
- * size; NULL, and cuda.why, on any failure.
- * Why the register counts: cuLinkAddData compiles PTX as relocatable code
- * (CUDA's documentation: "as -rdc=true to nvcc"), and ptxas then allocates
- * registers otherwise than in the whole-program JIT of NVIDIA's OpenCL
- * build: on the H100 (driver 580) the one-sweep pass took 116 registers
- * instead of 64-73, and sorts from such cubins ran 5-31% slower
- * (bench/RESULTS.md, first call). So each entry gets the register count of
- * the whole-program JIT as its .maxnreg before the link. */
-static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned char *ptx, size_t len, const char *names,
-                                         unsigned level, unsigned maxreg, size_t *out_len)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    char log[512] = "";
-    int opt[4], regs[CLSORT__MAX_KERNELS];
-    void *val[4];
-    unsigned nopt = 0;
-    clsort__cu_link link = NULL;
-    clsort__cu_context popped = NULL;
-    void *image = NULL;
-    size_t image_len = 0;
-    unsigned char *text, *out = NULL;
-    char *tuned = NULL;
-    int ok;
-    *out_len = 0;
-    /* option values travel in the pointers themselves (cuda.h's convention);
-     * the JIT's own options first: the whole-program load takes those */
-    opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
-    if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
-    text = (unsigned char *)CLSORT_MALLOC(len + 1); /* the PTX with its terminator (cuLinkAddData wants one) */
-    if (!text) {
-        snprintf(cu->why, sizeof cu->why, "out of host memory");
-        return NULL;
-    }
-    memcpy(text, ptx, len);
-    text[len] = 0;
-    if (!clsort__cu_ok(ctx, cu->p_cuCtxPushCurrent(cu->primary), "cuCtxPushCurrent")) {
-        CLSORT_FREE(text);
-        return NULL;
-    }
-    ok = clsort__cubin_regs(ctx, text, maxreg ? 2 : 1, opt, val, names, regs, CLSORT__MAX_KERNELS) &&
-         (tuned = clsort__ptx_maxnreg(ctx, (const char *)text, names, regs)) != NULL &&
-         clsort__cu_ok(ctx, cu->p_cuLinkCreate(nopt, opt, val, &link), "cuLinkCreate") &&
-         clsort__cu_ok(ctx,
-                       cu->p_cuLinkAddData(link, CLSORT__CU_JIT_INPUT_PTX, tuned, strlen(tuned) + 1, "clsort.ptx", 0,
-                                           NULL, NULL),
-                       "cuLinkAddData") &&
-         clsort__cu_ok(ctx, cu->p_cuLinkComplete(link, &image, &image_len), "cuLinkComplete");
-    if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
-        snprintf(cu->why, sizeof cu->why, "cuLinkComplete gave no image (%lu bytes)", (unsigned long)image_len);
-        ok = 0;
-    }
-    if (ok && (out = (unsigned char *)CLSORT_MALLOC(image_len)) == NULL) {
-        snprintf(cu->why, sizeof cu->why, "out of host memory");
-        ok = 0;
-    }
-    if (ok) memcpy(out, image, image_len);
-    if (!ok && log[0]) { /* the JIT's own words, on one line */
-        size_t used = strlen(cu->why), k;
-        log[sizeof log - 1] = '\0';
-        for (k = 0; log[k]; ++k)
-            if (log[k] == '\n' || log[k] == '\r') log[k] = ' ';
-        snprintf(cu->why + used, sizeof cu->why - used, "; JIT log: %s", log);
-    }
-    if (link && !clsort__cu_ok(ctx, cu->p_cuLinkDestroy(link), "cuLinkDestroy")) ok = 0;
-    if (!clsort__cu_ok(ctx, cu->p_cuCtxPopCurrent(&popped), "cuCtxPopCurrent")) ok = 0;
-    CLSORT_FREE(text);
-    if (tuned) CLSORT_FREE(tuned);
-    if (!ok) {
-        if (out) CLSORT_FREE(out);
-        return NULL;
-    }
-    *out_len = image_len;
-    return out;
-}
-
-/* How many kernels a built program holds and their names
- * (CL_PROGRAM_KERNEL_NAMES: ';'-separated); 0 when a query fails. */
-static int clsort__program_kernel_names(clsort_context *ctx, cl_program p, size_t *n, char *names, size_t size)
-{
-    memset(names, 0, size); /* the last byte stays the terminator */
-    return CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_NUM_KERNELS, sizeof *n, n, NULL) == CL_SUCCESS &&
-           CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_KERNEL_NAMES, size - 1, names, NULL) == CL_SUCCESS;
-}
-
-/* Whether two kernel name lists hold the same names, in any order (a
- * program holds a name once). */
-static int clsort__same_names(const char *a, const char *b)
-{
-    const char *t = a;
-    if (strlen(a) != strlen(b)) return 0;
-    while (*t) {
-        size_t len = strcspn(t, ";");
-        const char *u = b;
-        int found = 0;
-        while (*u && !found) {
-            size_t ulen = strcspn(u, ";");
-            found = ulen == len && strncmp(t, u, len) == 0;
-            u += ulen + (u[ulen] == ';');
-        }
-        if (!found) return 0;
-        t += len + (t[len] == ';');
-    }
-    return 1;
-}
-
-/* ptxas's own helper routines (64-bit division: __cuda_sm20_rem_s64 ...),
- * which a relocatable cubin keeps as global functions and NVIDIA's OpenCL
- * then lists as kernels: not the library's. */
-static int clsort__is_cuda_helper(const char *name)
-{
-    return strncmp(name, "__cuda_", 7) == 0;
-}
-
-/* names (';'-separated, n of them) without ptxas's helper routines. */
-static void clsort__drop_cuda_helpers(char *names, size_t *n)
-{
-    char *t = names, *o = names;
-    while (*t) {
-        size_t len = strcspn(t, ";");
-        if (!clsort__is_cuda_helper(t)) {
-            if (o != names) *o++ = ';';
-            memmove(o, t, len);
-            o += len;
-        } else {
-            --*n;
-        }
-        t += len + (t[len] == ';');
-    }
-    *o = '\0';
-}
-
-/* Whether the driver builds the cubin (clCreateProgramWithBinary +
- * clBuildProgram with the program's options) into the kernels of the
- * program built from source; why not in cuda.why. */
-static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const char *opts, const unsigned char *cubin,
-                                size_t len)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    char want[1024], got[1024];
-    size_t nwant = 0, ngot = 0;
-    cl_int e, status = CL_SUCCESS;
-    cl_program prog;
-    int ok = 0;
-    if (!clsort__program_kernel_names(ctx, built, &nwant, want, sizeof want)) {
-        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
-        return 0;
-    }
-    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &cubin, &status, &e);
-    if (e == CL_SUCCESS && status != CL_SUCCESS) e = status;
-    if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
-    if (e != CL_SUCCESS)
-        snprintf(cu->why, sizeof cu->why, "the driver refused the cubin: %s (%d)", clsort__cl_error_name(e), (int)e);
-    else if (!clsort__program_kernel_names(ctx, prog, &ngot, got, sizeof got))
-        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from the cubin could not be listed");
-    else if ((clsort__drop_cuda_helpers(got, &ngot), ngot != nwant) || !clsort__same_names(want, got))
-        snprintf(cu->why, sizeof cu->why, "the cubin's program holds %lu kernels (%.150s), the source's %lu (%.150s)",
-                 (unsigned long)ngot, got, (unsigned long)nwant, want);
-    else
-        ok = 1;
-    if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
-    return ok;
-}
-
-/* What to store of a program just built from source with opts, whose
- * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.cache_ptx) a
- * PTX binary becomes a verified cubin, returned CLSORT_MALLOC'd with its
- * size; NULL = store bin as it is (why, when a cubin was tried, in the
- * cache warning). */
-static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
-                                          const unsigned char *bin, size_t len, size_t *out_len)
-{
-    clsort__cuda *cu = &ctx->cuda;
-    unsigned level = 3, maxreg = 0;
-    unsigned char *cubin = NULL;
-    char names[1024];
-    size_t nnames = 0;
-    *out_len = 0;
-    if (!ctx->dev.cache_cubin || ctx->tuning.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
-    if (clsort__cuda_ready(ctx)) {
-        cu->why[0] = '\0';
-        if (!clsort__program_kernel_names(ctx, prog, &nnames, names, sizeof names))
-            snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
-        else if (clsort__cubin_jit(opts, &level, &maxreg, cu->why, sizeof cu->why) &&
-            (cubin = clsort__cubin_link(ctx, bin, len, names, level, maxreg, out_len)) != NULL &&
-            !clsort__cubin_verify(ctx, prog, opts, cubin, *out_len)) {
-            CLSORT_FREE(cubin);
-            cubin = NULL;
-        }
-    }
-    if (!cubin) {
-        *out_len = 0;
-        clsort__cache_warn(ctx, "cache: PTX stored, no cubin: %s", cu->why);
-    }
-    return cubin;
-}
-
-/* The entry of a program built from source with opts, whose binary (len
- * bytes) sits in entry after the header's room (entry: CLSORT_MALLOC'd,
- * freed here): on NVIDIA a cubin made from it instead, when that works
- * (>>cubin); the header; written. */
-static void clsort__cache_put(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts,
-                              unsigned char *entry, size_t len)
-{
-    size_t cubin_len = 0;
-    unsigned long stores = ctx->cache.stores;
-    unsigned char *cubin = clsort__cache_cubin(ctx, prog, opts, entry + CLSORT__CACHE_HEADER, len, &cubin_len);
-    int as_cubin = 0;
-    if (cubin) {
-        unsigned char *centry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + cubin_len);
-        if (centry) {
-            CLSORT_FREE(entry);
-            entry = centry;
-            memcpy(entry + CLSORT__CACHE_HEADER, cubin, cubin_len);
-            len = cubin_len;
-            as_cubin = 1;
-        } else {
-            clsort__cache_warn(ctx, "cache: PTX stored, no cubin: out of host memory");
-        }
-        CLSORT_FREE(cubin);
-    }
-    clsort__cache_header(entry, key, entry + CLSORT__CACHE_HEADER, len);
-    clsort__cache_write(ctx, key, entry, CLSORT__CACHE_HEADER + len);
-    if (as_cubin && ctx->cache.stores != stores) ++ctx->cache.cubins;
-    CLSORT_FREE(entry);
-}
-
-/* After a build from source with opts: the binary and its header, stored. */
-static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts)
-{
-    size_t len = 0;
-    unsigned char *entry, *bin;
-    cl_int e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    if (e != CL_SUCCESS || len == 0 || len > CLSORT__CACHE_MAX) {
-        ++ctx->cache.store_failures;
-        clsort__cache_warn(ctx, "cache: no program binary (clGetProgramInfo: %s, %lu bytes)", clsort__cl_error_name(e),
-                           (unsigned long)len);
-        return;
-    }
-    entry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + len);
-    if (!entry) {
-        ++ctx->cache.store_failures;
-        return;
-    }
-    bin = entry + CLSORT__CACHE_HEADER;
-    e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
-    if (e != CL_SUCCESS) {
-        ++ctx->cache.store_failures;
-        clsort__cache_warn(ctx, "cache: clGetProgramInfo(CL_PROGRAM_BINARIES): %s", clsort__cl_error_name(e));
-        CLSORT_FREE(entry);
-        return;
-    }
-    clsort__cache_put(ctx, prog, key, opts, entry, len);
-}
-
-/* The program of key from the cache, built from its binary with opts; NULL
- * on a miss or when anything about the entry is wrong. */
-static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts)
-{
-    size_t total = 0, len;
-    unsigned char *entry = clsort__cache_read(ctx, key, &total);
-    const unsigned char *bin;
-    cl_program prog = NULL;
-    cl_int e, status = CL_SUCCESS;
-    if (!entry) return NULL;
-    len = clsort__cache_check_header(entry, key, total);
-    if (len == 0 || !clsort__cache_check_binary(entry, entry + CLSORT__CACHE_HEADER, len)) {
-        CLSORT_FREE(entry);
-        ++ctx->cache.rejected;
-        clsort__cache_warn(ctx, "cache: an entry failed its check (%s)", len == 0 ? "header" : "checksum");
-        return NULL;
-    }
-    bin = entry + CLSORT__CACHE_HEADER;
-    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &bin, &status, &e);
-    if (e == CL_SUCCESS && status == CL_SUCCESS)
-        e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
-    else if (e == CL_SUCCESS)
-        e = status;
-    CLSORT_FREE(entry);
-    if (e != CL_SUCCESS) {
-        if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
-        ++ctx->cache.rejected;
-        clsort__cache_warn(ctx, "cache: the driver refused a cached binary: %s", clsort__cl_error_name(e));
-        return NULL;
-    }
-    ++ctx->cache.hits;
-    return prog;
-}
-
 /* The build options of program p, as clsort__program_get passed them. */
 static void clsort__program_opts(const clsort__program *p, char *opts, size_t size)
 {
     snprintf(opts, size, "-cl-std=CL1.2%s", p->options);
-}
-
-CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx)
-{
-    int i;
-    if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
-    for (i = 0; i < ctx->num_programs; ++i) {
-        clsort__program *p = &ctx->programs[i];
-        if (p->store_pending && p->program && ctx->cache.on) {
-            char opts[480];
-            clsort__program_opts(p, opts, sizeof opts);
-            clsort__cache_store(ctx, p->program, p->store_key, opts);
-        }
-        p->store_pending = 0;
-    }
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out)
-{
-    if (!ctx || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    out->enabled = ctx->cache.on;
-    out->dir = ctx->cache.on ? ctx->cache.dir : "";
-    out->builds = ctx->cache.builds;
-    out->hits = ctx->cache.hits;
-    out->stores = ctx->cache.stores;
-    out->rejected = ctx->cache.rejected;
-    out->store_failures = ctx->cache.store_failures;
-    out->warning = ctx->cache.warning;
-    out->cubins = ctx->cache.cubins;
-    return CLSORT_SUCCESS;
 }
 
 /* A program leaving the context (evicted, destroyed): its deferred store
@@ -3832,7 +2879,7 @@ static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__progra
     if (e != CL_SUCCESS) return CLSORT_SUCCESS; /* created by name as calls need them */
     names[sizeof names - 1] = '\0';
     /* by name, not clCreateKernelsInProgram: a program from a cubin cache
-     * entry also lists ptxas's helper routines (clsort__is_cuda_helper),
+     * entry also lists ptxas's own support routines (clsort__is_cuda_helper),
      * with names longer than ours and in any number */
     while (*t) {
         size_t len = strcspn(t, ";");
@@ -3944,7 +2991,84 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
     return CLSORT_SUCCESS;
 }
 
-/* ---- launches: one call's chain of commands on a queue ---- */
+/* >>loop budget -----------------------------------------------------------------
+ * Some devices stop a work-item's loops after a fixed number of passes of all
+ * its loops together and carry on with wrong values: Mesa llvmpipe after
+ * 65535 (tests/llvmpipe_loop_limit.c). The quirk table sets dev.loop_budget
+ * there (tuning.loop_budget, CLSORT_LOOP_BUDGET, sets it on any device: a
+ * test hook), and every launch whose loops grow with n, a tile count or a
+ * wait keeps each work-item within it, by one of three means:
+ *   - grid-stride loops (clear_words, mark_counts, fill_ident,
+ *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
+ *     clsort__loop_groups (reduce_final's loop over the partials: another
+ *     level of partials);
+ *   - a loop over all of n per work-item (nbody_step's sources, the tree
+ *     walks of tree_accel and tree_radius): several launches, each running a
+ *     bounded piece (nbody.cl NB_JSPLIT, tree.cl TR_PIECES);
+ *   - a walk that can reach back over every tile (the look-back's decoupled
+ *     fallback: scan, pack, the one-sweep sort) runs only when its worst
+ *     case fits (clsort__lookback_fits, clsort__onesweep_fits), else the
+ *     portable passes do; waits with no bound at all (the reduction family's
+ *     look-back, N-body's atomic pairs at sizes past the bound) never run
+ *     on such a device.
+ * Passes are counted as if no loop were unrolled (llvmpipe counts only the
+ * loops the compiler kept: nbody_step's `#pragma unroll 8` loop was kept at
+ * one shape and unrolled at another), each loop's trip count plus the pass
+ * that leaves it, plus CLSORT__LOOP_RESERVE for what is not counted. Loops
+ * bounded by the tile shape alone (ITEMS, WG, RADIX, the bitonic steps)
+ * stay well under 65535 at every shape the device gets by default; the
+ * tuning knobs' shapes are not checked. Nothing of this runs where no budget
+ * is set: launch shapes and programs there are the ones without it. */
+#define CLSORT__LOOP_RESERVE 64
+
+static unsigned clsort__log2_ceil(cl_ulong x);
+
+/* The loop budget launches are shaped for (0: none): the quirk table's, or
+ * the test hook's (tuning.loop_budget: 1 = none, N = N passes). */
+static cl_ulong clsort__loop_budget(const clsort_context *ctx)
+{
+    if (ctx->tuning.loop_budget == 1) return 0;
+    if (ctx->tuning.loop_budget) return (cl_ulong)ctx->tuning.loop_budget;
+    return ctx->dev.loop_budget;
+}
+
+/* Whether a launch whose work-items run at most `passes` loop passes each
+ * stays within the budget. */
+static int clsort__loop_fits(const clsort_context *ctx, cl_ulong passes)
+{
+    cl_ulong b = clsort__loop_budget(ctx);
+    return b == 0 || passes + CLSORT__LOOP_RESERVE <= b;
+}
+
+/* How many passes of per_pass each a work-item may run besides `fixed`
+ * (at least 1; all of them where there is no budget). */
+static cl_ulong clsort__loop_share(const clsort_context *ctx, cl_ulong per_pass, cl_ulong fixed)
+{
+    cl_ulong b = clsort__loop_budget(ctx);
+    fixed += CLSORT__LOOP_RESERVE;
+    if (b == 0) return ~(cl_ulong)0;
+    return b > fixed + per_pass ? (b - fixed) / per_pass : 1;
+}
+
+/* Work-groups for a grid-stride launch over `rows` rows (a row: one pass of
+ * the stride loop for every work-item of one work-group; work-group g takes
+ * rows g, g + groups, ...), each row costing a work-item per_row passes,
+ * besides `fixed` passes of its other loops: the family's `groups`, raised
+ * until no work-item passes the budget (at most one row per work-group). */
+static size_t clsort__loop_groups(const clsort_context *ctx, cl_ulong rows, size_t groups, cl_ulong per_row,
+                                  cl_ulong fixed)
+{
+    cl_ulong per = clsort__loop_share(ctx, per_row, fixed), need;
+    if (rows == 0 || per == ~(cl_ulong)0) return groups;
+    need = (rows + per - 1) / per;
+    return need > (cl_ulong)groups ? (size_t)need : groups;
+}
+
+/* >>launch -------------------------------------------------------------------
+ * One call's chain of commands on a queue: kernel arguments, launches,
+ * fills, reads, writes, copies, and the clear_words kernel.
+ */
+
 
 /* The caller's wait list goes on the first command, the caller's event comes
  * from the last. */
@@ -4140,79 +3264,6 @@ static clsort_result clsort__copy(clsort__chain *c, cl_mem src, cl_mem dst, size
     return CLSORT_SUCCESS;
 }
 
-/* >>loop budget -----------------------------------------------------------------
- * Some devices stop a work-item's loops after a fixed number of passes of all
- * its loops together and carry on with wrong values: Mesa llvmpipe after
- * 65535 (tests/llvmpipe_loop_limit.c). The quirk table sets dev.loop_budget
- * there (tuning.loop_budget, CLSORT_LOOP_BUDGET, sets it on any device: a
- * test hook), and every launch whose loops grow with n, a tile count or a
- * wait keeps each work-item within it, by one of three means:
- *   - grid-stride loops (clear_words, mark_counts, fill_ident,
- *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
- *     clsort__loop_groups (reduce_final's loop over the partials: another
- *     level of partials);
- *   - a loop over all of n per work-item (nbody_step's sources, the tree
- *     walks of tree_accel and tree_radius): several launches, each running a
- *     bounded piece (nbody.cl NB_JSPLIT, tree.cl TR_PIECES);
- *   - a walk that can reach back over every tile (the look-back's decoupled
- *     fallback: scan, pack, the one-sweep sort) runs only when its worst
- *     case fits (clsort__lookback_fits, clsort__onesweep_fits), else the
- *     portable passes do; waits with no bound at all (the reduction family's
- *     look-back, N-body's atomic pairs at sizes past the bound) never run
- *     on such a device.
- * Passes are counted as if no loop were unrolled (llvmpipe counts only the
- * loops the compiler kept: nbody_step's `#pragma unroll 8` loop was kept at
- * one shape and unrolled at another), each loop's trip count plus the pass
- * that leaves it, plus CLSORT__LOOP_RESERVE for what is not counted. Loops
- * bounded by the tile shape alone (ITEMS, WG, RADIX, the bitonic steps)
- * stay well under 65535 at every shape the device gets by default; the
- * tuning knobs' shapes are not checked. Nothing of this runs where no budget
- * is set: launch shapes and programs there are the ones without it. */
-#define CLSORT__LOOP_RESERVE 64
-
-static unsigned clsort__log2_ceil(cl_ulong x);
-
-/* The loop budget launches are shaped for (0: none): the quirk table's, or
- * the test hook's (tuning.loop_budget: 1 = none, N = N passes). */
-static cl_ulong clsort__loop_budget(const clsort_context *ctx)
-{
-    if (ctx->tuning.loop_budget == 1) return 0;
-    if (ctx->tuning.loop_budget) return (cl_ulong)ctx->tuning.loop_budget;
-    return ctx->dev.loop_budget;
-}
-
-/* Whether a launch whose work-items run at most `passes` loop passes each
- * stays within the budget. */
-static int clsort__loop_fits(const clsort_context *ctx, cl_ulong passes)
-{
-    cl_ulong b = clsort__loop_budget(ctx);
-    return b == 0 || passes + CLSORT__LOOP_RESERVE <= b;
-}
-
-/* How many passes of per_pass each a work-item may run besides `fixed`
- * (at least 1; all of them where there is no budget). */
-static cl_ulong clsort__loop_share(const clsort_context *ctx, cl_ulong per_pass, cl_ulong fixed)
-{
-    cl_ulong b = clsort__loop_budget(ctx);
-    fixed += CLSORT__LOOP_RESERVE;
-    if (b == 0) return ~(cl_ulong)0;
-    return b > fixed + per_pass ? (b - fixed) / per_pass : 1;
-}
-
-/* Work-groups for a grid-stride launch over `rows` rows (a row: one pass of
- * the stride loop for every work-item of one work-group; work-group g takes
- * rows g, g + groups, ...), each row costing a work-item per_row passes,
- * besides `fixed` passes of its other loops: the family's `groups`, raised
- * until no work-item passes the budget (at most one row per work-group). */
-static size_t clsort__loop_groups(const clsort_context *ctx, cl_ulong rows, size_t groups, cl_ulong per_row,
-                                  cl_ulong fixed)
-{
-    cl_ulong per = clsort__loop_share(ctx, per_row, fixed), need;
-    if (rows == 0 || per == ~(cl_ulong)0) return groups;
-    need = (rows + per - 1) / per;
-    return need > (cl_ulong)groups ? (size_t)need : groups;
-}
-
 /* Zeroes the first `bytes` of buf with common.cl's clear_words kernel of
  * program p (every program has it). */
 static clsort_result clsort__clear(clsort__chain *c, clsort__program *p, cl_mem buf, size_t bytes)
@@ -4229,7 +3280,11 @@ static clsort_result clsort__clear(clsort__chain *c, clsort__program *p, cl_mem 
                        clsort__loop_groups(c->ctx, groups, groups < 2048 ? groups : 2048, 1, 1), wg);
 }
 
-/* ---- buffers: the memory a cl_mem covers, aliasing ---- */
+/* >>buffers ------------------------------------------------------------------
+ * The memory a cl_mem covers, its alignment, and the one check of every
+ * call's buffer arguments (aliasing, read-only outputs, images).
+ */
+
 
 /* The memory a buffer covers: its root buffer (the parent of a sub-buffer)
  * and the byte range inside it. */
@@ -4408,7 +3463,11 @@ static clsort_result clsort__check_aliasing(clsort_context *ctx, const char *fn,
     return clsort__check_io(ctx, fn, io, n_out + n_in);
 }
 
-/* ---- scratch: named device buffers kept in the context ---- */
+/* >>scratch ------------------------------------------------------------------
+ * Device buffers the context keeps: named scratch reused by later calls,
+ * and views (sub-buffers) of a caller's scratch buffer.
+ */
+
 
 /* A device buffer of at least `bytes` kept under `name` (a family's string
  * constant) and reused by later calls; it grows geometrically from 16 KiB so
@@ -4452,7 +3511,54 @@ static void clsort__release(clsort_context *ctx, cl_mem *m)
     *m = NULL;
 }
 
-/* ---- look-back status: zeroed words without a clear launch per call ----
+/* View i of a caller's scratch buffer: [origin, origin + size) of parent as
+ * a sub-buffer, cached in the context while the same parent and layout come
+ * back (origins must be multiples of ctx->dev.base_align). A parent that is
+ * itself a sub-buffer (OpenCL makes no sub-buffer of a sub-buffer) is viewed
+ * through its own parent, at its offset (aligned, or it could not exist). */
+static clsort_result clsort__view(clsort_context *ctx, cl_mem parent, int i, size_t origin, size_t size, cl_mem *out)
+{
+    cl_buffer_region region;
+    cl_mem root;
+    size_t begin, end;
+    cl_int e;
+    int j;
+    CLSORT_ASSERT(i >= 0 && i < CLSORT__MAX_VIEWS);
+    if (ctx->view_parent != parent) {
+        /* The context holds a reference on the parent while it keeps views of
+         * it: without one, a buffer the caller released and a new one created
+         * at the same handle value would pass for the old parent and get its
+         * stale views (sub-buffers of the released memory). */
+        for (j = 0; j < CLSORT__MAX_VIEWS; ++j) clsort__release(ctx, &ctx->view[j]);
+        clsort__release(ctx, &ctx->view_parent);
+        e = CLSORT__CL(ctx, clRetainMemObject)(parent);
+        if (e != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clRetainMemObject(desc.temp): %s (%d)",
+                                clsort__cl_error_name(e), (int)e);
+        ctx->view_parent = parent;
+    }
+    if (ctx->view[i] && ctx->view_origin[i] == origin && ctx->view_size[i] == size) {
+        *out = ctx->view[i];
+        return CLSORT_SUCCESS;
+    }
+    clsort__release(ctx, &ctx->view[i]);
+    clsort__mem_range(ctx, parent, &root, &begin, &end);
+    region.origin = begin + origin;
+    region.size = size;
+    ctx->view[i] = CLSORT__CL(ctx, clCreateSubBuffer)(root, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
+    if (e != CL_SUCCESS) {
+        ctx->view[i] = NULL;
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateSubBuffer(caller scratch, %lu bytes at %lu): %s (%d)",
+                            (unsigned long)size, (unsigned long)origin, clsort__cl_error_name(e), (int)e);
+    }
+    ctx->view_origin[i] = origin;
+    ctx->view_size[i] = size;
+    *out = ctx->view[i];
+    return CLSORT_SUCCESS;
+}
+
+/* >>lookback: the look-back status, zeroed words without a clear launch per call ------
+ * (the host side of common.cl's look-back protocol: scan, split, radix, reduce)
  * A one-pass look-back kernel needs `bytes` of status words (flags, the
  * ticket, whatever its family keeps there) all zero on entry. A clear launch
  * per call costs a launch (5-10 us on the H100 through NVIDIA's OpenCL: a
@@ -4476,7 +3582,7 @@ static void clsort__release(clsort_context *ctx, cl_mem *m)
  *
  * Why regions and not epoch-tagged words: the kernels stay as they were
  * (status all zero on entry, any layout: a family's status may hold value
- * chunks, a ticket, per-digit counts) plus one generic helper that zeroes a
+ * chunks, a ticket, per-digit counts) plus one generic function that zeroes a
  * word range by grid stride; no payload bits are given up to an epoch, and
  * a 2^32-call wrap needs no thought. The cost is a second region of memory
  * per slot and the range bookkeeping here.
@@ -4582,53 +3688,78 @@ static void clsort__status_kargs(clsort__kargs *ka, clsort__status *st)
     CLSORT__KARG(ka, st->spare_hi);
 }
 
-/* View i of a caller's scratch buffer: [origin, origin + size) of parent as
- * a sub-buffer, cached in the context while the same parent and layout come
- * back (origins must be multiples of ctx->dev.base_align). A parent that is
- * itself a sub-buffer (OpenCL makes no sub-buffer of a sub-buffer) is viewed
- * through its own parent, at its offset (aligned, or it could not exist). */
-static clsort_result clsort__view(clsort_context *ctx, cl_mem parent, int i, size_t origin, size_t size, cl_mem *out)
+/* Whether the look-back kernels carry the decoupled fallback (by choice). */
+static int clsort__fallback_on(const clsort_context *ctx)
 {
-    cl_buffer_region region;
-    cl_mem root;
-    size_t begin, end;
-    cl_int e;
-    int j;
-    CLSORT_ASSERT(i >= 0 && i < CLSORT__MAX_VIEWS);
-    if (ctx->view_parent != parent) {
-        /* The context holds a reference on the parent while it keeps views of
-         * it: without one, a buffer the caller released and a new one created
-         * at the same handle value would pass for the old parent and get its
-         * stale views (sub-buffers of the released memory). */
-        for (j = 0; j < CLSORT__MAX_VIEWS; ++j) clsort__release(ctx, &ctx->view[j]);
-        clsort__release(ctx, &ctx->view_parent);
-        e = CLSORT__CL(ctx, clRetainMemObject)(parent);
-        if (e != CL_SUCCESS)
-            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clRetainMemObject(desc.temp): %s (%d)",
-                                clsort__cl_error_name(e), (int)e);
-        ctx->view_parent = parent;
-    }
-    if (ctx->view[i] && ctx->view_origin[i] == origin && ctx->view_size[i] == size) {
-        *out = ctx->view[i];
-        return CLSORT_SUCCESS;
-    }
-    clsort__release(ctx, &ctx->view[i]);
-    clsort__mem_range(ctx, parent, &root, &begin, &end);
-    region.origin = begin + origin;
-    region.size = size;
-    ctx->view[i] = CLSORT__CL(ctx, clCreateSubBuffer)(root, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
-    if (e != CL_SUCCESS) {
-        ctx->view[i] = NULL;
-        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateSubBuffer(caller scratch, %lu bytes at %lu): %s (%d)",
-                            (unsigned long)size, (unsigned long)origin, clsort__cl_error_name(e), (int)e);
-    }
-    ctx->view_origin[i] = origin;
-    ctx->view_size[i] = size;
-    *out = ctx->view[i];
-    return CLSORT_SUCCESS;
+    return ctx->tuning.fallback == 1 || (ctx->tuning.fallback == 0 && ctx->dev.lb_fallback);
 }
 
-/* ---- argument checks ---- */
+/* Whether they are built with it (the reverse-tile test hook needs it). */
+static int clsort__fallback_built(const clsort_context *ctx)
+{
+    return ctx->tuning.reverse_tiles || clsort__fallback_on(ctx);
+}
+
+/* Whether scan, pack and the reduction family run their one-pass look-back
+ * kernels: on the look-back path, on every device (the status words are pairs of 32-bit
+ * atomic words, common.cl lb_publish / lb_read: no 64-bit atomics needed). */
+static int clsort__lookback(const clsort_context *ctx)
+{
+    return ctx->path == CLSORT_PATH_LOOKBACK;
+}
+
+/* common.cl LB_SPINS: reads of an unpublished predecessor before the
+ * decoupled fallback sums it */
+#define CLSORT__LB_SPINS 64
+
+/* Whether a look-back launch over `groups` tiles of wg x items elements
+ * keeps every work-item within the loop budget (>>loop budget; always where
+ * none is set). With the decoupled fallback, tile g may find each of its g
+ * predecessors unpublished (the reverse-tile test: all of them): per
+ * predecessor LB_SPINS reads of 2 passes each (the walk's loop and its
+ * window loop), the tile sum (items + 1) and wg_reduce (log2 wg + 1), twice
+ * at most (a sum is read again when the tile published meanwhile); besides
+ * the tile's own loops (16 x items covers scan_lookback and pack_lookback)
+ * and the spare status words it zeroes (clsort__status_budget). Without the
+ * fallback a wait has no bound: never under a budget. So a scan or pack of
+ * more tiles than that takes the portable passes there (llvmpipe, 16 x 256
+ * tiles: more than 77 tiles, 315,392 elements). */
+static int clsort__lookback_fits(const clsort_context *ctx, size_t groups, size_t wg, size_t items,
+                                 size_t status_bytes)
+{
+    cl_ulong per_pred, fixed;
+    if (clsort__loop_budget(ctx) == 0) return 1;
+    if (!clsort__fallback_built(ctx) || groups == 0) return 0;
+    per_pred = 2 * (2 * CLSORT__LB_SPINS + (cl_ulong)items + clsort__log2_ceil(wg) + 8);
+    fixed = 16 * (cl_ulong)items + 4 * (cl_ulong)clsort__log2_ceil(wg) + 16 +
+            clsort__status_budget(status_bytes) / 4 / ((cl_ulong)groups * wg) + 1;
+    return clsort__loop_fits(ctx, (cl_ulong)groups * per_pred + fixed);
+}
+
+/* The look-back build options: the decoupled fallback where the device's
+ * profile asks for it (dev.lb_fallback, the quirk table) or tuning.fallback
+ * says so; the reverse tile order (test hook) always takes the fallback, its
+ * only way to finish. */
+static const char *clsort__lookback_options(const clsort_context *ctx)
+{
+    if (ctx->tuning.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
+    if (clsort__fallback_on(ctx)) return " -DHAVE_LOOKBACK -DLB_FALLBACK";
+    return " -DHAVE_LOOKBACK";
+}
+
+/* The look-back status form (common.cl): 64-bit words where the quirk table
+ * chose them (dev.lb_status64) unless tuning.status32 asks for the 32-bit
+ * pairs. */
+static const char *clsort__status_options(const clsort_context *ctx)
+{
+    return !ctx->dev.lb_status64 || ctx->tuning.status32 ? "" : " -DLB_STATUS64";
+}
+
+/* >>checks -------------------------------------------------------------------
+ * Argument checks every family shares: the context, buffers, counts,
+ * types, value sizes.
+ */
+
 
 static clsort_result clsort__check_ctx(clsort_context *ctx, const char *fn)
 {
@@ -4720,7 +3851,11 @@ static clsort_result clsort__check_values(clsort_context *ctx, const char *fn, c
     return CLSORT_SUCCESS;
 }
 
-/* ---- host staging (the *_host functions): buffers created, filled, released ---- */
+/* >>staging ------------------------------------------------------------------
+ * Host staging for the *_host functions: device copies created, filled,
+ * read back, released.
+ */
+
 
 /* A device copy of the host array `what` of function fn (src NULL: an output,
  * not written). */
@@ -4763,22 +3898,6 @@ static clsort_result clsort__download(clsort_context *ctx, const char *fn, const
                             what, (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
     return CLSORT_SUCCESS;
 }
-
-/* ---- small helpers ---- */
-
-static size_t clsort__align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-
-/* The smallest l with 2^l >= x. */
-static unsigned clsort__log2_ceil(cl_ulong x)
-{
-    unsigned l = 0;
-    while (((cl_ulong)1 << l) < x) ++l;
-    return l;
-}
-
-static int clsort__finite(double x) { return x == x && x - x == 0.0; }
-
-static int clsort__is_pow2(cl_ulong x) { return x != 0 && (x & (x - 1)) == 0; }
 
 /* >>tuning -------------------------------------------------------------------
  * The one table of knobs: clsort_context_desc.tuning, each knob left zero
@@ -4922,18 +4041,6 @@ static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t
         strcpy(ctx->cuda.lib_name, lib);
     }
     return CLSORT_SUCCESS;
-}
-
-/* Whether the look-back kernels carry the decoupled fallback (by choice). */
-static int clsort__fallback_on(const clsort_context *ctx)
-{
-    return ctx->tuning.fallback == 1 || (ctx->tuning.fallback == 0 && ctx->dev.lb_fallback);
-}
-
-/* Whether they are built with it (the reverse-tile test hook needs it). */
-static int clsort__fallback_built(const clsort_context *ctx)
-{
-    return ctx->tuning.reverse_tiles || clsort__fallback_on(ctx);
 }
 
 /* CLSORT_BITONIC_STEPS / bitonic_steps: 1..6. */
@@ -5117,72 +4224,6 @@ static const char *const clsort__scan_slot_level[64] = {
     CLSORT__SCAN_LEVEL(63)};
 #undef CLSORT__SCAN_LEVEL
 static const char *const clsort__scan_slot_status = "scan: look-back status";
-
-/* A work-group of w > 1 work-items is widened to the device's narrowest
- * correct width (dev.min_wg), halving the items per work-item to keep the
- * tile where it can. (w = 1: the serial kernels, no barriers: kept.) */
-static void clsort__widen(const clsort_context *ctx, size_t *w, size_t *items)
-{
-    while (*w > 1 && *w < ctx->dev.min_wg && *w * 2 <= ctx->dev.max_wg) {
-        *w <<= 1;
-        if (*items > 1) *items >>= 1;
-    }
-}
-
-/* Whether scan and pack run their one-pass look-back kernels: on the
- * look-back path, on every device (the status words are pairs of 32-bit
- * atomic words, common.cl lb_publish / lb_read: no 64-bit atomics needed). */
-static int clsort__lookback(const clsort_context *ctx)
-{
-    return ctx->path == CLSORT_PATH_LOOKBACK;
-}
-
-/* common.cl LB_SPINS: reads of an unpublished predecessor before the
- * decoupled fallback sums it */
-#define CLSORT__LB_SPINS 64
-
-/* Whether a look-back launch over `groups` tiles of wg x items elements
- * keeps every work-item within the loop budget (>>loop budget; always where
- * none is set). With the decoupled fallback, tile g may find each of its g
- * predecessors unpublished (the reverse-tile test: all of them): per
- * predecessor LB_SPINS reads of 2 passes each (the walk's loop and its
- * window loop), the tile sum (items + 1) and wg_reduce (log2 wg + 1), twice
- * at most (a sum is read again when the tile published meanwhile); besides
- * the tile's own loops (16 x items covers scan_lookback and pack_lookback)
- * and the spare status words it zeroes (clsort__status_budget). Without the
- * fallback a wait has no bound: never under a budget. So a scan or pack of
- * more tiles than that takes the portable passes there (llvmpipe, 16 x 256
- * tiles: more than 77 tiles, 315,392 elements). */
-static int clsort__lookback_fits(const clsort_context *ctx, size_t groups, size_t wg, size_t items,
-                                 size_t status_bytes)
-{
-    cl_ulong per_pred, fixed;
-    if (clsort__loop_budget(ctx) == 0) return 1;
-    if (!clsort__fallback_built(ctx) || groups == 0) return 0;
-    per_pred = 2 * (2 * CLSORT__LB_SPINS + (cl_ulong)items + clsort__log2_ceil(wg) + 8);
-    fixed = 16 * (cl_ulong)items + 4 * (cl_ulong)clsort__log2_ceil(wg) + 16 +
-            clsort__status_budget(status_bytes) / 4 / ((cl_ulong)groups * wg) + 1;
-    return clsort__loop_fits(ctx, (cl_ulong)groups * per_pred + fixed);
-}
-
-/* The look-back build options: the decoupled fallback where the device's
- * profile asks for it (dev.lb_fallback, the quirk table) or tuning.fallback
- * says so; the reverse tile order (test hook) always takes the fallback, its
- * only way to finish. */
-static const char *clsort__lookback_options(const clsort_context *ctx)
-{
-    if (ctx->tuning.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
-    if (clsort__fallback_on(ctx)) return " -DHAVE_LOOKBACK -DLB_FALLBACK";
-    return " -DHAVE_LOOKBACK";
-}
-
-/* The look-back status form (common.cl): 64-bit words where the quirk table
- * chose them (dev.lb_status64) unless tuning.status32 asks for the 32-bit
- * pairs. */
-static const char *clsort__status_options(const clsort_context *ctx)
-{
-    return !ctx->dev.lb_status64 || ctx->tuning.status32 ? "" : " -DLB_STATUS64";
-}
 
 /* The scan tile: 256 work-items (or the device maximum) x items, shrunk until
  * the kernel's local arrays fit. Measured on the H100 (bench/RESULTS.md):
@@ -5781,25 +4822,6 @@ static clsort_result clsort__gather_run(clsort__chain *c, cl_mem src, cl_mem dst
     return clsort__run(c, p, name, &ka, (total + p->wg - 1) / p->wg, p->wg);
 }
 
-/* Copies bytes with copy_words (a multiple of 4 between 4-byte aligned
- * buffers) or copy_bytes (any count: 8- and 16-bit keys, 1- and 2-byte
- * values, a host-pointer buffer at an odd address): a kernel rather than
- * clEnqueueCopyBuffer, so that kernel checkers (oclgrind) see the words as
- * written. */
-static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst, size_t bytes)
-{
-    clsort__program *p;
-    int words = bytes % 4 == 0 && clsort__mem_align(c->ctx, src) >= 4 && clsort__mem_align(c->ctx, dst) >= 4;
-    cl_ulong count = (cl_ulong)(words ? bytes / 4 : bytes);
-    clsort__kargs ka;
-    CLSORT__TRY(clsort__gather_program(c->ctx, &p));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, src);
-    CLSORT__KARG(&ka, dst);
-    CLSORT__KARG(&ka, count);
-    return clsort__run(c, p, words ? "copy_words" : "copy_bytes", &ka, (size_t)((count + p->wg - 1) / p->wg), p->wg);
-}
-
 CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
                                        size_t elem_size, const clsort_enqueue *enq)
 {
@@ -5827,6 +4849,31 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     return clsort__chain_end(&c, enq, clsort__gather_run(&c, src, dst, indices, n, elem_size, src_bytes));
+}
+
+/* >>copy ---------------------------------------------------------------------
+ * Device copies by kernel (gather.cl's copy_words and copy_bytes, in the
+ * gather program), for the radix and bitonic sorts: a kernel rather than
+ * clEnqueueCopyBuffer, so that kernel checkers see the words as written.
+ */
+
+/* Copies bytes with copy_words (a multiple of 4 between 4-byte aligned
+ * buffers) or copy_bytes (any count: 8- and 16-bit keys, 1- and 2-byte
+ * values, a host-pointer buffer at an odd address): a kernel rather than
+ * clEnqueueCopyBuffer, so that kernel checkers (oclgrind) see the words as
+ * written. */
+static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst, size_t bytes)
+{
+    clsort__program *p;
+    int words = bytes % 4 == 0 && clsort__mem_align(c->ctx, src) >= 4 && clsort__mem_align(c->ctx, dst) >= 4;
+    cl_ulong count = (cl_ulong)(words ? bytes / 4 : bytes);
+    clsort__kargs ka;
+    CLSORT__TRY(clsort__gather_program(c->ctx, &p));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, src);
+    CLSORT__KARG(&ka, dst);
+    CLSORT__KARG(&ka, count);
+    return clsort__run(c, p, words ? "copy_words" : "copy_bytes", &ka, (size_t)((count + p->wg - 1) / p->wg), p->wg);
 }
 
 /* >>radix --------------------------------------------------------------------
@@ -5994,7 +5041,7 @@ static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, s
  * us for u32 keys and 1217 for u64 at 8 keys, 708 and 1233 at 16, and its
  * program builds in 319 / 351 ms from source against 647 / 701 (ptxas on
  * the unrolled key loop); rolling that loop built in 87 ms but ran 16-26%
- * slower (bench/RESULTS.md, sixth session). */
+ * slower (bench/RESULTS.md, radix histogram tile). */
 static size_t clsort__hist_shape(const clsort_context *ctx, size_t n, size_t *wg, size_t *items)
 {
     size_t w = 256, tiles;
@@ -7083,7 +6130,6 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *key
     return clsort__sort_staged(ctx, fn, keys, values, permutation, n, pl.key_size, vs, clsort__staged_bitonic, &d);
 }
 
-
 /* >>binning ------------------------------------------------------------------
  * kernels/bin.cl (with common.cl): cell keys, cell offsets by binary search,
  * atomic counting; clsort_bin chains them with a radix sort (>>radix) and
@@ -7501,2015 +6547,6 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     return clsort__sort_prepare(ctx, &sd, n);
 }
 
-
-/* >>nbody --------------------------------------------------------------------
- * kernels/nbody.cl (with common.cl): nbody_step (tiled all-pairs + one
- * integrator step per evaluation), nbody_pairs + nbody_apply (the atomic
- * method); clsort_nbody_multi splits the bodies over several contexts. */
-
-static const char *const clsort__nbody_slot_positions = "nbody: second position buffer";
-static const char *const clsort__nbody_slot_sums = "nbody: atomic accumulators";
-static const char *const clsort__nbody_slot_pieces = "nbody: sums of the earlier source pieces"; /* NB_JSPLIT */
-
-/* Evaluation modes (kernels/nbody.cl NB_MODE_*) */
-enum {
-    CLSORT__NB_MODE_ACCEL = 0,     /* accelerations only */
-    CLSORT__NB_MODE_TUTORIAL = 1,  /* x += v dt + a dt^2/2, v += a dt */
-    CLSORT__NB_MODE_OPEN = 2,      /* leapfrog opening kick + drift */
-    CLSORT__NB_MODE_KICK_KICK = 3, /* closing kick, opening kick, drift */
-    CLSORT__NB_MODE_CLOSE = 4,     /* closing kick only */
-    CLSORT__NB_MODE_WRITE_ACC = 8  /* added: also write the accelerations */
-};
-
-/* Build flags of an N-body program */
-enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLSORT__NB_FAST = 8 };
-
-/* A kernel shape: work-group size, bodies per work-item, j-slices, flags. */
-typedef struct clsort__nbody_shape_t {
-    size_t wg;
-    unsigned ib, js, flags;
-    size_t jsplit; /* sources per launch where a loop budget splits them (nbody.cl NB_JSPLIT); 0: all */
-} clsort__nbody_shape_t;
-
-/* The kernel shape for n bodies. GPUs: 256 work-items (the seed tutorial's
- * 64-256 range; CUDA's nbody sample uses 256), 2 bodies per work-item from
- * 2^17 bodies on (each tile read feeds two bodies: more arithmetic per local
- * load), and the j range split until about 1024 work-items per compute unit
- * are busy (n = 16384 on 132 SMs: 8 slices), keeping at least 16 lanes.
- * CPUs (PoCL): a work-group is a loop over work-items vectorized across them,
- * a barrier splits that loop, so few large tiles: 256 work-items x 4 bodies;
- * on a quiet 2-core PoCL machine 6 shapes from 64:4:1 to 512:4:1 ran within
- * 1% of each other (1.0e9 interactions/s at n = 4096, bench/RESULTS.md).
- * tuning.nbody_* (CLSORT_NBODY="wg:ib:js[:flags]") overrides, for sweeps
- * (flags: native_rsqrt, fast math, the GPUs' default for floats, or
- * precise). Shrunk to the device's work-group and local memory limits. */
-static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, clsort__nbody_shape_t *sh)
-{
-    const clsort_tuning *t = &ctx->tuning;
-    size_t vec = fp64 ? 32 : 16, wg = 256, local;
-    unsigned ib = 1, js = 1;
-    memset(sh, 0, sizeof *sh);
-    if (ctx->dev.serial_groups) {
-        wg = 256;
-        ib = 4;
-    } else {
-        size_t busy = (size_t)ctx->dev.compute_units * 1024;
-        if (fp64) {
-            while (js < 16 && wg / (js * 2) >= 16 && (n / ib) * js < busy) js *= 2;
-        } else {
-            /* H100 sweep (37 shapes, bench/RESULTS.md): fast math (the CUDA
-             * sample's -use_fast_math) with 2 bodies per work-item from 2^17
-             * bodies (1.90e12 interactions/s at 262144 against 1.51e12 for
-             * the previous automatic shape), below that 8 j-slices (1.57e12
-             * at 16384, 1.76e12 at 65536) */
-            if (ctx->dev.nbody_fast) sh->flags |= CLSORT__NB_FAST;
-            if (n >= ((size_t)1 << 17)) ib = 2;
-            else js = 8;
-        }
-    }
-    /* few bodies: no group much larger than n (idle lanes still loop over
-     * the padded j range; it also keeps oclgrind's tiny runs quick) */
-    while (wg > 16 && wg / 2 >= js && wg / js * ib >= 2 * n) wg >>= 1;
-    while (ib > 1 && wg / js * ib >= 2 * n) ib >>= 1;
-    if (t->nbody_wg) { /* validated at create */
-        wg = t->nbody_wg;
-        ib = t->nbody_ib;
-        js = t->nbody_js;
-    }
-    if ((t->nbody_flags & CLSORT_TUNE_NATIVE_RSQRT) && !fp64) sh->flags |= CLSORT__NB_NATIVE;
-    if (t->nbody_flags & CLSORT_TUNE_FAST_MATH) sh->flags |= CLSORT__NB_FAST;
-    if (t->nbody_flags & CLSORT_TUNE_PRECISE) sh->flags &= ~(unsigned)CLSORT__NB_FAST;
-    while (wg > 1 && wg < ctx->dev.min_wg && wg * 2 <= ctx->dev.max_wg) wg <<= 1; /* clsort__widen */
-    /* the tile (wg vectors) and the slices' partial sums (wg * ib) in local memory */
-    local = ctx->dev.local_mem > 256 ? (size_t)ctx->dev.local_mem - 256 : 0;
-    while (wg > 1 && (wg > ctx->dev.max_wg || (wg + (js > 1 ? wg * ib : 0)) * vec > local)) {
-        wg >>= 1;
-        if (js > wg) js = (unsigned)wg;
-    }
-    sh->wg = wg;
-    sh->ib = ib;
-    sh->js = js;
-    if (fp64) sh->flags |= CLSORT__NB_FP64;
-    { /* >>loop budget: a work-item loops over all n sources, chunk / NB_P
-       * tiles of NB_P + 2 passes each (the inner loop counted unrolled by
-       * nothing), besides the IB and JS loops; past the budget the sources
-       * go in pieces of whole tiles of every slice, several launches */
-        cl_ulong lanes = wg / js, tiles;
-        tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)ib * (js + 4) + 16);
-        if (tiles != ~(cl_ulong)0 && (cl_ulong)n > tiles * lanes * js) sh->jsplit = (size_t)(tiles * lanes * js);
-    }
-}
-
-/* What an N-body call decides before it enqueues: the checked descriptor with its defaults. */
-typedef struct clsort__nbody_plan {
-    clsort_nbody_desc d;
-    size_t vec;       /* bytes per vector: 16 or 32 */
-    unsigned evals;   /* acceleration evaluations: steps (+1 for leapfrog) */
-} clsort__nbody_plan;
-
-/* Barnes-Hut (see >>tree): theta's checks and the Barnes-Hut evaluation (a tree built per call) */
-static clsort_result clsort__tree_check_theta(clsort_context *ctx, const char *fn, clsort_nbody_desc *d);
-static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
-                                             cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode);
-
-static clsort_result clsort__plan_nbody(clsort_context *ctx, const char *fn, size_t n, const clsort_nbody_desc *desc,
-                                         clsort__nbody_plan *a)
-{
-    clsort_nbody_desc *d = &a->d;
-    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
-    *d = *desc;
-    if (!clsort__finite(d->dt))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.dt = %g, must be finite", fn, d->dt);
-    if (!clsort__finite(d->softening2) || d->softening2 < 0.0)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.softening2 = %g, must be finite and >= 0",
-                            fn, d->softening2);
-    if (!clsort__finite(d->G))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.G = %g, must be finite", fn, d->G);
-    if ((int)d->integrator < 0 || d->integrator > CLSORT_NBODY_TUTORIAL)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown integrator %d", fn, (int)d->integrator);
-    if ((int)d->method < 0 || d->method > CLSORT_NBODY_BARNES_HUT)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)d->method);
-    if (d->fp64 != 0 && d->fp64 != 1)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.fp64 must be 0 or 1", fn);
-    if (!d->fp64 && (d->dt > 3.0e38 || d->dt < -3.0e38 || d->softening2 > 3.0e38 || d->G > 3.0e38 || d->G < -3.0e38))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: dt, softening2 or G out of float range", fn);
-    if (d->fp64 && !ctx->dev.fp64)
-        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: desc.fp64 on %s, which lacks cl_khr_fp64", fn,
-                            ctx->dev.name);
-    if (d->fp64 && d->method == CLSORT_NBODY_ATOMIC)
-        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED,
-                            "%s: the ATOMIC method is float only (64-bit atomics are an extension)", fn);
-    CLSORT__TRY(clsort__tree_check_theta(ctx, fn, d)); /* >>tree */
-    if (n > 0x7fffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1", fn, (unsigned long)n);
-    if (d->G == 0.0) d->G = 1.0;
-    if (d->steps == 0) d->steps = 1;
-    if (d->integrator == CLSORT_NBODY_LEAPFROG && d->steps == 0xffffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: too many steps", fn);
-    a->vec = d->fp64 ? 32 : 16;
-    a->evals = d->steps + (d->integrator == CLSORT_NBODY_LEAPFROG ? 1u : 0u);
-    return CLSORT_SUCCESS;
-}
-
-/* The mode of evaluation e (see nb_integrate in kernels/nbody.cl). */
-static cl_uint clsort__nbody_mode(const clsort__nbody_plan *a, unsigned e)
-{
-    int last = e + 1 == a->evals;
-    cl_uint m;
-    if (a->d.integrator == CLSORT_NBODY_TUTORIAL) m = CLSORT__NB_MODE_TUTORIAL;
-    else m = e == 0 ? CLSORT__NB_MODE_OPEN : last ? CLSORT__NB_MODE_CLOSE : CLSORT__NB_MODE_KICK_KICK;
-    return m | (last && a->d.accelerations ? (cl_uint)CLSORT__NB_MODE_WRITE_ACC : 0u);
-}
-
-/* Whether the ATOMIC method's pair kernels run (else the tiled kernel
- * does): everywhere but under a loop budget past which nbody_pairs' loops
- * could go (>>loop budget): work-group I loops over the tiles J <= I, WG
- * pairs each, every pair three compare-exchange loops (counted with one
- * retry each, and twice that: contention has no bound), so about 14 n
- * passes; on llvmpipe up to 4608 bodies (18 groups of 256). */
-static int clsort__nbody_pairs(const clsort_context *ctx, const clsort__nbody_plan *a, size_t n)
-{
-    clsort__nbody_shape_t sh;
-    cl_ulong groups;
-    if (a->d.method != CLSORT_NBODY_ATOMIC) return 0;
-    if (clsort__loop_budget(ctx) == 0) return 1;
-    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
-    groups = ((cl_ulong)n + sh.wg - 1) / sh.wg;
-    return clsort__loop_fits(ctx, 2 * (groups * (7 * (cl_ulong)sh.wg + 8) + 8));
-}
-
-static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
-                                           clsort__program **p)
-{
-    clsort__nbody_shape_t sh;
-    clsort__request rq;
-    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
-    if (a->d.softening2 == 0.0) sh.flags |= CLSORT__NB_SOFT_ZERO;
-    if (clsort__nbody_pairs(ctx, a, n)) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
-    clsort__request_init(&rq, "nbody", sh.wg, sh.wg / sh.js * sh.ib); /* items: bodies per work-group */
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "nbody.cl");
-    clsort__request_option(&rq, " -DWG=%u -DIB=%u -DJS=%u%s%s%s%s%s", (unsigned)sh.wg, sh.ib, sh.js,
-                           (sh.flags & CLSORT__NB_FP64) ? " -DNB_FP64 -DNEED_FP64" : "",
-                           (sh.flags & CLSORT__NB_NATIVE) ? " -DNATIVE_RSQRT" : "",
-                           (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
-                           (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "",
-                           clsort__nbody_pairs(ctx, a, n) ? " -DNB_PAIRS" : ""); /* its kernels only */
-    if (sh.jsplit && !clsort__nbody_pairs(ctx, a, n)) clsort__request_option(&rq, " -DNB_JSPLIT");
-    return clsort__program_get(ctx, &rq, p);
-}
-
-/* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
-static clsort_result clsort__nbody_prepare(clsort_context *ctx, const clsort_nbody_desc *desc, size_t n)
-{
-    clsort__nbody_plan a;
-    clsort__program *p;
-    memset(&a, 0, sizeof a);
-    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, desc, &a));
-    return clsort__nbody_program(ctx, &a, n, &p);
-}
-
-/* One evaluation of the tiled kernel for bodies [first, first + count):
- * one launch, or under a loop budget one per piece of the sources (the
- * shape's jsplit, nbody.cl NB_JSPLIT). */
-static clsort_result clsort__nbody_launch(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
-                                          cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
-                                          size_t first, size_t count, cl_uint mode)
-{
-    cl_uint n32 = (cl_uint)n, base = (cl_uint)first, cnt = (cl_uint)count;
-    cl_float f[3];
-    cl_double dd[3];
-    size_t per = p->items; /* bodies per group */
-    int i;
-    clsort__kargs ka;
-    clsort__nbody_shape_t sh;
-    clsort__nbody_shape(c->ctx, n, a->d.fp64, &sh);
-    f[0] = (cl_float)a->d.dt; f[1] = (cl_float)a->d.softening2; f[2] = (cl_float)a->d.G;
-    dd[0] = a->d.dt; dd[1] = a->d.softening2; dd[2] = a->d.G;
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, pos_old);
-    CLSORT__KARG(&ka, pos_new);
-    CLSORT__KARG(&ka, vel);
-    CLSORT__KARG(&ka, acc);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, base);
-    CLSORT__KARG(&ka, cnt);
-    for (i = 0; i < 3; ++i) { /* dt, eps^2, G in the kernel's precision */
-        if (a->d.fp64) CLSORT__KARG(&ka, dd[i]);
-        else CLSORT__KARG(&ka, f[i]);
-    }
-    CLSORT__KARG(&ka, mode);
-    if (sh.jsplit) {
-        cl_mem sums;
-        size_t jb;
-        const cl_uint args = ka.count;
-        CLSORT__TRY(clsort__scratch(c->ctx, clsort__nbody_slot_pieces, n * a->vec, &sums));
-        for (jb = 0; jb < n; jb += sh.jsplit) {
-            cl_uint b32 = (cl_uint)jb, e32 = (cl_uint)(n - jb > sh.jsplit ? jb + sh.jsplit : n);
-            cl_uint piece = (jb > 0 ? 1u : 0u) | (e32 == n32 ? 2u : 0u);
-            ka.count = args;
-            CLSORT__KARG(&ka, b32);
-            CLSORT__KARG(&ka, e32);
-            CLSORT__KARG(&ka, sums);
-            CLSORT__KARG(&ka, piece);
-            CLSORT__TRY(clsort__run(c, p, "nbody_step", &ka, (count + per - 1) / per, p->wg));
-        }
-        return CLSORT_SUCCESS;
-    }
-    return clsort__run(c, p, "nbody_step", &ka, (count + per - 1) / per, p->wg);
-}
-
-/* One evaluation by the pair kernel (Newton's third law, atomics). */
-static clsort_result clsort__nbody_atomic(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
-                                          cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
-                                          cl_uint mode)
-{
-    clsort_context *ctx = c->ctx;
-    cl_mem sums;
-    cl_uint n32 = (cl_uint)n;
-    cl_float eps2 = (cl_float)a->d.softening2, dt = (cl_float)a->d.dt, G = (cl_float)a->d.G;
-    size_t groups = (n + p->wg - 1) / p->wg;
-    clsort__kargs ka;
-    CLSORT__TRY(clsort__scratch(ctx, clsort__nbody_slot_sums, n * 12, &sums));
-    CLSORT__TRY(clsort__clear(c, p, sums, n * 12));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, pos_old);
-    CLSORT__KARG(&ka, sums);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, eps2);
-    CLSORT__TRY(clsort__run(c, p, "nbody_pairs", &ka, groups, p->wg));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, sums);
-    CLSORT__KARG(&ka, pos_old);
-    CLSORT__KARG(&ka, pos_new);
-    CLSORT__KARG(&ka, vel);
-    CLSORT__KARG(&ka, acc);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, dt);
-    CLSORT__KARG(&ka, G);
-    CLSORT__KARG(&ka, mode);
-    return clsort__run(c, p, "nbody_apply", &ka, groups, p->wg);
-}
-
-static clsort_result clsort__nbody_eval(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
-                                        cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
-{
-    if (a->d.method == CLSORT_NBODY_BARNES_HUT) return clsort__tree_nbody_eval(c, a, pos_old, pos_new, vel, acc, n, mode);
-    if (clsort__nbody_pairs(c->ctx, a, n)) return clsort__nbody_atomic(c, p, a, pos_old, pos_new, vel, acc, n, mode);
-    return clsort__nbody_launch(c, p, a, pos_old, pos_new, vel, acc, n, 0, n, mode);
-}
-
-/* All evaluations of one call, double-buffered between positions and alt. */
-static clsort_result clsort__nbody_run(clsort__chain *c, const clsort__nbody_plan *a, cl_mem positions,
-                                       cl_mem velocities, size_t n)
-{
-    clsort_context *ctx = c->ctx;
-    clsort__program *p;
-    cl_mem bufs[2], acc = a->d.accelerations;
-    unsigned e, cur = 0;
-    p = NULL;
-    if (a->d.method != CLSORT_NBODY_BARNES_HUT) CLSORT__TRY(clsort__nbody_program(ctx, a, n, &p));
-    bufs[0] = positions;
-    bufs[1] = a->d.temp;
-    if (!bufs[1]) CLSORT__TRY(clsort__scratch(ctx, clsort__nbody_slot_positions, n * a->vec, &bufs[1]));
-    for (e = 0; e < a->evals; ++e) {
-        cl_uint mode = clsort__nbody_mode(a, e);
-        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
-        CLSORT__TRY(clsort__nbody_eval(c, p, a, bufs[cur], moves ? bufs[cur ^ 1] : NULL, velocities,
-                                       (mode & CLSORT__NB_MODE_WRITE_ACC) ? acc : NULL, n, mode));
-        if (moves) cur ^= 1;
-    }
-    if (cur) CLSORT__TRY(clsort__copy(c, bufs[1], positions, n * a->vec));
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_mem velocities, size_t n,
-                                      const clsort_nbody_desc *desc, const clsort_enqueue *enq)
-{
-    static const char *fn = "clsort_nbody";
-    clsort__nbody_plan a;
-    clsort__chain c;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
-    if (n > 0) {
-        clsort__io io[4];
-        size_t bytes = n * a.vec;
-        CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
-        CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
-        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
-        CLSORT__TRY(clsort__check_align(ctx, velocities, a.vec, fn, "velocities"));
-        CLSORT__TRY(clsort__check_align(ctx, a.d.accelerations, a.vec, fn, "desc.accelerations"));
-        CLSORT__TRY(clsort__check_align(ctx, a.d.temp, a.vec, fn, "desc.temp"));
-        if (a.d.accelerations) CLSORT__TRY(clsort__check_buffer(ctx, a.d.accelerations, bytes, fn, "desc.accelerations"));
-        if (a.d.temp) CLSORT__TRY(clsort__check_buffer(ctx, a.d.temp, bytes, fn, "desc.temp"));
-        /* every one is written (positions and velocities advance in place) */
-        clsort__io_set(&io[0], positions, "positions", 1, -1);
-        clsort__io_set(&io[1], velocities, "velocities", 1, -1);
-        clsort__io_set(&io[2], a.d.accelerations, "desc.accelerations", 1, -1);
-        clsort__io_set(&io[3], a.d.temp, "desc.temp", 1, -1);
-        CLSORT__TRY(clsort__check_io(ctx, fn, io, 4));
-    }
-    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
-    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    return clsort__chain_end(&c, enq, clsort__nbody_run(&c, &a, positions, velocities, n));
-}
-
-CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem positions, cl_mem accelerations, size_t n,
-                                            const clsort_nbody_desc *desc, const clsort_enqueue *enq)
-{
-    static const char *fn = "clsort_nbody_accel";
-    clsort__nbody_plan a;
-    clsort_nbody_desc d;
-    clsort__chain c;
-    clsort__program *p;
-    clsort_result r;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
-    d = *desc;
-    d.dt = 0.0; /* ignored here */
-    d.steps = 1;
-    d.integrator = CLSORT_NBODY_TUTORIAL;
-    d.temp = NULL;
-    d.accelerations = accelerations;
-    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, &d, &a));
-    if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
-        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
-        CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
-        {
-            clsort__io io[2];
-            clsort__io_set(&io[0], accelerations, "accelerations", 1, -1);
-            clsort__io_set(&io[1], positions, "positions", 0, -1);
-            CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
-        }
-    }
-    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
-    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    p = NULL;
-    r = a.d.method == CLSORT_NBODY_BARNES_HUT ? CLSORT_SUCCESS : clsort__nbody_program(ctx, &a, n, &p);
-    if (r == CLSORT_SUCCESS)
-        r = clsort__nbody_eval(&c, p, &a, positions, NULL, NULL, accelerations, n,
-                               CLSORT__NB_MODE_ACCEL | CLSORT__NB_MODE_WRITE_ACC);
-    return clsort__chain_end(&c, enq, r);
-}
-
-#define CLSORT__MAX_PARTS 16 /* contexts of one clsort_nbody_multi */
-
-/* Waits for and releases a list of events (errors in the middle of a run). */
-static void clsort__release_events(clsort_context *ctx, cl_event *ev, size_t count)
-{
-    size_t i;
-    for (i = 0; i < count; ++i)
-        if (ev[i]) {
-            CLSORT__CL(ctx, clReleaseEvent)(ev[i]);
-            ev[i] = NULL;
-        }
-}
-
-typedef struct clsort__multi {
-    clsort__nbody_plan a;
-    unsigned count;
-    size_t n, first[CLSORT__MAX_PARTS], cnt[CLSORT__MAX_PARTS];
-    clsort__program *prog[CLSORT__MAX_PARTS];
-    cl_mem buf[CLSORT__MAX_PARTS][2];
-    cl_event kev[CLSORT__MAX_PARTS];                    /* this round's kernels */
-    cl_event cev[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* this round's copies */
-    cl_event wait[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* the previous round's copies */
-    cl_uint num_wait;
-} clsort__multi;
-
-/* Makes what every part's queue has enqueued so far visible to the others:
- * on each queue a marker waiting on a marker of every other queue. OpenCL 1.2
- * (Appendix A.1, shared objects) lets a queue cache its changes to a memory
- * object until a command of another queue waits on the changing command's
- * event; finishing the queue is not enough (rusticl then reads stale data
- * through the other queue). Run before the first step (the caller may have
- * written a part's buffers through another part's queue) and after the last
- * (the caller may read them through any part's queue). */
-static clsort_result clsort__multi_sync(const clsort_nbody_part *parts, unsigned count)
-{
-    clsort_context *const ctx = parts[0].ctx;
-    cl_event ev[CLSORT__MAX_PARTS], others[CLSORT__MAX_PARTS];
-    unsigned k, t, no;
-    cl_int e = CL_SUCCESS;
-    const char *what = "clEnqueueMarkerWithWaitList(part sync)";
-    memset(ev, 0, sizeof ev);
-    for (k = 0; k < count && e == CL_SUCCESS; ++k) {
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[k].ctx->queue, 0, NULL, &ev[k]);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[k].ctx->queue);
-    }
-    for (t = 0; t < count && e == CL_SUCCESS; ++t) {
-        for (k = 0, no = 0; k < count; ++k)
-            if (k != t) others[no++] = ev[k];
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[t].ctx->queue, no, others, NULL);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue);
-        else what = "clEnqueueMarkerWithWaitList(part sync wait)";
-    }
-    clsort__release_events(ctx, ev, count);
-    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, what);
-    return CLSORT_SUCCESS;
-}
-
-static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part *parts)
-{
-    /* the parts share one cl_context, hence one OpenCL library: the first
-     * part's entry points serve all (CLSORT_DYNAMIC_OPENCL) */
-    clsort_context *const ctx = parts[0].ctx;
-    unsigned e, k, t, cur = 0;
-    size_t vec = m->a.vec;
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (e = 0; e < m->a.evals; ++e) {
-        cl_uint mode = clsort__nbody_mode(&m->a, e), nc = 0;
-        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
-        for (k = 0; k < m->count; ++k) {
-            clsort__chain c;
-            clsort_enqueue enq;
-            memset(&enq, 0, sizeof enq);
-            enq.num_events_in_wait_list = m->num_wait;
-            enq.event_wait_list = m->num_wait ? m->wait : NULL;
-            enq.event = &m->kev[k];
-            CLSORT__TRY(clsort__chain_begin(&c, parts[k].ctx, &enq));
-            CLSORT__TRY(clsort__chain_end(&c, &enq,
-                                          m->cnt[k] ? clsort__nbody_launch(&c, m->prog[k], &m->a, m->buf[k][cur],
-                                                                           moves ? m->buf[k][cur ^ 1] : NULL,
-                                                                           parts[k].velocities, NULL, m->n,
-                                                                           m->first[k], m->cnt[k], mode)
-                                                    : CLSORT_SUCCESS));
-            /* kev[k] is flushed (chain_end): the copies of the other queues may wait on it */
-        }
-        /* every part's new slice into every other part's copy, on the receiver's queue */
-        for (t = 0; t < m->count && moves; ++t)
-            for (k = 0; k < m->count; ++k) {
-                cl_int err;
-                if (k == t || m->cnt[k] == 0) continue;
-                err = CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[t].ctx->queue, m->buf[k][cur ^ 1], m->buf[t][cur ^ 1],
-                                          m->first[k] * vec, m->first[k] * vec, m->cnt[k] * vec, 1, &m->kev[k],
-                                          &m->cev[nc]);
-                if (err != CL_SUCCESS)
-                    return clsort__fail(parts[0].ctx, CLSORT_ERROR_OPENCL, "clEnqueueCopyBuffer(exchange): %s (%d)",
-                                        clsort__cl_error_name(err), (int)err);
-                ++nc;
-            }
-        /* the next round's kernels wait on these copies from the other
-         * queues: OpenCL 1.2 5.13 requires the copies' queues flushed */
-        for (t = 0; t < m->count && moves; ++t)
-            CLSORT__CHECK(parts[t].ctx, CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue), "clFlush(exchange)");
-        clsort__release_events(ctx, m->wait, m->num_wait);
-        clsort__release_events(ctx, m->kev, m->count);
-        memcpy(m->wait, m->cev, nc * sizeof(cl_event));
-        memset(m->cev, 0, sizeof m->cev);
-        m->num_wait = nc;
-        if (moves) cur ^= 1;
-    }
-    for (k = 0; k < m->count && cur; ++k) /* in order after the part's last kernel and copies */
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
-                                                                         m->buf[k][0], 0, 0, m->n * vec, 0, NULL, NULL),
-                      "clEnqueueCopyBuffer");
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (k = 0; k < m->count; ++k)
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
-                                            const clsort_nbody_desc *desc)
-{
-    static const char *fn = "clsort_nbody_multi";
-    clsort__multi *m;
-    clsort_context *ctx0;
-    clsort_result r;
-    unsigned k, j;
-    size_t at = 0, given = 0;
-    if (!parts || count == 0 || !parts[0].ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
-    ctx0 = parts[0].ctx;
-    for (k = 0; k < count; ++k) {
-        if (!parts[k].ctx) return clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx is NULL", fn, k);
-        CLSORT__TRY(clsort__check_ctx(parts[k].ctx, fn));
-    }
-    if (count > CLSORT__MAX_PARTS)
-        return clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %u parts, at most %d", fn, count,
-                            CLSORT__MAX_PARTS);
-    m = (clsort__multi *)CLSORT_MALLOC(sizeof *m);
-    if (!m) return clsort__fail(ctx0, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    memset(m, 0, sizeof *m);
-    r = CLSORT_SUCCESS;
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
-        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
-    }
-    if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
-        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                         "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) given += parts[k].count;
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        clsort_context *ck = parts[k].ctx;
-        m->first[k] = given ? parts[k].first : n * k / count;
-        m->cnt[k] = given ? parts[k].count : n * (k + 1) / count - n * k / count;
-        if (m->first[k] != at || m->cnt[k] > n - at)
-            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                             "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
-                             (unsigned long)parts[k].first, (unsigned long)(parts[k].first + parts[k].count),
-                             (unsigned long)n);
-        at += m->cnt[k];
-        if (r == CLSORT_SUCCESS && ck->cl_ctx != ctx0->cl_ctx)
-            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx uses another cl_context", fn, k);
-        for (j = 0; j < k && r == CLSORT_SUCCESS; ++j)
-            if (parts[j].ctx == ck)
-                r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
-                                 j, k);
-        if (r == CLSORT_SUCCESS && n > 0) {
-            r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
-            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
-            if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
-        }
-    }
-    if (r == CLSORT_SUCCESS && n > 0) { /* every part's positions and velocities are written: no two share memory */
-        clsort__io io[2 * CLSORT__MAX_PARTS];
-        for (k = 0; k < count; ++k) {
-            clsort__io_set(&io[2 * k], parts[k].positions, "parts[%lu].positions", 1, -1);
-            clsort__io_set(&io[2 * k + 1], parts[k].velocities, "parts[%lu].velocities", 1, -1);
-            io[2 * k].index = io[2 * k + 1].index = (long)k;
-        }
-        r = clsort__check_io(ctx0, fn, io, (int)(2 * count));
-    }
-    if (r == CLSORT_SUCCESS && at != n)
-        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
-                         (unsigned long)at, (unsigned long)n);
-    m->count = count;
-    m->n = n;
-    for (k = 0; k < count && r == CLSORT_SUCCESS && n > 0; ++k) {
-        r = clsort__nbody_program(parts[k].ctx, &m->a, n, &m->prog[k]);
-        m->buf[k][0] = parts[k].positions;
-        if (r == CLSORT_SUCCESS)
-            r = clsort__scratch(parts[k].ctx, clsort__nbody_slot_positions, n * m->a.vec, &m->buf[k][1]);
-        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
-    }
-    if (r == CLSORT_SUCCESS && n > 0) r = clsort__multi_run(m, parts);
-    if (r != CLSORT_SUCCESS) /* let what was enqueued finish before the events go */
-        for (k = 0; k < count; ++k) CLSORT__CL(ctx0, clFinish)(parts[k].ctx->queue);
-    clsort__release_events(ctx0, m->wait, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->cev, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->kev, CLSORT__MAX_PARTS);
-    CLSORT_FREE(m);
-    return r;
-}
-
-
-/* >>tree ---------------------------------------------------------------------
- * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
- * the box (tree_box_init, tree_box_reduce, tree_box_final), Morton codes
- * (tree_keys), the radix sort with the permutation (>>radix), the points in
- * sorted order (tree_points), the radix tree (tree_build), the summaries
- * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
- * clsort_tree own their buffers; the N-body method builds into the context's
- * named scratch every evaluation. */
-
-/* A tree's device buffers (codes_in: the unsorted codes). */
-typedef struct clsort__tree_bufs {
-    cl_mem bounds, codes_in, codes, perm, points, nodes, parents, flags, lo, hi, com, quad;
-} clsort__tree_bufs;
-#define CLSORT__TREE_BUFS 12
-
-static const char *const clsort__tree_slot[CLSORT__TREE_BUFS] = {
-    "tree: box", "tree: codes", "tree: sorted codes", "tree: permutation", "tree: points", "tree: nodes",
-    "tree: parents", "tree: arrival counters", "tree: box lo", "tree: box hi", "tree: centres of mass",
-    "tree: quadrupoles"};
-
-struct clsort_tree {
-    clsort_context *ctx;
-    size_t cap, cap_key;   /* points and code size the buffers hold */
-    size_t n, key_size;    /* of the last build */
-    unsigned dims, code_bits;
-    clsort__tree_bufs b;
-};
-
-/* What a build decides before it enqueues. */
-typedef struct clsort__tree_plan {
-    clsort_tree_desc d;
-    size_t stride, key_size;
-    unsigned bpa, code_bits;
-} clsort__tree_plan;
-
-static clsort_result clsort__plan_tree(clsort_context *ctx, const char *fn, size_t n, const clsort_tree_desc *desc,
-                                       clsort__tree_plan *pl)
-{
-    clsort_tree_desc *d = &pl->d;
-    clsort__sort_plan sp;
-    clsort_sort_desc sd;
-    unsigned a;
-    memset(pl, 0, sizeof *pl);
-    if (desc) *d = *desc;
-    if (d->dims == 0) d->dims = 3;
-    if (d->dims != 2 && d->dims != 3)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.dims %u, must be 2 or 3", fn, d->dims);
-    if (d->code_bits != 0 && d->code_bits != 32 && d->code_bits != 64)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.code_bits %u, must be 0, 32 or 64", fn,
-                            d->code_bits);
-    pl->key_size = d->code_bits == 64 ? 8 : 4;
-    pl->bpa = d->dims == 3 ? (pl->key_size == 8 ? 21u : 10u) : (pl->key_size == 8 ? 31u : 16u);
-    pl->code_bits = pl->bpa * d->dims;
-    pl->stride = d->stride ? d->stride : 16;
-    if (pl->stride % 4 || d->offset % 4 || d->mass_offset % 4)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "%s: desc.stride, offset and mass_offset must be multiples of 4 (floats)", fn);
-    if (d->offset > (size_t)1 << 30 || d->mass_offset > (size_t)1 << 30 || pl->stride > (size_t)1 << 30)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.stride or an offset is too large", fn);
-    if (d->has_mass != 0 && d->has_mass != 1)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.has_mass must be 0 or 1", fn);
-    if (d->box_given != 0 && d->box_given != 1)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.box_given must be 0 or 1", fn);
-    if (d->dims == 2) d->box_lo[2] = d->box_hi[2] = 0.0f;
-    for (a = 0; a < d->dims && d->box_given; ++a)
-        if (d->box_lo[a] - d->box_lo[a] != 0.0f || d->box_hi[a] - d->box_hi[a] != 0.0f ||
-            !(d->box_lo[a] <= d->box_hi[a]))
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: desc.box axis %u [%g, %g] must be finite with lo <= hi", fn, a,
-                                (double)d->box_lo[a], (double)d->box_hi[a]);
-    if (n > 0x7fffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 points", fn,
-                            (unsigned long)n);
-    memset(&sd, 0, sizeof sd);
-    sd.type = pl->key_size == 8 ? CLSORT_U64 : CLSORT_U32;
-    sd.end_bit = pl->code_bits;
-    return clsort__plan_sort(ctx, fn, n, &sd, &sp);
-}
-
-/* positions must hold n records (coordinates and the mass). */
-static clsort_result clsort__tree_check_positions(clsort_context *ctx, const char *fn, cl_mem positions, size_t n,
-                                                  const clsort__tree_plan *pl)
-{
-    size_t rec = pl->d.offset + pl->d.dims * 4;
-    if (pl->d.has_mass && pl->d.mass_offset + 4 > rec) rec = pl->d.mass_offset + 4;
-    if (n == 0) return CLSORT_SUCCESS;
-    return clsort__check_buffer(ctx, positions, (n - 1) * pl->stride + rec, fn, "positions");
-}
-
-/* One program per code width and dimension: element-wise kernels of 256
- * work-items (or the device maximum). No fast math: the box and the codes
- * must be exact (the host reference reproduces them bit for bit). */
-static clsort_result clsort__tree_program(clsort_context *ctx, unsigned dims, size_t key_size, unsigned bpa,
-                                          clsort__program **out)
-{
-    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256;
-    clsort__request rq;
-    clsort__request_init(&rq, "tree", wg, 1);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "nbody.cl");
-    clsort__request_source(&rq, "tree.cl");
-    /* NB_HELPERS: nbody.cl's integrator, none of its kernels */
-    clsort__request_option(&rq, " -DWG=%u -DKEY_T=%s -DKEY_BITS=%u -DDIMS=%u -DBPA=%u -DNB_HELPERS", (unsigned)wg,
-                           key_size == 8 ? "ulong" : "uint", (unsigned)(8 * key_size), dims, bpa);
-    /* under a loop budget also the walks in pieces (>>loop budget) */
-    if (clsort__loop_budget(ctx)) clsort__request_option(&rq, " -DTR_PIECES");
-    return clsort__program_get(ctx, &rq, out);
-}
-
-/* The walk state of tree.cl's piece kernels: 8 words per query. */
-static const char *const clsort__tree_slot_walks = "tree: walk states";
-
-/* How a tree walk over n points runs (>>loop budget): in one launch of the
- * stack kernels (returns 1) where a walk of every node fits the budget (a
- * pass per node popped: at most 2n - 1, theta -> 0 or a radius over every
- * point), else in the returned number of launches of the piece kernels
- * (tree.cl TR_PIECES), *steps moves each, enough for the 2 (2n - 1) + 1
- * moves of a walk of every node. */
-static size_t clsort__tree_pieces(const clsort_context *ctx, size_t n, cl_uint *steps)
-{
-    cl_ulong share;
-    *steps = 0;
-    if (clsort__loop_fits(ctx, 2 * (cl_ulong)n + 8)) return 1;
-    share = clsort__loop_share(ctx, 1, 8);
-    if (share > 0xffffffffu) share = 0xffffffffu;
-    *steps = (cl_uint)share;
-    return (size_t)((4 * (cl_ulong)n + share - 1) / share);
-}
-
-/* The buffers of a tree of n points: the caller's tree object's (grown when
- * short) or, for tree == NULL, the context's named scratch. */
-static clsort_result clsort__tree_buffers(clsort_context *ctx, clsort_tree *tree, size_t n, size_t key_size,
-                                          clsort__tree_bufs *b)
-{
-    size_t in = n > 1 ? n - 1 : 1, bytes[CLSORT__TREE_BUFS];
-    cl_mem *m = &b->bounds;
-    int i;
-    bytes[0] = 64;
-    bytes[1] = bytes[2] = n * key_size;
-    bytes[3] = n * 4;
-    bytes[4] = n * 16;
-    bytes[5] = in * 16;
-    bytes[6] = (2 * n - 1) * 4;
-    bytes[7] = in * 4;
-    bytes[8] = bytes[9] = bytes[10] = in * 16;
-    bytes[11] = in * 32;
-    if (!tree) {
-        for (i = 0; i < CLSORT__TREE_BUFS; ++i) CLSORT__TRY(clsort__scratch(ctx, clsort__tree_slot[i], bytes[i], &m[i]));
-        return CLSORT_SUCCESS;
-    }
-    if (tree->cap >= n && tree->cap_key >= key_size && tree->b.bounds) {
-        *b = tree->b;
-        return CLSORT_SUCCESS;
-    }
-    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__release(ctx, &(&tree->b.bounds)[i]);
-    tree->cap = tree->cap_key = 0;
-    for (i = 0; i < CLSORT__TREE_BUFS; ++i) {
-        cl_int e;
-        cl_mem *t = &(&tree->b.bounds)[i];
-        *t = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes[i], NULL, &e);
-        if (e != CL_SUCCESS) {
-            int j;
-            *t = NULL;
-            for (j = 0; j < i; ++j) clsort__release(ctx, &(&tree->b.bounds)[j]);
-            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateBuffer(%s, %lu bytes): %s (%d)", clsort__tree_slot[i],
-                                (unsigned long)bytes[i], clsort__cl_error_name(e), (int)e);
-        }
-    }
-    tree->cap = n;
-    tree->cap_key = key_size;
-    *b = tree->b;
-    return CLSORT_SUCCESS;
-}
-
-static clsort_result clsort__tree_launch(clsort__chain *c, clsort__program *p, const char *name, size_t items,
-                                         const clsort__kargs *ka)
-{
-    return clsort__run(c, p, name, ka, (items + p->wg - 1) / p->wg, p->wg);
-}
-
-/* Box, codes, sort, points, radix tree, summaries of n >= 1 points. */
-static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree_plan *pl, cl_mem positions, size_t n,
-                                            const clsort__tree_bufs *b)
-{
-    clsort_context *ctx = c->ctx;
-    const clsort_tree_desc *d = &pl->d;
-    clsort__program *p;
-    clsort__kargs ka;
-    clsort__sort_plan sp;
-    clsort_sort_desc sd;
-    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given, has_mass = (cl_uint)d->has_mass;
-    cl_ulong stride = pl->stride / 4, offset = d->offset / 4, moff = d->mass_offset / 4;
-    cl_float4 glo, ghi;
-    size_t groups;
-    int a;
-    CLSORT__TRY(clsort__tree_program(ctx, d->dims, pl->key_size, pl->bpa, &p));
-    memset(&glo, 0, sizeof glo);
-    memset(&ghi, 0, sizeof ghi);
-    for (a = 0; a < 3; ++a) {
-        glo.s[a] = d->box_lo[a];
-        ghi.s[a] = d->box_hi[a];
-    }
-    if (!d->box_given) {
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, b->bounds);
-        CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_init", 8, &ka));
-        groups = (n + p->wg - 1) / p->wg;
-        /* a grid-stride loop: per row of wg points DIMS + 2 passes, then the
-         * local reduction (>>loop budget) */
-        groups = clsort__loop_groups(ctx, groups, groups > 1024 ? 1024 : groups, (cl_ulong)d->dims + 2,
-                                     5 * (cl_ulong)clsort__log2_ceil(p->wg) + 16);
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, positions);
-        CLSORT__KARG(&ka, n32);
-        CLSORT__KARG(&ka, stride);
-        CLSORT__KARG(&ka, offset);
-        CLSORT__KARG(&ka, b->bounds);
-        CLSORT__TRY(clsort__run(c, p, "tree_box_reduce", &ka, groups, p->wg));
-    }
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, b->bounds);
-    CLSORT__KARG(&ka, given);
-    CLSORT__KARG(&ka, glo);
-    CLSORT__KARG(&ka, ghi);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_final", 1, &ka));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, positions);
-    CLSORT__KARG(&ka, b->codes_in);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, stride);
-    CLSORT__KARG(&ka, offset);
-    CLSORT__KARG(&ka, b->bounds);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_keys", n, &ka));
-    memset(&sd, 0, sizeof sd);
-    sd.type = pl->key_size == 8 ? CLSORT_U64 : CLSORT_U32;
-    sd.end_bit = pl->code_bits;
-    sd.permutation = b->perm;
-    CLSORT__TRY(clsort__plan_sort(ctx, "tree: sort", n, &sd, &sp));
-    CLSORT__TRY(clsort__sort_run(c, &sp, b->codes_in, b->codes, n));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, positions);
-    CLSORT__KARG(&ka, b->perm);
-    CLSORT__KARG(&ka, b->points);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, stride);
-    CLSORT__KARG(&ka, offset);
-    CLSORT__KARG(&ka, moff);
-    CLSORT__KARG(&ka, has_mass);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_points", n, &ka));
-    if (n < 2) return CLSORT_SUCCESS;
-    CLSORT__TRY(clsort__clear(c, p, b->flags, (n - 1) * 4));
-    { /* the summary words tree_summaries passes between work-items start as
-       * tree.cl's TR_UNSET (each is waited for until it holds its value) */
-        const cl_uint unset = 0xffffffffu;
-        CLSORT__TRY(clsort__fill_pattern(c, b->lo, &unset, 4, 0, (n - 1) * 16));
-        CLSORT__TRY(clsort__fill_pattern(c, b->hi, &unset, 4, 0, (n - 1) * 16));
-        CLSORT__TRY(clsort__fill_pattern(c, b->com, &unset, 4, 0, (n - 1) * 16));
-        CLSORT__TRY(clsort__fill_pattern(c, b->quad, &unset, 4, 0, (n - 1) * 32));
-    }
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, b->codes);
-    CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, b->nodes);
-    CLSORT__KARG(&ka, b->parents);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_build", n - 1, &ka));
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, b->points);
-    CLSORT__KARG(&ka, b->nodes);
-    CLSORT__KARG(&ka, b->parents);
-    CLSORT__KARG(&ka, b->flags);
-    CLSORT__KARG(&ka, b->lo);
-    CLSORT__KARG(&ka, b->hi);
-    CLSORT__KARG(&ka, b->com);
-    CLSORT__KARG(&ka, b->quad);
-    CLSORT__KARG(&ka, n32);
-    return clsort__tree_launch(c, p, "tree_summaries", n, &ka);
-}
-
-/* theta's default and range (BARNES_HUT only; other methods ignore it). */
-static clsort_result clsort__tree_check_theta(clsort_context *ctx, const char *fn, clsort_nbody_desc *d)
-{
-    if (d->method != CLSORT_NBODY_BARNES_HUT) return CLSORT_SUCCESS;
-    if (d->theta == 0.0) d->theta = 0.5;
-    if (!(d->theta > 0.0 && d->theta <= 2.0))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.theta = %g, must be in (0, 2] (0 = 0.5)", fn,
-                            d->theta);
-    if (d->fp64) return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: the BARNES_HUT method is float only", fn);
-    return CLSORT_SUCCESS;
-}
-
-/* One Barnes-Hut evaluation over a built tree (3D), through nb_integrate. */
-static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree_bufs *b, size_t n, size_t key_size,
-                                            const clsort_nbody_desc *nd, cl_mem pos_old, cl_mem pos_new, cl_mem vel,
-                                            cl_mem acc, cl_uint mode)
-{
-    clsort__program *p;
-    clsort__kargs ka;
-    cl_uint n32 = (cl_uint)n;
-    double o = 1.0 / (nd->theta * nd->theta);
-    cl_float open2 = (cl_float)(o > 1.0 ? o : 1.0), eps2 = (cl_float)nd->softening2, G = (cl_float)nd->G,
-             dt = (cl_float)nd->dt;
-    cl_uint steps;
-    size_t pieces = clsort__tree_pieces(c->ctx, n, &steps), k;
-    cl_mem ws = NULL;
-    CLSORT__TRY(clsort__tree_program(c->ctx, 3, key_size, key_size == 8 ? 21u : 10u, &p));
-    if (pieces > 1) CLSORT__TRY(clsort__scratch(c->ctx, clsort__tree_slot_walks, n * 32, &ws));
-    for (k = 0; k < pieces; ++k) {
-        cl_uint piece = (k > 0 ? 1u : 0u) | (k + 1 == pieces ? 2u : 0u);
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, b->points);
-        CLSORT__KARG(&ka, b->nodes);
-        if (pieces > 1) CLSORT__KARG(&ka, b->parents);
-        CLSORT__KARG(&ka, b->hi);
-        CLSORT__KARG(&ka, b->com);
-        CLSORT__KARG(&ka, b->quad);
-        CLSORT__KARG(&ka, b->perm);
-        CLSORT__KARG(&ka, n32);
-        CLSORT__KARG(&ka, open2);
-        CLSORT__KARG(&ka, eps2);
-        CLSORT__KARG(&ka, G);
-        CLSORT__KARG(&ka, dt);
-        CLSORT__KARG(&ka, pos_old);
-        CLSORT__KARG(&ka, pos_new);
-        CLSORT__KARG(&ka, vel);
-        CLSORT__KARG(&ka, acc);
-        CLSORT__KARG(&ka, mode);
-        if (pieces == 1) return clsort__tree_launch(c, p, "tree_accel", n, &ka);
-        CLSORT__KARG(&ka, ws);
-        CLSORT__KARG(&ka, steps);
-        CLSORT__KARG(&ka, piece);
-        CLSORT__TRY(clsort__tree_launch(c, p, "tree_accel_piece", n, &ka));
-    }
-    return CLSORT_SUCCESS;
-}
-
-/* One radius pass (fill 0: counts, 1: the lists) of nq queries: tree_radius,
- * or its pieces under a loop budget (clsort__tree_pieces). */
-static clsort_result clsort__tree_radius_run(clsort__chain *c, clsort__program *p, const clsort_tree *tree,
-                                             cl_mem queries, cl_uint nq32, cl_ulong stride, cl_ulong offset,
-                                             cl_float r2, cl_mem counts, cl_mem offsets, cl_mem indices, cl_uint fill)
-{
-    clsort__kargs ka;
-    cl_uint n32 = (cl_uint)tree->n, steps;
-    size_t pieces = clsort__tree_pieces(c->ctx, tree->n, &steps), k;
-    cl_mem ws = NULL;
-    if (pieces > 1) CLSORT__TRY(clsort__scratch(c->ctx, clsort__tree_slot_walks, (size_t)nq32 * 32, &ws));
-    for (k = 0; k < pieces; ++k) {
-        cl_uint piece = (k > 0 ? 1u : 0u) | (k + 1 == pieces ? 2u : 0u);
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, queries);
-        CLSORT__KARG(&ka, nq32);
-        CLSORT__KARG(&ka, stride);
-        CLSORT__KARG(&ka, offset);
-        CLSORT__KARG(&ka, tree->b.points);
-        CLSORT__KARG(&ka, tree->b.nodes);
-        if (pieces > 1) CLSORT__KARG(&ka, tree->b.parents);
-        CLSORT__KARG(&ka, tree->b.lo);
-        CLSORT__KARG(&ka, tree->b.hi);
-        CLSORT__KARG(&ka, tree->b.perm);
-        CLSORT__KARG(&ka, n32);
-        CLSORT__KARG(&ka, r2);
-        CLSORT__KARG(&ka, counts);
-        CLSORT__KARG(&ka, offsets);
-        CLSORT__KARG(&ka, indices);
-        CLSORT__KARG(&ka, fill);
-        if (pieces == 1) return clsort__tree_launch(c, p, "tree_radius", nq32, &ka);
-        CLSORT__KARG(&ka, ws);
-        CLSORT__KARG(&ka, steps);
-        CLSORT__KARG(&ka, piece);
-        CLSORT__TRY(clsort__tree_launch(c, p, "tree_radius_piece", nq32, &ka));
-    }
-    return CLSORT_SUCCESS;
-}
-
-/* The N-body bodies as tree points: float4 (x, y, z, mass), 30-bit codes. */
-static void clsort__tree_body_desc(clsort_tree_desc *td)
-{
-    memset(td, 0, sizeof *td);
-    td->dims = 3;
-    td->stride = 16;
-    td->has_mass = 1;
-    td->mass_offset = 12;
-}
-
-static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
-                                             cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
-{
-    clsort__tree_plan pl;
-    clsort__tree_bufs b;
-    clsort_tree_desc td;
-    clsort__tree_body_desc(&td);
-    CLSORT__TRY(clsort__plan_tree(c->ctx, "clsort_nbody", n, &td, &pl));
-    CLSORT__TRY(clsort__tree_buffers(c->ctx, NULL, n, pl.key_size, &b));
-    CLSORT__TRY(clsort__tree_build_run(c, &pl, pos_old, n, &b));
-    return clsort__tree_accel_run(c, &b, n, pl.key_size, &a->d, pos_old, pos_new, vel, acc, mode);
-}
-
-CLSORT_API clsort_result clsort_tree_create(clsort_context *ctx, clsort_tree **out)
-{
-    clsort_tree *t;
-    CLSORT__TRY(clsort__check_ctx(ctx, "clsort_tree_create"));
-    if (!out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_tree_create: out is NULL");
-    *out = NULL;
-    t = (clsort_tree *)CLSORT_MALLOC(sizeof *t);
-    if (!t) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_tree_create: out of host memory");
-    memset(t, 0, sizeof *t);
-    t->ctx = ctx;
-    *out = t;
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API void clsort_tree_destroy(clsort_tree *tree)
-{
-    int i;
-    if (!tree) return;
-    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__release(tree->ctx, &(&tree->b.bounds)[i]);
-    CLSORT_FREE(tree);
-}
-
-/* A caller's buffer against the tree's own (a view's buffers are the
- * tree's: building from view.points would overwrite, or release, what it
- * reads): `out` says whether the caller's buffer is written. */
-static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tree *tree, const char *fn, cl_mem m,
-                                           const char *name, int out)
-{
-    static const char *const names[CLSORT__TREE_BUFS] = {
-        "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
-        "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
-        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com"};
-    clsort__io io[1 + CLSORT__TREE_BUFS];
-    int i;
-    clsort__io_set(&io[0], m, name, out, -1);
-    /* the tree's buffers count as outputs when the caller's is read (a build
-     * writes them) and as inputs when it is written */
-    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__io_set(&io[1 + i], (&tree->b.bounds)[i], names[i], !out, -1);
-    return clsort__check_io(ctx, fn, io, 1 + CLSORT__TREE_BUFS);
-}
-
-static clsort_result clsort__tree_check(clsort_context *ctx, const clsort_tree *tree, const char *fn)
-{
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (!tree) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: tree is NULL", fn);
-    if (tree->ctx != ctx)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the tree belongs to another clsort context", fn);
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API clsort_result clsort_tree_build(clsort_context *ctx, clsort_tree *tree, cl_mem positions, size_t n,
-                                           const clsort_tree_desc *desc, const clsort_enqueue *enq)
-{
-    static const char *fn = "clsort_tree_build";
-    clsort__tree_plan pl;
-    clsort__tree_bufs b;
-    clsort__chain c;
-    clsort_result r;
-    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
-    CLSORT__TRY(clsort__plan_tree(ctx, fn, n, desc, &pl));
-    CLSORT__TRY(clsort__tree_check_positions(ctx, fn, positions, n, &pl));
-    if (n > 0) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, positions, "positions", 0));
-    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
-    tree->n = 0;
-    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    r = clsort__tree_buffers(ctx, tree, n, pl.key_size, &b);
-    if (r == CLSORT_SUCCESS) r = clsort__tree_build_run(&c, &pl, positions, n, &b);
-    if (r == CLSORT_SUCCESS) {
-        tree->n = n;
-        tree->key_size = pl.key_size;
-        tree->dims = pl.d.dims;
-        tree->code_bits = pl.code_bits;
-    }
-    return clsort__chain_end(&c, enq, r);
-}
-
-CLSORT_API clsort_result clsort_tree_get_view(const clsort_tree *tree, clsort_tree_view *out)
-{
-    if (!tree || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    out->n = tree->n;
-    if (!tree->n) return CLSORT_SUCCESS;
-    out->dims = tree->dims;
-    out->code_bits = tree->code_bits;
-    out->code_size = tree->key_size;
-    out->codes = tree->b.codes;
-    out->permutation = tree->b.perm;
-    out->points = tree->b.points;
-    out->nodes = tree->b.nodes;
-    out->parents = tree->b.parents;
-    out->box_lo = tree->b.lo;
-    out->box_hi = tree->b.hi;
-    out->com = tree->b.com;
-    out->quad = tree->b.quad;
-    out->bounds = tree->b.bounds;
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tree *tree, cl_mem accelerations,
-                                           const clsort_nbody_desc *desc, const clsort_enqueue *enq)
-{
-    static const char *fn = "clsort_tree_accel";
-    clsort__nbody_plan a;
-    clsort_nbody_desc d;
-    clsort__chain c;
-    cl_mem none = NULL;
-    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
-    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
-    d = *desc;
-    d.dt = 0.0;
-    d.steps = 1;
-    d.integrator = CLSORT_NBODY_TUTORIAL;
-    d.method = CLSORT_NBODY_BARNES_HUT;
-    d.temp = NULL;
-    d.accelerations = accelerations;
-    CLSORT__TRY(clsort__plan_nbody(ctx, fn, tree->n, &d, &a));
-    if (tree->n > 0) {
-        if (tree->dims != 3)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: Barnes-Hut needs a 3D tree", fn);
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, tree->n * 16, fn, "accelerations"));
-        CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, accelerations, "accelerations", 1));
-    }
-    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
-    if (tree->n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    return clsort__chain_end(&c, enq, clsort__tree_accel_run(&c, &tree->b, tree->n, tree->key_size, &a.d, none, none,
-                                                             none, accelerations,
-                                                             CLSORT__NB_MODE_ACCEL | CLSORT__NB_MODE_WRITE_ACC));
-}
-
-CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
-                                            const clsort_tree_radius_desc *desc, size_t *total,
-                                            const clsort_enqueue *enq)
-{
-    static const char *fn = "clsort_tree_radius";
-    static const char *const out_names[3] = {"desc.counts", "desc.offsets", "desc.indices"}, *const in_names[1] = {
-        "queries"};
-    clsort_tree_radius_desc d;
-    clsort__program *p, *sp;
-    clsort__kargs ka;
-    clsort__chain c;
-    clsort_result r = CLSORT_SUCCESS;
-    cl_mem outs[3], ins[1], tot = NULL, none = NULL;
-    cl_uint nq32 = (cl_uint)nq, zero = 0, one = 1;
-    cl_ulong stride, offset;
-    cl_float r2;
-    size_t rec, sum = 0;
-    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
-    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
-    d = *desc;
-    if (d.stride == 0) d.stride = 16;
-    if (!(d.radius >= 0.0f && d.radius <= 3.4e38f))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.radius = %g, must be finite and >= 0", fn,
-                            (double)d.radius);
-    if (d.stride % 4 || d.offset % 4 || d.stride > (size_t)1 << 30 || d.offset > (size_t)1 << 30)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "%s: desc.stride and offset must be multiples of 4 (floats), at most 2^30", fn);
-    if (nq > 0x7fffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: nq = %lu, at most 2^31-1 queries", fn,
-                            (unsigned long)nq);
-    if (d.indices && !d.offsets)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.indices needs desc.offsets", fn);
-    if (nq > 0) {
-        rec = d.offset + (tree->n ? tree->dims : 3) * 4;
-        CLSORT__TRY(clsort__check_buffer(ctx, queries, (nq - 1) * d.stride + rec, fn, "queries"));
-        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, nq * 4, fn, "desc.counts"));
-    }
-    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, (nq + 1) * 4, fn, "desc.offsets"));
-    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? d.capacity * 4 : 1, fn, "desc.indices"));
-    if (d.capacity > 0xffffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.capacity past 2^32 - 1", fn);
-    outs[0] = nq ? d.counts : NULL;
-    outs[1] = d.offsets;
-    outs[2] = d.indices;
-    ins[0] = nq ? queries : NULL;
-    CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 1, 0u));
-    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
-    if (nq == 0 || tree->n == 0) { /* no query or no point: zero counts, offsets 0 */
-        if (nq) r = clsort__fill_pattern(&c, d.counts, &zero, 4, 0, nq * 4);
-        if (r == CLSORT_SUCCESS && d.offsets) r = clsort__fill_pattern(&c, d.offsets, &zero, 4, 0, (nq + 1) * 4);
-        if (total) *total = 0;
-        return clsort__chain_end(&c, enq, r);
-    }
-    stride = d.stride / 4;
-    offset = d.offset / 4;
-    r2 = d.radius * d.radius;
-    r = clsort__tree_program(ctx, tree->dims, tree->key_size, tree->code_bits / tree->dims, &p);
-    if (r == CLSORT_SUCCESS)
-        r = clsort__tree_radius_run(&c, p, tree, queries, nq32, stride, offset, r2, d.counts, none, none, zero);
-    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scratch(ctx, "tree: radius total", 4, &tot);
-    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scan_program(ctx, CLSORT_U32, &sp);
-    /* the scan writes offsets, or (total only) the counts' scan into scratch of its own */
-    if (r == CLSORT_SUCCESS && d.offsets) r = clsort__scan_levels(&c, sp, sp, d.counts, d.offsets, nq, 0, 0, tot, 4, 0);
-    if (r == CLSORT_SUCCESS && !d.offsets && total) {
-        cl_mem tmp = NULL;
-        r = clsort__scratch(ctx, "tree: radius offsets", nq * 4, &tmp);
-        if (r == CLSORT_SUCCESS) r = clsort__scan_levels(&c, sp, sp, d.counts, tmp, nq, 0, 0, tot, 4, 0);
-    }
-    if (r == CLSORT_SUCCESS && d.offsets) {
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, d.offsets);
-        CLSORT__KARG(&ka, nq32);
-        CLSORT__KARG(&ka, tot);
-        r = clsort__tree_launch(&c, p, "tree_radius_total", 1, &ka);
-    }
-    if (r == CLSORT_SUCCESS && (total || d.indices)) {
-        cl_uint t32 = 0;
-        r = clsort__read(&c, tot, "the radius total", 0, 4, &t32);
-        sum = t32;
-        if (total && r == CLSORT_SUCCESS) *total = sum;
-    }
-    if (r == CLSORT_SUCCESS && d.indices) {
-        if (sum > d.capacity)
-            return clsort__chain_end(&c, enq, clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                                           "%s: desc.capacity %lu, the lists need %lu indices", fn,
-                                                           (unsigned long)d.capacity, (unsigned long)sum));
-        r = clsort__tree_radius_run(&c, p, tree, queries, nq32, stride, offset, r2, d.counts, d.offsets, d.indices,
-                                    one);
-    }
-    return clsort__chain_end(&c, enq, r);
-}
-
-CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float *bodies, size_t n, float *accelerations,
-                                                const clsort_nbody_desc *desc)
-{
-    static const char *fn = "clsort_tree_accel_host";
-    clsort_tree *tree = NULL;
-    clsort_tree_desc td;
-    cl_mem dpos = NULL, dacc = NULL;
-    clsort_result r;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (n > 0 && (!bodies || !accelerations))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bodies or accelerations is NULL", fn);
-    if (n > 0x7fffffffu) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1", fn, (unsigned long)n);
-    clsort__tree_body_desc(&td);
-    r = clsort_tree_create(ctx, &tree);
-    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "bodies", bodies, n * 16, &dpos);
-    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "accelerations", NULL, n * 16, &dacc);
-    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dpos, n, &td, NULL);
-    if (r == CLSORT_SUCCESS) r = clsort_tree_accel(ctx, tree, dacc, desc, NULL);
-    if (r == CLSORT_SUCCESS && n) r = clsort__download(ctx, fn, "accelerations", dacc, n * 16, accelerations);
-    clsort_tree_destroy(tree);
-    clsort__release(ctx, &dpos);
-    clsort__release(ctx, &dacc);
-    return r;
-}
-
-CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
-                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
-                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total)
-{
-    static const char *fn = "clsort_tree_radius_host";
-    clsort_tree *tree = NULL;
-    clsort_tree_desc td;
-    clsort_tree_radius_desc rd;
-    cl_mem dp = NULL, dq = NULL, dc = NULL, doff = NULL, di = NULL;
-    size_t sum = 0;
-    clsort_result r;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if ((n > 0 && !points) || (nq > 0 && (!queries || !counts)))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: points, queries or counts is NULL", fn);
-    if (indices && !offsets)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: indices needs offsets", fn);
-    if (n > 0x7fffffffu || nq > 0x7fffffffu || capacity > 0xffffffffu)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n, nq or capacity too large", fn);
-    memset(&td, 0, sizeof td);
-    memset(&rd, 0, sizeof rd);
-    rd.radius = radius;
-    r = clsort_tree_create(ctx, &tree);
-    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "points", points, n * 16, &dp);
-    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "queries", nq ? queries : NULL, nq ? nq * 16 : 16, &dq);
-    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "counts", NULL, nq ? nq * 4 : 4, &dc);
-    if (r == CLSORT_SUCCESS && offsets) r = clsort__upload(ctx, fn, "offsets", NULL, (nq + 1) * 4, &doff);
-    if (r == CLSORT_SUCCESS && indices) r = clsort__upload(ctx, fn, "indices", NULL, capacity ? capacity * 4 : 4, &di);
-    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dp, n, &td, NULL);
-    rd.counts = dc;
-    rd.offsets = doff;
-    rd.indices = di;
-    rd.capacity = capacity;
-    if (r == CLSORT_SUCCESS) r = clsort_tree_radius(ctx, tree, dq, nq, &rd, &sum, NULL);
-    if (r == CLSORT_SUCCESS && nq) r = clsort__download(ctx, fn, "counts", dc, nq * 4, counts);
-    if (r == CLSORT_SUCCESS && offsets) r = clsort__download(ctx, fn, "offsets", doff, (nq + 1) * 4, offsets);
-    if (r == CLSORT_SUCCESS && indices && sum) r = clsort__download(ctx, fn, "indices", di, sum * 4, indices);
-    if (r == CLSORT_SUCCESS && total) *total = sum;
-    clsort_tree_destroy(tree);
-    clsort__release(ctx, &dp);
-    clsort__release(ctx, &dq);
-    clsort__release(ctx, &dc);
-    clsort__release(ctx, &doff);
-    clsort__release(ctx, &di);
-    return r;
-}
-
-/* >>prepare ------------------------------------------------------------------
- * clsort_prepare: each family says which programs a call with a descriptor
- * takes (clsort__<family>_prepare, in its section); getting them builds
- * them or loads them from the program cache. */
-
-CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
-{
-    static const char *fn = "clsort_prepare";
-    clsort__program *p;
-    size_t i;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (!desc || (desc->count && !desc->calls))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
-    for (i = 0; i < desc->count; ++i) {
-        const clsort_prepare_call *c = &desc->calls[i];
-        size_t n = c->n ? c->n : 65536;
-        switch (c->op) {
-        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
-        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
-        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
-        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
-        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
-        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
-        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
-        default:
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
-                                fn, (unsigned long)i, (int)c->op);
-        }
-    }
-    return CLSORT_SUCCESS;
-}
-
-/* >>mpi ----------------------------------------------------------------------
- * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed
- * Memory Systems": I local sort (clsort_sort_host on this rank's device), II splitting
- * positions from t key bits per round (one MPI_Allreduce per round for all p-1
- * columns at once), a final MPI_Exscan round for columns that end inside a run of
- * equal keys, III one MPI_Alltoallv per array, IV merge of the p received runs.
- * Weighted items: the double weights become 64-bit fixed point (a power-of-two
- * scale taken from MPI_MAX of the local totals, so every rank gets the same one)
- * and the search runs on exact integer prefix sums: MPI_SUM of integers gives every
- * rank the same bits, so all ranks take the same branch in every round. Counts are
- * the special case "measure of a position = the position". */
-#ifdef CLSORT_MPI
-#include <limits.h>
-
-static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn, const char *what)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (MPI_Error_string(e, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "MPI error code %d", e);
-    return clsort__fail(ctx, CLSORT_ERROR_MPI, "%s: %s: %s", fn, what, s);
-}
-
-#define CLSORT__MPI_CHECK(call, what)                                      \
-    do {                                                                   \
-        int me_ = (call);                                                  \
-        if (me_ != MPI_SUCCESS) return clsort__mpi_fail(ctx, me_, fn, what); \
-    } while (0)
-
-static uint64_t clsort__mpi_key(const void *k, size_t ks, size_t i)
-{
-    return ks == 4 ? (uint64_t)((const uint32_t *)k)[i] : ((const uint64_t *)k)[i];
-}
-
-/* The measure of splitting position s: s itself, or the fixed-point weight of items [0, s). */
-static uint64_t clsort__mpi_measure(const uint64_t *wp, size_t s) { return wp ? wp[s] : (uint64_t)s; }
-
-/* First position in [lo, hi) whose digit (key >> shift & mask) is >= d. The keys of
- * [lo, hi) agree on every bit above the digit, so the digits ascend there. */
-static size_t clsort__mpi_digit_bound(const void *k, size_t ks, size_t lo, size_t hi, unsigned shift, uint64_t mask,
-                                      uint64_t d)
-{
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (((clsort__mpi_key(k, ks, mid) >> shift) & mask) < d) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* Bytes of the step II workspace (allocated before the ranks agree that all
- * is well, so that no rank fails alone inside the collectives of step II). */
-static size_t clsort__mpi_workspace_bytes(int p, unsigned t)
-{
-    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1;
-    size_t part = cols * (3 + nc) * sizeof(size_t) + cols * (1 + 2 * nc) * sizeof(uint64_t) + cols;
-    size_t psrs = (P + P * (P - 1)) * sizeof(uint64_t) + 2 * P * sizeof(int);
-    return (part > psrs ? part : psrs) + 16;
-}
-
-/* Splitting positions split[0..p] of this rank's sorted keys such that every
- * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
- * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). */
-static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, int rank,
-                                           const void *keys, size_t ks, size_t n, const uint64_t *wp,
-                                           const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split,
-                                           clsort_mpi_out *stats, void *ws)
-{
-    size_t cols = (size_t)p - 1, nc = ((size_t)1 << t) + 1, c, m, k;
-    unsigned r = (unsigned)(8 * ks), used;
-    size_t *lo, *hi, *cand;
-    uint64_t *bl, *buf;
-    unsigned char *done;
-    int e = MPI_SUCCESS;
-    const char *what = "";
-    split[0] = 0;
-    split[p] = n;
-    if (cols == 0) return CLSORT_SUCCESS;
-    bl = (uint64_t *)ws; /* workspace: cols * (1 + 2 nc) u64, cols * (3 + nc) size_t, cols bytes */
-    lo = (size_t *)(void *)(bl + cols * (1 + 2 * nc));
-    done = (unsigned char *)(lo + cols * (3 + nc));
-    hi = lo + cols;
-    cand = hi + cols;
-    buf = bl + cols;
-    for (c = 0; c < cols; c++) {
-        lo[c] = 0;
-        hi[c] = n;
-        bl[c] = 0;
-        done[c] = 0;
-    }
-    /* search rounds, t bits each from the top, all unfinished columns in one reduction */
-    for (used = 0; used < r && e == MPI_SUCCESS; used += t) {
-        unsigned nb = r - used < t ? r - used : t, shift = r - used - nb;
-        uint64_t mask = ((uint64_t)1 << nb) - 1;
-        size_t kmax = (size_t)1 << nb;
-        for (c = 0, m = 0; c < cols; c++) {
-            size_t *cd = cand + m * nc;
-            uint64_t *b = buf + m * nc;
-            if (done[c]) continue;
-            cd[0] = lo[c];
-            for (k = 1; k < kmax; k++)
-                cd[k] = clsort__mpi_digit_bound(keys, ks, cd[k - 1], hi[c], shift, mask, (uint64_t)k);
-            cd[kmax] = hi[c];
-            for (k = 0; k < nc; k++) b[k] = k <= kmax ? clsort__mpi_measure(wp, cd[k]) : 0;
-            m++;
-        }
-        if (m == 0) break;
-        stats->rounds++;
-        e = MPI_Allreduce(MPI_IN_PLACE, buf, (int)(m * nc), MPI_UINT64_T, MPI_SUM, comm);
-        what = "MPI_Allreduce(boundary candidates)";
-        if (e != MPI_SUCCESS) break;
-        for (c = 0, m = 0; c < cols; c++) {
-            const size_t *cd = cand + m * nc;
-            const uint64_t *b = buf + m * nc;
-            int found = 0;
-            if (done[c]) continue;
-            m++;
-            for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
-                if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
-                    split[c + 1] = cd[k];
-                    done[c] = 1;
-                    break;
-                }
-            if (done[c]) continue;
-            for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
-                if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
-                    lo[c] = cd[k - 1];
-                    hi[c] = cd[k];
-                    bl[c] = b[k - 1];
-                    found = 1;
-                    break;
-                }
-            CLSORT_ASSERT(found);
-            (void)found;
-        }
-    }
-    /* final round: columns that end inside a run of equal keys, by a prefix sum */
-    if (e == MPI_SUCCESS) {
-        uint64_t *ex = buf + cols;
-        for (c = 0, m = 0; c < cols; c++)
-            if (!done[c]) buf[m++] = clsort__mpi_measure(wp, hi[c]) - clsort__mpi_measure(wp, lo[c]);
-        stats->final_columns = (unsigned)m;
-        if (m > 0) {
-            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, comm);
-            what = "MPI_Exscan(final round)";
-        }
-        if (m > 0 && e == MPI_SUCCESS) {
-            if (rank == 0)
-                for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
-            for (c = 0, m = 0; c < cols; c++) {
-                uint64_t target, base, d;
-                size_t s;
-                if (done[c]) continue;
-                target = blow[c] + (bhigh[c] - blow[c]) / 2;
-                base = bl[c] + ex[m++];
-                d = target > base ? target - base : 0;
-                if (!wp) {
-                    s = lo[c] + (d < (uint64_t)(hi[c] - lo[c]) ? (size_t)d : hi[c] - lo[c]);
-                } else { /* the largest s in [lo, hi] whose items [lo, s) weigh at most d */
-                    size_t a = lo[c] + 1, z = hi[c] + 1;
-                    while (a < z) {
-                        size_t mid = a + (z - a) / 2;
-                        if (wp[mid] - wp[lo[c]] <= d) a = mid + 1;
-                        else z = mid;
-                    }
-                    s = a - 1;
-                }
-                split[c + 1] = s;
-                done[c] = 1;
-            }
-        }
-    }
-    for (c = 1; c < (size_t)p; c++) /* never crossed: keeps the sub-sequences well formed */
-        if (split[c] < split[c - 1]) split[c] = split[c - 1];
-    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
-    return CLSORT_SUCCESS;
-}
-
-static int clsort__mpi_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* PSRS (Shi & Schaeffer): p-1 regular samples per rank, gathered everywhere and
- * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. */
-static clsort_result clsort__mpi_psrs(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, const void *keys,
-                                      size_t ks, size_t n, size_t *split, void *ws)
-{
-    /* workspace: p u64 (own samples), p (p - 1) u64 (all samples), 2p int */
-    int cnt = n > 0 ? p - 1 : 0, i, total = 0, e;
-    uint64_t *mine = (uint64_t *)ws, *all = mine + p;
-    int *counts = (int *)(void *)(all + (size_t)p * (size_t)(p - 1)), *displs = counts + p;
-    const char *what = "MPI_Allgather(sample counts)";
-    split[0] = 0;
-    split[p] = n;
-    for (i = 0; i < cnt; i++) mine[i] = clsort__mpi_key(keys, ks, (size_t)(i + 1) * n / (size_t)p);
-    e = MPI_Allgather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, comm);
-    if (e == MPI_SUCCESS) {
-        for (i = 0; i < p; i++) {
-            displs[i] = total;
-            total += counts[i];
-        }
-        e = MPI_Allgatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, comm);
-        what = "MPI_Allgatherv(samples)";
-    }
-    if (e == MPI_SUCCESS) {
-        qsort(all, (size_t)total, sizeof(uint64_t), clsort__mpi_cmp_u64);
-        for (i = 1; i < p; i++) {
-            size_t a = split[i - 1], z = n;
-            uint64_t g;
-            if (total == 0) {
-                split[i] = 0;
-                continue;
-            }
-            g = all[(size_t)i * (size_t)total / (size_t)p];
-            while (a < z) {
-                size_t mid = a + (z - a) / 2;
-                if (clsort__mpi_key(keys, ks, mid) <= g) a = mid + 1;
-                else z = mid;
-            }
-            split[i] = a;
-        }
-    }
-    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
-    return CLSORT_SUCCESS;
-}
-
-/* dst[i] = src[perm[i]] for elements of 4 or 8 bytes. */
-static void clsort__mpi_gather(void *dst, const void *src, const uint32_t *perm, size_t n, size_t size)
-{
-    size_t i;
-    if (size == 4)
-        for (i = 0; i < n; i++) ((uint32_t *)dst)[i] = ((const uint32_t *)src)[perm[i]];
-    else
-        for (i = 0; i < n; i++) ((uint64_t *)dst)[i] = ((const uint64_t *)src)[perm[i]];
-}
-
-/* Sorts keys k (in place) on the device; values and weights follow through the
- * permutation, from vin/win into vout/wout (either may be NULL). */
-static clsort_result clsort__mpi_sort_local(clsort_context *ctx, clsort_type type, void *k, const void *vin, void *vout,
-                                            size_t vs, const double *win, double *wout, size_t n, uint32_t *perm)
-{
-    clsort_sort_desc sd;
-    clsort_result r;
-    memset(&sd, 0, sizeof sd);
-    sd.type = type;
-    if (n == 0) return CLSORT_SUCCESS;
-    if (!vout && !wout) return clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, NULL, n, &sd));
-    r = clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, perm, n, &sd));
-    if (r != CLSORT_SUCCESS) return r;
-    if (vout) clsort__mpi_gather(vout, vin, perm, n, vs);
-    if (wout) clsort__mpi_gather(wout, win, perm, n, sizeof(double));
-    return CLSORT_SUCCESS;
-}
-
-/* Stable two-way merge of runs a (na) and b (nb) with their indices into o / io. */
-#define CLSORT__MPI_MERGE(T)                                                         \
-    {                                                                                \
-        const T *x = (const T *)a, *y = (const T *)b;                                \
-        T *z = (T *)o;                                                               \
-        size_t i = 0, j = 0, q = 0;                                                  \
-        while (i < na && j < nb) {                                                   \
-            if (y[j] < x[i]) { io[q] = ib[j]; z[q++] = y[j++]; }                     \
-            else { io[q] = ia[i]; z[q++] = x[i++]; }                                 \
-        }                                                                            \
-        while (i < na) { io[q] = ia[i]; z[q++] = x[i++]; }                           \
-        while (j < nb) { io[q] = ib[j]; z[q++] = y[j++]; }                           \
-    }
-static void clsort__mpi_merge2(size_t ks, const void *a, const uint32_t *ia, size_t na, const void *b,
-                               const uint32_t *ib, size_t nb, void *o, uint32_t *io)
-{
-    if (ks == 4) CLSORT__MPI_MERGE(uint32_t)
-    else CLSORT__MPI_MERGE(uint64_t)
-}
-#undef CLSORT__MPI_MERGE
-
-/* Merges the runs off[0..runs] of keys (in place, using tmp of the same size)
- * and returns in idx the source position of each merged key. */
-static void clsort__mpi_merge_runs(size_t ks, void *keys, void *tmp, uint32_t *idx, uint32_t *itmp, size_t *off,
-                                   size_t runs, size_t total)
-{
-    unsigned char *src = (unsigned char *)keys, *dst = (unsigned char *)tmp;
-    uint32_t *isrc = idx, *idst = itmp;
-    size_t i;
-    for (i = 0; i < total; i++) idx[i] = (uint32_t)i;
-    while (runs > 1) {
-        size_t out = 0;
-        unsigned char *sw;
-        uint32_t *isw;
-        for (i = 0; i + 1 < runs; i += 2) {
-            size_t a = off[i], b = off[i + 1], z = off[i + 2];
-            clsort__mpi_merge2(ks, src + a * ks, isrc + a, b - a, src + b * ks, isrc + b, z - b, dst + a * ks,
-                               idst + a);
-            off[out++] = a;
-        }
-        if (i < runs) { /* an odd run out: copied across */
-            memcpy(dst + off[i] * ks, src + off[i] * ks, (off[i + 1] - off[i]) * ks);
-            memcpy(idst + off[i], isrc + off[i], (off[i + 1] - off[i]) * sizeof(uint32_t));
-            off[out++] = off[i];
-        }
-        off[out] = total;
-        runs = out;
-        sw = src; src = dst; dst = sw;
-        isw = isrc; isrc = idst; idst = isw;
-    }
-    if (src != (unsigned char *)keys) {
-        memcpy(keys, src, total * ks);
-        memcpy(idx, isrc, total * sizeof(uint32_t));
-    }
-}
-
-/* x >= 0 in measure units, rounded down (up: 1) and clamped to total. No libm. */
-static uint64_t clsort__mpi_round(double x, uint64_t total, int up)
-{
-    uint64_t u;
-    if (x >= (double)total) return total;
-    u = (uint64_t)x;
-    if (up && (double)u < x) u++;
-    return u;
-}
-
-/* The boundary bounds blow/bhigh[0..p-2] (both arrays hold p entries) in measure units, from max_imbalance
- * (eq. (1)) or from per-rank bounds (scaled by `scale`). */
-static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
-                                        uint64_t total, double scale, uint64_t *blow, uint64_t *bhigh)
-{
-    size_t j, P = (size_t)p;
-    if (!d->lower) {
-        double half_d = d->max_imbalance * (double)total / (double)p / 2.0;
-        uint64_t half = half_d >= (double)total ? total : (uint64_t)half_d;
-        for (j = 1; j < P; j++) {
-            uint64_t T = (total / P) * j + (total % P) * j / P;
-            blow[j - 1] = T > half ? T - half : 0;
-            bhigh[j - 1] = total - T > half ? T + half : total;
-        }
-        return CLSORT_SUCCESS;
-    } else {
-        uint64_t slo = 0, shi = 0, cumlo = 0, cumr = 0, prevT = 0, *T = bhigh, *slack = blow;
-        size_t r;
-        for (r = 0; r < P; r++) {
-            slo += clsort__mpi_round(d->lower[r] * scale, total, 1);
-            shi += clsort__mpi_round(d->upper[r] * scale, total, 0);
-        }
-        if (slo > total || shi < total)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: bounds cannot hold the total: sum(lower) = %g, sum(upper) = %g, total = %g", fn,
-                                (double)slo / scale, (double)shi / scale, (double)total / scale);
-        /* targets: every rank its lower bound plus a share of the rest in
-         * proportion to its room, then +- half the smaller room of two neighbours */
-        for (r = 0; r < P; r++) {
-            uint64_t lo = clsort__mpi_round(d->lower[r] * scale, total, 1);
-            uint64_t hi = clsort__mpi_round(d->upper[r] * scale, total, 0), Tr, mr;
-            cumlo += lo;
-            cumr += hi - lo;
-            Tr = r + 1 == P ? total
-                            : cumlo + (shi > slo ? (uint64_t)((long double)cumr * (long double)(total - slo) /
-                                                              (long double)(shi - slo))
-                                                 : 0);
-            if (Tr < prevT + lo) Tr = prevT + lo;
-            if (Tr > prevT + hi) Tr = prevT + hi;
-            if (Tr > total) Tr = total;
-            mr = Tr - prevT;
-            slack[r] = mr < lo || mr > hi ? 0 : (mr - lo < hi - mr ? mr - lo : hi - mr);
-            if (r + 1 < P) T[r] = Tr;
-            prevT = Tr;
-        }
-        for (j = 0; j + 1 < P; j++) { /* in place: blow[j] (slack) and bhigh[j] (T) become the bounds */
-            uint64_t e = (slack[j] < slack[j + 1] ? slack[j] : slack[j + 1]) / 2, t = T[j];
-            blow[j] = t - e; /* slack[j] read above, slack[j + 1] still unwritten */
-            bhigh[j] = t + e;
-        }
-        return CLSORT_SUCCESS;
-    }
-}
-
-/* FNV-1a of max_imbalance and the explicit bounds: ranks must agree on them. */
-static int clsort__mpi_hash(double imbalance, const double *a, const double *b, int p)
-{
-    uint32_t h = 2166136261u;
-    size_t i;
-    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-    const unsigned char *z = (const unsigned char *)&imbalance;
-    for (i = 0; i < sizeof imbalance; i++) h = (h ^ z[i]) * 16777619u;
-    if (!a || !b) return (int)(h & 0x7fffffff);
-    for (i = 0; i < (size_t)p * sizeof(double); i++) {
-        h = (h ^ x[i]) * 16777619u;
-        h = (h ^ y[i]) * 16777619u;
-    }
-    return (int)(h & 0x7fffffff);
-}
-
-/* Every rank learns whether all are ok, and which rank failed (collective;
- * MPI_MAX of the negated result codes and of the failing ranks + 1). */
-static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
-{
-    int rank = 0, mine[2], worst[2] = {0, 0};
-    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    mine[0] = local == CLSORT_SUCCESS ? 0 : -(int)local;
-    mine[1] = local == CLSORT_SUCCESS ? 0 : rank + 1;
-    CLSORT__MPI_CHECK(MPI_Allreduce(mine, worst, 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(status)");
-    if (local != CLSORT_SUCCESS) return local;
-    if (worst[0] != 0)
-        return clsort__fail(ctx, (clsort_result)-worst[0], "%s: failed on rank %d (the worst error of the failing ranks: %s)", fn, worst[1] - 1,
-                            clsort_result_string((clsort_result)-worst[0]));
-    return CLSORT_SUCCESS;
-}
-
-static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn, const void *keys, const void *values,
-                                            const double *weights, size_t n, const clsort_mpi_desc *d, int p)
-{
-    size_t i;
-    if (d->type != CLSORT_U32 && d->type != CLSORT_U64)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: key type %s, must be CLSORT_U32 or CLSORT_U64",
-                            fn, (int)d->type >= 0 && d->type < CLSORT_TYPE_COUNT ? clsort__types[d->type].name
-                                                                                  : "unknown");
-    if (d->value_size != 0 && d->value_size != 4 && d->value_size != 8)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 0, 4 or 8", fn,
-                            (unsigned long)d->value_size);
-    if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
-    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_DEVICE)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
-    if (d->bits_per_round > 8)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,
-                            d->bits_per_round);
-    if (!(d->max_imbalance >= 0.0) || d->max_imbalance > 1e300)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: max_imbalance %g, must be finite and >= 0", fn,
-                            d->max_imbalance);
-    if ((d->lower != NULL) != (d->upper != NULL))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both lower and upper, or neither", fn);
-    if (d->lower && d->algorithm == CLSORT_MPI_PSRS)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: PSRS cannot follow bounds (use PARTITION)", fn);
-    for (i = 0; d->lower && i < (size_t)p; i++)
-        if (!(d->lower[i] >= 0.0) || !(d->upper[i] >= d->lower[i]) || d->upper[i] > 1e300)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: bounds of rank %lu: [%g, %g], need 0 <= lower <= upper, finite", fn,
-                                (unsigned long)i, d->lower[i], d->upper[i]);
-    if (n > (size_t)INT_MAX)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 per rank (MPI counts)",
-                            fn, (unsigned long)n);
-    if (n > 0 && !keys) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
-    if (n > 0 && d->value_size && !values)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
-                            (unsigned long)d->value_size);
-    for (i = 0; weights && i < n; i++)
-        if (!(weights[i] >= 0.0) || weights[i] > 1e290) /* so no sum of 2^31 of them overflows */
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: weights[%lu] = %g, must be in [0, 1e290]",
-                                fn, (unsigned long)i, weights[i]);
-    return CLSORT_SUCCESS;
-}
-
-CLSORT_API void clsort_mpi_free(clsort_mpi_out *out)
-{
-    if (!out) return;
-    CLSORT_FREE(out->keys);
-    CLSORT_FREE(out->values);
-    CLSORT_FREE(out->weights);
-    memset(out, 0, sizeof *out);
-}
-
-/* The exchange (step III) and merge (step IV) of sorted k/v/w split at split[]. */
-static clsort_result clsort__mpi_exchange(clsort_context *ctx, const char *fn, MPI_Comm comm, int p,
-                                          const clsort_mpi_desc *d, size_t ks, const void *k, const void *v,
-                                          const double *w, const size_t *split, clsort_mpi_out *out, double *t3)
-{
-    size_t P = (size_t)p, i, m = 0, vs = d->value_size;
-    int *sc = (int *)CLSORT_MALLOC(4 * P * sizeof(int)), *sd, *rc, *rd;
-    size_t *off = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
-    void *rk = NULL, *rv = NULL, *tk = NULL, *nv = NULL;
-    double *rw = NULL, *nw = NULL;
-    uint32_t *idx = NULL, *itmp = NULL;
-    MPI_Datatype kt = ks == 4 ? MPI_UINT32_T : MPI_UINT64_T, vt = vs == 4 ? MPI_UINT32_T : MPI_UINT64_T;
-    clsort_result r = CLSORT_SUCCESS;
-    int e = MPI_SUCCESS;
-    const char *what = "";
-    if (!sc || !off) r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: count arrays", fn);
-    r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    sd = sc + P;
-    rc = sd + P;
-    rd = rc + P;
-    for (i = 0; i < P; i++) {
-        sc[i] = (int)(split[i + 1] - split[i]);
-        sd[i] = (int)split[i];
-    }
-    e = MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
-    what = "MPI_Alltoall(counts)";
-    if (e != MPI_SUCCESS) goto done;
-    for (i = 0; i < P; i++) {
-        off[i] = m;
-        m += (size_t)rc[i];
-    }
-    off[P] = m;
-    if (m > (size_t)INT_MAX)
-        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
-                         fn, (unsigned long)m);
-    for (i = 0; i < P && r == CLSORT_SUCCESS; i++) rd[i] = (int)off[i];
-    if (r == CLSORT_SUCCESS) {
-        size_t cnt = m ? m : 1;
-        rk = CLSORT_MALLOC(cnt * ks);
-        tk = CLSORT_MALLOC(cnt * ks);
-        idx = (uint32_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint32_t));
-        if (vs) rv = CLSORT_MALLOC(cnt * vs);
-        if (vs) nv = CLSORT_MALLOC(cnt * vs);
-        if (w) rw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
-        if (w) nw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
-        if (!rk || !tk || !idx || (vs && (!rv || !nv)) || (w && (!rw || !nw)))
-            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: receive buffers for %lu items", fn,
-                             (unsigned long)m);
-        itmp = idx ? idx + cnt : NULL;
-    }
-    r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    e = MPI_Alltoallv(k, sc, sd, kt, rk, rc, rd, kt, comm);
-    what = "MPI_Alltoallv(keys)";
-    if (e == MPI_SUCCESS && vs) {
-        e = MPI_Alltoallv(v, sc, sd, vt, rv, rc, rd, vt, comm);
-        what = "MPI_Alltoallv(values)";
-    }
-    if (e == MPI_SUCCESS && w) {
-        e = MPI_Alltoallv(w, sc, sd, MPI_DOUBLE, rw, rc, rd, MPI_DOUBLE, comm);
-        what = "MPI_Alltoallv(weights)";
-    }
-    if (e != MPI_SUCCESS) goto done;
-    *t3 = MPI_Wtime();
-    /* step IV */
-    if (d->merge == CLSORT_MPI_MERGE_HOST) {
-        clsort__mpi_merge_runs(ks, rk, tk, idx, itmp, off, P, m);
-        if (vs) clsort__mpi_gather(nv, rv, idx, m, vs);
-        if (w) clsort__mpi_gather(nw, rw, idx, m, sizeof(double));
-    } else {
-        r = clsort__mpi_sort_local(ctx, d->type, rk, rv, nv, vs, rw, nw, m, idx);
-        if (r != CLSORT_SUCCESS) goto done;
-    }
-    out->n = m;
-    out->keys = rk;
-    out->values = nv;
-    out->weights = nw;
-    out->weight = (double)m;
-    if (nw)
-        for (i = 0, out->weight = 0.0; i < m; i++) out->weight += nw[i];
-    rk = nv = NULL;
-    nw = NULL;
-done:
-    if (e != MPI_SUCCESS) r = clsort__mpi_fail(ctx, e, fn, what);
-    CLSORT_FREE(sc);
-    CLSORT_FREE(off);
-    CLSORT_FREE(rk);
-    CLSORT_FREE(tk);
-    CLSORT_FREE(rv);
-    CLSORT_FREE(nv);
-    CLSORT_FREE(rw);
-    CLSORT_FREE(nw);
-    CLSORT_FREE(idx);
-    return r;
-}
-
-CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
-                                         const double *weights, size_t n, const clsort_mpi_desc *desc,
-                                         clsort_mpi_out *out)
-{
-    static const char *fn = "clsort_mpi_sort";
-    clsort_mpi_desc d;
-    clsort_mpi_out stats;
-    int p = 1, rank = 0, i, v[16], agree[16];
-    size_t ks, vs, P, j;
-    unsigned t;
-    void *k = NULL, *vals = NULL;
-    double *w = NULL, scale = 1.0, t0, t1, t2, t3 = 0.0, t4;
-    uint32_t *perm = NULL;
-    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
-    size_t *split = NULL;
-    void *ws = NULL;
-    clsort_result r;
-    static const double no_weight = 0.0; /* the weights of a rank with no items in a weighted sort */
-    /* Every local argument error still takes part in the agreement below, so
-     * that no rank returns early while the others wait in a collective. */
-    r = clsort__check_ctx(ctx, fn);
-    if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    if (out) memset(out, 0, sizeof *out);
-    memset(&d, 0, sizeof d);
-    memset(&stats, 0, sizeof stats);
-    if (desc) d = *desc;
-    CLSORT__MPI_CHECK(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    t0 = MPI_Wtime();
-    if (r == CLSORT_SUCCESS) r = clsort__mpi_check_args(ctx, fn, keys, values, weights, n, &d, p);
-    /* every rank must take the same path: agree on the error flag and the shape */
-    v[0] = r == CLSORT_SUCCESS ? 0 : rank + 1; /* MAX: the highest failing rank, + 1 */
-    v[1] = (int)d.type;
-    v[2] = (int)d.value_size;
-    v[3] = (int)d.algorithm;
-    v[4] = weights != NULL;
-    v[5] = (int)d.bits_per_round;
-    v[6] = d.lower != NULL;
-    v[7] = r == CLSORT_SUCCESS && d.algorithm == CLSORT_MPI_PARTITION
-               ? clsort__mpi_hash(d.lower ? 0.0 : d.max_imbalance, d.lower, d.upper, p) : 0;
-    for (i = 0; i < 8; i++) v[8 + i] = -v[i];
-    v[12] = -(weights != NULL || n == 0); /* a rank without items need not pass weights */
-    CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(arguments)");
-    if (r != CLSORT_SUCCESS) return r;
-    if (agree[0] != 0)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an argument error on rank %d (of %d)", fn,
-                            agree[0] - 1, p);
-    if (agree[4] && !weights) weights = &no_weight; /* n == 0 here: never read */
-    for (i = 1; i < 8; i++)
-        if (i == 4 ? agree[4] && -agree[12] == 0 : agree[i] != -agree[8 + i])
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: the ranks disagree on %s", fn,
-                                i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
-                                : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
-                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
-    ks = clsort_type_size(d.type);
-    vs = d.value_size;
-    P = (size_t)p;
-    t = d.bits_per_round ? d.bits_per_round : 3;
-
-    /* step I: local sort on the device (copies: the caller's arrays are only read) */
-    k = CLSORT_MALLOC(n ? n * ks : 1);
-    if (vs) vals = CLSORT_MALLOC(n ? n * vs : 1);
-    if (weights) w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
-    if (vs || weights) perm = (uint32_t *)CLSORT_MALLOC(n ? n * sizeof(uint32_t) : 1);
-    if (weights) wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
-    split = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
-    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
-    ws = CLSORT_MALLOC(clsort__mpi_workspace_bytes(p, t));
-    if (!k || (vs && !vals) || (weights && (!w || !wp)) || ((vs || weights) && !perm) || !split || !blow || !ws)
-        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: staging for %lu items", fn, (unsigned long)n);
-    if (r == CLSORT_SUCCESS) {
-        if (n) memcpy(k, keys, n * ks);
-        r = clsort__mpi_sort_local(ctx, d.type, k, values, vals, vs, weights, w, n, perm);
-    }
-    r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    t1 = MPI_Wtime();
-
-    /* step II: splitting positions */
-    if (d.algorithm == CLSORT_MPI_PSRS) {
-        r = clsort__mpi_psrs(ctx, fn, comm, p, k, ks, n, split, ws);
-    } else {
-        if (weights) { /* fixed point: total weight of any rank * p * scale < 2^61 */
-            double local = 0.0, mx = 0.0;
-            for (j = 0; j < n; j++) local += w[j];
-            int e = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
-            if (e != MPI_SUCCESS) {
-                r = clsort__mpi_fail(ctx, e, fn, "MPI_Allreduce(weight scale)");
-                goto done;
-            }
-            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
-                double mxp = mx * (double)p;
-                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
-                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
-            }
-            wp[0] = 0;
-            for (j = 0; j < n; j++) wp[j + 1] = wp[j] + (uint64_t)(w[j] * scale + 0.5);
-        }
-        mine = weights ? wp[n] : (uint64_t)n;
-        i = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
-        if (i != MPI_SUCCESS) {
-            r = clsort__mpi_fail(ctx, i, fn, "MPI_Allreduce(total)");
-            goto done;
-        }
-        r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);
-        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
-            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats, ws);
-    }
-    if (r != CLSORT_SUCCESS) goto done;
-    t2 = MPI_Wtime();
-
-    /* steps III and IV */
-    r = clsort__mpi_exchange(ctx, fn, comm, p, &d, ks, k, vals, w, split, out, &t3);
-    if (r != CLSORT_SUCCESS) goto done;
-    t4 = MPI_Wtime();
-    out->seconds[0] = t1 - t0;
-    out->seconds[1] = t2 - t1;
-    out->seconds[2] = t3 - t2;
-    out->seconds[3] = t4 - t3;
-    out->rounds = stats.rounds;
-    out->final_columns = stats.final_columns;
-done:
-    CLSORT_FREE(k);
-    CLSORT_FREE(vals);
-    CLSORT_FREE(w);
-    CLSORT_FREE(perm);
-    CLSORT_FREE(wp);
-    CLSORT_FREE(split);
-    CLSORT_FREE(blow);
-    CLSORT_FREE(ws);
-    return r;
-}
-#undef CLSORT__MPI_CHECK
-#endif /* CLSORT_MPI */
-
 /* >>reduce -------------------------------------------------------------------
  * kernels/reduce.cl (with common.cl): reduce, segmented scan and reduce,
  * reduce-by-key, run-length encode, unique, histogram. One pass kernel family
@@ -9582,7 +6619,7 @@ static int clsort__reduce_key_flags(const clsort_context *ctx)
  * with at most 5 staged bytes per element: 4-byte values alone or with head
  * flags, which are staged as bytes, as are keys in variant 2; the heads
  * kernels, staged = 0, stage no values) on GPUs, measured on the H100
- * (bench/RESULTS.md, issue 20; variant 1's tiles not yet measured);
+ * (bench/RESULTS.md, reduction tile; variant 1's tiles not yet measured);
  * 4 x 1024 (512) on CPUs as the scan;
  * tuning.tile_* overrides; shrunk until the local arrays (values, segment
  * source, the pair scan) fit. */
@@ -10546,6 +7583,3839 @@ CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const v
     return r;
 }
 
+/* >>nbody --------------------------------------------------------------------
+ * kernels/nbody.cl (with common.cl): nbody_step (tiled all-pairs + one
+ * integrator step per evaluation), nbody_pairs + nbody_apply (the atomic
+ * method); clsort_nbody_multi splits the bodies over several contexts. The
+ * plan checks the whole clsort_nbody_desc (theta too), and >>tree takes it
+ * for the Barnes-Hut method; clsort_nbody and clsort_nbody_accel, which run
+ * either method, come after the tree (>>nbody step). */
+
+static const char *const clsort__nbody_slot_positions = "nbody: second position buffer";
+static const char *const clsort__nbody_slot_sums = "nbody: atomic accumulators";
+static const char *const clsort__nbody_slot_pieces = "nbody: sums of the earlier source pieces"; /* NB_JSPLIT */
+
+/* Evaluation modes (kernels/nbody.cl NB_MODE_*) */
+enum {
+    CLSORT__NB_MODE_ACCEL = 0,     /* accelerations only */
+    CLSORT__NB_MODE_TUTORIAL = 1,  /* x += v dt + a dt^2/2, v += a dt */
+    CLSORT__NB_MODE_OPEN = 2,      /* leapfrog opening kick + drift */
+    CLSORT__NB_MODE_KICK_KICK = 3, /* closing kick, opening kick, drift */
+    CLSORT__NB_MODE_CLOSE = 4,     /* closing kick only */
+    CLSORT__NB_MODE_WRITE_ACC = 8  /* added: also write the accelerations */
+};
+
+/* Build flags of an N-body program */
+enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLSORT__NB_FAST = 8 };
+
+/* A kernel shape: work-group size, bodies per work-item, j-slices, flags. */
+typedef struct clsort__nbody_shape_t {
+    size_t wg;
+    unsigned ib, js, flags;
+    size_t jsplit; /* sources per launch where a loop budget splits them (nbody.cl NB_JSPLIT); 0: all */
+} clsort__nbody_shape_t;
+
+/* The kernel shape for n bodies. GPUs: 256 work-items (the seed tutorial's
+ * 64-256 range; CUDA's nbody sample uses 256), 2 bodies per work-item from
+ * 2^17 bodies on (each tile read feeds two bodies: more arithmetic per local
+ * load), and the j range split until about 1024 work-items per compute unit
+ * are busy (n = 16384 on 132 SMs: 8 slices), keeping at least 16 lanes.
+ * CPUs (PoCL): a work-group is a loop over work-items vectorized across them,
+ * a barrier splits that loop, so few large tiles: 256 work-items x 4 bodies;
+ * on a quiet 2-core PoCL machine 6 shapes from 64:4:1 to 512:4:1 ran within
+ * 1% of each other (1.0e9 interactions/s at n = 4096, bench/RESULTS.md).
+ * tuning.nbody_* (CLSORT_NBODY="wg:ib:js[:flags]") overrides, for sweeps
+ * (flags: native_rsqrt, fast math, the GPUs' default for floats, or
+ * precise). Shrunk to the device's work-group and local memory limits. */
+static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, clsort__nbody_shape_t *sh)
+{
+    const clsort_tuning *t = &ctx->tuning;
+    size_t vec = fp64 ? 32 : 16, wg = 256, local;
+    unsigned ib = 1, js = 1;
+    memset(sh, 0, sizeof *sh);
+    if (ctx->dev.serial_groups) {
+        wg = 256;
+        ib = 4;
+    } else {
+        size_t busy = (size_t)ctx->dev.compute_units * 1024;
+        if (fp64) {
+            while (js < 16 && wg / (js * 2) >= 16 && (n / ib) * js < busy) js *= 2;
+        } else {
+            /* H100 sweep (37 shapes, bench/RESULTS.md): fast math (the CUDA
+             * sample's -use_fast_math) with 2 bodies per work-item from 2^17
+             * bodies (1.90e12 interactions/s at 262144 against 1.51e12 for
+             * the previous automatic shape), below that 8 j-slices (1.57e12
+             * at 16384, 1.76e12 at 65536) */
+            if (ctx->dev.nbody_fast) sh->flags |= CLSORT__NB_FAST;
+            if (n >= ((size_t)1 << 17)) ib = 2;
+            else js = 8;
+        }
+    }
+    /* few bodies: no group much larger than n (idle lanes still loop over
+     * the padded j range; it also keeps oclgrind's tiny runs quick) */
+    while (wg > 16 && wg / 2 >= js && wg / js * ib >= 2 * n) wg >>= 1;
+    while (ib > 1 && wg / js * ib >= 2 * n) ib >>= 1;
+    if (t->nbody_wg) { /* validated at create */
+        wg = t->nbody_wg;
+        ib = t->nbody_ib;
+        js = t->nbody_js;
+    }
+    if ((t->nbody_flags & CLSORT_TUNE_NATIVE_RSQRT) && !fp64) sh->flags |= CLSORT__NB_NATIVE;
+    if (t->nbody_flags & CLSORT_TUNE_FAST_MATH) sh->flags |= CLSORT__NB_FAST;
+    if (t->nbody_flags & CLSORT_TUNE_PRECISE) sh->flags &= ~(unsigned)CLSORT__NB_FAST;
+    while (wg > 1 && wg < ctx->dev.min_wg && wg * 2 <= ctx->dev.max_wg) wg <<= 1; /* clsort__widen */
+    /* the tile (wg vectors) and the slices' partial sums (wg * ib) in local memory */
+    local = ctx->dev.local_mem > 256 ? (size_t)ctx->dev.local_mem - 256 : 0;
+    while (wg > 1 && (wg > ctx->dev.max_wg || (wg + (js > 1 ? wg * ib : 0)) * vec > local)) {
+        wg >>= 1;
+        if (js > wg) js = (unsigned)wg;
+    }
+    sh->wg = wg;
+    sh->ib = ib;
+    sh->js = js;
+    if (fp64) sh->flags |= CLSORT__NB_FP64;
+    { /* >>loop budget: a work-item loops over all n sources, chunk / NB_P
+       * tiles of NB_P + 2 passes each (the inner loop counted unrolled by
+       * nothing), besides the IB and JS loops; past the budget the sources
+       * go in pieces of whole tiles of every slice, several launches */
+        cl_ulong lanes = wg / js, tiles;
+        tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)ib * (js + 4) + 16);
+        if (tiles != ~(cl_ulong)0 && (cl_ulong)n > tiles * lanes * js) sh->jsplit = (size_t)(tiles * lanes * js);
+    }
+}
+
+/* What an N-body call decides before it enqueues: the checked descriptor with its defaults. */
+typedef struct clsort__nbody_plan {
+    clsort_nbody_desc d;
+    size_t vec;       /* bytes per vector: 16 or 32 */
+    unsigned evals;   /* acceleration evaluations: steps (+1 for leapfrog) */
+} clsort__nbody_plan;
+
+/* theta's default and range (BARNES_HUT only; other methods ignore it). */
+static clsort_result clsort__nbody_check_theta(clsort_context *ctx, const char *fn, clsort_nbody_desc *d)
+{
+    if (d->method != CLSORT_NBODY_BARNES_HUT) return CLSORT_SUCCESS;
+    if (d->theta == 0.0) d->theta = 0.5;
+    if (!(d->theta > 0.0 && d->theta <= 2.0))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.theta = %g, must be in (0, 2] (0 = 0.5)", fn,
+                            d->theta);
+    if (d->fp64) return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: the BARNES_HUT method is float only", fn);
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__plan_nbody(clsort_context *ctx, const char *fn, size_t n, const clsort_nbody_desc *desc,
+                                         clsort__nbody_plan *a)
+{
+    clsort_nbody_desc *d = &a->d;
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    *d = *desc;
+    if (!clsort__finite(d->dt))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.dt = %g, must be finite", fn, d->dt);
+    if (!clsort__finite(d->softening2) || d->softening2 < 0.0)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.softening2 = %g, must be finite and >= 0",
+                            fn, d->softening2);
+    if (!clsort__finite(d->G))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.G = %g, must be finite", fn, d->G);
+    if ((int)d->integrator < 0 || d->integrator > CLSORT_NBODY_TUTORIAL)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown integrator %d", fn, (int)d->integrator);
+    if ((int)d->method < 0 || d->method > CLSORT_NBODY_BARNES_HUT)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)d->method);
+    if (d->fp64 != 0 && d->fp64 != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.fp64 must be 0 or 1", fn);
+    if (!d->fp64 && (d->dt > 3.0e38 || d->dt < -3.0e38 || d->softening2 > 3.0e38 || d->G > 3.0e38 || d->G < -3.0e38))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: dt, softening2 or G out of float range", fn);
+    if (d->fp64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: desc.fp64 on %s, which lacks cl_khr_fp64", fn,
+                            ctx->dev.name);
+    if (d->fp64 && d->method == CLSORT_NBODY_ATOMIC)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED,
+                            "%s: the ATOMIC method is float only (64-bit atomics are an extension)", fn);
+    CLSORT__TRY(clsort__nbody_check_theta(ctx, fn, d));
+    if (n > 0x7fffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1", fn, (unsigned long)n);
+    if (d->G == 0.0) d->G = 1.0;
+    if (d->steps == 0) d->steps = 1;
+    if (d->integrator == CLSORT_NBODY_LEAPFROG && d->steps == 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: too many steps", fn);
+    a->vec = d->fp64 ? 32 : 16;
+    a->evals = d->steps + (d->integrator == CLSORT_NBODY_LEAPFROG ? 1u : 0u);
+    return CLSORT_SUCCESS;
+}
+
+/* The mode of evaluation e (see nb_integrate in kernels/nbody.cl). */
+static cl_uint clsort__nbody_mode(const clsort__nbody_plan *a, unsigned e)
+{
+    int last = e + 1 == a->evals;
+    cl_uint m;
+    if (a->d.integrator == CLSORT_NBODY_TUTORIAL) m = CLSORT__NB_MODE_TUTORIAL;
+    else m = e == 0 ? CLSORT__NB_MODE_OPEN : last ? CLSORT__NB_MODE_CLOSE : CLSORT__NB_MODE_KICK_KICK;
+    return m | (last && a->d.accelerations ? (cl_uint)CLSORT__NB_MODE_WRITE_ACC : 0u);
+}
+
+/* Whether the ATOMIC method's pair kernels run (else the tiled kernel
+ * does): everywhere but under a loop budget past which nbody_pairs' loops
+ * could go (>>loop budget): work-group I loops over the tiles J <= I, WG
+ * pairs each, every pair three compare-exchange loops (counted with one
+ * retry each, and twice that: contention has no bound), so about 14 n
+ * passes; on llvmpipe up to 4608 bodies (18 groups of 256). */
+static int clsort__nbody_pairs(const clsort_context *ctx, const clsort__nbody_plan *a, size_t n)
+{
+    clsort__nbody_shape_t sh;
+    cl_ulong groups;
+    if (a->d.method != CLSORT_NBODY_ATOMIC) return 0;
+    if (clsort__loop_budget(ctx) == 0) return 1;
+    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
+    groups = ((cl_ulong)n + sh.wg - 1) / sh.wg;
+    return clsort__loop_fits(ctx, 2 * (groups * (7 * (cl_ulong)sh.wg + 8) + 8));
+}
+
+static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
+                                           clsort__program **p)
+{
+    clsort__nbody_shape_t sh;
+    clsort__request rq;
+    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
+    if (a->d.softening2 == 0.0) sh.flags |= CLSORT__NB_SOFT_ZERO;
+    if (clsort__nbody_pairs(ctx, a, n)) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
+    clsort__request_init(&rq, "nbody", sh.wg, sh.wg / sh.js * sh.ib); /* items: bodies per work-group */
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "nbody.cl");
+    clsort__request_option(&rq, " -DWG=%u -DIB=%u -DJS=%u%s%s%s%s%s", (unsigned)sh.wg, sh.ib, sh.js,
+                           (sh.flags & CLSORT__NB_FP64) ? " -DNB_FP64 -DNEED_FP64" : "",
+                           (sh.flags & CLSORT__NB_NATIVE) ? " -DNATIVE_RSQRT" : "",
+                           (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
+                           (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "",
+                           clsort__nbody_pairs(ctx, a, n) ? " -DNB_PAIRS" : ""); /* its kernels only */
+    if (sh.jsplit && !clsort__nbody_pairs(ctx, a, n)) clsort__request_option(&rq, " -DNB_JSPLIT");
+    return clsort__program_get(ctx, &rq, p);
+}
+
+/* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
+static clsort_result clsort__nbody_prepare(clsort_context *ctx, const clsort_nbody_desc *desc, size_t n)
+{
+    clsort__nbody_plan a;
+    clsort__program *p;
+    memset(&a, 0, sizeof a);
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, desc, &a));
+    return clsort__nbody_program(ctx, &a, n, &p);
+}
+
+/* One evaluation of the tiled kernel for bodies [first, first + count):
+ * one launch, or under a loop budget one per piece of the sources (the
+ * shape's jsplit, nbody.cl NB_JSPLIT). */
+static clsort_result clsort__nbody_launch(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
+                                          cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
+                                          size_t first, size_t count, cl_uint mode)
+{
+    cl_uint n32 = (cl_uint)n, base = (cl_uint)first, cnt = (cl_uint)count;
+    cl_float f[3];
+    cl_double dd[3];
+    size_t per = p->items; /* bodies per group */
+    int i;
+    clsort__kargs ka;
+    clsort__nbody_shape_t sh;
+    clsort__nbody_shape(c->ctx, n, a->d.fp64, &sh);
+    f[0] = (cl_float)a->d.dt; f[1] = (cl_float)a->d.softening2; f[2] = (cl_float)a->d.G;
+    dd[0] = a->d.dt; dd[1] = a->d.softening2; dd[2] = a->d.G;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, pos_old);
+    CLSORT__KARG(&ka, pos_new);
+    CLSORT__KARG(&ka, vel);
+    CLSORT__KARG(&ka, acc);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, base);
+    CLSORT__KARG(&ka, cnt);
+    for (i = 0; i < 3; ++i) { /* dt, eps^2, G in the kernel's precision */
+        if (a->d.fp64) CLSORT__KARG(&ka, dd[i]);
+        else CLSORT__KARG(&ka, f[i]);
+    }
+    CLSORT__KARG(&ka, mode);
+    if (sh.jsplit) {
+        cl_mem sums;
+        size_t jb;
+        const cl_uint args = ka.count;
+        CLSORT__TRY(clsort__scratch(c->ctx, clsort__nbody_slot_pieces, n * a->vec, &sums));
+        for (jb = 0; jb < n; jb += sh.jsplit) {
+            cl_uint b32 = (cl_uint)jb, e32 = (cl_uint)(n - jb > sh.jsplit ? jb + sh.jsplit : n);
+            cl_uint piece = (jb > 0 ? 1u : 0u) | (e32 == n32 ? 2u : 0u);
+            ka.count = args;
+            CLSORT__KARG(&ka, b32);
+            CLSORT__KARG(&ka, e32);
+            CLSORT__KARG(&ka, sums);
+            CLSORT__KARG(&ka, piece);
+            CLSORT__TRY(clsort__run(c, p, "nbody_step", &ka, (count + per - 1) / per, p->wg));
+        }
+        return CLSORT_SUCCESS;
+    }
+    return clsort__run(c, p, "nbody_step", &ka, (count + per - 1) / per, p->wg);
+}
+
+/* One evaluation by the pair kernel (Newton's third law, atomics). */
+static clsort_result clsort__nbody_atomic(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
+                                          cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n,
+                                          cl_uint mode)
+{
+    clsort_context *ctx = c->ctx;
+    cl_mem sums;
+    cl_uint n32 = (cl_uint)n;
+    cl_float eps2 = (cl_float)a->d.softening2, dt = (cl_float)a->d.dt, G = (cl_float)a->d.G;
+    size_t groups = (n + p->wg - 1) / p->wg;
+    clsort__kargs ka;
+    CLSORT__TRY(clsort__scratch(ctx, clsort__nbody_slot_sums, n * 12, &sums));
+    CLSORT__TRY(clsort__clear(c, p, sums, n * 12));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, pos_old);
+    CLSORT__KARG(&ka, sums);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, eps2);
+    CLSORT__TRY(clsort__run(c, p, "nbody_pairs", &ka, groups, p->wg));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, sums);
+    CLSORT__KARG(&ka, pos_old);
+    CLSORT__KARG(&ka, pos_new);
+    CLSORT__KARG(&ka, vel);
+    CLSORT__KARG(&ka, acc);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, dt);
+    CLSORT__KARG(&ka, G);
+    CLSORT__KARG(&ka, mode);
+    return clsort__run(c, p, "nbody_apply", &ka, groups, p->wg);
+}
+
+#define CLSORT__MAX_PARTS 16 /* contexts of one clsort_nbody_multi */
+
+/* Releases the events of a list and clears their slots (NULL slots skipped);
+ * no wait: a released event's command still runs to completion. */
+static void clsort__release_events(clsort_context *ctx, cl_event *ev, size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; ++i)
+        if (ev[i]) {
+            CLSORT__CL(ctx, clReleaseEvent)(ev[i]);
+            ev[i] = NULL;
+        }
+}
+
+typedef struct clsort__multi {
+    clsort__nbody_plan a;
+    unsigned count;
+    size_t n, first[CLSORT__MAX_PARTS], cnt[CLSORT__MAX_PARTS];
+    clsort__program *prog[CLSORT__MAX_PARTS];
+    cl_mem buf[CLSORT__MAX_PARTS][2];
+    cl_event kev[CLSORT__MAX_PARTS];                    /* this round's kernels */
+    cl_event cev[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* this round's copies */
+    cl_event wait[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* the previous round's copies */
+    cl_uint num_wait;
+} clsort__multi;
+
+/* Makes what every part's queue has enqueued so far visible to the others:
+ * on each queue a marker waiting on a marker of every other queue. OpenCL 1.2
+ * (Appendix A.1, shared objects) lets a queue cache its changes to a memory
+ * object until a command of another queue waits on the changing command's
+ * event; finishing the queue is not enough (rusticl then reads stale data
+ * through the other queue). Run before the first step (the caller may have
+ * written a part's buffers through another part's queue) and after the last
+ * (the caller may read them through any part's queue). */
+static clsort_result clsort__multi_sync(const clsort_nbody_part *parts, unsigned count)
+{
+    clsort_context *const ctx = parts[0].ctx;
+    cl_event ev[CLSORT__MAX_PARTS], others[CLSORT__MAX_PARTS];
+    unsigned k, t, no;
+    cl_int e = CL_SUCCESS;
+    const char *what = "clEnqueueMarkerWithWaitList(part sync)";
+    memset(ev, 0, sizeof ev);
+    for (k = 0; k < count && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[k].ctx->queue, 0, NULL, &ev[k]);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[k].ctx->queue);
+    }
+    for (t = 0; t < count && e == CL_SUCCESS; ++t) {
+        for (k = 0, no = 0; k < count; ++k)
+            if (k != t) others[no++] = ev[k];
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[t].ctx->queue, no, others, NULL);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue);
+        else what = "clEnqueueMarkerWithWaitList(part sync wait)";
+    }
+    clsort__release_events(ctx, ev, count);
+    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, what);
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part *parts)
+{
+    /* the parts share one cl_context, hence one OpenCL library: the first
+     * part's entry points serve all (CLSORT_DYNAMIC_OPENCL) */
+    clsort_context *const ctx = parts[0].ctx;
+    unsigned e, k, t, cur = 0;
+    size_t vec = m->a.vec;
+    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
+    for (e = 0; e < m->a.evals; ++e) {
+        cl_uint mode = clsort__nbody_mode(&m->a, e), nc = 0;
+        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
+        for (k = 0; k < m->count; ++k) {
+            clsort__chain c;
+            clsort_enqueue enq;
+            memset(&enq, 0, sizeof enq);
+            enq.num_events_in_wait_list = m->num_wait;
+            enq.event_wait_list = m->num_wait ? m->wait : NULL;
+            enq.event = &m->kev[k];
+            CLSORT__TRY(clsort__chain_begin(&c, parts[k].ctx, &enq));
+            CLSORT__TRY(clsort__chain_end(&c, &enq,
+                                          m->cnt[k] ? clsort__nbody_launch(&c, m->prog[k], &m->a, m->buf[k][cur],
+                                                                           moves ? m->buf[k][cur ^ 1] : NULL,
+                                                                           parts[k].velocities, NULL, m->n,
+                                                                           m->first[k], m->cnt[k], mode)
+                                                    : CLSORT_SUCCESS));
+            /* kev[k] is flushed (chain_end): the copies of the other queues may wait on it */
+        }
+        /* every part's new slice into every other part's copy, on the receiver's queue */
+        for (t = 0; t < m->count && moves; ++t)
+            for (k = 0; k < m->count; ++k) {
+                cl_int err;
+                if (k == t || m->cnt[k] == 0) continue;
+                err = CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[t].ctx->queue, m->buf[k][cur ^ 1], m->buf[t][cur ^ 1],
+                                          m->first[k] * vec, m->first[k] * vec, m->cnt[k] * vec, 1, &m->kev[k],
+                                          &m->cev[nc]);
+                if (err != CL_SUCCESS)
+                    return clsort__fail(parts[0].ctx, CLSORT_ERROR_OPENCL, "clEnqueueCopyBuffer(exchange): %s (%d)",
+                                        clsort__cl_error_name(err), (int)err);
+                ++nc;
+            }
+        /* the next round's kernels wait on these copies from the other
+         * queues: OpenCL 1.2 5.13 requires the copies' queues flushed */
+        for (t = 0; t < m->count && moves; ++t)
+            CLSORT__CHECK(parts[t].ctx, CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue), "clFlush(exchange)");
+        clsort__release_events(ctx, m->wait, m->num_wait);
+        clsort__release_events(ctx, m->kev, m->count);
+        memcpy(m->wait, m->cev, nc * sizeof(cl_event));
+        memset(m->cev, 0, sizeof m->cev);
+        m->num_wait = nc;
+        if (moves) cur ^= 1;
+    }
+    for (k = 0; k < m->count && cur; ++k) /* in order after the part's last kernel and copies */
+        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
+                                                                         m->buf[k][0], 0, 0, m->n * vec, 0, NULL, NULL),
+                      "clEnqueueCopyBuffer");
+    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
+    for (k = 0; k < m->count; ++k)
+        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
+                                            const clsort_nbody_desc *desc)
+{
+    static const char *fn = "clsort_nbody_multi";
+    clsort__multi *m;
+    clsort_context *ctx0;
+    clsort_result r;
+    unsigned k, j;
+    size_t at = 0, given = 0;
+    if (!parts || count == 0 || !parts[0].ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
+    ctx0 = parts[0].ctx;
+    for (k = 0; k < count; ++k) {
+        if (!parts[k].ctx) return clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx is NULL", fn, k);
+        CLSORT__TRY(clsort__check_ctx(parts[k].ctx, fn));
+    }
+    if (count > CLSORT__MAX_PARTS)
+        return clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %u parts, at most %d", fn, count,
+                            CLSORT__MAX_PARTS);
+    m = (clsort__multi *)CLSORT_MALLOC(sizeof *m);
+    if (!m) return clsort__fail(ctx0, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    memset(m, 0, sizeof *m);
+    r = CLSORT_SUCCESS;
+    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
+        r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
+        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
+    }
+    if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
+    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) given += parts[k].count;
+    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
+        clsort_context *ck = parts[k].ctx;
+        m->first[k] = given ? parts[k].first : n * k / count;
+        m->cnt[k] = given ? parts[k].count : n * (k + 1) / count - n * k / count;
+        if (m->first[k] != at || m->cnt[k] > n - at)
+            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                             "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
+                             (unsigned long)parts[k].first, (unsigned long)(parts[k].first + parts[k].count),
+                             (unsigned long)n);
+        at += m->cnt[k];
+        if (r == CLSORT_SUCCESS && ck->cl_ctx != ctx0->cl_ctx)
+            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx uses another cl_context", fn, k);
+        for (j = 0; j < k && r == CLSORT_SUCCESS; ++j)
+            if (parts[j].ctx == ck)
+                r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
+                                 j, k);
+        if (r == CLSORT_SUCCESS && n > 0) {
+            r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
+            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
+            if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
+        }
+    }
+    if (r == CLSORT_SUCCESS && n > 0) { /* every part's positions and velocities are written: no two share memory */
+        clsort__io io[2 * CLSORT__MAX_PARTS];
+        for (k = 0; k < count; ++k) {
+            clsort__io_set(&io[2 * k], parts[k].positions, "parts[%lu].positions", 1, -1);
+            clsort__io_set(&io[2 * k + 1], parts[k].velocities, "parts[%lu].velocities", 1, -1);
+            io[2 * k].index = io[2 * k + 1].index = (long)k;
+        }
+        r = clsort__check_io(ctx0, fn, io, (int)(2 * count));
+    }
+    if (r == CLSORT_SUCCESS && at != n)
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
+                         (unsigned long)at, (unsigned long)n);
+    m->count = count;
+    m->n = n;
+    for (k = 0; k < count && r == CLSORT_SUCCESS && n > 0; ++k) {
+        r = clsort__nbody_program(parts[k].ctx, &m->a, n, &m->prog[k]);
+        m->buf[k][0] = parts[k].positions;
+        if (r == CLSORT_SUCCESS)
+            r = clsort__scratch(parts[k].ctx, clsort__nbody_slot_positions, n * m->a.vec, &m->buf[k][1]);
+        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
+    }
+    if (r == CLSORT_SUCCESS && n > 0) r = clsort__multi_run(m, parts);
+    if (r != CLSORT_SUCCESS) /* let what was enqueued finish before the events go */
+        for (k = 0; k < count; ++k) CLSORT__CL(ctx0, clFinish)(parts[k].ctx->queue);
+    clsort__release_events(ctx0, m->wait, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
+    clsort__release_events(ctx0, m->cev, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
+    clsort__release_events(ctx0, m->kev, CLSORT__MAX_PARTS);
+    CLSORT_FREE(m);
+    return r;
+}
+
+/* >>tree ---------------------------------------------------------------------
+ * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
+ * the box (tree_box_init, tree_box_reduce, tree_box_final), Morton codes
+ * (tree_keys), the radix sort with the permutation (>>radix), the points in
+ * sorted order (tree_points), the radix tree (tree_build), the summaries
+ * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
+ * clsort_tree own their buffers; the N-body method builds into the context's
+ * named scratch every evaluation (clsort__tree_nbody_eval, called by
+ * >>nbody step), with the N-body plan of >>nbody. */
+
+/* A tree's device buffers (codes_in: the unsorted codes). */
+typedef struct clsort__tree_bufs {
+    cl_mem bounds, codes_in, codes, perm, points, nodes, parents, flags, lo, hi, com, quad;
+} clsort__tree_bufs;
+#define CLSORT__TREE_BUFS 12
+
+static const char *const clsort__tree_slot[CLSORT__TREE_BUFS] = {
+    "tree: box", "tree: codes", "tree: sorted codes", "tree: permutation", "tree: points", "tree: nodes",
+    "tree: parents", "tree: arrival counters", "tree: box lo", "tree: box hi", "tree: centres of mass",
+    "tree: quadrupoles"};
+
+struct clsort_tree {
+    clsort_context *ctx;
+    size_t cap, cap_key;   /* points and code size the buffers hold */
+    size_t n, key_size;    /* of the last build */
+    unsigned dims, code_bits;
+    clsort__tree_bufs b;
+};
+
+/* What a build decides before it enqueues. */
+typedef struct clsort__tree_plan {
+    clsort_tree_desc d;
+    size_t stride, key_size;
+    unsigned bpa, code_bits;
+} clsort__tree_plan;
+
+static clsort_result clsort__plan_tree(clsort_context *ctx, const char *fn, size_t n, const clsort_tree_desc *desc,
+                                       clsort__tree_plan *pl)
+{
+    clsort_tree_desc *d = &pl->d;
+    clsort__sort_plan sp;
+    clsort_sort_desc sd;
+    unsigned a;
+    memset(pl, 0, sizeof *pl);
+    if (desc) *d = *desc;
+    if (d->dims == 0) d->dims = 3;
+    if (d->dims != 2 && d->dims != 3)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.dims %u, must be 2 or 3", fn, d->dims);
+    if (d->code_bits != 0 && d->code_bits != 32 && d->code_bits != 64)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.code_bits %u, must be 0, 32 or 64", fn,
+                            d->code_bits);
+    pl->key_size = d->code_bits == 64 ? 8 : 4;
+    pl->bpa = d->dims == 3 ? (pl->key_size == 8 ? 21u : 10u) : (pl->key_size == 8 ? 31u : 16u);
+    pl->code_bits = pl->bpa * d->dims;
+    pl->stride = d->stride ? d->stride : 16;
+    if (pl->stride % 4 || d->offset % 4 || d->mass_offset % 4)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: desc.stride, offset and mass_offset must be multiples of 4 (floats)", fn);
+    if (d->offset > (size_t)1 << 30 || d->mass_offset > (size_t)1 << 30 || pl->stride > (size_t)1 << 30)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.stride or an offset is too large", fn);
+    if (d->has_mass != 0 && d->has_mass != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.has_mass must be 0 or 1", fn);
+    if (d->box_given != 0 && d->box_given != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.box_given must be 0 or 1", fn);
+    if (d->dims == 2) d->box_lo[2] = d->box_hi[2] = 0.0f;
+    for (a = 0; a < d->dims && d->box_given; ++a)
+        if (d->box_lo[a] - d->box_lo[a] != 0.0f || d->box_hi[a] - d->box_hi[a] != 0.0f ||
+            !(d->box_lo[a] <= d->box_hi[a]))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: desc.box axis %u [%g, %g] must be finite with lo <= hi", fn, a,
+                                (double)d->box_lo[a], (double)d->box_hi[a]);
+    if (n > 0x7fffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 points", fn,
+                            (unsigned long)n);
+    memset(&sd, 0, sizeof sd);
+    sd.type = pl->key_size == 8 ? CLSORT_U64 : CLSORT_U32;
+    sd.end_bit = pl->code_bits;
+    return clsort__plan_sort(ctx, fn, n, &sd, &sp);
+}
+
+/* positions must hold n records (coordinates and the mass). */
+static clsort_result clsort__tree_check_positions(clsort_context *ctx, const char *fn, cl_mem positions, size_t n,
+                                                  const clsort__tree_plan *pl)
+{
+    size_t rec = pl->d.offset + pl->d.dims * 4;
+    if (pl->d.has_mass && pl->d.mass_offset + 4 > rec) rec = pl->d.mass_offset + 4;
+    if (n == 0) return CLSORT_SUCCESS;
+    return clsort__check_buffer(ctx, positions, (n - 1) * pl->stride + rec, fn, "positions");
+}
+
+/* One program per code width and dimension: element-wise kernels of 256
+ * work-items (or the device maximum). No fast math: the box and the codes
+ * must be exact (the host reference reproduces them bit for bit). */
+static clsort_result clsort__tree_program(clsort_context *ctx, unsigned dims, size_t key_size, unsigned bpa,
+                                          clsort__program **out)
+{
+    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256;
+    clsort__request rq;
+    clsort__request_init(&rq, "tree", wg, 1);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "nbody.cl");
+    clsort__request_source(&rq, "tree.cl");
+    /* NB_HELPERS: nbody.cl's integrator, none of its kernels */
+    clsort__request_option(&rq, " -DWG=%u -DKEY_T=%s -DKEY_BITS=%u -DDIMS=%u -DBPA=%u -DNB_HELPERS", (unsigned)wg,
+                           key_size == 8 ? "ulong" : "uint", (unsigned)(8 * key_size), dims, bpa);
+    /* under a loop budget also the walks in pieces (>>loop budget) */
+    if (clsort__loop_budget(ctx)) clsort__request_option(&rq, " -DTR_PIECES");
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The walk state of tree.cl's piece kernels: 8 words per query. */
+static const char *const clsort__tree_slot_walks = "tree: walk states";
+
+/* How a tree walk over n points runs (>>loop budget): in one launch of the
+ * stack kernels (returns 1) where a walk of every node fits the budget (a
+ * pass per node popped: at most 2n - 1, theta -> 0 or a radius over every
+ * point), else in the returned number of launches of the piece kernels
+ * (tree.cl TR_PIECES), *steps moves each, enough for the 2 (2n - 1) + 1
+ * moves of a walk of every node. */
+static size_t clsort__tree_pieces(const clsort_context *ctx, size_t n, cl_uint *steps)
+{
+    cl_ulong share;
+    *steps = 0;
+    if (clsort__loop_fits(ctx, 2 * (cl_ulong)n + 8)) return 1;
+    share = clsort__loop_share(ctx, 1, 8);
+    if (share > 0xffffffffu) share = 0xffffffffu;
+    *steps = (cl_uint)share;
+    return (size_t)((4 * (cl_ulong)n + share - 1) / share);
+}
+
+/* The buffers of a tree of n points: the caller's tree object's (grown when
+ * short) or, for tree == NULL, the context's named scratch. */
+static clsort_result clsort__tree_buffers(clsort_context *ctx, clsort_tree *tree, size_t n, size_t key_size,
+                                          clsort__tree_bufs *b)
+{
+    size_t in = n > 1 ? n - 1 : 1, bytes[CLSORT__TREE_BUFS];
+    cl_mem *m = &b->bounds;
+    int i;
+    bytes[0] = 64;
+    bytes[1] = bytes[2] = n * key_size;
+    bytes[3] = n * 4;
+    bytes[4] = n * 16;
+    bytes[5] = in * 16;
+    bytes[6] = (2 * n - 1) * 4;
+    bytes[7] = in * 4;
+    bytes[8] = bytes[9] = bytes[10] = in * 16;
+    bytes[11] = in * 32;
+    if (!tree) {
+        for (i = 0; i < CLSORT__TREE_BUFS; ++i) CLSORT__TRY(clsort__scratch(ctx, clsort__tree_slot[i], bytes[i], &m[i]));
+        return CLSORT_SUCCESS;
+    }
+    if (tree->cap >= n && tree->cap_key >= key_size && tree->b.bounds) {
+        *b = tree->b;
+        return CLSORT_SUCCESS;
+    }
+    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__release(ctx, &(&tree->b.bounds)[i]);
+    tree->cap = tree->cap_key = 0;
+    for (i = 0; i < CLSORT__TREE_BUFS; ++i) {
+        cl_int e;
+        cl_mem *t = &(&tree->b.bounds)[i];
+        *t = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes[i], NULL, &e);
+        if (e != CL_SUCCESS) {
+            int j;
+            *t = NULL;
+            for (j = 0; j < i; ++j) clsort__release(ctx, &(&tree->b.bounds)[j]);
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clCreateBuffer(%s, %lu bytes): %s (%d)", clsort__tree_slot[i],
+                                (unsigned long)bytes[i], clsort__cl_error_name(e), (int)e);
+        }
+    }
+    tree->cap = n;
+    tree->cap_key = key_size;
+    *b = tree->b;
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__tree_launch(clsort__chain *c, clsort__program *p, const char *name, size_t items,
+                                         const clsort__kargs *ka)
+{
+    return clsort__run(c, p, name, ka, (items + p->wg - 1) / p->wg, p->wg);
+}
+
+/* Box, codes, sort, points, radix tree, summaries of n >= 1 points. */
+static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree_plan *pl, cl_mem positions, size_t n,
+                                            const clsort__tree_bufs *b)
+{
+    clsort_context *ctx = c->ctx;
+    const clsort_tree_desc *d = &pl->d;
+    clsort__program *p;
+    clsort__kargs ka;
+    clsort__sort_plan sp;
+    clsort_sort_desc sd;
+    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given, has_mass = (cl_uint)d->has_mass;
+    cl_ulong stride = pl->stride / 4, offset = d->offset / 4, moff = d->mass_offset / 4;
+    cl_float4 glo, ghi;
+    size_t groups;
+    int a;
+    CLSORT__TRY(clsort__tree_program(ctx, d->dims, pl->key_size, pl->bpa, &p));
+    memset(&glo, 0, sizeof glo);
+    memset(&ghi, 0, sizeof ghi);
+    for (a = 0; a < 3; ++a) {
+        glo.s[a] = d->box_lo[a];
+        ghi.s[a] = d->box_hi[a];
+    }
+    if (!d->box_given) {
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, b->bounds);
+        CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_init", 8, &ka));
+        groups = (n + p->wg - 1) / p->wg;
+        /* a grid-stride loop: per row of wg points DIMS + 2 passes, then the
+         * local reduction (>>loop budget) */
+        groups = clsort__loop_groups(ctx, groups, groups > 1024 ? 1024 : groups, (cl_ulong)d->dims + 2,
+                                     5 * (cl_ulong)clsort__log2_ceil(p->wg) + 16);
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, positions);
+        CLSORT__KARG(&ka, n32);
+        CLSORT__KARG(&ka, stride);
+        CLSORT__KARG(&ka, offset);
+        CLSORT__KARG(&ka, b->bounds);
+        CLSORT__TRY(clsort__run(c, p, "tree_box_reduce", &ka, groups, p->wg));
+    }
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, b->bounds);
+    CLSORT__KARG(&ka, given);
+    CLSORT__KARG(&ka, glo);
+    CLSORT__KARG(&ka, ghi);
+    CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_final", 1, &ka));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, positions);
+    CLSORT__KARG(&ka, b->codes_in);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, stride);
+    CLSORT__KARG(&ka, offset);
+    CLSORT__KARG(&ka, b->bounds);
+    CLSORT__TRY(clsort__tree_launch(c, p, "tree_keys", n, &ka));
+    memset(&sd, 0, sizeof sd);
+    sd.type = pl->key_size == 8 ? CLSORT_U64 : CLSORT_U32;
+    sd.end_bit = pl->code_bits;
+    sd.permutation = b->perm;
+    CLSORT__TRY(clsort__plan_sort(ctx, "tree: sort", n, &sd, &sp));
+    CLSORT__TRY(clsort__sort_run(c, &sp, b->codes_in, b->codes, n));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, positions);
+    CLSORT__KARG(&ka, b->perm);
+    CLSORT__KARG(&ka, b->points);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, stride);
+    CLSORT__KARG(&ka, offset);
+    CLSORT__KARG(&ka, moff);
+    CLSORT__KARG(&ka, has_mass);
+    CLSORT__TRY(clsort__tree_launch(c, p, "tree_points", n, &ka));
+    if (n < 2) return CLSORT_SUCCESS;
+    CLSORT__TRY(clsort__clear(c, p, b->flags, (n - 1) * 4));
+    { /* the summary words tree_summaries passes between work-items start as
+       * tree.cl's TR_UNSET (each is waited for until it holds its value) */
+        const cl_uint unset = 0xffffffffu;
+        CLSORT__TRY(clsort__fill_pattern(c, b->lo, &unset, 4, 0, (n - 1) * 16));
+        CLSORT__TRY(clsort__fill_pattern(c, b->hi, &unset, 4, 0, (n - 1) * 16));
+        CLSORT__TRY(clsort__fill_pattern(c, b->com, &unset, 4, 0, (n - 1) * 16));
+        CLSORT__TRY(clsort__fill_pattern(c, b->quad, &unset, 4, 0, (n - 1) * 32));
+    }
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, b->codes);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, b->nodes);
+    CLSORT__KARG(&ka, b->parents);
+    CLSORT__TRY(clsort__tree_launch(c, p, "tree_build", n - 1, &ka));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, b->points);
+    CLSORT__KARG(&ka, b->nodes);
+    CLSORT__KARG(&ka, b->parents);
+    CLSORT__KARG(&ka, b->flags);
+    CLSORT__KARG(&ka, b->lo);
+    CLSORT__KARG(&ka, b->hi);
+    CLSORT__KARG(&ka, b->com);
+    CLSORT__KARG(&ka, b->quad);
+    CLSORT__KARG(&ka, n32);
+    return clsort__tree_launch(c, p, "tree_summaries", n, &ka);
+}
+
+/* One Barnes-Hut evaluation over a built tree (3D), through nb_integrate. */
+static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree_bufs *b, size_t n, size_t key_size,
+                                            const clsort_nbody_desc *nd, cl_mem pos_old, cl_mem pos_new, cl_mem vel,
+                                            cl_mem acc, cl_uint mode)
+{
+    clsort__program *p;
+    clsort__kargs ka;
+    cl_uint n32 = (cl_uint)n;
+    double o = 1.0 / (nd->theta * nd->theta);
+    cl_float open2 = (cl_float)(o > 1.0 ? o : 1.0), eps2 = (cl_float)nd->softening2, G = (cl_float)nd->G,
+             dt = (cl_float)nd->dt;
+    cl_uint steps;
+    size_t pieces = clsort__tree_pieces(c->ctx, n, &steps), k;
+    cl_mem ws = NULL;
+    CLSORT__TRY(clsort__tree_program(c->ctx, 3, key_size, key_size == 8 ? 21u : 10u, &p));
+    if (pieces > 1) CLSORT__TRY(clsort__scratch(c->ctx, clsort__tree_slot_walks, n * 32, &ws));
+    for (k = 0; k < pieces; ++k) {
+        cl_uint piece = (k > 0 ? 1u : 0u) | (k + 1 == pieces ? 2u : 0u);
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, b->points);
+        CLSORT__KARG(&ka, b->nodes);
+        if (pieces > 1) CLSORT__KARG(&ka, b->parents);
+        CLSORT__KARG(&ka, b->hi);
+        CLSORT__KARG(&ka, b->com);
+        CLSORT__KARG(&ka, b->quad);
+        CLSORT__KARG(&ka, b->perm);
+        CLSORT__KARG(&ka, n32);
+        CLSORT__KARG(&ka, open2);
+        CLSORT__KARG(&ka, eps2);
+        CLSORT__KARG(&ka, G);
+        CLSORT__KARG(&ka, dt);
+        CLSORT__KARG(&ka, pos_old);
+        CLSORT__KARG(&ka, pos_new);
+        CLSORT__KARG(&ka, vel);
+        CLSORT__KARG(&ka, acc);
+        CLSORT__KARG(&ka, mode);
+        if (pieces == 1) return clsort__tree_launch(c, p, "tree_accel", n, &ka);
+        CLSORT__KARG(&ka, ws);
+        CLSORT__KARG(&ka, steps);
+        CLSORT__KARG(&ka, piece);
+        CLSORT__TRY(clsort__tree_launch(c, p, "tree_accel_piece", n, &ka));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* One radius pass (fill 0: counts, 1: the lists) of nq queries: tree_radius,
+ * or its pieces under a loop budget (clsort__tree_pieces). */
+static clsort_result clsort__tree_radius_run(clsort__chain *c, clsort__program *p, const clsort_tree *tree,
+                                             cl_mem queries, cl_uint nq32, cl_ulong stride, cl_ulong offset,
+                                             cl_float r2, cl_mem counts, cl_mem offsets, cl_mem indices, cl_uint fill)
+{
+    clsort__kargs ka;
+    cl_uint n32 = (cl_uint)tree->n, steps;
+    size_t pieces = clsort__tree_pieces(c->ctx, tree->n, &steps), k;
+    cl_mem ws = NULL;
+    if (pieces > 1) CLSORT__TRY(clsort__scratch(c->ctx, clsort__tree_slot_walks, (size_t)nq32 * 32, &ws));
+    for (k = 0; k < pieces; ++k) {
+        cl_uint piece = (k > 0 ? 1u : 0u) | (k + 1 == pieces ? 2u : 0u);
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, queries);
+        CLSORT__KARG(&ka, nq32);
+        CLSORT__KARG(&ka, stride);
+        CLSORT__KARG(&ka, offset);
+        CLSORT__KARG(&ka, tree->b.points);
+        CLSORT__KARG(&ka, tree->b.nodes);
+        if (pieces > 1) CLSORT__KARG(&ka, tree->b.parents);
+        CLSORT__KARG(&ka, tree->b.lo);
+        CLSORT__KARG(&ka, tree->b.hi);
+        CLSORT__KARG(&ka, tree->b.perm);
+        CLSORT__KARG(&ka, n32);
+        CLSORT__KARG(&ka, r2);
+        CLSORT__KARG(&ka, counts);
+        CLSORT__KARG(&ka, offsets);
+        CLSORT__KARG(&ka, indices);
+        CLSORT__KARG(&ka, fill);
+        if (pieces == 1) return clsort__tree_launch(c, p, "tree_radius", nq32, &ka);
+        CLSORT__KARG(&ka, ws);
+        CLSORT__KARG(&ka, steps);
+        CLSORT__KARG(&ka, piece);
+        CLSORT__TRY(clsort__tree_launch(c, p, "tree_radius_piece", nq32, &ka));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The N-body bodies as tree points: float4 (x, y, z, mass), 30-bit codes. */
+static void clsort__tree_body_desc(clsort_tree_desc *td)
+{
+    memset(td, 0, sizeof *td);
+    td->dims = 3;
+    td->stride = 16;
+    td->has_mass = 1;
+    td->mass_offset = 12;
+}
+
+static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
+                                             cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
+{
+    clsort__tree_plan pl;
+    clsort__tree_bufs b;
+    clsort_tree_desc td;
+    clsort__tree_body_desc(&td);
+    CLSORT__TRY(clsort__plan_tree(c->ctx, "clsort_nbody", n, &td, &pl));
+    CLSORT__TRY(clsort__tree_buffers(c->ctx, NULL, n, pl.key_size, &b));
+    CLSORT__TRY(clsort__tree_build_run(c, &pl, pos_old, n, &b));
+    return clsort__tree_accel_run(c, &b, n, pl.key_size, &a->d, pos_old, pos_new, vel, acc, mode);
+}
+
+CLSORT_API clsort_result clsort_tree_create(clsort_context *ctx, clsort_tree **out)
+{
+    clsort_tree *t;
+    CLSORT__TRY(clsort__check_ctx(ctx, "clsort_tree_create"));
+    if (!out) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_tree_create: out is NULL");
+    *out = NULL;
+    t = (clsort_tree *)CLSORT_MALLOC(sizeof *t);
+    if (!t) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_tree_create: out of host memory");
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+    *out = t;
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API void clsort_tree_destroy(clsort_tree *tree)
+{
+    int i;
+    if (!tree) return;
+    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__release(tree->ctx, &(&tree->b.bounds)[i]);
+    CLSORT_FREE(tree);
+}
+
+/* A caller's buffer against the tree's own (a view's buffers are the
+ * tree's: building from view.points would overwrite, or release, what it
+ * reads): `out` says whether the caller's buffer is written. */
+static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tree *tree, const char *fn, cl_mem m,
+                                           const char *name, int out)
+{
+    static const char *const names[CLSORT__TREE_BUFS] = {
+        "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
+        "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
+        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com"};
+    clsort__io io[1 + CLSORT__TREE_BUFS];
+    int i;
+    clsort__io_set(&io[0], m, name, out, -1);
+    /* the tree's buffers count as outputs when the caller's is read (a build
+     * writes them) and as inputs when it is written */
+    for (i = 0; i < CLSORT__TREE_BUFS; ++i) clsort__io_set(&io[1 + i], (&tree->b.bounds)[i], names[i], !out, -1);
+    return clsort__check_io(ctx, fn, io, 1 + CLSORT__TREE_BUFS);
+}
+
+static clsort_result clsort__tree_check(clsort_context *ctx, const clsort_tree *tree, const char *fn)
+{
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!tree) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: tree is NULL", fn);
+    if (tree->ctx != ctx)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the tree belongs to another clsort context", fn);
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_tree_build(clsort_context *ctx, clsort_tree *tree, cl_mem positions, size_t n,
+                                           const clsort_tree_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_tree_build";
+    clsort__tree_plan pl;
+    clsort__tree_bufs b;
+    clsort__chain c;
+    clsort_result r;
+    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
+    CLSORT__TRY(clsort__plan_tree(ctx, fn, n, desc, &pl));
+    CLSORT__TRY(clsort__tree_check_positions(ctx, fn, positions, n, &pl));
+    if (n > 0) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, positions, "positions", 0));
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    tree->n = 0;
+    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    r = clsort__tree_buffers(ctx, tree, n, pl.key_size, &b);
+    if (r == CLSORT_SUCCESS) r = clsort__tree_build_run(&c, &pl, positions, n, &b);
+    if (r == CLSORT_SUCCESS) {
+        tree->n = n;
+        tree->key_size = pl.key_size;
+        tree->dims = pl.d.dims;
+        tree->code_bits = pl.code_bits;
+    }
+    return clsort__chain_end(&c, enq, r);
+}
+
+CLSORT_API clsort_result clsort_tree_get_view(const clsort_tree *tree, clsort_tree_view *out)
+{
+    if (!tree || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->n = tree->n;
+    if (!tree->n) return CLSORT_SUCCESS;
+    out->dims = tree->dims;
+    out->code_bits = tree->code_bits;
+    out->code_size = tree->key_size;
+    out->codes = tree->b.codes;
+    out->permutation = tree->b.perm;
+    out->points = tree->b.points;
+    out->nodes = tree->b.nodes;
+    out->parents = tree->b.parents;
+    out->box_lo = tree->b.lo;
+    out->box_hi = tree->b.hi;
+    out->com = tree->b.com;
+    out->quad = tree->b.quad;
+    out->bounds = tree->b.bounds;
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tree *tree, cl_mem accelerations,
+                                           const clsort_nbody_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_tree_accel";
+    clsort__nbody_plan a;
+    clsort_nbody_desc d;
+    clsort__chain c;
+    cl_mem none = NULL;
+    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    d = *desc;
+    d.dt = 0.0;
+    d.steps = 1;
+    d.integrator = CLSORT_NBODY_TUTORIAL;
+    d.method = CLSORT_NBODY_BARNES_HUT;
+    d.temp = NULL;
+    d.accelerations = accelerations;
+    CLSORT__TRY(clsort__plan_nbody(ctx, fn, tree->n, &d, &a));
+    if (tree->n > 0) {
+        if (tree->dims != 3)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: Barnes-Hut needs a 3D tree", fn);
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, tree->n * 16, fn, "accelerations"));
+        CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, accelerations, "accelerations", 1));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (tree->n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    return clsort__chain_end(&c, enq, clsort__tree_accel_run(&c, &tree->b, tree->n, tree->key_size, &a.d, none, none,
+                                                             none, accelerations,
+                                                             CLSORT__NB_MODE_ACCEL | CLSORT__NB_MODE_WRITE_ACC));
+}
+
+CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
+                                            const clsort_tree_radius_desc *desc, size_t *total,
+                                            const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_tree_radius";
+    static const char *const out_names[3] = {"desc.counts", "desc.offsets", "desc.indices"}, *const in_names[1] = {
+        "queries"};
+    clsort_tree_radius_desc d;
+    clsort__program *p, *sp;
+    clsort__kargs ka;
+    clsort__chain c;
+    clsort_result r = CLSORT_SUCCESS;
+    cl_mem outs[3], ins[1], tot = NULL, none = NULL;
+    cl_uint nq32 = (cl_uint)nq, zero = 0, one = 1;
+    cl_ulong stride, offset;
+    cl_float r2;
+    size_t rec, sum = 0;
+    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    d = *desc;
+    if (d.stride == 0) d.stride = 16;
+    if (!(d.radius >= 0.0f && d.radius <= 3.4e38f))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.radius = %g, must be finite and >= 0", fn,
+                            (double)d.radius);
+    if (d.stride % 4 || d.offset % 4 || d.stride > (size_t)1 << 30 || d.offset > (size_t)1 << 30)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: desc.stride and offset must be multiples of 4 (floats), at most 2^30", fn);
+    if (nq > 0x7fffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: nq = %lu, at most 2^31-1 queries", fn,
+                            (unsigned long)nq);
+    if (d.indices && !d.offsets)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.indices needs desc.offsets", fn);
+    if (nq > 0) {
+        rec = d.offset + (tree->n ? tree->dims : 3) * 4;
+        CLSORT__TRY(clsort__check_buffer(ctx, queries, (nq - 1) * d.stride + rec, fn, "queries"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, nq * 4, fn, "desc.counts"));
+    }
+    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, (nq + 1) * 4, fn, "desc.offsets"));
+    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? d.capacity * 4 : 1, fn, "desc.indices"));
+    if (d.capacity > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.capacity past 2^32 - 1", fn);
+    outs[0] = nq ? d.counts : NULL;
+    outs[1] = d.offsets;
+    outs[2] = d.indices;
+    ins[0] = nq ? queries : NULL;
+    CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 1, 0u));
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (nq == 0 || tree->n == 0) { /* no query or no point: zero counts, offsets 0 */
+        if (nq) r = clsort__fill_pattern(&c, d.counts, &zero, 4, 0, nq * 4);
+        if (r == CLSORT_SUCCESS && d.offsets) r = clsort__fill_pattern(&c, d.offsets, &zero, 4, 0, (nq + 1) * 4);
+        if (total) *total = 0;
+        return clsort__chain_end(&c, enq, r);
+    }
+    stride = d.stride / 4;
+    offset = d.offset / 4;
+    r2 = d.radius * d.radius;
+    r = clsort__tree_program(ctx, tree->dims, tree->key_size, tree->code_bits / tree->dims, &p);
+    if (r == CLSORT_SUCCESS)
+        r = clsort__tree_radius_run(&c, p, tree, queries, nq32, stride, offset, r2, d.counts, none, none, zero);
+    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scratch(ctx, "tree: radius total", 4, &tot);
+    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scan_program(ctx, CLSORT_U32, &sp);
+    /* the scan writes offsets, or (total only) the counts' scan into scratch of its own */
+    if (r == CLSORT_SUCCESS && d.offsets) r = clsort__scan_levels(&c, sp, sp, d.counts, d.offsets, nq, 0, 0, tot, 4, 0);
+    if (r == CLSORT_SUCCESS && !d.offsets && total) {
+        cl_mem tmp = NULL;
+        r = clsort__scratch(ctx, "tree: radius offsets", nq * 4, &tmp);
+        if (r == CLSORT_SUCCESS) r = clsort__scan_levels(&c, sp, sp, d.counts, tmp, nq, 0, 0, tot, 4, 0);
+    }
+    if (r == CLSORT_SUCCESS && d.offsets) {
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, d.offsets);
+        CLSORT__KARG(&ka, nq32);
+        CLSORT__KARG(&ka, tot);
+        r = clsort__tree_launch(&c, p, "tree_radius_total", 1, &ka);
+    }
+    if (r == CLSORT_SUCCESS && (total || d.indices)) {
+        cl_uint t32 = 0;
+        r = clsort__read(&c, tot, "the radius total", 0, 4, &t32);
+        sum = t32;
+        if (total && r == CLSORT_SUCCESS) *total = sum;
+    }
+    if (r == CLSORT_SUCCESS && d.indices) {
+        if (sum > d.capacity)
+            return clsort__chain_end(&c, enq, clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                                           "%s: desc.capacity %lu, the lists need %lu indices", fn,
+                                                           (unsigned long)d.capacity, (unsigned long)sum));
+        r = clsort__tree_radius_run(&c, p, tree, queries, nq32, stride, offset, r2, d.counts, d.offsets, d.indices,
+                                    one);
+    }
+    return clsort__chain_end(&c, enq, r);
+}
+
+CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float *bodies, size_t n, float *accelerations,
+                                                const clsort_nbody_desc *desc)
+{
+    static const char *fn = "clsort_tree_accel_host";
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    cl_mem dpos = NULL, dacc = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (n > 0 && (!bodies || !accelerations))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bodies or accelerations is NULL", fn);
+    if (n > 0x7fffffffu) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1", fn, (unsigned long)n);
+    clsort__tree_body_desc(&td);
+    r = clsort_tree_create(ctx, &tree);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "bodies", bodies, n * 16, &dpos);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "accelerations", NULL, n * 16, &dacc);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dpos, n, &td, NULL);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_accel(ctx, tree, dacc, desc, NULL);
+    if (r == CLSORT_SUCCESS && n) r = clsort__download(ctx, fn, "accelerations", dacc, n * 16, accelerations);
+    clsort_tree_destroy(tree);
+    clsort__release(ctx, &dpos);
+    clsort__release(ctx, &dacc);
+    return r;
+}
+
+CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
+                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
+                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total)
+{
+    static const char *fn = "clsort_tree_radius_host";
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc rd;
+    cl_mem dp = NULL, dq = NULL, dc = NULL, doff = NULL, di = NULL;
+    size_t sum = 0;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if ((n > 0 && !points) || (nq > 0 && (!queries || !counts)))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: points, queries or counts is NULL", fn);
+    if (indices && !offsets)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: indices needs offsets", fn);
+    if (n > 0x7fffffffu || nq > 0x7fffffffu || capacity > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n, nq or capacity too large", fn);
+    memset(&td, 0, sizeof td);
+    memset(&rd, 0, sizeof rd);
+    rd.radius = radius;
+    r = clsort_tree_create(ctx, &tree);
+    if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "points", points, n * 16, &dp);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "queries", nq ? queries : NULL, nq ? nq * 16 : 16, &dq);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "counts", NULL, nq ? nq * 4 : 4, &dc);
+    if (r == CLSORT_SUCCESS && offsets) r = clsort__upload(ctx, fn, "offsets", NULL, (nq + 1) * 4, &doff);
+    if (r == CLSORT_SUCCESS && indices) r = clsort__upload(ctx, fn, "indices", NULL, capacity ? capacity * 4 : 4, &di);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(ctx, tree, dp, n, &td, NULL);
+    rd.counts = dc;
+    rd.offsets = doff;
+    rd.indices = di;
+    rd.capacity = capacity;
+    if (r == CLSORT_SUCCESS) r = clsort_tree_radius(ctx, tree, dq, nq, &rd, &sum, NULL);
+    if (r == CLSORT_SUCCESS && nq) r = clsort__download(ctx, fn, "counts", dc, nq * 4, counts);
+    if (r == CLSORT_SUCCESS && offsets) r = clsort__download(ctx, fn, "offsets", doff, (nq + 1) * 4, offsets);
+    if (r == CLSORT_SUCCESS && indices && sum) r = clsort__download(ctx, fn, "indices", di, sum * 4, indices);
+    if (r == CLSORT_SUCCESS && total) *total = sum;
+    clsort_tree_destroy(tree);
+    clsort__release(ctx, &dp);
+    clsort__release(ctx, &dq);
+    clsort__release(ctx, &dc);
+    clsort__release(ctx, &doff);
+    clsort__release(ctx, &di);
+    return r;
+}
+
+/* >>nbody step ---------------------------------------------------------------
+ * clsort_nbody and clsort_nbody_accel: the integrator's evaluations over
+ * either method, all pairs (>>nbody) or Barnes-Hut over a tree built per
+ * evaluation (>>tree). After both, so that neither family calls the other's
+ * later code: the tree takes the N-body plan from >>nbody, and this part
+ * takes both.
+ */
+
+static clsort_result clsort__nbody_eval(clsort__chain *c, clsort__program *p, const clsort__nbody_plan *a,
+                                        cl_mem pos_old, cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
+{
+    if (a->d.method == CLSORT_NBODY_BARNES_HUT) return clsort__tree_nbody_eval(c, a, pos_old, pos_new, vel, acc, n, mode);
+    if (clsort__nbody_pairs(c->ctx, a, n)) return clsort__nbody_atomic(c, p, a, pos_old, pos_new, vel, acc, n, mode);
+    return clsort__nbody_launch(c, p, a, pos_old, pos_new, vel, acc, n, 0, n, mode);
+}
+
+/* All evaluations of one call, double-buffered between positions and alt. */
+static clsort_result clsort__nbody_run(clsort__chain *c, const clsort__nbody_plan *a, cl_mem positions,
+                                       cl_mem velocities, size_t n)
+{
+    clsort_context *ctx = c->ctx;
+    clsort__program *p;
+    cl_mem bufs[2], acc = a->d.accelerations;
+    unsigned e, cur = 0;
+    p = NULL;
+    if (a->d.method != CLSORT_NBODY_BARNES_HUT) CLSORT__TRY(clsort__nbody_program(ctx, a, n, &p));
+    bufs[0] = positions;
+    bufs[1] = a->d.temp;
+    if (!bufs[1]) CLSORT__TRY(clsort__scratch(ctx, clsort__nbody_slot_positions, n * a->vec, &bufs[1]));
+    for (e = 0; e < a->evals; ++e) {
+        cl_uint mode = clsort__nbody_mode(a, e);
+        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
+        CLSORT__TRY(clsort__nbody_eval(c, p, a, bufs[cur], moves ? bufs[cur ^ 1] : NULL, velocities,
+                                       (mode & CLSORT__NB_MODE_WRITE_ACC) ? acc : NULL, n, mode));
+        if (moves) cur ^= 1;
+    }
+    if (cur) CLSORT__TRY(clsort__copy(c, bufs[1], positions, n * a->vec));
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_mem velocities, size_t n,
+                                      const clsort_nbody_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_nbody";
+    clsort__nbody_plan a;
+    clsort__chain c;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
+    if (n > 0) {
+        clsort__io io[4];
+        size_t bytes = n * a.vec;
+        CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
+        CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
+        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
+        CLSORT__TRY(clsort__check_align(ctx, velocities, a.vec, fn, "velocities"));
+        CLSORT__TRY(clsort__check_align(ctx, a.d.accelerations, a.vec, fn, "desc.accelerations"));
+        CLSORT__TRY(clsort__check_align(ctx, a.d.temp, a.vec, fn, "desc.temp"));
+        if (a.d.accelerations) CLSORT__TRY(clsort__check_buffer(ctx, a.d.accelerations, bytes, fn, "desc.accelerations"));
+        if (a.d.temp) CLSORT__TRY(clsort__check_buffer(ctx, a.d.temp, bytes, fn, "desc.temp"));
+        /* every one is written (positions and velocities advance in place) */
+        clsort__io_set(&io[0], positions, "positions", 1, -1);
+        clsort__io_set(&io[1], velocities, "velocities", 1, -1);
+        clsort__io_set(&io[2], a.d.accelerations, "desc.accelerations", 1, -1);
+        clsort__io_set(&io[3], a.d.temp, "desc.temp", 1, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 4));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    return clsort__chain_end(&c, enq, clsort__nbody_run(&c, &a, positions, velocities, n));
+}
+
+CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem positions, cl_mem accelerations, size_t n,
+                                            const clsort_nbody_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_nbody_accel";
+    clsort__nbody_plan a;
+    clsort_nbody_desc d;
+    clsort__chain c;
+    clsort__program *p;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    d = *desc;
+    d.dt = 0.0; /* ignored here */
+    d.steps = 1;
+    d.integrator = CLSORT_NBODY_TUTORIAL;
+    d.temp = NULL;
+    d.accelerations = accelerations;
+    CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, &d, &a));
+    if (n > 0) {
+        CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
+        CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
+        {
+            clsort__io io[2];
+            clsort__io_set(&io[0], accelerations, "accelerations", 1, -1);
+            clsort__io_set(&io[1], positions, "positions", 0, -1);
+            CLSORT__TRY(clsort__check_io(ctx, fn, io, 2));
+        }
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    p = NULL;
+    r = a.d.method == CLSORT_NBODY_BARNES_HUT ? CLSORT_SUCCESS : clsort__nbody_program(ctx, &a, n, &p);
+    if (r == CLSORT_SUCCESS)
+        r = clsort__nbody_eval(&c, p, &a, positions, NULL, NULL, accelerations, n,
+                               CLSORT__NB_MODE_ACCEL | CLSORT__NB_MODE_WRITE_ACC);
+    return clsort__chain_end(&c, enq, r);
+}
+
+/* >>prepare ------------------------------------------------------------------
+ * clsort_prepare: each family says which programs a call with a descriptor
+ * takes (clsort__<family>_prepare, in its section); getting them builds
+ * them or loads them from the program cache. */
+
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+{
+    static const char *fn = "clsort_prepare";
+    clsort__program *p;
+    size_t i;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc || (desc->count && !desc->calls))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
+    for (i = 0; i < desc->count; ++i) {
+        const clsort_prepare_call *c = &desc->calls[i];
+        size_t n = c->n ? c->n : 65536;
+        switch (c->op) {
+        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
+        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
+        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
+        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
+        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
+        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
+        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
+        default:
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
+                                fn, (unsigned long)i, (int)c->op);
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* >>mpi ----------------------------------------------------------------------
+ * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed
+ * Memory Systems", with each rank's items in device buffers (clsort__mpi_run):
+ *   I   local sort: clsort_sort into a work buffer (values and weights follow);
+ *   II  splitting positions from t key bits per round (one MPI_Allreduce per round
+ *       for all p-1 columns at once), a final MPI_Exscan round for columns that end
+ *       inside a run of equal keys. The binary searches read the sorted keys
+ *       through a host copy of every stride-th key and, once per round, a batch of
+ *       windows between those keys read from the device (clsort__mpi_view);
+ *   III MPI_Alltoallv in pieces staged through pinned host memory, the copies of
+ *       the next piece to the host and of the previous one to the device running
+ *       while a piece is exchanged; the items that stay are copied on the device;
+ *   IV  the received sorted runs radix-sorted again on the device: the library
+ *       has no merge kernel, and one radix sort of the rank's items costs about
+ *       what step I did, while a host merge makes the items cross the bus twice
+ *       more (CLSORT_MPI_MERGE_HOST keeps it for comparison).
+ * Keys are compared by their image (the radix sort's order-preserving unsigned
+ * form, kernels/keys.cl), so signed and float keys split where the sort orders them.
+ * Weighted items: the double weights become 64-bit fixed point (a power-of-two
+ * scale taken from MPI_MAX of the local totals, so every rank gets the same one)
+ * and the search runs on exact integer prefix sums: MPI_SUM of integers gives every
+ * rank the same bits, so all ranks take the same path in every round. Counts are
+ * the special case "measure of a position = the position".
+ * Errors: a rank that fails locally still makes every collective call up to the
+ * next agreement (clsort__mpi_agree: all ranks learn the worst error and its
+ * rank), so no rank waits forever and all ranks return the error. */
+#ifdef CLSORT_MPI
+#include <limits.h>
+
+static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn, const char *what)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(e, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "MPI error code %d", e);
+    return clsort__fail(ctx, CLSORT_ERROR_MPI, "%s: %s: %s", fn, what, s);
+}
+
+#define CLSORT__MPI_CHECK(call, what)                                      \
+    do {                                                                   \
+        int me_ = (call);                                                  \
+        if (me_ != MPI_SUCCESS) return clsort__mpi_fail(ctx, me_, fn, what); \
+    } while (0)
+
+/* Inside clsort__mpi_run: a failed MPI call ends the call at once (its
+ * collectives cannot be matched any more). */
+#define CLSORT__MPI_RUN(call, what)                   \
+    do {                                              \
+        int me_ = (call);                             \
+        if (me_ != MPI_SUCCESS) {                     \
+            r = clsort__mpi_fail(ctx, me_, fn, what); \
+            goto done;                                \
+        }                                             \
+    } while (0)
+
+static MPI_Datatype clsort__mpi_type(size_t size) { return size == 4 ? MPI_UINT32_T : MPI_UINT64_T; }
+
+/* The image of the key bits x (ks bytes): kernels/keys.cl to_image, ascending. */
+static uint64_t clsort__mpi_image(uint64_t x, size_t ks, cl_uint kind)
+{
+    uint64_t sign = ks == 4 ? (uint64_t)0x80000000u : (uint64_t)1 << 63;
+    uint64_t neg_inf = ks == 4 ? (uint64_t)0xff800000u : (uint64_t)0xfff00000u << 32;
+    if (kind == CLSORT__IMAGE_SIGNED) return x ^ sign;
+    if (kind == CLSORT__IMAGE_FLOAT) {
+        if (x & sign) return x > neg_inf ? x : neg_inf - x;
+        return x + (neg_inf - sign + 1); /* below 2^32 for 4-byte keys: the largest is 0xff800000 */
+    }
+    return x;
+}
+
+static uint64_t clsort__mpi_bits(const unsigned char *p, size_t ks)
+{
+    uint32_t y;
+    uint64_t x;
+    if (ks == 8) {
+        memcpy(&x, p, 8);
+        return x;
+    }
+    memcpy(&y, p, 4);
+    return y;
+}
+
+/* The measure of splitting position s: s itself, or the fixed-point weight of items [0, s). */
+static uint64_t clsort__mpi_measure(const uint64_t *wp, size_t s) { return wp ? wp[s] : (uint64_t)s; }
+
+/* Agreement points. Every rank learns whether all are ok, and which rank
+ * failed (MPI_MAX of the negated result codes and of the failing ranks + 1);
+ * *extra (may be NULL) becomes the MPI_MAX of the ranks' *extra. */
+static clsort_result clsort__mpi_agree_max(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local,
+                                           int *extra)
+{
+    int rank = 0, mine[3], worst[3] = {0, 0, 0};
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    mine[0] = local == CLSORT_SUCCESS ? 0 : -(int)local;
+    mine[1] = local == CLSORT_SUCCESS ? 0 : rank + 1;
+    mine[2] = extra ? *extra : 0;
+    CLSORT__MPI_CHECK(MPI_Allreduce(mine, worst, 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(status)");
+    if (extra) *extra = worst[2];
+    if (local != CLSORT_SUCCESS) return local;
+    if (worst[0] != 0)
+        return clsort__fail(ctx, (clsort_result)-worst[0],
+                            "%s: failed on rank %d (the worst error of the failing ranks: %s)", fn, worst[1] - 1,
+                            clsort_result_string((clsort_result)-worst[0]));
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
+{
+    return clsort__mpi_agree_max(ctx, fn, comm, local, NULL);
+}
+
+/* ---- one call's shared state ---- */
+
+typedef struct clsort__mpi_job {
+    clsort_context *ctx;
+    const char *fn;
+    MPI_Comm comm;
+    int p, rank;
+    clsort_mpi_desc d;     /* agreed by all ranks (clsort__mpi_agree_args) */
+    unsigned t;            /* bits per round */
+    size_t n, ks, vs;
+    int weighted;
+    size_t arrays, size[3]; /* keys, then values (vs bytes), then weights (8 bytes), as present */
+    cl_uint kind;          /* the key image (CLSORT__IMAGE_*) */
+    clsort_mpi_stats *st;
+} clsort__mpi_job;
+
+/* What clsort__mpi_run leaves: the rank's result on the device. */
+typedef struct clsort__mpi_result {
+    size_t m, needed;
+    cl_mem out[3];         /* a reference each (retained when they are the caller's) */
+    double weight;
+} clsort__mpi_result;
+
+/* A buffer of the call (at least one byte: OpenCL has no empty buffers). */
+static clsort_result clsort__mpi_buffer(clsort_context *ctx, const char *fn, const char *what, size_t bytes,
+                                        cl_mem_flags flags, cl_mem *out)
+{
+    cl_int e = CL_INVALID_BUFFER_SIZE;
+    *out = NULL;
+    if ((cl_ulong)bytes <= ctx->dev.max_alloc)
+        *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, flags, bytes ? bytes : 1, NULL, &e);
+    if (e != CL_SUCCESS) {
+        *out = NULL;
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clCreateBuffer(%s, %lu bytes): %s (%d)", fn, what,
+                            (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
+    }
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__mpi_finish(clsort_context *ctx, const char *fn, const char *what)
+{
+    cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue);
+    if (e != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clFinish(%s): %s (%d)", fn, what, clsort__cl_error_name(e),
+                            (int)e);
+    return CLSORT_SUCCESS;
+}
+
+/* ---- the sorted keys, read on the host (step II) ---- */
+
+typedef struct clsort__mpi_view {
+    cl_mem keys;          /* the n sorted keys on the device */
+    size_t n, ks, stride; /* the sample: the keys at j * stride, j < ns */
+    size_t ns, slots;     /* slots: windows (stride keys each) read per batch */
+    cl_uint kind;
+    uint64_t *sample;     /* images of the sample keys */
+    unsigned char *raw;   /* windows read from the device */
+} clsort__mpi_view;
+
+/* One binary search: the first position in [lo, hi) whose digit (image >> shift
+ * & mask) is >= d, or hi. The digits ascend over [lo, hi). */
+typedef struct clsort__mpi_probe {
+    size_t lo, hi; /* in: the range; out: lo == hi == the position */
+    unsigned shift;
+    uint64_t mask, d;
+} clsort__mpi_probe;
+
+static int clsort__mpi_below(const clsort__mpi_probe *q, uint64_t image) { return ((image >> q->shift) & q->mask) < q->d; }
+
+/* The stride: a power of two that keeps the sample at `sample` keys or fewer
+ * (at least n / 4096: a window holds fewer than 8192 keys); slots: windows
+ * per batch, 4 MiB of them. */
+static void clsort__mpi_view_shape(clsort__mpi_view *v, size_t n, size_t ks, size_t sample)
+{
+    size_t s = 1;
+    if (sample < n / 4096) sample = n / 4096;
+    if (sample < 1) sample = 1;
+    while ((n + s - 1) / s > sample) s *= 2;
+    v->n = n;
+    v->ks = ks;
+    v->stride = s;
+    v->ns = (n + s - 1) / s;
+    v->slots = s == 1 ? 0 : ((size_t)4 << 20) / (s * ks) + 1;
+}
+
+/* The sample on the host: every key when the stride is 1, else the keys at
+ * j * stride gathered on the device (clsort_gather) and read. */
+static clsort_result clsort__mpi_view_load(clsort__mpi_job *J, clsort__mpi_view *v)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    size_t j, ks = v->ks;
+    cl_mem idx = NULL, dev = NULL;
+    clsort_result r = CLSORT_SUCCESS;
+    unsigned char *b = (unsigned char *)v->sample;
+    if (v->ns == 0) return CLSORT_SUCCESS;
+    if (v->stride == 1) {
+        r = clsort__download(ctx, fn, "the sorted keys", v->keys, v->n * ks, b);
+    } else {
+        uint32_t *pos = (uint32_t *)v->sample; /* the positions, then (in place) the keys */
+        for (j = 0; j < v->ns; j++) pos[j] = (uint32_t)(j * v->stride);
+        r = clsort__upload(ctx, fn, "the sample positions", pos, v->ns * 4, &idx);
+        if (r == CLSORT_SUCCESS) r = clsort__mpi_buffer(ctx, fn, "the key sample", v->ns * ks, CL_MEM_READ_WRITE, &dev);
+        if (r == CLSORT_SUCCESS)
+            r = clsort__outer(ctx, fn, clsort_gather(ctx, v->keys, dev, idx, v->ns, ks, NULL));
+        if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "the key sample", dev, v->ns * ks, b);
+        clsort__release(ctx, &idx);
+        clsort__release(ctx, &dev);
+    }
+    if (r != CLSORT_SUCCESS) return r;
+    for (j = v->ns; j-- > 0;) /* widened to images in place, from the end: each element is read before it is overwritten */
+        v->sample[j] = clsort__mpi_image(clsort__mpi_bits(b + j * ks, ks), ks, v->kind);
+    return CLSORT_SUCCESS;
+}
+
+/* Runs the probes: each is narrowed to the window between two sample keys,
+ * then the windows are read from the device (up to `slots` at a time, one
+ * wait each) and the searches finish in them. */
+static clsort_result clsort__mpi_search(clsort__mpi_job *J, clsort__mpi_view *v, clsort__mpi_probe *q, size_t m)
+{
+    clsort_context *ctx = J->ctx;
+    size_t S = v->stride, ks = v->ks, i, first, end, used;
+    for (i = 0; i < m; i++) {
+        size_t ja = (q[i].lo + S - 1) / S, jb = (q[i].hi + S - 1) / S, a = ja, z = jb;
+        while (a < z) { /* the first sample key in [lo, hi) that is not below */
+            size_t mid = a + (z - a) / 2;
+            if (clsort__mpi_below(&q[i], v->sample[mid])) a = mid + 1;
+            else z = mid;
+        }
+        if (a > ja) q[i].lo = (a - 1) * S + 1; /* the key at (a - 1) S is below */
+        if (a < jb) q[i].hi = a * S;           /* the key at a S is not */
+    }
+    for (first = 0; first < m; first = end) {
+        cl_int e = CL_SUCCESS, f = CL_SUCCESS;
+        for (end = first, used = 0; end < m && (q[end].hi == q[end].lo || used < v->slots); end++) {
+            if (q[end].hi == q[end].lo) continue;
+            if (e == CL_SUCCESS)
+                e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, v->keys, CL_FALSE, q[end].lo * ks,
+                                                         (q[end].hi - q[end].lo) * ks, v->raw + used * S * ks, 0, NULL,
+                                                         NULL);
+            used++;
+        }
+        if (used) f = CLSORT__CL(ctx, clFinish)(ctx->queue); /* also after a failed enqueue: the others write raw */
+        if (e != CL_SUCCESS || f != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: %s(windows of the sorted keys): %s (%d)", J->fn,
+                                e != CL_SUCCESS ? "clEnqueueReadBuffer" : "clFinish",
+                                clsort__cl_error_name(e != CL_SUCCESS ? e : f), (int)(e != CL_SUCCESS ? e : f));
+        for (i = first, used = 0; i < end; i++) {
+            const unsigned char *w;
+            size_t a = 0, z = q[i].hi - q[i].lo;
+            if (z == 0) continue;
+            w = v->raw + used++ * S * ks;
+            while (a < z) {
+                size_t mid = a + (z - a) / 2;
+                if (clsort__mpi_below(&q[i], clsort__mpi_image(clsort__mpi_bits(w + mid * ks, ks), ks, v->kind)))
+                    a = mid + 1;
+                else
+                    z = mid;
+            }
+            q[i].lo += a;
+            q[i].hi = q[i].lo;
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The image of the key at position pos (< n). */
+static clsort_result clsort__mpi_key_at(clsort__mpi_job *J, clsort__mpi_view *v, size_t pos, uint64_t *image)
+{
+    clsort_context *ctx = J->ctx;
+    cl_int e;
+    if (pos % v->stride == 0) {
+        *image = v->sample[pos / v->stride];
+        return CLSORT_SUCCESS;
+    }
+    e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, v->keys, CL_TRUE, pos * v->ks, v->ks, v->raw, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clEnqueueReadBuffer(a sorted key): %s (%d)", J->fn,
+                            clsort__cl_error_name(e), (int)e);
+    *image = clsort__mpi_image(clsort__mpi_bits(v->raw, v->ks), v->ks, v->kind);
+    return CLSORT_SUCCESS;
+}
+
+/* ---- step II ---- */
+
+/* The step II workspace (allocated before the ranks agree that all is well,
+ * so that no rank fails alone inside the collectives of step II): the
+ * partitioning's columns, or PSRS's samples. */
+typedef struct clsort__mpi_ws {
+    uint64_t *bl, *buf;      /* per column: the measure at lo; the round's candidates (+ a failure count) */
+    size_t *lo, *hi, *cand;
+    clsort__mpi_probe *probe;
+    unsigned char *done;
+    uint64_t *mine, *all;    /* PSRS: own and all samples (the probes then follow them) */
+    int *counts, *displs;
+} clsort__mpi_ws;
+
+static size_t clsort__mpi_ws_layout(clsort__mpi_ws *w, void *base, int p, unsigned t, int psrs_probes)
+{
+    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1, part, psrs;
+    unsigned char *b = (unsigned char *)base;
+    /* partitioning: every part a multiple of 8 bytes, the bytes last */
+    size_t o_buf = cols * 8, o_lo = o_buf + (cols * nc + 1) * 8, o_hi = o_lo + cols * sizeof(size_t);
+    size_t o_cand = o_hi + cols * sizeof(size_t), o_probe = o_cand + cols * nc * sizeof(size_t);
+    size_t o_done = o_probe + cols * (nc - 2) * sizeof(clsort__mpi_probe);
+    size_t o_all = P * 8, o_counts = o_all + P * (P - 1) * 8, o_displs = o_counts + P * sizeof(int);
+    size_t o_pprobe = clsort__align_up(o_displs + P * sizeof(int), 8);
+    part = o_done + cols;
+    psrs = o_pprobe + P * sizeof(clsort__mpi_probe);
+    if (b) {
+        w->bl = (uint64_t *)(void *)b;
+        w->buf = (uint64_t *)(void *)(b + o_buf);
+        w->lo = (size_t *)(void *)(b + o_lo);
+        w->hi = (size_t *)(void *)(b + o_hi);
+        w->cand = (size_t *)(void *)(b + o_cand);
+        w->probe = (clsort__mpi_probe *)(void *)(b + (psrs_probes ? o_pprobe : o_probe));
+        w->done = b + o_done;
+        w->mine = (uint64_t *)(void *)b;
+        w->all = (uint64_t *)(void *)(b + o_all);
+        w->counts = (int *)(void *)(b + o_counts);
+        w->displs = (int *)(void *)(b + o_displs);
+    }
+    return (part > psrs ? part : psrs) + 16;
+}
+
+/* Splitting positions split[0..p] of this rank's sorted keys such that every
+ * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
+ * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). A rank whose window
+ * reads fail says so in the round's reduction, and all ranks stop together. */
+static clsort_result clsort__mpi_partition(clsort__mpi_job *J, clsort__mpi_view *v, const uint64_t *wp,
+                                           const uint64_t *blow, const uint64_t *bhigh, size_t *split,
+                                           clsort__mpi_ws *w)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    size_t cols = (size_t)J->p - 1, nc = ((size_t)1 << J->t) + 1, c, m, k, nq;
+    unsigned r = (unsigned)(8 * J->ks), used, t = J->t;
+    int e = MPI_SUCCESS;
+    clsort_result local = CLSORT_SUCCESS;
+    const char *what = "";
+    split[0] = 0;
+    split[J->p] = J->n;
+    if (cols == 0) return CLSORT_SUCCESS;
+    for (c = 0; c < cols; c++) {
+        w->lo[c] = 0;
+        w->hi[c] = J->n;
+        w->bl[c] = 0;
+        w->done[c] = 0;
+    }
+    /* search rounds, t bits each from the top, all unfinished columns in one reduction */
+    for (used = 0; used < r; used += t) {
+        unsigned nb = r - used < t ? r - used : t, shift = r - used - nb;
+        uint64_t mask = ((uint64_t)1 << nb) - 1;
+        size_t kmax = (size_t)1 << nb;
+        for (c = 0, nq = 0; c < cols; c++) /* candidates 1 .. kmax-1 of each column: one batch of searches */
+            for (k = 1; !w->done[c] && k < kmax; k++, nq++) {
+                w->probe[nq].lo = w->lo[c];
+                w->probe[nq].hi = w->hi[c];
+                w->probe[nq].shift = shift;
+                w->probe[nq].mask = mask;
+                w->probe[nq].d = (uint64_t)k;
+            }
+        for (c = 0, m = 0; c < cols; c++)
+            if (!w->done[c]) m++;
+        if (m == 0) break;
+        local = clsort__mpi_search(J, v, w->probe, nq);
+        for (c = 0, m = 0, nq = 0; c < cols; c++) {
+            size_t *cd = w->cand + m * nc;
+            uint64_t *b = w->buf + m * nc;
+            if (w->done[c]) continue;
+            cd[0] = w->lo[c];
+            for (k = 1; k < kmax; k++) cd[k] = w->probe[nq++].lo;
+            cd[kmax] = w->hi[c];
+            for (k = 0; k < nc; k++) b[k] = k <= kmax && local == CLSORT_SUCCESS ? clsort__mpi_measure(wp, cd[k]) : 0;
+            m++;
+        }
+        w->buf[m * nc] = (uint64_t)(local != CLSORT_SUCCESS); /* the ranks whose reads failed */
+        J->st->rounds++;
+        e = MPI_Allreduce(MPI_IN_PLACE, w->buf, (int)(m * nc + 1), MPI_UINT64_T, MPI_SUM, J->comm);
+        what = "MPI_Allreduce(boundary candidates)";
+        if (e != MPI_SUCCESS) break;
+        if (w->buf[m * nc] != 0) return clsort__mpi_agree(ctx, fn, J->comm, local); /* all ranks stop here */
+        for (c = 0, m = 0; c < cols; c++) {
+            const size_t *cd = w->cand + m * nc;
+            const uint64_t *b = w->buf + m * nc;
+            int found = 0;
+            if (w->done[c]) continue;
+            m++;
+            for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
+                if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
+                    split[c + 1] = cd[k];
+                    w->done[c] = 1;
+                    break;
+                }
+            if (w->done[c]) continue;
+            for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
+                if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
+                    w->lo[c] = cd[k - 1];
+                    w->hi[c] = cd[k];
+                    w->bl[c] = b[k - 1];
+                    found = 1;
+                    break;
+                }
+            CLSORT_ASSERT(found);
+            (void)found;
+        }
+    }
+    /* final round: columns that end inside a run of equal keys, by a prefix sum */
+    if (e == MPI_SUCCESS) {
+        uint64_t *buf = w->buf, *ex = w->buf + cols;
+        for (c = 0, m = 0; c < cols; c++)
+            if (!w->done[c]) buf[m++] = clsort__mpi_measure(wp, w->hi[c]) - clsort__mpi_measure(wp, w->lo[c]);
+        J->st->final_columns = (unsigned)m;
+        if (m > 0) {
+            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, J->comm);
+            what = "MPI_Exscan(final round)";
+        }
+        if (m > 0 && e == MPI_SUCCESS) {
+            if (J->rank == 0)
+                for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
+            for (c = 0, m = 0; c < cols; c++) {
+                uint64_t target, base, d;
+                size_t s, lo = w->lo[c], hi = w->hi[c];
+                if (w->done[c]) continue;
+                target = blow[c] + (bhigh[c] - blow[c]) / 2;
+                base = w->bl[c] + ex[m++];
+                d = target > base ? target - base : 0;
+                if (!wp) {
+                    s = lo + (d < (uint64_t)(hi - lo) ? (size_t)d : hi - lo);
+                } else { /* the largest s in [lo, hi] whose items [lo, s) weigh at most d */
+                    size_t a = lo + 1, z = hi + 1;
+                    while (a < z) {
+                        size_t mid = a + (z - a) / 2;
+                        if (wp[mid] - wp[lo] <= d) a = mid + 1;
+                        else z = mid;
+                    }
+                    s = a - 1;
+                }
+                split[c + 1] = s;
+                w->done[c] = 1;
+            }
+        }
+    }
+    for (c = 1; c < (size_t)J->p; c++) /* never crossed: keeps the sub-sequences well formed */
+        if (split[c] < split[c - 1]) split[c] = split[c - 1];
+    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
+    return CLSORT_SUCCESS;
+}
+
+static int clsort__mpi_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* PSRS (Shi & Schaeffer): p-1 regular samples per rank, gathered everywhere and
+ * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. A rank
+ * whose sample reads fail sends the count -1, and all ranks stop together.
+ * *local: a failure after the collectives (the ranks agree on it later). */
+static clsort_result clsort__mpi_psrs(clsort__mpi_job *J, clsort__mpi_view *v, size_t *split, clsort__mpi_ws *w,
+                                      clsort_result *local)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    int p = J->p, cnt = J->n > 0 ? p - 1 : 0, i, total = 0, bad = 0;
+    size_t n = J->n;
+    uint64_t top = J->ks == 4 ? (uint64_t)0xffffffffu : ~(uint64_t)0;
+    clsort_result r = CLSORT_SUCCESS;
+    split[0] = 0;
+    split[p] = n;
+    for (i = 0; i < cnt && r == CLSORT_SUCCESS; i++)
+        r = clsort__mpi_key_at(J, v, (size_t)(i + 1) * n / (size_t)p, &w->mine[i]);
+    if (r != CLSORT_SUCCESS) cnt = -1;
+    CLSORT__MPI_CHECK(MPI_Allgather(&cnt, 1, MPI_INT, w->counts, 1, MPI_INT, J->comm), "MPI_Allgather(sample counts)");
+    for (i = 0; i < p; i++) {
+        if (w->counts[i] < 0) bad = 1;
+        w->displs[i] = total;
+        total += w->counts[i] > 0 ? w->counts[i] : 0;
+    }
+    if (bad) return clsort__mpi_agree(ctx, fn, J->comm, r); /* all ranks stop here */
+    for (i = 0; i < p; i++)
+        if (w->counts[i] < 0) w->counts[i] = 0;
+    CLSORT__MPI_CHECK(MPI_Allgatherv(w->mine, cnt, MPI_UINT64_T, w->all, w->counts, w->displs, MPI_UINT64_T, J->comm),
+                      "MPI_Allgatherv(samples)");
+    qsort(w->all, (size_t)total, sizeof(uint64_t), clsort__mpi_cmp_u64);
+    for (i = 1; i < p; i++) {
+        clsort__mpi_probe *q = &w->probe[i - 1];
+        uint64_t g = total ? w->all[(size_t)i * (size_t)total / (size_t)p] : 0;
+        q->lo = 0;
+        q->hi = total && g < top ? n : 0; /* no samples: every boundary at 0; g the largest image: at n */
+        q->shift = 0;
+        q->mask = ~(uint64_t)0;
+        q->d = g + 1;
+        if (total && g >= top) q->lo = q->hi = n;
+    }
+    *local = clsort__mpi_search(J, v, w->probe, (size_t)p - 1);
+    for (i = 1; i < p && *local == CLSORT_SUCCESS; i++) split[i] = w->probe[i - 1].lo;
+    return CLSORT_SUCCESS;
+}
+
+/* dst[i] = src[perm[i]] for elements of 4 or 8 bytes. */
+static void clsort__mpi_gather(void *dst, const void *src, const uint32_t *perm, size_t n, size_t size)
+{
+    size_t i;
+    if (size == 4)
+        for (i = 0; i < n; i++) ((uint32_t *)dst)[i] = ((const uint32_t *)src)[perm[i]];
+    else
+        for (i = 0; i < n; i++) ((uint64_t *)dst)[i] = ((const uint64_t *)src)[perm[i]];
+}
+
+/* Stable two-way merge of runs a (na) and b (nb) with their indices into o / io. */
+#define CLSORT__MPI_MERGE(T)                                                         \
+    {                                                                                \
+        const T *x = (const T *)a, *y = (const T *)b;                                \
+        T *z = (T *)o;                                                               \
+        size_t i = 0, j = 0, q = 0;                                                  \
+        while (i < na && j < nb) {                                                   \
+            if (y[j] < x[i]) { io[q] = ib[j]; z[q++] = y[j++]; }                     \
+            else { io[q] = ia[i]; z[q++] = x[i++]; }                                 \
+        }                                                                            \
+        while (i < na) { io[q] = ia[i]; z[q++] = x[i++]; }                           \
+        while (j < nb) { io[q] = ib[j]; z[q++] = y[j++]; }                           \
+    }
+static void clsort__mpi_merge2(size_t ks, const void *a, const uint32_t *ia, size_t na, const void *b,
+                               const uint32_t *ib, size_t nb, void *o, uint32_t *io)
+{
+    if (ks == 4) CLSORT__MPI_MERGE(uint32_t)
+    else CLSORT__MPI_MERGE(uint64_t)
+}
+#undef CLSORT__MPI_MERGE
+
+/* Merges the runs off[0..runs] of keys (in place, using tmp of the same size)
+ * and returns in idx the source position of each merged key. */
+static void clsort__mpi_merge_runs(size_t ks, void *keys, void *tmp, uint32_t *idx, uint32_t *itmp, size_t *off,
+                                   size_t runs, size_t total)
+{
+    unsigned char *src = (unsigned char *)keys, *dst = (unsigned char *)tmp;
+    uint32_t *isrc = idx, *idst = itmp;
+    size_t i;
+    for (i = 0; i < total; i++) idx[i] = (uint32_t)i;
+    while (runs > 1) {
+        size_t out = 0;
+        unsigned char *sw;
+        uint32_t *isw;
+        for (i = 0; i + 1 < runs; i += 2) {
+            size_t a = off[i], b = off[i + 1], z = off[i + 2];
+            clsort__mpi_merge2(ks, src + a * ks, isrc + a, b - a, src + b * ks, isrc + b, z - b, dst + a * ks,
+                               idst + a);
+            off[out++] = a;
+        }
+        if (i < runs) { /* an odd run out: copied across */
+            memcpy(dst + off[i] * ks, src + off[i] * ks, (off[i + 1] - off[i]) * ks);
+            memcpy(idst + off[i], isrc + off[i], (off[i + 1] - off[i]) * sizeof(uint32_t));
+            off[out++] = off[i];
+        }
+        off[out] = total;
+        runs = out;
+        sw = src; src = dst; dst = sw;
+        isw = isrc; isrc = idst; idst = isw;
+    }
+    if (src != (unsigned char *)keys) {
+        memcpy(keys, src, total * ks);
+        memcpy(idx, isrc, total * sizeof(uint32_t));
+    }
+}
+
+/* x >= 0 in measure units, rounded down (up: 1) and clamped to total. No libm. */
+static uint64_t clsort__mpi_round(double x, uint64_t total, int up)
+{
+    uint64_t u;
+    if (x >= (double)total) return total;
+    u = (uint64_t)x;
+    if (up && (double)u < x) u++;
+    return u;
+}
+
+/* The boundary bounds blow/bhigh[0..p-2] (both arrays hold p entries) in measure units, from max_imbalance
+ * (eq. (1)) or from per-rank bounds (scaled by `scale`). */
+static clsort_result clsort__mpi_bounds(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
+                                        uint64_t total, double scale, uint64_t *blow, uint64_t *bhigh)
+{
+    size_t j, P = (size_t)p;
+    if (!d->lower) {
+        double half_d = d->max_imbalance * (double)total / (double)p / 2.0;
+        uint64_t half = half_d >= (double)total ? total : (uint64_t)half_d;
+        for (j = 1; j < P; j++) {
+            uint64_t T = (total / P) * j + (total % P) * j / P;
+            blow[j - 1] = T > half ? T - half : 0;
+            bhigh[j - 1] = total - T > half ? T + half : total;
+        }
+        return CLSORT_SUCCESS;
+    } else {
+        uint64_t slo = 0, shi = 0, cumlo = 0, cumr = 0, prevT = 0, *T = bhigh, *slack = blow;
+        size_t r;
+        for (r = 0; r < P; r++) {
+            slo += clsort__mpi_round(d->lower[r] * scale, total, 1);
+            shi += clsort__mpi_round(d->upper[r] * scale, total, 0);
+        }
+        if (slo > total || shi < total)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: bounds cannot hold the total: sum(lower) = %g, sum(upper) = %g, total = %g", fn,
+                                (double)slo / scale, (double)shi / scale, (double)total / scale);
+        /* targets: every rank its lower bound plus a share of the rest in
+         * proportion to its room, then +- half the smaller room of two neighbours */
+        for (r = 0; r < P; r++) {
+            uint64_t lo = clsort__mpi_round(d->lower[r] * scale, total, 1);
+            uint64_t hi = clsort__mpi_round(d->upper[r] * scale, total, 0), Tr, mr;
+            cumlo += lo;
+            cumr += hi - lo;
+            Tr = r + 1 == P ? total
+                            : cumlo + (shi > slo ? (uint64_t)((long double)cumr * (long double)(total - slo) /
+                                                              (long double)(shi - slo))
+                                                 : 0);
+            if (Tr < prevT + lo) Tr = prevT + lo;
+            if (Tr > prevT + hi) Tr = prevT + hi;
+            if (Tr > total) Tr = total;
+            mr = Tr - prevT;
+            slack[r] = mr < lo || mr > hi ? 0 : (mr - lo < hi - mr ? mr - lo : hi - mr);
+            if (r + 1 < P) T[r] = Tr;
+            prevT = Tr;
+        }
+        for (j = 0; j + 1 < P; j++) { /* in place: blow[j] (slack) and bhigh[j] (T) become the bounds */
+            uint64_t e = (slack[j] < slack[j + 1] ? slack[j] : slack[j + 1]) / 2, t = T[j];
+            blow[j] = t - e; /* slack[j] read above, slack[j + 1] still unwritten */
+            bhigh[j] = t + e;
+        }
+        return CLSORT_SUCCESS;
+    }
+}
+
+/* FNV-1a of max_imbalance and the explicit bounds: ranks must agree on them. */
+static int clsort__mpi_hash(double imbalance, const double *a, const double *b, int p)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    const unsigned char *z = (const unsigned char *)&imbalance;
+    for (i = 0; i < sizeof imbalance; i++) h = (h ^ z[i]) * 16777619u;
+    if (!a || !b) return (int)(h & 0x7fffffff);
+    for (i = 0; i < (size_t)p * sizeof(double); i++) {
+        h = (h ^ x[i]) * 16777619u;
+        h = (h ^ y[i]) * 16777619u;
+    }
+    return (int)(h & 0x7fffffff);
+}
+
+
+/* ---- steps I and IV on the device ---- */
+
+/* Keys in[0] -> out[0] sorted (in[] only read); values in[1] -> out[1] and
+ * weights in[2] -> out[2] follow (index: the arrays present, J->size). With
+ * weights the permutation (n uint32) carries both. */
+static clsort_result clsort__mpi_device_sort(clsort__mpi_job *J, const cl_mem *in, const cl_mem *out, cl_mem perm,
+                                             size_t n)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_sort_desc sd;
+    clsort_result r;
+    size_t vi = J->vs ? 1 : 0, wi = J->arrays - 1;
+    memset(&sd, 0, sizeof sd);
+    sd.type = J->d.type;
+    if (n == 0) return CLSORT_SUCCESS;
+    if (J->weighted) {
+        sd.permutation = perm;
+    } else if (J->vs) {
+        sd.values_in = in[vi];
+        sd.values_out = out[vi];
+        sd.value_size = J->vs;
+    }
+    r = clsort__outer(ctx, J->fn, clsort_sort(ctx, in[0], out[0], n, &sd, NULL));
+    if (r == CLSORT_SUCCESS && J->weighted && J->vs)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, in[vi], out[vi], perm, n, J->vs, NULL));
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, in[wi], out[wi], perm, n, 8, NULL));
+    return r;
+}
+
+/* Step IV on the host (CLSORT_MPI_MERGE_HOST): the m received items (runs
+ * starting at off[0..p]) downloaded from recv, merged by their key images,
+ * uploaded to out. */
+static clsort_result clsort__mpi_host_merge(clsort__mpi_job *J, const cl_mem *recv, const cl_mem *out,
+                                            const size_t *off, size_t m)
+{
+    clsort_context *ctx = J->ctx;
+    size_t P = (size_t)J->p, a, i, cnt = m ? m : 1;
+    uint64_t *img = (uint64_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint64_t));
+    uint32_t *idx = (uint32_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint32_t));
+    size_t *o = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
+    unsigned char *src = (unsigned char *)CLSORT_MALLOC(cnt * 8), *dst = (unsigned char *)CLSORT_MALLOC(cnt * 8);
+    clsort_result r = CLSORT_SUCCESS;
+    if (!img || !idx || !o || !src || !dst)
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host merge of %lu items", J->fn, (unsigned long)m);
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, J->fn, "the received keys", recv[0], m * J->ks, src);
+    if (r == CLSORT_SUCCESS) {
+        for (i = 0; i < m; i++) img[i] = clsort__mpi_image(clsort__mpi_bits(src + i * J->ks, J->ks), J->ks, J->kind);
+        memcpy(o, off, (P + 1) * sizeof(size_t));
+        clsort__mpi_merge_runs(8, img, img + cnt, idx, idx + cnt, o, P, m);
+    }
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        if (a > 0) r = clsort__download(ctx, J->fn, "the received items", recv[a], m * J->size[a], src);
+        if (r != CLSORT_SUCCESS) break;
+        clsort__mpi_gather(dst, src, idx, m, J->size[a]);
+        if (m) {
+            cl_int e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, out[a], CL_TRUE, 0, m * J->size[a], dst, 0,
+                                                             NULL, NULL);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer(the merged items)");
+        }
+    }
+    CLSORT_FREE(img);
+    CLSORT_FREE(idx);
+    CLSORT_FREE(o);
+    CLSORT_FREE(src);
+    CLSORT_FREE(dst);
+    return r;
+}
+
+/* ---- step III: the exchange in pieces through pinned memory ---- */
+
+CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *s)
+{
+    int i;
+    if (!s) return;
+    for (i = 0; i < 2 && s->ctx; i++) {
+        if (s->buffer[i] && s->host[i])
+            CLSORT__CL(s->ctx, clEnqueueUnmapMemObject)(s->ctx->queue, s->buffer[i], s->host[i], 0, NULL, NULL);
+        if (s->buffer[i]) CLSORT__CL(s->ctx, clReleaseMemObject)(s->buffer[i]);
+    }
+    if (s->ctx && s->buffer[0]) CLSORT__CL(s->ctx, clFinish)(s->ctx->queue);
+    memset(s, 0, sizeof *s);
+}
+
+/* Staging of at least `bytes` per direction, mapped. */
+static clsort_result clsort__mpi_staging_reserve(clsort__mpi_job *J, clsort_mpi_staging *s, size_t bytes)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_result r = CLSORT_SUCCESS;
+    int i;
+    if (s->ctx && s->ctx != ctx)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.staging belongs to another context", J->fn);
+    if (s->buffer[0] && s->bytes >= bytes) return CLSORT_SUCCESS;
+    clsort_mpi_staging_release(s);
+    s->ctx = ctx;
+    for (i = 0; i < 2 && r == CLSORT_SUCCESS; i++) {
+        cl_int e = CL_SUCCESS;
+        r = clsort__mpi_buffer(ctx, J->fn, i ? "the pinned receive staging" : "the pinned send staging", bytes,
+                               CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, &s->buffer[i]);
+        if (r == CLSORT_SUCCESS)
+            s->host[i] = CLSORT__CL(ctx, clEnqueueMapBuffer)(ctx->queue, s->buffer[i], CL_TRUE,
+                                                              CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
+        if (r == CLSORT_SUCCESS && (e != CL_SUCCESS || !s->host[i])) {
+            s->host[i] = NULL;
+            r = clsort__cl_fail(ctx, e, "clEnqueueMapBuffer(the pinned staging)");
+        }
+    }
+    if (r != CLSORT_SUCCESS) clsort_mpi_staging_release(s);
+    else s->bytes = bytes;
+    return r;
+}
+
+/* How the items move: this rank's sorted segment for rank d is [split[d],
+ * split[d+1]); the items from rank s land at roff[s] (rc[s] of them). Each of
+ * the R rounds moves chunk c of every segment, [L c / R, L (c + 1) / R), the
+ * items that stay excepted (copied on the device). */
+typedef struct clsort__mpi_plan {
+    size_t P, me, R;
+    const size_t *split, *roff;
+    const int *rc;
+    int *cnt;                   /* 4P: a round's send counts and displacements, receive counts and displacements */
+    size_t half;                /* items of one half of the staging (two halves per direction) */
+    unsigned char *send, *recv; /* the staging */
+    cl_mem *work, *dest;        /* the sorted local items; where the received ones go */
+} clsort__mpi_plan;
+
+static size_t clsort__mpi_chunk(size_t L, size_t c, size_t R) { return (size_t)((uint64_t)L * c / R); }
+
+static void clsort__mpi_round_counts(const clsort__mpi_plan *X, size_t c)
+{
+    size_t d, so = 0, ro = 0, P = X->P;
+    for (d = 0; d < P; d++) {
+        size_t L = d == X->me ? 0 : X->split[d + 1] - X->split[d], Lr = d == X->me ? 0 : (size_t)X->rc[d];
+        size_t s = clsort__mpi_chunk(L, c + 1, X->R) - clsort__mpi_chunk(L, c, X->R);
+        size_t q = clsort__mpi_chunk(Lr, c + 1, X->R) - clsort__mpi_chunk(Lr, c, X->R);
+        X->cnt[d] = (int)s;
+        X->cnt[P + d] = (int)so;
+        X->cnt[2 * P + d] = (int)q;
+        X->cnt[3 * P + d] = (int)ro;
+        so += s;
+        ro += q;
+    }
+}
+
+/* Where array a of half h starts in a staging direction. */
+static unsigned char *clsort__mpi_stage(const clsort__mpi_job *J, const clsort__mpi_plan *X, unsigned char *base,
+                                        size_t h, size_t a)
+{
+    size_t i, o = 0, ib = 0;
+    for (i = 0; i < J->arrays; i++) {
+        if (i < a) o += J->size[i];
+        ib += J->size[i];
+    }
+    return base + (h * ib + o) * X->half;
+}
+
+/* Enqueues the copies of round c: to the host (dir 0) into half h, or from
+ * half h to the device (dir 1). */
+static clsort_result clsort__mpi_copies(clsort__mpi_job *J, clsort__mpi_plan *X, size_t c, size_t h, size_t dir)
+{
+    clsort_context *ctx = J->ctx;
+    size_t a, d, P = X->P;
+    clsort__mpi_round_counts(X, c);
+    for (a = 0; a < J->arrays; a++) {
+        size_t sz = J->size[a];
+        unsigned char *base = clsort__mpi_stage(J, X, dir ? X->recv : X->send, h, a);
+        for (d = 0; d < P; d++) {
+            size_t len = (size_t)X->cnt[dir * 2 * P + d], at = (size_t)X->cnt[dir * 2 * P + P + d];
+            cl_int e;
+            if (len == 0) continue;
+            if (dir == 0) {
+                size_t from = X->split[d] + clsort__mpi_chunk(X->split[d + 1] - X->split[d], c, X->R);
+                e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, X->work[a], CL_FALSE, from * sz, len * sz,
+                                                         base + at * sz, 0, NULL, NULL);
+                J->st->bytes_d2h += len * sz;
+                J->st->bytes_sent += len * sz;
+            } else {
+                size_t to = X->roff[d] + clsort__mpi_chunk((size_t)X->rc[d], c, X->R);
+                e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, X->dest[a], CL_FALSE, to * sz, len * sz,
+                                                          base + at * sz, 0, NULL, NULL);
+                J->st->bytes_h2d += len * sz;
+            }
+            if (e != CL_SUCCESS)
+                return clsort__cl_fail(ctx, e, dir ? "clEnqueueWriteBuffer(a received piece)"
+                                                   : "clEnqueueReadBuffer(a piece to send)");
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* One MPI_Alltoallv per array of round c from and into half h. */
+static int clsort__mpi_alltoallv(clsort__mpi_job *J, clsort__mpi_plan *X, size_t c, size_t h)
+{
+    size_t a, P = X->P;
+    int e = MPI_SUCCESS;
+    clsort__mpi_round_counts(X, c);
+    for (a = 0; a < J->arrays && e == MPI_SUCCESS; a++) {
+        MPI_Datatype ty = clsort__mpi_type(J->size[a]);
+        e = MPI_Alltoallv(clsort__mpi_stage(J, X, X->send, h, a), X->cnt, X->cnt + P, ty,
+                          clsort__mpi_stage(J, X, X->recv, h, a), X->cnt + 2 * P, X->cnt + 3 * P, ty, J->comm);
+    }
+    return e;
+}
+
+static double clsort__mpi_lap(double *t0)
+{
+    double t = MPI_Wtime(), d = t - *t0;
+    *t0 = t;
+    return d;
+}
+
+/* The R rounds. Round c: the copies of piece c+1 to the host are enqueued,
+ * piece c is exchanged, then the copies of piece c-1 to the device and of
+ * c+1 to the host are waited for, and piece c's copies to the device are
+ * enqueued. Halves alternate, so MPI never touches memory a copy in flight
+ * uses. serial: each copy waited for at once, one half. A rank whose copies
+ * fail keeps exchanging (what it sends is then unused: the final agreement
+ * fails every rank), and returns its error in *local; the result is an MPI
+ * error code. */
+static int clsort__mpi_pieces(clsort__mpi_job *J, clsort__mpi_plan *X, clsort_result *local)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_mpi_stats *st = J->st;
+    int serial = J->d.serial, e = MPI_SUCCESS;
+    cl_event eh = NULL;
+    size_t c;
+    clsort_result r = *local, f;
+    double t = MPI_Wtime();
+    if (X->R == 0) return MPI_SUCCESS; /* nothing leaves or reaches any rank */
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, 0, 0, 0);
+    f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+    if (r == CLSORT_SUCCESS) r = f;
+    st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+    for (c = 0; c < X->R && e == MPI_SUCCESS; c++) {
+        size_t h = serial ? 0 : c % 2;
+        if (!serial && c + 1 < X->R && r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c + 1, (c + 1) % 2, 0);
+        if (!serial) CLSORT__CL(ctx, clFlush)(ctx->queue);
+        t = MPI_Wtime();
+        e = clsort__mpi_alltoallv(J, X, c, h);
+        st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&t);
+        if (eh) { /* piece c-1 to the device, enqueued before piece c+1 to the host */
+            cl_int we = CLSORT__CL(ctx, clWaitForEvents)(1, &eh);
+            if (we != CL_SUCCESS && r == CLSORT_SUCCESS) r = clsort__cl_fail(ctx, we, "clWaitForEvents(pieces to the device)");
+            CLSORT__CL(ctx, clReleaseEvent)(eh);
+            eh = NULL;
+        }
+        st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+        if (!serial) { /* all copies in flight done: also after a failure, before the staging is reused */
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+        }
+        if (e != MPI_SUCCESS) break;
+        if (r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c, h, 1);
+        if (serial) {
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the device");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+            if (c + 1 < X->R && r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c + 1, 0, 0);
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+        } else if (r == CLSORT_SUCCESS) {
+            cl_int me = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(ctx->queue, 0, NULL, &eh);
+            if (me != CL_SUCCESS) {
+                eh = NULL;
+                r = clsort__cl_fail(ctx, me, "clEnqueueMarkerWithWaitList(pieces to the device)");
+            }
+            CLSORT__CL(ctx, clFlush)(ctx->queue);
+        }
+    }
+    t = MPI_Wtime();
+    f = clsort__mpi_finish(ctx, J->fn, "pieces to the device");
+    if (r == CLSORT_SUCCESS) r = f;
+    if (eh) CLSORT__CL(ctx, clReleaseEvent)(eh);
+    st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+    st->pieces = (unsigned)X->R;
+    *local = r;
+    return e;
+}
+
+/* ---- the whole sort on the device ---- */
+
+/* Steps I-IV for this rank's n items in[] (r: a local error found before,
+ * which the first agreement spreads). On success *res holds the result in
+ * caller's buffers (retained) or new ones. A local error after the last
+ * agreement is returned without one: the caller agrees. */
+static clsort_result clsort__mpi_run(clsort__mpi_job *J, clsort_result r, const cl_mem *in, const cl_mem *given,
+                                     size_t capacity, clsort__mpi_result *res)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    clsort_mpi_stats *st = J->st;
+    MPI_Comm comm = J->comm;
+    size_t P = (size_t)J->p, me = (size_t)J->rank, n = J->n, a, i, m = 0, runs = 0, ib = 0, wi = J->arrays - 1;
+    size_t ssend = 0, srecv = 0, cap, rl = 0;
+    cl_mem work[3] = {NULL, NULL, NULL}, recv[3] = {NULL, NULL, NULL}, out[3] = {NULL, NULL, NULL}, perm = NULL;
+    double *w = NULL, *wsum = NULL, scale = 1.0, t = MPI_Wtime();
+    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
+    size_t *split = NULL, *roff = NULL;
+    int *cnt = NULL, *rc = NULL, rounds = 0;
+    void *wsmem = NULL;
+    clsort__mpi_ws ws;
+    clsort__mpi_view v;
+    clsort_mpi_staging own, *stg = J->d.staging ? J->d.staging : &own;
+    clsort__mpi_plan X;
+    unsigned char dummy[16];
+    memset(&own, 0, sizeof own);
+    memset(&v, 0, sizeof v);
+    memset(&X, 0, sizeof X);
+    memset(res, 0, sizeof *res);
+    for (a = 0; a < J->arrays; a++) ib += J->size[a];
+
+    /* step I: the local sort; host memory for steps II and III */
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++)
+        r = clsort__mpi_buffer(ctx, fn, "the sorted local items", n * J->size[a], CL_MEM_READ_WRITE, &work[a]);
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__mpi_buffer(ctx, fn, "the local permutation", n * 4, CL_MEM_READ_WRITE, &perm);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, in, work, perm, n);
+    clsort__mpi_view_shape(&v, n, J->ks, J->d.sample ? J->d.sample : 65536);
+    v.keys = work[0];
+    v.kind = J->kind;
+    split = (size_t *)CLSORT_MALLOC(2 * (P + 1) * sizeof(size_t));
+    cnt = (int *)CLSORT_MALLOC(5 * P * sizeof(int));
+    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
+    wsmem = CLSORT_MALLOC(clsort__mpi_ws_layout(&ws, NULL, J->p, J->t, 0));
+    v.sample = (uint64_t *)CLSORT_MALLOC(v.ns ? v.ns * 8 : 8);
+    v.raw = (unsigned char *)CLSORT_MALLOC(v.slots ? v.slots * v.stride * v.ks : 8);
+    if (J->weighted) {
+        w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
+        wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
+        wsum = (double *)CLSORT_MALLOC(2 * P * sizeof(double));
+    }
+    if (r == CLSORT_SUCCESS &&
+        (!split || !cnt || !blow || !wsmem || !v.sample || !v.raw || (J->weighted && (!w || !wp || !wsum))))
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host memory for %lu items", fn, (unsigned long)n);
+    if (r == CLSORT_SUCCESS) {
+        clsort__mpi_ws_layout(&ws, wsmem, J->p, J->t, J->d.algorithm == CLSORT_MPI_PSRS);
+        roff = split + P + 1;
+        rc = cnt + 4 * P;
+    }
+    if (r == CLSORT_SUCCESS && J->weighted) r = clsort__download(ctx, fn, "the sorted weights", work[wi], n * 8, w);
+    for (i = 0; J->weighted && r == CLSORT_SUCCESS && i < n; i++)
+        if (!(w[i] >= 0.0) || w[i] > 1e290) /* so no sum of 2^31 of them overflows */
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a weight of %g, must be in [0, 1e290]", fn, w[i]);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the local sort");
+    st->seconds[CLSORT_MPI_STEP_LOCAL_SORT] = clsort__mpi_lap(&t);
+    if (r == CLSORT_SUCCESS && P > 1) r = clsort__mpi_view_load(J, &v); /* one rank splits nothing */
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) goto done;
+
+    /* step II: splitting positions */
+    if (J->d.algorithm == CLSORT_MPI_PSRS) {
+        clsort_result local = CLSORT_SUCCESS;
+        r = clsort__mpi_psrs(J, &v, split, &ws, &local);
+        if (r != CLSORT_SUCCESS) goto done; /* agreed, or MPI */
+        r = local;                          /* agreed below, after the counts */
+    } else {
+        if (J->weighted) { /* fixed point: total weight of any rank * p * scale < 2^61 */
+            double loc = 0.0, mx = 0.0;
+            for (i = 0; i < n; i++) loc += w[i];
+            CLSORT__MPI_RUN(MPI_Allreduce(&loc, &mx, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(weight scale)");
+            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
+                double mxp = mx * (double)J->p;
+                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
+                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
+            }
+            wp[0] = 0;
+            for (i = 0; i < n; i++) wp[i + 1] = wp[i] + (uint64_t)(w[i] * scale + 0.5);
+        }
+        mine = J->weighted ? wp[n] : (uint64_t)n;
+        CLSORT__MPI_RUN(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce(total)");
+        r = clsort__mpi_bounds(ctx, fn, &J->d, J->p, total, scale, blow, blow + P);
+        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
+            r = clsort__mpi_partition(J, &v, wp, blow, blow + P, split, &ws);
+        if (r != CLSORT_SUCCESS) goto done; /* on every rank alike */
+    }
+    st->seconds[CLSORT_MPI_STEP_PARTITION] = clsort__mpi_lap(&t);
+
+    /* step III: the counts, the result's buffers, the staging; then the pieces */
+    for (i = 0; i < P; i++) cnt[i] = r == CLSORT_SUCCESS ? (int)(split[i + 1] - split[i]) : 0;
+    CLSORT__MPI_RUN(MPI_Alltoall(cnt, 1, MPI_INT, rc, 1, MPI_INT, comm), "MPI_Alltoall(counts)");
+    if (J->weighted) {
+        for (i = 0; i < P; i++) {
+            size_t j;
+            wsum[i] = 0.0;
+            for (j = split[i]; r == CLSORT_SUCCESS && j < split[i + 1]; j++) wsum[i] += w[j];
+        }
+        CLSORT__MPI_RUN(MPI_Alltoall(wsum, 1, MPI_DOUBLE, wsum + P, 1, MPI_DOUBLE, comm), "MPI_Alltoall(weights)");
+        for (i = 0; i < P; i++) res->weight += wsum[P + i];
+    }
+    for (i = 0; i < P; i++) {
+        roff[i] = m;
+        m += (size_t)rc[i];
+        if (rc[i] > 0) runs++;
+        if (i != me) ssend += r == CLSORT_SUCCESS ? split[i + 1] - split[i] : 0;
+        if (i != me) srecv += (size_t)rc[i];
+    }
+    roff[P] = m;
+    res->needed = m;
+    if (!J->weighted) res->weight = (double)m;
+    if (r == CLSORT_SUCCESS && m > (size_t)INT_MAX)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
+                         fn, (unsigned long)m);
+    if (r == CLSORT_SUCCESS && given[0] && m > capacity)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: the result needs %lu items on this rank, desc.capacity is %lu (out->needed)", fn,
+                         (unsigned long)m, (unsigned long)capacity);
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        if (given[0]) {
+            cl_int e = CLSORT__CL(ctx, clRetainMemObject)(given[a]);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clRetainMemObject(an output buffer)");
+            else out[a] = given[a];
+        } else {
+            r = clsort__mpi_buffer(ctx, fn, "the result", m * J->size[a], CL_MEM_READ_WRITE, &out[a]);
+        }
+        if (r == CLSORT_SUCCESS && runs > 1)
+            r = clsort__mpi_buffer(ctx, fn, "the received runs", m * J->size[a], CL_MEM_READ_WRITE, &recv[a]);
+    }
+    cap = J->d.piece_bytes ? J->d.piece_bytes : (size_t)16 << 20;
+    cap = cap / ib > 0 ? cap / ib : 1;
+    rl = (ssend > srecv ? ssend : srecv);
+    X.half = (rl < cap ? rl : cap) + P;
+    rl = (rl + cap - 1) / cap;
+    if (r == CLSORT_SUCCESS && rl > 0) r = clsort__mpi_staging_reserve(J, stg, 2 * X.half * ib);
+    rounds = (int)rl;
+    r = clsort__mpi_agree_max(ctx, fn, comm, r, &rounds);
+    if (r != CLSORT_SUCCESS) goto done;
+    X.P = P;
+    X.me = me;
+    X.R = (size_t)rounds;
+    X.split = split;
+    X.roff = roff;
+    X.rc = rc;
+    X.cnt = cnt;
+    X.send = rl ? (unsigned char *)stg->host[0] : dummy; /* a rank with nothing to move still takes part */
+    X.recv = rl ? (unsigned char *)stg->host[1] : dummy;
+    if (!rl) X.half = 0;
+    X.work = work;
+    X.dest = runs > 1 ? recv : out;
+    st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&t);
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) /* the items that stay, on the device */
+        if (split[me + 1] > split[me]) {
+            cl_int e = CLSORT__CL(ctx, clEnqueueCopyBuffer)(ctx->queue, work[a], X.dest[a], split[me] * J->size[a],
+                                                            roff[me] * J->size[a],
+                                                            (split[me + 1] - split[me]) * J->size[a], 0, NULL, NULL);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clEnqueueCopyBuffer(the items that stay)");
+        }
+    {
+        int e = clsort__mpi_pieces(J, &X, &r);
+        if (e != MPI_SUCCESS) {
+            r = clsort__mpi_fail(ctx, e, fn, "MPI_Alltoallv(pieces)");
+            goto done;
+        }
+    }
+    t = MPI_Wtime();
+
+    /* step IV: the runs in order (none to do with one run or none) */
+    if (r == CLSORT_SUCCESS && runs > 1) {
+        if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
+            r = clsort__mpi_host_merge(J, recv, out, roff, m);
+        } else {
+            clsort__release(ctx, &perm);
+            if (J->weighted) r = clsort__mpi_buffer(ctx, fn, "the permutation of the runs", m * 4, CL_MEM_READ_WRITE, &perm);
+            if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, recv, out, perm, m);
+        }
+    }
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the merge");
+    st->seconds[CLSORT_MPI_STEP_MERGE] = clsort__mpi_lap(&t);
+    if (r == CLSORT_SUCCESS) {
+        res->m = m;
+        for (a = 0; a < J->arrays; a++) {
+            res->out[a] = out[a];
+            out[a] = NULL;
+        }
+    }
+done:
+    for (a = 0; a < 3; a++) {
+        clsort__release(ctx, &work[a]);
+        clsort__release(ctx, &recv[a]);
+        clsort__release(ctx, &out[a]);
+    }
+    clsort__release(ctx, &perm);
+    clsort_mpi_staging_release(&own);
+    CLSORT_FREE(split);
+    CLSORT_FREE(cnt);
+    CLSORT_FREE(blow);
+    CLSORT_FREE(wsmem);
+    CLSORT_FREE(v.sample);
+    CLSORT_FREE(v.raw);
+    CLSORT_FREE(w);
+    CLSORT_FREE(wp);
+    CLSORT_FREE(wsum);
+    return r;
+}
+
+/* ---- arguments ---- */
+
+static clsort_result clsort__mpi_check_desc(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
+                                            size_t n)
+{
+    size_t i;
+    clsort_type ty = d->type;
+    if (ty != CLSORT_U32 && ty != CLSORT_I32 && ty != CLSORT_F32 && ty != CLSORT_U64 && ty != CLSORT_I64 &&
+        ty != CLSORT_F64)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: key type %s, must be a 4- or 8-byte type (U32, I32, F32, U64, I64, F64)", fn,
+                            (int)ty >= 0 && ty < CLSORT_TYPE_COUNT ? clsort__types[ty].name : "unknown");
+    if (d->value_size != 0 && d->value_size != 4 && d->value_size != 8)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 0, 4 or 8", fn,
+                            (unsigned long)d->value_size);
+    if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
+    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_HOST)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
+    if (d->bits_per_round > 8)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,
+                            d->bits_per_round);
+    if (!(d->max_imbalance >= 0.0) || d->max_imbalance > 1e300)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: max_imbalance %g, must be finite and >= 0", fn,
+                            d->max_imbalance);
+    if ((d->lower != NULL) != (d->upper != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both lower and upper, or neither", fn);
+    if (d->lower && d->algorithm == CLSORT_MPI_PSRS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: PSRS cannot follow bounds (use PARTITION)", fn);
+    for (i = 0; d->lower && i < (size_t)p; i++)
+        if (!(d->lower[i] >= 0.0) || !(d->upper[i] >= d->lower[i]) || d->upper[i] > 1e300)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: bounds of rank %lu: [%g, %g], need 0 <= lower <= upper, finite", fn,
+                                (unsigned long)i, d->lower[i], d->upper[i]);
+    if (d->piece_bytes > ((size_t)1 << 30))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: piece_bytes %lu, at most 1 GiB (0 = 16 MiB)", fn,
+                            (unsigned long)d->piece_bytes);
+    if (d->staging && d->staging->ctx && d->staging->ctx != ctx)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.staging belongs to another context", fn);
+    if (n > (size_t)INT_MAX)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 per rank (MPI counts)",
+                            fn, (unsigned long)n);
+    return CLSORT_SUCCESS;
+}
+
+/* Every rank must take the same path: the ranks agree on the error flag and
+ * the shape (key type, value size, algorithm, weights, bits per round, the
+ * bounds). A rank without items need not pass weights; *weighted: whether
+ * any rank did. Local errors take part, so no rank returns early while the
+ * others wait in a collective. */
+static clsort_result clsort__mpi_agree_args(clsort__mpi_job *J, clsort_result r, int weights, int *weighted)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    const clsort_mpi_desc *d = &J->d;
+    int v[16], agree[16], i, p = J->p;
+    v[0] = r == CLSORT_SUCCESS ? 0 : J->rank + 1; /* MAX: the highest failing rank, + 1 */
+    v[1] = (int)d->type;
+    v[2] = (int)d->value_size;
+    v[3] = (int)d->algorithm;
+    v[4] = weights;
+    v[5] = (int)d->bits_per_round;
+    v[6] = d->lower != NULL;
+    v[7] = r == CLSORT_SUCCESS && d->algorithm == CLSORT_MPI_PARTITION
+               ? clsort__mpi_hash(d->lower ? 0.0 : d->max_imbalance, d->lower, d->upper, p) : 0;
+    for (i = 0; i < 8; i++) v[8 + i] = -v[i];
+    v[12] = -(weights || J->n == 0);
+    CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, J->comm), "MPI_Allreduce(arguments)");
+    if (r != CLSORT_SUCCESS) return r;
+    if (agree[0] != 0)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an argument error on rank %d (of %d)", fn,
+                            agree[0] - 1, p);
+    for (i = 1; i < 8; i++)
+        if (i == 4 ? agree[4] && -agree[12] == 0 : agree[i] != -agree[8 + i])
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the ranks disagree on %s", fn,
+                                i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
+                                : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
+                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
+    *weighted = agree[4];
+    return CLSORT_SUCCESS;
+}
+
+/* The job of a call: comm's shape, the descriptor, the local argument checks
+ * (r), then the agreement. */
+static clsort_result clsort__mpi_begin(clsort__mpi_job *J, clsort_context *ctx, const char *fn, MPI_Comm comm,
+                                       const clsort_mpi_desc *desc, size_t n, int weights, clsort_mpi_stats *st,
+                                       clsort_result r)
+{
+    int weighted = 0;
+    memset(J, 0, sizeof *J);
+    J->ctx = ctx;
+    J->fn = fn;
+    J->comm = comm;
+    J->n = n;
+    J->st = st;
+    J->p = 1;
+    if (desc) J->d = *desc;
+    CLSORT__MPI_CHECK(MPI_Comm_size(comm, &J->p), "MPI_Comm_size");
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &J->rank), "MPI_Comm_rank");
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_check_desc(ctx, fn, &J->d, J->p, n);
+    r = clsort__mpi_agree_args(J, r, weights, &weighted);
+    if (r != CLSORT_SUCCESS) return r;
+    J->t = J->d.bits_per_round ? J->d.bits_per_round : 3;
+    J->ks = clsort_type_size(J->d.type);
+    J->kind = clsort__types[J->d.type].image;
+    J->vs = J->d.value_size;
+    J->weighted = weighted;
+    J->size[J->arrays++] = J->ks;
+    if (J->vs) J->size[J->arrays++] = J->vs;
+    if (weighted) J->size[J->arrays++] = 8;
+    return CLSORT_SUCCESS;
+}
+
+/* ---- the public calls ---- */
+
+CLSORT_API void clsort_mpi_free(clsort_mpi_out *out)
+{
+    if (!out) return;
+    CLSORT_FREE(out->keys);
+    CLSORT_FREE(out->values);
+    CLSORT_FREE(out->weights);
+    memset(out, 0, sizeof *out);
+}
+
+CLSORT_API void clsort_mpi_device_free(clsort_mpi_device_out *out)
+{
+    if (!out) return;
+    if (out->ctx) {
+        clsort__release(out->ctx, &out->keys);
+        clsort__release(out->ctx, &out->values);
+        clsort__release(out->ctx, &out->weights);
+    }
+    memset(out, 0, sizeof *out);
+}
+
+CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm comm, cl_mem keys, cl_mem values,
+                                                cl_mem weights, size_t n, const clsort_mpi_desc *desc,
+                                                clsort_mpi_device_out *out)
+{
+    static const char *fn = "clsort_mpi_sort_device";
+    clsort__mpi_job J;
+    clsort__mpi_result res;
+    clsort_mpi_stats st;
+    cl_mem in[3] = {NULL, NULL, NULL}, given[3] = {NULL, NULL, NULL};
+    clsort_mpi_desc d;
+    clsort_result r;
+    double t0 = MPI_Wtime();
+    size_t a = 1, ks, cap = 0;
+    memset(&st, 0, sizeof st);
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    r = clsort__check_ctx(ctx, fn);
+    if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (out) memset(out, 0, sizeof *out);
+    ks = clsort_type_size(d.type);
+    /* the buffers, checked here only when the descriptor is sane (its checks follow in clsort__mpi_begin) */
+    if (r == CLSORT_SUCCESS && n > 0 && n <= (size_t)INT_MAX && (d.value_size == 0 || d.value_size == 4 || d.value_size == 8)) {
+        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
+        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, n * d.value_size, fn, "values");
+        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
+    }
+    if (r == CLSORT_SUCCESS && (d.keys_out || d.values_out || d.weights_out)) {
+        cap = d.capacity;
+        if (!d.keys_out || (d.value_size != 0) != (d.values_out != NULL))
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                             "%s: give keys_out, and values_out exactly when value_size is set", fn);
+        if (r == CLSORT_SUCCESS && cap > (size_t)INT_MAX) cap = (size_t)INT_MAX;
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, cap * ks, fn, "desc.keys_out");
+        if (r == CLSORT_SUCCESS && d.values_out && (d.value_size == 4 || d.value_size == 8))
+            r = clsort__check_buffer(ctx, d.values_out, cap * d.value_size, fn, "desc.values_out");
+        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, cap * 8, fn, "desc.weights_out");
+    }
+    r = clsort__mpi_begin(&J, ctx, fn, comm, desc, n, weights != NULL, &st, r);
+    if (r != CLSORT_SUCCESS) return r;
+    if (d.keys_out && J.weighted && !d.weights_out)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the sort is weighted: give desc.weights_out too", fn);
+    in[0] = keys;
+    if (J.vs) in[a++] = values;
+    if (J.weighted) in[a] = weights; /* NULL only where n == 0: never read */
+    given[0] = d.keys_out;
+    a = 1;
+    if (J.vs) given[a++] = d.values_out;
+    if (J.weighted) given[a] = d.weights_out;
+    r = clsort__mpi_run(&J, r, in, given, cap, &res);
+    if (r == CLSORT_ERROR_MPI) return r; /* an MPI call failed: no agreement is possible */
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    out->needed = res.needed;
+    if (r != CLSORT_SUCCESS) {
+        for (a = 0; a < 3; a++) clsort__release(ctx, &res.out[a]);
+        return r;
+    }
+    out->ctx = ctx;
+    out->n = res.m;
+    out->keys = res.out[0];
+    a = 1;
+    if (J.vs) out->values = res.out[a++];
+    if (J.weighted) out->weights = res.out[a];
+    out->weight = res.weight;
+    st.total = MPI_Wtime() - t0;
+    out->stats = st;
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
+                                         const double *weights, size_t n, const clsort_mpi_desc *desc,
+                                         clsort_mpi_out *out)
+{
+    static const char *fn = "clsort_mpi_sort";
+    clsort__mpi_job J;
+    clsort__mpi_result res;
+    clsort_mpi_stats st;
+    cl_mem in[3] = {NULL, NULL, NULL}, none[3] = {NULL, NULL, NULL};
+    void *host[3] = {NULL, NULL, NULL};
+    const void *src[3];
+    clsort_mpi_desc d;
+    clsort_result r;
+    double t0 = MPI_Wtime(), t;
+    size_t a;
+    memset(&st, 0, sizeof st);
+    memset(&res, 0, sizeof res);
+    r = clsort__check_ctx(ctx, fn);
+    if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (out) memset(out, 0, sizeof *out);
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    d.keys_out = d.values_out = d.weights_out = NULL; /* the device form's; not used here */
+    if (r == CLSORT_SUCCESS && n > 0 && !keys) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
+    if (r == CLSORT_SUCCESS && n > 0 && d.value_size && !values)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
+                         (unsigned long)d.value_size);
+    r = clsort__mpi_begin(&J, ctx, fn, comm, &d, n, weights != NULL, &st, r);
+    if (r != CLSORT_SUCCESS) return r;
+    t = MPI_Wtime();
+    src[0] = keys;
+    src[1] = J.vs ? values : weights;
+    src[2] = weights;
+    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) /* weights NULL only where n == 0: never read */
+        r = clsort__upload(ctx, fn, a == 0 ? "keys" : a == 1 && J.vs ? "values" : "weights",
+                           n ? src[a] : NULL, n * J.size[a], &in[a]);
+    st.seconds[CLSORT_MPI_STEP_UPLOAD] = clsort__mpi_lap(&t);
+    r = clsort__mpi_run(&J, r, in, none, 0, &res);
+    for (a = 0; a < 3; a++) clsort__release(ctx, &in[a]);
+    if (r == CLSORT_ERROR_MPI) return r; /* an MPI call failed: no agreement is possible */
+    t = MPI_Wtime();
+    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) {
+        host[a] = CLSORT_MALLOC(res.m ? res.m * J.size[a] : 1);
+        if (!host[a])
+            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: the result (%lu items)", fn, (unsigned long)res.m);
+        else
+            r = clsort__download(ctx, fn, "the result", res.out[a], res.m * J.size[a], host[a]);
+    }
+    for (a = 0; a < 3; a++) clsort__release(ctx, &res.out[a]);
+    st.seconds[CLSORT_MPI_STEP_DOWNLOAD] = clsort__mpi_lap(&t);
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) {
+        for (a = 0; a < 3; a++) CLSORT_FREE(host[a]);
+        return r;
+    }
+    out->n = res.m;
+    out->keys = host[0];
+    a = 1;
+    if (J.vs) out->values = host[a++];
+    if (J.weighted) out->weights = (double *)host[a];
+    out->weight = res.weight;
+    st.total = MPI_Wtime() - t0;
+    out->stats = st;
+    return CLSORT_SUCCESS;
+}
+#undef CLSORT__MPI_RUN
+#undef CLSORT__MPI_CHECK
+#endif /* CLSORT_MPI */
+
+/* >>cache: the disk program cache, built binaries kept across processes ---------
+ * (optional: off with desc.cache_off or CLSORT_CACHE_DIR=off; >>programs calls
+ * clsort__cache_key, _load and _store, clsort_create clsort__cache_resolve)
+ * Key: SHA-256 of the library version, platform name and version, device
+ * name and version, driver version (ctx->cache.ident, read at create), the
+ * full build options and every source file (name, length, text). SHA-256
+ * because the key is the only thing that ties a binary to what it was built
+ * from: a 256-bit collision-resistant hash makes an accidental (or crafted)
+ * match of two different inputs out of reach, which a 64- or 128-bit
+ * non-cryptographic hash (FNV, xxhash) does not promise for crafted input.
+ * An entry is a 96-byte header (magic, format, key, binary length, SHA-256
+ * of the binary) and the binary; a loaded entry is used only when all of it
+ * checks, and the driver then still builds it (clBuildProgram). Anything
+ * wrong (missing, short, foreign, corrupt, refused by the driver; a store
+ * that fails) is counted, noted in clsort_cache_stats.warning, and the
+ * program is built from source: the cache never makes a call fail. Files
+ * are written to a temporary name in the same directory and renamed over
+ * the entry, so readers see a whole entry or none, with any number of
+ * writers. */
+
+typedef struct clsort__sha256 {
+    cl_uint h[8];
+    cl_ulong bytes;
+    unsigned char block[64];
+    size_t fill;
+} clsort__sha256;
+
+static const cl_uint clsort__sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+    0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+    0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+    0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+    0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+
+#define CLSORT__ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void clsort__sha256_block(clsort__sha256 *s, const unsigned char *b)
+{
+    cl_uint w[64], a, bb, c, d, e, f, g, h, t1, t2;
+    int i;
+    for (i = 0; i < 16; ++i)
+        w[i] = (cl_uint)b[4 * i] << 24 | (cl_uint)b[4 * i + 1] << 16 | (cl_uint)b[4 * i + 2] << 8 | (cl_uint)b[4 * i + 3];
+    for (i = 16; i < 64; ++i) {
+        cl_uint s0 = CLSORT__ROR(w[i - 15], 7) ^ CLSORT__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        cl_uint s1 = CLSORT__ROR(w[i - 2], 17) ^ CLSORT__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = s->h[0]; bb = s->h[1]; c = s->h[2]; d = s->h[3]; e = s->h[4]; f = s->h[5]; g = s->h[6]; h = s->h[7];
+    for (i = 0; i < 64; ++i) {
+        t1 = h + (CLSORT__ROR(e, 6) ^ CLSORT__ROR(e, 11) ^ CLSORT__ROR(e, 25)) + ((e & f) ^ (~e & g)) +
+             clsort__sha256_k[i] + w[i];
+        t2 = (CLSORT__ROR(a, 2) ^ CLSORT__ROR(a, 13) ^ CLSORT__ROR(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
+        h = g; g = f; f = e; e = d + t1; d = c; c = bb; bb = a; a = t1 + t2;
+    }
+    s->h[0] += a; s->h[1] += bb; s->h[2] += c; s->h[3] += d; s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+}
+#undef CLSORT__ROR
+
+static void clsort__sha256_init(clsort__sha256 *s)
+{
+    static const cl_uint h0[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    memcpy(s->h, h0, sizeof h0);
+    s->bytes = 0;
+    s->fill = 0;
+}
+
+static void clsort__sha256_add(clsort__sha256 *s, const void *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    s->bytes += len;
+    while (len > 0) {
+        size_t take = 64 - s->fill < len ? 64 - s->fill : len;
+        memcpy(s->block + s->fill, p, take);
+        s->fill += take;
+        p += take;
+        len -= take;
+        if (s->fill == 64) {
+            clsort__sha256_block(s, s->block);
+            s->fill = 0;
+        }
+    }
+}
+
+static void clsort__sha256_done(clsort__sha256 *s, unsigned char out[32])
+{
+    cl_ulong bits = s->bytes * 8;
+    unsigned char pad = 0x80, zero = 0, len[8];
+    int i;
+    clsort__sha256_add(s, &pad, 1);
+    while (s->fill != 56) clsort__sha256_add(s, &zero, 1);
+    for (i = 0; i < 8; ++i) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+    clsort__sha256_add(s, len, 8);
+    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+/* Adds a string with its terminator (so "ab"+"c" and "a"+"bc" differ). */
+static void clsort__sha256_str(clsort__sha256 *s, const char *str) { clsort__sha256_add(s, str, strlen(str) + 1); }
+
+/* A cache problem: counted by the caller, the words kept for
+ * clsort_cache_stats (never an error of the call). */
+static void clsort__cache_warn(clsort_context *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->cache.warning, sizeof ctx->cache.warning, fmt, ap);
+    va_end(ap);
+}
+
+/* One info string of the device or platform into the identity; 0 when the
+ * query fails (the cache is then off: a key must know what it stands for). */
+static int clsort__cache_ident_add(clsort_context *ctx, cl_platform_id plat, cl_uint what, const char *label)
+{
+    char buf[512] = "";
+    size_t used = strlen(ctx->cache.ident);
+    cl_int e = plat ? CLSORT__CL(ctx, clGetPlatformInfo)(plat, (cl_platform_info)what, sizeof buf - 1, buf, NULL)
+                    : CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)what, sizeof buf - 1, buf, NULL);
+    if (e != CL_SUCCESS) {
+        clsort__cache_warn(ctx, "cache off: the %s query failed: %s", label, clsort__cl_error_name(e));
+        return 0;
+    }
+    buf[sizeof buf - 1] = '\0';
+    snprintf(ctx->cache.ident + used, sizeof ctx->cache.ident - used, "%s=%s\n", label, buf);
+    return 1;
+}
+
+/* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
+ * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
+ * directory (never the current directory: a relative result is refused). */
+static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d)
+{
+    clsort__cache *c = &ctx->cache;
+    cl_platform_id plat = NULL;
+    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    if ((d->cache_load != NULL) != (d->cache_store != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    if (d->cache_off) return CLSORT_SUCCESS;
+    if (d->cache_load) {
+        c->load = d->cache_load;
+        c->store = d->cache_store;
+        c->user = d->cache_user;
+    } else if (d->cache_dir && *d->cache_dir) {
+        base = d->cache_dir;
+    } else if (env && *env) {
+        if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
+        base = env;
+    } else {
+#if defined(_WIN32)
+        base = getenv("LOCALAPPDATA");
+        sub = "\\clsort";
+#elif defined(__APPLE__)
+        base = getenv("HOME");
+        sub = "/Library/Caches/clsort";
+#else
+        base = getenv("XDG_CACHE_HOME");
+        sub = "/clsort";
+        if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
+            base = getenv("HOME");
+            sub = "/.cache/clsort";
+        }
+#endif
+        if (!base || !*base) {
+            clsort__cache_warn(ctx, "cache off: no cache directory (set CLSORT_CACHE_DIR or desc.cache_dir)");
+            return CLSORT_SUCCESS;
+        }
+    }
+    if (base) {
+        size_t len = strlen(base) + strlen(sub);
+#if defined(_WIN32)
+        int absolute = (base[0] && base[1] == ':') || base[0] == '\\' || base[0] == '/';
+#else
+        int absolute = base[0] == '/';
+#endif
+        if (!absolute && base != d->cache_dir && base != env) {
+            clsort__cache_warn(ctx, "cache off: the cache directory \"%s\" is not absolute", base);
+            return CLSORT_SUCCESS;
+        }
+        if (len + 80 >= sizeof c->dir) {
+            clsort__cache_warn(ctx, "cache off: the cache directory path is too long");
+            return CLSORT_SUCCESS;
+        }
+        snprintf(c->dir, sizeof c->dir, "%s%s", base, sub);
+    }
+    snprintf(c->ident, sizeof c->ident, "clsort=%d.%d.%d\n", CLSORT_VERSION_MAJOR, CLSORT_VERSION_MINOR,
+             CLSORT_VERSION_PATCH);
+    if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS ||
+        !plat) {
+        clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
+        return CLSORT_SUCCESS;
+    }
+    /* when to store a binary: the quirk table's row (dev.cache_defer) */
+    c->defer = ctx->dev.cache_defer;
+    if (!clsort__cache_ident_add(ctx, plat, CL_PLATFORM_NAME, "platform") ||
+        !clsort__cache_ident_add(ctx, plat, CL_PLATFORM_VERSION, "platform version") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_VERSION, "device version") ||
+        !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
+        return CLSORT_SUCCESS;
+    c->on = 1;
+    return CLSORT_SUCCESS;
+}
+
+/* The key of a program: SHA-256 of the identity, the options and the sources. */
+static void clsort__cache_key(const clsort_context *ctx, const char *opts, const char *const *names,
+                              const char *const *srcs, const size_t *lens, cl_uint nsrc, unsigned char key[32])
+{
+    clsort__sha256 s;
+    cl_uint i;
+    clsort__sha256_init(&s);
+    clsort__sha256_str(&s, "clsort program cache 1");
+    clsort__sha256_str(&s, ctx->cache.ident);
+    clsort__sha256_str(&s, opts);
+    for (i = 0; i < nsrc; ++i) {
+        unsigned char len8[8];
+        int b;
+        for (b = 0; b < 8; ++b) len8[b] = (unsigned char)((cl_ulong)lens[i] >> (8 * b));
+        clsort__sha256_str(&s, names[i]);
+        clsort__sha256_add(&s, len8, 8);
+        clsort__sha256_add(&s, srcs[i], lens[i]);
+    }
+    clsort__sha256_done(&s, key);
+}
+
+#define CLSORT__CACHE_HEADER 96
+#define CLSORT__CACHE_MAX ((size_t)1 << 30) /* larger entries are foreign or corrupt */
+
+static void clsort__put64(unsigned char *p, cl_ulong v)
+{
+    int i;
+    for (i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static cl_ulong clsort__get64(const unsigned char *p)
+{
+    cl_ulong v = 0;
+    int i;
+    for (i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+/* Header: "clsortPB" | format 1 (u32 LE) | header size (u32 LE) | binary
+ * length (u64 LE) | key (32) | SHA-256 of the binary (32) | zero (8). */
+static void clsort__cache_header(unsigned char h[CLSORT__CACHE_HEADER], const unsigned char key[32],
+                                 const unsigned char *bin, size_t len)
+{
+    clsort__sha256 s;
+    memset(h, 0, CLSORT__CACHE_HEADER);
+    memcpy(h, "clsortPB", 8);
+    h[8] = 1;
+    h[12] = CLSORT__CACHE_HEADER;
+    clsort__put64(h + 16, (cl_ulong)len);
+    memcpy(h + 24, key, 32);
+    clsort__sha256_init(&s);
+    clsort__sha256_add(&s, bin, len);
+    clsort__sha256_done(&s, h + 56);
+}
+
+/* The binary's length when header h belongs to key and describes an entry
+ * of total bytes; 0 when it does not. */
+static size_t clsort__cache_check_header(const unsigned char *h, const unsigned char key[32], size_t total)
+{
+    cl_ulong len;
+    static const unsigned char format[8] = {1, 0, 0, 0, CLSORT__CACHE_HEADER, 0, 0, 0};
+    if (total < CLSORT__CACHE_HEADER || memcmp(h, "clsortPB", 8) != 0 || memcmp(h + 8, format, 8) != 0 ||
+        memcmp(h + 24, key, 32) != 0)
+        return 0;
+    len = clsort__get64(h + 16);
+    if (len == 0 || len > CLSORT__CACHE_MAX || len != (cl_ulong)(total - CLSORT__CACHE_HEADER)) return 0;
+    return (size_t)len;
+}
+
+static int clsort__cache_check_binary(const unsigned char *h, const unsigned char *bin, size_t len)
+{
+    clsort__sha256 s;
+    unsigned char sum[32];
+    clsort__sha256_init(&s);
+    clsort__sha256_add(&s, bin, len);
+    clsort__sha256_done(&s, sum);
+    return memcmp(sum, h + 56, 32) == 0;
+}
+
+static void clsort__hex(const unsigned char key[32], char out[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    int i;
+    for (i = 0; i < 32; ++i) {
+        out[2 * i] = digits[key[i] >> 4];
+        out[2 * i + 1] = digits[key[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+#if defined(_WIN32)
+#define CLSORT__SEP "\\"
+#else
+#define CLSORT__SEP "/"
+#endif
+
+/* Reads a whole entry (header + binary) of key: from the callback or the
+ * file. Returns a CLSORT_MALLOC'd buffer and its size, NULL when none. A
+ * missing entry is a plain miss; a present but unusable one is counted. */
+static unsigned char *clsort__cache_read(clsort_context *ctx, const unsigned char key[32], size_t *total)
+{
+    char hex[65], path[1200];
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    clsort__hex(key, hex);
+    *total = 0;
+    if (ctx->cache.load) {
+        size = ctx->cache.load(ctx->cache.user, hex, NULL, 0);
+        if (size == 0) return NULL;
+        if (size > CLSORT__CACHE_MAX + CLSORT__CACHE_HEADER || size < CLSORT__CACHE_HEADER) {
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %.16s: the load callback returned %lu bytes", hex, (unsigned long)size);
+            return NULL;
+        }
+        buf = (unsigned char *)CLSORT_MALLOC(size);
+        if (!buf) return NULL;
+        if (ctx->cache.load(ctx->cache.user, hex, buf, size) != size) {
+            CLSORT_FREE(buf);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %.16s: the load callback changed its size", hex);
+            return NULL;
+        }
+    } else {
+        FILE *f;
+        unsigned char h[CLSORT__CACHE_HEADER];
+        size_t len, got;
+        snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+        f = fopen(path, "rb");
+        if (!f) return NULL; /* a miss (or an unreadable directory: the same to us) */
+        got = fread(h, 1, sizeof h, f);
+        len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
+        size = CLSORT__CACHE_HEADER + len;
+        if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(size + 1))) {
+            fclose(f);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
+            return NULL;
+        }
+        memcpy(buf, h, sizeof h);
+        got = fread(buf + sizeof h, 1, len + 1, f); /* one byte more: a longer file is not this entry */
+        fclose(f);
+        if (got != len) {
+            CLSORT_FREE(buf);
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %s: %lu bytes of binary, the header says %lu", path,
+                               (unsigned long)got, (unsigned long)len);
+            return NULL;
+        }
+    }
+    *total = size;
+    return buf;
+}
+
+/* Creates the directory and its parents (existing ones are fine). */
+static int clsort__mkdirs(const char *dir)
+{
+    char path[1024];
+    size_t i, n = strlen(dir);
+    if (n >= sizeof path) return 0;
+    memcpy(path, dir, n + 1);
+    for (i = 1; i <= n; ++i) {
+        if (path[i] == '/' || path[i] == '\\' || path[i] == '\0') {
+            char keep = path[i];
+            int r;
+            path[i] = '\0';
+#if defined(_WIN32)
+            r = (i == 2 && path[1] == ':') ? 0 : _mkdir(path);
+#else
+            r = mkdir(path, 0700);
+#endif
+            if (r != 0 && errno != EEXIST) return 0;
+            path[i] = keep;
+        }
+    }
+    return 1;
+}
+
+/* Stores an entry: to the callback, or to a temporary file in the cache
+ * directory renamed over the entry (atomic: readers see all or nothing). */
+static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32], const unsigned char *entry,
+                                size_t total)
+{
+    char hex[65], path[1200], temp[1300];
+    FILE *f;
+    int ok;
+    long pid;
+    clsort__hex(key, hex);
+    if (ctx->cache.store) {
+        if (ctx->cache.store(ctx->cache.user, hex, entry, total) != 0) {
+            ++ctx->cache.store_failures;
+            clsort__cache_warn(ctx, "cache entry %.16s: the store callback failed", hex);
+        } else {
+            ++ctx->cache.stores;
+        }
+        return;
+    }
+#if defined(_WIN32)
+    pid = (long)_getpid();
+#else
+    pid = (long)getpid();
+#endif
+    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+    /* unique among processes (pid), contexts of one process (address) and calls */
+    snprintf(temp, sizeof temp, "%s" CLSORT__SEP "%s.%ld.%lx.%lu.tmp", ctx->cache.dir, hex, pid,
+             (unsigned long)((size_t)ctx & 0xffffffffu), ++ctx->cache.temp_counter);
+    f = fopen(temp, "wb");
+    if (!f && clsort__mkdirs(ctx->cache.dir)) f = fopen(temp, "wb");
+    if (!f) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: cannot write in %s: %s", ctx->cache.dir, strerror(errno));
+        return;
+    }
+    ok = fwrite(entry, 1, total, f) == total;
+    ok = fflush(f) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+#if defined(_WIN32)
+    ok = ok && MoveFileExA(temp, path, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+    ok = ok && rename(temp, path) == 0;
+#endif
+    if (!ok) {
+        remove(temp);
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: writing %s failed (disk full or read-only?)", path);
+        return;
+    }
+    ++ctx->cache.stores;
+}
+
+static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
+                                          const unsigned char *bin, size_t len, size_t *out_len); /* >>cubin */
+
+/* The entry of a program built from source with opts, whose binary (len
+ * bytes) sits in entry after the header's room (entry: CLSORT_MALLOC'd,
+ * freed here): on NVIDIA a cubin made from it instead, when that works
+ * (>>cubin); the header; written. */
+static void clsort__cache_put(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts,
+                              unsigned char *entry, size_t len)
+{
+    size_t cubin_len = 0;
+    unsigned long stores = ctx->cache.stores;
+    unsigned char *cubin = clsort__cache_cubin(ctx, prog, opts, entry + CLSORT__CACHE_HEADER, len, &cubin_len);
+    int as_cubin = 0;
+    if (cubin) {
+        unsigned char *centry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + cubin_len);
+        if (centry) {
+            CLSORT_FREE(entry);
+            entry = centry;
+            memcpy(entry + CLSORT__CACHE_HEADER, cubin, cubin_len);
+            len = cubin_len;
+            as_cubin = 1;
+        } else {
+            clsort__cache_warn(ctx, "cache: PTX stored, no cubin: out of host memory");
+        }
+        CLSORT_FREE(cubin);
+    }
+    clsort__cache_header(entry, key, entry + CLSORT__CACHE_HEADER, len);
+    clsort__cache_write(ctx, key, entry, CLSORT__CACHE_HEADER + len);
+    if (as_cubin && ctx->cache.stores != stores) ++ctx->cache.cubins;
+    CLSORT_FREE(entry);
+}
+
+/* After a build from source with opts: the binary and its header, stored. */
+static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts)
+{
+    size_t len = 0;
+    unsigned char *entry, *bin;
+    cl_int e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    if (e != CL_SUCCESS || len == 0 || len > CLSORT__CACHE_MAX) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: no program binary (clGetProgramInfo: %s, %lu bytes)", clsort__cl_error_name(e),
+                           (unsigned long)len);
+        return;
+    }
+    entry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + len);
+    if (!entry) {
+        ++ctx->cache.store_failures;
+        return;
+    }
+    bin = entry + CLSORT__CACHE_HEADER;
+    e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    if (e != CL_SUCCESS) {
+        ++ctx->cache.store_failures;
+        clsort__cache_warn(ctx, "cache: clGetProgramInfo(CL_PROGRAM_BINARIES): %s", clsort__cl_error_name(e));
+        CLSORT_FREE(entry);
+        return;
+    }
+    clsort__cache_put(ctx, prog, key, opts, entry, len);
+}
+
+/* The program of key from the cache, built from its binary with opts; NULL
+ * on a miss or when anything about the entry is wrong. */
+static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts)
+{
+    size_t total = 0, len;
+    unsigned char *entry = clsort__cache_read(ctx, key, &total);
+    const unsigned char *bin;
+    cl_program prog = NULL;
+    cl_int e, status = CL_SUCCESS;
+    if (!entry) return NULL;
+    len = clsort__cache_check_header(entry, key, total);
+    if (len == 0 || !clsort__cache_check_binary(entry, entry + CLSORT__CACHE_HEADER, len)) {
+        CLSORT_FREE(entry);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache: an entry failed its check (%s)", len == 0 ? "header" : "checksum");
+        return NULL;
+    }
+    bin = entry + CLSORT__CACHE_HEADER;
+    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &bin, &status, &e);
+    if (e == CL_SUCCESS && status == CL_SUCCESS)
+        e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
+    else if (e == CL_SUCCESS)
+        e = status;
+    CLSORT_FREE(entry);
+    if (e != CL_SUCCESS) {
+        if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache: the driver refused a cached binary: %s", clsort__cl_error_name(e));
+        return NULL;
+    }
+    ++ctx->cache.hits;
+    return prog;
+}
+
+CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx)
+{
+    int i;
+    if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < ctx->num_programs; ++i) {
+        clsort__program *p = &ctx->programs[i];
+        if (p->store_pending && p->program && ctx->cache.on) {
+            char opts[480];
+            clsort__program_opts(p, opts, sizeof opts);
+            clsort__cache_store(ctx, p->program, p->store_key, opts);
+        }
+        p->store_pending = 0;
+    }
+    return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out)
+{
+    if (!ctx || !out) return CLSORT_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->enabled = ctx->cache.on;
+    out->dir = ctx->cache.on ? ctx->cache.dir : "";
+    out->builds = ctx->cache.builds;
+    out->hits = ctx->cache.hits;
+    out->stores = ctx->cache.stores;
+    out->rejected = ctx->cache.rejected;
+    out->store_failures = ctx->cache.store_failures;
+    out->warning = ctx->cache.warning;
+    out->cubins = ctx->cache.cubins;
+    return CLSORT_SUCCESS;
+}
+
+/* >>cubin: NVIDIA's cache entries as machine code ------------------------------
+ * Why: the quirk table's row cache_cubin (a PTX entry costs ptxas again in
+ * every later process; a cubin loads in milliseconds). After a build from
+ * source on NVIDIA, clsort__cache_store hands the driver's binary here: PTX
+ * text. libcuda, the driver API library every NVIDIA driver installs
+ * (libcuda.so.1, nvcuda.dll: no CUDA toolkit needed), links it into a cubin
+ * (cuLinkCreate / cuLinkAddData / cuLinkComplete) on the CUDA device that is
+ * the OpenCL device, in that device's primary context, with the JIT options
+ * of the OpenCL build. The cubin is stored only when the driver builds it
+ * (clCreateProgramWithBinary + clBuildProgram with the program's options)
+ * into the same kernels as the program built from source; anything else
+ * stores the PTX as before and says why in the cache warning. The entry's
+ * key is the same: it names the device and the driver, so a cubin is only
+ * ever loaded by the device model and driver it was made for (another entry
+ * otherwise). libcuda is opened once per context, at the
+ * first such store, and closed (its primary context released) by
+ * clsort_destroy. */
+
+#define CLSORT__CL_PCI_BUS_ID_NV 0x4008     /* cl_nv_device_attribute_query */
+#define CLSORT__CL_PCI_SLOT_ID_NV 0x4009    /* device << 3 | function (as clinfo and hwloc read it) */
+#define CLSORT__CL_PCI_DOMAIN_ID_NV 0x400A  /* newer drivers only */
+#define CLSORT__CL_PCI_BUS_INFO_KHR 0x410F  /* cl_khr_pci_bus_info: {domain, bus, device, function} */
+
+/* Whether a program binary is PTX text (NVIDIA's CL_PROGRAM_BINARIES):
+ * blank and // comment lines, then a .version directive; no NUL but
+ * trailing ones (driver 580 ends its PTX with two). A cubin (ELF) or
+ * anything else: 0. */
+static int clsort__is_ptx(const unsigned char *bin, size_t len)
+{
+    size_t i = 0, k;
+    while (len > 0 && bin[len - 1] == 0) --len;
+    for (k = 0; k < len; ++k)
+        if (bin[k] == 0) return 0;
+    while (i < len) {
+        if (bin[i] == ' ' || bin[i] == '\t' || bin[i] == '\r' || bin[i] == '\n') {
+            ++i;
+        } else if (bin[i] == '/' && i + 1 < len && bin[i + 1] == '/') {
+            while (i < len && bin[i] != '\n') ++i;
+        } else {
+            break;
+        }
+    }
+    return len - i > 9 && memcmp(bin + i, ".version", 8) == 0 && (bin[i + 8] == ' ' || bin[i + 8] == '\t');
+}
+
+/* A CUDA call's result: 1 on CUDA_SUCCESS; else 0, and "what: NAME (code)"
+ * in cuda.why unless an earlier problem of this attempt is there. */
+static int clsort__cu_ok(clsort_context *ctx, clsort__cu_result r, const char *what)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    const char *name = NULL;
+    if (r == 0) return 1;
+    if (cu->why[0]) return 0;
+    if (!cu->p_cuGetErrorName || cu->p_cuGetErrorName(r, &name) != 0 || !name) name = "CUDA error";
+    snprintf(cu->why, sizeof cu->why, "%s: %s (%d)", what, name, (int)r);
+    return 0;
+}
+
+/* Which of n CUDA devices is the OpenCL device. ids[i] = {PCI domain, bus,
+ * device, compute capability major, minor} of CUDA device i; want = the same
+ * of the OpenCL device, -1 where unknown. With its PCI bus and device known:
+ * the CUDA device at that address (and domain, when known) with its compute
+ * capability (when known). Without them: the one CUDA device of its compute
+ * capability, only when there is exactly one. The index; -1 when none
+ * matches, -2 when several do. */
+static int clsort__cuda_pick(const int ids[][5], int n, const int want[5])
+{
+    int i, found = -1, count = 0;
+    for (i = 0; i < n; ++i) {
+        int cc = (want[3] < 0 || ids[i][3] == want[3]) && (want[4] < 0 || ids[i][4] == want[4]);
+        int match = want[1] >= 0 && want[2] >= 0
+                        ? ids[i][1] == want[1] && ids[i][2] == want[2] && (want[0] < 0 || ids[i][0] == want[0]) && cc
+                        : want[3] > 0 && cc;
+        if (match) found = i, ++count;
+    }
+    return count == 1 ? found : count == 0 ? -1 : -2;
+}
+
+/* The OpenCL device's {PCI domain, bus, device, compute capability major,
+ * minor}, -1 where unknown: cl_khr_pci_bus_info, else NVIDIA's
+ * cl_nv_device_attribute_query (bus, slot = device << 3 | function, domain
+ * on newer drivers); the capability as the profile read it at create. */
+static void clsort__cl_device_ids(clsort_context *ctx, int want[5])
+{
+    cl_uint v[4] = {0, 0, 0, 0};
+    int i;
+    for (i = 0; i < 5; ++i) want[i] = -1;
+    if (ctx->dev.nv_cc_major > 0) {
+        want[3] = (int)ctx->dev.nv_cc_major;
+        want[4] = ctx->dev.nv_cc_minor;
+    }
+    if (ctx->dev.pci_bus_info && CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_INFO_KHR,
+                                                                  sizeof v, v, NULL) == CL_SUCCESS) {
+        want[0] = (int)v[0];
+        want[1] = (int)v[1];
+        want[2] = (int)v[2];
+    }
+    if (!ctx->dev.nv_attr_query) return;
+    if (want[1] < 0 &&
+        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_BUS_ID_NV, sizeof v[1], &v[1],
+                                         NULL) == CL_SUCCESS &&
+        CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_SLOT_ID_NV, sizeof v[2], &v[2],
+                                         NULL) == CL_SUCCESS) {
+        want[1] = (int)(v[1] & 0xffu);
+        want[2] = (int)(v[2] >> 3);
+        if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, (cl_device_info)CLSORT__CL_PCI_DOMAIN_ID_NV, sizeof v[0],
+                                             &v[0], NULL) == CL_SUCCESS)
+            want[0] = (int)v[0];
+    }
+}
+
+/* The CUDA device that is the OpenCL device, into cuda.device; 0 (and
+ * cuda.why) when there is none or no single one. */
+static int clsort__cuda_device(clsort_context *ctx)
+{
+    static const int attrs[5] = {CLSORT__CU_PCI_DOMAIN_ID, CLSORT__CU_PCI_BUS_ID, CLSORT__CU_PCI_DEVICE_ID,
+                                 CLSORT__CU_CC_MAJOR, CLSORT__CU_CC_MINOR};
+    static const char *const attr_names[5] = {"cuDeviceGetAttribute(PCI_DOMAIN_ID)", "cuDeviceGetAttribute(PCI_BUS_ID)",
+                                              "cuDeviceGetAttribute(PCI_DEVICE_ID)",
+                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)",
+                                              "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)"};
+    clsort__cuda *cu = &ctx->cuda;
+    clsort__cu_device devs[64];
+    int ids[64][5], want[5], n = 0, i, a, pick;
+    if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetCount(&n), "cuDeviceGetCount")) return 0;
+    if (n > 64) n = 64;
+    for (i = 0; i < n; ++i) {
+        if (!clsort__cu_ok(ctx, cu->p_cuDeviceGet(&devs[i], i), "cuDeviceGet")) return 0;
+        for (a = 0; a < 5; ++a)
+            if (!clsort__cu_ok(ctx, cu->p_cuDeviceGetAttribute(&ids[i][a], attrs[a], devs[i]), attr_names[a])) return 0;
+    }
+    clsort__cl_device_ids(ctx, want);
+    pick = clsort__cuda_pick((const int(*)[5])ids, n, want);
+    if (pick < 0) {
+        if (want[1] >= 0 && want[2] >= 0)
+            snprintf(cu->why, sizeof cu->why, "%s CUDA device at PCI %04x:%02x:%02x (compute capability %d.%d) of %d",
+                     pick == -1 ? "no" : "more than one", (unsigned)(want[0] < 0 ? 0 : want[0]), (unsigned)want[1],
+                     (unsigned)want[2], want[3], want[4], n);
+        else
+            snprintf(cu->why, sizeof cu->why,
+                     "no PCI address of the OpenCL device, and %s CUDA device of compute capability %d.%d (of %d)",
+                     pick == -1 ? "no" : "more than one", want[3], want[4], n);
+        return 0;
+    }
+    cu->device = devs[pick];
+    return 1;
+}
+
+/* libcuda ready for this context: opened, its entry points, cuInit, the
+ * device, its primary context retained. Tried once (at the first NVIDIA
+ * store): 1 when ready; 0 with the reason in cuda.why, then and after. */
+static int clsort__cuda_ready(clsort_context *ctx)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    const char *name = cu->lib_name[0] ? cu->lib_name : CLSORT__LIBCUDA;
+    if (cu->state) return cu->state > 0;
+    cu->state = -1;
+    cu->why[0] = '\0';
+    cu->lib = clsort__dl_open(name, cu->why, sizeof cu->why);
+    if (!cu->lib) return 0;
+#define CLSORT__CU_RESOLVE(fname, sym, params)                                                              \
+    if (!clsort__dl_sym(cu->lib, sym, &cu->p_##fname, sizeof cu->p_##fname) &&                              \
+        !(strcmp(sym, "cuDevicePrimaryCtxRelease_v2") == 0 && /* drivers before CUDA 11: no _v2 */         \
+          clsort__dl_sym(cu->lib, "cuDevicePrimaryCtxRelease", &cu->p_##fname, sizeof cu->p_##fname))) { \
+        snprintf(cu->why, sizeof cu->why, "%s lacks %s", name, sym);                                       \
+        return 0;                                                                                           \
+    }
+    CLSORT__CU_FUNCS(CLSORT__CU_RESOLVE)
+#undef CLSORT__CU_RESOLVE
+    if (!clsort__dl_sym(cu->lib, "cuGetErrorName", &cu->p_cuGetErrorName, sizeof cu->p_cuGetErrorName))
+        cu->p_cuGetErrorName = NULL; /* optional: messages then carry the code alone */
+    if (!clsort__cu_ok(ctx, cu->p_cuInit(0), "cuInit") || !clsort__cuda_device(ctx) ||
+        !clsort__cu_ok(ctx, cu->p_cuDevicePrimaryCtxRetain(&cu->primary, cu->device), "cuDevicePrimaryCtxRetain")) {
+        cu->primary = NULL;
+        return 0;
+    }
+    cu->state = 1;
+    return 1;
+}
+
+/* clsort_destroy: the primary context released, libcuda closed. The
+ * release's result is not looked at: nothing is left to report it to. */
+static void clsort__cuda_unload(clsort_context *ctx)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    if (cu->primary) (void)cu->p_cuDevicePrimaryCtxRelease(cu->device);
+    if (cu->lib) clsort__dl_close(cu->lib);
+    cu->primary = NULL;
+    cu->lib = NULL;
+    cu->state = 0;
+}
+
+/* The JIT options that repeat the OpenCL build's ptxas step. Of the build
+ * options only NVIDIA's cl_nv_compiler_options reach ptxas:
+ * -cl-nv-maxrregcount N and -cl-nv-opt-level N ("passed on to ptxas as
+ * --opt-level", default 3); the others shape the PTX itself and are in it.
+ * clsort passes neither, so the level is 3 (CU_JIT_OPTIMIZATION_LEVEL's own
+ * default is 4). 0, and why, for an option whose effect on ptxas is not
+ * mirrored here (-cl-opt-disable, another -cl-nv-* but -cl-nv-verbose). */
+static int clsort__cubin_jit(const char *opts, unsigned *level, unsigned *maxreg, char *why, size_t why_size)
+{
+    const char *t = opts;
+    *level = 3;
+    *maxreg = 0;
+    for (;;) {
+        size_t len;
+        unsigned *into = NULL, v = 0;
+        int digits = 0;
+        while (*t == ' ') ++t;
+        if (!*t) return 1;
+        len = strcspn(t, " ");
+        if (strncmp(t, "-cl-nv-maxrregcount", 19) == 0 && (t[19] == '=' || t[19] == ' ')) {
+            into = maxreg;
+            t += 20;
+        } else if (strncmp(t, "-cl-nv-opt-level", 16) == 0 && (t[16] == '=' || t[16] == ' ')) {
+            into = level;
+            t += 17;
+        } else if ((strncmp(t, "-cl-nv-", 7) == 0 && !(len == 14 && strncmp(t, "-cl-nv-verbose", 14) == 0)) ||
+                   (len == 15 && strncmp(t, "-cl-opt-disable", 15) == 0)) {
+            snprintf(why, why_size, "the build option %.*s has no JIT counterpart here", (int)len, t);
+            return 0;
+        } else {
+            t += len;
+            continue;
+        }
+        while (*t == ' ') ++t;
+        while (*t >= '0' && *t <= '9' && digits < 6) v = v * 10 + (unsigned)(*t++ - '0'), ++digits;
+        if (!digits || (*t && *t != ' ')) {
+            snprintf(why, why_size, "a malformed -cl-nv-maxrregcount or -cl-nv-opt-level value");
+            return 0;
+        }
+        *into = v;
+    }
+}
+
+/* Each kernel's register count when the driver JIT-compiles the PTX as a
+ * whole program (cuModuleLoadDataEx with the build's JIT options: what
+ * NVIDIA's OpenCL build runs), into regs[k] for the k-th name of names
+ * (';'-separated); the primary context is current. 0 and cuda.why when a
+ * call fails. */
+static int clsort__cubin_regs(clsort_context *ctx, const unsigned char *text, unsigned nopt, int *opt, void **val,
+                              const char *names, int *regs, size_t max)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    clsort__cu_module mod = NULL;
+    size_t k = 0;
+    int ok;
+    if (!clsort__cu_ok(ctx, cu->p_cuModuleLoadDataEx(&mod, text, nopt, opt, val), "cuModuleLoadDataEx")) return 0;
+    for (ok = 1; ok && *names; ++k) {
+        char name[64];
+        size_t len = strcspn(names, ";");
+        clsort__cu_function f = NULL;
+        if (len >= sizeof name || k >= max) {
+            snprintf(cu->why, sizeof cu->why, "more kernels or longer names than the register table holds");
+            ok = 0;
+            break;
+        }
+        memcpy(name, names, len);
+        name[len] = '\0';
+        ok = clsort__cu_ok(ctx, cu->p_cuModuleGetFunction(&f, mod, name), "cuModuleGetFunction") &&
+             clsort__cu_ok(ctx, cu->p_cuFuncGetAttribute(&regs[k], CLSORT__CU_FUNC_NUM_REGS, f), "cuFuncGetAttribute");
+        names += len + (names[len] == ';');
+    }
+    if (!clsort__cu_ok(ctx, cu->p_cuModuleUnload(mod), "cuModuleUnload")) ok = 0;
+    return ok;
+}
+
+/* The PTX text with ".maxnreg regs[k]" in the entry of the k-th kernel of
+ * names, after its parameter list, before its body (PTX ISA: performance
+ * tuning directives). CLSORT_MALLOC'd and NUL-terminated; NULL and
+ * cuda.why when an entry is missing or already carries .maxnreg. */
+static char *clsort__ptx_maxnreg(clsort_context *ctx, const char *text, const char *names, const int *regs)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    size_t at[CLSORT__MAX_KERNELS], len = strlen(text), n = 0, i, j, from = 0;
+    int reg[CLSORT__MAX_KERNELS];
+    char *out, *o;
+    while (*names && n < CLSORT__MAX_KERNELS) {
+        size_t nlen = strcspn(names, ";");
+        const char *e = text, *brace;
+        for (;;) { /* ".entry NAME" with NAME whole */
+            e = strstr(e, ".entry ");
+            if (!e) break;
+            e += 7;
+            while (*e == ' ' || *e == '\t') ++e;
+            if (strncmp(e, names, nlen) == 0 && (e[nlen] == '(' || e[nlen] == ' ' || e[nlen] == '\t' ||
+                                                  e[nlen] == '\n' || e[nlen] == '\r'))
+                break;
+        }
+        brace = e ? strchr(e, '{') : NULL;
+        if (!brace) {
+            snprintf(cu->why, sizeof cu->why, "no entry \"%.*s\" in the PTX", (int)(nlen < 64 ? nlen : 64), names);
+            return NULL;
+        }
+        for (i = (size_t)(e - text); i + 8 < (size_t)(brace - text); ++i)
+            if (memcmp(text + i, ".maxnreg", 8) == 0) {
+                snprintf(cu->why, sizeof cu->why, "the PTX entry \"%.*s\" has its own .maxnreg",
+                         (int)(nlen < 64 ? nlen : 64), names);
+                return NULL;
+            }
+        for (j = n; j > 0 && at[j - 1] > (size_t)(brace - text); --j) { /* in text order */
+            at[j] = at[j - 1];
+            reg[j] = reg[j - 1];
+        }
+        at[j] = (size_t)(brace - text);
+        reg[j] = regs[n];
+        ++n;
+        names += nlen + (names[nlen] == ';');
+    }
+    out = (char *)CLSORT_MALLOC(len + n * 24 + 1);
+    if (!out) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        return NULL;
+    }
+    for (o = out, i = 0; i < n; ++i) {
+        memcpy(o, text + from, at[i] - from);
+        o += at[i] - from;
+        o += sprintf(o, ".maxnreg %d\n", reg[i]);
+        from = at[i];
+    }
+    memcpy(o, text + from, len - from + 1);
+    return out;
+}
+
+/* The PTX linked into a cubin by libcuda, in the device's primary context
+ * (pushed on this thread for the link, popped after). A CLSORT_MALLOC'd
+ * copy of the image (cuLinkComplete's belongs to the link state) and its
+ * size; NULL, and cuda.why, on any failure.
+ * Why the register counts: cuLinkAddData compiles PTX as relocatable code
+ * (CUDA's documentation: "as -rdc=true to nvcc"), and ptxas then allocates
+ * registers otherwise than in the whole-program JIT of NVIDIA's OpenCL
+ * build: on the H100 (driver 580) the one-sweep pass took 116 registers
+ * instead of 64-73, and sorts from such cubins ran 5-31% slower
+ * (bench/RESULTS.md, first call). So each entry gets the register count of
+ * the whole-program JIT as its .maxnreg before the link. */
+static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned char *ptx, size_t len, const char *names,
+                                         unsigned level, unsigned maxreg, size_t *out_len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    char log[512] = "";
+    int opt[4], regs[CLSORT__MAX_KERNELS];
+    void *val[4];
+    unsigned nopt = 0;
+    clsort__cu_link link = NULL;
+    clsort__cu_context popped = NULL;
+    void *image = NULL;
+    size_t image_len = 0;
+    unsigned char *text, *out = NULL;
+    char *tuned = NULL;
+    int ok;
+    *out_len = 0;
+    /* option values travel in the pointers themselves (cuda.h's convention);
+     * the JIT's own options first: the whole-program load takes those */
+    opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
+    if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
+    text = (unsigned char *)CLSORT_MALLOC(len + 1); /* the PTX with its terminator (cuLinkAddData wants one) */
+    if (!text) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        return NULL;
+    }
+    memcpy(text, ptx, len);
+    text[len] = 0;
+    if (!clsort__cu_ok(ctx, cu->p_cuCtxPushCurrent(cu->primary), "cuCtxPushCurrent")) {
+        CLSORT_FREE(text);
+        return NULL;
+    }
+    ok = clsort__cubin_regs(ctx, text, maxreg ? 2 : 1, opt, val, names, regs, CLSORT__MAX_KERNELS) &&
+         (tuned = clsort__ptx_maxnreg(ctx, (const char *)text, names, regs)) != NULL &&
+         clsort__cu_ok(ctx, cu->p_cuLinkCreate(nopt, opt, val, &link), "cuLinkCreate") &&
+         clsort__cu_ok(ctx,
+                       cu->p_cuLinkAddData(link, CLSORT__CU_JIT_INPUT_PTX, tuned, strlen(tuned) + 1, "clsort.ptx", 0,
+                                           NULL, NULL),
+                       "cuLinkAddData") &&
+         clsort__cu_ok(ctx, cu->p_cuLinkComplete(link, &image, &image_len), "cuLinkComplete");
+    if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
+        snprintf(cu->why, sizeof cu->why, "cuLinkComplete gave no image (%lu bytes)", (unsigned long)image_len);
+        ok = 0;
+    }
+    if (ok && (out = (unsigned char *)CLSORT_MALLOC(image_len)) == NULL) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        ok = 0;
+    }
+    if (ok) memcpy(out, image, image_len);
+    if (!ok && log[0]) { /* the JIT's own words, on one line */
+        size_t used = strlen(cu->why), k;
+        log[sizeof log - 1] = '\0';
+        for (k = 0; log[k]; ++k)
+            if (log[k] == '\n' || log[k] == '\r') log[k] = ' ';
+        snprintf(cu->why + used, sizeof cu->why - used, "; JIT log: %s", log);
+    }
+    if (link && !clsort__cu_ok(ctx, cu->p_cuLinkDestroy(link), "cuLinkDestroy")) ok = 0;
+    if (!clsort__cu_ok(ctx, cu->p_cuCtxPopCurrent(&popped), "cuCtxPopCurrent")) ok = 0;
+    CLSORT_FREE(text);
+    if (tuned) CLSORT_FREE(tuned);
+    if (!ok) {
+        if (out) CLSORT_FREE(out);
+        return NULL;
+    }
+    *out_len = image_len;
+    return out;
+}
+
+/* How many kernels a built program holds and their names
+ * (CL_PROGRAM_KERNEL_NAMES: ';'-separated); 0 when a query fails. */
+static int clsort__program_kernel_names(clsort_context *ctx, cl_program p, size_t *n, char *names, size_t size)
+{
+    memset(names, 0, size); /* the last byte stays the terminator */
+    return CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_NUM_KERNELS, sizeof *n, n, NULL) == CL_SUCCESS &&
+           CLSORT__CL(ctx, clGetProgramInfo)(p, CL_PROGRAM_KERNEL_NAMES, size - 1, names, NULL) == CL_SUCCESS;
+}
+
+/* Whether two kernel name lists hold the same names, in any order (a
+ * program holds a name once). */
+static int clsort__same_names(const char *a, const char *b)
+{
+    const char *t = a;
+    if (strlen(a) != strlen(b)) return 0;
+    while (*t) {
+        size_t len = strcspn(t, ";");
+        const char *u = b;
+        int found = 0;
+        while (*u && !found) {
+            size_t ulen = strcspn(u, ";");
+            found = ulen == len && strncmp(t, u, len) == 0;
+            u += ulen + (u[ulen] == ';');
+        }
+        if (!found) return 0;
+        t += len + (t[len] == ';');
+    }
+    return 1;
+}
+
+/* ptxas's own support routines (64-bit division: __cuda_sm20_rem_s64 ...),
+ * which a relocatable cubin keeps as global functions and NVIDIA's OpenCL
+ * then lists as kernels: not the library's. */
+static int clsort__is_cuda_helper(const char *name)
+{
+    return strncmp(name, "__cuda_", 7) == 0;
+}
+
+/* names (';'-separated, n of them) without ptxas's own support routines. */
+static void clsort__drop_cuda_helpers(char *names, size_t *n)
+{
+    char *t = names, *o = names;
+    while (*t) {
+        size_t len = strcspn(t, ";");
+        if (!clsort__is_cuda_helper(t)) {
+            if (o != names) *o++ = ';';
+            memmove(o, t, len);
+            o += len;
+        } else {
+            --*n;
+        }
+        t += len + (t[len] == ';');
+    }
+    *o = '\0';
+}
+
+/* Whether the driver builds the cubin (clCreateProgramWithBinary +
+ * clBuildProgram with the program's options) into the kernels of the
+ * program built from source; why not in cuda.why. */
+static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const char *opts, const unsigned char *cubin,
+                                size_t len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    char want[1024], got[1024];
+    size_t nwant = 0, ngot = 0;
+    cl_int e, status = CL_SUCCESS;
+    cl_program prog;
+    int ok = 0;
+    if (!clsort__program_kernel_names(ctx, built, &nwant, want, sizeof want)) {
+        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
+        return 0;
+    }
+    prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &cubin, &status, &e);
+    if (e == CL_SUCCESS && status != CL_SUCCESS) e = status;
+    if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);
+    if (e != CL_SUCCESS)
+        snprintf(cu->why, sizeof cu->why, "the driver refused the cubin: %s (%d)", clsort__cl_error_name(e), (int)e);
+    else if (!clsort__program_kernel_names(ctx, prog, &ngot, got, sizeof got))
+        snprintf(cu->why, sizeof cu->why, "the kernels of the program built from the cubin could not be listed");
+    else if ((clsort__drop_cuda_helpers(got, &ngot), ngot != nwant) || !clsort__same_names(want, got))
+        snprintf(cu->why, sizeof cu->why, "the cubin's program holds %lu kernels (%.150s), the source's %lu (%.150s)",
+                 (unsigned long)ngot, got, (unsigned long)nwant, want);
+    else
+        ok = 1;
+    if (prog) CLSORT__CL(ctx, clReleaseProgram)(prog);
+    return ok;
+}
+
+/* What to store of a program just built from source with opts, whose
+ * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.cache_ptx) a
+ * PTX binary becomes a verified cubin, returned CLSORT_MALLOC'd with its
+ * size; NULL = store bin as it is (why, when a cubin was tried, in the
+ * cache warning). */
+static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
+                                          const unsigned char *bin, size_t len, size_t *out_len)
+{
+    clsort__cuda *cu = &ctx->cuda;
+    unsigned level = 3, maxreg = 0;
+    unsigned char *cubin = NULL;
+    char names[1024];
+    size_t nnames = 0;
+    *out_len = 0;
+    if (!ctx->dev.cache_cubin || ctx->tuning.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
+    if (clsort__cuda_ready(ctx)) {
+        cu->why[0] = '\0';
+        if (!clsort__program_kernel_names(ctx, prog, &nnames, names, sizeof names))
+            snprintf(cu->why, sizeof cu->why, "the kernels of the program built from source could not be listed");
+        else if (clsort__cubin_jit(opts, &level, &maxreg, cu->why, sizeof cu->why) &&
+            (cubin = clsort__cubin_link(ctx, bin, len, names, level, maxreg, out_len)) != NULL &&
+            !clsort__cubin_verify(ctx, prog, opts, cubin, *out_len)) {
+            CLSORT_FREE(cubin);
+            cubin = NULL;
+        }
+    }
+    if (!cubin) {
+        *out_len = 0;
+        clsort__cache_warn(ctx, "cache: PTX stored, no cubin: %s", cu->why);
+    }
+    return cubin;
+}
 
 
 /* >>generated ----------------------------------------------------------------

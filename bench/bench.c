@@ -1,42 +1,43 @@
-/* clsort bench: times each primitive on one device and prints one JSON line
- * per measurement.
+/* clsort's bench driver: times each primitive on one device and prints one
+ * JSON line per measurement (row = primitive/variant at one size n).
  *
- *   build/bench [log2 sizes...]        default 16 20 24 (CLSORT_DEVICE picks the device)
+ *   build/bench [SUITE...] [LOG2N...] [--filter REGEX] [--runs N] [--no-host]
+ *   build/bench --list [SUITE...] [--filter REGEX]      the rows, without running
+ *
+ * Suites (default: every suite but nbody): scan, pack, sort, gather, bin,
+ * bitonic, reduce, and nbody (all-pairs N-body; its sizes are log2 N, so it
+ * runs on its own). Every suite but nbody has the "copy" row, the device's
+ * practical bandwidth (clEnqueueCopyBuffer of the same bytes): the byte floor
+ * that bench/table.py sets each row against. --filter keeps the rows whose
+ * "primitive/variant" matches a POSIX extended regular expression, e.g.
+ * --filter 'sort/u(8|16)_keys'. Sizes default to 16 20 24 (nbody: 12 14).
+ * CLSORT_DEVICE picks the device (see clsort.h, ENVIRONMENT).
  *
  * Timing: clFinish, then a monotonic host clock around the call and a second
- * clFinish, so the figure covers every kernel of the call and its launch cost.
- * One warm-up call (builds programs), then the median of BENCH_RUNS (default 15).
- * Alongside, "copy" (clEnqueueCopyBuffer of the same bytes) gives the device's
- * practical bandwidth ceiling, and on every device a plain C loop doing the same
- * work on the host gives the CPU baseline ("device":"host C loop"; for the sort,
- * std::sort of the same keys, "device":"host std::sort"). BENCH_ONLY=sort
- * (a substring of the primitive names) restricts the run; BENCH_ONLY="copy bitonic_seg1024 bitonic_u32 bitonic_var"
- * gives the copy and bitonic rows: bitonic_seg1024 (n/1024 segments of 1024 u32 keys,
- * CUB DeviceSegmentedSort's case), bitonic_u32 (one array of n u32) and
- * bitonic_var (random segments of 0..2047 keys from device offsets; the time
- * includes the offsets read-back and the plan upload).
- * BENCH_VARIANT (a list whose substrings are variant names, e.g. "u32_keys
- * u32_exclusive") keeps only those variants; BENCH_HOST=0 leaves out the host
- * rows (std::sort at 2^24 takes seconds).
- * Sort rows of issue 22: u8_keys and u16_keys (all 8 / 16 bits: 1 and 2
- * passes) and u32_keys_16byte_values (a float4 per key); their CUB peers are
- * bench/cub_sort_narrow.cu (cub_sortkeys_u8, cub_sortkeys_u16,
- * cub_sortpairs_u32_v16).
+ * clFinish, so a figure covers every kernel of the call and its launch costs.
+ * One warm-up call (it builds the programs), then the median of --runs calls
+ * (default 15). On every device a plain C loop doing the same work on the
+ * host gives the CPU baseline ("device":"host C loop"; for the sort, std::sort
+ * of the same keys, "host std::sort"); --no-host leaves those rows out.
  *
- * N-body (O(N^2), so never part of the default run): BENCH_ONLY=nbody, the
- * sizes are log2 N (e.g. 14 16 18). Rows: the tiled kernel in float, float
- * with native_rsqrt, double (where the device has it), the atomic pair kernel
- * (Newton's third law), and the plain C loop on the host (-O3, one thread, N
- * <= 2^BENCH_NBODY_HOST_MAX, default 14). "items_per_s" is interactions per
- * second: N^2 per evaluation (also for the atomic kernel, which evaluates
- * each pair once). Each timed call is BENCH_NBODY_STEPS (default 4) steps of
- * the tutorial integrator (one evaluation each, no host transfer).
- * CLSORT_NBODY="wg:ib:js[:flags]" sets the shape (shown as "shape");
- * BENCH_NBODY_VARIANTS="f32_tiled,f64_tiled," (each name followed by a comma)
- * keeps only those rows. bench/nbody_gpu.sh runs the GPU sweep. */
+ * The environment of earlier versions still selects rows, so that one command
+ * drives this driver and an older one alike (bench/run_gpu.sh before-after):
+ * BENCH_ONLY (a list in which the primitive's name must appear), BENCH_VARIANT
+ * (a list in which the variant's name must appear), BENCH_RUNS, BENCH_HOST=0.
+ *
+ * Data: random u32 keys from a fixed seed; flags with half set; 1024-key
+ * segments and random 0..2047-key segments from device offsets (bitonic);
+ * segments of mean length 1000 (reductions); float4 particles uniform in the
+ * unit square on a 32 x 32 periodic grid (bin, gather). The peers time the same
+ * shapes (bench/peers/). N-body: a uniform ball of equal masses, dt and
+ * softening 1e-4, BENCH_NBODY_STEPS (default 4) steps of the tutorial
+ * integrator per timed call; "items_per_s" is interactions per second (N^2 per
+ * step); CLSORT_NBODY="wg:ib:js[:flags]" sets the kernel's shape, shown as
+ * "shape"; the host loop runs up to N = 2^BENCH_NBODY_HOST_MAX (default 14). */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,45 +56,129 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void)
+static double median(double *t, int runs)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    return t[runs / 2];
 }
 
-typedef enum { OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT, OP_SPLIT_BIT,
-               OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
-               OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_BIN_SORT_GATHER, OP_BIN_SORT, OP_BIN_SORT_1PASS, OP_BIN_ATOMIC,
-               OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR,
-               OP_REDUCE_U32, OP_REDUCE_F32, OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE,
-               OP_REDUCE_BY_KEY, OP_RLE, OP_UNIQUE, OP_HISTOGRAM, OP_LAST = OP_HISTOGRAM } op_kind;
-static const char *op_names[][2] = {
-    {"copy", "u32"}, {"scan", "u32_exclusive"}, {"scan", "u32_inclusive"}, {"scan", "f32_exclusive"},
-    {"scan", "u64_exclusive"}, {"enumerate", "u32_flags_half"}, {"pack", "u32_flags_half"},
-    {"pack", "u32_u32_flags_half"}, {"split", "u32_flags_half"}, {"split", "u32_key_bit"},
-    {"sort", "u32_keys"}, {"sort", "u32_u32_pairs"}, {"sort", "u32_keys_16bit"}, {"sort", "u32_keys_10bit"},
-    {"sort", "u64_keys"}, {"sort", "u32_keys_permutation"}, {"sort", "u32_keys_caller_temp"},
-    {"sort", "u32_keys_10bit_1pass"}, {"sort", "u8_keys"}, {"sort", "u16_keys"}, {"sort", "u32_keys_16byte_values"},
-    {"bin", "sort10_perm_gather_f4"}, {"bin", "32x32_sort_f4"},
-    {"bin", "32x32_sort_1pass_f4"}, {"bin", "32x32_atomic_f4"},
-    {"bitonic_seg1024", "u32_keys_1024_segments"}, {"bitonic_u32", "u32_keys"},
-    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets"},
-    {"reduce", "u32_sum"}, {"reduce", "f32_sum"}, {"segmented_scan", "u32_sum_inclusive_no_segments"},
-    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000"}, {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000"},
-    {"scan_by_key", "u32_sum_inclusive_mean_run_1000"},
-    {"segmented_reduce", "u32_sum_offsets_mean_1000"}, {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000"},
-    {"run_length_encode", "u32_keys_mean_run_1000"}, {"unique", "u32_keys_mean_run_1000"},
-    {"histogram", "u32_256_even_bins"}};
+/* xorshift64: the fixed-seed data of every row */
+static uint32_t rnd(unsigned long long *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (uint32_t)(*state >> 11);
+}
+
+/* ---- suites and rows ---- */
+
+enum {
+    S_SCAN = 1u << 0, S_PACK = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BIN = 1u << 4, S_BITONIC = 1u << 5,
+    S_REDUCE = 1u << 6, S_NBODY = 1u << 7,
+    S_ARRAYS = S_SCAN | S_PACK | S_SORT | S_GATHER | S_BIN | S_BITONIC | S_REDUCE /* sizes are element counts */
+};
+
+static const struct suite {
+    const char *name;
+    unsigned mask;
+    const char *what;
+} suites[] = {
+    {"scan", S_SCAN, "exclusive and inclusive scans of u32, f32, u64"},
+    {"pack", S_PACK, "enumerate, pack (stream compaction, keys and values), split"},
+    {"sort", S_SORT, "radix sort: key widths 8-64 bits, bit ranges, values, the permutation, caller scratch"},
+    {"gather", S_GATHER, "gather of float4 records by a permutation"},
+    {"bin", S_BIN, "particle binning: cell keys, sort, offsets, one float4 array reordered"},
+    {"bitonic", S_BITONIC, "bitonic sort: 1024-key segments, one array, variable segments"},
+    {"reduce", S_REDUCE, "reduce, segmented scans and reduce, the by-key family, histogram"},
+    {"nbody", S_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
+    {"all", S_ARRAYS, "every suite but nbody (the default)"},
+};
+
+typedef enum {
+    OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT,
+    OP_SPLIT_BIT, OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
+    OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_GATHER_F4, OP_BIN_SORT_GATHER, OP_BIN_SORT,
+    OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
+    OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
+    OP_UNIQUE, OP_HISTOGRAM, OP_COUNT
+} op_kind;
+
+/* One row per op, in op_kind's order. The names are the keys of
+ * bench/table.py and of every raw result file: keep them stable. */
+static const struct row {
+    const char *primitive, *variant;
+    unsigned suites;
+} rows[OP_COUNT] = {
+    {"copy", "u32", S_ARRAYS},
+    {"scan", "u32_exclusive", S_SCAN},
+    {"scan", "u32_inclusive", S_SCAN},
+    {"scan", "f32_exclusive", S_SCAN},
+    {"scan", "u64_exclusive", S_SCAN},
+    {"enumerate", "u32_flags_half", S_PACK},
+    {"pack", "u32_flags_half", S_PACK},
+    {"pack", "u32_u32_flags_half", S_PACK},
+    {"split", "u32_flags_half", S_PACK},
+    {"split", "u32_key_bit", S_PACK},
+    {"sort", "u32_keys", S_SORT},
+    {"sort", "u32_u32_pairs", S_SORT},
+    {"sort", "u32_keys_16bit", S_SORT},
+    {"sort", "u32_keys_10bit", S_SORT},
+    {"sort", "u64_keys", S_SORT},
+    {"sort", "u32_keys_permutation", S_SORT},
+    {"sort", "u32_keys_caller_temp", S_SORT},
+    {"sort", "u32_keys_10bit_1pass", S_SORT},
+    {"sort", "u8_keys", S_SORT},
+    {"sort", "u16_keys", S_SORT},
+    {"sort", "u32_keys_16byte_values", S_SORT},
+    {"gather", "f4_cell_permutation", S_GATHER},
+    {"bin", "sort10_perm_gather_f4", S_BIN},
+    {"bin", "32x32_sort_f4", S_BIN},
+    {"bin", "32x32_sort_1pass_f4", S_BIN},
+    {"bin", "32x32_atomic_f4", S_BIN},
+    {"bitonic_seg1024", "u32_keys_1024_segments", S_BITONIC},
+    {"bitonic_u32", "u32_keys", S_BITONIC},
+    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets", S_BITONIC},
+    {"reduce", "u32_sum", S_REDUCE},
+    {"reduce", "f32_sum", S_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_no_segments", S_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000", S_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000", S_REDUCE},
+    {"scan_by_key", "u32_sum_inclusive_mean_run_1000", S_REDUCE},
+    {"segmented_reduce", "u32_sum_offsets_mean_1000", S_REDUCE},
+    {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000", S_REDUCE},
+    {"run_length_encode", "u32_keys_mean_run_1000", S_REDUCE},
+    {"unique", "u32_keys_mean_run_1000", S_REDUCE},
+    {"histogram", "u32_256_even_bins", S_REDUCE},
+};
+
+static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
+#define NBODY_VARIANTS 4
+
+/* Which rows run: the named suites, --filter, and the older environment. */
+typedef struct selection {
+    unsigned suites;
+    int have_filter;
+    regex_t filter;
+    const char *only, *variants; /* BENCH_ONLY, BENCH_VARIANT */
+} selection;
+
+static int wanted(const selection *s, const char *primitive, const char *variant, unsigned row_suites)
+{
+    char name[160];
+    if (!(row_suites & s->suites)) return 0;
+    if (s->only && !strstr(s->only, primitive)) return 0;
+    if (s->variants && !strstr(s->variants, variant)) return 0;
+    snprintf(name, sizeof name, "%s/%s", primitive, variant);
+    return !s->have_filter || regexec(&s->filter, name, 0, NULL, 0) == 0;
+}
 
 /* std::sort of the same keys (bench/std_sort.cpp): the CPU baseline of the sort */
 extern void bench_std_sort(uint32_t *keys, size_t n);
 /* the plain C N-body loop (bench/nbody_host.c, -O3) */
 extern void bench_nbody_host(const float *pos, float *acc, size_t n, float eps2);
 
-static double median(double *t, int runs);
+static unsigned long long seed = 0x9E3779B97F4A7C15ull;
 
 static void report_nbody(const char *dev, const char *variant, size_t n, double ms_per_eval)
 {
@@ -134,9 +219,9 @@ static clsort_context *native_context(clsort_context *cs)
 
 /* The N-body rows at n bodies: a Plummer-like random cluster (uniform in a
  * unit ball, equal masses), dt and softening as the seed (1e-4). */
-static int bench_nbody(clsort_context *cs, size_t n, int runs)
+static int bench_nbody(clsort_context *cs, size_t n, int runs, const selection *sel, int host_rows)
 {
-    static const char *variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
+    const char *const *variants = nbody_variants;
     const char *steps_env = getenv("BENCH_NBODY_STEPS"), *host_env = getenv("BENCH_NBODY_HOST_MAX");
     unsigned steps = steps_env ? (unsigned)atoi(steps_env) : 4;
     size_t host_max = (size_t)1 << (host_env ? atoi(host_env) : 14), j;
@@ -151,9 +236,9 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
     for (j = 0; j < n; ++j) {
         float x, y, z;
         do {
-            x = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
-            y = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
-            z = (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+            x = (float)(rnd(&seed) >> 8) / 8388608.0f - 1.0f;
+            y = (float)(rnd(&seed) >> 8) / 8388608.0f - 1.0f;
+            z = (float)(rnd(&seed) >> 8) / 8388608.0f - 1.0f;
         } while (x * x + y * y + z * z > 1.0f);
         h[4 * j] = x, h[4 * j + 1] = y, h[4 * j + 2] = z, h[4 * j + 3] = 1.0f / (float)n;
         hd[4 * j] = x, hd[4 * j + 1] = y, hd[4 * j + 2] = z, hd[4 * j + 3] = 1.0 / (double)n;
@@ -164,7 +249,8 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         cl_mem pos, vel;
         clsort_context *bc = cs; /* the native row: a context of its own */
         int res;
-        const char *pick = getenv("BENCH_NBODY_VARIANTS"); /* e.g. "f32_tiled," for sweeps */
+        const char *pick = getenv("BENCH_NBODY_VARIANTS"); /* e.g. "f32_tiled," (earlier sweeps' form) */
+        if (!wanted(sel, "nbody", variants[v], S_NBODY)) continue;
         if (pick) {
             char key[64];
             snprintf(key, sizeof key, "%s,", variants[v]);
@@ -182,10 +268,12 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         if (e != CL_SUCCESS) return -1;
         vel = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * vec, NULL, &e);
         if (e != CL_SUCCESS) return -1;
-        clEnqueueWriteBuffer(q, pos, CL_TRUE, 0, n * vec, v == 2 ? (const void *)hd : (const void *)h, 0, NULL, NULL);
         {
             cl_uint zero = 0;
-            clEnqueueFillBuffer(q, vel, &zero, sizeof zero, 0, n * vec, 0, NULL, NULL);
+            if (clEnqueueWriteBuffer(q, pos, CL_TRUE, 0, n * vec, v == 2 ? (const void *)hd : (const void *)h, 0, NULL,
+                                     NULL) != CL_SUCCESS ||
+                clEnqueueFillBuffer(q, vel, &zero, sizeof zero, 0, n * vec, 0, NULL, NULL) != CL_SUCCESS)
+                return -1;
         }
         res = clsort_nbody(bc, pos, vel, n, &d, NULL); /* warm-up: builds the program */
         clFinish(q);
@@ -199,7 +287,10 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
                 double t0;
                 clFinish(q);
                 t0 = now_ms();
-                clsort_nbody(bc, pos, vel, n, &d, NULL);
+                if (clsort_nbody(bc, pos, vel, n, &d, NULL) != CLSORT_SUCCESS) {
+                    fprintf(stderr, "bench: nbody %s: %s\n", variants[v], clsort_last_error(bc));
+                    return -1;
+                }
                 clFinish(q);
                 t[r] = (now_ms() - t0) / steps;
             }
@@ -209,7 +300,7 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
         clReleaseMemObject(vel);
         if (bc != cs) clsort_destroy(bc);
     }
-    if (n <= host_max) {
+    if (host_rows && n <= host_max && wanted(sel, "nbody", "f32_plain_loop", S_NBODY)) {
         int host_runs = runs < 3 ? runs : 3, r;
         for (r = 0; r < host_runs; ++r) {
             double t0 = now_ms();
@@ -225,6 +316,7 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs)
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
+    cl_mem gperm;          /* gather: the permutation that sorts the positions by cell (made at the warm-up) */
     cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
     size_t segments;
     /* reductions: segments of mean length 1000 (a head with probability 1/1000) as u32 flags, u32 run keys
@@ -329,6 +421,16 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         so.values_out = B->pos2;
         so.value_size = 16;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_GATHER_F4: /* float4 records by the permutation that sorts them by cell (cub_gather_f4's case) */
+        if (!B->gperm) {
+            cl_int e;
+            B->gperm = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 4, NULL, &e);
+            if (e != CL_SUCCESS) return -1;
+            so.end_bit = 10;
+            so.permutation = B->gperm;
+            if (clsort_sort(cs, B->va, B->b, n, &so, NULL) != CLSORT_SUCCESS) return -1;
+        }
+        return clsort_gather(cs, B->pos, B->pos2, B->gperm, n, 16, NULL);
     case OP_BIN_SORT_GATHER: case OP_BIN_SORT: case OP_BIN_SORT_1PASS: case OP_BIN_ATOMIC: return run_bin(cs, op, B, n);
     case OP_BITONIC_SEG1024: /* n / 1024 segments of 1024 keys (n >= 1024) */
         bd.segment_length = n < 1024 ? n : 1024;
@@ -373,6 +475,7 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         hd.upper_int = (int64_t)1 << 32;
         return clsort_histogram_even(cs, B->a, n, B->counts, &hd, NULL);
     }
+    case OP_COUNT: break;
     }
     return -1;
 }
@@ -441,11 +544,6 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
     }
 }
 
-static double median(double *t, int runs)
-{
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    return t[runs / 2];
-}
 
 static void report(const char *dev, const char *prim, const char *variant, size_t n, double ms)
 {
@@ -454,163 +552,245 @@ static void report(const char *dev, const char *prim, const char *variant, size_
     fflush(stdout);
 }
 
+/* A device buffer of `bytes`, filled from host when given; *ok drops to 0 on failure. */
+static cl_mem buffer(cl_context cc, size_t bytes, const void *host, int *ok)
+{
+    cl_int e = CL_SUCCESS;
+    cl_mem m = NULL;
+    if (*ok) m = clCreateBuffer(cc, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, (void *)host, &e);
+    if (e != CL_SUCCESS) *ok = 0;
+    return m;
+}
+
+static void release(cl_mem m)
+{
+    if (m) clReleaseMemObject(m);
+}
+
+/* The inputs of every row at n elements (h: the random keys, hf: the flags;
+ * host copies of the segment data for the C loops). 1 on success. */
+static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const uint32_t *hf)
+{
+    uint32_t *off = (uint32_t *)malloc((n + 1) * 4), *k64 = (uint32_t *)malloc(n * 8), *cells = (uint32_t *)malloc(n * 4);
+    float *pos = (float *)malloc(n * 16);
+    uint8_t *f8 = (uint8_t *)malloc(n);
+    size_t j, at = 0;
+    uint32_t key = 0;
+    int ok = 1;
+    memset(B, 0, sizeof *B);
+    B->hostflags = (uint32_t *)malloc(n * 4);
+    B->hostkeys = (uint32_t *)malloc(n * 4);
+    B->hostoff = (uint32_t *)malloc(n * 4 + 8);
+    if (!off || !k64 || !cells || !pos || !f8 || !B->hostflags || !B->hostkeys || !B->hostoff) ok = 0;
+    if (ok) { /* random segment lengths 0..2047 (mean 1023.5), the last one cut at n */
+        off[0] = 0;
+        while (at < n) {
+            size_t len = rnd(&seed) % 2048u;
+            at = at + len < n ? at + len : n;
+            off[++B->segments] = (uint32_t)at;
+        }
+        B->hostoff[0] = 0; /* reductions: a segment starts with probability 1/1000 */
+        for (j = 0; j < n; ++j) {
+            B->hostflags[j] = j > 0 && rnd(&seed) % 1000u == 0;
+            if (B->hostflags[j]) {
+                ++key;
+                B->hostoff[++B->segcount] = (uint32_t)j;
+            }
+            B->hostkeys[j] = key;
+            f8[j] = (uint8_t)B->hostflags[j];
+        }
+        B->hostoff[++B->segcount] = (uint32_t)n;
+        for (j = 0; j < n; ++j) k64[2 * j] = h[j], k64[2 * j + 1] = h[j] ^ 0x5bd1e995u;
+        for (j = 0; j < n; ++j) { /* float4 positions, x and y uniform in [0, 1); their 10-bit cells */
+            pos[4 * j] = (float)(rnd(&seed) >> 8) / 16777216.0f;
+            pos[4 * j + 1] = (float)(rnd(&seed) >> 8) / 16777216.0f;
+            pos[4 * j + 2] = 0.0f;
+            pos[4 * j + 3] = 1.0f;
+            cells[j] = (uint32_t)(pos[4 * j] * 32.0f) + 32u * (uint32_t)(pos[4 * j + 1] * 32.0f);
+        }
+    }
+    B->a = buffer(cc, n * 4, h, &ok);
+    B->b = buffer(cc, n * 4, NULL, &ok);
+    B->flags = buffer(cc, n * 4, hf, &ok);
+    B->va = buffer(cc, n * 4, cells, &ok); /* values of the pairs rows and the keys of the 10-bit binning sort */
+    B->vb = buffer(cc, n * 4, NULL, &ok);
+    B->a64 = buffer(cc, n * 8, k64, &ok);
+    B->b64 = buffer(cc, n * 8, NULL, &ok);
+    B->pos = buffer(cc, n * 16, pos, &ok);
+    B->pos2 = buffer(cc, n * 16, NULL, &ok);
+    B->off = buffer(cc, 1025 * 4, NULL, &ok);
+    B->offsets = buffer(cc, (B->segments + 1) * 4, off, &ok);
+    B->segflags = buffer(cc, n * 4, B->hostflags, &ok);
+    B->segflags8 = buffer(cc, n, f8, &ok);
+    B->segkeys = buffer(cc, n * 4, B->hostkeys, &ok);
+    B->segoff = buffer(cc, (B->segcount + 1) * 4, B->hostoff, &ok);
+    B->counts = buffer(cc, 256 * 4, NULL, &ok);
+    B->result = buffer(cc, 8, NULL, &ok);
+    free(off), free(k64), free(cells), free(pos), free(f8);
+    return ok;
+}
+
+static void release_bufs(bufs *B)
+{
+    cl_mem *all[] = {&B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
+                     &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
+                     &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result};
+    size_t i;
+    for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
+    free(B->hostflags), free(B->hostkeys), free(B->hostoff);
+}
+
+/* The host rows: the ops a plain C loop (or std::sort, up to 2^24 keys) does too. */
+static int has_host_row(op_kind op, size_t n)
+{
+    return op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT ||
+           (op >= OP_REDUCE_U32 && op <= OP_HISTOGRAM) || (op == OP_SORT_U32 && n <= ((size_t)1 << 24));
+}
+
+/* Every selected row at n elements. 0 on success. */
+static int bench_size(clsort_context *cs, size_t n, int runs, const selection *sel, int host_rows)
+{
+    cl_command_queue q = clsort_cl_queue(cs);
+    uint32_t *h = (uint32_t *)malloc(n * 4), *hf = (uint32_t *)malloc(n * 4), *ho = (uint32_t *)malloc(n * 8);
+    double *t = (double *)malloc(sizeof(double) * (size_t)runs);
+    const char *dev = clsort_device_name(cs);
+    bufs B;
+    size_t j;
+    int op, status = 0;
+    if (!h || !hf || !ho || !t) {
+        fprintf(stderr, "bench: out of host memory at n = %lu\n", (unsigned long)n);
+        free(h), free(hf), free(ho), free(t);
+        return -1;
+    }
+    for (j = 0; j < n; ++j) h[j] = rnd(&seed), hf[j] = rnd(&seed) & 1;
+    if (!make_bufs(clsort_cl_context(cs), &B, n, h, hf)) {
+        fprintf(stderr, "bench: buffers for n = %lu could not be made\n", (unsigned long)n);
+        status = -1;
+    }
+    for (op = 0; op < OP_COUNT && status == 0; ++op) {
+        if (!wanted(sel, rows[op].primitive, rows[op].variant, rows[op].suites)) continue;
+        if (run_op(cs, (op_kind)op, &B, n) != 0 || clFinish(q) != CL_SUCCESS) { /* warm-up: builds the programs */
+            fprintf(stderr, "bench: %s/%s: %s\n", rows[op].primitive, rows[op].variant, clsort_last_error(cs));
+            status = -1;
+            break;
+        }
+        for (j = 0; j < (size_t)runs && status == 0; ++j) {
+            double t0;
+            clFinish(q);
+            t0 = now_ms();
+            status = run_op(cs, (op_kind)op, &B, n);
+            clFinish(q);
+            t[j] = now_ms() - t0;
+        }
+        if (status != 0) {
+            fprintf(stderr, "bench: %s/%s: %s\n", rows[op].primitive, rows[op].variant, clsort_last_error(cs));
+            break;
+        }
+        report(dev, rows[op].primitive, rows[op].variant, n, median(t, runs));
+        if (host_rows && has_host_row((op_kind)op, n)) {
+            int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
+            for (j = 0; j < (size_t)host_runs; ++j) {
+                double t0;
+                if (op == OP_SORT_U32) memcpy(ho, h, n * 4); /* not timed: std::sort sorts in place */
+                t0 = now_ms();
+                host_op((op_kind)op, h, ho, hf, &B, n);
+                t[j] = now_ms() - t0;
+            }
+            report(op == OP_SORT_U32 ? "host std::sort" : "host C loop", rows[op].primitive, rows[op].variant, n,
+                   median(t, host_runs));
+        }
+    }
+    release_bufs(&B);
+    free(h), free(hf), free(ho), free(t);
+    return status;
+}
+
+static void list_rows(const selection *sel)
+{
+    size_t s;
+    int op, v;
+    printf("suites:\n");
+    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s) printf("  %-8s %s\n", suites[s].name, suites[s].what);
+    printf("rows (primitive/variant):\n");
+    for (op = 0; op < OP_COUNT; ++op)
+        if (wanted(sel, rows[op].primitive, rows[op].variant, rows[op].suites))
+            printf("  %s/%s\n", rows[op].primitive, rows[op].variant);
+    for (v = 0; v < NBODY_VARIANTS; ++v)
+        if (wanted(sel, "nbody", nbody_variants[v], S_NBODY)) printf("  nbody/%s\n", nbody_variants[v]);
+}
+
+static int usage(const char *why)
+{
+    size_t s;
+    fprintf(stderr, "bench: %s\nusage: build/bench [--list] [SUITE...] [LOG2N...] [--filter REGEX] [--runs N] [--no-host]\n"
+                    "suites:", why);
+    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s) fprintf(stderr, " %s", suites[s].name);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    int sizes[16], ns = 0, i, runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 15;
-    const char *only = getenv("BENCH_ONLY"), *variants = getenv("BENCH_VARIANT");
-    const int host_rows = !getenv("BENCH_HOST") || atoi(getenv("BENCH_HOST")) != 0;
+    int sizes[32], ns = 0, i, list = 0, runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 15, status = 0;
+    int host_rows = !getenv("BENCH_HOST") || atoi(getenv("BENCH_HOST")) != 0;
+    selection sel;
     clsort_context *cs = NULL;
-    clsort_context_desc desc;
-    cl_int e;
-    for (i = 1; i < argc && ns < 16; ++i) sizes[ns++] = atoi(argv[i]);
-    if (ns == 0) { sizes[0] = 16; sizes[1] = 20; sizes[2] = 24; ns = 3; }
+    memset(&sel, 0, sizeof sel);
+    sel.only = getenv("BENCH_ONLY");
+    sel.variants = getenv("BENCH_VARIANT");
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        size_t s;
+        if (strcmp(a, "--list") == 0) {
+            list = 1;
+        } else if (strcmp(a, "--no-host") == 0) {
+            host_rows = 0;
+        } else if (strcmp(a, "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+        } else if (strcmp(a, "--filter") == 0 && i + 1 < argc) {
+            if (sel.have_filter) regfree(&sel.filter);
+            if (regcomp(&sel.filter, argv[++i], REG_EXTENDED | REG_NOSUB) != 0) return usage("--filter: not a regular expression");
+            sel.have_filter = 1;
+        } else if (a[0] >= '0' && a[0] <= '9') {
+            if (ns == 32) return usage("at most 32 sizes");
+            sizes[ns] = atoi(a);
+            if (sizes[ns] < 1 || sizes[ns] > 34) return usage("sizes are log2 n, 1 to 34");
+            ++ns;
+        } else {
+            for (s = 0; s < sizeof suites / sizeof suites[0] && strcmp(a, suites[s].name) != 0; ++s) continue;
+            if (s == sizeof suites / sizeof suites[0]) return usage("unknown suite or option");
+            sel.suites |= suites[s].mask;
+        }
+    }
+    if (!sel.suites) /* the older form: BENCH_ONLY=nbody */
+        sel.suites = list ? S_ARRAYS | S_NBODY : sel.only && strstr(sel.only, "nbody") ? S_NBODY : S_ARRAYS;
+    if (list) {
+        list_rows(&sel);
+        if (sel.have_filter) regfree(&sel.filter);
+        return 0;
+    }
+    if ((sel.suites & S_NBODY) && (sel.suites & S_ARRAYS))
+        return usage("run the nbody suite on its own (its sizes are log2 N)");
     if (runs < 1) runs = 1;
-    memset(&desc, 0, sizeof desc);
-    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+    if (ns == 0) {
+        sizes[ns++] = sel.suites & S_NBODY ? 12 : 16;
+        sizes[ns++] = sel.suites & S_NBODY ? 14 : 20;
+        if (!(sel.suites & S_NBODY)) sizes[ns++] = 24;
+    }
+    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
         fprintf(stderr, "bench: %s\n", clsort_last_error(cs));
         clsort_destroy(cs);
         return 1;
     }
     fprintf(stderr, "bench: device %s, path %s, %d runs\n", clsort_device_name(cs),
             clsort_context_path(cs) == CLSORT_PATH_LOOKBACK ? "lookback" : "portable", runs);
-    if (only && strstr(only, "nbody")) { /* O(N^2): its own size handling (log2 N) */
-        for (i = 0; i < ns; ++i)
-            if (bench_nbody(cs, (size_t)1 << sizes[i], runs) != 0) {
-                fprintf(stderr, "bench: nbody failed at 2^%d: %s\n", sizes[i], clsort_last_error(cs));
-                clsort_destroy(cs);
-                return 1;
-            }
-        clsort_destroy(cs);
-        return 0;
-    }
-    for (i = 0; i < ns; ++i) {
-        size_t n = (size_t)1 << sizes[i], j;
-        uint32_t *h = (uint32_t *)malloc(n * 4), *hf = (uint32_t *)malloc(n * 4), *ho = (uint32_t *)malloc(n * 8);
-        double *t = (double *)malloc(sizeof(double) * (size_t)runs);
-        bufs B;
-        int op;
-        cl_context cc = clsort_cl_context(cs);
-        cl_command_queue q = clsort_cl_queue(cs);
-        if (!h || !hf || !ho || !t) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
-        for (j = 0; j < n; ++j) { h[j] = rnd(); hf[j] = rnd() & 1; }
-        B.a = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
-        B.b = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
-        B.flags = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
-        B.va = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
-        B.vb = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 4, NULL, &e);
-        B.a64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
-        B.b64 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 8, NULL, &e);
-        B.temp = NULL;
-        B.pos = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
-        if (e == CL_SUCCESS) B.pos2 = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
-        if (e == CL_SUCCESS) B.off = clCreateBuffer(cc, CL_MEM_READ_WRITE, 1025 * 4, NULL, &e);
-        { /* random segment lengths 0..2047 (mean 1023.5), the last one cut at n */
-            uint32_t *off = (uint32_t *)ho; /* n + 1 words fit in ho (2n) */
-            size_t at = 0;
-            B.segments = 0;
-            off[0] = 0;
-            while (at < n) {
-                size_t len = rnd() % 2048u;
-                at = at + len < n ? at + len : n;
-                off[++B.segments] = (uint32_t)at;
-            }
-            B.offsets = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segments + 1) * 4, off, &e);
-        }
-        { /* reductions: a segment starts with probability 1/1000 */
-            uint32_t *hfl = (uint32_t *)malloc(n * 4), *hk = (uint32_t *)malloc(n * 4), *ho2 = (uint32_t *)malloc(n * 4 + 8);
-            uint32_t key = 0;
-            if (!hfl || !hk || !ho2) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
-            B.segcount = 0;
-            ho2[0] = 0;
-            for (j = 0; j < n; ++j) {
-                hfl[j] = j > 0 && rnd() % 1000u == 0;
-                if (hfl[j]) { ++key; ho2[++B.segcount] = (uint32_t)j; }
-                hk[j] = key;
-            }
-            ho2[++B.segcount] = (uint32_t)n;
-            if (e == CL_SUCCESS) B.segflags = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hfl, &e);
-            if (e == CL_SUCCESS) {
-                uint8_t *h8 = (uint8_t *)malloc(n);
-                if (!h8) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
-                for (j = 0; j < n; ++j) h8[j] = (uint8_t)hfl[j];
-                B.segflags8 = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, h8, &e);
-                free(h8);
-            }
-            if (e == CL_SUCCESS) B.segkeys = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, hk, &e);
-            if (e == CL_SUCCESS)
-                B.segoff = clCreateBuffer(cc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (B.segcount + 1) * 4, ho2, &e);
-            if (e == CL_SUCCESS) B.counts = clCreateBuffer(cc, CL_MEM_READ_WRITE, 256 * 4, NULL, &e);
-            if (e == CL_SUCCESS) B.result = clCreateBuffer(cc, CL_MEM_READ_WRITE, 8, NULL, &e);
-            B.hostflags = hfl;
-            B.hostkeys = hk;
-            B.hostoff = ho2;
-        }
-        if (e != CL_SUCCESS) { fprintf(stderr, "bench: clCreateBuffer failed at 2^%d\n", sizes[i]); return 1; }
-        clEnqueueWriteBuffer(q, B.a, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
-        clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, h, 0, NULL, NULL);
-        clEnqueueWriteBuffer(q, B.flags, CL_TRUE, 0, n * 4, hf, 0, NULL, NULL);
-        for (j = 0; j < n; ++j) ho[j] = h[j], ho[n + j] = h[j] ^ 0x5bd1e995u;
-        clEnqueueWriteBuffer(q, B.a64, CL_TRUE, 0, n * 8, ho, 0, NULL, NULL);
-        { /* float4 positions, x and y uniform in [0, 1); 10-bit cell keys in va for the sort10 row */
-            float *hp = (float *)malloc(n * 16);
-            uint32_t *hk = (uint32_t *)malloc(n * 4);
-            if (!hp || !hk) { fprintf(stderr, "bench: out of host memory\n"); return 1; }
-            for (j = 0; j < n; ++j) {
-                hp[4 * j] = (float)(rnd() >> 8) / 16777216.0f;
-                hp[4 * j + 1] = (float)(rnd() >> 8) / 16777216.0f;
-                hp[4 * j + 2] = 0.0f;
-                hp[4 * j + 3] = 1.0f;
-                hk[j] = (uint32_t)(hp[4 * j] * 32.0f) + 32u * (uint32_t)(hp[4 * j + 1] * 32.0f);
-            }
-            clEnqueueWriteBuffer(q, B.pos, CL_TRUE, 0, n * 16, hp, 0, NULL, NULL);
-            clEnqueueWriteBuffer(q, B.va, CL_TRUE, 0, n * 4, hk, 0, NULL, NULL);
-            free(hp);
-            free(hk);
-        }
-        for (op = OP_COPY; op <= OP_LAST; ++op) {
-            int r;
-            if (only && !strstr(only, op_names[op][0])) continue;
-            if (variants && !strstr(variants, op_names[op][1])) continue;
-            r = run_op(cs, (op_kind)op, &B, n); /* warm-up: builds the program */
-            clFinish(q);
-            if (r != 0) { fprintf(stderr, "bench: %s: %s\n", op_names[op][0], clsort_last_error(cs)); return 1; }
-            for (j = 0; j < (size_t)runs; ++j) {
-                double t0;
-                clFinish(q);
-                t0 = now_ms();
-                run_op(cs, (op_kind)op, &B, n);
-                clFinish(q);
-                t[j] = now_ms() - t0;
-            }
-            report(clsort_device_name(cs), op_names[op][0], op_names[op][1], n, median(t, runs));
-            if (!host_rows) continue;
-            if (op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_REDUCE_U32 ||
-                (op >= OP_REDUCE_U32 && op <= OP_HISTOGRAM) ||
-                (op == OP_SORT_U32 && n <= ((size_t)1 << 24))) {
-                int host_runs = op == OP_SORT_U32 && n > ((size_t)1 << 22) ? (runs < 3 ? runs : 3) : runs;
-                for (j = 0; j < (size_t)host_runs; ++j) {
-                    double t0;
-                    if (op == OP_SORT_U32) memcpy(ho, h, n * 4); /* not timed: std::sort sorts in place */
-                    t0 = now_ms();
-                    host_op((op_kind)op, h, ho, hf, &B, n);
-                    t[j] = now_ms() - t0;
-                }
-                report(op == OP_SORT_U32 ? "host std::sort" : "host C loop", op_names[op][0], op_names[op][1], n,
-                       median(t, host_runs));
-            }
-        }
-        clReleaseMemObject(B.a); clReleaseMemObject(B.b); clReleaseMemObject(B.flags);
-        clReleaseMemObject(B.va); clReleaseMemObject(B.vb); clReleaseMemObject(B.a64); clReleaseMemObject(B.b64);
-        if (B.temp) clReleaseMemObject(B.temp);
-        clReleaseMemObject(B.pos); clReleaseMemObject(B.pos2); clReleaseMemObject(B.off);
-        clReleaseMemObject(B.offsets);
-        clReleaseMemObject(B.segflags); clReleaseMemObject(B.segflags8); clReleaseMemObject(B.segkeys); clReleaseMemObject(B.segoff);
-        clReleaseMemObject(B.counts); clReleaseMemObject(B.result);
-        free(B.hostflags);
-        free(B.hostkeys);
-        free(B.hostoff);
-        free(h); free(hf); free(ho); free(t);
+    for (i = 0; i < ns && status == 0; ++i) {
+        size_t n = (size_t)1 << sizes[i];
+        status = sel.suites & S_NBODY ? bench_nbody(cs, n, runs, &sel, host_rows)
+                                      : bench_size(cs, n, runs, &sel, host_rows);
+        if (status != 0) fprintf(stderr, "bench: failed at 2^%d\n", sizes[i]);
     }
     clsort_destroy(cs);
-    return 0;
+    if (sel.have_filter) regfree(&sel.filter);
+    return status == 0 ? 0 : 1;
 }

@@ -1,10 +1,12 @@
 /* N-body over several devices of one OpenCL context (clsort_nbody_multi)
  * against one device (clsort_nbody), same bodies, same steps.
  *   build/nbody_multi [N] [steps]      default 262144 bodies, 4 leapfrog steps
- * Takes every GPU of the first platform that has one (else the first
- * device, split over two contexts on it, which shows the exchange but not a
- * speed-up). Prints interactions/s for 1 device and for the split over 1..D,
- * and the largest difference of the final positions from the one-device run.
+ * Takes every GPU of the first platform that has one, else every device of
+ * the first platform with several (PoCL: POCL_DEVICES="pthread pthread"),
+ * else the first device, split over two contexts on it (which shows the
+ * exchange but not a speed-up). Prints interactions/s for 1 device and for
+ * the split over 1..D, and the largest difference of the final positions
+ * from the one-device run.
  * Timing: host clock around the blocking call, median of 3 after a warm-up. */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
@@ -51,7 +53,11 @@ int main(int argc, char **argv)
         cl_uint c = 0;
         if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, MAXD, devs, &c) == CL_SUCCESS && c > 0) nd = c;
     }
-    if (nd == 0) { /* no GPU: the first device, twice */
+    for (p = 0; p < np && nd == 0; ++p) { /* no GPU: a platform of several devices */
+        cl_uint c = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, MAXD, devs, &c) == CL_SUCCESS && c > 1) nd = c;
+    }
+    if (nd == 0) { /* one device: the first, twice */
         if (np == 0 || clGetDeviceIDs(plats[0], CL_DEVICE_TYPE_ALL, 1, devs, NULL) != CL_SUCCESS) {
             printf("nbody_multi: no OpenCL device\n");
             return 1;

@@ -1,16 +1,17 @@
-/* Tree phases and Barnes-Hut vs the all-pairs step (issue 21).
+/* Tree build and Barnes-Hut against the all-pairs step, through the public API.
  *   build/tree_bench [log2 N ...]   (default 18; CLSORT_DEVICE picks the device)
- * Plummer sphere (float4 bodies, fixed seed). Per N: the phases of
- * clsort_tree_build timed one by one (clFinish, then a monotonic host clock
- * around each phase's commands: keys = box + codes, sort = radix sort with the
- * permutation, tree = points + radix tree, summaries), the whole build in one
- * call, the Barnes-Hut force pass (theta 0.5 and 0.3), one whole Barnes-Hut
- * step's evaluation (clsort_nbody_accel: build + walk), the interactions per
+ * Plummer sphere (float4 bodies, fixed seed). Per N, each a median of
+ * BENCH_RUNS (default 7) runs after a warm-up, host clock around clFinish:
+ * the whole clsort_tree_build call; its sort phase alone (clsort_sort of the
+ * same codes with the permutation); the build with the box given (so the
+ * device's box reduction is build - build_box_given); the rest of the build
+ * (codes, points, radix tree, summaries: build - sort - box); the Barnes-Hut
+ * force pass at theta 0.5 and 0.3 (clsort_tree_accel); one whole Barnes-Hut
+ * step's evaluation (clsort_nbody_accel: build + walk); the interactions per
  * body (body-body + body-node, counted on the host from the tree for 4096
- * sampled bodies), the RMS and largest relative errors against the all-pairs
- * float step on those bodies, and the all-pairs step (clsort_nbody_accel
- * TILED) where BENCH_ALLPAIRS_MAX (default 2^20) allows. Median of BENCH_RUNS
- * (default 7) runs after a warm-up. One JSON line per N.
+ * sampled bodies); the RMS and largest relative errors against the all-pairs
+ * float step on those bodies; and the all-pairs step (clsort_nbody_accel
+ * TILED) where BENCH_ALLPAIRS_MAX (default 2^20) allows. One JSON line per N.
  *   build/tree_bench x [lo hi]   the crossover: Barnes-Hut step vs all-pairs
  *                                for N = 2^lo .. 2^hi (default 10 .. 20) */
 #define CLSORT_IMPLEMENTATION
@@ -55,64 +56,87 @@ static void plummer(float *pos, size_t n)
     }
 }
 #define CK(x) do { clsort_result r_ = (x); if (r_ != CLSORT_SUCCESS) { fprintf(stderr, "%s: %s\n", #x, clsort_last_error(cs)); exit(1); } } while (0)
+#define CKCL(x) do { cl_int e_ = (x); if (e_ != CL_SUCCESS) { fprintf(stderr, "%s: OpenCL error %d\n", #x, (int)e_); exit(1); } } while (0)
 
-/* The phases of clsort__tree_build_run, each followed by clFinish. */
-static void phases(clsort_context *cs, cl_mem pos, size_t n, double t[4])
+/* The build's sort phase on its own, through the public API: the codes the
+ * build sorted (its sorted codes put back in record order by its permutation,
+ * on the host) sorted again by clsort_sort with the permutation, as the build
+ * does. The inputs are made once; sort_phase_ms times one call. */
+typedef struct sort_phase {
+    cl_mem codes_in, codes_out, perm;
+    clsort_sort_desc d;
+    size_t n;
+} sort_phase;
+
+static void sort_phase_init(clsort_context *cs, const clsort_tree *tree, sort_phase *sp)
 {
-    clsort__tree_plan pl;
-    clsort__tree_bufs b;
-    clsort__chain c;
-    clsort__program *p;
-    clsort__kargs ka;
-    clsort__sort_plan sp;
-    clsort_sort_desc sd;
-    clsort_tree_desc td;
-    cl_uint n32 = (cl_uint)n, given = 0, has_mass = 1;
-    cl_ulong stride = 4, offset = 0, moff = 3;
-    cl_float4 z;
-    size_t groups;
+    clsort_tree_view v;
+    cl_command_queue q = clsort_cl_queue(cs);
+    unsigned char *sorted, *unsorted;
+    unsigned *perm;
+    size_t i, cs_bytes;
+    cl_int e;
+    CK(clsort_tree_get_view(tree, &v));
+    cs_bytes = v.code_size;
+    sorted = (unsigned char *)malloc(v.n * cs_bytes);
+    unsorted = (unsigned char *)malloc(v.n * cs_bytes);
+    perm = (unsigned *)malloc(v.n * 4);
+    if (!sorted || !unsorted || !perm) { fprintf(stderr, "out of host memory\n"); exit(1); }
+    CKCL(clEnqueueReadBuffer(q, v.codes, CL_TRUE, 0, v.n * cs_bytes, sorted, 0, NULL, NULL));
+    CKCL(clEnqueueReadBuffer(q, v.permutation, CL_TRUE, 0, v.n * 4, perm, 0, NULL, NULL));
+    for (i = 0; i < v.n; ++i) memcpy(unsorted + (size_t)perm[i] * cs_bytes, sorted + i * cs_bytes, cs_bytes);
+    sp->n = v.n;
+    sp->codes_in = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.n * cs_bytes, unsorted, &e);
+    CKCL(e);
+    sp->codes_out = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, v.n * cs_bytes, NULL, &e);
+    CKCL(e);
+    sp->perm = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, v.n * 4, NULL, &e);
+    CKCL(e);
+    memset(&sp->d, 0, sizeof sp->d);
+    sp->d.type = cs_bytes == 8 ? CLSORT_U64 : CLSORT_U32;
+    sp->d.end_bit = v.code_bits;
+    sp->d.permutation = sp->perm;
+    free(sorted), free(unsorted), free(perm);
+}
+
+static double sort_phase_ms(clsort_context *cs, const sort_phase *sp)
+{
     double t0;
-    memset(&z, 0, sizeof z);
-    clsort__tree_body_desc(&td);
-    CK(clsort__plan_tree(cs, "bench", n, &td, &pl));
-    CK(clsort__tree_buffers(cs, NULL, n, pl.key_size, &b));
-    CK(clsort__tree_program(cs, 3, pl.key_size, pl.bpa, &p));
-    CK(clsort__chain_begin(&c, cs, NULL));
-    clFinish(clsort_cl_queue(cs));
+    CKCL(clFinish(clsort_cl_queue(cs)));
     t0 = now();
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.bounds);
-    CK(clsort__tree_launch(&c, p, "tree_box_init", 8, &ka));
-    groups = (n + p->wg - 1) / p->wg; if (groups > 1024) groups = 1024;
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, pos); CLSORT__KARG(&ka, n32); CLSORT__KARG(&ka, stride);
-    CLSORT__KARG(&ka, offset); CLSORT__KARG(&ka, b.bounds);
-    CK(clsort__run(&c, p, "tree_box_reduce", &ka, groups, p->wg));
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.bounds); CLSORT__KARG(&ka, given); CLSORT__KARG(&ka, z); CLSORT__KARG(&ka, z);
-    CK(clsort__tree_launch(&c, p, "tree_box_final", 1, &ka));
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, pos); CLSORT__KARG(&ka, b.codes_in); CLSORT__KARG(&ka, n32);
-    CLSORT__KARG(&ka, stride); CLSORT__KARG(&ka, offset); CLSORT__KARG(&ka, b.bounds);
-    CK(clsort__tree_launch(&c, p, "tree_keys", n, &ka));
-    clFinish(clsort_cl_queue(cs)); t[0] = now() - t0; t0 = now();
-    memset(&sd, 0, sizeof sd); sd.end_bit = pl.code_bits; sd.permutation = b.perm;
-    CK(clsort__plan_sort(cs, "bench", n, &sd, &sp));
-    CK(clsort__sort_run(&c, &sp, b.codes_in, b.codes, n));
-    clFinish(clsort_cl_queue(cs)); t[1] = now() - t0; t0 = now();
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, pos); CLSORT__KARG(&ka, b.perm); CLSORT__KARG(&ka, b.points);
-    CLSORT__KARG(&ka, n32); CLSORT__KARG(&ka, stride); CLSORT__KARG(&ka, offset); CLSORT__KARG(&ka, moff);
-    CLSORT__KARG(&ka, has_mass);
-    CK(clsort__tree_launch(&c, p, "tree_points", n, &ka));
-    CK(clsort__clear(&c, p, b.flags, (n - 1) * 4));
-    CK(clsort__clear(&c, p, b.lo, (n - 1) * 16)); CK(clsort__clear(&c, p, b.hi, (n - 1) * 16));
-    CK(clsort__clear(&c, p, b.com, (n - 1) * 16)); CK(clsort__clear(&c, p, b.quad, (n - 1) * 32));
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.codes); CLSORT__KARG(&ka, n32); CLSORT__KARG(&ka, b.nodes);
-    CLSORT__KARG(&ka, b.parents);
-    CK(clsort__tree_launch(&c, p, "tree_build", n - 1, &ka));
-    clFinish(clsort_cl_queue(cs)); t[2] = now() - t0; t0 = now();
-    clsort__kargs_init(&ka); CLSORT__KARG(&ka, b.points); CLSORT__KARG(&ka, b.nodes); CLSORT__KARG(&ka, b.parents);
-    CLSORT__KARG(&ka, b.flags); CLSORT__KARG(&ka, b.lo); CLSORT__KARG(&ka, b.hi); CLSORT__KARG(&ka, b.com); CLSORT__KARG(&ka, b.quad);
-    CLSORT__KARG(&ka, n32);
-    CK(clsort__tree_launch(&c, p, "tree_summaries", n, &ka));
-    clFinish(clsort_cl_queue(cs)); t[3] = now() - t0;
-    CK(clsort__chain_end(&c, NULL, CLSORT_SUCCESS));
+    CK(clsort_sort(cs, sp->codes_in, sp->codes_out, sp->n, &sp->d, NULL));
+    CKCL(clFinish(clsort_cl_queue(cs)));
+    return now() - t0;
+}
+
+static void sort_phase_release(sort_phase *sp)
+{
+    clReleaseMemObject(sp->codes_in), clReleaseMemObject(sp->codes_out), clReleaseMemObject(sp->perm);
+}
+
+/* The box of the bodies (the build's box when it computes it): lets a build
+ * with the box given be timed against one that finds it on the device. */
+static void host_box(const float *pos, size_t n, float lo[3], float hi[3])
+{
+    size_t i;
+    int a;
+    for (a = 0; a < 3; ++a) lo[a] = hi[a] = pos[a];
+    for (i = 1; i < n; ++i)
+        for (a = 0; a < 3; ++a) {
+            if (pos[4 * i + a] < lo[a]) lo[a] = pos[4 * i + a];
+            if (pos[4 * i + a] > hi[a]) hi[a] = pos[4 * i + a];
+        }
+}
+
+/* One clsort_tree_build, host clock around clFinish. */
+static double build_ms(clsort_context *cs, clsort_tree *tree, cl_mem pos, size_t n, const clsort_tree_desc *td)
+{
+    double t0;
+    CKCL(clFinish(clsort_cl_queue(cs)));
+    t0 = now();
+    CK(clsort_tree_build(cs, tree, pos, n, td, NULL));
+    CKCL(clFinish(clsort_cl_queue(cs)));
+    return now() - t0;
 }
 
 /* Interactions per body of the walk at open2 (the kernel's criterion) for
@@ -128,11 +152,12 @@ static void interactions(clsort_context *cs, const clsort_tree *tree, size_t n, 
     double o = 1.0 / (theta * theta), lv = 0, nd = 0;
     float open2 = (float)(o > 1.0 ? o : 1.0);
     size_t k;
-    clsort_tree_get_view(tree, &v);
-    clEnqueueReadBuffer(q, v.points, CL_TRUE, 0, n * 16, pts, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, v.box_hi, CL_TRUE, 0, (n - 1) * 16, hi, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, v.com, CL_TRUE, 0, (n - 1) * 16, com, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, v.nodes, CL_TRUE, 0, (n - 1) * 16, nodes, 0, NULL, NULL);
+    if (!pts || !hi || !com || !nodes) { fprintf(stderr, "out of host memory\n"); exit(1); }
+    CK(clsort_tree_get_view(tree, &v));
+    CKCL(clEnqueueReadBuffer(q, v.points, CL_TRUE, 0, n * 16, pts, 0, NULL, NULL));
+    CKCL(clEnqueueReadBuffer(q, v.box_hi, CL_TRUE, 0, (n - 1) * 16, hi, 0, NULL, NULL));
+    CKCL(clEnqueueReadBuffer(q, v.com, CL_TRUE, 0, (n - 1) * 16, com, 0, NULL, NULL));
+    CKCL(clEnqueueReadBuffer(q, v.nodes, CL_TRUE, 0, (n - 1) * 16, nodes, 0, NULL, NULL));
     for (k = 0; k < ns; ++k) {
         size_t i = (k * 2654435761u) % n;
         int sp = 0;
@@ -195,22 +220,25 @@ static void crossover(clsort_context *cs, unsigned lo, unsigned hi, int runs)
         cl_mem dpos, dacc;
         clsort_nbody_desc nd;
         int k;
+        if (!pos) { fprintf(stderr, "out of host memory\n"); exit(1); }
         plummer(pos, n);
         dpos = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 16, pos, &e);
+        CKCL(e);
         dacc = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        CKCL(e);
         memset(&nd, 0, sizeof nd);
         nd.softening2 = 1e-4;
         for (k = -1; k < runs; ++k) {
             nd.method = CLSORT_NBODY_BARNES_HUT;
             nd.theta = 0.5;
-            clFinish(clsort_cl_queue(cs)); t0 = now();
+            CKCL(clFinish(clsort_cl_queue(cs))); t0 = now();
             CK(clsort_nbody_accel(cs, dpos, dacc, n, &nd, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) bh[k] = now() - t0;
+            CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) bh[k] = now() - t0;
             nd.method = CLSORT_NBODY_TILED;
             nd.theta = 0;
             t0 = now();
             CK(clsort_nbody_accel(cs, dpos, dacc, n, &nd, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) ap[k] = now() - t0;
+            CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) ap[k] = now() - t0;
         }
         {
             double b = median(bh, runs), a = median(ap, runs);
@@ -229,7 +257,7 @@ static void crossover(clsort_context *cs, unsigned lo, unsigned hi, int runs)
 int main(int argc, char **argv)
 {
     clsort_context *cs = NULL;
-    int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 7, a, k, q;
+    int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 7, a, k;
     size_t apmax = getenv("BENCH_ALLPAIRS_MAX") ? (size_t)atof(getenv("BENCH_ALLPAIRS_MAX")) : ((size_t)1 << 20);
     if (runs > 64) runs = 64;
     if (runs < 1) runs = 1;
@@ -245,44 +273,51 @@ int main(int argc, char **argv)
         size_t n = (size_t)1 << lg, ns = 4096;
         float *pos = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16), *ref = (float *)malloc(n * 16),
               *acc3 = (float *)malloc(n * 16);
-        double ph[4][64], build[64], bh5[64], bh3[64], step5[64], ap[64], t0, rms5 = -1, mx5 = -1, rms3 = -1, mx3 = -1,
-               lv5, nd5, lv3, nd3;
+        double build[64], given[64], sorts[64], bh5[64], bh3[64], step5[64], ap[64], t0, rms5 = -1, mx5 = -1,
+               rms3 = -1, mx3 = -1, lv5, nd5, lv3, nd3;
         cl_mem dpos, dacc, dref;
         clsort_tree *tree = NULL;
-        clsort_tree_desc td;
+        clsort_tree_desc td, tdg;
         clsort_nbody_desc nd;
+        sort_phase sp;
         int have_ap = n <= apmax;
         cl_int e;
+        if (!pos || !acc || !ref || !acc3) { fprintf(stderr, "out of host memory\n"); return 1; }
         plummer(pos, n);
         dpos = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 16, pos, &e);
+        CKCL(e);
         dacc = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        CKCL(e);
         dref = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        CKCL(e);
         memset(&td, 0, sizeof td); td.has_mass = 1; td.mass_offset = 12;
+        tdg = td;
+        tdg.box_given = 1;
+        host_box(pos, n, tdg.box_lo, tdg.box_hi);
         memset(&nd, 0, sizeof nd); nd.softening2 = 1e-4; nd.method = CLSORT_NBODY_BARNES_HUT;
         CK(clsort_tree_create(cs, &tree));
+        CK(clsort_tree_build(cs, tree, dpos, n, &td, NULL));
+        sort_phase_init(cs, tree, &sp);
         for (k = -1; k < runs; ++k) {
-            double t[4];
-            phases(cs, dpos, n, t);
-            if (k >= 0) for (q = 0; q < 4; ++q) ph[q][k] = t[q];
-            clFinish(clsort_cl_queue(cs)); t0 = now();
-            CK(clsort_tree_build(cs, tree, dpos, n, &td, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) build[k] = now() - t0;
+            double tb = build_ms(cs, tree, dpos, n, &tdg), ts = sort_phase_ms(cs, &sp), tw = build_ms(cs, tree, dpos, n, &td);
+            if (k >= 0) given[k] = tb, sorts[k] = ts, build[k] = tw;
             nd.theta = 0.5; t0 = now();
             CK(clsort_tree_accel(cs, tree, dacc, &nd, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) bh5[k] = now() - t0;
+            CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) bh5[k] = now() - t0;
             nd.theta = 0.3; t0 = now();
             CK(clsort_tree_accel(cs, tree, dref, &nd, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) bh3[k] = now() - t0;
+            CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) bh3[k] = now() - t0;
             nd.theta = 0.5; t0 = now(); /* one whole step's evaluation: build + walk in one call */
             CK(clsort_nbody_accel(cs, dpos, dacc, n, &nd, NULL));
-            clFinish(clsort_cl_queue(cs)); if (k >= 0) step5[k] = now() - t0;
+            CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) step5[k] = now() - t0;
         }
+        sort_phase_release(&sp);
         nd.theta = 0.5;
         CK(clsort_tree_accel(cs, tree, dacc, &nd, NULL));
-        clEnqueueReadBuffer(clsort_cl_queue(cs), dacc, CL_TRUE, 0, n * 16, acc, 0, NULL, NULL);
+        CKCL(clEnqueueReadBuffer(clsort_cl_queue(cs), dacc, CL_TRUE, 0, n * 16, acc, 0, NULL, NULL));
         nd.theta = 0.3;
         CK(clsort_tree_accel(cs, tree, dacc, &nd, NULL));
-        clEnqueueReadBuffer(clsort_cl_queue(cs), dacc, CL_TRUE, 0, n * 16, acc3, 0, NULL, NULL);
+        CKCL(clEnqueueReadBuffer(clsort_cl_queue(cs), dacc, CL_TRUE, 0, n * 16, acc3, 0, NULL, NULL));
         interactions(cs, tree, n, 0.5, ns, &lv5, &nd5);
         interactions(cs, tree, n, 0.3, ns, &lv3, &nd3);
         if (have_ap) {
@@ -292,25 +327,27 @@ int main(int argc, char **argv)
             for (k = -1; k < r3; ++k) {
                 t0 = now();
                 CK(clsort_nbody_accel(cs, dpos, dref, n, &tdsc, NULL));
-                clFinish(clsort_cl_queue(cs)); if (k >= 0) ap[k] = now() - t0;
+                CKCL(clFinish(clsort_cl_queue(cs))); if (k >= 0) ap[k] = now() - t0;
             }
-            clEnqueueReadBuffer(clsort_cl_queue(cs), dref, CL_TRUE, 0, n * 16, ref, 0, NULL, NULL);
+            CKCL(clEnqueueReadBuffer(clsort_cl_queue(cs), dref, CL_TRUE, 0, n * 16, ref, 0, NULL, NULL));
             errors(acc, ref, n, ns, &rms5, &mx5);
             errors(acc3, ref, n, ns, &rms3, &mx3);
         }
-        printf("{\"n\": %lu, \"device\": \"%s\", \"keys_ms\": %.3f, \"sort_ms\": %.3f, \"tree_ms\": %.3f, "
-               "\"summaries_ms\": %.3f, \"build_call_ms\": %.3f, \"bh_force_theta0.5_ms\": %.3f, "
-               "\"bh_force_theta0.3_ms\": %.3f, \"bh_step_theta0.5_ms\": %.3f, \"allpairs_ms\": %.3f, "
-               "\"speedup_step_vs_allpairs\": %.2f, \"interactions_per_body_theta0.5\": %.0f, "
-               "\"body_body_theta0.5\": %.0f, \"body_node_theta0.5\": %.0f, \"interactions_per_body_theta0.3\": %.0f, "
-               "\"bh_rms_rel_err_theta0.5\": %.3g, \"bh_max_rel_err_theta0.5\": %.3g, "
-               "\"bh_rms_rel_err_theta0.3\": %.3g, \"bh_max_rel_err_theta0.3\": %.3g}\n",
-               (unsigned long)n, clsort_device_name(cs), 1e3 * median(ph[0], runs), 1e3 * median(ph[1], runs),
-               1e3 * median(ph[2], runs), 1e3 * median(ph[3], runs), 1e3 * median(build, runs),
-               1e3 * median(bh5, runs), 1e3 * median(bh3, runs), 1e3 * median(step5, runs),
-               have_ap ? 1e3 * median(ap, runs < 3 ? runs : 3) : -1.0,
-               have_ap ? median(ap, runs < 3 ? runs : 3) / median(step5, runs) : -1.0, lv5 + nd5, lv5, nd5, lv3 + nd3,
-               rms5, mx5, rms3, mx3);
+        {
+            double b = median(build, runs), g = median(given, runs), so = median(sorts, runs);
+            printf("{\"n\": %lu, \"device\": \"%s\", \"build_call_ms\": %.3f, \"sort_ms\": %.3f, "
+                   "\"build_box_given_ms\": %.3f, \"box_ms\": %.3f, \"rest_of_build_ms\": %.3f, "
+                   "\"bh_force_theta0.5_ms\": %.3f, \"bh_force_theta0.3_ms\": %.3f, \"bh_step_theta0.5_ms\": %.3f, "
+                   "\"allpairs_ms\": %.3f, \"speedup_step_vs_allpairs\": %.2f, \"interactions_per_body_theta0.5\": %.0f, "
+                   "\"body_body_theta0.5\": %.0f, \"body_node_theta0.5\": %.0f, \"interactions_per_body_theta0.3\": %.0f, "
+                   "\"bh_rms_rel_err_theta0.5\": %.3g, \"bh_max_rel_err_theta0.5\": %.3g, "
+                   "\"bh_rms_rel_err_theta0.3\": %.3g, \"bh_max_rel_err_theta0.3\": %.3g}\n",
+                   (unsigned long)n, clsort_device_name(cs), 1e3 * b, 1e3 * so, 1e3 * g, 1e3 * (b - g),
+                   1e3 * (g - so), 1e3 * median(bh5, runs), 1e3 * median(bh3, runs), 1e3 * median(step5, runs),
+                   have_ap ? 1e3 * median(ap, runs < 3 ? runs : 3) : -1.0,
+                   have_ap ? median(ap, runs < 3 ? runs : 3) / median(step5, runs) : -1.0, lv5 + nd5, lv5, nd5,
+                   lv3 + nd3, rms5, mx5, rms3, mx3);
+        }
         fflush(stdout);
         clsort_tree_destroy(tree);
         clReleaseMemObject(dpos); clReleaseMemObject(dacc); clReleaseMemObject(dref);

@@ -1,0 +1,69 @@
+// Peer benchmark: CUB device-wide primitives on the GPU, timed with CUDA events (median of reps).
+// Usage: cub_bench log2N...   Prints: name N median_ms Mitems_per_s
+// Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o build/cub_bench bench/peers/cub_bench.cu
+#include <cub/cub.cuh>
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+
+__global__ void fill(unsigned *k, unsigned *v, unsigned *f, size_t n, unsigned seed) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) { unsigned x = (unsigned)i * 2654435761u ^ seed; x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+                 k[i] = x; v[i] = (unsigned)i; f[i] = x & 1u; }
+}
+template <class F> float med(F f, int reps) {
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    std::vector<float> t; f(); CK(cudaDeviceSynchronize());
+    for (int i = 0; i < reps; i++) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
+    std::sort(t.begin(), t.end()); return t[t.size() / 2];
+}
+int main(int argc, char **argv) {
+    for (int ai = 1; ai < argc; ai++) {
+        size_t n = (size_t)1 << atoi(argv[ai]);
+        unsigned *k, *v, *f, *k2, *v2, *o, *nsel; unsigned long long *k64, *k64b;
+        CK(cudaMalloc(&k, n * 4)); CK(cudaMalloc(&v, n * 4)); CK(cudaMalloc(&f, n * 4)); CK(cudaMalloc(&k2, n * 4));
+        CK(cudaMalloc(&v2, n * 4)); CK(cudaMalloc(&o, n * 4)); CK(cudaMalloc(&nsel, 4));
+        CK(cudaMalloc(&k64, n * 8)); CK(cudaMalloc(&k64b, n * 8));
+        fill<<<(n + 255) / 256, 256>>>(k, v, f, n, 12345u); CK(cudaDeviceSynchronize());
+        size_t tb = 0; void *tmp = nullptr;
+        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
+        cub::DeviceRadixSort::SortKeys(nullptr, t1, k, k2, n);
+        cub::DeviceRadixSort::SortPairs(nullptr, t2, k, k2, v, v2, n);
+        cub::DeviceScan::ExclusiveSum(nullptr, t3, k, o, n);
+        cub::DeviceSelect::Flagged(nullptr, t4, k, f, o, nsel, n);
+        cub::DeviceRadixSort::SortKeys(nullptr, t5, k64, k64b, n);
+        tb = std::max({t1, t2, t3, t4, t5}); CK(cudaMalloc(&tmp, tb));
+        int reps = 21;
+        int bits[] = {32, 16, 10};
+        for (int b : bits) {
+            float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k, k2, n, 0, b); }, reps);
+            printf("cub_sortkeys_u32_b%d %zu %.4f %.1f\n", b, n, ms, n / (ms * 1e3));
+            ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, b); }, reps);
+            printf("cub_sortpairs_u32_b%d %zu %.4f %.1f\n", b, n, ms, n / (ms * 1e3));
+        }
+        float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k64, k64b, n); }, reps);
+        printf("cub_sortkeys_u64 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        ms = med([&] { size_t s = tb; cub::DeviceScan::ExclusiveSum(tmp, s, k, o, n); }, reps);
+        printf("cub_exclusive_sum_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        ms = med([&] { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, k, f, o, nsel, n); }, reps);
+        printf("cub_select_flagged_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        {   // comparison sort and segmented sort (fixed 1024-key segments): the anchors for bitonic sort
+            size_t tm = 0, ts = 0; int nseg = (int)(n / 1024); int *offs; CK(cudaMalloc(&offs, (nseg + 1) * sizeof(int)));
+            std::vector<int> ho(nseg + 1); for (int i = 0; i <= nseg; i++) ho[i] = i * 1024;
+            CK(cudaMemcpy(offs, ho.data(), (nseg + 1) * sizeof(int), cudaMemcpyHostToDevice));
+            auto lt = [] __device__ (unsigned a, unsigned b) { return a < b; };
+            cub::DeviceMergeSort::SortKeysCopy(nullptr, tm, k, k2, (int64_t)n, lt);
+            cub::DeviceSegmentedSort::SortKeys(nullptr, ts, k, k2, (int64_t)n, nseg, offs, offs + 1);
+            void *tmp2; CK(cudaMalloc(&tmp2, std::max(tm, ts)));
+            float m1 = med([&] { size_t s = tm; cub::DeviceMergeSort::SortKeysCopy(tmp2, s, k, k2, (int64_t)n, lt); }, reps);
+            printf("cub_mergesort_u32 %zu %.4f %.1f\n", n, m1, n / (m1 * 1e3));
+            float m2 = med([&] { size_t s = ts; cub::DeviceSegmentedSort::SortKeys(tmp2, s, k, k2, (int64_t)n, nseg, offs, offs + 1); }, reps);
+            printf("cub_segsort1024_u32 %zu %.4f %.1f\n", n, m2, n / (m2 * 1e3));
+            cudaFree(tmp2); cudaFree(offs);
+        }
+        ms = med([&] { CK(cudaMemcpyAsync(o, k, n * 4, cudaMemcpyDeviceToDevice)); }, reps);
+        printf("cuda_copy_u32 %zu %.4f %.1f GB/s\n", n, ms, 8.0 * n / (ms * 1e6));
+        cudaFree(k); cudaFree(v); cudaFree(f); cudaFree(k2); cudaFree(v2); cudaFree(o); cudaFree(nsel); cudaFree(k64); cudaFree(k64b); cudaFree(tmp);
+    }
+}
