@@ -94,10 +94,9 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 TEST_STEPS = check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
-  'test_clsort --quick' './$(BUILD)/test_clsort --quick'
-# The multi-device test joins make test here once its target exists:
-# TEST_STEPS += multidev '$(MAKE) --no-print-directory multidev'
-test: deps $(BUILD)/test_clsort $(BUILD)/hello
+  'test_clsort --quick' './$(BUILD)/test_clsort --quick' \
+  multidev '$(MAKE) --no-print-directory multidev'
+test: deps $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
 	@tests/deps.sh clang
 	@tests/run_parts.sh $(TEST_STEPS)
 
@@ -105,18 +104,20 @@ test: deps $(BUILD)/test_clsort $(BUILD)/hello
 test-full: deps $(BUILD)/test_clsort
 	@tests/run_parts.sh 'test_clsort --full' './$(BUILD)/test_clsort --full'
 
-# The program cache: the quick base part fills a fresh cache under $(BUILD),
-# test_cache checks the cache and clsort_prepare, and the quick base part runs
-# again with every program from that cache (none may be built from source).
+# The program cache: the quick scan, split and api parts fill a fresh cache
+# under $(BUILD), test_cache checks the cache and clsort_prepare, and the same
+# parts run again with every program from that cache (none may be built from
+# source).
 SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
+CACHE_RUN_PARTS = scan split api
 WARM_LOG    = $(BUILD)/test_warm.log
 test-cache: deps $(BUILD)/test_clsort $(BUILD)/test_cache
 	@rm -rf $(SUITE_CACHE)
 	@tests/run_parts.sh \
-	  'base part, filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base' \
+	  'scan, split, api, filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
 	  test_cache './$(BUILD)/test_cache $(BUILD)/cache_test' \
-	  'base part, from the program cache' \
-	    '{ CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base; echo $$? > $(WARM_LOG).status; } | \
+	  'scan, split, api, from the program cache' \
+	    '{ CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS); echo $$? > $(WARM_LOG).status; } | \
 	     tee $(WARM_LOG); exit $$(cat $(WARM_LOG).status)' \
 	  'no program built from source in the cached run' \
 	    'grep -q "program cache" $(WARM_LOG) && ! grep "program cache" $(WARM_LOG) | grep -v " 0 built from source"'
