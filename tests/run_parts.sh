@@ -15,7 +15,8 @@ set -u
 
 [ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { echo "usage: tests/run_parts.sh NAME COMMAND [NAME COMMAND]..." >&2; exit 2; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'echo "interrupted"; exit 130' INT TERM
 line_buffered=""
 command -v stdbuf >/dev/null 2>&1 && line_buffered="stdbuf -oL -eL"
 total_passed=0
