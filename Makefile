@@ -434,7 +434,7 @@ extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz va
 	@echo "make extra-checks: all passed"
 
 # What CI runs (.ci/run): make test, the --full suite, the program cache runs,
-# the demo, then extra-checks. About 35 minutes on two cores.
+# the demo, then extra-checks.
 check: test test-full test-cache demo extra-checks
 	@echo "make check: all passed"
 
