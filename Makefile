@@ -87,16 +87,19 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -shared -fPIC -o $@ tests/fake_libcuda.c
 
 # make test: each part's output as it comes, its "N passed, N failed", and
-# at the end one line summing every part (tests/run_parts.sh). The suite runs
+# at the end one line summing every part (tests/run_parts.sh). The programs
+# are built as its first part, their compile lines not echoed. The suite runs
 # every family on both cross-work-group paths at --quick size, with the
 # program cache off (CLSORT_CACHE_DIR=off above). Within five minutes on two
 # cores from empty caches; what takes longer belongs in check.
-TEST_STEPS = check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
+TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
+TEST_STEPS = build '$(MAKE) -s --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
+  check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
   'test_clsort --quick' './$(BUILD)/test_clsort --quick' \
   multidev '$(MAKE) --no-print-directory multidev'
-test: deps $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
+test: deps | $(BUILD)
 	@tests/deps.sh clang
 	@tests/run_parts.sh $(TEST_STEPS)
 
