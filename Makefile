@@ -117,9 +117,9 @@ WARM_LOG    = $(BUILD)/test_warm.log
 test-cache: deps $(BUILD)/test_clsort $(BUILD)/test_cache
 	@rm -rf $(SUITE_CACHE)
 	@tests/run_parts.sh \
-	  'quick , filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
+	  'quick $(CACHE_RUN_PARTS), filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
 	  test_cache './$(BUILD)/test_cache $(BUILD)/cache_test' \
-	  'quick , from the program cache' \
+	  'quick $(CACHE_RUN_PARTS), from the program cache' \
 	    '{ CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS); echo $$? > $(WARM_LOG).status; } | \
 	     tee $(WARM_LOG); exit $$(cat $(WARM_LOG).status)' \
 	  'no program built from source in the cached run' \
