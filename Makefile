@@ -152,7 +152,7 @@ env-check: deps $(BUILD)/hello
 # bodies for 60 steps with 4 PNG images in $(BUILD) (build/galaxy alone: 2^20
 # bodies, 400 steps). The examples are built two at a time.
 demo: deps
-	@$(MAKE) --no-print-directory -j2 $(EXAMPLES:%=$(BUILD)/%)
+	@$(MAKE) -s --no-print-directory -j2 $(EXAMPLES:%=$(BUILD)/%) && echo "built: $(EXAMPLES:%=$(BUILD)/%) ($(EXAMPLE_CFLAGS))"
 	./$(BUILD)/hello
 	./$(BUILD)/interop
 	./$(BUILD)/demo 1048576
