@@ -1343,6 +1343,7 @@ typedef struct clsort_nbody_desc {
     cl_mem temp;               /* optional: n vectors, the second position buffer of the double
                                   buffering (a step never mixes old and new); NULL = the context's */
     double theta;              /* BARNES_HUT opening angle, 0 < theta <= 2 (0 = 0.5); see TREE */
+    unsigned multi;            /* clsort_nbody_multi only: CLSORT_NBODY_MULTI_* flags (0: its defaults) */
 } clsort_nbody_desc;
 
 /* Advances n bodies (n < 2^31) by desc->steps steps on the device:
@@ -1360,12 +1361,29 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
 /* Several devices (the tutorial's two-GPU version): one clsort context per
  * device (or per queue), all sharing one cl_context. Each part advances its
  * slice [first, first + count) of the bodies against all positions, on its
- * own full copy of the positions; after every step each part's new slice is
- * copied into every other part's copy, device to device (events across the
- * queues, no host transfer). Counts all 0 = an even split; else the slices
- * must tile [0, n) in order. For one shape the results equal clsort_nbody's
- * bit for bit. Blocks until done. TILED only; desc.accelerations and
- * desc.temp must be NULL (each context's scratch holds the second buffer). */
+ * own full copy of the positions; after every step each part's new slice
+ * goes into every other part's copy. By default each part first sums the
+ * forces of its own slice while the other slices arrive, then theirs (a
+ * second queue per part carries the exchange): the sums run in another order
+ * than clsort_nbody's, within the same bound, and repeat bit for bit for one
+ * split; the kernel shape follows the part's body count. The exchange goes
+ * through pinned host memory, slice by slice (a copy between two devices'
+ * buffers makes a driver such as NVIDIA's migrate the whole buffer), or by
+ * buffer copies inside the context where every device shares the host's
+ * memory (CL_DEVICE_HOST_UNIFIED_MEMORY). Counts all 0: an even split on
+ * identical devices, else shares in proportion to each context's speed
+ * measured in its previous call (an even split before any); else the slices
+ * must tile [0, n) in order. Blocks until done. TILED only;
+ * desc.accelerations and desc.temp must be NULL (each context's scratch
+ * holds the second buffer). desc.multi changes the defaults: */
+enum {
+    CLSORT_NBODY_MULTI_SERIAL = 1,  /* no overlap: each part evaluates all sources in one pass after the
+                                       exchange, in clsort_nbody's order and shape: its bits exactly */
+    CLSORT_NBODY_MULTI_EVEN = 2,    /* counts 0: an even split, also on unlike devices */
+    CLSORT_NBODY_MULTI_BALANCE = 4, /* counts 0: the split by measured speed, also on identical devices */
+    CLSORT_NBODY_MULTI_HOST = 8,    /* exchange through pinned host memory */
+    CLSORT_NBODY_MULTI_DEVICE = 16  /* exchange by copies between the parts' buffers */
+};
 typedef struct clsort_nbody_part {
     clsort_context *ctx;
     cl_mem positions;   /* n vectors: all positions, the same in every part on entry; all on return */
@@ -1779,6 +1797,8 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
     X(cl_int, clEnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clReleaseEvent, (cl_event)) \
+    X(cl_int, clRetainEvent, (cl_event)) \
+    X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *)) \
     X(void *, clEnqueueMapBuffer, (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *)) \
     X(cl_int, clEnqueueUnmapMemObject, (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))
@@ -2039,6 +2059,8 @@ struct clsort_context {
     size_t view_origin[CLSORT__MAX_VIEWS], view_size[CLSORT__MAX_VIEWS];
     clsort__cache cache;
     clsort__cuda cuda;     /* libcuda, opened when an NVIDIA program is stored (>>cubin) */
+    double nbody_rate; /* interactions/s of this context's part in its last clsort_nbody_multi (0: none):
+                          the next call's split by speed */
     const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
@@ -7615,6 +7637,18 @@ typedef struct clsort__nbody_shape_t {
     size_t jsplit; /* sources per launch where a loop budget splits them (nbody.cl NB_JSPLIT); 0: all */
 } clsort__nbody_shape_t;
 
+/* The most sources one launch of shape sh may take (0: any). >>loop budget:
+ * a work-item loops over all its sources, chunk / NB_P tiles of NB_P + 2
+ * passes each (the inner loop counted unrolled by nothing), besides the IB
+ * and JS loops; past the budget the sources go in pieces of whole tiles of
+ * every slice, several launches (nbody.cl NB_JSPLIT). */
+static size_t clsort__nbody_most_sources(const clsort_context *ctx, const clsort__nbody_shape_t *sh)
+{
+    cl_ulong lanes = sh->wg / sh->js, tiles;
+    tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)sh->ib * (sh->js + 4) + 16);
+    return tiles == ~(cl_ulong)0 ? 0 : (size_t)(tiles * lanes * sh->js);
+}
+
 /* The kernel shape for n bodies. GPUs: 256 work-items (the seed tutorial's
  * 64-256 range; CUDA's nbody sample uses 256), 2 bodies per work-item from
  * 2^17 bodies on (each tile read feeds two bodies: more arithmetic per local
@@ -7674,13 +7708,9 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
     sh->ib = ib;
     sh->js = js;
     if (fp64) sh->flags |= CLSORT__NB_FP64;
-    { /* >>loop budget: a work-item loops over all n sources, chunk / NB_P
-       * tiles of NB_P + 2 passes each (the inner loop counted unrolled by
-       * nothing), besides the IB and JS loops; past the budget the sources
-       * go in pieces of whole tiles of every slice, several launches */
-        cl_ulong lanes = wg / js, tiles;
-        tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)ib * (js + 4) + 16);
-        if (tiles != ~(cl_ulong)0 && (cl_ulong)n > tiles * lanes * js) sh->jsplit = (size_t)(tiles * lanes * js);
+    {
+        size_t most = clsort__nbody_most_sources(ctx, sh);
+        if (most && n > most) sh->jsplit = most;
     }
 }
 
@@ -7769,14 +7799,14 @@ static int clsort__nbody_pairs(const clsort_context *ctx, const clsort__nbody_pl
     return clsort__loop_fits(ctx, 2 * (groups * (7 * (cl_ulong)sh.wg + 8) + 8));
 }
 
-static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
-                                           clsort__program **p)
+/* The program of shape sh (pairs: the ATOMIC method's kernels; jsplit: the
+ * tiled kernel over a range of sources, nbody.cl NB_JSPLIT). */
+static clsort_result clsort__nbody_build(clsort_context *ctx, const clsort__nbody_plan *a, clsort__nbody_shape_t sh,
+                                         int pairs, int jsplit, clsort__program **p)
 {
-    clsort__nbody_shape_t sh;
     clsort__request rq;
-    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
     if (a->d.softening2 == 0.0) sh.flags |= CLSORT__NB_SOFT_ZERO;
-    if (clsort__nbody_pairs(ctx, a, n)) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
+    if (pairs) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
     clsort__request_init(&rq, "nbody", sh.wg, sh.wg / sh.js * sh.ib); /* items: bodies per work-group */
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "nbody.cl");
@@ -7785,9 +7815,17 @@ static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nb
                            (sh.flags & CLSORT__NB_NATIVE) ? " -DNATIVE_RSQRT" : "",
                            (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
                            (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "",
-                           clsort__nbody_pairs(ctx, a, n) ? " -DNB_PAIRS" : ""); /* its kernels only */
-    if (sh.jsplit && !clsort__nbody_pairs(ctx, a, n)) clsort__request_option(&rq, " -DNB_JSPLIT");
+                           pairs ? " -DNB_PAIRS" : ""); /* its kernels only */
+    if (jsplit && !pairs) clsort__request_option(&rq, " -DNB_JSPLIT");
     return clsort__program_get(ctx, &rq, p);
+}
+
+static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
+                                           clsort__program **p)
+{
+    clsort__nbody_shape_t sh;
+    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
+    return clsort__nbody_build(ctx, a, sh, clsort__nbody_pairs(ctx, a, n), sh.jsplit != 0, p);
 }
 
 /* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
@@ -7896,119 +7934,451 @@ static void clsort__release_events(clsort_context *ctx, cl_event *ev, size_t cou
         }
 }
 
+/* One call of clsort_nbody_multi. Part k keeps all positions in pos[k] (the
+ * caller's buffer) and writes its new slice into next[k]; its kernels run
+ * on qc[k], its exchange on qt[k] (both made for the call, on its device).
+ * After a moving evaluation qc[k] copies the new slice into pos[k] and qt[k]
+ * brings the other slices into pos[k]: through host memory (its own slice
+ * read out to host, the others' written in) or by copies from the other
+ * parts' next. With the overlap the next evaluation's own-slice launch reads
+ * next[k] meanwhile (no buffer is written on one queue while another queue
+ * uses it: OpenCL 1.2 Appendix A.1), and the other slices' launch waits for
+ * the exchange. */
 typedef struct clsort__multi {
     clsort__nbody_plan a;
+    const clsort_nbody_part *parts;
     unsigned count;
+    int overlap, via_host;
     size_t n, first[CLSORT__MAX_PARTS], cnt[CLSORT__MAX_PARTS];
     clsort__program *prog[CLSORT__MAX_PARTS];
-    cl_mem buf[CLSORT__MAX_PARTS][2];
-    cl_event kev[CLSORT__MAX_PARTS];                    /* this round's kernels */
-    cl_event cev[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* this round's copies */
-    cl_event wait[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* the previous round's copies */
-    cl_uint num_wait;
+    size_t most[CLSORT__MAX_PARTS]; /* overlap: sources per launch at most (>>loop budget; 0: any) */
+    int measure[CLSORT__MAX_PARTS]; /* the first evaluation's kernels give the part's speed */
+    cl_command_queue qc[CLSORT__MAX_PARTS], qt[CLSORT__MAX_PARTS];
+    cl_mem pos[CLSORT__MAX_PARTS], next[CLSORT__MAX_PARTS], sums[CLSORT__MAX_PARTS];
+    cl_mem pinned; /* host path: n vectors of pinned host memory, mapped at host */
+    char *host;
+    cl_event copied[CLSORT__MAX_PARTS];  /* qc: the new slice in pos (after the part's kernels) */
+    cl_event staged[CLSORT__MAX_PARTS];  /* qt, host path: the new slice in host memory */
+    cl_event arrived[CLSORT__MAX_PARTS]; /* qt: the part's exchange done */
+    cl_event t0[CLSORT__MAX_PARTS], t1[CLSORT__MAX_PARTS]; /* first evaluation: first and last kernel */
 } clsort__multi;
 
-/* Makes what every part's queue has enqueued so far visible to the others:
- * on each queue a marker waiting on a marker of every other queue. OpenCL 1.2
- * (Appendix A.1, shared objects) lets a queue cache its changes to a memory
- * object until a command of another queue waits on the changing command's
- * event; finishing the queue is not enough (rusticl then reads stale data
- * through the other queue). Run before the first step (the caller may have
- * written a part's buffers through another part's queue) and after the last
- * (the caller may read them through any part's queue). */
-static clsort_result clsort__multi_sync(const clsort_nbody_part *parts, unsigned count)
+/* Makes what the queues in `from` have enqueued so far visible to those in
+ * `to`: on each queue of `to` a marker waiting on a marker of every queue of
+ * `from`. OpenCL 1.2 (Appendix A.1, shared objects) lets a queue cache its
+ * changes to a memory object until a command of another queue waits on the
+ * changing command's event; finishing the queue is not enough (rusticl then
+ * reads stale data through the other queue). Runs before the first step (the
+ * caller may have written a part's buffers through another part's queue)
+ * and after the last (the caller may read them through any part's queue). */
+static clsort_result clsort__multi_sync(clsort_context *ctx, const cl_command_queue *from, unsigned nf,
+                                        const cl_command_queue *to, unsigned nt)
 {
-    clsort_context *const ctx = parts[0].ctx;
-    cl_event ev[CLSORT__MAX_PARTS], others[CLSORT__MAX_PARTS];
-    unsigned k, t, no;
+    cl_event ev[2 * CLSORT__MAX_PARTS];
+    unsigned k;
     cl_int e = CL_SUCCESS;
     const char *what = "clEnqueueMarkerWithWaitList(part sync)";
     memset(ev, 0, sizeof ev);
-    for (k = 0; k < count && e == CL_SUCCESS; ++k) {
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[k].ctx->queue, 0, NULL, &ev[k]);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[k].ctx->queue);
+    for (k = 0; k < nf && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(from[k], 0, NULL, &ev[k]);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(from[k]);
     }
-    for (t = 0; t < count && e == CL_SUCCESS; ++t) {
-        for (k = 0, no = 0; k < count; ++k)
-            if (k != t) others[no++] = ev[k];
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[t].ctx->queue, no, others, NULL);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue);
+    for (k = 0; k < nt && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(to[k], nf, ev, NULL);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(to[k]);
         else what = "clEnqueueMarkerWithWaitList(part sync wait)";
     }
-    clsort__release_events(ctx, ev, count);
+    clsort__release_events(ctx, ev, nf);
     if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, what);
     return CLSORT_SUCCESS;
 }
 
-static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part *parts)
+/* One launch of part k's bodies against the sources [jb, je) (nbody.cl
+ * NB_JSPLIT; piece bit 0: sums of earlier sources in sums[k], bit 1: the
+ * last, integrate). */
+static clsort_result clsort__multi_piece(clsort__chain *c, clsort__multi *m, unsigned k, cl_mem pos_old, cl_mem pos_new,
+                                         size_t jb, size_t je, cl_uint piece, cl_uint mode)
 {
-    /* the parts share one cl_context, hence one OpenCL library: the first
-     * part's entry points serve all (CLSORT_DYNAMIC_OPENCL) */
-    clsort_context *const ctx = parts[0].ctx;
-    unsigned e, k, t, cur = 0;
-    size_t vec = m->a.vec;
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (e = 0; e < m->a.evals; ++e) {
-        cl_uint mode = clsort__nbody_mode(&m->a, e), nc = 0;
-        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
-        for (k = 0; k < m->count; ++k) {
-            clsort__chain c;
-            clsort_enqueue enq;
-            memset(&enq, 0, sizeof enq);
-            enq.num_events_in_wait_list = m->num_wait;
-            enq.event_wait_list = m->num_wait ? m->wait : NULL;
-            enq.event = &m->kev[k];
-            CLSORT__TRY(clsort__chain_begin(&c, parts[k].ctx, &enq));
-            CLSORT__TRY(clsort__chain_end(&c, &enq,
-                                          m->cnt[k] ? clsort__nbody_launch(&c, m->prog[k], &m->a, m->buf[k][cur],
-                                                                           moves ? m->buf[k][cur ^ 1] : NULL,
-                                                                           parts[k].velocities, NULL, m->n,
-                                                                           m->first[k], m->cnt[k], mode)
-                                                    : CLSORT_SUCCESS));
-            /* kev[k] is flushed (chain_end): the copies of the other queues may wait on it */
-        }
-        /* every part's new slice into every other part's copy, on the receiver's queue */
-        for (t = 0; t < m->count && moves; ++t)
-            for (k = 0; k < m->count; ++k) {
-                cl_int err;
-                if (k == t || m->cnt[k] == 0) continue;
-                err = CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[t].ctx->queue, m->buf[k][cur ^ 1], m->buf[t][cur ^ 1],
-                                          m->first[k] * vec, m->first[k] * vec, m->cnt[k] * vec, 1, &m->kev[k],
-                                          &m->cev[nc]);
-                if (err != CL_SUCCESS)
-                    return clsort__fail(parts[0].ctx, CLSORT_ERROR_OPENCL, "clEnqueueCopyBuffer(exchange): %s (%d)",
-                                        clsort__cl_error_name(err), (int)err);
-                ++nc;
-            }
-        /* the next round's kernels wait on these copies from the other
-         * queues: OpenCL 1.2 5.13 requires the copies' queues flushed */
-        for (t = 0; t < m->count && moves; ++t)
-            CLSORT__CHECK(parts[t].ctx, CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue), "clFlush(exchange)");
-        clsort__release_events(ctx, m->wait, m->num_wait);
-        clsort__release_events(ctx, m->kev, m->count);
-        memcpy(m->wait, m->cev, nc * sizeof(cl_event));
-        memset(m->cev, 0, sizeof m->cev);
-        m->num_wait = nc;
-        if (moves) cur ^= 1;
+    clsort__program *p = m->prog[k];
+    cl_mem vel = m->parts[k].velocities, acc = NULL;
+    cl_uint n32 = (cl_uint)m->n, base = (cl_uint)m->first[k], cnt = (cl_uint)m->cnt[k], b32 = (cl_uint)jb,
+            e32 = (cl_uint)je;
+    cl_float f[3];
+    cl_double dd[3];
+    int i;
+    clsort__kargs ka;
+    f[0] = (cl_float)m->a.d.dt; f[1] = (cl_float)m->a.d.softening2; f[2] = (cl_float)m->a.d.G;
+    dd[0] = m->a.d.dt; dd[1] = m->a.d.softening2; dd[2] = m->a.d.G;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, pos_old);
+    CLSORT__KARG(&ka, pos_new);
+    CLSORT__KARG(&ka, vel);
+    CLSORT__KARG(&ka, acc);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, base);
+    CLSORT__KARG(&ka, cnt);
+    for (i = 0; i < 3; ++i) { /* dt, eps^2, G in the kernel's precision */
+        if (m->a.d.fp64) CLSORT__KARG(&ka, dd[i]);
+        else CLSORT__KARG(&ka, f[i]);
     }
-    for (k = 0; k < m->count && cur; ++k) /* in order after the part's last kernel and copies */
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
-                                                                         m->buf[k][0], 0, 0, m->n * vec, 0, NULL, NULL),
-                      "clEnqueueCopyBuffer");
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (k = 0; k < m->count; ++k)
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
+    CLSORT__KARG(&ka, mode);
+    CLSORT__KARG(&ka, b32);
+    CLSORT__KARG(&ka, e32);
+    CLSORT__KARG(&ka, m->sums[k]);
+    CLSORT__KARG(&ka, piece);
+    return clsort__run(c, p, "nbody_step", &ka, (m->cnt[k] + p->items - 1) / p->items, p->wg);
+}
+
+/* Part k's bodies against the sources [j0, j1), in launches of at most
+ * most[k] sources; first: the first sources of the evaluation, last: its
+ * last (integrate). The first launch of a measured evaluation is kept in t0. */
+static clsort_result clsort__multi_sources(clsort__chain *c, clsort__multi *m, unsigned k, cl_mem pos_old,
+                                           cl_mem pos_new, size_t j0, size_t j1, int first, int last, cl_uint mode,
+                                           int measured)
+{
+    const size_t most = m->most[k] ? m->most[k] : j1 - j0;
+    size_t jb;
+    for (jb = j0; jb < j1; jb += most) {
+        size_t je = j1 - jb > most ? jb + most : j1;
+        cl_uint piece = (first && jb == j0 ? 0u : 1u) | (last && je == j1 ? 2u : 0u);
+        CLSORT__TRY(clsort__multi_piece(c, m, k, pos_old, pos_new, jb, je, piece, mode));
+        if (measured && !m->t0[k] && c->last) {
+            CLSORT__CHECK(c->ctx, CLSORT__CL(c->ctx, clRetainEvent)(c->last), "clRetainEvent");
+            m->t0[k] = c->last;
+        }
+    }
     return CLSORT_SUCCESS;
+}
+
+/* The events the launch over the other slices waits for: the part's own
+ * exchange (its qt also read its new slice out before next[k] is written
+ * again); with device copies every part's, which read next[k]. */
+static cl_uint clsort__multi_waits(const clsort__multi *m, unsigned k, cl_event *wait)
+{
+    cl_uint nw = 0;
+    unsigned j;
+    for (j = 0; j < m->count; ++j)
+        if (m->arrived[j] && (j == k || !m->via_host)) wait[nw++] = m->arrived[j];
+    return nw;
+}
+
+/* Evaluation e of part k on qc[k]. Overlap: the own slice's sources first
+ * (from next[k], which the exchange leaves alone; pos[k] on the first
+ * evaluation), then, once the exchange is done, the sources after the slice
+ * and those before it. Serial: all sources in clsort_nbody's launch. */
+static clsort_result clsort__multi_eval(clsort__multi *m, unsigned k, unsigned e, cl_uint mode, int moves)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t f = m->first[k], end = f + m->cnt[k], n = m->n;
+    const int remote = m->cnt[k] < n, measured = e == 0 && m->measure[k];
+    cl_mem pos_new = moves ? m->next[k] : NULL;
+    cl_event wait[CLSORT__MAX_PARTS];
+    clsort__chain c;
+    clsort_enqueue enq;
+    clsort_result r;
+    memset(&enq, 0, sizeof enq);
+    enq.queue = m->qc[k];
+    enq.num_events_in_wait_list = clsort__multi_waits(m, k, wait);
+    enq.event_wait_list = enq.num_events_in_wait_list ? wait : NULL;
+    enq.event = measured ? &m->t1[k] : NULL;
+    if (!m->overlap) {
+        CLSORT__TRY(clsort__chain_begin(&c, ck, &enq));
+        return clsort__chain_end(&c, &enq,
+                                 clsort__nbody_launch(&c, m->prog[k], &m->a, m->pos[k], pos_new,
+                                                      m->parts[k].velocities, NULL, n, f, m->cnt[k], mode));
+    }
+    if (remote) {
+        clsort_enqueue own;
+        memset(&own, 0, sizeof own);
+        own.queue = m->qc[k];
+        CLSORT__TRY(clsort__chain_begin(&c, ck, &own));
+        CLSORT__TRY(clsort__chain_end(&c, &own,
+                                      clsort__multi_sources(&c, m, k, e == 0 ? m->pos[k] : m->next[k], pos_new, f, end,
+                                                            1, 0, mode, measured)));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ck, &enq));
+    if (!remote) return clsort__chain_end(&c, &enq, clsort__multi_sources(&c, m, k, m->pos[k], pos_new, 0, n, 1, 1,
+                                                                         mode, measured));
+    r = clsort__multi_sources(&c, m, k, m->pos[k], pos_new, end, n, 0, f == 0, mode, 0);
+    if (r == CLSORT_SUCCESS) r = clsort__multi_sources(&c, m, k, m->pos[k], pos_new, 0, f, 0, 1, mode, 0);
+    return clsort__chain_end(&c, &enq, r);
+}
+
+/* qt[k]: part k's new slice into host memory, once the other parts have
+ * written the previous one out of it. */
+static clsort_result clsort__multi_stage(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t vec = m->a.vec, at = m->first[k] * vec;
+    cl_event wait[CLSORT__MAX_PARTS];
+    cl_uint nw = 0;
+    unsigned j;
+    if (m->cnt[k] == 0) return CLSORT_SUCCESS;
+    wait[nw++] = m->copied[k];
+    for (j = 0; j < m->count; ++j)
+        if (j != k && m->arrived[j]) wait[nw++] = m->arrived[j];
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueReadBuffer)(m->qt[k], m->next[k], CL_FALSE, at, m->cnt[k] * vec,
+                                                          m->host + at, nw, wait, &m->staged[k]),
+                  "clEnqueueReadBuffer(exchange, to pinned host memory)");
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qt[k]), "clFlush(exchange)");
+    return CLSORT_SUCCESS;
+}
+
+/* qt[k]: the other parts' new slices into pos[k], after qc[k]'s copy of its
+ * own; arrived[k] marks the end. */
+static clsort_result clsort__multi_receive(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t vec = m->a.vec;
+    cl_event wait[CLSORT__MAX_PARTS + 1];
+    unsigned j;
+    cl_int e;
+    for (j = 0; j < m->count; ++j) {
+        const size_t at = m->first[j] * vec, bytes = m->cnt[j] * vec;
+        cl_uint nw = 0;
+        if (j == k || bytes == 0) continue;
+        if (m->copied[k]) wait[nw++] = m->copied[k];
+        if (m->via_host) {
+            wait[nw++] = m->staged[j];
+            e = CLSORT__CL(ck, clEnqueueWriteBuffer)(m->qt[k], m->pos[k], CL_FALSE, at, bytes, m->host + at, nw, wait,
+                                                     NULL);
+            if (e != CL_SUCCESS) return clsort__cl_fail(ck, e, "clEnqueueWriteBuffer(exchange, from pinned host memory)");
+        } else {
+            wait[nw++] = m->copied[j];
+            e = CLSORT__CL(ck, clEnqueueCopyBuffer)(m->qt[k], m->next[j], m->pos[k], at, at, bytes, nw, wait, NULL);
+            if (e != CL_SUCCESS) return clsort__cl_fail(ck, e, "clEnqueueCopyBuffer(exchange)");
+        }
+    }
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueMarkerWithWaitList)(m->qt[k], 0, NULL, &m->arrived[k]),
+                  "clEnqueueMarkerWithWaitList(exchange)");
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qt[k]), "clFlush(exchange)");
+    return CLSORT_SUCCESS;
+}
+
+/* After moving evaluation: every part's new slice into every part's pos. */
+static clsort_result clsort__multi_exchange(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    const size_t vec = m->a.vec;
+    unsigned k;
+    clsort__release_events(ctx, m->copied, m->count);
+    for (k = 0; k < m->count; ++k) {
+        clsort_context *ck = m->parts[k].ctx;
+        if (m->cnt[k] == 0) continue;
+        CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueCopyBuffer)(m->qc[k], m->next[k], m->pos[k], m->first[k] * vec,
+                                                              m->first[k] * vec, m->cnt[k] * vec, 0, NULL,
+                                                              &m->copied[k]),
+                      "clEnqueueCopyBuffer(own slice)");
+        CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qc[k]), "clFlush");
+    }
+    if (m->count == 1) return CLSORT_SUCCESS;
+    clsort__release_events(ctx, m->staged, m->count);
+    for (k = 0; k < m->count && m->via_host; ++k) CLSORT__TRY(clsort__multi_stage(m, k));
+    clsort__release_events(ctx, m->arrived, m->count);
+    for (k = 0; k < m->count; ++k) CLSORT__TRY(clsort__multi_receive(m, k));
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__multi_run(clsort__multi *m)
+{
+    unsigned e, k;
+    for (e = 0; e < m->a.evals; ++e) {
+        cl_uint mode = clsort__nbody_mode(&m->a, e);
+        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
+        for (k = 0; k < m->count; ++k)
+            if (m->cnt[k]) CLSORT__TRY(clsort__multi_eval(m, k, e, mode, moves));
+        if (moves) CLSORT__TRY(clsort__multi_exchange(m));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* Part k's speed from its first evaluation's kernels: cnt * n interactions
+ * between the first's start and the last's end. A device without profiling
+ * times keeps its earlier figure. */
+static void clsort__multi_rate(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    cl_ulong start = 0, end = 0;
+    cl_event first = m->t0[k] ? m->t0[k] : m->t1[k];
+    if (!m->t1[k]) return;
+    if (CLSORT__CL(ck, clGetEventProfilingInfo)(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) !=
+            CL_SUCCESS ||
+        CLSORT__CL(ck, clGetEventProfilingInfo)(m->t1[k], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) !=
+            CL_SUCCESS ||
+        end <= start)
+        return;
+    ck->nbody_rate = (double)m->cnt[k] * (double)m->n / ((double)(end - start) * 1e-9);
+}
+
+/* Whether the parts' devices look alike (name, vendor, compute units). */
+static int clsort__multi_alike(const clsort_nbody_part *parts, unsigned count)
+{
+    unsigned k;
+    const clsort__profile *d0 = &parts[0].ctx->dev;
+    for (k = 1; k < count; ++k) {
+        const clsort__profile *d = &parts[k].ctx->dev;
+        if (strcmp(d->name, d0->name) != 0 || strcmp(d->vendor, d0->vendor) != 0 ||
+            d->compute_units != d0->compute_units)
+            return 0;
+    }
+    return 1;
+}
+
+/* Counts all 0: the slices, even or in proportion to each context's speed
+ * measured in its previous call (even while any part lacks one). */
+static void clsort__multi_split(clsort__multi *m, const clsort_nbody_part *parts, unsigned flags)
+{
+    const size_t n = m->n;
+    const unsigned count = m->count;
+    int by_speed = (flags & CLSORT_NBODY_MULTI_BALANCE) ||
+                   (!(flags & CLSORT_NBODY_MULTI_EVEN) && !clsort__multi_alike(parts, count));
+    double total = 0.0, sum = 0.0;
+    unsigned k;
+    for (k = 0; k < count; ++k) {
+        if (!(parts[k].ctx->nbody_rate > 0.0)) by_speed = 0;
+        total += parts[k].ctx->nbody_rate;
+    }
+    for (k = 0; k < count; ++k) {
+        size_t at = by_speed ? (size_t)((double)n * sum / total + 0.5) : n * k / count, to;
+        sum += parts[k].ctx->nbody_rate;
+        to = k + 1 == count ? n : by_speed ? (size_t)((double)n * sum / total + 0.5) : n * (k + 1) / count;
+        if (to > n) to = n;
+        if (at > to) at = to;
+        m->first[k] = at;
+        m->cnt[k] = to - at;
+    }
+}
+
+/* Exchange through host memory unless asked otherwise or every device
+ * shares the host's memory (a copy inside the context is then one memcpy;
+ * between discrete GPUs a driver may move the whole source buffer). */
+static int clsort__multi_via_host(const clsort_nbody_part *parts, unsigned count, unsigned flags)
+{
+    unsigned k;
+    if (flags & CLSORT_NBODY_MULTI_HOST) return 1;
+    if (flags & CLSORT_NBODY_MULTI_DEVICE) return 0;
+    for (k = 0; k < count; ++k) {
+        cl_bool unified = CL_FALSE;
+        clsort_context *ck = parts[k].ctx;
+        if (CLSORT__CL(ck, clGetDeviceInfo)(ck->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified,
+                                            NULL) != CL_SUCCESS ||
+            !unified)
+            return 1;
+    }
+    return 0;
+}
+
+/* Per part: the program, the second position buffer, its queues; the
+ * pinned host memory of the host path. */
+static clsort_result clsort__multi_setup(clsort__multi *m)
+{
+    unsigned k;
+    cl_int e;
+    for (k = 0; k < m->count; ++k) {
+        clsort_context *ck = m->parts[k].ctx;
+        if (m->overlap) {
+            clsort__nbody_shape_t sh;
+            clsort__nbody_shape(ck, m->cnt[k] ? m->cnt[k] : 1, m->a.d.fp64, &sh); /* the part's bodies */
+            m->most[k] = clsort__nbody_most_sources(ck, &sh);
+            m->measure[k] = 1;
+            CLSORT__TRY(clsort__nbody_build(ck, &m->a, sh, 0, 1, &m->prog[k]));
+            CLSORT__TRY(clsort__scratch(ck, clsort__nbody_slot_pieces, m->n * m->a.vec, &m->sums[k]));
+        } else {
+            clsort__nbody_shape_t sh;
+            clsort__nbody_shape(ck, m->n, m->a.d.fp64, &sh);
+            m->measure[k] = sh.jsplit == 0; /* one launch */
+            CLSORT__TRY(clsort__nbody_program(ck, &m->a, m->n, &m->prog[k]));
+        }
+        m->pos[k] = m->parts[k].positions;
+        CLSORT__TRY(clsort__scratch(ck, clsort__nbody_slot_positions, m->n * m->a.vec, &m->next[k]));
+        m->qc[k] = CLSORT__CL(ck, clCreateCommandQueue)(ck->cl_ctx, ck->device, CL_QUEUE_PROFILING_ENABLE, &e);
+        if (e != CL_SUCCESS) {
+            m->qc[k] = NULL;
+            return clsort__cl_fail(ck, e, "clCreateCommandQueue(part kernels)");
+        }
+        m->qt[k] = CLSORT__CL(ck, clCreateCommandQueue)(ck->cl_ctx, ck->device, 0, &e);
+        if (e != CL_SUCCESS) {
+            m->qt[k] = NULL;
+            return clsort__cl_fail(ck, e, "clCreateCommandQueue(part exchange)");
+        }
+    }
+    if (m->via_host && m->count > 1) {
+        clsort_context *c0 = m->parts[0].ctx;
+        m->pinned = CLSORT__CL(c0, clCreateBuffer)(c0->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                                   m->n * m->a.vec, NULL, &e);
+        if (e != CL_SUCCESS) {
+            m->pinned = NULL;
+            return clsort__cl_fail(c0, e, "clCreateBuffer(pinned exchange memory)");
+        }
+        m->host = (char *)CLSORT__CL(c0, clEnqueueMapBuffer)(m->qt[0], m->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                              m->n * m->a.vec, 0, NULL, NULL, &e);
+        if (e != CL_SUCCESS) {
+            m->host = NULL;
+            return clsort__cl_fail(c0, e, "clEnqueueMapBuffer(pinned exchange memory)");
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The queues of the call in one list: qc then qt (those made). */
+static unsigned clsort__multi_queues(const clsort__multi *m, cl_command_queue *q)
+{
+    unsigned k, nq = 0;
+    for (k = 0; k < m->count; ++k)
+        if (m->qc[k]) q[nq++] = m->qc[k];
+    for (k = 0; k < m->count; ++k)
+        if (m->qt[k]) q[nq++] = m->qt[k];
+    return nq;
+}
+
+/* Setup, the caller's queues synchronized with the call's both ways, the
+ * steps; blocks until done. */
+static clsort_result clsort__multi_go(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    cl_command_queue user[CLSORT__MAX_PARTS], q[2 * CLSORT__MAX_PARTS];
+    unsigned k, nq;
+    for (k = 0; k < m->count; ++k) user[k] = m->parts[k].ctx->queue;
+    CLSORT__TRY(clsort__multi_setup(m));
+    nq = clsort__multi_queues(m, q);
+    CLSORT__TRY(clsort__multi_sync(ctx, user, m->count, q, nq));
+    CLSORT__TRY(clsort__multi_run(m));
+    CLSORT__TRY(clsort__multi_sync(ctx, q, nq, user, m->count));
+    for (k = 0; k < m->count; ++k)
+        CLSORT__CHECK(m->parts[k].ctx, CLSORT__CL(ctx, clFinish)(m->parts[k].ctx->queue), "clFinish");
+    for (k = 0; k < m->count; ++k) clsort__multi_rate(m, k);
+    return CLSORT_SUCCESS;
+}
+
+/* Lets what was enqueued finish, then releases the call's events, queues and
+ * pinned memory. */
+static void clsort__multi_free(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    cl_command_queue q[2 * CLSORT__MAX_PARTS];
+    unsigned k, nq = clsort__multi_queues(m, q);
+    for (k = 0; k < nq; ++k) CLSORT__CL(ctx, clFinish)(q[k]);
+    if (m->host && CLSORT__CL(ctx, clEnqueueUnmapMemObject)(m->qt[0], m->pinned, m->host, 0, NULL, NULL) == CL_SUCCESS)
+        CLSORT__CL(ctx, clFinish)(m->qt[0]);
+    if (m->pinned) CLSORT__CL(ctx, clReleaseMemObject)(m->pinned);
+    clsort__release_events(ctx, m->copied, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->staged, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->arrived, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->t0, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->t1, CLSORT__MAX_PARTS);
+    for (k = 0; k < nq; ++k) CLSORT__CL(ctx, clReleaseCommandQueue)(q[k]);
 }
 
 CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
                                             const clsort_nbody_desc *desc)
 {
     static const char *fn = "clsort_nbody_multi";
+    const unsigned known = CLSORT_NBODY_MULTI_SERIAL | CLSORT_NBODY_MULTI_EVEN | CLSORT_NBODY_MULTI_BALANCE |
+                           CLSORT_NBODY_MULTI_HOST | CLSORT_NBODY_MULTI_DEVICE;
     clsort__multi *m;
     clsort_context *ctx0;
     clsort_result r;
-    unsigned k, j;
+    unsigned k, j, flags;
     size_t at = 0, given = 0;
     if (!parts || count == 0 || !parts[0].ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
     ctx0 = parts[0].ctx;
@@ -8022,19 +8392,32 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     m = (clsort__multi *)CLSORT_MALLOC(sizeof *m);
     if (!m) return clsort__fail(ctx0, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     memset(m, 0, sizeof *m);
+    m->parts = parts;
+    m->count = count;
+    m->n = n;
     r = CLSORT_SUCCESS;
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
         r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
         if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
     }
+    flags = r == CLSORT_SUCCESS ? m->a.d.multi : 0;
     if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
         r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
                          "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
+    if (r == CLSORT_SUCCESS &&
+        ((flags & ~known) || (flags & CLSORT_NBODY_MULTI_EVEN && flags & CLSORT_NBODY_MULTI_BALANCE) ||
+         (flags & CLSORT_NBODY_MULTI_HOST && flags & CLSORT_NBODY_MULTI_DEVICE)))
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: desc.multi = 0x%x: CLSORT_NBODY_MULTI_* flags, at most one of EVEN and BALANCE and one "
+                         "of HOST and DEVICE", fn, flags);
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) given += parts[k].count;
+    if (r == CLSORT_SUCCESS && !given) clsort__multi_split(m, parts, flags);
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
         clsort_context *ck = parts[k].ctx;
-        m->first[k] = given ? parts[k].first : n * k / count;
-        m->cnt[k] = given ? parts[k].count : n * (k + 1) / count - n * k / count;
+        if (given) {
+            m->first[k] = parts[k].first;
+            m->cnt[k] = parts[k].count;
+        }
         if (m->first[k] != at || m->cnt[k] > n - at)
             r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
                              "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
@@ -8065,21 +8448,17 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     if (r == CLSORT_SUCCESS && at != n)
         r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
                          (unsigned long)at, (unsigned long)n);
-    m->count = count;
-    m->n = n;
-    for (k = 0; k < count && r == CLSORT_SUCCESS && n > 0; ++k) {
-        r = clsort__nbody_program(parts[k].ctx, &m->a, n, &m->prog[k]);
-        m->buf[k][0] = parts[k].positions;
-        if (r == CLSORT_SUCCESS)
-            r = clsort__scratch(parts[k].ctx, clsort__nbody_slot_positions, n * m->a.vec, &m->buf[k][1]);
-        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
+    if (r == CLSORT_SUCCESS && n > 0) {
+        m->overlap = !(flags & CLSORT_NBODY_MULTI_SERIAL);
+        m->via_host = clsort__multi_via_host(parts, count, flags);
+        r = clsort__multi_go(m);
+        /* a part's failure is told through the first part's context */
+        for (k = 1; k < count && r != CLSORT_SUCCESS && !ctx0->error[0]; ++k)
+            if (parts[k].ctx->error[0]) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
     }
-    if (r == CLSORT_SUCCESS && n > 0) r = clsort__multi_run(m, parts);
     if (r != CLSORT_SUCCESS) /* let what was enqueued finish before the events go */
         for (k = 0; k < count; ++k) CLSORT__CL(ctx0, clFinish)(parts[k].ctx->queue);
-    clsort__release_events(ctx0, m->wait, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->cev, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->kev, CLSORT__MAX_PARTS);
+    clsort__multi_free(m);
     CLSORT_FREE(m);
     return r;
 }
