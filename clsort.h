@@ -586,9 +586,15 @@
  *           coincident bodies exert no force), G (0 = 1), any n < 2^31 (n = 0:
  *           nothing to do). clsort_nbody_accel: G*a only, for your own
  *           integrator. clsort_nbody_multi: the bodies split over several
- *           contexts of one cl_context (one per device), positions exchanged
- *           device to device every step; same bits as one context. Its
- *           queues are synchronized by events before the first step and
+ *           contexts of one cl_context (one per device), each part's new
+ *           slice exchanged after every step (slices through pinned host
+ *           memory, or copies in the context where the devices share host
+ *           memory) while each part sums its own slice's forces first
+ *           (another order of the sums: within the bound below, the same
+ *           bits for one split; desc.multi SERIAL: clsort_nbody's bits).
+ *           Counts 0: an even split on identical devices, else by each
+ *           context's measured speed.
+ *           Its queues are synchronized by events before the first step and
  *           after the last: a part's buffers may be written, and read back,
  *           through any part's queue.
  *           Kernel: a work-group loads a tile of positions into local memory;
@@ -603,7 +609,7 @@
  *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
  *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
  *           (n - 1) u of the sum of magnitudes; the tests check this bound.
- *           For one shape results repeat bit for bit (runs, the multi split;
+ *           For one shape results repeat bit for bit (runs, the serial multi split;
  *           a burst of k steps vs k calls too, in a precise build: with the
  *           GPUs' default fast math the compiler may fuse a burst's two half
  *           kicks, so they agree within rounding); across shapes they differ
