@@ -425,36 +425,21 @@ typedef union {
 #define RD3_INC(i) ((hm >> (i)) & 1u)
 #endif
 
-/* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
- * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm
- * (SEG 3 also the counts in ci[]), with need_next whether the element after
- * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
- * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
- * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
- * (none of it reaches an output: it only follows the last element). */
-inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                     __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
-                     uint *nh, uint *xc, T *xv, uint *tc, T *tv)
+/* The steps of rd3_tile_scan, in the order it calls them. The private arrays
+ * (xr, sr as loaded; x, ci as owned) pass between them by pointer to inline
+ * functions: inlined and unrolled, every index is a constant and the arrays
+ * stay in registers. */
+
+/* All loads first (2 * ITEMS in flight), lane-minor: the warp's RW * ITEMS
+ * elements from wg0, the values (NaNs cleaned for min/max) to xr, the
+ * segment source as staged to sr; a full tile without index checks. Past n:
+ * values IDENT, sources 0. SEG 2: lane 0 also the key before the warp's
+ * first (*prev); with need_next, the last lane the source of the element
+ * after the warp's last (*after). */
+inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg0, ulong n, int full, int need_next,
+                     T *xr, LS_T *sr, LS_T *prev, LS_T *after)
 {
-    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
-    const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
-    const ulong wg0 = base + wb;               /* the warp's first element */
-    const int full = base + TILE <= n;
-    /* my elements before n: the fold stops there, as variants 0-2's (an
-     * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
-    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
-    uint hm = 0, cc = 0;
-    T vv = IDENT;
-#ifndef VAL_ONE
-    T xr[ITEMS];
-#endif
-#if SEG != 0
-    LS_T sr[ITEMS], after = 0;
-#endif
-#if SEG == 2
-    LS_T prev = 0;
-#endif
-    /* all loads first (2 * ITEMS in flight), lane-minor */
+    const uint lane = (uint)get_local_id(0) % RW;
     if (full) {
 #ifndef VAL_ONE
         __global const T *vp = vals + wg0 + lane;
@@ -479,15 +464,45 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
         }
     }
 #if SEG == 2
-    if (lane == 0 && wg0 > 0 && wg0 < n) prev = seg[wg0 - 1]; /* the key before the warp's first */
+    if (lane == 0 && wg0 > 0 && wg0 < n) *prev = seg[wg0 - 1]; /* the key before the warp's first */
+#else
+    (void)prev;
 #endif
 #if SEG != 0
-    if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) after = RD3_SRC(seg[wg0 + RW * ITEMS]);
+    if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) *after = RD3_SRC(seg[wg0 + RW * ITEMS]);
+#else
+    (void)seg;
+    (void)need_next;
+    (void)sr;
+    (void)after;
+#endif
+#ifdef VAL_ONE
+    (void)vals;
+    (void)xr;
+#endif
+}
+
+/* The segment source handed from the loading lanes to the owners through
+ * buf (each warp its own part: warp barriers) and kept as bits: *hm_out,
+ * which of my elements start a segment (bit i; not element 0, none at or
+ * past `left`, my elements before n); *nh, with need_next, whether the
+ * element after my last starts one; SEG 3 also the counts in ci[] and their
+ * sum *cc. prev (SEG 2): lane 0's key before the warp; after: the last
+ * lane's source after the warp. Ends with a warp barrier (SEG 0 has none). */
+inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T after, ulong base, int need_next,
+                      uint left, uint *ci, uint *cc, uint *hm_out, uint *nh)
+{
+#if SEG != 0
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
+    uint hm = 0, c = 0;
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].s = sr[j];
     rd_wsync_g();
 #if SEG == 2
     if (lane) prev = buf[PAD(k0 - 1)].s;
+#else
+    (void)prev;
 #endif
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
@@ -499,10 +514,13 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
         prev = s;
 #else
         ci[i] = s;
-        cc += s;
+        c += s;
         hm |= (uint)(s != 0) << i;
 #endif
     }
+#if SEG != 3
+    (void)ci;
+#endif
     *nh = 0;
     if (need_next) {
         LS_T s = lane < RW - 1 ? buf[PAD(k0 + ITEMS)].s : after;
@@ -517,26 +535,53 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
 #endif
     if (left < ITEMS) hm &= (1u << left) - 1u; /* no segment starts past n */
     rd_wsync(); /* the warp has read the source: the values take its place */
+    *hm_out = hm;
+    *cc = c;
 #else
-    (void)seg;
+    (void)buf;
+    (void)sr;
+    (void)prev;
+    (void)after;
+    (void)base;
     (void)need_next;
+    (void)left;
+    (void)ci;
     *nh = 0;
+    *hm_out = 0;
+    *cc = 0;
 #endif
+}
+
+/* The values handed over the same way, through the same cells: x[i] = the
+ * value at tile index k0 + i (VAL_ONE: 1), each read from local memory once. */
+inline void rd3_values_to_owners(__local rd3_cell *buf, const T *xr, T *x)
+{
 #ifndef VAL_ONE
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint kb = PAD(lid * ITEMS);
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].t = xr[j];
     rd_wsync();
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) x[i] = buf[kb + i].t;
 #else
-    (void)vals;
+    (void)buf;
+    (void)xr;
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) x[i] = (T)1;
 #endif
+}
+
+/* My first `left` elements (those before n) folded left to right into
+ * (*xc, *xv): *xc their segment starts (SEG 3: cc, the sum of their counts). */
+inline void rd3_fold(const T *x, const uint *ci, uint hm, uint cc, uint left, uint *xc, T *xv)
+{
+    T vv = IDENT;
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i)
         if (i < left) vv = RD3_INC(i) ? x[i] : rd_op(vv, x[i]);
 #if SEG == 3
+    (void)hm;
     *xc = cc;
 #else
     (void)ci;
@@ -544,7 +589,33 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
     *xc = (uint)popcount(hm);
 #endif
     *xv = vv;
-    *hm_out = hm;
+}
+
+/* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
+ * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm_out
+ * (SEG 3 also the counts in ci[]), with need_next whether the element after
+ * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
+ * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
+ * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
+ * (none of it reaches an output: it only follows the last element). */
+inline void rd3_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                          __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
+                          uint *nh, uint *xc, T *xv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0), wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS;
+    const ulong wg0 = base + wb; /* the warp's first element */
+    const int full = base + TILE <= n;
+    /* my elements before n: the fold stops there, as variants 0-2's (an
+     * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
+    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
+    T xr[ITEMS];                         /* as loaded, lane-minor */
+    LS_T sr[ITEMS], prev = 0, after = 0; /* (SEG 0: unused) */
+    uint cc;
+    rd3_load(vals, seg, wg0, n, full, need_next, xr, sr, &prev, &after);
+    rd3_heads(buf, sr, prev, after, base, need_next, left, ci, &cc, hm_out, nh);
+    rd3_values_to_owners(buf, xr, x);
+    rd3_fold(x, ci, *hm_out, cc, left, xc, xv);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
 
@@ -630,7 +701,7 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
     __local rd3_cell buf[TILE_PADDED];     \
     __local uint sc[RD_SCAN_SIZE];         \
     __local T sv[RD_SCAN_SIZE];
-/* a work-item's registers between rd3_tile and the output */
+/* a work-item's registers between rd3_tile_scan and the output */
 #define RD3_REGS                           \
     T x[ITEMS];                            \
     uint ci[SEG == 3 ? ITEMS : 1];         \
@@ -730,8 +801,6 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
 }
 #endif
 
-/* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
- * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
 #ifndef RD_V3
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
@@ -740,9 +809,11 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     __local T sv[RD_SCAN_SIZE];
 #endif
 
-inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                    __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
-                    T *tv, uint *hm)
+/* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
+ * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
+inline void rd_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                         __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
+                         T *tv, uint *hm)
 {
     rd_stage(vals, seg, base, n, need_next, lv, ls);
     rd_fold(lv, ls, base, n, xc, xv, hm);
@@ -905,9 +976,9 @@ inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulon
     }
 }
 
-/* Stage the keys, fold, scan: as rd_tile without values. */
-inline void rd_heads_tile(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
-                          __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
+/* Stage the keys, fold, scan: as rd_tile_scan without values. */
+inline void rd_heads_tile_scan(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
+                               __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
 {
     rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first flag staged too, unused) */
     rd_heads_fold(ls, base, n, xc, xv, hm);
@@ -929,7 +1000,7 @@ void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong
     const ulong base = (ulong)get_group_id(0) * TILE;
     uint xc, xv, tc, tv, hm;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -948,7 +1019,7 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
     uint xc, xv, tc, tv, hm;
     const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
@@ -967,10 +1038,10 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
     T xv, tv;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
 #endif
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
@@ -993,11 +1064,11 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
     const T pv = pre_v ? pre_v[g] : IDENT;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, out_c);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
 #endif
 }
@@ -1016,11 +1087,11 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     const T pv = pre_v ? pre_v[g] : IDENT;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 #endif
 }
@@ -1079,27 +1150,35 @@ inline TB rd_load_bits(__global volatile uint *p)
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
-/* Called by every work-item (it has barriers): publishes the tile's
- * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
- * words (flag, count per predecessor).
- *
- * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
- * word pairs, newest first, adding up the counts (integers: any order gives
- * the same sum) back to the newest inclusive prefix p, re-reading a window
- * that meets a tile which has published nothing yet. It also notes the newest
- * tile r after p whose aggregate restarts a segment (count != 0). The fold:
- * the value is the left fold from r (whose aggregate is then the value
- * itself) or from incl(p), over the aggregates after it, oldest first, read
- * again from agg_v (a tile's aggregate never changes once published, while
- * its status may since have become its prefix). So the walk may reach back
- * any distance, and the bits are still those of the definition. */
-inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
-                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
-                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
+/* The aggregates' and the inclusive prefixes' value bits (see above). */
+inline __global volatile uint *rd_agg_bits(__global volatile uint *status)
 {
-    const uint lid = (uint)get_local_id(0);
-    if (lid == 0) {
+    return status + 2 * get_num_groups(0) + 1;
+}
+inline __global volatile uint *rd_incl_bits(__global volatile uint *status)
+{
+    return rd_agg_bits(status) + get_num_groups(0) * RD_CHUNKS;
+}
+
+/* The tile this work-group scans: the next ticket (the word after the
+ * 2 * groups status words), in the order the work-groups start (see above:
+ * why the wait cannot deadlock). Ends with a barrier. */
+inline uint rd_take_tile(__global volatile uint *status, __local uint *tile_id)
+{
+    if (get_local_id(0) == 0) *tile_id = atomic_inc(&status[2 * get_num_groups(0)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *tile_id;
+}
+
+/* The steps of rd_lookback, in the order it calls them (every work-item
+ * calls each; work-item 0 does the serial parts). */
+
+/* Work-item 0 publishes the tile's aggregate (tc, tv); tile 0's is its
+ * inclusive prefix. */
+inline void rd_publish_aggregate(__global volatile uint *status, __global volatile uint *agg_v,
+                                 __global volatile uint *incl_v, uint g, uint tc, T tv)
+{
+    if (get_local_id(0) == 0) {
         if (g == 0) {
             rd_store_bits(&incl_v[0], RD_BITS(tv));
             lb_publish(status, 0, LB_PREFIX, tc);
@@ -1108,13 +1187,16 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
     }
-    if (g == 0) {
-        *pc = 0;
-        *pv = IDENT;
-        return;
-    }
-    /* the walk: *lc sums counts, *from becomes the fold's first tile, with
-     * *lv_ its starting value */
+}
+
+/* The walk (tile g > 0): *lc sums the counts of the tiles before g, *from
+ * becomes the fold's first tile, with *lv_ its starting value (see
+ * rd_lookback). Ends with a barrier. */
+inline void rd_walk_back(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                         uint g, __local uint *win, __local int *step, __local uint *lc, __local T *lv_,
+                         __local int *from)
+{
+    const uint lid = (uint)get_local_id(0);
     int j = (int)g - 1; /* newest predecessor not yet added */
     int restart = -1;   /* work-item 0: newest tile after p with count != 0 */
     if (lid == 0) *lc = 0;
@@ -1156,9 +1238,14 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
         j -= st;
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
-    /* the fold, oldest first, WG aggregates at a time */
-    const int first = *from + 1;
-    T v = *lv_;
+}
+
+/* The fold: v, then the aggregates of tiles first .. g - 1, oldest first,
+ * WG aggregates at a time (loaded by all, folded by work-item 0 through fv).
+ * The result is work-item 0's. */
+inline T rd_fold_aggregates(__global volatile uint *agg_v, uint g, int first, T v, __local T *fv)
+{
+    const uint lid = (uint)get_local_id(0);
     for (int b = first; b < (int)g; b += WG) {
         int idx = b + (int)lid;
         if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS]));
@@ -1169,11 +1256,19 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    return v;
+}
+
+/* Work-item 0 publishes the tile's inclusive prefix, (*lc, v) + (tc, tv),
+ * and shares its exclusive prefix (*lc, v) with all: (*pc, *pv). */
+inline void rd_publish_prefix(__global volatile uint *status, __global volatile uint *incl_v, uint g, uint tc, T tv,
+                              T v, __local uint *lc, __local T *lv_, uint *pc, T *pv)
+{
     /* everyone has read *lv_ before work-item 0 overwrites it (with no
-     * aggregate to fold the loop above has no barrier: oclgrind reported the
-     * read and the write below as a local-memory race) */
+     * aggregate to fold rd_fold_aggregates has no barrier: oclgrind reported
+     * the read and the write below as a local-memory race) */
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
+    if (get_local_id(0) == 0) {
         uint ic = *lc + tc;
         T iv = tc ? tv : rd_op(v, tv);
         rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
@@ -1185,19 +1280,45 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
     *pv = *lv_;
 }
 
-#define RD_LB_LOCALS                                                                      \
-    __local uint tile_id;                                                                 \
-    __local uint win[2 * RD_WIN];                                                         \
-    __local int step;                                                                     \
-    __local uint lbc;                                                                     \
-    __local T lbv;                                                                        \
-    __local int from;                                                                     \
-    if (get_local_id(0) == 0) tile_id = atomic_inc(&status[2 * get_num_groups(0)]);       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-    const uint g = tile_id;                                                               \
-    const ulong base = (ulong)g * TILE;                                                   \
-    __global volatile uint *agg_v = status + 2 * get_num_groups(0) + 1;                   \
-    __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
+/* Called by every work-item (it has barriers): publishes the tile's
+ * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
+ * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
+ * words (flag, count per predecessor); step, lc, lv_, from single words
+ * shared by the walk and the fold.
+ *
+ * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
+ * word pairs, newest first, adding up the counts (integers: any order gives
+ * the same sum) back to the newest inclusive prefix p, re-reading a window
+ * that meets a tile which has published nothing yet. It also notes the newest
+ * tile r after p whose aggregate restarts a segment (count != 0). The fold:
+ * the value is the left fold from r (whose aggregate is then the value
+ * itself) or from incl(p), over the aggregates after it, oldest first, read
+ * again from agg_v (a tile's aggregate never changes once published, while
+ * its status may since have become its prefix). So the walk may reach back
+ * any distance, and the bits are still those of the definition. */
+inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
+                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
+{
+    rd_publish_aggregate(status, agg_v, incl_v, g, tc, tv);
+    if (g == 0) {
+        *pc = 0;
+        *pv = IDENT;
+        return;
+    }
+    rd_walk_back(status, agg_v, incl_v, g, win, step, lc, lv_, from);
+    const T v = rd_fold_aggregates(agg_v, g, *from + 1, *lv_, fv);
+    rd_publish_prefix(status, incl_v, g, tc, tv, v, lc, lv_, pc, pv);
+}
+
+/* The look-back's local memory: the ticket's word and rd_lookback's scratch. */
+#define RD_LB_LOCALS                 \
+    __local uint tile_id;            \
+    __local uint win[2 * RD_WIN];    \
+    __local int step;                \
+    __local uint lbc;                \
+    __local T lbv;                   \
+    __local int from;
 
 #ifndef RD_HEADS
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -1205,18 +1326,21 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
                        LB_SPARE_ARGS, uint mode, __global T *out)
 {
     RD_TILE_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, 0);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
 #endif
@@ -1229,18 +1353,21 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
                           __global uint *count)
 {
     RD_TILE_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 #endif
@@ -1257,11 +1384,14 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
                             __global uint *count)
 {
     RD_HEADS_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, xv, tc, tv, pc, pv, hm;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
