@@ -1515,8 +1515,11 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
     if (!(x >= lo)) return 0;
     TB d = (TB)(RD_BITS(x) - RD_BITS(lo));
     if ((ulong)d >= range) return 0; /* x >= hi (hi itself may not fit T: 2^32 for u32) */
-    if (shift < 64) { /* range = bins << shift: the same bin, no division */
-        *b = (uint)(d >> shift);
+    /* range = bins << shift: the same bin, no division. The shift is done
+     * in ulong: one bin over a 4-byte type's whole range gives shift 32,
+     * and OpenCL takes a 32-bit value's shift count modulo 32. */
+    if (shift < 64) {
+        *b = (uint)((ulong)d >> shift);
         return 1;
     }
 #if TK >= 3

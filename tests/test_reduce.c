@@ -898,6 +898,81 @@ static void rd_histogram(const test_env *e)
         }
 }
 
+/* Histogram bins at the edge of the sample type's width: one bin over a
+ * whole 4-byte range (range = bins << 32), 2 and 4 bins there (shifts 31
+ * and 30), 64-bit ranges of 2^63 (shift 63) and 2^64 - 1 (a division), with
+ * samples at both ends of the type. Counts against floor((x - lower) * bins
+ * / (upper - lower)); the words after counts must stay untouched. */
+static void rd_hist_type_width(const test_env *e)
+{
+    static const struct { clsort_type t; unsigned bins; int64_t lo, hi; } hc[] = {
+        {CLSORT_U32, 1, 0, (int64_t)1 << 32},
+        {CLSORT_U32, 2, 0, (int64_t)1 << 32},
+        {CLSORT_U32, 1, 5, (int64_t)1 << 32},
+        {CLSORT_I32, 1, -2147483647 - 1, 2147483648ll},
+        {CLSORT_I32, 4, -2147483647 - 1, 2147483648ll},
+        {CLSORT_U64, 1, 0, INT64_MIN}, /* upper 2^63, read as uint64_t */
+        {CLSORT_I64, 1, -((int64_t)1 << 62), (int64_t)1 << 62},
+        {CLSORT_I64, 3, INT64_MIN, INT64_MAX},
+    };
+    enum { GUARD = 64 };
+    const size_t n = 4099;
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        clsort_type t = hc[k].t;
+        size_t es = clsort_type_size(t);
+        unsigned bins = hc[k].bins;
+        uint64_t range = (uint64_t)hc[k].hi - (uint64_t)hc[k].lo;
+        uint64_t edge[10];
+        unsigned char *in = (unsigned char *)malloc(n * es);
+        uint32_t ref[4] = {0, 0, 0, 0}, got[4 + GUARD];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[80];
+        int r;
+        if (es == 4) range &= 0x1ffffffffull; /* 2^32 for a whole 4-byte range */
+        edge[0] = (uint64_t)hc[k].lo; edge[1] = (uint64_t)hc[k].hi - 1; edge[2] = (uint64_t)hc[k].hi;
+        edge[3] = 0; edge[4] = ~0ull; edge[5] = 1; edge[6] = 0x7fffffffull; edge[7] = 0x80000000ull;
+        edge[8] = 0xfffffff0ull; edge[9] = 0x8000000000000000ull;
+        for (i = 0; i < n; ++i) {
+            uint64_t x = i < 10 ? edge[i] : rnd64();
+            if (es == 4) ((uint32_t *)in)[i] = (uint32_t)(i >= 10 ? x >> 32 : x);
+            else ((uint64_t *)in)[i] = x;
+        }
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rd_get(in, t, i), d;
+            int inside;
+            if (t == CLSORT_I32) inside = (int32_t)x >= hc[k].lo && (int32_t)x < hc[k].hi;
+            else if (t == CLSORT_I64) inside = (int64_t)x >= hc[k].lo && (int64_t)x < hc[k].hi;
+            else inside = x >= (uint64_t)hc[k].lo && (es == 4 || x < (uint64_t)hc[k].hi);
+            if (!inside) continue;
+            d = (x - (uint64_t)hc[k].lo) & (es == 4 ? 0xffffffffull : ~0ull);
+            ref[(uint32_t)(((rd_u128)d * bins) / range)]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = t;
+        hd.bins = bins;
+        hd.lower_int = hc[k].lo;
+        hd.upper_int = hc[k].hi;
+        for (i = 0; i < 4 + GUARD; ++i) got[i] = 0xa5a5a5a5u;
+        ds = buffer(e->cs, n * es, in);
+        dc = buffer(e->cs, sizeof got, got);
+        snprintf(what, sizeof what, "histogram %s, %u bins from %lld, range %llu", rd_tn[t], bins, (long long)hc[k].lo,
+                 (unsigned long long)range);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, sizeof got, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "type edges", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        for (i = bins; i < 4 + GUARD && got[i] == 0xa5a5a5a5u; ++i) {}
+        check(i == 4 + GUARD, "histogram writes no word past counts", n, what, i, 0xa5a5a5a5u,
+              i < 4 + GUARD ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+        free(in);
+    }
+}
+
 /* Tiny tiles: many carry levels at small n (depth: any order). */
 static void rd_small_tiles(const test_env *e)
 {
@@ -943,6 +1018,7 @@ static const test_case reduce_cases[] = {
     {"reduce-by-key, segmented reduce: types x operators", rd_by_key, ON_BOTH, ANY_SIZE},
     {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
+    {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
