@@ -8222,7 +8222,10 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     CLSORT__KARG(&ka, moff);
     CLSORT__KARG(&ka, has_mass);
     CLSORT__TRY(clsort__tree_launch(c, p, "tree_points", n, &ka));
-    if (n < 2) return CLSORT_SUCCESS;
+    if (n < 2) { /* one point: the leaf is the root, with no tree_build to mark it */
+        const cl_uint root = 0xffffffffu;
+        return clsort__fill_pattern(c, b->parents, &root, 4, 0, 4);
+    }
     CLSORT__TRY(clsort__clear(c, p, b->flags, (n - 1) * 4));
     { /* the summary words tree_summaries passes between work-items start as
        * tree.cl's TR_UNSET (each is waited for until it holds its value) */
