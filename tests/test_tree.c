@@ -965,10 +965,76 @@ static void tree_one_point(const test_env *e)
     if (tree) clsort_tree_destroy(tree);
 }
 
+/* bmax (view.box_hi[k].w) bounds the distance from node k's centre of mass
+ * to each of its points, computed in double, at scales where the squares of
+ * the distances underflow in float: 21 points 2^-80 apart near 2^-60, and
+ * points at x = 2^-k (k < 120); a unit-scale set as a control. */
+static void tree_bmax_tiny(const test_env *e)
+{
+    enum { NMAX = 160 };
+    clsort_tree *tree = tree_for_case(e->cs);
+    float rec[4 * NMAX];
+    int set;
+    for (set = 0; tree && set < 3; ++set) {
+        size_t n = set == 0 ? 21 : set == 1 ? 119 : NMAX, i, c, j, bad_node = 0, bad = 0;
+        double worst = 0.0, worst_b = 0.0;
+        float points[4 * NMAX], hi[4 * NMAX], com[4 * NMAX];
+        uint32_t nodes[4 * NMAX];
+        clsort_tree_desc td;
+        clsort_tree_view v;
+        clsort_result r;
+        cl_mem pos;
+        const char *name = set == 0 ? "21 points 2^-80 apart near 2^-60" : set == 1 ? "x = 2^-k, k < 120" : "unit cube";
+        for (i = 0; i < n; ++i) {
+            double u = (double)(rnd64() >> 11) / 9007199254740992.0;
+            if (set == 0) {
+                rec[4 * i] = (float)(ldexp(1.0, -60) + ldexp((double)i, -80));
+                rec[4 * i + 1] = (float)(ldexp(1.0, -60) + ldexp((double)((i * 7) % 21), -80));
+                rec[4 * i + 2] = (float)(ldexp(1.0, -60) - ldexp((double)((i * 5) % 21), -80));
+            } else if (set == 1) {
+                rec[4 * i] = (float)ldexp(1.0, -(int)(i + 1));
+                rec[4 * i + 1] = (float)ldexp(u, -(int)(i % 100) - 20);
+                rec[4 * i + 2] = 0.0f;
+            } else {
+                rec[4 * i] = (float)u;
+                rec[4 * i + 1] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+                rec[4 * i + 2] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+            }
+            rec[4 * i + 3] = 1.0f + (float)(i % 3);
+        }
+        memset(&td, 0, sizeof td);
+        td.dims = 3;
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        pos = buffer(e->cs, n * 16, rec);
+        r = clsort_tree_build(e->cs, tree, pos, n, &td, NULL);
+        check(r == CLSORT_SUCCESS, "tree build (bmax)", n, clsort_last_error(e->cs), 0, 0, r);
+        clReleaseMemObject(pos);
+        if (r != CLSORT_SUCCESS || clsort_tree_get_view(tree, &v) != CLSORT_SUCCESS) continue;
+        download(e->cs, v.points, n * 16, points);
+        download(e->cs, v.nodes, (n - 1) * 16, nodes);
+        download(e->cs, v.box_hi, (n - 1) * 16, hi);
+        download(e->cs, v.com, (n - 1) * 16, com);
+        for (c = 0; c + 1 < n; ++c)
+            for (j = nodes[4 * c + 2]; j <= nodes[4 * c + 3] && j < n; ++j) {
+                double dx = (double)points[4 * j] - com[4 * c], dy = (double)points[4 * j + 1] - com[4 * c + 1],
+                       dz = (double)points[4 * j + 2] - com[4 * c + 2], d = sqrt(dx * dx + dy * dy + dz * dz);
+                if (!(d <= (double)hi[4 * c + 3])) {
+                    if (!bad) bad_node = c, worst = d, worst_b = hi[4 * c + 3];
+                    ++bad;
+                }
+            }
+        check(bad == 0, "tree bmax: an upper bound of each point's distance to its node's centre", n, name, bad_node,
+              worst, worst_b);
+    }
+    if (tree) clsort_tree_destroy(tree);
+}
+
 /* Path-independent: once, on a context of the part's own, like the N-body part. */
 static const test_case tree_cases[] = {
     {"builds: sizes x distributions", tree_builds, ON_PORTABLE, ANY_SIZE},
     {"one point: the root's parent", tree_one_point, ON_PORTABLE, ANY_SIZE},
+    {"bmax: an upper bound at tiny scales", tree_bmax_tiny, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
