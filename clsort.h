@@ -74,13 +74,16 @@
  *                   scan, split, radix sort and bitonic kernels, work-items x
  *                   items per work-item (powers of two, 2 <= wg <= 1024),
  *                   shrunk to the device's limits. For sweeps and tests.
- *   CLSORT_ONESWEEP "0" (tuning.classic_passes = 1): the radix sort keeps its
- *                   classic passes on the look-back path too (comparisons).
+ *   CLSORT_ONESWEEP "0" or "1" (tuning.onesweep = OFF or ON): the radix
+ *                   sort's classic passes on the look-back path too, or its
+ *                   one-sweep passes there on every device but Mesa llvmpipe
+ *                   (whose loop limit they break), also where the quirk
+ *                   table keeps the classic ones (comparisons).
  *   CLSORT_REVERSE_TILES "1" (tuning.reverse_tiles = 1): a test hook; the
  *                   look-back scan, pack and one-sweep sort take their tiles
  *                   in reverse start order, which only the decoupled
  *                   fallback survives.
- *   CLSORT_FALLBACK "1" or "0" (tuning.fallback = 1, 2): the look-back
+ *   CLSORT_FALLBACK "1" or "0" (tuning.fallback = ON or OFF): the look-back
  *                   kernels with or without the decoupled fallback, whatever
  *                   the device's row of the quirk table says (measurements).
  *   CLSORT_STATUS32 "1" (tuning.status32 = 1): the look-back status as pairs
@@ -820,6 +823,21 @@ typedef enum clsort_reduce_tiles {
                                         with local memory and barriers where the warps are not NVIDIA's) */
 } clsort_reduce_tiles;
 
+/* tuning.onesweep: the radix sort's passes on the look-back path. */
+typedef enum clsort_onesweep {
+    CLSORT_ONESWEEP_DEFAULT = 0, /* one-sweep where the device's row of the quirk table says (NVIDIA sm_70+,
+                                    CPUs), else the classic passes */
+    CLSORT_ONESWEEP_ON,          /* one-sweep on every device but Mesa llvmpipe (its loop limit) */
+    CLSORT_ONESWEEP_OFF          /* the classic passes (count, scan, reorder) */
+} clsort_onesweep;
+
+/* tuning.fallback: the decoupled fallback of the look-back kernels. */
+typedef enum clsort_fallback {
+    CLSORT_FALLBACK_DEFAULT = 0, /* where the device's row of the quirk table says */
+    CLSORT_FALLBACK_ON,
+    CLSORT_FALLBACK_OFF
+} clsort_fallback;
+
 /* nbody_flags of clsort_tuning */
 enum {
     CLSORT_TUNE_NATIVE_RSQRT = 1, /* N-body: native_rsqrt (float only) */
@@ -835,8 +853,7 @@ typedef struct clsort_tuning {
     unsigned tile_wg, tile_items; /* CLSORT_TILE: work-items x items per work-item of the scan, split,
                                      radix sort and bitonic tiles (powers of two, 2 <= wg <= 1024);
                                      shrunk to the device's limits */
-    int classic_passes;           /* 1: the radix sort keeps its classic passes on the look-back path
-                                     (CLSORT_ONESWEEP=0) */
+    clsort_onesweep onesweep;     /* CLSORT_ONESWEEP: the radix sort's passes on the look-back path */
     unsigned bitonic_steps;       /* CLSORT_BITONIC_STEPS: global bitonic steps per pass, 1..6 (at most
                                      what the key and index sizes allow) */
     unsigned nbody_wg, nbody_ib, nbody_js; /* CLSORT_NBODY: the N-body kernel's shape (powers of two,
@@ -845,8 +862,7 @@ typedef struct clsort_tuning {
     int reverse_tiles;            /* 1: test hook, the look-back scan, pack and one-sweep sort take their
                                      tiles in reverse start order, so that only the decoupled fallback lets
                                      them finish (CLSORT_REVERSE_TILES=1) */
-    int fallback;                 /* the look-back kernels' decoupled fallback: 0 = per device (the quirk
-                                     table), 1 = on, 2 = off (CLSORT_FALLBACK "1" / "0"); to measure it */
+    clsort_fallback fallback;     /* CLSORT_FALLBACK: the look-back kernels' decoupled fallback, to measure it */
     int status32;                 /* 1: look-back status as pairs of 32-bit words even where the quirk table
                                      chose 64-bit words (CLSORT_STATUS32=1); to test and measure both */
     clsort_reduce_tiles reduce_tiles; /* CLSORT_RBK_VARIANT: the reduction family's tile kernels */
@@ -3573,7 +3589,8 @@ static void clsort__status_kargs(clsort__kargs *ka, clsort__status *st)
 /* Whether the look-back kernels carry the decoupled fallback (by choice). */
 static int clsort__fallback_on(const clsort_context *ctx)
 {
-    return ctx->tuning.fallback == 1 || (ctx->tuning.fallback == 0 && ctx->dev.lb_fallback);
+    return ctx->tuning.fallback == CLSORT_FALLBACK_ON ||
+           (ctx->tuning.fallback == CLSORT_FALLBACK_DEFAULT && ctx->dev.lb_fallback);
 }
 
 /* Whether they are built with it (the reverse-tile test hook needs it). */
@@ -3839,16 +3856,25 @@ static clsort_result clsort__resolve_tile(clsort_context *ctx, clsort_tuning *t)
     return CLSORT_SUCCESS;
 }
 
-/* CLSORT_ONESWEEP=0 / classic_passes = 1. */
-static clsort_result clsort__resolve_passes(clsort_context *ctx, clsort_tuning *t)
+/* An on/off variable ("1" / "0") into a DEFAULT / ON / OFF enum field (ON
+ * = 1, OFF = 2 in each of them) left at DEFAULT; 0 when unset. */
+static clsort_result clsort__env_on_off(clsort_context *ctx, const char *name, int *field)
 {
-    const char *env = getenv("CLSORT_ONESWEEP");
-    if (t->classic_passes == 0 && env && *env) {
-        if (strcmp(env, "0") == 0) t->classic_passes = 1;
-        else if (strcmp(env, "1") != 0) return clsort__bad_knob(ctx, "CLSORT_ONESWEEP", "expected \"0\" or \"1\"");
-    }
-    if (t->classic_passes != 0 && t->classic_passes != 1)
-        return clsort__bad_knob(ctx, "tuning.classic_passes", "must be 0 or 1");
+    const char *env = getenv(name);
+    if (*field != 0 || !env || !*env) return CLSORT_SUCCESS;
+    if (strcmp(env, "1") == 0) *field = 1;
+    else if (strcmp(env, "0") == 0) *field = 2;
+    else return clsort__bad_knob(ctx, name, "expected \"0\" or \"1\"");
+    return CLSORT_SUCCESS;
+}
+
+/* CLSORT_ONESWEEP=1|0 / onesweep = ON, OFF. */
+static clsort_result clsort__resolve_onesweep(clsort_context *ctx, clsort_tuning *t)
+{
+    int v = (int)t->onesweep;
+    CLSORT__TRY(clsort__env_on_off(ctx, "CLSORT_ONESWEEP", &v));
+    if (v < 0 || v > (int)CLSORT_ONESWEEP_OFF) return clsort__bad_knob(ctx, "tuning.onesweep", "must be a clsort_onesweep value");
+    t->onesweep = (clsort_onesweep)v;
     return CLSORT_SUCCESS;
 }
 
@@ -3865,16 +3891,13 @@ static clsort_result clsort__resolve_reverse(clsort_context *ctx, clsort_tuning 
     return CLSORT_SUCCESS;
 }
 
-/* CLSORT_FALLBACK=1|0 / fallback = 1 (on), 2 (off); 0: the device's choice. */
+/* CLSORT_FALLBACK=1|0 / fallback = ON, OFF; DEFAULT: the device's choice. */
 static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_FALLBACK");
-    if (t->fallback == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->fallback = 1;
-        else if (strcmp(env, "0") == 0) t->fallback = 2;
-        else return clsort__bad_knob(ctx, "CLSORT_FALLBACK", "expected \"0\" or \"1\"");
-    }
-    if (t->fallback < 0 || t->fallback > 2) return clsort__bad_knob(ctx, "tuning.fallback", "must be 0, 1 or 2");
+    int v = (int)t->fallback;
+    CLSORT__TRY(clsort__env_on_off(ctx, "CLSORT_FALLBACK", &v));
+    if (v < 0 || v > (int)CLSORT_FALLBACK_OFF) return clsort__bad_knob(ctx, "tuning.fallback", "must be a clsort_fallback value");
+    t->fallback = (clsort_fallback)v;
     return CLSORT_SUCCESS;
 }
 
@@ -4018,7 +4041,7 @@ static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tu
 {
     ctx->tuning = *asked;
     CLSORT__TRY(clsort__resolve_tile(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_passes(ctx, &ctx->tuning));
+    CLSORT__TRY(clsort__resolve_onesweep(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_reverse(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_fallback(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_status32(ctx, &ctx->tuning));
@@ -4959,6 +4982,17 @@ static int clsort__onesweep_fits(const clsort_context *ctx, const clsort__sort_p
     return clsort__loop_fits(ctx, walk) && clsort__loop_fits(ctx, hist);
 }
 
+/* Whether the one-sweep passes are chosen (on the look-back path): where the
+ * device's row says, or tuning.onesweep: OFF nowhere, ON on every device
+ * but llvmpipe (one-sweep's fallback counts a tile's keys in one loop, past
+ * its loop limit: see the quirk table). */
+static int clsort__onesweep_chosen(const clsort_context *ctx)
+{
+    if (ctx->tuning.onesweep == CLSORT_ONESWEEP_OFF) return 0;
+    if (ctx->tuning.onesweep == CLSORT_ONESWEEP_ON) return !ctx->dev.llvmpipe;
+    return ctx->dev.onesweep;
+}
+
 /* Validates the descriptor and decides passes, kernels, shape and scratch. */
 static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size_t n, const clsort_sort_desc *desc,
                                        clsort__sort_plan *pl)
@@ -5005,7 +5039,8 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
      * 30-bit counts: n < 2^30): on NVIDIA sm_70+ with PTX warp steps, and on
      * CPUs, where the emulated warp steps check the algorithm (the tests run
      * it there); other GPUs keep the classic passes, which need no warp steps;
-     * tuning.classic_passes turns them off */
+     * tuning.onesweep turns them off, or on where the device's row does not
+     * (clsort__onesweep_chosen) */
     { /* one tile: the single-tile sort, on either path */
         size_t w = 0, it = 0;
         unsigned lb = 0;
@@ -5016,8 +5051,8 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     if (pl->single) pl->fill = 0; /* one launch already */
     /* a fill takes the classic radix_count + scan: it ranks nothing, so the
      * one-sweep machinery would only add the status words */
-    pl->onesweep = !pl->single && !pl->fill && ctx->dev.onesweep && ctx->path == CLSORT_PATH_LOOKBACK &&
-                   n < ((size_t)1 << 30) && !ctx->tuning.classic_passes &&
+    pl->onesweep = !pl->single && !pl->fill && ctx->path == CLSORT_PATH_LOOKBACK &&
+                   n < ((size_t)1 << 30) && clsort__onesweep_chosen(ctx) &&
                    clsort__onesweep_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items);
     if (pl->onesweep && !clsort__onesweep_fits(ctx, pl, n)) pl->onesweep = 0; /* >>loop budget */
     if (!pl->onesweep && !pl->single)
