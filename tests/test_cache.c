@@ -1138,12 +1138,12 @@ static void test_kernel_sets(void)
     if (!cs) return;
     memset(&sd, 0, sizeof sd);
     memset(&bd, 0, sizeof bd);
-    cs->tuning.classic_passes = 1;
+    cs->tuning.onesweep = CLSORT_ONESWEEP_OFF;
     check(clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && !sp.onesweep &&
               clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_count") == 1 &&
               holds(p, "radix_onesweep") == 0 && holds(p, "radix_histogram") == 0,
           "classic radix program: radix_count, no one-sweep kernels");
-    cs->tuning.classic_passes = 0;
+    cs->tuning.onesweep = CLSORT_ONESWEEP_DEFAULT;
     cs->path = CLSORT_PATH_LOOKBACK; /* the one-sweep plan: look-back path (CPUs and NVIDIA) */
     if (clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && sp.onesweep) {
         int before = cs->num_programs;

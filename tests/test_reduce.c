@@ -617,20 +617,20 @@ static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
     free(in); free(a); free(b); free(keys);
 }
 
-/* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
- * Hillis-Steele pair scan, unique and run-length encode on the general
- * pass) at the device's tile, variant 1 (the raking pair scan, the heads
- * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
- * of 2), variant 2 (keys staged as flags) at 256, and variant 3 (registers,
- * warp-shuffle pair scan) at the device's tile, 256 x 4 (8 warps), 64 x 32
- * (a whole word of segment starts per work-item) and 16 x 2 (one warp of 16),
- * around tile borders, for each head pattern; variant 3 also with every
- * segment kind, 8-byte values (two shuffles per value), min / max and in
- * place, since its tile code is its own. */
+/* The tile kernels (clsort_tuning.reduce_tiles): RAKING (variant 1: the
+ * raking pair scan, the heads kernels) at GPU-like widths: 256 work-items
+ * (32 lanes of 8), 128 (lanes of 4), 64 (lanes of 2) and 32 (lanes of 1),
+ * and REGISTERS (variant 3: registers, warp-shuffle pair scan) at the
+ * device's tile, 256 x 4 (8 warps), 64 x 32 (a whole word of segment starts
+ * per work-item) and 16 x 2 (one warp of 16), around tile borders, for each
+ * head pattern; REGISTERS also with every segment kind, 8-byte values (two
+ * shuffles per value), min / max and in place, since its tile code is its
+ * own. */
 static void test_rd_variants(clsort_context *cs, int tiny)
 {
-    static const unsigned shapes[][3] = {{1, 0, 0},   {2, 256, 4}, {2, 64, 2}, {3, 256, 4},
-                                         {4, 0, 0},   {4, 256, 4}, {4, 64, 32}, {4, 16, 2}}; /* rbk_variant, wg, items */
+    enum { RAKE = CLSORT_REDUCE_TILES_RAKING, REGS = CLSORT_REDUCE_TILES_REGISTERS };
+    static const unsigned shapes[][3] = {{RAKE, 32, 4},  {RAKE, 256, 4}, {RAKE, 64, 2},  {RAKE, 128, 8},
+                                         {REGS, 0, 0},   {REGS, 256, 4}, {REGS, 64, 32}, {REGS, 16, 2}}; /* reduce_tiles, wg, items */
     static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
     int v, p;
     size_t i;
@@ -639,7 +639,7 @@ static void test_rd_variants(clsort_context *cs, int tiny)
         clsort_context *vc;
         size_t tile, ns[6];
         memset(&tu, 0, sizeof tu);
-        tu.rbk_variant = (int)shapes[v][0];
+        tu.reduce_tiles = (clsort_reduce_tiles)shapes[v][0];
         tu.tile_wg = shapes[v][1];
         tu.tile_items = shapes[v][2];
         vc = tuned_context(cs, &tu, "context with a reduction kernel variant");
@@ -657,7 +657,7 @@ static void test_rd_variants(clsort_context *cs, int tiny)
                 if ((i + (size_t)p) % 2 == 0)
                     test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
                                      CLSORT_U32, n, pats[p], 0, 1, 0, 0);
-                if (shapes[v][0] == 4 && (!tiny || (i + (size_t)p) % 2)) {
+                if (shapes[v][0] == REGS && (!tiny || (i + (size_t)p) % 2)) {
                     /* variant 3: another segment kind, type and operator each time */
                     static const clsort_type vt[] = {CLSORT_U64, CLSORT_F64, CLSORT_I32, CLSORT_F32, CLSORT_I64};
                     int sk = (int)((i + (size_t)p) % 5), k = (int)((i * 5 + (size_t)p) % 5);
