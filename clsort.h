@@ -6464,13 +6464,15 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     CLSORT__TRY(clsort__bin_program(ctx, &p));
     if (desc->method == CLSORT_BIN_ATOMIC) {
         CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &p));
-        return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+    } else {
+        memset(&sd, 0, sizeof sd); /* as clsort__bin_run plans it */
+        sd.end_bit = gr.key_bits;
+        sd.radix_bits = desc->radix_bits;
+        sd.permutation = CLSORT_PREPARE_PRESENT;
+        CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
     }
-    memset(&sd, 0, sizeof sd); /* as clsort__bin_run plans it */
-    sd.end_bit = gr.key_bits;
-    sd.radix_bits = desc->radix_bits;
-    sd.permutation = CLSORT_PREPARE_PRESENT;
-    return clsort__sort_prepare(ctx, &sd, n);
+    /* either method gathers the attributes through the permutation */
+    return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
 /* >>reduce -------------------------------------------------------------------
