@@ -674,7 +674,7 @@ static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
  * one of the same size (or smaller) is one launch: scan, pack, the
  * segmented scan; the same with families alternating on one context, and
  * after a call that failed at any of its OpenCL calls (the slot's
- * bookkeeping then clears again). Both status forms (tuning.status32). */
+ * bookkeeping then clears again). Both status forms (tuning.testing.status32). */
 static void launches_per_call(void)
 {
     static const int fam[4] = {0, 1, 13, 10}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
@@ -687,7 +687,7 @@ static void launches_per_call(void)
         memset(&d, 0, sizeof d);
         d.path = CLSORT_PATH_LOOKBACK;
         d.cache_off = 1;
-        d.tuning.status32 = form;
+        d.tuning.testing.status32 = form;
         fail_at = 0;
         if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
             check(0, "clsort_create (look-back path)", 0);
