@@ -1678,8 +1678,6 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_program, clCreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *, const unsigned char **, cl_int *, cl_int *)) \
     X(cl_int, clReleaseProgram, (cl_program)) \
     X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
-    X(cl_int, clCreateKernelsInProgram, (cl_program, cl_uint, cl_kernel *, cl_uint *)) \
-    X(cl_int, clGetKernelInfo, (cl_kernel, cl_kernel_info, size_t, void *, size_t *)) \
     X(cl_int, clReleaseKernel, (cl_kernel)) \
     X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
     X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \

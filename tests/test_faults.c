@@ -80,20 +80,6 @@ WRAP_CREATE(cl_command_queue, clCreateCommandQueue, O_QUEUE,
             (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *e), (c, d, p, e), e,
             CL_OUT_OF_RESOURCES)
 
-/* clCreateKernelsInProgram creates several kernels at once. */
-cl_int __real_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr);
-cl_int __wrap_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr);
-cl_int __wrap_clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *k, cl_uint *nr)
-{
-    cl_uint made = 0;
-    cl_int r;
-    if (inject()) return CL_OUT_OF_RESOURCES;
-    r = __real_clCreateKernelsInProgram(p, n, k, &made);
-    if (r == CL_SUCCESS && k) live[O_KERNEL] += made;
-    if (nr) *nr = made;
-    return r;
-}
-
 #define WRAP_RELEASE(name, type, kind)                  \
     cl_int __real_##name(type x);                       \
     cl_int __wrap_##name(type x);                       \
@@ -186,8 +172,6 @@ WRAP_STATUS(clBuildProgram,
             (cl_program p, cl_uint n, const cl_device_id *d, const char *o,
              void(CL_CALLBACK *f)(cl_program, void *), void *u),
             (p, n, d, o, f, u), NO_EVENT, CL_BUILD_PROGRAM_FAILURE)
-WRAP_STATUS(clGetKernelInfo, (cl_kernel k, cl_kernel_info i, size_t s, void *v, size_t *sr), (k, i, s, v, sr),
-            NO_EVENT, CL_OUT_OF_HOST_MEMORY)
 WRAP_STATUS(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v), NO_EVENT,
             CL_OUT_OF_RESOURCES)
 WRAP_STATUS_COUNTED(clEnqueueNDRangeKernel,
