@@ -79,16 +79,6 @@
  *                   one-sweep passes there on every device but Mesa llvmpipe
  *                   (whose loop limit they break), also where the quirk
  *                   table keeps the classic ones (comparisons).
- *   CLSORT_REVERSE_TILES "1" (tuning.reverse_tiles = 1): a test hook; the
- *                   look-back scan, pack and one-sweep sort take their tiles
- *                   in reverse start order, which only the decoupled
- *                   fallback survives.
- *   CLSORT_FALLBACK "1" or "0" (tuning.fallback = ON or OFF): the look-back
- *                   kernels with or without the decoupled fallback, whatever
- *                   the device's row of the quirk table says (measurements).
- *   CLSORT_STATUS32 "1" (tuning.status32 = 1): the look-back status as pairs
- *                   of 32-bit words also where the quirk table chose 64-bit
- *                   words (tests and measurements of both forms).
  *   CLSORT_RBK_VARIANT "1" or "3" (tuning.reduce_tiles = RAKING or
  *                   REGISTERS): the reduction family's tile kernels (see
  *                   REDUCE, Kernels); default 1, and 3 for reduce-by-key,
@@ -109,17 +99,31 @@
  *                   clsort_reduce's partials and of clsort_histogram_even
  *                   instead of the per-device count (a loop budget may raise
  *                   it). For sweeps and tests.
- *   CLSORT_LOOP_BUDGET  "off" or 256 .. 2^32 - 1 (tuning.loop_budget = 1 or
- *                   N): a test hook; launches are shaped for that many loop
- *                   passes per work-item on any device (or for none), instead
- *                   of the quirk table's (65535 on llvmpipe; see PORTABILITY).
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
- *   CLSORT_CUBIN    "0" (tuning.cache_ptx = 1): on NVIDIA the program cache
+ *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
+ *   Test hooks (tuning.testing, clsort_test_hooks): for the library's own
+ *   tests and measurements, not a stable API (a hook may change or go in any
+ *   release):
+ *   CLSORT_REVERSE_TILES "1" (testing.reverse_tiles = 1): the look-back
+ *                   scan, pack and one-sweep sort take their tiles in
+ *                   reverse start order, which only the decoupled fallback
+ *                   survives.
+ *   CLSORT_FALLBACK "1" or "0" (testing.fallback = ON or OFF): the
+ *                   look-back kernels with or without the decoupled
+ *                   fallback, whatever the device's row of the quirk table
+ *                   says (measurements).
+ *   CLSORT_STATUS32 "1" (testing.status32 = 1): the look-back status as
+ *                   pairs of 32-bit words also where the quirk table chose
+ *                   64-bit words (tests and measurements of both forms).
+ *   CLSORT_LOOP_BUDGET  "off" or 256 .. 2^32 - 1 (testing.loop_budget = 1
+ *                   or N): launches are shaped for that many loop passes per
+ *                   work-item on any device (or for none), instead of the
+ *                   quirk table's (65535 on llvmpipe; see PORTABILITY).
+ *   CLSORT_CUBIN    "0" (testing.cache_ptx = 1): on NVIDIA the program cache
  *                   stores the driver's PTX, not a cubin (see PROGRAM CACHE).
  *   CLSORT_CUDA_LIBRARY  the libcuda to open for those cubins (default
- *                   libcuda.so.1, nvcuda.dll); a test hook too.
- *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
+ *                   libcuda.so.1, nvcuda.dll).
  *
  * API AT A GLANCE (declarations below carry the details; every function
  * returns a clsort_result unless shown, and says why in clsort_last_error)
@@ -283,7 +287,7 @@
  *   counts the cubins stored. The key is the same (it names the device and
  *   driver, so a cubin never reaches another). The process that stores pays
  *   the JIT and link (two ptxas runs per program) and CUDA's context once.
- *   tuning.cache_ptx = 1 or CLSORT_CUBIN=0 stores the PTX.
+ *   tuning.testing.cache_ptx = 1 or CLSORT_CUBIN=0 stores the PTX.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -362,8 +366,8 @@
  *             predecessor publish nothing for 64 reads sums (or counts the
  *             digits of) that tile from the input itself, so they need no
  *             forward progress between work-groups; tested with the tiles
- *             taken in reverse start order (tuning.reverse_tiles) on every
- *             implementation above. The reduction family's look-back waits
+ *             taken in reverse start order (a test hook,
+ *             tuning.testing.reverse_tiles) on every implementation above. The reduction family's look-back waits
  *             without fallback (ticket order: correct where started
  *             work-groups keep running or run one after another; not taken
  *             on a device with a loop budget, below);
@@ -390,8 +394,8 @@
  *             reduction family (whose look-back waits without a bound) its
  *             portable passes, N-body's ATOMIC method past 4608
  *             bodies the tiled kernel; a test hook sets the budget on any
- *             device (tuning.loop_budget, CLSORT_LOOP_BUDGET). Its groups
- *             are also widened to twice the SIMD width (in work-groups of
+ *             device (tuning.testing.loop_budget, CLSORT_LOOP_BUDGET). Its
+ *             groups are also widened to twice the SIMD width (in work-groups of
  *             32 or more, llvmpipe loses the stores that follow a mem_fence
  *             in the later iterations of a divergent loop,
  *             tests/llvmpipe_fence_loop.c: no kernel uses mem_fence);
@@ -835,7 +839,7 @@ typedef enum clsort_onesweep {
     CLSORT_ONESWEEP_OFF          /* the classic passes (count, scan, reorder) */
 } clsort_onesweep;
 
-/* tuning.fallback: the decoupled fallback of the look-back kernels. */
+/* tuning.testing.fallback (a test hook): the look-back kernels' decoupled fallback. */
 typedef enum clsort_fallback {
     CLSORT_FALLBACK_DEFAULT = 0, /* where the device's row of the quirk table says */
     CLSORT_FALLBACK_ON,
@@ -849,8 +853,25 @@ enum {
     CLSORT_TUNE_PRECISE = 4       /* N-body: never fast math */
 };
 
-/* Tuning knobs, for measurements, sweeps and tests (see ENVIRONMENT). All
- * zero = the library's per-device choice. A knob left zero falls back to its
+/* Test hooks (clsort_tuning.testing): for the library's own tests and
+ * measurements only, NOT a stable API: a hook may change or go in any
+ * release. All zero = none (the device's choices). */
+typedef struct clsort_test_hooks {
+    int reverse_tiles;          /* 1: the look-back scan, pack and one-sweep sort take their tiles in reverse
+                                   start order, so that only the decoupled fallback lets them finish
+                                   (CLSORT_REVERSE_TILES=1) */
+    clsort_fallback fallback;   /* CLSORT_FALLBACK: the look-back kernels' decoupled fallback, to measure it */
+    int status32;               /* 1: look-back status as pairs of 32-bit words even where the quirk table
+                                   chose 64-bit words (CLSORT_STATUS32=1); to test and measure both */
+    int cache_ptx;              /* 1: on NVIDIA the program cache stores the driver's PTX as it is, not a
+                                   cubin made from it through libcuda (CLSORT_CUBIN=0; see PROGRAM CACHE) */
+    unsigned long loop_budget;  /* the loop budget launches are shaped for (see PORTABILITY) on any device:
+                                   0 = the quirk table's (65535 on Mesa llvmpipe, none elsewhere), 1 = none,
+                                   256 .. 2^32 - 1 = that many passes (CLSORT_LOOP_BUDGET "off" or a number) */
+} clsort_test_hooks;
+
+/* Tuning knobs, for measurements and sweeps (see ENVIRONMENT). All zero =
+ * the library's per-device choice. A knob left zero falls back to its
  * environment variable; both are read once, by clsort_create, which fails
  * with CLSORT_ERROR_INVALID_ARGUMENT on an invalid value. */
 typedef struct clsort_tuning {
@@ -863,22 +884,11 @@ typedef struct clsort_tuning {
     unsigned nbody_wg, nbody_ib, nbody_js; /* CLSORT_NBODY: the N-body kernel's shape (powers of two,
                                      ib <= 8, js <= wg; all 0 = automatic) */
     unsigned nbody_flags;         /* CLSORT_TUNE_* flags of the N-body build */
-    int reverse_tiles;            /* 1: test hook, the look-back scan, pack and one-sweep sort take their
-                                     tiles in reverse start order, so that only the decoupled fallback lets
-                                     them finish (CLSORT_REVERSE_TILES=1) */
-    clsort_fallback fallback;     /* CLSORT_FALLBACK: the look-back kernels' decoupled fallback, to measure it */
-    int status32;                 /* 1: look-back status as pairs of 32-bit words even where the quirk table
-                                     chose 64-bit words (CLSORT_STATUS32=1); to test and measure both */
     clsort_reduce_tiles reduce_tiles; /* CLSORT_RBK_VARIANT: the reduction family's tile kernels */
-    int cache_ptx;                /* 1: on NVIDIA the program cache stores the driver's PTX as it is, not a
-                                     cubin made from it through libcuda (CLSORT_CUBIN=0; see PROGRAM CACHE) */
     unsigned reduce_groups;       /* CLSORT_REDUCE_GROUPS: the work-groups of clsort_reduce's partials and of
                                      clsort_histogram_even, 1..65536, instead of the per-device count (a
                                      device's loop budget may raise it); for sweeps and tests */
-    unsigned long loop_budget;    /* a test hook: the loop budget launches are shaped for (see
-                                     PORTABILITY) on any device: 0 = the quirk table's (65535 on Mesa
-                                     llvmpipe, none elsewhere), 1 = none, 256 .. 2^32 - 1 = that many
-                                     passes (CLSORT_LOOP_BUDGET "off" or a number) */
+    clsort_test_hooks testing;    /* for tests only, not a stable API (clsort_test_hooks) */
 } clsort_tuning;
 
 /* Program cache callbacks (clsort_context_desc.cache_load/_store), for
@@ -1672,8 +1682,6 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_program, clCreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *, const unsigned char **, cl_int *, cl_int *)) \
     X(cl_int, clReleaseProgram, (cl_program)) \
     X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
-    X(cl_int, clCreateKernelsInProgram, (cl_program, cl_uint, cl_kernel *, cl_uint *)) \
-    X(cl_int, clGetKernelInfo, (cl_kernel, cl_kernel_info, size_t, void *, size_t *)) \
     X(cl_int, clReleaseKernel, (cl_kernel)) \
     X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
     X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \
@@ -2204,8 +2212,8 @@ static void clsort__decide(clsort__profile *d)
      * with one 64-bit word by plain volatile 64-bit loads and stores (that
      * form is gone). Other devices with int64 atomics (PoCL, oclgrind): the
      * 64-bit word (one access per publish and read); the rest (rusticl on
-     * llvmpipe): the pairs. tuning.status32 (CLSORT_STATUS32=1) forces the
-     * pairs, so the tests cover both forms on every implementation that has
+     * llvmpipe): the pairs. tuning.testing.status32 (CLSORT_STATUS32=1)
+     * forces the pairs, so the tests cover both forms on every implementation that has
      * the 64-bit one. */
     d->lb_status64 = d->int64_atomics && !d->nvidia;
     /* One-sweep radix passes (look-back path): on NVIDIA sm_70+, whose PTX
@@ -2256,8 +2264,8 @@ static void clsort__decide(clsort__profile *d)
      * grid-stride loop, several launches for N-body's sources and the tree
      * walks, reduce-then-scan for a look-back walk that could exceed it);
      * 0 elsewhere: no device but llvmpipe is known to limit loops, and
-     * there nothing changes. tuning.loop_budget (CLSORT_LOOP_BUDGET, a test
-     * hook) sets it on any device. */
+     * there nothing changes. tuning.testing.loop_budget
+     * (CLSORT_LOOP_BUDGET, a test hook) sets it on any device. */
     d->loop_budget = d->llvmpipe ? 65535u : 0u;
     if (d->llvmpipe) {
         const char *b = strstr(d->name, " bits)");
@@ -2293,7 +2301,8 @@ static void clsort__decide(clsort__profile *d)
      * cache on NVIDIA). So on NVIDIA GPUs the store links the PTX
      * into a cubin with the driver's own libcuda, checks that the driver
      * builds it into the same kernels, and stores that (>>cubin); anything
-     * else stores the PTX. tuning.cache_ptx (CLSORT_CUBIN=0) keeps the PTX. */
+     * else stores the PTX. tuning.testing.cache_ptx (CLSORT_CUBIN=0) keeps
+     * the PTX. */
     d->cache_cubin = d->nvidia;
     /* Making that cubin runs ptxas twice more (the register counts of the
      * whole-program JIT, then the link: >>cubin): on the H100 the 9
@@ -2897,8 +2906,8 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  * Some devices stop a work-item's loops after a fixed number of passes of all
  * its loops together and carry on with wrong values: Mesa llvmpipe after
  * 65535 (tests/llvmpipe_loop_limit.c). The quirk table sets dev.loop_budget
- * there (tuning.loop_budget, CLSORT_LOOP_BUDGET, sets it on any device: a
- * test hook), and every launch whose loops grow with n, a tile count or a
+ * there (tuning.testing.loop_budget, CLSORT_LOOP_BUDGET, sets it on any
+ * device: a test hook), and every launch whose loops grow with n, a tile count or a
  * wait keeps each work-item within it, by one of three means:
  *   - grid-stride loops (clear_words, mark_counts, fill_ident,
  *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
@@ -2926,11 +2935,11 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
 static unsigned clsort__log2_ceil(cl_ulong x);
 
 /* The loop budget launches are shaped for (0: none): the quirk table's, or
- * the test hook's (tuning.loop_budget: 1 = none, N = N passes). */
+ * the test hook's (tuning.testing.loop_budget: 1 = none, N = N passes). */
 static cl_ulong clsort__loop_budget(const clsort_context *ctx)
 {
-    if (ctx->tuning.loop_budget == 1) return 0;
-    if (ctx->tuning.loop_budget) return (cl_ulong)ctx->tuning.loop_budget;
+    if (ctx->tuning.testing.loop_budget == 1) return 0;
+    if (ctx->tuning.testing.loop_budget) return (cl_ulong)ctx->tuning.testing.loop_budget;
     return ctx->dev.loop_budget;
 }
 
@@ -3593,14 +3602,14 @@ static void clsort__status_kargs(clsort__kargs *ka, clsort__status *st)
 /* Whether the look-back kernels carry the decoupled fallback (by choice). */
 static int clsort__fallback_on(const clsort_context *ctx)
 {
-    return ctx->tuning.fallback == CLSORT_FALLBACK_ON ||
-           (ctx->tuning.fallback == CLSORT_FALLBACK_DEFAULT && ctx->dev.lb_fallback);
+    return ctx->tuning.testing.fallback == CLSORT_FALLBACK_ON ||
+           (ctx->tuning.testing.fallback == CLSORT_FALLBACK_DEFAULT && ctx->dev.lb_fallback);
 }
 
 /* Whether they are built with it (the reverse-tile test hook needs it). */
 static int clsort__fallback_built(const clsort_context *ctx)
 {
-    return ctx->tuning.reverse_tiles || clsort__fallback_on(ctx);
+    return ctx->tuning.testing.reverse_tiles || clsort__fallback_on(ctx);
 }
 
 /* Whether scan, pack and the reduction family run their one-pass look-back
@@ -3640,22 +3649,22 @@ static int clsort__lookback_fits(const clsort_context *ctx, size_t groups, size_
 }
 
 /* The look-back build options: the decoupled fallback where the device's
- * profile asks for it (dev.lb_fallback, the quirk table) or tuning.fallback
- * says so; the reverse tile order (test hook) always takes the fallback, its
+ * profile asks for it (dev.lb_fallback, the quirk table) or
+ * tuning.testing.fallback says so; the reverse tile order (test hook) always takes the fallback, its
  * only way to finish. */
 static const char *clsort__lookback_options(const clsort_context *ctx)
 {
-    if (ctx->tuning.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
+    if (ctx->tuning.testing.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
     if (clsort__fallback_on(ctx)) return " -DHAVE_LOOKBACK -DLB_FALLBACK";
     return " -DHAVE_LOOKBACK";
 }
 
 /* The look-back status form (common.cl): 64-bit words where the quirk table
- * chose them (dev.lb_status64) unless tuning.status32 asks for the 32-bit
- * pairs. */
+ * chose them (dev.lb_status64) unless tuning.testing.status32 asks for the
+ * 32-bit pairs. */
 static const char *clsort__status_options(const clsort_context *ctx)
 {
-    return !ctx->dev.lb_status64 || ctx->tuning.status32 ? "" : " -DLB_STATUS64";
+    return !ctx->dev.lb_status64 || ctx->tuning.testing.status32 ? "" : " -DLB_STATUS64";
 }
 
 /* >>checks -------------------------------------------------------------------
@@ -3886,22 +3895,23 @@ static clsort_result clsort__resolve_onesweep(clsort_context *ctx, clsort_tuning
 static clsort_result clsort__resolve_reverse(clsort_context *ctx, clsort_tuning *t)
 {
     const char *env = getenv("CLSORT_REVERSE_TILES");
-    if (t->reverse_tiles == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->reverse_tiles = 1;
+    if (t->testing.reverse_tiles == 0 && env && *env) {
+        if (strcmp(env, "1") == 0) t->testing.reverse_tiles = 1;
         else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_REVERSE_TILES", "expected \"0\" or \"1\"");
     }
-    if (t->reverse_tiles != 0 && t->reverse_tiles != 1)
-        return clsort__bad_knob(ctx, "tuning.reverse_tiles", "must be 0 or 1");
+    if (t->testing.reverse_tiles != 0 && t->testing.reverse_tiles != 1)
+        return clsort__bad_knob(ctx, "tuning.testing.reverse_tiles", "must be 0 or 1");
     return CLSORT_SUCCESS;
 }
 
 /* CLSORT_FALLBACK=1|0 / fallback = ON, OFF; DEFAULT: the device's choice. */
 static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning *t)
 {
-    int v = (int)t->fallback;
+    int v = (int)t->testing.fallback;
     CLSORT__TRY(clsort__env_on_off(ctx, "CLSORT_FALLBACK", &v));
-    if (v < 0 || v > (int)CLSORT_FALLBACK_OFF) return clsort__bad_knob(ctx, "tuning.fallback", "must be a clsort_fallback value");
-    t->fallback = (clsort_fallback)v;
+    if (v < 0 || v > (int)CLSORT_FALLBACK_OFF)
+        return clsort__bad_knob(ctx, "tuning.testing.fallback", "must be a clsort_fallback value");
+    t->testing.fallback = (clsort_fallback)v;
     return CLSORT_SUCCESS;
 }
 
@@ -3909,11 +3919,12 @@ static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning
 static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning *t)
 {
     const char *env = getenv("CLSORT_STATUS32");
-    if (t->status32 == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->status32 = 1;
+    if (t->testing.status32 == 0 && env && *env) {
+        if (strcmp(env, "1") == 0) t->testing.status32 = 1;
         else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_STATUS32", "expected \"0\" or \"1\"");
     }
-    if (t->status32 != 0 && t->status32 != 1) return clsort__bad_knob(ctx, "tuning.status32", "must be 0 or 1");
+    if (t->testing.status32 != 0 && t->testing.status32 != 1)
+        return clsort__bad_knob(ctx, "tuning.testing.status32", "must be 0 or 1");
     return CLSORT_SUCCESS;
 }
 
@@ -3938,11 +3949,12 @@ static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tu
 static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t)
 {
     const char *env = getenv("CLSORT_CUBIN"), *lib = getenv("CLSORT_CUDA_LIBRARY");
-    if (t->cache_ptx == 0 && env && *env) {
-        if (strcmp(env, "0") == 0) t->cache_ptx = 1;
+    if (t->testing.cache_ptx == 0 && env && *env) {
+        if (strcmp(env, "0") == 0) t->testing.cache_ptx = 1;
         else if (strcmp(env, "1") != 0) return clsort__bad_knob(ctx, "CLSORT_CUBIN", "expected \"0\" or \"1\"");
     }
-    if (t->cache_ptx != 0 && t->cache_ptx != 1) return clsort__bad_knob(ctx, "tuning.cache_ptx", "must be 0 or 1");
+    if (t->testing.cache_ptx != 0 && t->testing.cache_ptx != 1)
+        return clsort__bad_knob(ctx, "tuning.testing.cache_ptx", "must be 0 or 1");
     if (lib && *lib) {
         if (strlen(lib) >= sizeof ctx->cuda.lib_name)
             return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");
@@ -4021,22 +4033,22 @@ static clsort_result clsort__resolve_reduce_groups(clsort_context *ctx, clsort_t
  * quirk table's (a test hook: clsort__loop_budget). */
 static clsort_result clsort__resolve_loop_budget(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *knob = "tuning.loop_budget";
-    if (t->loop_budget == 0) {
+    const char *knob = "tuning.testing.loop_budget";
+    if (t->testing.loop_budget == 0) {
         const char *env = getenv("CLSORT_LOOP_BUDGET");
         unsigned v[1];
         int got;
         if (env && strcmp(env, "off") == 0) {
-            t->loop_budget = 1;
+            t->testing.loop_budget = 1;
             return CLSORT_SUCCESS;
         }
         got = clsort__env_fields("CLSORT_LOOP_BUDGET", v, 1, NULL, 0);
         if (got == 0) return CLSORT_SUCCESS;
         if (got != 1) return clsort__bad_knob(ctx, "CLSORT_LOOP_BUDGET", "expected \"off\" or a number of passes >= 256");
-        t->loop_budget = v[0];
+        t->testing.loop_budget = v[0];
         knob = "CLSORT_LOOP_BUDGET";
     }
-    if (t->loop_budget != 1 && (t->loop_budget < 256 || t->loop_budget > 0xffffffffUL))
+    if (t->testing.loop_budget != 1 && (t->testing.loop_budget < 256 || t->testing.loop_budget > 0xffffffffUL))
         return clsort__bad_knob(ctx, knob, "must be 1 (none) or 256 .. 2^32 - 1 passes (0: the device's)");
     return CLSORT_SUCCESS;
 }
@@ -5121,7 +5133,7 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
                                (unsigned)pl->stream_size);
     if (pl->onesweep)
         clsort__request_option(&rq, " -DONESWEEP%s%s", ctx->dev.nv_ptx ? " -DNV_PTX" : "",
-                               ctx->tuning.reverse_tiles  ? " -DLB_FALLBACK -DLB_REVERSE"
+                               ctx->tuning.testing.reverse_tiles  ? " -DLB_FALLBACK -DLB_REVERSE"
                                : clsort__fallback_on(ctx) ? " -DLB_FALLBACK"
                                                           : "");
     return clsort__program_get(ctx, &rq, out);
@@ -10564,7 +10576,7 @@ static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const cha
 }
 
 /* What to store of a program just built from source with opts, whose
- * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.cache_ptx) a
+ * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.testing.cache_ptx) a
  * PTX binary becomes a verified cubin, returned CLSORT_MALLOC'd with its
  * size; NULL = store bin as it is (why, when a cubin was tried, in the
  * cache warning). */
@@ -10577,7 +10589,7 @@ static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, 
     char names[1024];
     size_t nnames = 0;
     *out_len = 0;
-    if (!ctx->dev.cache_cubin || ctx->tuning.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
+    if (!ctx->dev.cache_cubin || ctx->tuning.testing.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
     if (clsort__cuda_ready(ctx)) {
         cu->why[0] = '\0';
         if (!clsort__program_kernel_names(ctx, prog, &nnames, names, sizeof names))
