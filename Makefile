@@ -4,7 +4,7 @@ CC      ?= cc
 CXX     ?= c++
 WARN    = -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2
-LDLIBS  = -lOpenCL -lm
+LDLIBS  = -lOpenCL -lm -lpthread
 BUILD   = build
 SEED   ?= bench/peers/seed_nbody.c
 # Every program make runs keeps clsort's program cache off (deterministic

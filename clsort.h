@@ -222,7 +222,10 @@
  *   zeroes, as it goes, the status words the next call will use, so no
  *   clear launch precedes it (the first call, one larger than any before,
  *   a call after a failed one, and a one-sweep sort with desc.temp add one).
- *   No call waits on the host inside (the counts to host pointers aside).
+ *   No call waits on the host inside, the results and counts it returns
+ *   to host pointers aside (and bitonic's device offsets, read back to plan:
+ *   BITONIC); host arrays a device-level call takes (offsets, plans) go up
+ *   without waiting.
  *   The portable path: reduce-then-scan, two launches or more.
  *
  *   PROGRAM CACHE. A build from source costs 0.1-2.5 s per program on
@@ -487,8 +490,9 @@
  *           validated on the host: device offsets are read back first (a
  *           blocking read after the wait list). Invalid offsets: an error,
  *           nothing written. With offsets the call also plans work-groups on
- *           the host and writes the plan with blocking writes (8 bytes per
- *           segment); one array and equal segments never block.
+ *           the host and writes the plan to the device (8 bytes per segment;
+ *           no wait on the host). Host offsets, one array and equal
+ *           segments never block.
  *             Kernels: a tile is what one work-group holds in local memory:
  *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
  *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
@@ -3155,13 +3159,25 @@ static clsort_result clsort__read(clsort__chain *c, cl_mem buf, const char *what
     return CLSORT_SUCCESS;
 }
 
-/* Blocking write of src into buf[offset, offset + bytes) (src may be reused
- * at once). */
+/* Writes src into buf[offset, offset + bytes) after the chain's wait list
+ * without waiting on the host (src may be reused at once): src is copied
+ * into a buffer of its own when that is created (CL_MEM_COPY_HOST_PTR: no
+ * queue, no event), then a device copy after the wait list moves it. A
+ * blocking write would return only once the caller's events are complete,
+ * a deadlock when the host sets one of them after the call. The buffer is
+ * released at once: OpenCL frees it when the copy is done. */
 static clsort_result clsort__write(clsort__chain *c, cl_mem buf, size_t offset, size_t bytes, const void *src)
 {
-    cl_int e = CLSORT__CL(c->ctx, clEnqueueWriteBuffer)(c->queue, buf, CL_TRUE, offset, bytes, src, c->num_wait,
-                                                        c->wait, clsort__chain_event(c));
-    if (e != CL_SUCCESS) return clsort__cl_fail(c->ctx, e, "clEnqueueWriteBuffer");
+    cl_int e;
+    cl_mem from;
+    if (bytes == 0) return CLSORT_SUCCESS;
+    from = CLSORT__CL(c->ctx, clCreateBuffer)(c->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                                              (void *)src, &e);
+    if (e != CL_SUCCESS) return clsort__cl_fail(c->ctx, e, "clCreateBuffer(a copy of host data to write)");
+    e = CLSORT__CL(c->ctx, clEnqueueCopyBuffer)(c->queue, from, buf, 0, offset, bytes, c->num_wait, c->wait,
+                                                clsort__chain_event(c));
+    CLSORT__CL(c->ctx, clReleaseMemObject)(from);
+    if (e != CL_SUCCESS) return clsort__cl_fail(c->ctx, e, "clEnqueueCopyBuffer(host data to write)");
     clsort__chain_enqueued(c);
     return CLSORT_SUCCESS;
 }
@@ -5889,7 +5905,8 @@ static clsort_result clsort__bitonic_long(clsort__chain *c, clsort__program *bp,
  * consecutive segments, each in a slot of its length rounded up to a power of
  * two, aligned to it; a group closes when the tile or PACK_SEGS (tile/4)
  * segments are full, or at a segment longer than the tile (sorted apart).
- * The plan (4 words per group, a slot per segment) goes up in blocking writes. */
+ * The plan (4 words per group, a slot per segment) goes up through
+ * clsort__write (after the wait list, no wait on the host). */
 static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *bp, const clsort__bitonic_plan *pl,
                                             cl_mem kin, cl_mem kout, cl_mem idx, const uint32_t *off, cl_mem doff)
 {

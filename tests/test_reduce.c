@@ -11,6 +11,8 @@
  * depth * u * (sum of |x| over the segment so far), depth = ceil(n / 2048) +
  * 4 * (1024 + 64) + 8 for the default tiles, n for tuned tiles (any order). */
 
+#include <pthread.h> /* the watchdog of "no wait on the host" */
+
 __extension__ typedef unsigned __int128 rd_u128;
 static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
 static const char *rd_opn[] = {"sum", "min", "max"};
@@ -973,6 +975,121 @@ static void rd_hist_type_width(const test_env *e)
     }
 }
 
+/* A watchdog thread for a call whose wait list holds `gate`, a user event
+ * the host sets after the call: it waits up to 20 s for `returned` (set by
+ * the caller when the call is back), notes whether that timed out, then
+ * sets `gate`, so that a call that waits on its wait list fails the check
+ * instead of hanging the run. Events carry the signals: thread-safe. */
+typedef struct rd_watch {
+    cl_event gate, returned;
+    int timed_out; /* read after pthread_join */
+} rd_watch;
+
+static void *rd_watchdog(void *arg)
+{
+    rd_watch *w = (rd_watch *)arg;
+    struct timespec pause = {0, 5000000};
+    int k;
+    cl_int st = CL_SUBMITTED;
+    for (k = 0; k < 4000; ++k) {
+        if (clGetEventInfo(w->returned, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS ||
+            st == CL_COMPLETE)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    w->timed_out = st != CL_COMPLETE;
+    clSetUserEventStatus(w->gate, CL_COMPLETE);
+    return NULL;
+}
+
+/* Device-level calls that take host offsets return before the events of
+ * their wait list complete (no call waits on the host inside): segmented
+ * reduce and scan (offsets uploaded), bitonic sort by segments (offsets and
+ * its plan uploaded). Each runs once to build its programs, then with a user
+ * event in enq's wait list that is set only after it returns; the results
+ * are checked against the host once the event is set. */
+static void rd_no_wait_on_host(const test_env *e)
+{
+    enum { N = 3000, SEGS = 7 };
+    static const uint32_t off[SEGS + 1] = {0, 5, 5, 700, 701, 2048, 2999, N};
+    uint32_t *in = (uint32_t *)malloc(N * 4), *got = (uint32_t *)malloc(N * 4), *want = (uint32_t *)malloc(N * 4);
+    cl_mem din = buffer(e->cs, N * 4, NULL), dout = buffer(e->cs, N * 4, NULL);
+    int call, run;
+    size_t i, s;
+    for (i = 0; i < N; ++i) in[i] = (uint32_t)(rnd64() >> 40);
+    for (call = 0; call < 3; ++call)
+        for (run = 0; run < 2; ++run) {
+            static const char *names[3] = {"clsort_segmented_reduce, host offsets", "clsort_segmented_scan, host offsets",
+                                           "clsort_bitonic_sort, host offsets"};
+            clsort_reduce_desc rd;
+            clsort_bitonic_desc bd;
+            clsort_enqueue enq;
+            rd_watch w;
+            pthread_t th;
+            cl_int err;
+            clsort_result r;
+            size_t count = call == 0 ? SEGS : N;
+            char what[128];
+            memset(&enq, 0, sizeof enq);
+            memset(&w, 0, sizeof w);
+            clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, N * 4, in, 0, NULL, NULL);
+            if (run == 1) {
+                w.gate = clCreateUserEvent(clsort_cl_context(e->cs), &err);
+                w.returned = clCreateUserEvent(clsort_cl_context(e->cs), &err);
+                enq.num_events_in_wait_list = 1;
+                enq.event_wait_list = &w.gate;
+                if (pthread_create(&th, NULL, rd_watchdog, &w) != 0) {
+                    check(0, "pthread_create", 0, "-", 0, 0, 0);
+                    break;
+                }
+            }
+            memset(&rd, 0, sizeof rd);
+            rd.segments = CLSORT_SEGMENTS_OFFSETS;
+            rd.segment_data_host = off;
+            rd.segment_count = SEGS;
+            rd.inclusive = 1;
+            memset(&bd, 0, sizeof bd);
+            bd.segment_offsets_host = off;
+            bd.segment_count = SEGS;
+            r = call == 0 ? clsort_segmented_reduce(e->cs, din, dout, N, &rd, &enq)
+              : call == 1 ? clsort_segmented_scan(e->cs, din, dout, N, &rd, &enq)
+                          : clsort_bitonic_sort(e->cs, din, dout, N, &bd, &enq);
+            if (run == 1) {
+                clSetUserEventStatus(w.returned, CL_COMPLETE);
+                pthread_join(th, NULL);
+                snprintf(what, sizeof what, "%s: returns before its wait list's user event is set", names[call]);
+                check(!w.timed_out, what, N, "user event", 0, 0, 1);
+            }
+            check(r == CLSORT_SUCCESS, names[call], N, clsort_last_error(e->cs), 0, 0, r);
+            clFinish(clsort_cl_queue(e->cs));
+            download(e->cs, dout, count * 4, got);
+            for (s = 0; s < SEGS; ++s) { /* the host's answer per segment */
+                uint32_t acc = 0;
+                size_t lo = off[s], hi = off[s + 1];
+                if (call == 2) {
+                    memcpy(want + lo, in + lo, (hi - lo) * 4);
+                    qsort(want + lo, hi - lo, 4, cmp_u32);
+                    continue;
+                }
+                for (i = lo; i < hi; ++i) {
+                    acc += in[i];
+                    if (call == 1) want[i] = acc;
+                }
+                if (call == 0) want[s] = acc;
+            }
+            for (i = 0; i < count && got[i] == want[i]; ++i) {}
+            check(i == count, names[call], N, run ? "after the user event" : "no wait list", i, i < count ? want[i] : 0,
+                  i < count ? got[i] : 0);
+            if (run == 1) {
+                clReleaseEvent(w.gate);
+                clReleaseEvent(w.returned);
+            }
+        }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+    free(in); free(got); free(want);
+}
+
 /* Tiny tiles: many carry levels at small n (depth: any order). */
 static void rd_small_tiles(const test_env *e)
 {
@@ -1026,6 +1143,7 @@ static const test_case reduce_cases[] = {
     {"tile kernel variants", rd_variants, ON_BOTH, ANY_SIZE},
     {"arguments", rd_arguments, ON_BOTH, ANY_SIZE},
     {"host forms", rd_host, ON_BOTH, ANY_SIZE},
+    {"no wait on the host: host offsets and a user event", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
 };
 static const test_part reduce_part =
     TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED);
