@@ -6,7 +6,8 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE),
- *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order.
+ *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
+ *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
  *     >>config >>opencl      build options; the OpenCL (and libcuda) entry points
  *     >>engine >>errors >>types >>quirks >>device >>context >>programs
@@ -154,6 +155,7 @@
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
+ *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
  *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
@@ -340,10 +342,15 @@
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
- *           NVIDIA's driver. Everything decided from device queries is one
+ *           NVIDIA's driver. What is read from device queries is one
  *           table, clsort__decide (>>quirks in the implementation): the
- *           default path, the fallback, shapes, minimum work-group widths,
- *           fast math, PTX; each row with its reason. In short:
+ *           device's class and quirks, the default path, the fallback, the
+ *           status form, minimum work-group widths, the loop budget, PTX,
+ *           the program cache's form; each row with its reason. Each family
+ *           makes its own choices from those facts in its own part
+ *           (clsort__<family>_..._device: the one-sweep sort, the scan's
+ *           tile, the bitonic steps, fast math for N-body, the reduction
+ *           variant), each with its reason. In short:
  *           - the one-pass look-back kernels (scan, pack, the one-sweep
  *             sort, the reduction family) run on every device on the
  *             look-back path. A tile's status is one 64-bit word where the
@@ -679,7 +686,8 @@
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
- *           enqueues nothing.
+ *           enqueues nothing. One operation per family (its row in
+ *           CLSORT_FAMILIES, the registry of the families, names it).
  * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
  *           u64 keys (with optional 4/8-byte values and optional double
  *           weights) spread over the ranks of a communicator, after Hofmann &
@@ -708,16 +716,21 @@
  *           waiting in a collective); a failed MPI call gives
  *           CLSORT_ERROR_MPI with MPI_Error_string's text. Staging: keys go
  *           host -> device -> host for step I; the exchange is host memory.
- * ADDING A PRIMITIVE (the places a new family touches)
- *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
- *      the work-group scans, the look-back protocol and its spare region,
- *      clear_words) and any shared file it needs (keys.cl, scan.cl).
- *      `make gen` embeds it.
- *   2. The manual: its line in API AT A GLANCE and its paragraph; the API:
- *      one block (public types and functions, clsort_ prefix, descriptors
- *      where zero means default), in the family order of CONTENTS.
- *   3. One part of the implementation, tagged >>family (and its tag in
- *      CONTENTS), placed after the families it calls: a plan (validate the
+ * ADDING A PRIMITIVE (the places a new family touches; the engine is not
+ * edited)
+ *   In this header:
+ *   1. CLSORT_FAMILIES: its row X(ID, name, PREPARE), in the family order.
+ *      From it come its clsort_family value, clsort_family_name and the
+ *      dispatch of clsort_prepare (which then needs 2 and the function of 4).
+ *   2. clsort_prepare_op: CLSORT_PREPARE_<PREPARE>; and in
+ *      clsort_prepare_call the field for its descriptor, if it has a new one.
+ *   3. The manual and the API: its line in API AT A GLANCE, its paragraph,
+ *      its tag in CONTENTS, and one API block (public types and functions,
+ *      clsort_ prefix, descriptors where zero means default) in the family
+ *      order.
+ *   4. One part of the implementation, tagged >>name, placed after the
+ *      families it calls: its choices from device facts
+ *      (clsort__<name>_..._device, reading ctx->dev), a plan (validate the
  *      descriptor, fill defaults, choose the shape from ctx->dev and
  *      ctx->tuning, once), a request (clsort__request_init / _source /
  *      _option, then clsort__program_get; the options should leave out, with
@@ -725,15 +738,20 @@
  *      launch: NVIDIA's driver compiles them all at each build, also from
  *      the program cache), enqueue (clsort__kargs + clsort__run on a
  *      clsort__chain; scratch by name with clsort__scratch, look-back status
- *      with clsort__status_begin/_end), then the public functions (argument
- *      errors before anything is enqueued).
- *   4. clsort_prepare: a clsort_prepare_op, the descriptor's field in
- *      clsort_prepare_call, and its case in >>prepare (the family's
- *      _prepare function builds the programs its calls take).
+ *      with clsort__status_begin/_end), the public functions (argument
+ *      errors before anything is enqueued), and
+ *      clsort__<name>_prepare_call (the programs a described call takes).
+ *   Outside it:
+ *   5. kernels/<name>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
+ *      the work-group scans, the look-back protocol and its spare region,
+ *      clear_words) and any shared file it needs (keys.cl, scan.cl).
+ *      `make gen` embeds it.
+ *   6. tests/test_<name>.c: its test part against a plain C reference (the
+ *      test driver, the kernel-checker runs and the fault scenarios take
+ *      their list of families from CLSORT_FAMILIES).
  *   A tuning knob of its own adds a clsort_tuning field, its ENVIRONMENT
- *   line and its line in >>tuning; a device decision of its own, a field of
- *   the profile (>>engine) and its row in the quirk table (>>quirks). A key
- *   type: a row of clsort__types (and the key image in keys.cl).
+ *   line and its line in >>tuning. A key type: a row of clsort__types (and
+ *   the key image in keys.cl).
  */
 #ifndef CLSORT_H
 #define CLSORT_H
@@ -843,7 +861,7 @@ typedef struct clsort_tuning {
                                      chose 64-bit words (CLSORT_STATUS32=1); to test and measure both */
     int rbk_variant;              /* the reduction family's tile kernels, to measure them: 0 = the default
                                      (variant 1; 3 for reduce-by-key, run-length encode and unique where
-                                     the quirk table's rbk_v3 says: NVIDIA); 1 = variant 0: the Hillis-Steele pair scan, unique and
+                                     clsort__reduce_v3_device says: NVIDIA); 1 = variant 0: the Hillis-Steele pair scan, unique and
                                      run-length encode on the general pass; 2 = variant 1: a raking pair
                                      scan, unique and run-length encode on their own heads kernels; 3 =
                                      variant 2: variant 1 with keys staged as one-byte head flags; 4 =
@@ -1446,9 +1464,44 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  const float *queries, size_t nq, float radius, uint32_t *counts,
                                                  uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
+/* ---- the families: one registry ------------------------------------------- */
+
+/* Every primitive family, one row each, in the order of the manual, the API,
+ * the implementation and the tests: X(ID, name, PREPARE). ID names its
+ * clsort_family (CLSORT_FAMILY_ID), name is its part: its >>name in the
+ * implementation and its test part, and PREPARE its clsort_prepare_op
+ * (CLSORT_PREPARE_PREPARE, one per family). Every list of families derives
+ * from this one: the clsort_family values, clsort_family_name, and the
+ * operations clsort_prepare accepts (a row whose family lacks a prepare
+ * function does not compile); tests and benchmarks iterate over it through
+ * CLSORT_FAMILIES itself or clsort_family_name. A family added here is added
+ * everywhere (see ADDING A PRIMITIVE). */
+#define CLSORT_FAMILIES(X)                \
+    X(SCAN, scan, SCAN)                   \
+    X(SPLIT, split, SPLIT)                \
+    X(GATHER, gather, GATHER)             \
+    X(RADIX, radix, SORT)                 \
+    X(BITONIC, bitonic, BITONIC)          \
+    X(BINNING, binning, BIN)              \
+    X(REDUCE, reduce, REDUCE)             \
+    X(NBODY, nbody, NBODY)                \
+    X(TREE, tree, TREE)
+
+#define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
+typedef enum clsort_family {
+    CLSORT_FAMILIES(CLSORT__FAMILY_ENUM)
+    CLSORT_FAMILY_COUNT /* the number of families */
+} clsort_family;
+#undef CLSORT__FAMILY_ENUM
+
+/* The family's name ("scan", "radix", ...: its row's name), NULL when f is
+ * not a clsort_family. */
+CLSORT_API const char *clsort_family_name(clsort_family f);
+
 /* ---- prepare: build ahead of time ------------------------------------------ */
 
-/* Which call a clsort_prepare_call describes. */
+/* Which call a clsort_prepare_call describes: one operation per family (its
+ * row in CLSORT_FAMILIES names it). */
 typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
     CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
@@ -1456,8 +1509,26 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_GATHER,    /* clsort_gather */
     CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
     CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
-    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
+    CLSORT_PREPARE_NBODY,     /* clsort_nbody / clsort_nbody_accel (desc: nbody, required; the
+                                 BARNES_HUT method prepares the tree's programs) */
+    CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
+                                 by_key or histogram, as that function takes) */
+    CLSORT_PREPARE_TREE       /* clsort_tree_build, _accel, _radius and the _host forms
+                                 (desc: tree, NULL = 3D points, 32-bit codes) */
 } clsort_prepare_op;
+
+/* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
+ * describes (0: clsort_reduce). The _host forms take the same programs. */
+typedef enum clsort_reduce_fn {
+    CLSORT_REDUCE_FN_REDUCE = 0,        /* clsort_reduce (desc: reduce, NULL = u32 sum) */
+    CLSORT_REDUCE_FN_SEGMENTED_SCAN,    /* clsort_segmented_scan (desc: reduce, NULL = u32 sum, no segments) */
+    CLSORT_REDUCE_FN_SEGMENTED_REDUCE,  /* clsort_segmented_reduce (desc: reduce; its segments are offsets) */
+    CLSORT_REDUCE_FN_REDUCE_BY_KEY,     /* clsort_reduce_by_key (desc: by_key, NULL = u32 keys and sums) */
+    CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE, /* clsort_run_length_encode (desc: by_key) */
+    CLSORT_REDUCE_FN_UNIQUE,            /* clsort_unique (desc: by_key; values as desc.value_size, present
+                                           when desc.values_in is) */
+    CLSORT_REDUCE_FN_HISTOGRAM          /* clsort_histogram_even (desc: histogram, required) */
+} clsort_reduce_fn;
 
 /* One call to come: the descriptor it will take, and n where the programs
  * depend on it (the N-body shape; the radix sort's one-sweep passes need
@@ -1473,6 +1544,11 @@ typedef struct clsort_prepare_call {
     const clsort_bitonic_desc *bitonic;
     const clsort_bin_desc *bin;
     const clsort_nbody_desc *nbody;
+    clsort_reduce_fn reduce_fn;
+    const clsort_reduce_desc *reduce;
+    const clsort_by_key_desc *by_key;
+    const clsort_histogram_desc *histogram;
+    const clsort_tree_desc *tree;
 } clsort_prepare_call;
 
 typedef struct clsort_prepare_desc {
@@ -1841,8 +1917,11 @@ typedef struct clsort__profile {
     cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
     cl_ulong max_alloc;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer */
     size_t base_align;      /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (>= 256) */
-    /* The decisions, set by the device-quirk table (clsort__decide) and
-     * read by the families; nothing else looks at names or vendors. */
+    /* Set by the device-quirk table (clsort__decide) from the answers above:
+     * device facts (class, vendor, quirks) and the engine's own choices. The
+     * families make their choices in their own parts from these facts
+     * (clsort__<family>_..._device); nothing else looks at names, vendors or
+     * device types. */
     int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
     int llvmpipe;           /* Mesa's software device (its bugs: min_wg, no one-sweep) */
     int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
@@ -1850,16 +1929,10 @@ typedef struct clsort__profile {
     int lb_fallback;        /* the look-back kernels carry the decoupled fallback */
     int int64_atomics;      /* cl_khr_int64_base_atomics */
     int lb_status64;        /* look-back status: one 64-bit word per tile (else a pair of 32-bit words) */
-    int onesweep;           /* radix sort: one-sweep passes on the look-back path */
     int serial_groups;      /* work-groups run as loops over work-items: few work-items, many items each */
-    int wide_scan;          /* plain scans take twice the items per work-item */
-    unsigned bitonic_steps; /* most global bitonic steps per pass (0: what the registers allow, <= 6) */
-    int nbody_fast;         /* float N-body built with -cl-fast-relaxed-math */
     size_t min_wg;          /* narrowest work-group that runs correctly (clsort__widen) */
-    size_t radix_min_wg;    /* narrowest work-group of radix_count / radix_reorder (w > 1) */
     int cache_defer;        /* program cache: store a binary when the program leaves the context */
     int cache_cubin;        /* program cache: store a PTX binary as a cubin made through libcuda (>>cubin) */
-    int rbk_v3;             /* reduce-by-key, run-length encode, unique on the reduction family's variant 3 */
     int nv_attr_query;      /* cl_nv_device_attribute_query: compute capability, PCI bus and slot */
     int pci_bus_info;       /* cl_khr_pci_bus_info: PCI domain, bus, device, function */
     cl_ulong loop_budget;   /* most loop passes (all loops together) one work-item may run in one
@@ -2129,10 +2202,13 @@ CLSORT_API size_t clsort_type_size(clsort_type t)
 }
 
 /* >>quirks: the device-quirk table -------------------------------------------
- * Every decision the library takes from device queries, one row each with
- * its reason; the families read the result from ctx->dev and never look at
- * names, vendors or device types themselves. A port to a new vendor edits
- * this function (and, for new measurements, the rows' numbers). Decided
+ * The device facts the library takes from device queries (class, vendor,
+ * quirks) and the engine's own decisions (path, fallback, status form, loop
+ * budget, program cache), one row each with its reason. The families read
+ * these from ctx->dev and make their own choices from them in their own parts
+ * (clsort__<family>_..._device); none looks at names, vendors or device
+ * types itself. A port to a new vendor edits this function and those (and,
+ * for new measurements, the rows' numbers). Decided
  * from the query answers of clsort__query_device:
  *   - type: cpu (CL_DEVICE_TYPE_CPU), gpu (CL_DEVICE_TYPE_GPU; oclgrind
  *     says both); ACCELERATOR, CUSTOM, DEFAULT-only: neither,
@@ -2187,27 +2263,11 @@ static void clsort__decide(clsort__profile *d)
      * pairs, so the tests cover both forms on every implementation that has
      * the 64-bit one. */
     d->lb_status64 = d->int64_atomics && !d->nvidia;
-    /* One-sweep radix passes (look-back path): on NVIDIA sm_70+, whose PTX
-     * warp ballots make the warp-level ranking fast (measured, bench/), and
-     * on CPUs, where the emulated warp steps check the algorithm (tests run
-     * it there); other GPUs keep the classic passes, which need no warp
-     * steps (the emulation through local memory would be slow there). */
-    d->onesweep = d->nv_ptx || d->cpu;
     /* CPUs (PoCL) run a work-group as loops over its work-items, split at
      * every barrier: few work-items with many items each (scan 2.3x, pack
      * 1.4x faster at 4 x 1024 than 64 x 64; radix: one work-item per tile,
      * the serial scatter; bitonic 32 x 64; N-body 256 x 4 bodies). */
     d->serial_groups = d->cpu;
-    /* GPUs: plain scans ran fastest with 32 KiB tiles (256 x 32 u32) on the
-     * H100, twice the items of pack/split (bench/RESULTS.md). */
-    d->wide_scan = d->gpu;
-    /* GPUs: 4 global bitonic steps per pass (16 keys per work-item) beat 6
-     * on the H100 (register pressure): 2.45 vs 3.27 ms for 2^24 keys. */
-    d->bitonic_steps = d->gpu ? 4u : 0u;
-    /* GPUs: float N-body with fast math, like CUDA's nbody sample
-     * (1.9e12 vs 1.5e12 interactions/s on the H100); the accuracy bound in
-     * the manual holds there too (tested). */
-    d->nbody_fast = d->gpu;
     /* Mesa llvmpipe (rusticl, clover; seen in Mesa 22.3): in a work-group
      * narrower than its SIMD width (the "N bits" of the device name / 32
      * lanes), a loop with a barrier that follows a loop whose trip count
@@ -2220,10 +2280,8 @@ static void clsort__decide(clsort__profile *d)
      * fallbacks at 8 x 256 tiles under the reverse-tile test (pack and
      * enumerate of 300001 wrong from tile 126 on); the widened groups made
      * fewer passes per element, and the loop budget below now keeps every
-     * launch under the limit. The one-sweep fallback counts a tile's keys in
-     * one loop of TILE passes (wrong at 65537 keys): llvmpipe keeps the
-     * classic passes (the budget would allow one-sweep only for a few
-     * tiles). */
+     * launch under the limit (the radix sort keeps its classic passes
+     * there: clsort__radix_onesweep_device). */
     d->min_wg = 1;
     d->llvmpipe = strncmp(d->name, "llvmpipe", 8) == 0;
     /* The loop budget (>>loop budget): llvmpipe's 65535 passes per
@@ -2244,14 +2302,7 @@ static void clsort__decide(clsort__profile *d)
         while (b && b > d->name && b[-1] >= '0' && b[-1] <= '9') --b;
         if (b) nbits = strtoul(b, NULL, 10);
         d->min_wg = nbits >= 128 && nbits <= 2048 ? (size_t)(nbits / 16) : 32;
-        d->onesweep = 0;
     }
-    /* 2-work-item groups: PoCL 5 miscompiles radix_count / radix_reorder at
-     * that size (heap corruption or unsorted keys; correct with
-     * -cl-opt-disable and on NVIDIA), so those work-group kernels take >= 4
-     * work-items on every device (it costs nothing elsewhere: 2 is never a
-     * measured best). */
-    d->radix_min_wg = 4;
     /* Program cache: CPU devices (PoCL) compile a kernel's code at its first
      * launch, for that launch's work-group size, and keep it in the program:
      * the binary taken after the calls ran loads with nothing left to
@@ -2281,15 +2332,6 @@ static void clsort__decide(clsort__profile *d)
      * until the program leaves the context or clsort_cache_flush, off the
      * first call's path. */
     d->cache_defer = d->cache_defer || d->cache_cubin;
-    /* Reduction family: variant 3 of the tile kernels (registers from load
-     * to output, warp-shuffle pair scan) for reduce-by-key, run-length
-     * encode and unique where the shuffles are inline PTX. H100, 2^28 u32,
-     * mean run 1000, one command with CUB: reduce-by-key 1.271 -> 1.134 ms
-     * (0.68x -> 0.76x CUB), run-length encode 0.733 -> 0.631, unique 0.737
-     * -> 0.628; but the scans got slower with it (segmented scan, u32 flags
-     * 1.221 -> 1.426, scan by key 1.335 -> 1.427), so they keep variant 1.
-     * Not measured elsewhere: variant 1 there. */
-    d->rbk_v3 = d->nv_ptx;
 }
 
 /* A work-group of w > 1 work-items is widened to the device's narrowest
@@ -4114,10 +4156,14 @@ static const char *const clsort__scan_slot_status = "scan: look-back status";
  * work-items, and each barrier splits those loops: 4 work-items with 1024
  * serial items each ran scan 2.3x and pack 1.4x faster than 64 x 64 on PoCL.
  * tuning.tile_* overrides (8-byte elements take half the items). */
+/* GPUs: plain scans ran fastest with 32 KiB tiles (256 x 32 u32) on the
+ * H100, twice the items of pack/split (bench/RESULTS.md). */
+static int clsort__scan_wide_device(const clsort__profile *d) { return d->gpu; }
+
 static void clsort__scan_shape(const clsort_context *ctx, size_t elem, size_t stage_elem, size_t *wg, size_t *items)
 {
     size_t w = 256, it = elem == 8 ? 8 : 16;
-    if (stage_elem == 0 && ctx->dev.wide_scan) it *= 2;
+    if (stage_elem == 0 && clsort__scan_wide_device(&ctx->dev)) it *= 2;
     if (ctx->dev.serial_groups) w = 4, it *= 64;
     if (ctx->tuning.tile_wg) {
         w = ctx->tuning.tile_wg;
@@ -4162,6 +4208,13 @@ static clsort_result clsort__scan_prepare(clsort_context *ctx, const clsort_scan
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "clsort_prepare(scan): f64 needs cl_khr_fp64, which %s lacks",
                             ctx->dev.name);
     return clsort__scan_program(ctx, t, &p);
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SCAN). */
+static clsort_result clsort__scan_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__scan_prepare(ctx, call->scan);
 }
 
 /* Scans n elements with program p (a scan program, or the split family's
@@ -4426,6 +4479,13 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SPLIT). */
+static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__split_prepare(ctx, call->split);
+}
+
 /* Reads a device uint32 result to the host, if asked for. */
 static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *dst)
 {
@@ -4674,6 +4734,14 @@ static clsort_result clsort__gather_program(clsort_context *ctx, clsort__program
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: GATHER). */
+static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__program *p;
+    (void)call, (void)n;
+    return clsort__gather_program(ctx, &p);
+}
+
 /* dst[i] = src[idx[i]] for n elements of elem_size bytes; src holds
  * src_bytes (an index past it yields a zero element). */
 static clsort_result clsort__gather_run(clsort__chain *c, cl_mem src, cl_mem dst, cl_mem idx, size_t n,
@@ -4766,6 +4834,25 @@ static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst
  * caller's desc.temp, or when the status slots must be cleared,
  * clsort__status_begin). */
 
+/* 2-work-item groups: PoCL 5 miscompiles radix_count / radix_reorder at
+ * that size (heap corruption or unsorted keys; correct with -cl-opt-disable
+ * and on NVIDIA), so those work-group kernels take >= 4 work-items on every
+ * device (it costs nothing elsewhere: 2 is never a measured best). */
+#define CLSORT__RADIX_MIN_WG 4
+
+/* One-sweep passes (look-back path): on NVIDIA sm_70+, whose PTX warp
+ * ballots make the warp-level ranking fast (measured, bench/), and on CPUs,
+ * where the emulated warp steps check the algorithm (tests run it there);
+ * other GPUs keep the classic passes, which need no warp steps (the
+ * emulation through local memory would be slow there). Not on llvmpipe:
+ * the one-sweep fallback counts a tile's keys in one loop of TILE passes
+ * (wrong at 65537 keys there), and the loop budget would allow one-sweep
+ * only for a few tiles. */
+static int clsort__radix_onesweep_device(const clsort__profile *d)
+{
+    return (d->nv_ptx || d->cpu) && !d->llvmpipe;
+}
+
 static const char *const clsort__radix_slot[4] = {"radix: alternate keys", "radix: alternate values",
                                                    "radix: digit counts", "radix: values copy"};
 /* the one-sweep status words and digit histograms (context scratch) */
@@ -4814,8 +4901,8 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
     unsigned lb = 4;
     if (ctx->dev.serial_groups) w = 1, it = 16384; /* serial tiles: radix_scatter */
     if (ctx->tuning.tile_wg) w = ctx->tuning.tile_wg, it = ctx->tuning.tile_items;
-    /* the quirk table's narrowest radix work-group (PoCL 5 at 2 work-items) */
-    while (w > 1 && w < ctx->dev.radix_min_wg) w <<= 1;
+    /* the narrowest radix work-group (PoCL 5 at 2 work-items) */
+    while (w > 1 && w < CLSORT__RADIX_MIN_WG) w <<= 1;
     clsort__widen(ctx, &w, &it);
     if (lb > radix_bits) lb = radix_bits < 1 ? 1 : radix_bits;
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
@@ -4896,7 +4983,7 @@ static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, s
     clsort__radix_shape(ctx, key_size, value_size, radix_bits, &w, &it, &lb);
     if (w == 1) {
         w = 4, it = 1024;
-        while (w < ctx->dev.radix_min_wg) w <<= 1, it >>= 1;
+        while (w < CLSORT__RADIX_MIN_WG) w <<= 1, it >>= 1;
         clsort__widen(ctx, &w, &it);
         while (w > ctx->dev.max_wg && w > 1) w >>= 1;
         if (w < 2) return 0;
@@ -5016,7 +5103,7 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     if (pl->single) pl->fill = 0; /* one launch already */
     /* a fill takes the classic radix_count + scan: it ranks nothing, so the
      * one-sweep machinery would only add the status words */
-    pl->onesweep = !pl->single && !pl->fill && ctx->dev.onesweep && ctx->path == CLSORT_PATH_LOOKBACK &&
+    pl->onesweep = !pl->single && !pl->fill && clsort__radix_onesweep_device(&ctx->dev) && ctx->path == CLSORT_PATH_LOOKBACK &&
                    n < ((size_t)1 << 30) && !ctx->tuning.classic_passes &&
                    clsort__onesweep_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items);
     if (pl->onesweep && !clsort__onesweep_fits(ctx, pl, n)) pl->onesweep = 0; /* >>loop budget */
@@ -5117,6 +5204,12 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
     /* gather: values gathered through the permutation; keys or values in
      * place with an odd number of passes (the first pass starts from a copy) */
     return pl.gather_values || (pl.passes % 2 && !pl.fill) ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SORT). */
+static clsort_result clsort__radix_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__sort_prepare(ctx, call->sort, n);
 }
 
 /* The sizes of a sort's keys, optional values and permutation (the radix and
@@ -5555,6 +5648,11 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
  * segments per work-group, bitonic_global<S> S steps of a long segment's
  * stage per pass; values are gathered (>>gather) through the index. */
 
+/* GPUs: 4 global bitonic steps per pass (16 keys per work-item) beat 6 on
+ * the H100 (register pressure): 2.45 vs 3.27 ms for 2^24 keys. 0: what the
+ * registers allow (<= 6). */
+static unsigned clsort__bitonic_steps_device(const clsort__profile *d) { return d->gpu ? 4u : 0u; }
+
 static const char *const clsort__bitonic_slot_index = "bitonic: index";
 static const char *const clsort__bitonic_slot_values = "bitonic: values copy";
 static const char *const clsort__bitonic_slot_offsets = "bitonic: segment offsets";
@@ -5661,8 +5759,9 @@ static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, s
 static unsigned clsort__bitonic_max_steps(const clsort_context *ctx, const clsort__bitonic_plan *pl)
 {
     unsigned max_steps = 6u - (pl->key_size == 8 ? 1u : 0u) - (pl->has_idx ? 1u : 0u);
-    /* the quirk table's limit (GPUs: 4, measured on the H100) */
-    if (ctx->dev.bitonic_steps && max_steps > ctx->dev.bitonic_steps) max_steps = ctx->dev.bitonic_steps;
+    /* the device's limit (GPUs: 4, measured on the H100) */
+    if (clsort__bitonic_steps_device(&ctx->dev) && max_steps > clsort__bitonic_steps_device(&ctx->dev))
+        max_steps = clsort__bitonic_steps_device(&ctx->dev);
     if (ctx->tuning.bitonic_steps && ctx->tuning.bitonic_steps < max_steps) max_steps = ctx->tuning.bitonic_steps;
     return max_steps;
 }
@@ -5698,6 +5797,13 @@ static clsort_result clsort__bitonic_prepare(clsort_context *ctx, const clsort_b
     CLSORT__TRY(clsort__plan_bitonic(ctx, "clsort_prepare(bitonic)", 0, &d, &pl));
     CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &p));
     return d.values_in ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BITONIC). */
+static clsort_result clsort__bitonic_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__bitonic_prepare(ctx, call->bitonic);
 }
 
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
@@ -6428,6 +6534,12 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     return clsort__sort_prepare(ctx, &sd, n);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BIN). */
+static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__bin_prepare(ctx, call->bin, n);
+}
+
 /* >>reduce -------------------------------------------------------------------
  * kernels/reduce.cl (with common.cl): reduce, segmented scan and reduce,
  * reduce-by-key, run-length encode, unique, histogram. One pass kernel family
@@ -6477,16 +6589,25 @@ static int clsort__reduce_v1(const clsort_context *ctx)
  * work-items through one local array with warp barriers, the pair scan by
  * warp shuffles (inline PTX where dev.nv_ptx, emulated elsewhere), the
  * scatter loop only where a run starts or ends. */
+/* Variant 3 by default for reduce-by-key, run-length encode and unique
+ * where the shuffles are inline PTX. H100, 2^28 u32, mean run 1000, one
+ * command with CUB: reduce-by-key 1.271 -> 1.134 ms (0.68x -> 0.76x CUB),
+ * run-length encode 0.733 -> 0.631, unique 0.737 -> 0.628; but the scans got
+ * slower with it (segmented scan, u32 flags 1.221 -> 1.426, scan by key
+ * 1.335 -> 1.427), so they keep variant 1. Not measured elsewhere: variant 1
+ * there. */
+static int clsort__reduce_v3_device(const clsort__profile *d) { return d->nv_ptx; }
+
 static int clsort__reduce_v3(const clsort_context *ctx, int by_key_reduction)
 {
     /* Every device when asked for (the emulation elsewhere); by default
-     * where the quirk row says (rbk_v3: NVIDIA sm_70+, measured). The
+     * where clsort__reduce_v3_device says (NVIDIA sm_70+, measured). The
      * emulation's failure under oclgrind 21.10 (wrong results, uninitialized
      * warp totals in rd_wg_scan) was oclgrind's: LLVM turns `lane == 0` and
      * `lane == RW - 1` into a switch on `trunc lid to i5`, which its
      * interpreter took wrongly past work-item 31 (tests/oclgrind_switch.c;
      * fixed by tests/oclgrind-shadow.patch). */
-    return ctx->tuning.rbk_variant == 4 || (ctx->tuning.rbk_variant == 0 && by_key_reduction && ctx->dev.rbk_v3);
+    return ctx->tuning.rbk_variant == 4 || (ctx->tuning.rbk_variant == 0 && by_key_reduction && clsort__reduce_v3_device(&ctx->dev));
 }
 
 /* Variant 2: variant 1 with keys staged as one-byte head flags (reduce.cl
@@ -6756,6 +6877,28 @@ static clsort_result clsort__reduce_check_offsets(clsort_context *ctx, const uin
     return CLSORT_SUCCESS;
 }
 
+/* The descriptor of a segmented call, checked: type, operator, segments. */
+static clsort_result clsort__reduce_plan_desc(clsort_context *ctx, const char *fn, const clsort_reduce_desc *desc,
+                                              clsort__reduce_plan *pl)
+{
+    clsort_reduce_desc *d = &pl->d;
+    memset(pl, 0, sizeof *pl);
+    if (desc) *d = *desc;
+    CLSORT__TRY(clsort__reduce_check_type(ctx, d->type, d->op, fn));
+    if (d->inclusive != 0 && d->inclusive != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: inclusive must be 0 or 1", fn);
+    if ((int)d->segments < 0 || d->segments > CLSORT_SEGMENTS_OFFSETS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown segments kind %d", fn, (int)d->segments);
+    pl->elem = clsort__types[d->type].size;
+    if (d->segments == CLSORT_SEGMENTS_KEYS) {
+        CLSORT__TRY(clsort__check_type(ctx, d->key_type, fn));
+        pl->seg_size = clsort__types[d->key_type].size;
+    } else {
+        pl->seg_size = d->segments == CLSORT_SEGMENTS_FLAGS_U8 ? 1 : 4;
+    }
+    return CLSORT_SUCCESS;
+}
+
 /* Checks a segmented call (scan: in == out allowed; out holds n elements,
  * or one per segment for the segmented reduce: reduce = 1). host: the *_host
  * form (segments only from segment_data_host, nothing on the device to check). */
@@ -6765,21 +6908,8 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
 {
     size_t out_elems;
     clsort_reduce_desc *d = &pl->d;
-    memset(pl, 0, sizeof *pl);
-    if (desc) *d = *desc;
-    CLSORT__TRY(clsort__reduce_check_type(ctx, d->type, d->op, fn));
-    if (d->inclusive != 0 && d->inclusive != 1)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: inclusive must be 0 or 1", fn);
-    if ((int)d->segments < 0 || d->segments > CLSORT_SEGMENTS_OFFSETS)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown segments kind %d", fn, (int)d->segments);
+    CLSORT__TRY(clsort__reduce_plan_desc(ctx, fn, desc, pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    pl->elem = clsort__types[d->type].size;
-    if (d->segments == CLSORT_SEGMENTS_KEYS) {
-        CLSORT__TRY(clsort__check_type(ctx, d->key_type, fn));
-        pl->seg_size = clsort__types[d->key_type].size;
-    } else {
-        pl->seg_size = d->segments == CLSORT_SEGMENTS_FLAGS_U8 ? 1 : 4;
-    }
     if (d->segments == CLSORT_SEGMENTS_OFFSETS) {
         if (d->segment_count > 0xfffffffeu)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: segment_count %lu, at most 2^32-2", fn,
@@ -7064,6 +7194,26 @@ static clsort_result clsort__by_key_plan_make(clsort_context *ctx, const char *f
     return CLSORT_SUCCESS;
 }
 
+/* The pass kernels of a by-key call (what: 0 reduce_by_key, 1 run-length
+ * encode, 2 unique). */
+static clsort__reduce_kind clsort__by_key_kind(const clsort_context *ctx, int what, const clsort__by_key_plan *pl)
+{
+    clsort__reduce_kind k;
+    memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 1);
+    k.seg = 2;
+    k.seg_size = pl->key_size;
+    if (what == 0) {
+        k.type = pl->d.type;
+        k.op = pl->d.op;
+    } else {
+        k.val_one = 1;
+        k.heads = clsort__reduce_v1(ctx);
+        if (what == 2) k.mv_size = pl->d.value_size;
+    }
+    return k;
+}
+
 /* Runs the by-key pass; count to desc.count and/or *count. */
 static clsort_result clsort__by_key_run(clsort_context *ctx, const clsort__by_key_plan *pl, clsort__reduce_kind k,
                                         cl_mem keys_in, cl_mem vals, clsort__reduce_outs *o, size_t n, size_t *count,
@@ -7128,12 +7278,7 @@ CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_i
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", values_in, pl.elem, "values_in",
                                        keys_out, pl.key_size, "keys_out", values_out, pl.elem, "values_out",
                                        pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.type = pl.d.type;
-    k.op = pl.d.op;
-    k.seg = 2;
-    k.seg_size = pl.key_size;
+    k = clsort__by_key_kind(ctx, 0, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.vals_out = values_out;
@@ -7152,12 +7297,7 @@ CLSORT_API clsort_result clsort_run_length_encode(clsort_context *ctx, cl_mem ke
     CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, 1, n, desc, 0, &pl));
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", NULL, 0, "", keys_out,
                                        pl.key_size, "keys_out", lengths, 4, "lengths", pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.seg = 2;
-    k.seg_size = pl.key_size;
-    k.val_one = 1;
-    k.heads = clsort__reduce_v1(ctx);
+    k = clsort__by_key_kind(ctx, 1, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.vals_out = lengths;
@@ -7177,13 +7317,7 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", pl.d.values_in,
                                        pl.d.value_size, "desc.values_in", keys_out, pl.key_size, "keys_out",
                                        pl.d.values_out, pl.d.value_size, "desc.values_out", pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.seg = 2;
-    k.seg_size = pl.key_size;
-    k.val_one = 1;
-    k.heads = clsort__reduce_v1(ctx);
-    k.mv_size = pl.d.value_size;
+    k = clsort__by_key_kind(ctx, 2, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.mv_in = pl.d.values_in;
@@ -7305,6 +7439,62 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
         r = clsort__run(&c, p, "histogram_even", &ka, groups, p->wg);
     }
     return clsort__chain_end(&c, enq, r);
+}
+
+/* ---- prepare ---- */
+
+/* The programs of the reduction function call->reduce_fn for its descriptor
+ * (clsort_prepare). */
+static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    static const char *fn = "clsort_prepare(reduce)";
+    clsort__reduce_kind k;
+    clsort__program *p, *cp;
+    (void)n;
+    memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 0);
+    switch (call->reduce_fn) {
+    case CLSORT_REDUCE_FN_REDUCE:
+        if (call->reduce) {
+            k.type = call->reduce->type;
+            k.op = call->reduce->op;
+        }
+        CLSORT__TRY(clsort__reduce_check_type(ctx, k.type, k.op, fn));
+        return clsort__reduce_program(ctx, &k, &p);
+    case CLSORT_REDUCE_FN_HISTOGRAM: {
+        clsort__hist_plan hp;
+        CLSORT__TRY(clsort__hist_plan_make(ctx, fn, call->histogram, &hp));
+        k.type = hp.d.type;
+        return clsort__reduce_program(ctx, &k, &p);
+    }
+    case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
+    case CLSORT_REDUCE_FN_SEGMENTED_REDUCE: {
+        clsort__reduce_plan pl;
+        CLSORT__TRY(clsort__reduce_plan_desc(ctx, fn, call->reduce, &pl));
+        if (call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE && pl.d.segments != CLSORT_SEGMENTS_OFFSETS)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: a segmented reduce takes segments CLSORT_SEGMENTS_OFFSETS", fn);
+        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
+    }
+    case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
+    case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
+    case CLSORT_REDUCE_FN_UNIQUE: {
+        int what = (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY;
+        clsort__by_key_plan pl;
+        clsort_by_key_desc d;
+        memset(&d, 0, sizeof d);
+        if (call->by_key) d = *call->by_key;
+        /* values move when the call will give them (their size, else none) */
+        if (what == 2 && !d.values_in) d.value_size = 0;
+        else if (what == 2 && d.value_size == 0) d.value_size = 4;
+        d.values_in = d.values_out = NULL;
+        CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, 0, &d, 1, &pl));
+        if (what == 2) pl.d.value_size = d.value_size;
+        return clsort__reduce_programs(ctx, clsort__by_key_kind(ctx, what, &pl), &p, &cp);
+    }
+    }
+    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: reduce_fn = %d is not a clsort_reduce_fn", fn,
+                        (int)call->reduce_fn);
 }
 
 /* ---- host forms ---- */
@@ -7489,6 +7679,11 @@ enum {
 /* Build flags of an N-body program */
 enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLSORT__NB_FAST = 8 };
 
+/* GPUs: float N-body with fast math, like CUDA's nbody sample (1.9e12 vs
+ * 1.5e12 interactions/s on the H100); the accuracy bound in the manual
+ * holds there too (tested). */
+static int clsort__nbody_fast_device(const clsort__profile *d) { return d->gpu; }
+
 /* A kernel shape: work-group size, bodies per work-item, j-slices, flags. */
 typedef struct clsort__nbody_shape_t {
     size_t wg;
@@ -7527,7 +7722,7 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
              * bodies (1.90e12 interactions/s at 262144 against 1.51e12 for
              * the previous automatic shape), below that 8 j-slices (1.57e12
              * at 16384, 1.76e12 at 65536) */
-            if (ctx->dev.nbody_fast) sh->flags |= CLSORT__NB_FAST;
+            if (clsort__nbody_fast_device(&ctx->dev)) sh->flags |= CLSORT__NB_FAST;
             if (n >= ((size_t)1 << 17)) ib = 2;
             else js = 8;
         }
@@ -8338,6 +8533,30 @@ static void clsort__tree_body_desc(clsort_tree_desc *td)
     td->mass_offset = 12;
 }
 
+/* The programs a tree of desc over n points takes (clsort_prepare): the
+ * tree's (build, Barnes-Hut, radius queries), the radix sort of its codes
+ * with the permutation, and the scan of the radius counts. */
+static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, const clsort_tree_desc *desc, size_t n)
+{
+    clsort__tree_plan pl;
+    clsort__program *p;
+    clsort_sort_desc sd;
+    CLSORT__TRY(clsort__plan_tree(ctx, fn, n, desc, &pl));
+    CLSORT__TRY(clsort__tree_program(ctx, pl.d.dims, pl.key_size, pl.bpa, &p));
+    memset(&sd, 0, sizeof sd); /* as clsort__tree_build_run plans it */
+    sd.type = pl.key_size == 8 ? CLSORT_U64 : CLSORT_U32;
+    sd.end_bit = pl.code_bits;
+    sd.permutation = CLSORT_PREPARE_PRESENT;
+    CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    return clsort__scan_program(ctx, CLSORT_U32, &p);
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: TREE). */
+static clsort_result clsort__tree_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__tree_prepare(ctx, "clsort_prepare(tree)", call->tree, n);
+}
+
 static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
                                              cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
 {
@@ -8754,15 +8973,37 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     return clsort__chain_end(&c, enq, r);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: NBODY): the
+ * all-pairs program, or for the BARNES_HUT method the tree's programs over
+ * the bodies. */
+static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__nbody_plan a;
+    clsort_tree_desc td;
+    if (!call->nbody || call->nbody->method != CLSORT_NBODY_BARNES_HUT)
+        return clsort__nbody_prepare(ctx, call->nbody, n);
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
+    clsort__tree_body_desc(&td);
+    return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
 /* >>prepare ------------------------------------------------------------------
- * clsort_prepare: each family says which programs a call with a descriptor
- * takes (clsort__<family>_prepare, in its section); getting them builds
- * them or loads them from the program cache. */
+ * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
+ * and clsort_prepare. Each family says which programs a call with a
+ * descriptor takes (clsort__<name>_prepare_call, in its part); getting them
+ * builds them or loads them from the program cache. */
+
+CLSORT_API const char *clsort_family_name(clsort_family f)
+{
+#define CLSORT__FAMILY_NAME(id, name, prepare) #name,
+    static const char *const names[CLSORT_FAMILY_COUNT] = {CLSORT_FAMILIES(CLSORT__FAMILY_NAME)};
+#undef CLSORT__FAMILY_NAME
+    return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
+}
 
 CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
 {
     static const char *fn = "clsort_prepare";
-    clsort__program *p;
     size_t i;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc || (desc->count && !desc->calls))
@@ -8771,13 +9012,10 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
         const clsort_prepare_call *c = &desc->calls[i];
         size_t n = c->n ? c->n : 65536;
         switch (c->op) {
-        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
-        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
-        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
-        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
-        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
-        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
-        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
+#define CLSORT__PREPARE_CASE(id, name, prepare) \
+        case CLSORT_PREPARE_##prepare: CLSORT__TRY(clsort__##name##_prepare_call(ctx, c, n)); break;
+        CLSORT_FAMILIES(CLSORT__PREPARE_CASE)
+#undef CLSORT__PREPARE_CASE
         default:
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
                                 fn, (unsigned long)i, (int)c->op);
