@@ -36,7 +36,10 @@ deps:
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/test_clsort: tests/test_clsort.c clsort.h | $(BUILD)
+# One program: tests/test_clsort.c includes tests/check.h and the file of each part.
+TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree api budget stress
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+$(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 
 $(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
@@ -196,8 +199,8 @@ OCLGRIND_PKGS   = llvm-14-dev libclang-14-dev clang-14 libpolly-14-dev libreadli
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
 # thread, so the parts run two at a time (xargs -P), the longest first
-# (tile4: the sort part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
-OCLGRIND_PARTS  = base bitonic reduce bin sort tree nbody tile4
+# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
+OCLGRIND_PARTS  = reduce bitonic radix tile4 scan split api binning tree nbody gather budget stress
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
@@ -227,7 +230,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
+	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
@@ -380,7 +383,8 @@ check: test extra-checks
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
-# (oversubscribed on a small machine). Open MPI instead:
+# (oversubscribed on a small machine), and its fault injection (each OpenCL
+# call of one rank's device sort fails in turn) with 2 ranks. Open MPI instead:
 #   make mpi-test MPICC=mpicc MPIRUN="mpirun --oversubscribe"
 MPICC   ?= mpicc
 MPIRUN  ?= mpirun
@@ -398,11 +402,18 @@ mpi-deps: deps
 $(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
 
+# the OpenCL calls tests/test_mpi.c -DTEST_MPI_FAULTS fails in turn on one rank
+MPI_FAULT_WRAPS = clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer clEnqueueNDRangeKernel \
+  clEnqueueMarkerWithWaitList clWaitForEvents clFinish clCreateBuffer clEnqueueMapBuffer clReleaseMemObject
+$(BUILD)/test_mpi_faults: tests/test_mpi.c clsort.h | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -DTEST_MPI_FAULTS -I. -o $@ tests/test_mpi.c \
+	  $(foreach f,$(MPI_FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+
 $(BUILD)/mpi_bench: bench/mpi_bench.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/mpi_bench.c $(LDLIBS)
 
 mpi-test: mpi-deps
-	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/mpi_bench
+	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/test_mpi_faults $(BUILD)/mpi_bench
 	@$(MPICC) -std=c99 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_c.o tests/compile/mpi.c && \
 	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
 	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
@@ -411,6 +422,9 @@ mpi-test: mpi-deps
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
 	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
 	done
+	@timeout 600 $(MPIRUN) -n 2 ./$(BUILD)/test_mpi_faults > $(BUILD)/test_mpi_faults.log 2>&1; status=$$?; \
+	  grep -E "fault at|passed, .* failed|FAILED" $(BUILD)/test_mpi_faults.log; \
+	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_faults.log; exit 1; }
 
 # The MPI tests under ASan + UBSan with 3 ranks and 500 keys per rank.
 mpi-sanitize: mpi-deps | $(BUILD)

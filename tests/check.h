@@ -1,0 +1,210 @@
+/* The shared part of test_clsort: check(), the generator and the value
+ * distributions, device buffers, contexts with a tuning, the case registry
+ * and the progress lines. tests/test_clsort.c includes it first, then one
+ * file per family in the family order (tests/README.md). */
+#ifndef CLSORT_TEST_CHECK_H
+#define CLSORT_TEST_CHECK_H
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (the progress lines) */
+#endif
+#define CLSORT_IMPLEMENTATION
+#include "clsort.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int passed, failed;   /* the checks of the whole run */
+static const char *path_name; /* where the running case runs, for FAIL lines */
+/* the 4- and 8-byte types: every family takes them (8- and 16-bit ones only sort and split) */
+#define T_WIDE_END (CLSORT_F64 + 1)
+
+static void progress_tick(void);
+
+/* One check: counted; when it fails, a FAIL line with what, the path, n,
+ * the distribution, the first bad index and the values there. */
+static void check(int ok, const char *what, size_t n, const char *dist, size_t at, double want, double got)
+{
+    if (ok) {
+        ++passed;
+    } else {
+        ++failed;
+        printf("FAIL %s [%s] n=%lu dist=%s: first bad index %lu, expected %.17g, got %.17g\n", what, path_name,
+               (unsigned long)n, dist, (unsigned long)at, want, got);
+    }
+    progress_tick();
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t rnd64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum { D_RANDOM, D_EQUAL, D_ZERO, D_ONES, D_MAX, D_SORTED, D_REVERSED, D_COUNT };
+static const char *dist_names[] = {"random", "all-equal", "zero", "all-ones", "max", "sorted", "reversed"};
+
+/* Fills n elements of type t following distribution d. */
+static void fill(void *p, clsort_type t, size_t n, int d)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        uint64_t r = rnd64();
+        switch (t) {
+        case CLSORT_F32: {
+            float v = d == D_RANDOM ? (float)((double)(r >> 11) / 9007199254740992.0 * 200.0 - 100.0)
+                    : d == D_ZERO ? 0.0f : d == D_SORTED ? (float)i : d == D_REVERSED ? (float)(n - i) : 1.5f;
+            ((float *)p)[i] = v;
+            break;
+        }
+        case CLSORT_F64: {
+            double v = d == D_RANDOM ? (double)(r >> 11) / 9007199254740992.0 * 200.0 - 100.0
+                     : d == D_ZERO ? 0.0 : d == D_SORTED ? (double)i : 1.25;
+            ((double *)p)[i] = v;
+            break;
+        }
+        default: {
+            uint64_t v = d == D_RANDOM ? r : d == D_EQUAL ? 0x12345677u : d == D_ZERO ? 0 : d == D_ONES ? ~0ull
+                       : d == D_MAX ? (t == CLSORT_I32 ? 0x7fffffffu : t == CLSORT_I64 ? 0x7fffffffffffffffull : ~0ull)
+                       : d == D_SORTED ? i : (uint64_t)(n - i);
+            if (clsort_type_size(t) == 4) ((uint32_t *)p)[i] = (uint32_t)v;
+            else ((uint64_t *)p)[i] = v;
+        }
+        }
+    }
+}
+
+static cl_mem buffer(clsort_context *cs, size_t bytes, const void *src)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
+    if (e != CL_SUCCESS) { printf("clCreateBuffer failed\n"); exit(2); }
+    if (src && bytes) clEnqueueWriteBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    return m;
+}
+
+static void download(clsort_context *cs, cl_mem m, size_t bytes, void *dst)
+{
+    if (bytes && clEnqueueReadBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, bytes, dst, 0, NULL, NULL) != CL_SUCCESS) {
+        printf("clEnqueueReadBuffer failed\n");
+        exit(2);
+    }
+}
+
+/* A refused call: the code and a message in cs. */
+#define EXPECT_ERR(call, code, name)                                                                \
+    do {                                                                                             \
+        int r_ = (call);                                                                             \
+        check(r_ == (code) && clsort_last_error(cs)[0] != '\0', name, 0, "bad-argument", 0, code, r_); \
+    } while (0)
+
+/* A context on cs's OpenCL context, device and queue whose kernels use the
+ * tuning t (clsort_context_desc.tuning: the tests never touch the
+ * environment); NULL (and a failed check) when the create fails. */
+static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
+{
+    clsort_context_desc d;
+    clsort_context *out = NULL;
+    clsort_result r;
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    d.path = clsort_context_path(cs);
+    d.tuning = *t;
+    r = clsort_create(&out, &d);
+    if (r != CLSORT_SUCCESS) {
+        check(0, what, 0, clsort_last_error(out), 0, 0, r);
+        clsort_destroy(out);
+        return NULL;
+    }
+    return out;
+}
+
+static clsort_context *tile_context(clsort_context *cs, unsigned wg, unsigned items)
+{
+    clsort_tuning t;
+    memset(&t, 0, sizeof t);
+    t.tile_wg = wg;
+    t.tile_items = items;
+    return tuned_context(cs, &t, "context with a tile tuning");
+}
+
+/* ---- the case registry ---- */
+
+/* What a case runs with. */
+typedef struct test_env {
+    clsort_context *cs;  /* the part's context on `path`; NULL in parts whose cases make their own */
+    clsort_path path;    /* the cross-work-group path of cs (CLSORT_PATH_AUTO without cs) */
+    int quick, tiny;     /* the size set: --quick, --tiny (tiny implies quick), neither: --full */
+    const size_t *sizes; /* the sizes most cases loop over, for this size set */
+    size_t nsizes;
+} test_env;
+
+typedef void (*test_fn)(const test_env *e);
+
+/* Where a case runs: on the context of each cross-work-group path, or on the
+ * portable path's alone (its kernels do not depend on the path). */
+enum { ON_PORTABLE = 1, ON_LOOKBACK = 2, ON_BOTH = 3 };
+/* For which size sets. */
+enum { IN_TINY = 1, IN_QUICK = 2, IN_FULL = 4, NOT_TINY = IN_QUICK | IN_FULL, ANY_SIZE = 7 };
+
+typedef struct test_case {
+    const char *name;
+    test_fn fn;
+    unsigned paths; /* ON_* */
+    unsigned sizes; /* IN_* */
+} test_case;
+
+/* A part's context per path: the one the sharing parts share (each program
+ * is built once), a fresh one for the part alone (its program cache then
+ * holds only its own programs), or none: its cases make their own. */
+enum { CTX_SHARED, CTX_OWN, CTX_NONE };
+
+typedef struct test_part {
+    const char *name;
+    const char *what; /* for --list */
+    int ctx;          /* CTX_* */
+    const test_case *cases;
+    size_t count;
+} test_part;
+
+/* The part of a family file, from its table name_cases. */
+#define TEST_PART(name_, what_, ctx_) {#name_, what_, ctx_, name_##_cases, sizeof name_##_cases / sizeof name_##_cases[0]}
+
+/* ---- progress: a line at least every PROGRESS_S seconds of a part ---- */
+
+#define PROGRESS_S 20.0
+
+static struct {
+    const char *part, *case_name; /* running now (part NULL: no line) */
+    int passed0, failed0;         /* the counts when the part began */
+    double part_start, last_line; /* monotonic seconds */
+} progress;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Called by every check: long cases print too, not only between cases. */
+static void progress_tick(void)
+{
+    double t;
+    if (!progress.part) return;
+    t = now_s();
+    if (t - progress.last_line < PROGRESS_S) return;
+    progress.last_line = t;
+    printf("  [%s] %d passed, %d failed so far (%.0f s, in \"%s\")\n", progress.part, passed - progress.passed0,
+           failed - progress.failed0, t - progress.part_start, progress.case_name);
+    fflush(stdout);
+}
+#endif

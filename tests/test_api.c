@@ -1,0 +1,933 @@
+/* test_clsort, api: what every family shares: bad arguments with a clear
+ * error and untouched buffers (the argument table: every device-level function
+ * x every kind of bad argument), aliasing, events across calls and queues,
+ * the host level, contexts on caller handles, queue and tuning refusals,
+ * messages and the scratch limit. Included by tests/test_clsort.c. */
+
+/* ---- bad arguments: a clear error and untouched buffers ---- */
+
+static void test_bad_arguments(clsort_context *cs)
+{
+    uint32_t data[64], back[64];
+    cl_mem small, a, b;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    size_t count = 12345;
+    int i;
+    for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
+    small = buffer(cs, 16, data);
+    a = buffer(cs, 256, data);
+    b = buffer(cs, 256, data);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    check(clsort_scan(NULL, a, b, 64, &sd, NULL) == CLSORT_ERROR_INVALID_ARGUMENT, "scan NULL context", 0, "-", 0, 0, 0);
+    EXPECT_ERR(clsort_scan(cs, NULL, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan NULL in");
+    EXPECT_ERR(clsort_scan(cs, a, small, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan out too small");
+    check(strstr(clsort_last_error(cs), "bytes") != NULL, "scan too-small message names the sizes", 0, "-", 0, 0, 0);
+    sd.type = (clsort_type)99;
+    EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan unknown type");
+    sd.type = CLSORT_U32;
+    sd.inclusive = 7;
+    EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan inclusive not 0/1");
+    sd.inclusive = 0;
+    pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
+    pd.bit = 32;
+    EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack bit out of range");
+    pd.bit = 3;
+    EXPECT_ERR(clsort_pack(cs, a, a, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack in == out");
+    EXPECT_ERR(clsort_split(cs, a, small, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split out too small");
+    pd.flags_kind = CLSORT_FLAGS_U32;
+    EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack NULL flags");
+    pd.flags_kind = (clsort_flags_kind)42;
+    EXPECT_ERR(clsort_split(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "split unknown flags kind");
+    /* aliasing: an output sharing memory with an input or another output
+     * (the same handle or overlapping sub-buffers) is refused */
+    {
+        cl_buffer_region reg;
+        cl_mem lo, hi, apart;
+        cl_int e;
+        reg.origin = 0;
+        reg.size = 192;
+        lo = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        reg.origin = 0; /* the same bytes as lo through another handle */
+        hi = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "second sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        reg.origin = 0;
+        reg.size = 64;
+        apart = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+        check(e == CL_SUCCESS, "third sub-buffer for aliasing tests", 0, "-", 0, 0, e);
+        sd.total = a;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total == in");
+        sd.total = b;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total == out");
+        sd.total = apart;
+        EXPECT_ERR(clsort_scan(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "scan total inside out");
+        sd.total = NULL;
+        EXPECT_ERR(clsort_scan(cs, lo, hi, 48, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "scan in and out: two handles over the same bytes");
+        check(strstr(clsort_last_error(cs), "shares memory") != NULL, "aliasing message says so", 0, "-", 0, 0, 0);
+        memset(&pd, 0, sizeof pd);
+        pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
+        pd.count = a;
+        EXPECT_ERR(clsort_pack(cs, a, b, 64, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "pack count == keys_in");
+        pd.count = NULL;
+        pd.values_in = small;
+        pd.values_out = a;
+        EXPECT_ERR(clsort_pack(cs, lo, b, 4, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "pack values_out over keys_in");
+        pd.values_in = pd.values_out = NULL;
+        pd.flags_kind = CLSORT_FLAGS_U32;
+        pd.flags = a;
+        EXPECT_ERR(clsort_split(cs, lo, a, 16, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "split keys_out == flags");
+        EXPECT_ERR(clsort_enumerate(cs, NULL, hi, 16, &pd, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "enumerate indices over the flags");
+        memset(&pd, 0, sizeof pd);
+        clReleaseMemObject(lo);
+        clReleaseMemObject(hi);
+        clReleaseMemObject(apart);
+    }
+    check(count == 12345, "count untouched after errors", 0, "bad-argument", 0, 12345, (double)count);
+    download(cs, b, 256, back);
+    check(memcmp(back, data, 256) == 0, "out buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    download(cs, small, 16, back);
+    check(memcmp(back, data, 16) == 0, "small buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    download(cs, a, 256, back);
+    check(memcmp(back, data, 256) == 0, "in buffer untouched after errors", 0, "bad-argument", 0, 0, 0);
+    /* n = 0 with NULL buffers is fine */
+    memset(&pd, 0, sizeof pd);
+    check(clsort_scan(cs, NULL, NULL, 0, &sd, NULL) == CLSORT_SUCCESS, "scan n=0 NULL buffers", 0, "-", 0, 0, 0);
+    check(clsort_pack(cs, NULL, NULL, 0, &pd, &count, NULL) == CLSORT_SUCCESS && count == 0, "pack n=0", 0, "-", 0, 0,
+          (double)count);
+    clReleaseMemObject(small);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
+/* scan -> pack chained with events, no host wait in between */
+static void test_events(clsort_context *cs)
+{
+    uint32_t in[1000], out[1000], flags[1000], ref[1000];
+    size_t i, k = 0;
+    cl_event ev = NULL, ev2 = NULL;
+    clsort_enqueue enq;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    cl_mem din, dscan, dflags, dout;
+    uint32_t s = 0;
+    for (i = 0; i < 1000; ++i) { in[i] = (uint32_t)(rnd64() & 0xff); flags[i] = (uint32_t)(i % 3 == 0); }
+    din = buffer(cs, sizeof in, in);
+    dscan = buffer(cs, sizeof in, NULL);
+    dflags = buffer(cs, sizeof flags, flags);
+    dout = buffer(cs, sizeof in, NULL);
+    memset(&enq, 0, sizeof enq);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    enq.event = &ev;
+    check(clsort_scan(cs, din, dscan, 1000, &sd, &enq) == CLSORT_SUCCESS && ev != NULL, "scan returns an event", 1000,
+          "-", 0, 0, 0);
+    enq.num_events_in_wait_list = 1;
+    enq.event_wait_list = &ev;
+    enq.event = &ev2;
+    pd.flags = dflags;
+    check(clsort_pack(cs, dscan, dout, 1000, &pd, NULL, &enq) == CLSORT_SUCCESS && ev2 != NULL,
+          "pack waits on scan's event", 1000, "-", 0, 0, 0);
+    check(clWaitForEvents(1, &ev2) == CL_SUCCESS, "pack event completes", 1000, "-", 0, 0, 0);
+    download(cs, dout, sizeof out, out);
+    for (i = 0; i < 1000; ++i) {
+        if (flags[i]) ref[k++] = s;
+        s += in[i];
+    }
+    check(memcmp(out, ref, k * 4) == 0, "scan -> pack chain", 1000, "-", 0, 0, 0);
+    if (ev) clReleaseEvent(ev);
+    if (ev2) clReleaseEvent(ev2);
+    { /* the returned event, waited on by another queue: OpenCL 1.2 (5.13,
+       * clFlush) requires the call's queue flushed first; rusticl submits
+       * nothing before (the wait never ends). Polled for 10 s, not waited. */
+        cl_int e;
+        cl_command_queue q2 = clCreateCommandQueue(clsort_cl_context(cs), clsort_cl_device(cs), 0, &e);
+        cl_event mark = NULL;
+        cl_int status = CL_QUEUED;
+        int polls = 0;
+        time_t start;
+        ev = NULL;
+        enq.num_events_in_wait_list = 0;
+        enq.event_wait_list = NULL;
+        enq.event = &ev;
+        check(e == CL_SUCCESS && clsort_scan(cs, din, dscan, 1000, &sd, &enq) == CLSORT_SUCCESS && ev != NULL &&
+              clEnqueueMarkerWithWaitList(q2, 1, &ev, &mark) == CL_SUCCESS && clFlush(q2) == CL_SUCCESS,
+              "scan's event in another queue's wait list", 1000, "-", 0, 0, 0);
+        start = time(NULL);
+        while (mark && polls++ < 100000000 && time(NULL) - start < 10 &&
+               clGetEventInfo(mark, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
+               status != CL_COMPLETE) {
+        }
+        check(status == CL_COMPLETE, "another queue's wait on the returned event completes (the call flushed)", 1000,
+              "-", 0, CL_COMPLETE, status);
+        clFinish(clsort_cl_queue(cs)); /* unblocks it when the call did not flush */
+        if (q2) clFinish(q2);
+        if (mark) clReleaseEvent(mark);
+        if (ev) clReleaseEvent(ev);
+        if (q2) clReleaseCommandQueue(q2);
+    }
+    clReleaseMemObject(din); clReleaseMemObject(dscan); clReleaseMemObject(dflags); clReleaseMemObject(dout);
+}
+
+static void test_host_level(clsort_context *cs)
+{
+    uint32_t in[5] = {3, 1, 4, 1, 5}, out[5], flags[5] = {1, 0, 1, 0, 9}, total = 0;
+    uint32_t want_scan[5], want_pack[3] = {3, 4, 5};
+    size_t count = 0, i;
+    uint32_t s = 0;
+    for (i = 0; i < 5; ++i) { want_scan[i] = s; s += in[i]; }
+    check(clsort_scan_host(cs, CLSORT_U32, 0, in, out, 5, &total) == CLSORT_SUCCESS &&
+          memcmp(out, want_scan, sizeof out) == 0 && total == s, "scan_host", 5, "-", 0, s, total);
+    check(clsort_pack_host(cs, CLSORT_U32, in, flags, out, 5, &count) == CLSORT_SUCCESS && count == 3 &&
+          memcmp(out, want_pack, sizeof want_pack) == 0, "pack_host", 5, "-", 0, 3, (double)count);
+}
+
+static void test_contexts(clsort_context *cs)
+{
+    clsort_context *bad = NULL, *borrowed = NULL;
+    clsort_context_desc d;
+    uint32_t in[3] = {1, 2, 3}, out[3], total = 0;
+    memset(&d, 0, sizeof d);
+    d.device_select = "4294967296:0"; /* 2^32: no wrap-around to platform 0 */
+    check(clsort_create(&bad, &d) == CLSORT_ERROR_NO_DEVICE, "device index 2^32:0 selects nothing", 0, "-", 0, 0, 0);
+    clsort_destroy(bad);
+    bad = NULL;
+    d.device_select = "no-such-device-xyz";
+    check(clsort_create(&bad, &d) == CLSORT_ERROR_NO_DEVICE && strstr(clsort_last_error(bad), "no-such-device-xyz"),
+          "unknown device gives CLSORT_ERROR_NO_DEVICE", 0, "-", 0, 0, 0);
+    check(clsort_scan_host(bad, CLSORT_U32, 0, in, out, 3, &total) == CLSORT_ERROR_INVALID_ARGUMENT,
+          "a failed context refuses work", 0, "-", 0, 0, 0);
+    clsort_destroy(bad);
+    { /* queues: an out-of-order queue or one of another cl_context is refused
+       * by clsort_create and by a call's enq.queue alike */
+        cl_int e;
+        cl_context other_cc;
+        cl_device_id dev = clsort_cl_device(cs);
+        cl_command_queue ooo, foreign;
+        cl_command_queue_properties qprops = 0;
+        int has_ooo;
+        clsort_context *qc = NULL;
+        clsort_context_desc qd;
+        clsort_enqueue enq;
+        clsort_scan_desc sd;
+        cl_mem qb;
+        uint32_t qin[64], qout[64];
+        size_t qi;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        /* out-of-order queues are optional (OpenCL 1.2 CL_DEVICE_QUEUE_PROPERTIES:
+         * only profiling is mandated; rusticl has none) */
+        if (clGetDeviceInfo(dev, CL_DEVICE_QUEUE_PROPERTIES, sizeof qprops, &qprops, NULL) != CL_SUCCESS) qprops = 0;
+        has_ooo = (qprops & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+        ooo = has_ooo ? clCreateCommandQueue(clsort_cl_context(cs), dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e) : NULL;
+        if (has_ooo) check(e == CL_SUCCESS, "an out-of-order queue for the queue checks", 0, "-", 0, 0, e);
+        else printf("    the device has no out-of-order queues: those checks skipped\n");
+        other_cc = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+        foreign = e == CL_SUCCESS ? clCreateCommandQueue(other_cc, dev, 0, &e) : NULL;
+        check(e == CL_SUCCESS, "a queue of another cl_context for the queue checks", 0, "-", 0, 0, e);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+        memset(&qd, 0, sizeof qd);
+        qd.context = clsort_cl_context(cs);
+        qd.device = dev;
+        qd.queue = ooo;
+        if (has_ooo)
+            check(ooo && clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                      strstr(clsort_last_error(qc), "in-order"),
+                  "clsort_create refuses an out-of-order queue", 0, "-", 0, 0, 0);
+        clsort_destroy(qc);
+        qc = NULL;
+        qd.queue = foreign;
+        check(foreign && clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(qc), "another OpenCL context"),
+              "clsort_create refuses a queue of another cl_context", 0, "-", 0, 0, 0);
+        clsort_destroy(qc);
+        for (qi = 0; qi < 64; ++qi) qin[qi] = (uint32_t)qi * 7u;
+        qb = buffer(cs, sizeof qin, qin);
+        memset(&enq, 0, sizeof enq);
+        enq.queue = ooo;
+        memset(&sd, 0, sizeof sd);
+        if (has_ooo)
+            check(ooo && clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                      strstr(clsort_last_error(cs), "in-order"),
+                  "a call refuses an out-of-order enq.queue", 64, "-", 0, 0, 0);
+        download(cs, qb, sizeof qout, qout);
+        check(memcmp(qin, qout, sizeof qin) == 0, "the refused call left its buffer unchanged", 64, "-", 0, 0, 0);
+        clReleaseMemObject(qb);
+        if (ooo) clReleaseCommandQueue(ooo);
+        if (foreign) clReleaseCommandQueue(foreign);
+        if (other_cc) clReleaseContext(other_cc);
+    }
+    { /* the smallest tiles the tuning allows (2 work-items x 1 item) work for
+       * the sort and the scan (they once crashed or failed) */
+        clsort_context *t21 = tile_context(cs, 2, 1);
+        size_t tn = 5000, ti; /* small: oclgrind runs this part too */
+        uint32_t *tk = (uint32_t *)malloc(tn * 4), *tv = (uint32_t *)malloc(tn * 4), ones[1000], sums[1000], tot = 0;
+        int tok = 1;
+        clsort_sort_desc tsd;
+        memset(&tsd, 0, sizeof tsd);
+        tsd.value_size = 4;
+        for (ti = 0; ti < tn; ++ti) tk[ti] = (uint32_t)ti * 2654435761u, tv[ti] = (uint32_t)ti;
+        for (ti = 0; ti < 1000; ++ti) ones[ti] = 1;
+        if (t21 && tk && tv) {
+            check(clsort_sort_host(t21, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
+            for (ti = 1; ti < tn && tok; ++ti) tok = tk[ti - 1] <= tk[ti] && tv[ti] * 2654435761u == tk[ti];
+            check(tok, "sort with a 2x1 tile: sorted, values follow", tn, "random", ti, 0, 0);
+            check(clsort_scan_host(t21, CLSORT_U32, 0, ones, sums, 1000, &tot) == CLSORT_SUCCESS && tot == 1000 &&
+                      sums[999] == 999,
+                  "scan of 1000 with a 2x1 tile (10 levels of tile sums)", 1000, "ones", 0, 1000, tot);
+        }
+        clsort_destroy(t21);
+        free(tk);
+        free(tv);
+    }
+    { /* host-pointer buffers over unaligned memory: gather
+       * narrows its pieces and stays correct; 8-byte keys and float4 bodies
+       * are refused with a message instead of misaligned loads */
+        static uint32_t host_src[4 * 64 + 4], host_keys[2 * 64 + 2];
+        uint32_t idx[64], got[4 * 64];
+        size_t gi;
+        int gok = 1;
+        cl_int e;
+        cl_mem hsrc, hkeys, gidx, gdst;
+        clsort_sort_desc ksd;
+        clsort_nbody_desc nbd;
+        for (gi = 0; gi < 4 * 64 + 4; ++gi) host_src[gi] = (uint32_t)gi * 2654435761u;
+        for (gi = 0; gi < 64; ++gi) idx[gi] = (uint32_t)((gi * 37) % 64);
+        hsrc = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 4 * 64 * 4, host_src + 1, &e);
+        check(e == CL_SUCCESS, "a host-pointer buffer 4 bytes past 16-byte alignment", 0, "-", 0, 0, e);
+        hkeys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 2 * 64 * 4, host_keys + 1, &e);
+        check(e == CL_SUCCESS, "a host-pointer key buffer 4 bytes past 8-byte alignment", 0, "-", 0, 0, e);
+        gidx = buffer(cs, sizeof idx, idx);
+        gdst = buffer(cs, sizeof got, NULL);
+        check(clsort_gather(cs, hsrc, gdst, gidx, 64, 16, NULL) == CLSORT_SUCCESS, "gather 16-byte elements, src at +4",
+              64, "-", 0, 0, 0);
+        download(cs, gdst, sizeof got, got);
+        for (gi = 0; gi < 64 && gok; ++gi) gok = memcmp(got + 4 * gi, host_src + 1 + 4 * idx[gi], 16) == 0;
+        check(gok, "gather from an unaligned host pointer is correct", 64, "-", gi, 0, 0);
+        memset(&ksd, 0, sizeof ksd);
+        ksd.type = CLSORT_U64;
+        check(clsort_sort(cs, hkeys, hkeys, 64, &ksd, NULL) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(cs), "multiple of 8") != NULL,
+              "u64 keys at an unaligned host pointer are refused", 64, "-", 0, 0, 0);
+        memset(&nbd, 0, sizeof nbd);
+        check(clsort_nbody(cs, hsrc, gdst, 16, &nbd, NULL) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(cs), "multiple of 16") != NULL,
+              "float4 bodies at an unaligned host pointer are refused", 16, "-", 0, 0, 0);
+        clReleaseMemObject(hsrc);
+        clReleaseMemObject(hkeys);
+        clReleaseMemObject(gidx);
+        clReleaseMemObject(gdst);
+    }
+    { /* invalid tuning is refused at create, naming the knob */
+        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic, rbk; const char *knob; } bad_t[] = {
+            {3, 16, 0, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, 0, "tile"},
+            {2048, 1, 0, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, 0, "bitonic_steps"},
+            {0, 0, 0, 64, 16, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, 0, "nbody"},
+            {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
+            {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 9, "rbk_variant"},
+            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 5, "rbk_variant"}};
+        size_t i;
+        for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
+            clsort_context_desc td;
+            clsort_context *tc = NULL;
+            char what[96];
+            memset(&td, 0, sizeof td);
+            td.context = clsort_cl_context(cs);
+            td.device = clsort_cl_device(cs);
+            td.tuning.tile_wg = bad_t[i].wg;
+            td.tuning.tile_items = bad_t[i].items;
+            td.tuning.bitonic_steps = bad_t[i].steps;
+            td.tuning.nbody_wg = bad_t[i].nwg;
+            td.tuning.nbody_ib = bad_t[i].nib;
+            td.tuning.nbody_js = bad_t[i].njs;
+            td.tuning.nbody_flags = bad_t[i].nflags;
+            td.tuning.classic_passes = bad_t[i].classic;
+            td.tuning.rbk_variant = bad_t[i].rbk;
+            snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
+            check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
+                  what, 0, clsort_last_error(tc), 0, 0, 0);
+            clsort_destroy(tc);
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    check(clsort_create(&borrowed, &d) == CLSORT_SUCCESS, "context from caller handles", 0, "-", 0, 0, 0);
+    check(clsort_scan_host(borrowed, CLSORT_U32, 1, in, out, 3, &total) == CLSORT_SUCCESS && out[2] == 6 && total == 6,
+          "scan on borrowed handles", 3, "-", 0, 6, out[2]);
+    clsort_destroy(borrowed);
+    check(clsort_scan_host(cs, CLSORT_U32, 1, in, out, 3, &total) == CLSORT_SUCCESS && out[2] == 6,
+          "owner still works after the borrower is destroyed", 3, "-", 0, 6, out[2]);
+}
+
+/* ---- the argument table: every device-level function x every kind of bad
+ * argument (NULL, n past the buffer, byte-count overflow, a buffer or
+ * queue of another context). Each must return its code with a message and
+ * leave every buffer byte for byte as it was. ---- */
+
+/* A_ALIAS: an output is the same handle as an input (or another output) where
+ * the function allows no in place use; A_OVERLAP: an output and an input are
+ * two sub-buffers over the same bytes of one buffer; A_READONLY: an output
+ * created CL_MEM_READ_ONLY. */
+enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_ALIAS, A_OVERLAP, A_READONLY,
+       A_COUNT };
+static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
+                                              "byte count overflows", "buffer of another context",
+                                              "queue of another context", "an output aliasing an input",
+                                              "an output over an input's bytes (sub-buffers)",
+                                              "a CL_MEM_READ_ONLY output"};
+/* what the message of each case must contain (NULL: any message) */
+static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow", "another OpenCL context",
+                                             "another", "shar", "shar", "CL_MEM_READ_ONLY"};
+enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
+       F_BITONIC, F_NBODY, F_REDUCE, F_SEGSCAN, F_SEGREDUCE, F_REDUCE_BY_KEY, F_RLE, F_UNIQUE, F_HISTOGRAM,
+       F_FUNCS, F_TREE_BUILD, F_TREE_ACCEL, F_NBODY_BH }; /* the tree rows: not in the table yet (its
+       aliasing and read-only-output cases came with the merge; test_tree_arguments covers the tree calls) */
+static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
+                                        "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
+                                        "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin",
+                                        "clsort_bitonic_sort", "clsort_nbody", "clsort_reduce",
+                                        "clsort_segmented_scan", "clsort_segmented_reduce", "clsort_reduce_by_key",
+                                        "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even"};
+
+/* in and out are the buffers of the case (for A_ALIAS out == in; for A_OVERLAP
+ * two sub-buffers over the same bytes; for A_READONLY out is read-only); where
+ * a function may run in place (out == in), the aliased output is another. */
+static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
+                               cl_command_queue foreign_queue)
+{
+    int alias = c == A_ALIAS;
+    clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
+    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0;
+    clsort_enqueue enq;
+    const clsort_enqueue *e = NULL;
+    clsort_scan_desc sd;
+    clsort_split_desc pd;
+    clsort_sort_desc so;
+    clsort_bin_desc bd;
+    memset(&enq, 0, sizeof enq);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    memset(&so, 0, sizeof so);
+    memset(&bd, 0, sizeof bd);
+    if (c == A_FOREIGN_QUEUE) {
+        enq.queue = foreign_queue;
+        e = &enq;
+    }
+    pd.flags = f == F_ENUMERATE && (alias || c == A_OVERLAP) ? in : flags;
+    bd.grid.cells[0] = bd.grid.cells[1] = 4;
+    bd.grid.cell_size[0] = bd.grid.cell_size[1] = 0.25f;
+    bd.cell_keys = out;
+    bd.permutation = aux;
+    if (f == F_SORT_PERM) so.permutation = aux;
+    if (alias && f == F_SCAN) { /* out == in is in place: desc.total over the input instead */
+        sd.total = in;
+        out = aux;
+    }
+    if (alias && f == F_SORT) { /* values_out over keys_in */
+        so.values_in = flags;
+        so.values_out = in;
+        out = aux;
+    }
+    if (alias && f == F_SORT_PERM) { /* the permutation over keys_in */
+        so.permutation = in;
+        out = aux;
+    }
+    switch (f) {
+    case F_SCAN: return clsort_scan(ctx, in, out, n, &sd, e);
+    case F_ENUMERATE: /* the indices are its only buffer besides the flags */
+        return clsort_enumerate(ctx, NULL, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, n, &pd, &count, e);
+    case F_PACK: return clsort_pack(ctx, in, out, n, &pd, &count, e);
+    case F_SPLIT: return clsort_split(ctx, in, out, n, &pd, &count, e);
+    case F_SORT: case F_SORT_PERM: return clsort_sort(ctx, in, out, n, &so, e);
+    case F_GATHER: return clsort_gather(ctx, in, out, aux, n, 4, e);
+    case F_CELL_KEYS: return clsort_cell_keys(ctx, in, out, n / 2, &bd.grid, e); /* float2 positions */
+    case F_CELL_OFFSETS: return clsort_cell_offsets(ctx, in, c == A_OVERFLOW ? 64 : n, n / 2, out, e);
+    case F_BITONIC: {
+        clsort_bitonic_desc td;
+        memset(&td, 0, sizeof td);
+        if (alias) { /* the permutation over keys_in (keys in place is allowed) */
+            td.permutation = in;
+            out = aux;
+        }
+        return clsort_bitonic_sort(ctx, in, out, n, &td, e);
+    }
+    case F_NBODY: case F_NBODY_BH: { /* 16 bodies of 16 bytes: positions in, velocities out */
+        clsort_nbody_desc nd;
+        memset(&nd, 0, sizeof nd);
+        nd.dt = 1e-3;
+        nd.softening2 = 1e-2;
+        if (f == F_NBODY_BH) nd.method = CLSORT_NBODY_BARNES_HUT;
+        return clsort_nbody(ctx, in, out, n / 4, &nd, e);
+    }
+    case F_TREE_BUILD: case F_TREE_ACCEL: {
+        /* a tree of the valid context; build: 16 float4 points (the short buffer for A_SMALL); accel:
+         * a valid build from the flags buffer first, then the case on the accelerations (16 float4),
+         * the context and the queue (its overflow case is the build's: accel takes no count) */
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_nbody_desc nd;
+        clsort_result r;
+        memset(&td, 0, sizeof td);
+        memset(&nd, 0, sizeof nd);
+        if (clsort_tree_create(cs, &tree) != CLSORT_SUCCESS) return CLSORT_ERROR_OPENCL;
+        if (f == F_TREE_BUILD || c == A_OVERFLOW) {
+            r = clsort_tree_build(ctx, tree, c == A_SMALL ? out : in, n / 4, &td, e);
+        } else {
+            r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (r == CLSORT_SUCCESS)
+                r = clsort_tree_accel(ctx, tree, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, &nd, e);
+            else r = CLSORT_ERROR_OPENCL; /* the valid build failed: not what the table checks */
+        }
+        clsort_tree_destroy(tree);
+        return r;
+    }
+    case F_REDUCE: case F_SEGSCAN: case F_SEGREDUCE: {
+        /* reduce: the input is the short buffer for A_SMALL; segmented reduce: 8 segments of 8 */
+        static const uint32_t off8[9] = {0, 8, 16, 24, 32, 40, 48, 56, 64};
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        if (f == F_REDUCE) { /* its only output is desc.result */
+            rd.result = alias || c == A_OVERLAP || c == A_READONLY ? out : aux;
+            return clsort_reduce(ctx, c == A_SMALL ? out : in, n, &rd, NULL, e);
+        }
+        if (f == F_SEGSCAN) { /* in place is allowed: the aliasing output is out over the segment flags */
+            rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+            rd.segment_data = alias ? in : flags;
+            return clsort_segmented_scan(ctx, alias ? flags : in, out, n, &rd, e);
+        }
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data_host = off8;
+        rd.segment_count = 8;
+        return clsort_segmented_reduce(ctx, in, out, n, &rd, e);
+    }
+    case F_REDUCE_BY_KEY: case F_RLE: case F_UNIQUE: {
+        clsort_by_key_desc kd;
+        memset(&kd, 0, sizeof kd);
+        if (f == F_REDUCE_BY_KEY) return clsort_reduce_by_key(ctx, in, flags, out, aux, n, &kd, &count, e);
+        if (f == F_RLE) return clsort_run_length_encode(ctx, in, out, aux, n, &kd, &count, e);
+        return clsort_unique(ctx, in, out, n, &kd, &count, e);
+    }
+    case F_HISTOGRAM: { /* 64 bins: 256 bytes of counts (the short buffer is too small) */
+        clsort_histogram_desc hd;
+        memset(&hd, 0, sizeof hd);
+        hd.bins = 64;
+        hd.upper_int = 16;
+        return clsort_histogram_even(ctx, in, n, out, &hd, e);
+    }
+    default: return clsort_bin(ctx, in, n / 2, &bd, e);
+    }
+}
+
+/* Aliasing beyond the argument table: sub-buffers over another
+ * argument's bytes, the in place uses that stay allowed, read-only outputs
+ * and images, for the functions and arguments the table does not reach. */
+static cl_mem sub(cl_mem parent, size_t origin, size_t size)
+{
+    cl_buffer_region reg;
+    cl_int e;
+    cl_mem m;
+    reg.origin = origin;
+    reg.size = size;
+    m = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+    check(e == CL_SUCCESS, "clCreateSubBuffer for the aliasing tests", 0, "-", 0, 0, e);
+    return m;
+}
+
+static void test_aliasing(clsort_context *cs)
+{
+    enum { B = 4096 };
+    unsigned char data[B], back[B];
+    cl_uint align_bits = 0;
+    size_t al, k;
+    cl_mem P, Q, X, Y, ro, s1, s2, s3;
+    cl_int e;
+    clsort_result r;
+    clsort_sort_desc so;
+    clsort_bin_desc bd;
+    clsort_attribute at[2];
+    clsort_nbody_desc nd;
+    clsort_by_key_desc kd;
+    clsort_bitonic_desc td;
+    size_t count = 77;
+    int ok;
+    for (k = 0; k < B; ++k) data[k] = (unsigned char)(k * 37u >> 3);
+    for (k = 0; k < B; k += 4) data[k + 1] = data[k + 2] = data[k + 3] = 0; /* small u32: valid indices, cells */
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    al = align_bits / 8 ? align_bits / 8 : 128;
+    P = buffer(cs, B, data);
+    Q = buffer(cs, B, data);
+    X = buffer(cs, B, data);
+    Y = buffer(cs, B, data);
+    ro = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, B, data, &e);
+    check(e == CL_SUCCESS, "aliasing: read-only buffer", 0, "-", 0, 0, e);
+    s1 = sub(P, 0, 1024);                          /* bytes [0, 1024) of P */
+    s2 = al < 1024 ? sub(P, al, 1024) : sub(P, 0, 1024); /* overlaps s1 partly (or wholly) */
+    s3 = sub(ro, 0, 1024);                         /* inherits read-only */
+#define AL_BAD(call, text, label)                                                                              \
+    do {                                                                                                       \
+        r = (call);                                                                                            \
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), text), label, 0, "aliasing", 0, \
+              CLSORT_ERROR_INVALID_ARGUMENT, r);                                                               \
+        if (r != CLSORT_ERROR_INVALID_ARGUMENT || !strstr(clsort_last_error(cs), text))                        \
+            printf("  %s: got %d: %s\n", label, (int)r, clsort_last_error(cs));                               \
+    } while (0)
+    /* sort: desc.temp over keys_in's bytes; in place through two handles */
+    memset(&so, 0, sizeof so);
+    {
+        size_t tb = 0;
+        clsort_sort_temp_size(cs, 64, &so, &tb);
+        if (tb <= B - 1024) {
+            cl_mem t = sub(P, 0, tb < 1024 ? 1024 : tb);
+            so.temp = t;
+            AL_BAD(clsort_sort(cs, s2, X, 64, &so, NULL), "shares memory", "sort desc.temp over keys_in (sub-buffers)");
+            so.temp = NULL;
+            clReleaseMemObject(t);
+        }
+    }
+    AL_BAD(clsort_sort(cs, s1, s2, 64, &so, NULL), "in place needs the same buffer", "sort in place through two handles");
+    so.permutation = ro;
+    AL_BAD(clsort_sort(cs, X, Y, 64, &so, NULL), "CL_MEM_READ_ONLY", "sort read-only permutation");
+    so.permutation = NULL;
+    AL_BAD(clsort_sort(cs, X, s3, 64, &so, NULL), "CL_MEM_READ_ONLY", "sort keys_out a sub-buffer of a read-only buffer");
+    /* bitonic: the permutation over the segment offsets */
+    memset(&td, 0, sizeof td);
+    td.segment_offsets = s1;
+    td.segment_count = 1;
+    td.permutation = s2;
+    {
+        static const cl_uint off2[2] = {0, 64};
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), P, CL_TRUE, 0, 8, off2, 0, NULL, NULL);
+        memcpy(data, off2, 8);
+    }
+    AL_BAD(clsort_bitonic_sort(cs, X, X, 64, &td, NULL), "shares memory", "bitonic permutation over segment_offsets");
+    /* bin: attributes */
+    memset(&bd, 0, sizeof bd);
+    bd.grid.cells[0] = bd.grid.cells[1] = 4;
+    bd.grid.cell_size[0] = bd.grid.cell_size[1] = 0.25f;
+    bd.cell_keys = Y;
+    bd.attributes = at;
+    bd.attribute_count = 2;
+    memset(at, 0, sizeof at);
+    at[0].src = Q; at[0].dst = s1; at[0].elem_size = 4;
+    at[1].src = s2; at[1].dst = X; at[1].elem_size = 4;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "shares memory", "bin attribute dst over another's src (sub-buffers)");
+    at[1].src = Q; at[1].dst = s2;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "both are outputs", "bin two attribute dsts over one buffer's bytes");
+    at[1].dst = ro;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "CL_MEM_READ_ONLY", "bin read-only attribute dst");
+    bd.attribute_count = 0;
+    bd.cell_offsets = s3;
+    AL_BAD(clsort_bin(cs, Q, 64, &bd, NULL), "CL_MEM_READ_ONLY", "bin read-only cell_offsets (sub-buffer)");
+    bd.cell_offsets = NULL;
+    /* nbody: accelerations over positions, velocities over positions, read-only */
+    memset(&nd, 0, sizeof nd);
+    nd.dt = 1e-3;
+    nd.softening2 = 1e-2;
+    AL_BAD(clsort_nbody_accel(cs, s1, s2, 16, &nd, NULL), "shares memory", "nbody_accel sub-buffers over one buffer");
+    AL_BAD(clsort_nbody_accel(cs, X, ro, 16, &nd, NULL), "CL_MEM_READ_ONLY", "nbody_accel read-only accelerations");
+    AL_BAD(clsort_nbody(cs, s1, s2, 16, &nd, NULL), "both are outputs", "nbody positions and velocities over one buffer");
+    AL_BAD(clsort_nbody(cs, ro, X, 16, &nd, NULL), "CL_MEM_READ_ONLY", "nbody read-only positions (written)");
+    {
+        clsort_context_desc cd;
+        clsort_context *c2 = NULL;
+        memset(&cd, 0, sizeof cd);
+        cd.context = clsort_cl_context(cs);
+        cd.device = clsort_cl_device(cs);
+        if (clsort_create(&c2, &cd) == CLSORT_SUCCESS) {
+            clsort_nbody_part parts[2];
+            memset(parts, 0, sizeof parts);
+            parts[0].ctx = cs; parts[0].positions = s1; parts[0].velocities = X;
+            parts[1].ctx = c2; parts[1].positions = Q; parts[1].velocities = s2;
+            AL_BAD(clsort_nbody_multi(parts, 2, 16, &nd), "share memory", "nbody_multi parts over one buffer");
+            parts[1].velocities = ro;
+            AL_BAD(clsort_nbody_multi(parts, 2, 16, &nd), "CL_MEM_READ_ONLY", "nbody_multi read-only velocities");
+        } else {
+            check(0, "aliasing: second context", 0, "-", 0, 0, 0);
+        }
+        clsort_destroy(c2);
+    }
+    /* the reduction family: desc.count over keys_in, in place through two handles */
+    memset(&kd, 0, sizeof kd);
+    kd.count = s2;
+    AL_BAD(clsort_unique(cs, s1, X, 64, &kd, &count, NULL), "shares memory", "unique desc.count over keys_in");
+    kd.count = ro;
+    AL_BAD(clsort_run_length_encode(cs, X, Y, Q, 64, &kd, &count, NULL), "CL_MEM_READ_ONLY", "rle read-only desc.count");
+    kd.count = NULL;
+    {
+        clsort_reduce_desc rd;
+        memset(&rd, 0, sizeof rd);
+        AL_BAD(clsort_segmented_scan(cs, s1, s2, 64, &rd, NULL), "in place needs the same buffer",
+               "segmented scan in place through two handles");
+        rd.result = s2;
+        AL_BAD(clsort_reduce(cs, s1, 64, &rd, NULL, NULL), "shares memory", "reduce desc.result inside in");
+    }
+    /* an image is not a buffer */
+    {
+        cl_bool images = CL_FALSE;
+        clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (images) {
+            cl_image_format fmt;
+            cl_image_desc idesc;
+            cl_mem img;
+            fmt.image_channel_order = CL_R;
+            fmt.image_channel_data_type = CL_UNSIGNED_INT32;
+            memset(&idesc, 0, sizeof idesc);
+            idesc.image_type = CL_MEM_OBJECT_IMAGE2D;
+            idesc.image_width = 64;
+            idesc.image_height = 4;
+            img = clCreateImage(clsort_cl_context(cs), CL_MEM_READ_WRITE, &fmt, &idesc, NULL, &e);
+            if (e == CL_SUCCESS) {
+                AL_BAD(clsort_gather(cs, X, img, Y, 64, 4, NULL), "image", "gather dst an image");
+                clReleaseMemObject(img);
+            }
+        }
+    }
+    /* allowed: in place with the same handle, and inputs sharing memory */
+    memset(&so, 0, sizeof so);
+    r = clsort_sort(cs, Q, Q, 64, &so, NULL);
+    check(r == CLSORT_SUCCESS, "sort in place (the same handle) allowed", 64, "-", 0, 0, r);
+    r = clsort_gather(cs, s1, X, s2, 64, 4, NULL); /* src and indices over one buffer: both read */
+    check(r == CLSORT_SUCCESS, "gather src and indices over one buffer allowed", 64, "-", 0, 0, r);
+    at[0].src = at[0].dst = Y; at[0].elem_size = 4;
+    bd.attribute_count = 1;
+    bd.cell_keys = X;
+    {
+        cl_mem pos = buffer(cs, 512, NULL);
+        float pf[128];
+        for (k = 0; k < 128; ++k) pf[k] = (float)(k % 7) / 7.0f;
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), pos, CL_TRUE, 0, 512, pf, 0, NULL, NULL);
+        at[1].src = at[1].dst = pos; at[1].elem_size = 8;
+        bd.attribute_count = 2;
+        r = clsort_bin(cs, pos, 64, &bd, NULL); /* attributes in place, one of them the positions */
+        check(r == CLSORT_SUCCESS, "bin attributes in place (one over positions) allowed", 64, "-", 0, 0, r);
+        if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+        clReleaseMemObject(pos);
+    }
+    /* the refused calls changed nothing (P and ro; X, Y and Q were written by the allowed calls) */
+    ok = 1;
+    download(cs, P, B, back); ok = ok && memcmp(back, data, B) == 0;
+    check(ok, "aliasing: refused calls leave the buffers unchanged", 0, "-", 0, 0, 0);
+    ok = 1;
+    download(cs, ro, B, back);
+    for (k = 0; k < B; ++k) ok = ok && (k < 8 || back[k] == data[k]);
+    check(ok, "aliasing: read-only buffers unchanged", 0, "-", 0, 0, 0);
+    check(count == 77, "aliasing: *count untouched by refused calls", 0, "-", 0, 77, (double)count);
+#undef AL_BAD
+    clReleaseMemObject(s1); clReleaseMemObject(s2); clReleaseMemObject(s3);
+    clReleaseMemObject(P); clReleaseMemObject(Q); clReleaseMemObject(X); clReleaseMemObject(Y);
+    clReleaseMemObject(ro);
+}
+
+/* Messages name the public function, the argument and the size:
+ * host staging past the device's largest allocation, device offsets the host
+ * may not read, a queue check, an aliasing refusal. */
+static void test_messages(clsort_context *cs)
+{
+    cl_ulong max_alloc = 0;
+    uint64_t tiny[4] = {1, 2, 3, 4};
+    clsort_result r;
+    char want[96];
+    const char *msg;
+    clGetDeviceInfo(clsort_cl_device(cs), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    if (max_alloc > 0 && max_alloc / 8 + 1 < ((size_t)-1) / 8) {
+        /* clCreateBuffer fails (CL_INVALID_BUFFER_SIZE) before the host array is read */
+        size_t n = (size_t)(max_alloc / 8 + 1);
+        r = clsort_scan_host(cs, CLSORT_U64, 0, tiny, tiny, n, NULL);
+        msg = clsort_last_error(cs);
+        snprintf(want, sizeof want, "%lu bytes", (unsigned long)(n * 8));
+        check(r == CLSORT_ERROR_OPENCL && strncmp(msg, "clsort_scan_host: ", 18) == 0 && strstr(msg, "of in") &&
+                  strstr(msg, want) && strstr(msg, "CL_"),
+              "message: host staging names the function, the array and the bytes", 0, msg, 0, 0, r);
+    }
+    {
+        cl_int e;
+        uint32_t off[3] = {0, 10, 64}, keys[64];
+        cl_mem doff = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
+                                     sizeof off, off, &e);
+        cl_mem k = buffer(cs, sizeof keys, NULL);
+        clsort_bitonic_desc bd;
+        memset(&bd, 0, sizeof bd);
+        bd.segment_offsets = doff;
+        bd.segment_count = 2;
+        r = clsort_bitonic_sort(cs, k, k, 64, &bd, NULL);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_bitonic_sort: desc.segment_offsets", 41) == 0 &&
+                  strstr(msg, "CL_MEM_HOST_NO_ACCESS") && strstr(msg, "12 bytes"),
+              "message: bitonic offsets the host cannot read", 0, msg, 0, 0, r);
+        clReleaseMemObject(doff);
+        clReleaseMemObject(k);
+    }
+    {
+        clsort_enqueue enq;
+        cl_mem a = buffer(cs, 64, NULL);
+        clsort_scan_desc sd;
+        memset(&enq, 0, sizeof enq);
+        memset(&sd, 0, sizeof sd);
+        {
+            cl_int e;
+            cl_command_queue q = clCreateCommandQueue(clsort_cl_context(cs), clsort_cl_device(cs),
+                                                      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &e);
+            if (e == CL_SUCCESS) {
+                enq.queue = q;
+                r = clsort_scan(cs, a, a, 16, &sd, &enq);
+                msg = clsort_last_error(cs);
+                check(r == CLSORT_ERROR_INVALID_ARGUMENT && strncmp(msg, "clsort_scan: ", 13) == 0 &&
+                          strstr(msg, "in-order"),
+                      "message: an out-of-order per-call queue names the function", 0, msg, 0, 0, r);
+                clReleaseCommandQueue(q);
+            }
+        }
+        sd.total = a;
+        enq.queue = NULL;
+        {
+            cl_mem b = buffer(cs, 64, NULL);
+            r = clsort_scan(cs, a, b, 16, &sd, NULL);
+            clReleaseMemObject(b);
+        }
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(msg, "clsort_scan: the output desc.total shares memory with in"),
+              "message: aliasing names both arguments", 0, msg, 0, 0, r);
+        clReleaseMemObject(a);
+    }
+}
+
+/* Scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the device
+ * profile's max_alloc, lowered here to 1 MiB: PoCL's real limit is the host's
+ * memory); clsort_nbody_multi with no parts touches no context's message. */
+static void test_limits(clsort_context *cs)
+{
+    clsort_context *c2 = NULL;
+    clsort_nbody_desc nd;
+    clsort_nbody_part part;
+    cl_mem m = NULL;
+    size_t size = 0;
+    clsort_result r;
+    if (clsort_create(&c2, NULL) == CLSORT_SUCCESS) {
+        c2->dev.max_alloc = (cl_ulong)1 << 20;
+        r = clsort__scratch(c2, "test: capped", 600 * 1024, &m);
+        r = r == CLSORT_SUCCESS ? clsort__scratch(c2, "test: capped", 700 * 1024, &m) : r;
+        if (r == CLSORT_SUCCESS) clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+        check(r == CLSORT_SUCCESS && size >= 700 * 1024 && size <= ((size_t)1 << 20),
+              "scratch growth (600 KiB, then 700 KiB) capped at max_alloc 1 MiB", 0, "-", 0, 1 << 20, (double)size);
+    } else {
+        check(0, "clsort_create for the scratch cap", 0, "-", 0, 0, 0);
+    }
+    clsort_destroy(c2);
+    memset(&nd, 0, sizeof nd);
+    memset(&part, 0, sizeof part);
+    part.ctx = cs;
+    clsort_scan(cs, NULL, NULL, 5, NULL, NULL); /* leaves a message */
+    {
+        static char before[8192];
+        snprintf(before, sizeof before, "%s", clsort_last_error(cs));
+        r = clsort_nbody_multi(&part, 0, 16, &nd);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && before[0] && strcmp(before, clsort_last_error(cs)) == 0,
+              "nbody_multi with 0 parts: an error, no context's message touched", 0, "-", 0, 0, r);
+    }
+}
+
+static void test_argument_table(clsort_context *cs)
+{
+    uint32_t data[64], back[64];
+    clsort_context *other = NULL;
+    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro;
+    cl_mem all[8];
+    cl_buffer_region reg;
+    cl_int err;
+    int f, c, k;
+    for (k = 0; k < 64; ++k) data[k] = (uint32_t)k * 2654435761u >> 28; /* small values: valid indices, cells */
+    if (clsort_create(&other, NULL) != CLSORT_SUCCESS) { /* a second OpenCL context */
+        check(0, "argument table: second context", 0, "-", 0, 0, 0);
+        clsort_destroy(other);
+        return;
+    }
+    big = buffer(cs, 256, data);
+    out = buffer(cs, 256, data);
+    small = buffer(cs, 16, data);
+    flags = buffer(cs, 256, data);
+    aux = buffer(cs, 256, data);
+    foreign = buffer(other, 256, data);
+    parent = buffer(cs, 256, data); /* lo and hi: two handles over its 256 bytes */
+    reg.origin = 0;
+    reg.size = 256;
+    lo = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    check(err == CL_SUCCESS, "argument table: sub-buffer", 0, "-", 0, 0, err);
+    hi = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+    check(err == CL_SUCCESS, "argument table: second sub-buffer", 0, "-", 0, 0, err);
+    ro = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256, data, &err);
+    check(err == CL_SUCCESS, "argument table: read-only buffer", 0, "-", 0, 0, err);
+    all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign; all[6] = parent;
+    all[7] = ro;
+    for (f = 0; f < F_FUNCS; ++f)
+        for (c = 0; c < A_COUNT; ++c) {
+            char what[160];
+            clsort_result r, want = CLSORT_ERROR_INVALID_ARGUMENT;
+            cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : c == A_OVERLAP ? lo : big;
+            cl_mem o = c == A_SMALL ? small : c == A_ALIAS ? in : c == A_OVERLAP ? hi : c == A_READONLY ? ro : out;
+            const char *text;
+            int ok = 1;
+            for (k = 0; k < 8; ++k) { /* every buffer back to the data */
+                clsort_context *owner = all[k] == foreign ? other : cs;
+                clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
+                                     NULL, NULL);
+            }
+            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other));
+            clFinish(clsort_cl_queue(cs));
+            /* the cases made for them must fail for that reason: the message says so */
+            text = c >= A_ALIAS || c == A_NULL_BUF || c == A_FOREIGN_BUF || c == A_FOREIGN_QUEUE ? arg_case_text[c]
+                                                                                                 : NULL;
+            snprintf(what, sizeof what, "%s, %s: error code and message", fn_names[f], arg_case_names[c]);
+            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0') &&
+                      (!text || strstr(clsort_last_error(cs), text)),
+                  what, 0, "argument-table", 0, want, r);
+            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]) ||
+                (text && !strstr(clsort_last_error(cs), text)))
+                printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+            for (k = 0; k < 8; ++k) {
+                clsort_context *owner = all[k] == foreign ? other : cs;
+                size_t bytes = all[k] == small ? 16 : 256;
+                download(owner, all[k], bytes, back);
+                ok = ok && memcmp(back, data, bytes) == 0;
+            }
+            snprintf(what, sizeof what, "%s, %s: every buffer unchanged", fn_names[f], arg_case_names[c]);
+            check(ok, what, 0, "argument-table", 0, 0, 0);
+        }
+    clReleaseMemObject(big); clReleaseMemObject(out); clReleaseMemObject(small);
+    clReleaseMemObject(flags); clReleaseMemObject(aux); clReleaseMemObject(foreign);
+    clReleaseMemObject(lo); clReleaseMemObject(hi); clReleaseMemObject(parent); clReleaseMemObject(ro);
+    clsort_destroy(other);
+}
+
+
+static void api_bad_arguments(const test_env *e) { test_bad_arguments(e->cs); }
+static void api_events(const test_env *e) { test_events(e->cs); }
+static void api_host_level(const test_env *e) { test_host_level(e->cs); }
+static void api_contexts(const test_env *e) { test_contexts(e->cs); }
+static void api_argument_table(const test_env *e) { test_argument_table(e->cs); }
+static void api_aliasing(const test_env *e) { test_aliasing(e->cs); }
+static void api_messages(const test_env *e) { test_messages(e->cs); }
+static void api_limits(const test_env *e) { test_limits(e->cs); }
+
+static const test_case api_cases[] = {
+    {"scan and split bad arguments", api_bad_arguments, ON_BOTH, ANY_SIZE},
+    {"events", api_events, ON_BOTH, ANY_SIZE},
+    {"host level", api_host_level, ON_BOTH, ANY_SIZE},
+    {"contexts, queues, tunings", api_contexts, ON_BOTH, ANY_SIZE},
+    {"argument table", api_argument_table, ON_BOTH, ANY_SIZE},
+    {"aliasing", api_aliasing, ON_BOTH, ANY_SIZE},
+    {"messages", api_messages, ON_BOTH, ANY_SIZE},
+    {"limits", api_limits, ON_BOTH, ANY_SIZE},
+};
+static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED);

@@ -1,0 +1,955 @@
+/* test_clsort, reduce: clsort_reduce, clsort_segmented_scan and _reduce
+ * (by flags, keys and offsets), clsort_reduce_by_key, run-length encode,
+ * unique and the even histogram, every type and operator, against left to
+ * right C references; determinism, the tile kernel variants, bad arguments
+ * and the host forms. Included by tests/test_clsort.c. */
+
+/* ---- references ----
+ * References work on bit patterns (uint64_t) with the operator of each type,
+ * left to right. Integer results and min/max must match exactly (min/max by
+ * value: -0.0 == +0.0); float sums within the bound of the REDUCE notes:
+ * depth * u * (sum of |x| over the segment so far), depth = ceil(n / 2048) +
+ * 4 * (1024 + 64) + 8 for the default tiles, n for tuned tiles (any order). */
+
+__extension__ typedef unsigned __int128 rd_u128;
+static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+static const char *rd_opn[] = {"sum", "min", "max"};
+static double rd_depth; /* set per context */
+
+static double rd_as_double(clsort_type t, uint64_t b)
+{
+    float f;
+    double d;
+    uint32_t u = (uint32_t)b;
+    switch (t) {
+    case CLSORT_U32: return (double)(uint32_t)b;
+    case CLSORT_I32: return (double)(int32_t)(uint32_t)b;
+    case CLSORT_F32: memcpy(&f, &u, 4); return f;
+    case CLSORT_U64: return (double)b;
+    case CLSORT_I64: return (double)(int64_t)b;
+    default: memcpy(&d, &b, 8); return d;
+    }
+}
+
+static uint64_t rd_get(const void *p, clsort_type t, size_t i)
+{
+    return clsort_type_size(t) == 4 ? ((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+}
+
+static uint64_t rd_ident(clsort_type t, clsort_op op)
+{
+    float fi = op == CLSORT_OP_MIN ? INFINITY : -INFINITY;
+    double di = op == CLSORT_OP_MIN ? INFINITY : -INFINITY;
+    uint32_t u;
+    uint64_t v;
+    if (op == CLSORT_OP_SUM) return 0;
+    switch (t) {
+    case CLSORT_U32: return op == CLSORT_OP_MIN ? 0xffffffffu : 0;
+    case CLSORT_I32: return op == CLSORT_OP_MIN ? 0x7fffffffu : 0x80000000u;
+    case CLSORT_F32: memcpy(&u, &fi, 4); return u;
+    case CLSORT_U64: return op == CLSORT_OP_MIN ? ~0ull : 0;
+    case CLSORT_I64: return op == CLSORT_OP_MIN ? 0x7fffffffffffffffull : 0x8000000000000000ull;
+    default: memcpy(&v, &di, 8); return v;
+    }
+}
+
+/* a value as the kernels read it: NaNs are the identity of min and max */
+static uint64_t rd_clean(clsort_type t, clsort_op op, uint64_t x)
+{
+    double v = rd_as_double(t, x);
+    if (op != CLSORT_OP_SUM && (t == CLSORT_F32 || t == CLSORT_F64) && v != v) return rd_ident(t, op);
+    return x;
+}
+
+static uint64_t rd_apply(clsort_type t, clsort_op op, uint64_t a, uint64_t b)
+{
+    int lt, gt;
+    if (t == CLSORT_F32) {
+        float x, y, z;
+        uint32_t ua = (uint32_t)a, ub = (uint32_t)b, r;
+        memcpy(&x, &ua, 4);
+        memcpy(&y, &ub, 4);
+        z = op == CLSORT_OP_SUM ? x + y : op == CLSORT_OP_MIN ? (y < x ? y : x) : (y > x ? y : x);
+        memcpy(&r, &z, 4);
+        return r;
+    }
+    if (t == CLSORT_F64) {
+        double x, y, z;
+        uint64_t r;
+        memcpy(&x, &a, 8);
+        memcpy(&y, &b, 8);
+        z = op == CLSORT_OP_SUM ? x + y : op == CLSORT_OP_MIN ? (y < x ? y : x) : (y > x ? y : x);
+        memcpy(&r, &z, 8);
+        return r;
+    }
+    if (op == CLSORT_OP_SUM) return clsort_type_size(t) == 4 ? (uint32_t)(a + b) : a + b; /* wraps */
+    switch (t) {
+    case CLSORT_U32: lt = (uint32_t)b < (uint32_t)a; break;
+    case CLSORT_I32: lt = (int32_t)(uint32_t)b < (int32_t)(uint32_t)a; break;
+    case CLSORT_U64: lt = b < a; break;
+    default: lt = (int64_t)b < (int64_t)a;
+    }
+    gt = !lt && a != b;
+    return op == CLSORT_OP_MIN ? (lt ? b : a) : (gt ? b : a);
+}
+
+/* got matches want: exactly, or for float sums within depth * u * mag */
+static int rd_match(clsort_type t, clsort_op op, uint64_t got, uint64_t want, double mag)
+{
+    double g, w;
+    if (t != CLSORT_F32 && t != CLSORT_F64) return got == want;
+    g = rd_as_double(t, got);
+    w = rd_as_double(t, want);
+    if (g != g || w != w) return g != g && w != w;
+    if (op != CLSORT_OP_SUM) return g == w;
+    return fabs(g - w) <= rd_depth * (t == CLSORT_F32 ? ldexp(1, -24) : ldexp(1, -53)) * mag;
+}
+
+/* Values: random (with NaNs for floats every 97th), or D_MAX-like extremes
+ * (integer wrap), or small integers. */
+static void rd_fill(void *p, clsort_type t, size_t n, int d)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        uint64_t r = rnd64();
+        double v = (double)(r % 2000001) / 1000.0 - 1000.0;
+        int nan = d == 0 && i % 97 == 5;
+        switch (t) {
+        case CLSORT_F32: ((float *)p)[i] = nan ? NAN : (float)v; break;
+        case CLSORT_F64: ((double *)p)[i] = nan ? NAN : v; break;
+        default: {
+            uint64_t x = d == 0 ? r : d == 1 ? (t == CLSORT_I32 ? 0x7fffffffu - (r & 3) : t == CLSORT_I64 ? 0x7fffffffffffffffull - (r & 3) : ~0ull - (r & 3))
+                       : (uint64_t)(int64_t)((int)(r % 201) - 100);
+            if (clsort_type_size(t) == 4) ((uint32_t *)p)[i] = (uint32_t)x;
+            else ((uint64_t *)p)[i] = x;
+        }
+        }
+    }
+}
+
+enum { SP_NONE, SP_ALL, SP_ALTERNATE, SP_SHORT, SP_LONG, SP_ENDS, SP_TILES, SP_COUNT };
+static const char *sp_names[] = {"no-heads", "all-heads", "alternating", "random-short", "random-long",
+                                 "first-last", "across-tiles"};
+
+/* head[i] (1 = a segment starts at i, i > 0) for pattern sp */
+static void rd_heads(uint8_t *h, size_t n, int sp)
+{
+    size_t i, next = 0;
+    for (i = 0; i < n; ++i) {
+        switch (sp) {
+        case SP_NONE: h[i] = 0; break;
+        case SP_ALL: h[i] = 1; break;
+        case SP_ALTERNATE: h[i] = (uint8_t)(i & 1); break;
+        case SP_SHORT: h[i] = rnd64() % 5 == 0; break;
+        case SP_LONG: h[i] = rnd64() % 6000 == 0; break;
+        case SP_ENDS: h[i] = i == 0 || i + 1 == n; break;
+        default: /* runs that end just around tile borders (2048, 4096 .. +-1) */
+            if (i == next) { h[i] = 1; next = (i / 2048 + 1) * 2048 + (size_t)(rnd64() % 3) - 1; }
+            else h[i] = 0;
+        }
+    }
+}
+
+/* One segmentation of n elements, as flags (u8/u32), keys (u32/u64) and
+ * offsets with extra empty segments (leading, inside, trailing). */
+typedef struct rd_segs {
+    uint8_t *f8;
+    uint32_t *f32, *k32, *off, *inc; /* inc[i]: boundaries at i (offsets), the reference's segment ids */
+    uint64_t *k64;
+    size_t count;                    /* offsets: number of segments */
+} rd_segs;
+
+static void rd_segs_make(rd_segs *s, size_t n, int sp)
+{
+    size_t i, j;
+    uint8_t *h = (uint8_t *)malloc(n + 1);
+    uint64_t key = 5;
+    rd_heads(h, n, sp);
+    s->f8 = (uint8_t *)malloc(n + 1);
+    s->f32 = (uint32_t *)malloc(n * 4 + 4);
+    s->k32 = (uint32_t *)malloc(n * 4 + 4);
+    s->k64 = (uint64_t *)malloc(n * 8 + 8);
+    s->inc = (uint32_t *)calloc(n + 1, 4);
+    s->off = (uint32_t *)malloc((2 * n + 8) * 4);
+    s->count = 0;
+    if (sp != SP_NONE && rnd64() % 2) s->off[s->count++] = 0; /* a leading empty segment */
+    s->off[s->count++] = 0;
+    for (i = 0; i < n; ++i) {
+        int head = i > 0 && h[i];
+        s->f8[i] = head ? (uint8_t)(1 + rnd64() % 255) : (i == 0 ? (uint8_t)(rnd64() & 1) : 0); /* flag at 0: no effect */
+        s->f32[i] = head ? (uint32_t)(1 + rnd64() % 1000000) : (i == 0 ? (uint32_t)(rnd64() & 1) : 0);
+        if (head) {
+            key += 1 + (rnd64() % 3 == 0 ? (rnd64() >> 20) : 0);
+            s->off[s->count++] = (uint32_t)i;
+            if (sp == SP_SHORT && rnd64() % 4 == 0) s->off[s->count++] = (uint32_t)i; /* an empty segment */
+        }
+        s->k32[i] = (uint32_t)key;
+        s->k64[i] = key << 20 | (key & 0xfffff); /* 64-bit keys that differ above bit 32 too */
+    }
+    if (sp != SP_NONE && rnd64() % 2) s->off[s->count++] = (uint32_t)n; /* a trailing empty segment */
+    s->off[s->count] = (uint32_t)n;
+    for (j = 1; j < s->count; ++j)
+        if (s->off[j] < n) s->inc[s->off[j]]++;
+    free(h);
+}
+
+static void rd_segs_free(rd_segs *s)
+{
+    free(s->f8); free(s->f32); free(s->k32); free(s->k64); free(s->inc); free(s->off);
+}
+
+/* 1 if element i starts a segment for kind sk (keys: u32 keys) */
+static uint32_t rd_inc(const rd_segs *s, clsort_segments sk, size_t i)
+{
+    switch (sk) {
+    case CLSORT_SEGMENTS_NONE: return 0;
+    case CLSORT_SEGMENTS_FLAGS_U8: return i > 0 && s->f8[i] != 0;
+    case CLSORT_SEGMENTS_FLAGS_U32: return i > 0 && s->f32[i] != 0;
+    case CLSORT_SEGMENTS_KEYS: return i > 0 && s->k32[i] != s->k32[i - 1];
+    default: return s->inc[i];
+    }
+}
+
+/* Segmented scan (both modes, in place or not) and, for offsets, the
+ * segmented reduce; for keys the reduce-by-key. */
+static void test_rd_seg_case(clsort_context *cs, clsort_type t, clsort_op op, clsort_segments sk, clsort_type kt,
+                             size_t n, int sp, int d, int inclusive, int in_place, int host_offsets)
+{
+    static const char *skn[] = {"none", "flags-u32", "flags-u8", "keys", "offsets"};
+    size_t es = clsort_type_size(t), ks = clsort_type_size(kt), i, bad = 0;
+    unsigned char *in = (unsigned char *)malloc(n * es + 8), *out = (unsigned char *)malloc(n * es + 8);
+    rd_segs s;
+    clsort_reduce_desc d_;
+    cl_mem din, dout, dseg = NULL;
+    char what[160];
+    uint64_t acc = 0;
+    double mag = 0;
+    int ok = 1, r;
+    rd_fill(in, t, n, d);
+    rd_segs_make(&s, n, sp);
+    memset(&d_, 0, sizeof d_);
+    d_.type = t;
+    d_.op = op;
+    d_.inclusive = inclusive;
+    d_.segments = sk;
+    d_.key_type = kt;
+    din = buffer(cs, n * es, in);
+    dout = in_place ? din : buffer(cs, n * es, NULL);
+    if (sk == CLSORT_SEGMENTS_FLAGS_U8) dseg = buffer(cs, n, s.f8);
+    else if (sk == CLSORT_SEGMENTS_FLAGS_U32) dseg = buffer(cs, n * 4, s.f32);
+    else if (sk == CLSORT_SEGMENTS_KEYS) dseg = buffer(cs, n * ks, ks == 4 ? (void *)s.k32 : (void *)s.k64);
+    else if (sk == CLSORT_SEGMENTS_OFFSETS) {
+        d_.segment_count = s.count;
+        if (host_offsets) d_.segment_data_host = s.off;
+        else dseg = buffer(cs, (s.count + 1) * 4, s.off);
+    }
+    d_.segment_data = dseg;
+    snprintf(what, sizeof what, "segmented scan %s %s %s%s %s%s%s", rd_tn[t], rd_opn[op], skn[sk],
+             sk == CLSORT_SEGMENTS_KEYS ? (ks == 4 ? "-u32" : "-u64") : "", inclusive ? "inclusive" : "exclusive",
+             in_place ? " in-place" : "", host_offsets ? " host-offsets" : "");
+    r = clsort_segmented_scan(cs, din, dout, n, &d_, NULL);
+    if (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED) goto done;
+    check(r == CLSORT_SUCCESS, what, n, sp_names[sp], 0, 0, r);
+    if (r != CLSORT_SUCCESS) { printf("  %s\n", clsort_last_error(cs)); goto done; }
+    download(cs, dout, n * es, out);
+    for (i = 0; i < n && ok; ++i) {
+        uint64_t x = rd_clean(t, op, rd_get(in, t, i)), before, want;
+        double ax = fabs(rd_as_double(t, x));
+        int head = i == 0 || rd_inc(&s, sk, i) != 0;
+        if (head) { acc = rd_ident(t, op); mag = 0; }
+        before = acc;
+        acc = rd_apply(t, op, acc, x);
+        if (ax == ax) mag += ax;
+        want = inclusive ? acc : head ? rd_ident(t, op) : before;
+        ok = rd_match(t, op, rd_get(out, t, i), want, mag);
+        if (!ok) { bad = i; check(0, what, n, sp_names[sp], i, rd_as_double(t, want), rd_as_double(t, rd_get(out, t, i))); }
+    }
+    if (ok) ++passed;
+    (void)bad;
+    if (sk == CLSORT_SEGMENTS_OFFSETS || sk == CLSORT_SEGMENTS_KEYS) {
+        /* per-segment results: segmented reduce (offsets) or reduce-by-key (keys) */
+        size_t outs = sk == CLSORT_SEGMENTS_OFFSETS ? s.count : n, runs = 0, got_count = 0, seg = 0;
+        unsigned char *vo = (unsigned char *)malloc(outs * es + 8), *ko = (unsigned char *)malloc(n * ks + 8);
+        uint64_t *ref = (uint64_t *)malloc((outs + 1) * 8);
+        double *rmag = (double *)calloc(outs + 1, sizeof(double));
+        cl_mem dvo = buffer(cs, outs * es, NULL), dko = buffer(cs, n * ks, NULL), dcnt = buffer(cs, 4, NULL);
+        cl_mem kin = NULL;
+        uint32_t dev_count = 0;
+        din = in_place ? din : din; /* unchanged input: the scan above was out of place or rewrote it */
+        if (in_place) clEnqueueWriteBuffer(clsort_cl_queue(cs), din, CL_TRUE, 0, n * es, in, 0, NULL, NULL);
+        for (i = 0; i < outs; ++i) ref[i] = rd_ident(t, op);
+        /* the reference */
+        if (sk == CLSORT_SEGMENTS_OFFSETS) {
+            for (i = 0; i < n; ++i) {
+                uint64_t x = rd_clean(t, op, rd_get(in, t, i));
+                double ax = fabs(rd_as_double(t, x));
+                seg += s.inc[i];
+                ref[seg] = rd_apply(t, op, ref[seg], x);
+                if (ax == ax) rmag[seg] += ax;
+            }
+            r = clsort_segmented_reduce(cs, din, dvo, n, &d_, NULL);
+            snprintf(what, sizeof what, "segmented reduce %s %s%s", rd_tn[t], rd_opn[op], host_offsets ? " host-offsets" : "");
+        } else {
+            clsort_by_key_desc bk;
+            for (i = 0; i < n; ++i) {
+                uint64_t x = rd_clean(t, op, rd_get(in, t, i));
+                double ax = fabs(rd_as_double(t, x));
+                if (i > 0 && s.k32[i] != s.k32[i - 1]) ++seg;
+                ref[seg] = rd_apply(t, op, ref[seg], x);
+                if (ax == ax) rmag[seg] += ax;
+            }
+            runs = n ? seg + 1 : 0;
+            memset(&bk, 0, sizeof bk);
+            bk.key_type = kt;
+            bk.type = t;
+            bk.op = op;
+            bk.count = dcnt;
+            kin = dseg;
+            r = clsort_reduce_by_key(cs, kin, din, dko, dvo, n, &bk, &got_count, NULL);
+            snprintf(what, sizeof what, "reduce by key %s %s keys %s", rd_tn[t], rd_opn[op], ks == 4 ? "u32" : "u64");
+            outs = runs;
+        }
+        check(r == CLSORT_SUCCESS, what, n, sp_names[sp], 0, 0, r);
+        if (r == CLSORT_SUCCESS) {
+            download(cs, dvo, outs * es, vo);
+            ok = 1;
+            for (i = 0; i < outs && ok; ++i) {
+                ok = rd_match(t, op, rd_get(vo, t, i), ref[i], rmag[i]);
+                if (!ok) check(0, what, n, sp_names[sp], i, rd_as_double(t, ref[i]), rd_as_double(t, rd_get(vo, t, i)));
+            }
+            if (ok) ++passed;
+            if (sk == CLSORT_SEGMENTS_KEYS) {
+                size_t j = 0;
+                download(cs, dko, runs * ks, ko);
+                download(cs, dcnt, 4, &dev_count);
+                check(got_count == runs && dev_count == runs, "reduce by key count (host and device)", n,
+                      sp_names[sp], 0, (double)runs, (double)got_count);
+                ok = 1;
+                for (i = 0; i < n && ok; ++i)
+                    if (i == 0 || s.k32[i] != s.k32[i - 1]) {
+                        ok = ks == 4 ? ((uint32_t *)ko)[j] == s.k32[i] : ((uint64_t *)ko)[j] == s.k64[i];
+                        ++j;
+                    }
+                check(ok, "reduce by key keys", n, sp_names[sp], j, 0, 0);
+            }
+        } else printf("  %s\n", clsort_last_error(cs));
+        clReleaseMemObject(dvo); clReleaseMemObject(dko); clReleaseMemObject(dcnt);
+        free(vo); free(ko); free(ref); free(rmag);
+    }
+done:
+    clReleaseMemObject(din);
+    if (!in_place) clReleaseMemObject(dout);
+    if (dseg) clReleaseMemObject(dseg);
+    rd_segs_free(&s);
+    free(in);
+    free(out);
+}
+
+/* Run-length encode and unique (with and without values) on keys of kt. */
+static void test_rd_rle_case(clsort_context *cs, clsort_type kt, size_t n, int sp, int with_values)
+{
+    size_t ks = clsort_type_size(kt), i, runs = 0, got = 0, got2 = 0, j;
+    rd_segs s;
+    unsigned char *kout = (unsigned char *)malloc(n * ks + 8), *vals = (unsigned char *)malloc(n * 8 + 8);
+    unsigned char *vout = (unsigned char *)malloc(n * 8 + 8);
+    uint32_t *len = (uint32_t *)malloc(n * 4 + 4), run = 0, dev_count = 0;
+    cl_mem dk, dko, dlen, dv, dvo, dcnt;
+    clsort_by_key_desc bk;
+    int r, ok = 1;
+    rd_segs_make(&s, n, sp);
+    for (i = 0; i < n * 8; ++i) vals[i] = (unsigned char)rnd64();
+    dk = buffer(cs, n * ks, ks == 4 ? (void *)s.k32 : (void *)s.k64);
+    dko = buffer(cs, n * ks, NULL);
+    dlen = buffer(cs, n * 4, NULL);
+    dv = buffer(cs, n * 8, vals);
+    dvo = buffer(cs, n * 8, NULL);
+    dcnt = buffer(cs, 4, NULL);
+    memset(&bk, 0, sizeof bk);
+    bk.key_type = kt;
+    bk.count = dcnt;
+    r = clsort_run_length_encode(cs, dk, dko, dlen, n, &bk, &got, NULL);
+    check(r == CLSORT_SUCCESS, "run-length encode", n, sp_names[sp], 0, 0, r);
+    for (i = 0; i < n; ++i) if (i == 0 || s.k32[i] != s.k32[i - 1]) ++runs;
+    if (r == CLSORT_SUCCESS) {
+        download(cs, dko, runs * ks, kout);
+        download(cs, dlen, runs * 4, len);
+        download(cs, dcnt, 4, &dev_count);
+        check(got == runs && dev_count == runs, "run-length encode count", n, sp_names[sp], 0, (double)runs, (double)got);
+        for (i = 0, j = 0; i < n && ok && got == runs; ++i) {
+            ++run;
+            if (i + 1 == n || s.k32[i + 1] != s.k32[i]) {
+                ok = len[j] == run && (ks == 4 ? ((uint32_t *)kout)[j] == s.k32[i] : ((uint64_t *)kout)[j] == s.k64[i]);
+                ++j;
+                run = 0;
+            }
+        }
+        check(ok, "run-length encode keys and lengths", n, sp_names[sp], j, 0, 0);
+    }
+    if (with_values) {
+        bk.values_in = dv;
+        bk.values_out = dvo;
+        bk.value_size = with_values == 2 ? 8 : 4;
+    }
+    r = clsort_unique(cs, dk, dko, n, &bk, &got2, NULL);
+    check(r == CLSORT_SUCCESS && got2 == runs, "unique", n, sp_names[sp], 0, (double)runs, (double)got2);
+    if (r == CLSORT_SUCCESS && got2 == runs) {
+        size_t vs = bk.value_size;
+        download(cs, dko, runs * ks, kout);
+        if (vs) download(cs, dvo, runs * vs, vout);
+        ok = 1;
+        for (i = 0, j = 0; i < n && ok; ++i)
+            if (i == 0 || s.k32[i] != s.k32[i - 1]) {
+                ok = (ks == 4 ? ((uint32_t *)kout)[j] == s.k32[i] : ((uint64_t *)kout)[j] == s.k64[i]) &&
+                     (!vs || memcmp(vout + j * vs, vals + i * vs, vs) == 0);
+                ++j;
+            }
+        check(ok, with_values ? "unique keys and first values" : "unique keys", n, sp_names[sp], j, 0, 0);
+    }
+    clReleaseMemObject(dk); clReleaseMemObject(dko); clReleaseMemObject(dlen);
+    clReleaseMemObject(dv); clReleaseMemObject(dvo); clReleaseMemObject(dcnt);
+    rd_segs_free(&s);
+    free(kout); free(vals); free(vout); free(len);
+}
+
+/* clsort_reduce to the host and to a device buffer. */
+static void test_rd_reduce_case(clsort_context *cs, clsort_type t, clsort_op op, size_t n, int d)
+{
+    size_t es = clsort_type_size(t), i;
+    unsigned char *in = (unsigned char *)malloc(n * es + 8);
+    uint64_t acc, got = 0, got_dev = 0;
+    double mag = 0;
+    cl_mem din, dres;
+    clsort_reduce_desc rd;
+    char what[64];
+    int r;
+    rd_fill(in, t, n, d);
+    acc = rd_ident(t, op);
+    for (i = 0; i < n; ++i) {
+        uint64_t x = rd_clean(t, op, rd_get(in, t, i));
+        double ax = fabs(rd_as_double(t, x));
+        acc = rd_apply(t, op, acc, x);
+        if (ax == ax) mag += ax;
+    }
+    din = buffer(cs, n * es, in);
+    dres = buffer(cs, 8, NULL);
+    memset(&rd, 0, sizeof rd);
+    rd.type = t;
+    rd.op = op;
+    rd.result = dres;
+    snprintf(what, sizeof what, "reduce %s %s", rd_tn[t], rd_opn[op]);
+    r = clsort_reduce(cs, din, n, &rd, &got, NULL);
+    if (!(t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED)) {
+        check(r == CLSORT_SUCCESS, what, n, "-", 0, 0, r);
+        download(cs, dres, es, &got_dev);
+        check(rd_match(t, op, got, acc, mag) && got == got_dev, what, n, d == 0 ? "random" : d == 1 ? "max (wraps)" : "small",
+              0, rd_as_double(t, acc), rd_as_double(t, got));
+    }
+    clReleaseMemObject(din); clReleaseMemObject(dres);
+    free(in);
+}
+
+/* Histogram: samples on bin edges, below, above, NaN; bins from 1 to past
+ * the local-memory counters; accumulate. */
+static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsigned bins, int accumulate)
+{
+    size_t es = clsort_type_size(t), i;
+    unsigned char *in = (unsigned char *)calloc(n * es + 8, 1);
+    uint32_t *ref = (uint32_t *)calloc(bins, 4), *got = (uint32_t *)malloc(bins * 4);
+    clsort_histogram_desc hd;
+    cl_mem ds, dc;
+    char what[64];
+    int r;
+    memset(&hd, 0, sizeof hd);
+    hd.type = t;
+    hd.bins = bins;
+    hd.accumulate = accumulate;
+    for (i = 0; i < bins; ++i) ref[i] = accumulate ? (uint32_t)i * 3u : 0u;
+    if (t == CLSORT_F32 || t == CLSORT_F64) {
+        hd.lower = -5.0;
+        hd.upper = 20.0;
+        for (i = 0; i < n; ++i) {
+            double v;
+            uint64_t c = rnd64() % 8;
+            v = c == 0 ? NAN : c == 1 ? hd.lower + (hd.upper - hd.lower) * (double)(rnd64() % (bins + 1)) / bins /* edges */
+              : c == 2 ? hd.upper : c == 3 ? hd.lower : c == 4 ? -1e30 : (double)(rnd64() % 30001) / 1000.0 - 7.5;
+            if (t == CLSORT_F32) ((float *)in)[i] = (float)v;
+            else ((double *)in)[i] = v;
+        }
+        for (i = 0; i < n; ++i) {
+            if (t == CLSORT_F32) {
+                float x = ((float *)in)[i], lo = (float)hd.lower, hi = (float)hd.upper, sc = (float)bins / (hi - lo), f;
+                if (!(x >= lo && x < hi)) continue;
+                f = (x - lo) * sc;
+                ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
+            } else {
+                double x = ((double *)in)[i], sc = (double)bins / (hd.upper - hd.lower), f;
+                if (!(x >= hd.lower && x < hd.upper)) continue;
+                f = (x - hd.lower) * sc;
+                ref[f >= (double)bins ? bins - 1 : (uint32_t)f]++;
+            }
+        }
+    } else {
+        int64_t lo, hi;
+        if (t == CLSORT_I32 && bins == 256) { lo = -2147483647 - 1; hi = 2147483648ll; } /* the whole type */
+        else if (t == CLSORT_U32 && bins == 256) { lo = 0; hi = (int64_t)1 << 32; }
+        else if (t == CLSORT_I32 || t == CLSORT_I64) { lo = -1000; hi = 3333; }
+        else if (t == CLSORT_U32) { lo = 7; hi = 0xfffffff0; }
+        else { lo = (int64_t)(1ull << 40); hi = (int64_t)0xF000000000000000ull; }
+        hd.lower_int = lo;
+        hd.upper_int = hi;
+        for (i = 0; i < n; ++i) {
+            uint64_t r64 = rnd64(), c = r64 % 4, x;
+            if (es == 4 && bins == 256) x = r64 >> 32;
+            else if (t == CLSORT_I32 || t == CLSORT_I64) x = (uint64_t)(int64_t)((int64_t)(r64 >> 8) % 5000 - 1500);
+            else x = r64 >> (t == CLSORT_U32 ? 32 : 0);
+            if (c == 0) x = (uint64_t)lo; /* the lower edge */
+            if (c == 1) x = (uint64_t)hi - (r64 >> 62); /* near and at the upper edge (hi itself is out) */
+            if (es == 4) ((uint32_t *)in)[i] = (uint32_t)x;
+            else ((uint64_t *)in)[i] = x;
+        }
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rd_get(in, t, i), d;
+            int inside;
+            if (t == CLSORT_I32) inside = (int32_t)x >= lo && (int32_t)x < hi;
+            else if (t == CLSORT_I64) inside = (int64_t)x >= lo && (int64_t)x < hi;
+            else inside = x >= (uint64_t)lo && x < (uint64_t)hi;
+            if (!inside) continue;
+            d = x - (uint64_t)lo;
+            if (es == 4) d &= 0xffffffffu;
+            { /* floor(d * bins / range), exact */
+                uint64_t range = (uint64_t)hi - (uint64_t)lo;
+                ref[(uint32_t)(((rd_u128)d * bins) / range)]++;
+            }
+        }
+    }
+    ds = buffer(cs, n * es, in);
+    dc = buffer(cs, bins * 4, NULL);
+    if (accumulate) { for (i = 0; i < bins; ++i) got[i] = (uint32_t)i * 3u; clEnqueueWriteBuffer(clsort_cl_queue(cs), dc, CL_TRUE, 0, bins * 4, got, 0, NULL, NULL); }
+    snprintf(what, sizeof what, "histogram %s %u bins%s", rd_tn[t], bins, accumulate ? " accumulate" : "");
+    r = clsort_histogram_even(cs, ds, n, dc, &hd, NULL);
+    if (!(t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED)) {
+        check(r == CLSORT_SUCCESS, what, n, "edges/outside/NaN", 0, 0, r);
+        download(cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "edges/outside/NaN", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+    }
+    clReleaseMemObject(ds); clReleaseMemObject(dc);
+    free(in); free(ref); free(got);
+}
+
+/* Determinism on the look-back path: repeated f32 scans (no segments, and
+ * u8 flags) and reductions of the same input give the same bits every run. */
+static void test_rd_determinism(clsort_context *cs, size_t n, int runs)
+{
+    float *in = (float *)malloc(n * 4), *a = (float *)malloc(n * 4), *b = (float *)malloc(n * 4);
+    uint8_t *fl = (uint8_t *)malloc(n);
+    size_t i;
+    int k, j, same = 1, rsame = 1;
+    float r0 = 0, r1 = 0;
+    cl_mem din, dfl, dout;
+    clsort_reduce_desc d;
+    for (i = 0; i < n; ++i) { /* magnitudes over 2^16: many roundings, each order its own sum */
+        in[i] = (float)((double)(rnd64() % 2000001) / 1000.0 - 1000.0) * (float)(1u << (rnd64() % 16));
+        fl[i] = rnd64() % 50000 == 0;
+    }
+    din = buffer(cs, n * 4, in);
+    dfl = buffer(cs, n, fl);
+    dout = buffer(cs, n * 4, NULL);
+    memset(&d, 0, sizeof d);
+    d.type = CLSORT_F32;
+    d.inclusive = 1;
+    for (k = 0; k < 2 && same; ++k) { /* runs / 2 scans of each segmentation against its first */
+        d.segments = k ? CLSORT_SEGMENTS_FLAGS_U8 : CLSORT_SEGMENTS_NONE;
+        d.segment_data = k ? dfl : NULL;
+        for (j = 0; j <= runs / 2 && same; ++j) {
+            if (clsort_segmented_scan(cs, din, dout, n, &d, NULL) != CLSORT_SUCCESS) { same = 0; break; }
+            download(cs, dout, n * 4, j ? b : a);
+            if (j && memcmp(a, b, n * 4) != 0) same = 0;
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.type = CLSORT_F32;
+    for (k = 0; k < runs && rsame; ++k) {
+        if (clsort_reduce(cs, din, n, &d, k ? (void *)&r1 : (void *)&r0, NULL) != CLSORT_SUCCESS) rsame = 0;
+        else if (k && memcmp(&r0, &r1, 4) != 0) rsame = 0;
+    }
+    check(same, "segmented scan f32: repeated runs bitwise equal", n, "random", 0, 0, 0);
+    check(rsame, "reduce f32: repeated runs bitwise equal", n, "random", 0, r0, r1);
+    printf("    determinism: %d runs of %lu-element f32 scans and reductions, bitwise %s\n", runs, (unsigned long)n,
+           same && rsame ? "equal" : "DIFFERENT");
+    clReleaseMemObject(din); clReleaseMemObject(dfl); clReleaseMemObject(dout);
+    free(in); free(a); free(b); free(fl);
+}
+
+/* Reduce-by-key of f32 sums with runs across many tiles: repeated runs give
+ * the same bits (the family's promise on both paths and every variant). */
+static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
+{
+    float *in = (float *)malloc(n * 4), *a = (float *)malloc(n * 4), *b = (float *)malloc(n * 4);
+    uint32_t *keys = (uint32_t *)malloc(n * 4), key = 0;
+    size_t i, c0 = 0, c1 = 0;
+    int k, same = 1;
+    cl_mem dk, dv, dko, dvo;
+    clsort_by_key_desc bk;
+    for (i = 0; i < n; ++i) {
+        in[i] = (float)((double)(rnd64() % 2000001) / 1000.0 - 1000.0) * (float)(1u << (rnd64() % 16));
+        if (rnd64() % 20000 == 0) ++key; /* runs of ~20000: each spans several tiles */
+        keys[i] = key;
+    }
+    dk = buffer(cs, n * 4, keys);
+    dv = buffer(cs, n * 4, in);
+    dko = buffer(cs, n * 4, NULL);
+    dvo = buffer(cs, n * 4, NULL);
+    memset(&bk, 0, sizeof bk);
+    bk.key_type = CLSORT_U32;
+    bk.type = CLSORT_F32;
+    for (k = 0; k < runs && same; ++k) {
+        if (clsort_reduce_by_key(cs, dk, dv, dko, dvo, n, &bk, k ? &c1 : &c0, NULL) != CLSORT_SUCCESS) {
+            same = 0;
+            break;
+        }
+        download(cs, dvo, (k ? c1 : c0) * 4, k ? b : a);
+        if (k && (c1 != c0 || memcmp(a, b, c0 * 4) != 0)) same = 0;
+    }
+    check(same && c0 == (size_t)key + 1, "reduce by key f32: repeated runs bitwise equal", n, "random", 0, (double)key + 1,
+          (double)c0);
+    clReleaseMemObject(dk); clReleaseMemObject(dv); clReleaseMemObject(dko); clReleaseMemObject(dvo);
+    free(in); free(a); free(b); free(keys);
+}
+
+/* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
+ * Hillis-Steele pair scan, unique and run-length encode on the general
+ * pass) at the device's tile, variant 1 (the raking pair scan, the heads
+ * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
+ * of 2), variant 2 (keys staged as flags) at 256, and variant 3 (registers,
+ * warp-shuffle pair scan) at the device's tile, 256 x 4 (8 warps), 64 x 32
+ * (a whole word of segment starts per work-item) and 16 x 2 (one warp of 16),
+ * around tile borders, for each head pattern; variant 3 also with every
+ * segment kind, 8-byte values (two shuffles per value), min / max and in
+ * place, since its tile code is its own. */
+static void test_rd_variants(clsort_context *cs, int tiny)
+{
+    static const unsigned shapes[][3] = {{1, 0, 0},   {2, 256, 4}, {2, 64, 2}, {3, 256, 4},
+                                         {4, 0, 0},   {4, 256, 4}, {4, 64, 32}, {4, 16, 2}}; /* rbk_variant, wg, items */
+    static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
+    int v, p;
+    size_t i;
+    for (v = 0; v < (int)(sizeof shapes / sizeof shapes[0]); ++v) {
+        clsort_tuning tu;
+        clsort_context *vc;
+        size_t tile, ns[6];
+        memset(&tu, 0, sizeof tu);
+        tu.rbk_variant = (int)shapes[v][0];
+        tu.tile_wg = shapes[v][1];
+        tu.tile_items = shapes[v][2];
+        vc = tuned_context(cs, &tu, "context with a reduction kernel variant");
+        if (!vc) continue;
+        /* u32 keys: the tile as asked; the default tile measured by its
+         * largest (4096 on GPUs at 8 staged bytes; CPUs 4 x 1024) */
+        tile = shapes[v][1] ? (size_t)shapes[v][1] * shapes[v][2] : 4096;
+        ns[0] = 1; ns[1] = tile - 1; ns[2] = tile; ns[3] = tile + 1; ns[4] = 2 * tile + 1; ns[5] = 9 * tile + 7;
+        rd_depth = 70000;
+        for (i = 0; i < (tiny ? 4u : 6u); ++i)
+            for (p = 0; p < 5; ++p) {
+                size_t n = ns[i];
+                if (tiny && p != 1 && p != 4) continue;
+                test_rd_rle_case(vc, (i + (size_t)p) & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)((i + (size_t)p) % 3));
+                if ((i + (size_t)p) % 2 == 0)
+                    test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
+                                     CLSORT_U32, n, pats[p], 0, 1, 0, 0);
+                if (shapes[v][0] == 4 && (!tiny || (i + (size_t)p) % 2)) {
+                    /* variant 3: another segment kind, type and operator each time */
+                    static const clsort_type vt[] = {CLSORT_U64, CLSORT_F64, CLSORT_I32, CLSORT_F32, CLSORT_I64};
+                    int sk = (int)((i + (size_t)p) % 5), k = (int)((i * 5 + (size_t)p) % 5);
+                    test_rd_seg_case(vc, vt[k], (clsort_op)((i + (size_t)p) % 3), (clsort_segments)sk,
+                                     p & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)(i % 3), (int)(p & 1),
+                                     (int)(i & 1), (int)(p == 2));
+                }
+            }
+        if (!tiny) test_rd_bykey_determinism(vc, (size_t)1 << 17, 4);
+        clsort_destroy(vc);
+    }
+}
+
+/* Bad arguments: an error with a message, outputs untouched. */
+static void test_rd_arguments(clsort_context *cs)
+{
+    uint32_t in[64], pat[64], back[64], off[4] = {0, 10, 5, 64};
+    cl_mem din, dout, dsmall, dflags;
+    clsort_reduce_desc d;
+    clsort_by_key_desc bk;
+    clsort_histogram_desc hd;
+    size_t i, cnt = 77;
+    uint32_t res = 0;
+    struct { const char *what; clsort_result r; } c[24];
+    int nc = 0, k;
+    for (i = 0; i < 64; ++i) { in[i] = (uint32_t)i; pat[i] = 0xdeadbeefu; }
+    din = buffer(cs, sizeof in, in);
+    dout = buffer(cs, sizeof pat, pat);
+    dsmall = buffer(cs, 16, pat);
+    dflags = buffer(cs, sizeof in, in);
+    memset(&d, 0, sizeof d);
+    c[nc].what = "reduce: NULL context"; c[nc++].r = clsort_reduce(NULL, din, 64, &d, &res, NULL);
+    c[nc].what = "reduce: no result asked"; c[nc++].r = clsort_reduce(cs, din, 64, &d, NULL, NULL);
+    c[nc].what = "reduce: NULL in"; c[nc++].r = clsort_reduce(cs, NULL, 64, &d, &res, NULL);
+    c[nc].what = "reduce: n past the end"; c[nc++].r = clsort_reduce(cs, dsmall, 64, &d, &res, NULL);
+    d.op = (clsort_op)7;
+    c[nc].what = "reduce: unknown op"; c[nc++].r = clsort_reduce(cs, din, 64, &d, &res, NULL);
+    d.op = CLSORT_OP_SUM;
+    c[nc].what = "segmented scan: out too small"; c[nc++].r = clsort_segmented_scan(cs, din, dsmall, 64, &d, NULL);
+    d.inclusive = 2;
+    c[nc].what = "segmented scan: inclusive 2"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    d.inclusive = 0;
+    d.segments = (clsort_segments)9;
+    c[nc].what = "segmented scan: unknown segments"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    d.segments = CLSORT_SEGMENTS_FLAGS_U32;
+    c[nc].what = "segmented scan: NULL flags"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    d.segment_data = dout;
+    c[nc].what = "segmented scan: flags are out"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    d.segment_data = dsmall;
+    c[nc].what = "segmented scan: flags too small"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    d.segments = CLSORT_SEGMENTS_OFFSETS;
+    d.segment_data = NULL;
+    d.segment_data_host = off;
+    d.segment_count = 3;
+    c[nc].what = "segmented scan: decreasing offsets"; c[nc++].r = clsort_segmented_scan(cs, din, dout, 64, &d, NULL);
+    off[2] = 20;
+    d.segment_data = dflags;
+    c[nc].what = "segmented reduce: offsets twice"; c[nc++].r = clsort_segmented_reduce(cs, din, dout, 64, &d, NULL);
+    d.segment_data = NULL;
+    d.segments = CLSORT_SEGMENTS_FLAGS_U8;
+    c[nc].what = "segmented reduce: flags"; c[nc++].r = clsort_segmented_reduce(cs, din, dout, 64, &d, NULL);
+    memset(&bk, 0, sizeof bk);
+    c[nc].what = "reduce by key: out is in"; c[nc++].r = clsort_reduce_by_key(cs, din, dflags, dout, dflags, 64, &bk, &cnt, NULL);
+    bk.key_type = (clsort_type)11;
+    c[nc].what = "reduce by key: unknown key type"; c[nc++].r = clsort_reduce_by_key(cs, din, dflags, NULL, dout, 64, &bk, &cnt, NULL);
+    bk.key_type = CLSORT_U32;
+    c[nc].what = "unique: NULL keys_out"; c[nc++].r = clsort_unique(cs, din, NULL, 64, &bk, &cnt, NULL);
+    bk.values_in = dflags;
+    c[nc].what = "unique: values_in alone"; c[nc++].r = clsort_unique(cs, din, dout, 64, &bk, &cnt, NULL);
+    bk.values_in = NULL;
+    c[nc].what = "run-length encode: lengths too small"; c[nc++].r = clsort_run_length_encode(cs, din, NULL, dsmall, 64, &bk, &cnt, NULL);
+    memset(&hd, 0, sizeof hd);
+    c[nc].what = "histogram: 0 bins"; c[nc++].r = clsort_histogram_even(cs, din, 64, dout, &hd, NULL);
+    hd.bins = 16;
+    hd.lower_int = 5;
+    hd.upper_int = 5;
+    c[nc].what = "histogram: empty range"; c[nc++].r = clsort_histogram_even(cs, din, 64, dout, &hd, NULL);
+    hd.type = CLSORT_F32;
+    hd.lower = 0;
+    hd.upper = NAN;
+    c[nc].what = "histogram: NaN bound"; c[nc++].r = clsort_histogram_even(cs, din, 64, dout, &hd, NULL);
+    hd.upper = 1;
+    hd.bins = 100;
+    c[nc].what = "histogram: counts too small"; c[nc++].r = clsort_histogram_even(cs, din, 64, dsmall, &hd, NULL);
+    for (k = 0; k < nc; ++k)
+        check(c[k].r == CLSORT_ERROR_INVALID_ARGUMENT && (k == 0 || clsort_last_error(cs)[0] != '\0'), c[k].what, 64,
+              "-", 0, CLSORT_ERROR_INVALID_ARGUMENT, c[k].r);
+    download(cs, dout, sizeof back, back);
+    check(memcmp(back, pat, sizeof pat) == 0 && cnt == 77 && res == 0, "reduction family: outputs untouched by bad calls",
+          64, "-", 0, 0, 0);
+    download(cs, din, sizeof back, back);
+    check(memcmp(back, in, sizeof in) == 0, "reduction family: inputs untouched by bad calls", 64, "-", 0, 0, 0);
+    clReleaseMemObject(din); clReleaseMemObject(dout); clReleaseMemObject(dsmall); clReleaseMemObject(dflags);
+}
+
+static void test_rd_host(clsort_context *cs)
+{
+    uint32_t in[8] = {3, 1, 4, 1, 5, 9, 2, 6}, out[8], fl[8] = {0, 0, 1, 0, 0, 1, 0, 0}, off[5] = {0, 2, 2, 5, 8};
+    uint32_t keys[8] = {7, 7, 1, 1, 1, 7, 7, 7}, ko[8], vo[8], len[8], counts[4], sum = 0;
+    uint32_t want_scan[8] = {3, 4, 4, 5, 10, 9, 11, 17}, want_red[4] = {4, 0, 10, 17};
+    uint32_t want_k[3] = {7, 1, 7}, want_v[3] = {4, 10, 17}, want_len[3] = {2, 3, 3}, want_h[4] = {3, 2, 2, 0};
+    float fs[5] = {0.5f, NAN, 2.0f, -1.0f, 3.999f};
+    size_t cnt = 0;
+    clsort_reduce_desc d;
+    clsort_by_key_desc bk;
+    clsort_histogram_desc hd;
+    memset(&d, 0, sizeof d);
+    memset(&bk, 0, sizeof bk);
+    memset(&hd, 0, sizeof hd);
+    check(clsort_reduce_host(cs, CLSORT_U32, CLSORT_OP_SUM, in, 8, &sum) == CLSORT_SUCCESS && sum == 31, "reduce_host",
+          8, "-", 0, 31, sum);
+    d.inclusive = 1;
+    d.segments = CLSORT_SEGMENTS_FLAGS_U32;
+    d.segment_data_host = fl;
+    check(clsort_segmented_scan_host(cs, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_scan, sizeof out) == 0,
+          "segmented_scan_host", 8, "-", 0, 0, 0);
+    d.segments = CLSORT_SEGMENTS_OFFSETS;
+    d.segment_data_host = off;
+    d.segment_count = 4;
+    check(clsort_segmented_reduce_host(cs, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_red, sizeof want_red) == 0,
+          "segmented_reduce_host (an empty segment: 0)", 8, "-", 0, 0, 0);
+    check(clsort_reduce_by_key_host(cs, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+          memcmp(ko, want_k, 12) == 0 && memcmp(vo, want_v, 12) == 0, "reduce_by_key_host", 8, "-", 0, 3, (double)cnt);
+    check(clsort_run_length_encode_host(cs, keys, ko, len, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+          memcmp(ko, want_k, 12) == 0 && memcmp(len, want_len, 12) == 0, "run_length_encode_host", 8, "-", 0, 3, (double)cnt);
+    check(clsort_unique_host(cs, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+          memcmp(ko, want_k, 12) == 0 && vo[0] == 3 && vo[1] == 4 && vo[2] == 9, "unique_host with values", 8, "-", 0, 3,
+          (double)cnt);
+    hd.type = CLSORT_F32;
+    hd.bins = 4;
+    hd.lower = 0;
+    hd.upper = 4;
+    {
+        float f2[5];
+        memcpy(f2, fs, sizeof f2);
+        f2[3] = 1.0f;
+        check(clsort_histogram_even_host(cs, f2, 5, counts, &hd) == CLSORT_SUCCESS && counts[0] == 1 && counts[1] == 1 &&
+              counts[2] == 1 && counts[3] == 1, "histogram_even_host f32 (NaN not counted)", 5, "-", 0, 0, 0);
+    }
+    hd.type = CLSORT_U32;
+    hd.lower_int = 1;
+    hd.upper_int = 9;
+    check(clsort_histogram_even_host(cs, in, 8, counts, &hd) == CLSORT_SUCCESS && memcmp(counts, want_h, 16) == 0,
+          "histogram_even_host u32 (9 above the range)", 8, "-", 0, 0, 0);
+}
+
+static const size_t rd_sizes[] = {0, 1, 2, 7, 31, 257, 1009, 2047, 2048, 2049, 4095, 4096, 4097, 8193, 65537, 300007};
+
+/* How many of rd_sizes a case walks. */
+static size_t rd_kmax(const test_env *e)
+{
+    return e->tiny ? 6 : e->quick ? 14 : sizeof rd_sizes / sizeof rd_sizes[0];
+}
+
+/* The float sums' depth of a call of n elements on the default tiles. */
+static double rd_depth_of(size_t n) { return ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8; }
+
+/* --quick on the look-back path (whose kernels differ from the portable ones
+ * only in the cross-tile step, the same for every operator): sums of every
+ * type, min and max of f32 and i64, to bound the kernel builds. */
+static int rd_ops_here(const test_env *e, int t, int op)
+{
+    return !e->quick || e->path != CLSORT_PATH_LOOKBACK || op == CLSORT_OP_SUM || t == CLSORT_F32 || t == CLSORT_I64;
+}
+
+/* Every type and operator: reduce, and segmented scans with u32 flags. */
+static void rd_types(const test_env *e)
+{
+    size_t s, kmax = rd_kmax(e);
+    int t, op;
+    for (t = CLSORT_U32; t < T_WIDE_END; ++t)
+        for (op = 0; op < 3; ++op)
+            for (s = 0; s < kmax && rd_ops_here(e, t, op); s += e->tiny ? 1 : 2) {
+                size_t n = rd_sizes[s];
+                rd_depth = rd_depth_of(n);
+                test_rd_reduce_case(e->cs, (clsort_type)t, (clsort_op)op, n, (int)(s % 3));
+                test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_FLAGS_U32, CLSORT_U32, n,
+                                 (int)((s + (size_t)t) % SP_COUNT), (int)(s % 3), (int)(s / 2 & 1), (int)(s % 4 == 1), 0);
+            }
+}
+
+/* Every segmentation kind and pattern on u32 sums and f32 (sum, max). */
+static void rd_segmentations(const test_env *e)
+{
+    size_t s, kmax = rd_kmax(e);
+    int sp, sk, quick = e->quick && !e->tiny;
+    for (sk = CLSORT_SEGMENTS_NONE; sk <= CLSORT_SEGMENTS_OFFSETS; ++sk)
+        for (sp = 0; sp < SP_COUNT; ++sp)
+            for (s = (size_t)quick * (size_t)(sp & 1); s < kmax; s += quick ? 2 : 1) {
+                size_t n = rd_sizes[s];
+                if (e->tiny && sp > SP_SHORT && sp != SP_TILES) continue;
+                if (n > 70000 && sp != SP_SHORT && sp != SP_LONG) continue;
+                rd_depth = rd_depth_of(n);
+                test_rd_seg_case(e->cs, CLSORT_U32, CLSORT_OP_SUM, (clsort_segments)sk, s & 1 ? CLSORT_U64 : CLSORT_U32,
+                                 n, sp, 2, (int)(s & 1), (int)(s % 3 == 0), (int)(s & 2));
+                if ((s + (size_t)sp) % 3 == 0)
+                    test_rd_seg_case(e->cs, CLSORT_F32, (s & 4) ? CLSORT_OP_MAX : CLSORT_OP_SUM, (clsort_segments)sk,
+                                     CLSORT_U32, n, sp, 0, (int)((s & 1) ^ 1), 0, (int)(s & 1));
+            }
+}
+
+/* Reduce-by-key, segmented reduce: every type and operator. */
+static void rd_by_key(const test_env *e)
+{
+    int t, op;
+    for (t = CLSORT_U32; t < T_WIDE_END; ++t)
+        for (op = 0; op < 3; ++op) {
+            size_t n = e->tiny ? 4097 : e->quick ? 8193 : 65537;
+            if (!rd_ops_here(e, t, op)) continue;
+            rd_depth = rd_depth_of(n);
+            test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_KEYS, op == 1 ? CLSORT_U64 : CLSORT_U32,
+                             n, op == 2 ? SP_TILES : SP_SHORT, t % 3, 1, 0, 0);
+            test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n, SP_SHORT,
+                             t % 3, 0, 0, op & 1);
+        }
+}
+
+static void rd_rle_unique(const test_env *e)
+{
+    size_t s, kmax = rd_kmax(e);
+    int sp;
+    for (s = 0; s < kmax; ++s)
+        for (sp = 0; sp < SP_COUNT; ++sp) {
+            if ((e->tiny || rd_sizes[s] > 70000) && sp != SP_SHORT && sp != SP_TILES) continue;
+            test_rd_rle_case(e->cs, (s + (size_t)sp) & 1 ? CLSORT_U64 : CLSORT_U32, rd_sizes[s], sp,
+                             (int)((s + (size_t)sp) % 3));
+        }
+}
+
+static void rd_histogram(const test_env *e)
+{
+    static const unsigned bins[] = {1, 7, 256, 5000};
+    int t, b;
+    for (t = CLSORT_U32; t < T_WIDE_END; ++t)
+        for (b = 0; b < 4; ++b) {
+            test_rd_hist_case(e->cs, (clsort_type)t, e->tiny ? 1000 : e->quick ? 20000 : 300007, bins[b], b == 2);
+            if (!e->tiny) test_rd_hist_case(e->cs, (clsort_type)t, (size_t)b, bins[b], 0);
+        }
+}
+
+/* Tiny tiles: many carry levels at small n (depth: any order). */
+static void rd_small_tiles(const test_env *e)
+{
+    clsort_context *small = tile_context(e->cs, 4, 16); /* 64-element tiles (32 with 8-byte values) */
+    int t, sk;
+    if (!small) return;
+    rd_depth = 70000;
+    for (t = CLSORT_U32; t < T_WIDE_END; t += 2)
+        for (sk = CLSORT_SEGMENTS_NONE; sk <= CLSORT_SEGMENTS_OFFSETS; ++sk)
+            test_rd_seg_case(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32,
+                             e->tiny ? 300 : 65537, SP_SHORT, 0, sk & 1, 0, 0);
+    test_rd_rle_case(small, CLSORT_U32, e->tiny ? 300 : 65537, SP_SHORT, 1);
+    clsort_destroy(small);
+}
+
+static void rd_large(const test_env *e)
+{
+    rd_depth = rd_depth_of((size_t)1 << 22);
+    test_rd_seg_case(e->cs, CLSORT_F32, CLSORT_OP_SUM, CLSORT_SEGMENTS_FLAGS_U8, CLSORT_U32, (size_t)1 << 22, SP_LONG, 0, 1,
+                     0, 0);
+    test_rd_seg_case(e->cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS, CLSORT_U32, ((size_t)1 << 22) + 1, SP_SHORT,
+                     0, 0, 0, 0);
+    test_rd_reduce_case(e->cs, CLSORT_F32, CLSORT_OP_SUM, (size_t)1 << 22, 0);
+}
+
+static void rd_determinism(const test_env *e)
+{
+    test_rd_determinism(e->cs, e->quick ? (size_t)1 << 18 : (size_t)1 << 22, e->quick ? 10 : 50);
+}
+
+static void rd_bykey_determinism(const test_env *e)
+{
+    test_rd_bykey_determinism(e->cs, e->quick ? (size_t)1 << 18 : (size_t)1 << 22, e->quick ? 4 : 10);
+}
+
+static void rd_variants(const test_env *e) { test_rd_variants(e->cs, e->tiny); }
+static void rd_arguments(const test_env *e) { test_rd_arguments(e->cs); }
+static void rd_host(const test_env *e) { test_rd_host(e->cs); }
+
+static const test_case reduce_cases[] = {
+    {"reduce and flag-segmented scans: types x operators", rd_types, ON_BOTH, ANY_SIZE},
+    {"segmentation kinds x patterns", rd_segmentations, ON_BOTH, ANY_SIZE},
+    {"reduce-by-key, segmented reduce: types x operators", rd_by_key, ON_BOTH, ANY_SIZE},
+    {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
+    {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
+    {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
+    {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
+    {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
+    {"determinism of f32 reduce-by-key", rd_bykey_determinism, ON_BOTH, NOT_TINY},
+    {"tile kernel variants", rd_variants, ON_BOTH, ANY_SIZE},
+    {"arguments", rd_arguments, ON_BOTH, ANY_SIZE},
+    {"host forms", rd_host, ON_BOTH, ANY_SIZE},
+};
+static const test_part reduce_part =
+    TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED);
