@@ -382,7 +382,8 @@ check: test extra-checks
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
-# (oversubscribed on a small machine). Open MPI instead:
+# (oversubscribed on a small machine), and its fault injection (each OpenCL
+# call of one rank's device sort fails in turn) with 2 ranks. Open MPI instead:
 #   make mpi-test MPICC=mpicc MPIRUN="mpirun --oversubscribe"
 MPICC   ?= mpicc
 MPIRUN  ?= mpirun
@@ -400,11 +401,18 @@ mpi-deps: deps
 $(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)
 
+# the OpenCL calls tests/test_mpi.c -DTEST_MPI_FAULTS fails in turn on one rank
+MPI_FAULT_WRAPS = clEnqueueReadBuffer clEnqueueWriteBuffer clEnqueueCopyBuffer clEnqueueNDRangeKernel \
+  clEnqueueMarkerWithWaitList clWaitForEvents clFinish clCreateBuffer clEnqueueMapBuffer clReleaseMemObject
+$(BUILD)/test_mpi_faults: tests/test_mpi.c clsort.h | $(BUILD)
+	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -DTEST_MPI_FAULTS -I. -o $@ tests/test_mpi.c \
+	  $(foreach f,$(MPI_FAULT_WRAPS),-Wl,--wrap=$(f)) $(LDLIBS)
+
 $(BUILD)/mpi_bench: bench/mpi_bench.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/mpi_bench.c $(LDLIBS)
 
 mpi-test: mpi-deps
-	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/mpi_bench
+	@$(MAKE) --no-print-directory $(BUILD)/test_mpi $(BUILD)/test_mpi_faults $(BUILD)/mpi_bench
 	@$(MPICC) -std=c99 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_c.o tests/compile/mpi.c && \
 	  $(MPICC) -x c++ -std=c++11 $(MATRIX_WARN) -DCLSORT_MPI -I. -c -o $(BUILD)/mpi_cxx.o tests/compile/mpi.c && \
 	  echo "compile-check CLSORT_MPI as C99 and C++11 (-Wshadow -Wconversion): ok"
@@ -413,6 +421,9 @@ mpi-test: mpi-deps
 	  grep -E "passed, .* failed|FAILED" $(BUILD)/test_mpi_$$n.log; \
 	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_$$n.log; exit 1; }; \
 	done
+	@timeout 600 $(MPIRUN) -n 2 ./$(BUILD)/test_mpi_faults > $(BUILD)/test_mpi_faults.log 2>&1; status=$$?; \
+	  grep -E "fault at|passed, .* failed|FAILED" $(BUILD)/test_mpi_faults.log; \
+	  [ $$status = 0 ] || { tail -20 $(BUILD)/test_mpi_faults.log; exit 1; }
 
 # The MPI tests under ASan + UBSan with 3 ranks and 500 keys per rank.
 mpi-sanitize: mpi-deps | $(BUILD)

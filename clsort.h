@@ -6,7 +6,8 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE),
- *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order.
+ *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
+ *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
  *     >>config >>opencl      build options; the OpenCL (and libcuda) entry points
  *     >>engine >>errors >>types >>quirks >>device >>context >>programs
@@ -56,7 +57,7 @@
  *                           cache entries then stay PTX, see PROGRAM CACHE). Without
  *                           it the header calls dlopen (glibc before 2.34: link
  *                           -ldl; the CMake target does) or LoadLibrary.
- *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort): the
+ *   CLSORT_MPI              compile the distributed sort (clsort_mpi_sort*): the
  *                           header then includes <mpi.h>; build with mpicc (or
  *                           link an MPI library). Without it nothing of MPI is
  *                           compiled or needed.
@@ -161,8 +162,11 @@
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
+ *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
- *   MPI       clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
+ *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
+ *             clsort_mpi_device_free(&dev_out), clsort_mpi_staging_release(&staging)
+ *             clsort_mpi_sort(ctx, comm, keys, values, weights, n, &mpi_desc, &out)
  *             clsort_mpi_free(&out)                                  (CLSORT_MPI)
  *   Errors: CLSORT_ERROR_INVALID_ARGUMENT (nothing enqueued, no buffer touched),
  *   _OUT_OF_HOST_MEMORY, _NO_DEVICE, _OPENCL (the call and error name),
@@ -350,10 +354,15 @@
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
- *           NVIDIA's driver. Everything decided from device queries is one
+ *           NVIDIA's driver. What is read from device queries is one
  *           table, clsort__decide (>>quirks in the implementation): the
- *           default path, the fallback, shapes, minimum work-group widths,
- *           fast math, PTX; each row with its reason. In short:
+ *           device's class and quirks, the default path, the fallback, the
+ *           status form, minimum work-group widths, the loop budget, PTX,
+ *           the program cache's form; each row with its reason. Each family
+ *           makes its own choices from those facts in its own part
+ *           (clsort__<family>_..._device: the one-sweep sort, the scan's
+ *           tile, the bitonic steps, fast math for N-body, the reduction
+ *           variant), each with its reason. In short:
  *           - the one-pass look-back kernels (scan, pack, the one-sweep
  *             sort, the reduction family) run on every device on the
  *             look-back path. A tile's status is one 64-bit word where the
@@ -692,45 +701,75 @@
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
- *           enqueues nothing.
- * MPI       (CLSORT_MPI) clsort_mpi_sort: one collective call sorts u32 or
- *           u64 keys (with optional 4/8-byte values and optional double
- *           weights) spread over the ranks of a communicator, after Hofmann &
- *           Ruenger (Cluster 2011): I each rank sorts its keys on its own
- *           device (clsort_sort_host), II the ranks find splitting positions
- *           (not splitter keys) t bits of the key per round, one MPI_Allreduce
- *           per round for all p-1 boundaries, and an MPI_Exscan round where a
- *           boundary falls inside a run of equal keys, III one MPI_Alltoallv
- *           per array, IV the p received runs are merged on the host
- *           (CLSORT_MPI_MERGE_HOST, the default: faster than re-sorting on the
- *           device on PoCL, see bench/RESULTS.md) or radix-sorted again
- *           (CLSORT_MPI_MERGE_DEVICE: use it on GPUs, 103 vs 931 ms for 2^26
- *           keys per rank on two H200s). The result: each rank sorted, every
- *           key on rank r <= every key on rank r+1, and each rank's count
- *           within the distribution asked for: max_imbalance (every rank
- *           total/p +- max_imbalance * total/p; 0 = even to the item) or
- *           explicit lower/upper counts per rank. With weights the same
- *           bounds apply to each rank's accumulated weight instead (an item
- *           is never split, so a boundary can miss by less than one item's
- *           weight per rank). Any data: all keys equal, all on one rank,
- *           empty ranks. The output arrays are allocated by the call
- *           (CLSORT_MALLOC) and released with clsort_mpi_free; the inputs
- *           are only read. CLSORT_MPI_PSRS (regular-sampling sample sort)
- *           is there for comparison. Every rank gets an error when any rank
- *           has a bad argument or fails before the exchange (no rank is left
- *           waiting in a collective); a failed MPI call gives
- *           CLSORT_ERROR_MPI with MPI_Error_string's text. Staging: keys go
- *           host -> device -> host for step I; the exchange is host memory.
- * ADDING A PRIMITIVE (the places a new family touches)
- *   1. kernels/<family>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
- *      the work-group scans, the look-back protocol and its spare region,
- *      clear_words) and any shared file it needs (keys.cl, scan.cl).
- *      `make gen` embeds it.
- *   2. The manual: its line in API AT A GLANCE and its paragraph; the API:
- *      one block (public types and functions, clsort_ prefix, descriptors
- *      where zero means default), in the family order of CONTENTS.
- *   3. One part of the implementation, tagged >>family (and its tag in
- *      CONTENTS), placed after the families it calls: a plan (validate the
+ *           enqueues nothing. One operation per family (its row in
+ *           CLSORT_FAMILIES, the registry of the families, names it).
+ * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
+ *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
+ *           order), with optional 4/8-byte values and optional double
+ *           weights, spread over the ranks of a communicator, each rank's
+ *           items in buffers of its own context and its result left in
+ *           device buffers (the caller's: desc.keys_out .. and capacity, or
+ *           created by the call). After Hofmann & Ruenger (Cluster 2011):
+ *           I each rank radix-sorts its items on its device (clsort_sort,
+ *           out of place), II the ranks find splitting positions (not
+ *           splitter keys) t bits of the key per round, one MPI_Allreduce per
+ *           round for all p-1 boundaries, and an MPI_Exscan round where a
+ *           boundary falls inside a run of equal keys; the binary searches
+ *           read the sorted keys through a host copy of every stride-th key
+ *           (desc.sample of them, 65536) and one batch of small windows read
+ *           per round, III MPI_Alltoallv in pieces (desc.piece_bytes, 16 MiB
+ *           per rank per round) staged through pinned host memory
+ *           (CL_MEM_ALLOC_HOST_PTR, mapped; desc.staging keeps it across
+ *           calls): while piece c is exchanged, piece c+1 is copied to the
+ *           host and piece c-1 to the device; the items that stay on a rank
+ *           are copied on the device, IV the received runs are radix-sorted
+ *           again on the device (the default CLSORT_MPI_MERGE_DEVICE; the
+ *           library has no merge kernel and a radix sort of the rank's items
+ *           costs about step I, while merging on the host makes every item
+ *           cross the bus twice more: CLSORT_MPI_MERGE_HOST is kept for
+ *           comparison). What crosses the bus: the items that leave or reach
+ *           the rank, the sample and windows, and the sorted weights (the
+ *           partitioning's prefix sums run on the host). clsort_mpi_sort:
+ *           the same on device copies of host arrays, the result in arrays
+ *           allocated by the call (CLSORT_MALLOC, clsort_mpi_free). The
+ *           result: each rank sorted, every key on rank r <= every key on
+ *           rank r+1, stable (equal keys in the order of (rank, position) of
+ *           the input), and each rank's count within the distribution asked
+ *           for: max_imbalance (every rank total/p +- max_imbalance *
+ *           total/p; 0 = even to the item) or explicit lower/upper counts per
+ *           rank. With weights the same bounds apply to each rank's
+ *           accumulated weight instead (an item is never split, so a
+ *           boundary can miss by less than one item's weight per rank). Any
+ *           data: all keys equal, all on one rank, empty ranks.
+ *           CLSORT_MPI_PSRS (regular-sampling sample sort) is there for
+ *           comparison. Errors: all or nothing. A rank that fails (a bad
+ *           argument, a device error, host memory, the caller's capacity)
+ *           keeps making the collective calls up to the next agreement (one
+ *           MPI_Allreduce of the status at each of four points), so every
+ *           rank returns an error naming the failing rank and no rank is left
+ *           waiting; the inputs are only read. A failed MPI call gives
+ *           CLSORT_ERROR_MPI with MPI_Error_string's text and returns at once.
+ *           clsort_mpi_stats: each step's time on the rank (upload, local
+ *           sort, partition, device->host, exchange, host->device, merge,
+ *           download), the bytes moved, rounds and pieces; desc.serial = 1
+ *           waits for every copy on its own, so that each step shows its
+ *           whole cost (with overlap the copy steps show only the waits the
+ *           exchange did not hide).
+ * ADDING A PRIMITIVE (the places a new family touches; the engine is not
+ * edited)
+ *   In this header:
+ *   1. CLSORT_FAMILIES: its row X(ID, name, PREPARE), in the family order.
+ *      From it come its clsort_family value, clsort_family_name and the
+ *      dispatch of clsort_prepare (which then needs 2 and the function of 4).
+ *   2. clsort_prepare_op: CLSORT_PREPARE_<PREPARE>; and in
+ *      clsort_prepare_call the field for its descriptor, if it has a new one.
+ *   3. The manual and the API: its line in API AT A GLANCE, its paragraph,
+ *      its tag in CONTENTS, and one API block (public types and functions,
+ *      clsort_ prefix, descriptors where zero means default) in the family
+ *      order.
+ *   4. One part of the implementation, tagged >>name, placed after the
+ *      families it calls: its choices from device facts
+ *      (clsort__<name>_..._device, reading ctx->dev), a plan (validate the
  *      descriptor, fill defaults, choose the shape from ctx->dev and
  *      ctx->tuning, once), a request (clsort__request_init / _source /
  *      _option, then clsort__program_get; the options should leave out, with
@@ -738,15 +777,20 @@
  *      launch: NVIDIA's driver compiles them all at each build, also from
  *      the program cache), enqueue (clsort__kargs + clsort__run on a
  *      clsort__chain; scratch by name with clsort__scratch, look-back status
- *      with clsort__status_begin/_end), then the public functions (argument
- *      errors before anything is enqueued).
- *   4. clsort_prepare: a clsort_prepare_op, the descriptor's field in
- *      clsort_prepare_call, and its case in >>prepare (the family's
- *      _prepare function builds the programs its calls take).
+ *      with clsort__status_begin/_end), the public functions (argument
+ *      errors before anything is enqueued), and
+ *      clsort__<name>_prepare_call (the programs a described call takes).
+ *   Outside it:
+ *   5. kernels/<name>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
+ *      the work-group scans, the look-back protocol and its spare region,
+ *      clear_words) and any shared file it needs (keys.cl, scan.cl).
+ *      `make gen` embeds it.
+ *   6. tests/test_<name>.c: its test part against a plain C reference (the
+ *      test driver, the kernel-checker runs and the fault scenarios take
+ *      their list of families from CLSORT_FAMILIES).
  *   A tuning knob of its own adds a clsort_tuning field, its ENVIRONMENT
- *   line and its line in >>tuning; a device decision of its own, a field of
- *   the profile (>>engine) and its row in the quirk table (>>quirks). A key
- *   type: a row of clsort__types (and the key image in keys.cl).
+ *   line and its line in >>tuning. A key type: a row of clsort__types (and
+ *   the key image in keys.cl).
  */
 #ifndef CLSORT_H
 #define CLSORT_H
@@ -1481,9 +1525,44 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  const float *queries, size_t nq, float radius, uint32_t *counts,
                                                  uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
+/* ---- the families: one registry ------------------------------------------- */
+
+/* Every primitive family, one row each, in the order of the manual, the API,
+ * the implementation and the tests: X(ID, name, PREPARE). ID names its
+ * clsort_family (CLSORT_FAMILY_ID), name is its part: its >>name in the
+ * implementation and its test part, and PREPARE its clsort_prepare_op
+ * (CLSORT_PREPARE_PREPARE, one per family). Every list of families derives
+ * from this one: the clsort_family values, clsort_family_name, and the
+ * operations clsort_prepare accepts (a row whose family lacks a prepare
+ * function does not compile); tests and benchmarks iterate over it through
+ * CLSORT_FAMILIES itself or clsort_family_name. A family added here is added
+ * everywhere (see ADDING A PRIMITIVE). */
+#define CLSORT_FAMILIES(X)                \
+    X(SCAN, scan, SCAN)                   \
+    X(SPLIT, split, SPLIT)                \
+    X(GATHER, gather, GATHER)             \
+    X(RADIX, radix, SORT)                 \
+    X(BITONIC, bitonic, BITONIC)          \
+    X(BINNING, binning, BIN)              \
+    X(REDUCE, reduce, REDUCE)             \
+    X(NBODY, nbody, NBODY)                \
+    X(TREE, tree, TREE)
+
+#define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
+typedef enum clsort_family {
+    CLSORT_FAMILIES(CLSORT__FAMILY_ENUM)
+    CLSORT_FAMILY_COUNT /* the number of families */
+} clsort_family;
+#undef CLSORT__FAMILY_ENUM
+
+/* The family's name ("scan", "radix", ...: its row's name), NULL when f is
+ * not a clsort_family. */
+CLSORT_API const char *clsort_family_name(clsort_family f);
+
 /* ---- prepare: build ahead of time ------------------------------------------ */
 
-/* Which call a clsort_prepare_call describes. */
+/* Which call a clsort_prepare_call describes: one operation per family (its
+ * row in CLSORT_FAMILIES names it). */
 typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SCAN = 1,  /* clsort_scan (desc: scan, NULL = u32) */
     CLSORT_PREPARE_SPLIT,     /* clsort_enumerate / pack / split (desc: split, NULL = defaults) */
@@ -1491,8 +1570,26 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_GATHER,    /* clsort_gather */
     CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
     CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
-    CLSORT_PREPARE_NBODY      /* clsort_nbody / clsort_nbody_accel (desc: nbody, required) */
+    CLSORT_PREPARE_NBODY,     /* clsort_nbody / clsort_nbody_accel (desc: nbody, required; the
+                                 BARNES_HUT method prepares the tree's programs) */
+    CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
+                                 by_key or histogram, as that function takes) */
+    CLSORT_PREPARE_TREE       /* clsort_tree_build, _accel, _radius and the _host forms
+                                 (desc: tree, NULL = 3D points, 32-bit codes) */
 } clsort_prepare_op;
+
+/* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
+ * describes (0: clsort_reduce). The _host forms take the same programs. */
+typedef enum clsort_reduce_fn {
+    CLSORT_REDUCE_FN_REDUCE = 0,        /* clsort_reduce (desc: reduce, NULL = u32 sum) */
+    CLSORT_REDUCE_FN_SEGMENTED_SCAN,    /* clsort_segmented_scan (desc: reduce, NULL = u32 sum, no segments) */
+    CLSORT_REDUCE_FN_SEGMENTED_REDUCE,  /* clsort_segmented_reduce (desc: reduce; its segments are offsets) */
+    CLSORT_REDUCE_FN_REDUCE_BY_KEY,     /* clsort_reduce_by_key (desc: by_key, NULL = u32 keys and sums) */
+    CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE, /* clsort_run_length_encode (desc: by_key) */
+    CLSORT_REDUCE_FN_UNIQUE,            /* clsort_unique (desc: by_key; values as desc.value_size, present
+                                           when desc.values_in is) */
+    CLSORT_REDUCE_FN_HISTOGRAM          /* clsort_histogram_even (desc: histogram, required) */
+} clsort_reduce_fn;
 
 /* One call to come: the descriptor it will take, and n where the programs
  * depend on it (the N-body shape; the radix sort's one-sweep passes need
@@ -1508,6 +1605,11 @@ typedef struct clsort_prepare_call {
     const clsort_bitonic_desc *bitonic;
     const clsort_bin_desc *bin;
     const clsort_nbody_desc *nbody;
+    clsort_reduce_fn reduce_fn;
+    const clsort_reduce_desc *reduce;
+    const clsort_by_key_desc *by_key;
+    const clsort_histogram_desc *histogram;
+    const clsort_tree_desc *tree;
 } clsort_prepare_call;
 
 typedef struct clsort_prepare_desc {
@@ -1536,7 +1638,7 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
 extern "C" {
 #endif
 
-/* How clsort_mpi_sort decides where items go. */
+/* How the distributed sort decides where items go. */
 typedef enum clsort_mpi_algorithm {
     CLSORT_MPI_PARTITION = 0, /* Hofmann-Ruenger splitting positions: any distribution, weights, duplicates */
     CLSORT_MPI_PSRS           /* regular-sampling sample sort (Shi-Schaeffer), for comparison: splitter
@@ -1545,13 +1647,27 @@ typedef enum clsort_mpi_algorithm {
 
 /* How step IV puts the p received sorted runs in order. */
 typedef enum clsort_mpi_merge {
-    CLSORT_MPI_MERGE_HOST = 0, /* log2(p) levels of stable two-way merges on the host (default: faster on PoCL) */
-    CLSORT_MPI_MERGE_DEVICE    /* radix sort of the concatenated runs again on the device (clsort_sort_host) */
+    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs radix-sorted again on the device (default) */
+    CLSORT_MPI_MERGE_HOST        /* the runs downloaded, log2(p) levels of stable two-way merges on the host,
+                                    uploaded: for comparison (it pays only where the device is the host's CPU) */
 } clsort_mpi_merge;
 
+/* Pinned host memory of the exchange (two CL_MEM_ALLOC_HOST_PTR buffers,
+ * kept mapped). Creating it costs page locking; desc.staging = &s keeps it
+ * across calls: zero it before the first call (it grows when a call needs
+ * more) and release it with clsort_mpi_staging_release before destroying
+ * its context. Fields are the library's. */
+typedef struct clsort_mpi_staging {
+    clsort_context *ctx;
+    cl_mem buffer[2]; /* send, receive */
+    void *host[2];    /* their mapped memory */
+    size_t bytes;     /* of each */
+} clsort_mpi_staging;
+
 typedef struct clsort_mpi_desc {
-    clsort_type type;              /* CLSORT_U32 (default) or CLSORT_U64 keys, ascending */
-    size_t value_size;             /* 0: no values; 4 or 8: values[] moved with the keys */
+    clsort_type type;              /* U32 (default), I32, F32, U64, I64 or F64 keys, ascending in clsort_sort's
+                                      order (floats: -0 < +0, NaNs last) */
+    size_t value_size;             /* 0: no values; 4 or 8: values moved with the keys */
     clsort_mpi_algorithm algorithm;
     clsort_mpi_merge merge;
     /* The distribution asked for, in items, or in accumulated weight when
@@ -1566,35 +1682,111 @@ typedef struct clsort_mpi_desc {
      * each boundary move by half the smaller room of its two ranks. */
     const double *lower, *upper;
     unsigned bits_per_round;       /* t of the partitioning, 1..8; 0 = 3 (the paper's choice) */
+    /* Step III moves the items in rounds of at most piece_bytes per rank
+     * (keys, values and weights together; 0 = 16 MiB, at most 1 GiB) through
+     * pinned host memory of 2 x 2 pieces (per call, or *staging). serial = 1:
+     * each copy is waited for before the exchange goes on, so that the stats
+     * give every step its whole time (a measurement mode; 0 = the copies of
+     * the next and previous pieces overlap the exchange of this one). */
+    size_t piece_bytes;
+    int serial;
+    clsort_mpi_staging *staging;   /* NULL: the call creates and releases its own */
+    size_t sample;                 /* step II reads the sorted keys through at most this many of them copied to
+                                      the host (every stride-th) plus windows between them; 0 = 65536 */
+    /* clsort_mpi_sort_device only: buffers of ctx's cl_context for the
+     * result, `capacity` items each: keys_out, values_out (with value_size)
+     * and weights_out (with weights); or all NULL: the call creates them. */
+    cl_mem keys_out, values_out, weights_out;
+    size_t capacity;
 } clsort_mpi_desc;
+
+/* The steps of the distributed sort: indexes of clsort_mpi_stats.seconds. */
+enum {
+    CLSORT_MPI_STEP_UPLOAD = 0, /* clsort_mpi_sort: the caller's arrays to the device */
+    CLSORT_MPI_STEP_LOCAL_SORT, /* I: the radix sort of this rank's items (and the sorted weights to the host) */
+    CLSORT_MPI_STEP_PARTITION,  /* II: the key sample, the splitting positions (all search rounds) */
+    CLSORT_MPI_STEP_D2H,        /* III: waiting for device->host copies of the pieces */
+    CLSORT_MPI_STEP_EXCHANGE,   /* III: the counts, the agreement, MPI_Alltoallv of the pieces */
+    CLSORT_MPI_STEP_H2D,        /* III: waiting for host->device copies of the pieces */
+    CLSORT_MPI_STEP_MERGE,      /* IV: the received runs put in order */
+    CLSORT_MPI_STEP_DOWNLOAD,   /* clsort_mpi_sort: the result to host arrays */
+    CLSORT_MPI_STEP_COUNT
+};
+
+/* Where one call's time went on this rank. With overlap (serial = 0) the
+ * D2H and H2D steps are only the waits the exchange did not hide. */
+typedef struct clsort_mpi_stats {
+    double seconds[CLSORT_MPI_STEP_COUNT];
+    double total;                     /* the whole call */
+    unsigned long long bytes_d2h;     /* step III: copied to pinned host memory (the items that leave the rank) */
+    unsigned long long bytes_sent;    /* step III: sent to other ranks (the same bytes) */
+    unsigned long long bytes_h2d;     /* step III: copied from pinned host memory (the items that arrive) */
+    unsigned rounds;                  /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
+    unsigned final_columns;           /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
+    unsigned pieces;                  /* exchange rounds (one MPI_Alltoallv per array each), the same on all ranks */
+} clsort_mpi_stats;
 
 /* What clsort_mpi_sort hands back on each rank. keys, values and weights are
  * allocated by the call (CLSORT_MALLOC) and owned by the caller: release them
- * with clsort_mpi_free. seconds: this rank's time in the four steps
- * (I local sort, II partitioning, III redistribution, IV merge). */
+ * with clsort_mpi_free. */
 typedef struct clsort_mpi_out {
     size_t n;        /* this rank's new local count */
     void *keys;      /* n keys, sorted; every key on rank r <= every key on rank r+1 */
     void *values;    /* n values (when value_size != 0), else NULL */
     double *weights; /* n weights (when weights were given), else NULL */
     double weight;   /* the sum of this rank's weights (or n when unweighted) */
-    double seconds[4];
-    unsigned rounds;        /* partitioning search rounds (one MPI_Allreduce each), the same on all ranks */
-    unsigned final_columns; /* boundaries settled by the MPI_Exscan round (inside runs of equal keys) */
+    clsort_mpi_stats stats;
 } clsort_mpi_out;
 
 /* Collective over comm: every rank calls it with its n local keys (values,
  * weights optional: NULL). The inputs are only read. On success *out holds
- * this rank's part of the globally sorted sequence; on failure *out is empty
- * and every rank returns an error (an argument or local error found before
- * the exchange is agreed on by all ranks). weights: 0 <= w <= 1e290 (a
- * total weight of 0 puts every boundary at 0: the last rank gets all items).
- * Per rank n < 2^31 (MPI counts). */
+ * this rank's part of the globally sorted sequence, stable: equal keys keep
+ * the order of (rank, position) of the input. On failure *out is empty and
+ * every rank returns an error (agreed before any return, naming the first
+ * failing rank; an MPI call that fails returns at once). weights: 0 <= w <=
+ * 1e290 (a total weight of 0 puts every boundary at 0: the last rank gets all
+ * items). Per rank n < 2^31 (MPI counts). Runs clsort_mpi_sort_device on
+ * device copies of the arrays. */
 CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
                                          const double *weights, size_t n, const clsort_mpi_desc *desc,
                                          clsort_mpi_out *out);
 /* Releases what clsort_mpi_sort allocated and zeroes *out (NULL is fine). */
 CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
+
+/* What clsort_mpi_sort_device hands back on each rank. */
+typedef struct clsort_mpi_device_out {
+    size_t n;               /* this rank's new local count */
+    size_t needed;          /* the items this rank's result needs, known once the counts are exchanged: also
+                               after a failure there (desc.capacity too small), else 0 */
+    cl_mem keys;            /* n keys, sorted, on ctx's cl_context; every key on rank r <= every key on rank r+1 */
+    cl_mem values, weights; /* n values (with value_size), n weights (with weights), else NULL */
+    double weight;          /* the sum of this rank's weights (or n when unweighted) */
+    clsort_mpi_stats stats;
+    clsort_context *ctx;    /* the context of the buffers */
+} clsort_mpi_device_out;
+
+/* The device-resident form: keys (values: n * value_size bytes, weights: n
+ * doubles, each optional) are buffers of ctx's cl_context, only read; the
+ * result stays on the device: in desc.keys_out/values_out/weights_out when
+ * given (out->keys etc. are then those buffers), else in buffers the call
+ * creates (at least one item each). out holds one reference to each
+ * (clsort_mpi_device_free releases them). Nothing goes through the host but
+ * the items that leave or reach the rank, a sample of the sorted keys, and
+ * the weights (for the partitioning). The output buffers may be the input
+ * buffers (step I reads the inputs before anything is written; the inputs
+ * are then not kept after an error). When desc.capacity is below the
+ * result's count on any rank, every rank fails with
+ * CLSORT_ERROR_INVALID_ARGUMENT before anything is exchanged, and
+ * out->needed says what this rank needs. Otherwise as clsort_mpi_sort; after
+ * an error the caller's output buffers hold unspecified data. The call ends
+ * with the results complete (it waits for ctx's queue). */
+CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm comm, cl_mem keys, cl_mem values,
+                                                cl_mem weights, size_t n, const clsort_mpi_desc *desc,
+                                                clsort_mpi_device_out *out);
+/* Releases out's references and zeroes it (NULL is fine). */
+CLSORT_API void clsort_mpi_device_free(clsort_mpi_device_out *out);
+/* Unmaps and releases the staging memory and zeroes *staging (NULL is fine). */
+CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 
 #ifdef __cplusplus
 }
@@ -1695,7 +1887,10 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out);
     X(cl_int, clEnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
-    X(cl_int, clReleaseEvent, (cl_event))
+    X(cl_int, clReleaseEvent, (cl_event)) \
+    X(void *, clEnqueueMapBuffer, (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *)) \
+    X(cl_int, clEnqueueUnmapMemObject, (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))
 
 #ifdef CLSORT_DYNAMIC_OPENCL
 #define CLSORT__CL_FIELD(ret, name, params) ret(CL_API_CALL *p_##name) params; /* ## keeps name unexpanded */
@@ -1874,8 +2069,11 @@ typedef struct clsort__profile {
     cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
     cl_ulong max_alloc;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer */
     size_t base_align;      /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (>= 256) */
-    /* The decisions, set by the device-quirk table (clsort__decide) and
-     * read by the families; nothing else looks at names or vendors. */
+    /* Set by the device-quirk table (clsort__decide) from the answers above:
+     * device facts (class, vendor, quirks) and the engine's own choices. The
+     * families make their choices in their own parts from these facts
+     * (clsort__<family>_..._device); nothing else looks at names, vendors or
+     * device types. */
     int cpu, gpu, nvidia;   /* device class; nvidia: an NVIDIA GPU */
     int llvmpipe;           /* Mesa's software device (its bugs: min_wg, no one-sweep) */
     int nv_ptx;             /* NVIDIA sm_70+: PTX warp instructions may be inlined */
@@ -1883,16 +2081,10 @@ typedef struct clsort__profile {
     int lb_fallback;        /* the look-back kernels carry the decoupled fallback */
     int int64_atomics;      /* cl_khr_int64_base_atomics */
     int lb_status64;        /* look-back status: one 64-bit word per tile (else a pair of 32-bit words) */
-    int onesweep;           /* radix sort: one-sweep passes on the look-back path */
     int serial_groups;      /* work-groups run as loops over work-items: few work-items, many items each */
-    int wide_scan;          /* plain scans take twice the items per work-item */
-    unsigned bitonic_steps; /* most global bitonic steps per pass (0: what the registers allow, <= 6) */
-    int nbody_fast;         /* float N-body built with -cl-fast-relaxed-math */
     size_t min_wg;          /* narrowest work-group that runs correctly (clsort__widen) */
-    size_t radix_min_wg;    /* narrowest work-group of radix_count / radix_reorder (w > 1) */
     int cache_defer;        /* program cache: store a binary when the program leaves the context */
     int cache_cubin;        /* program cache: store a PTX binary as a cubin made through libcuda (>>cubin) */
-    int rbk_v3;             /* reduce-by-key, run-length encode, unique on the reduction family's variant 3 */
     int nv_attr_query;      /* cl_nv_device_attribute_query: compute capability, PCI bus and slot */
     int pci_bus_info;       /* cl_khr_pci_bus_info: PCI domain, bus, device, function */
     cl_ulong loop_budget;   /* most loop passes (all loops together) one work-item may run in one
@@ -2162,10 +2354,13 @@ CLSORT_API size_t clsort_type_size(clsort_type t)
 }
 
 /* >>quirks: the device-quirk table -------------------------------------------
- * Every decision the library takes from device queries, one row each with
- * its reason; the families read the result from ctx->dev and never look at
- * names, vendors or device types themselves. A port to a new vendor edits
- * this function (and, for new measurements, the rows' numbers). Decided
+ * The device facts the library takes from device queries (class, vendor,
+ * quirks) and the engine's own decisions (path, fallback, status form, loop
+ * budget, program cache), one row each with its reason. The families read
+ * these from ctx->dev and make their own choices from them in their own parts
+ * (clsort__<family>_..._device); none looks at names, vendors or device
+ * types itself. A port to a new vendor edits this function and those (and,
+ * for new measurements, the rows' numbers). Decided
  * from the query answers of clsort__query_device:
  *   - type: cpu (CL_DEVICE_TYPE_CPU), gpu (CL_DEVICE_TYPE_GPU; oclgrind
  *     says both); ACCELERATOR, CUSTOM, DEFAULT-only: neither,
@@ -2220,27 +2415,11 @@ static void clsort__decide(clsort__profile *d)
      * forces the pairs, so the tests cover both forms on every implementation that has
      * the 64-bit one. */
     d->lb_status64 = d->int64_atomics && !d->nvidia;
-    /* One-sweep radix passes (look-back path): on NVIDIA sm_70+, whose PTX
-     * warp ballots make the warp-level ranking fast (measured, bench/), and
-     * on CPUs, where the emulated warp steps check the algorithm (tests run
-     * it there); other GPUs keep the classic passes, which need no warp
-     * steps (the emulation through local memory would be slow there). */
-    d->onesweep = d->nv_ptx || d->cpu;
     /* CPUs (PoCL) run a work-group as loops over its work-items, split at
      * every barrier: few work-items with many items each (scan 2.3x, pack
      * 1.4x faster at 4 x 1024 than 64 x 64; radix: one work-item per tile,
      * the serial scatter; bitonic 32 x 64; N-body 256 x 4 bodies). */
     d->serial_groups = d->cpu;
-    /* GPUs: plain scans ran fastest with 32 KiB tiles (256 x 32 u32) on the
-     * H100, twice the items of pack/split (bench/RESULTS.md). */
-    d->wide_scan = d->gpu;
-    /* GPUs: 4 global bitonic steps per pass (16 keys per work-item) beat 6
-     * on the H100 (register pressure): 2.45 vs 3.27 ms for 2^24 keys. */
-    d->bitonic_steps = d->gpu ? 4u : 0u;
-    /* GPUs: float N-body with fast math, like CUDA's nbody sample
-     * (1.9e12 vs 1.5e12 interactions/s on the H100); the accuracy bound in
-     * the manual holds there too (tested). */
-    d->nbody_fast = d->gpu;
     /* Mesa llvmpipe (rusticl, clover; seen in Mesa 22.3): in a work-group
      * narrower than its SIMD width (the "N bits" of the device name / 32
      * lanes), a loop with a barrier that follows a loop whose trip count
@@ -2253,10 +2432,8 @@ static void clsort__decide(clsort__profile *d)
      * fallbacks at 8 x 256 tiles under the reverse-tile test (pack and
      * enumerate of 300001 wrong from tile 126 on); the widened groups made
      * fewer passes per element, and the loop budget below now keeps every
-     * launch under the limit. The one-sweep fallback counts a tile's keys in
-     * one loop of TILE passes (wrong at 65537 keys): llvmpipe keeps the
-     * classic passes (the budget would allow one-sweep only for a few
-     * tiles). */
+     * launch under the limit (the radix sort keeps its classic passes
+     * there: clsort__radix_onesweep_device). */
     d->min_wg = 1;
     d->llvmpipe = strncmp(d->name, "llvmpipe", 8) == 0;
     /* The loop budget (>>loop budget): llvmpipe's 65535 passes per
@@ -2277,14 +2454,7 @@ static void clsort__decide(clsort__profile *d)
         while (b && b > d->name && b[-1] >= '0' && b[-1] <= '9') --b;
         if (b) nbits = strtoul(b, NULL, 10);
         d->min_wg = nbits >= 128 && nbits <= 2048 ? (size_t)(nbits / 16) : 32;
-        d->onesweep = 0;
     }
-    /* 2-work-item groups: PoCL 5 miscompiles radix_count / radix_reorder at
-     * that size (heap corruption or unsorted keys; correct with
-     * -cl-opt-disable and on NVIDIA), so those work-group kernels take >= 4
-     * work-items on every device (it costs nothing elsewhere: 2 is never a
-     * measured best). */
-    d->radix_min_wg = 4;
     /* Program cache: CPU devices (PoCL) compile a kernel's code at its first
      * launch, for that launch's work-group size, and keep it in the program:
      * the binary taken after the calls ran loads with nothing left to
@@ -2315,15 +2485,6 @@ static void clsort__decide(clsort__profile *d)
      * until the program leaves the context or clsort_cache_flush, off the
      * first call's path. */
     d->cache_defer = d->cache_defer || d->cache_cubin;
-    /* Reduction family: variant 3 of the tile kernels (registers from load
-     * to output, warp-shuffle pair scan) for reduce-by-key, run-length
-     * encode and unique where the shuffles are inline PTX. H100, 2^28 u32,
-     * mean run 1000, one command with CUB: reduce-by-key 1.271 -> 1.134 ms
-     * (0.68x -> 0.76x CUB), run-length encode 0.733 -> 0.631, unique 0.737
-     * -> 0.628; but the scans got slower with it (segmented scan, u32 flags
-     * 1.221 -> 1.426, scan by key 1.335 -> 1.427), so they keep variant 1.
-     * Not measured elsewhere: variant 1 there. */
-    d->rbk_v3 = d->nv_ptx;
 }
 
 /* A work-group of w > 1 work-items is widened to the device's narrowest
@@ -4169,10 +4330,14 @@ static const char *const clsort__scan_slot_status = "scan: look-back status";
  * work-items, and each barrier splits those loops: 4 work-items with 1024
  * serial items each ran scan 2.3x and pack 1.4x faster than 64 x 64 on PoCL.
  * tuning.tile_* overrides (8-byte elements take half the items). */
+/* GPUs: plain scans ran fastest with 32 KiB tiles (256 x 32 u32) on the
+ * H100, twice the items of pack/split (bench/RESULTS.md). */
+static int clsort__scan_wide_device(const clsort__profile *d) { return d->gpu; }
+
 static void clsort__scan_shape(const clsort_context *ctx, size_t elem, size_t stage_elem, size_t *wg, size_t *items)
 {
     size_t w = 256, it = elem == 8 ? 8 : 16;
-    if (stage_elem == 0 && ctx->dev.wide_scan) it *= 2;
+    if (stage_elem == 0 && clsort__scan_wide_device(&ctx->dev)) it *= 2;
     if (ctx->dev.serial_groups) w = 4, it *= 64;
     if (ctx->tuning.tile_wg) {
         w = ctx->tuning.tile_wg;
@@ -4217,6 +4382,13 @@ static clsort_result clsort__scan_prepare(clsort_context *ctx, const clsort_scan
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "clsort_prepare(scan): f64 needs cl_khr_fp64, which %s lacks",
                             ctx->dev.name);
     return clsort__scan_program(ctx, t, &p);
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SCAN). */
+static clsort_result clsort__scan_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__scan_prepare(ctx, call->scan);
 }
 
 /* Scans n elements with program p (a scan program, or the split family's
@@ -4481,6 +4653,13 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SPLIT). */
+static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__split_prepare(ctx, call->split);
+}
+
 /* Reads a device uint32 result to the host, if asked for. */
 static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *dst)
 {
@@ -4729,6 +4908,14 @@ static clsort_result clsort__gather_program(clsort_context *ctx, clsort__program
     return clsort__program_get(ctx, &rq, out);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: GATHER). */
+static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__program *p;
+    (void)call, (void)n;
+    return clsort__gather_program(ctx, &p);
+}
+
 /* dst[i] = src[idx[i]] for n elements of elem_size bytes; src holds
  * src_bytes (an index past it yields a zero element). */
 static clsort_result clsort__gather_run(clsort__chain *c, cl_mem src, cl_mem dst, cl_mem idx, size_t n,
@@ -4821,6 +5008,25 @@ static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst
  * caller's desc.temp, or when the status slots must be cleared,
  * clsort__status_begin). */
 
+/* 2-work-item groups: PoCL 5 miscompiles radix_count / radix_reorder at
+ * that size (heap corruption or unsorted keys; correct with -cl-opt-disable
+ * and on NVIDIA), so those work-group kernels take >= 4 work-items on every
+ * device (it costs nothing elsewhere: 2 is never a measured best). */
+#define CLSORT__RADIX_MIN_WG 4
+
+/* One-sweep passes (look-back path): on NVIDIA sm_70+, whose PTX warp
+ * ballots make the warp-level ranking fast (measured, bench/), and on CPUs,
+ * where the emulated warp steps check the algorithm (tests run it there);
+ * other GPUs keep the classic passes, which need no warp steps (the
+ * emulation through local memory would be slow there). Not on llvmpipe:
+ * the one-sweep fallback counts a tile's keys in one loop of TILE passes
+ * (wrong at 65537 keys there), and the loop budget would allow one-sweep
+ * only for a few tiles. */
+static int clsort__radix_onesweep_device(const clsort__profile *d)
+{
+    return (d->nv_ptx || d->cpu) && !d->llvmpipe;
+}
+
 static const char *const clsort__radix_slot[4] = {"radix: alternate keys", "radix: alternate values",
                                                    "radix: digit counts", "radix: values copy"};
 /* the one-sweep status words and digit histograms (context scratch) */
@@ -4869,8 +5075,8 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
     unsigned lb = 4;
     if (ctx->dev.serial_groups) w = 1, it = 16384; /* serial tiles: radix_scatter */
     if (ctx->tuning.tile_wg) w = ctx->tuning.tile_wg, it = ctx->tuning.tile_items;
-    /* the quirk table's narrowest radix work-group (PoCL 5 at 2 work-items) */
-    while (w > 1 && w < ctx->dev.radix_min_wg) w <<= 1;
+    /* the narrowest radix work-group (PoCL 5 at 2 work-items) */
+    while (w > 1 && w < CLSORT__RADIX_MIN_WG) w <<= 1;
     clsort__widen(ctx, &w, &it);
     if (lb > radix_bits) lb = radix_bits < 1 ? 1 : radix_bits;
     while (w > ctx->dev.max_wg && w > 1) w >>= 1;
@@ -4951,7 +5157,7 @@ static int clsort__tile_sort_shape(const clsort_context *ctx, size_t key_size, s
     clsort__radix_shape(ctx, key_size, value_size, radix_bits, &w, &it, &lb);
     if (w == 1) {
         w = 4, it = 1024;
-        while (w < ctx->dev.radix_min_wg) w <<= 1, it >>= 1;
+        while (w < CLSORT__RADIX_MIN_WG) w <<= 1, it >>= 1;
         clsort__widen(ctx, &w, &it);
         while (w > ctx->dev.max_wg && w > 1) w >>= 1;
         if (w < 2) return 0;
@@ -5014,15 +5220,15 @@ static int clsort__onesweep_fits(const clsort_context *ctx, const clsort__sort_p
     return clsort__loop_fits(ctx, walk) && clsort__loop_fits(ctx, hist);
 }
 
-/* Whether the one-sweep passes are chosen (on the look-back path): where the
- * device's row says, or tuning.onesweep: OFF nowhere, ON on every device
- * but llvmpipe (one-sweep's fallback counts a tile's keys in one loop, past
- * its loop limit: see the quirk table). */
+/* Whether the one-sweep passes are chosen (on the look-back path): where
+ * clsort__radix_onesweep_device says, or tuning.onesweep: OFF nowhere, ON on
+ * every device but llvmpipe (one-sweep's fallback counts a tile's keys in
+ * one loop, past its loop limit). */
 static int clsort__onesweep_chosen(const clsort_context *ctx)
 {
     if (ctx->tuning.onesweep == CLSORT_ONESWEEP_OFF) return 0;
     if (ctx->tuning.onesweep == CLSORT_ONESWEEP_ON) return !ctx->dev.llvmpipe;
-    return ctx->dev.onesweep;
+    return clsort__radix_onesweep_device(&ctx->dev);
 }
 
 /* Validates the descriptor and decides passes, kernels, shape and scratch. */
@@ -5184,6 +5390,12 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
     /* gather: values gathered through the permutation; keys or values in
      * place with an odd number of passes (the first pass starts from a copy) */
     return pl.gather_values || (pl.passes % 2 && !pl.fill) ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: SORT). */
+static clsort_result clsort__radix_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__sort_prepare(ctx, call->sort, n);
 }
 
 /* The sizes of a sort's keys, optional values and permutation (the radix and
@@ -5622,6 +5834,11 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
  * segments per work-group, bitonic_global<S> S steps of a long segment's
  * stage per pass; values are gathered (>>gather) through the index. */
 
+/* GPUs: 4 global bitonic steps per pass (16 keys per work-item) beat 6 on
+ * the H100 (register pressure): 2.45 vs 3.27 ms for 2^24 keys. 0: what the
+ * registers allow (<= 6). */
+static unsigned clsort__bitonic_steps_device(const clsort__profile *d) { return d->gpu ? 4u : 0u; }
+
 static const char *const clsort__bitonic_slot_index = "bitonic: index";
 static const char *const clsort__bitonic_slot_values = "bitonic: values copy";
 static const char *const clsort__bitonic_slot_offsets = "bitonic: segment offsets";
@@ -5728,8 +5945,9 @@ static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, s
 static unsigned clsort__bitonic_max_steps(const clsort_context *ctx, const clsort__bitonic_plan *pl)
 {
     unsigned max_steps = 6u - (pl->key_size == 8 ? 1u : 0u) - (pl->has_idx ? 1u : 0u);
-    /* the quirk table's limit (GPUs: 4, measured on the H100) */
-    if (ctx->dev.bitonic_steps && max_steps > ctx->dev.bitonic_steps) max_steps = ctx->dev.bitonic_steps;
+    /* the device's limit (GPUs: 4, measured on the H100) */
+    if (clsort__bitonic_steps_device(&ctx->dev) && max_steps > clsort__bitonic_steps_device(&ctx->dev))
+        max_steps = clsort__bitonic_steps_device(&ctx->dev);
     if (ctx->tuning.bitonic_steps && ctx->tuning.bitonic_steps < max_steps) max_steps = ctx->tuning.bitonic_steps;
     return max_steps;
 }
@@ -5765,6 +5983,13 @@ static clsort_result clsort__bitonic_prepare(clsort_context *ctx, const clsort_b
     CLSORT__TRY(clsort__plan_bitonic(ctx, "clsort_prepare(bitonic)", 0, &d, &pl));
     CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &p));
     return d.values_in ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BITONIC). */
+static clsort_result clsort__bitonic_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    (void)n;
+    return clsort__bitonic_prepare(ctx, call->bitonic);
 }
 
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
@@ -6504,6 +6729,12 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BIN). */
+static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__bin_prepare(ctx, call->bin, n);
+}
+
 /* >>reduce -------------------------------------------------------------------
  * kernels/reduce.cl (with common.cl): reduce, segmented scan and reduce,
  * reduce-by-key, run-length encode, unique, histogram. One pass kernel family
@@ -6545,17 +6776,27 @@ typedef struct clsort__reduce_kind {
  * work-items through one local array with warp barriers, the pair scan by
  * warp shuffles (inline PTX where dev.nv_ptx, emulated elsewhere), the
  * scatter loop only where a run starts or ends. */
+/* Variant 3 by default for reduce-by-key, run-length encode and unique
+ * where the shuffles are inline PTX. H100, 2^28 u32, mean run 1000, one
+ * command with CUB: reduce-by-key 1.271 -> 1.134 ms (0.68x -> 0.76x CUB),
+ * run-length encode 0.733 -> 0.631, unique 0.737 -> 0.628; but the scans got
+ * slower with it (segmented scan, u32 flags 1.221 -> 1.426, scan by key
+ * 1.335 -> 1.427), so they keep variant 1. Not measured elsewhere: variant 1
+ * there. */
+static int clsort__reduce_v3_device(const clsort__profile *d) { return d->nv_ptx; }
+
 static int clsort__reduce_v3(const clsort_context *ctx, int by_key_reduction)
 {
     /* Every device when asked for (the emulation elsewhere); by default
-     * where the quirk row says (rbk_v3: NVIDIA sm_70+, measured). The
+     * where clsort__reduce_v3_device says (NVIDIA sm_70+, measured). The
      * emulation's failure under oclgrind 21.10 (wrong results, uninitialized
      * warp totals in rd_wg_scan) was oclgrind's: LLVM turns `lane == 0` and
      * `lane == RW - 1` into a switch on `trunc lid to i5`, which its
      * interpreter took wrongly past work-item 31 (tests/oclgrind_switch.c;
      * fixed by tests/oclgrind-shadow.patch). */
     return ctx->tuning.reduce_tiles == CLSORT_REDUCE_TILES_REGISTERS ||
-           (ctx->tuning.reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && by_key_reduction && ctx->dev.rbk_v3);
+           (ctx->tuning.reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && by_key_reduction &&
+            clsort__reduce_v3_device(&ctx->dev));
 }
 
 /* The tile: 256 work-items x 16 items (8 with an 8-byte value or key, 32
@@ -6812,6 +7053,28 @@ static clsort_result clsort__reduce_check_offsets(clsort_context *ctx, const uin
     return CLSORT_SUCCESS;
 }
 
+/* The descriptor of a segmented call, checked: type, operator, segments. */
+static clsort_result clsort__reduce_plan_desc(clsort_context *ctx, const char *fn, const clsort_reduce_desc *desc,
+                                              clsort__reduce_plan *pl)
+{
+    clsort_reduce_desc *d = &pl->d;
+    memset(pl, 0, sizeof *pl);
+    if (desc) *d = *desc;
+    CLSORT__TRY(clsort__reduce_check_type(ctx, d->type, d->op, fn));
+    if (d->inclusive != 0 && d->inclusive != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: inclusive must be 0 or 1", fn);
+    if ((int)d->segments < 0 || d->segments > CLSORT_SEGMENTS_OFFSETS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown segments kind %d", fn, (int)d->segments);
+    pl->elem = clsort__types[d->type].size;
+    if (d->segments == CLSORT_SEGMENTS_KEYS) {
+        CLSORT__TRY(clsort__check_type(ctx, d->key_type, fn));
+        pl->seg_size = clsort__types[d->key_type].size;
+    } else {
+        pl->seg_size = d->segments == CLSORT_SEGMENTS_FLAGS_U8 ? 1 : 4;
+    }
+    return CLSORT_SUCCESS;
+}
+
 /* Checks a segmented call (scan: in == out allowed; out holds n elements,
  * or one per segment for the segmented reduce: reduce = 1). host: the *_host
  * form (segments only from segment_data_host, nothing on the device to check). */
@@ -6821,21 +7084,8 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
 {
     size_t out_elems;
     clsort_reduce_desc *d = &pl->d;
-    memset(pl, 0, sizeof *pl);
-    if (desc) *d = *desc;
-    CLSORT__TRY(clsort__reduce_check_type(ctx, d->type, d->op, fn));
-    if (d->inclusive != 0 && d->inclusive != 1)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: inclusive must be 0 or 1", fn);
-    if ((int)d->segments < 0 || d->segments > CLSORT_SEGMENTS_OFFSETS)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown segments kind %d", fn, (int)d->segments);
+    CLSORT__TRY(clsort__reduce_plan_desc(ctx, fn, desc, pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    pl->elem = clsort__types[d->type].size;
-    if (d->segments == CLSORT_SEGMENTS_KEYS) {
-        CLSORT__TRY(clsort__check_type(ctx, d->key_type, fn));
-        pl->seg_size = clsort__types[d->key_type].size;
-    } else {
-        pl->seg_size = d->segments == CLSORT_SEGMENTS_FLAGS_U8 ? 1 : 4;
-    }
     if (d->segments == CLSORT_SEGMENTS_OFFSETS) {
         if (d->segment_count > 0xfffffffeu)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: segment_count %lu, at most 2^32-2", fn,
@@ -7120,6 +7370,26 @@ static clsort_result clsort__by_key_plan_make(clsort_context *ctx, const char *f
     return CLSORT_SUCCESS;
 }
 
+/* The pass kernels of a by-key call (what: 0 reduce_by_key, 1 run-length
+ * encode, 2 unique). */
+static clsort__reduce_kind clsort__by_key_kind(const clsort_context *ctx, int what, const clsort__by_key_plan *pl)
+{
+    clsort__reduce_kind k;
+    memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 1);
+    k.seg = 2;
+    k.seg_size = pl->key_size;
+    if (what == 0) {
+        k.type = pl->d.type;
+        k.op = pl->d.op;
+    } else {
+        k.val_one = 1;
+        k.heads = 1;
+        if (what == 2) k.mv_size = pl->d.value_size;
+    }
+    return k;
+}
+
 /* Runs the by-key pass; count to desc.count and/or *count. */
 static clsort_result clsort__by_key_run(clsort_context *ctx, const clsort__by_key_plan *pl, clsort__reduce_kind k,
                                         cl_mem keys_in, cl_mem vals, clsort__reduce_outs *o, size_t n, size_t *count,
@@ -7184,12 +7454,7 @@ CLSORT_API clsort_result clsort_reduce_by_key(clsort_context *ctx, cl_mem keys_i
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", values_in, pl.elem, "values_in",
                                        keys_out, pl.key_size, "keys_out", values_out, pl.elem, "values_out",
                                        pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.type = pl.d.type;
-    k.op = pl.d.op;
-    k.seg = 2;
-    k.seg_size = pl.key_size;
+    k = clsort__by_key_kind(ctx, 0, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.vals_out = values_out;
@@ -7208,12 +7473,7 @@ CLSORT_API clsort_result clsort_run_length_encode(clsort_context *ctx, cl_mem ke
     CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, 1, n, desc, 0, &pl));
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", NULL, 0, "", keys_out,
                                        pl.key_size, "keys_out", lengths, 4, "lengths", pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.seg = 2;
-    k.seg_size = pl.key_size;
-    k.val_one = 1;
-    k.heads = 1;
+    k = clsort__by_key_kind(ctx, 1, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.vals_out = lengths;
@@ -7233,13 +7493,7 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
     CLSORT__TRY(clsort__by_key_buffers(ctx, fn, n, keys_in, pl.key_size, "keys_in", pl.d.values_in,
                                        pl.d.value_size, "desc.values_in", keys_out, pl.key_size, "keys_out",
                                        pl.d.values_out, pl.d.value_size, "desc.values_out", pl.d.count));
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 1);
-    k.seg = 2;
-    k.seg_size = pl.key_size;
-    k.val_one = 1;
-    k.heads = 1;
-    k.mv_size = pl.d.value_size;
+    k = clsort__by_key_kind(ctx, 2, &pl);
     memset(&o, 0, sizeof o);
     o.keys_out = keys_out;
     o.mv_in = pl.d.values_in;
@@ -7361,6 +7615,62 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
         r = clsort__run(&c, p, "histogram_even", &ka, groups, p->wg);
     }
     return clsort__chain_end(&c, enq, r);
+}
+
+/* ---- prepare ---- */
+
+/* The programs of the reduction function call->reduce_fn for its descriptor
+ * (clsort_prepare). */
+static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    static const char *fn = "clsort_prepare(reduce)";
+    clsort__reduce_kind k;
+    clsort__program *p, *cp;
+    (void)n;
+    memset(&k, 0, sizeof k);
+    k.v3 = clsort__reduce_v3(ctx, 0);
+    switch (call->reduce_fn) {
+    case CLSORT_REDUCE_FN_REDUCE:
+        if (call->reduce) {
+            k.type = call->reduce->type;
+            k.op = call->reduce->op;
+        }
+        CLSORT__TRY(clsort__reduce_check_type(ctx, k.type, k.op, fn));
+        return clsort__reduce_program(ctx, &k, &p);
+    case CLSORT_REDUCE_FN_HISTOGRAM: {
+        clsort__hist_plan hp;
+        CLSORT__TRY(clsort__hist_plan_make(ctx, fn, call->histogram, &hp));
+        k.type = hp.d.type;
+        return clsort__reduce_program(ctx, &k, &p);
+    }
+    case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
+    case CLSORT_REDUCE_FN_SEGMENTED_REDUCE: {
+        clsort__reduce_plan pl;
+        CLSORT__TRY(clsort__reduce_plan_desc(ctx, fn, call->reduce, &pl));
+        if (call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE && pl.d.segments != CLSORT_SEGMENTS_OFFSETS)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: a segmented reduce takes segments CLSORT_SEGMENTS_OFFSETS", fn);
+        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
+    }
+    case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
+    case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
+    case CLSORT_REDUCE_FN_UNIQUE: {
+        int what = (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY;
+        clsort__by_key_plan pl;
+        clsort_by_key_desc d;
+        memset(&d, 0, sizeof d);
+        if (call->by_key) d = *call->by_key;
+        /* values move when the call will give them (their size, else none) */
+        if (what == 2 && !d.values_in) d.value_size = 0;
+        else if (what == 2 && d.value_size == 0) d.value_size = 4;
+        d.values_in = d.values_out = NULL;
+        CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, 0, &d, 1, &pl));
+        if (what == 2) pl.d.value_size = d.value_size;
+        return clsort__reduce_programs(ctx, clsort__by_key_kind(ctx, what, &pl), &p, &cp);
+    }
+    }
+    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: reduce_fn = %d is not a clsort_reduce_fn", fn,
+                        (int)call->reduce_fn);
 }
 
 /* ---- host forms ---- */
@@ -7545,6 +7855,11 @@ enum {
 /* Build flags of an N-body program */
 enum { CLSORT__NB_FP64 = 1, CLSORT__NB_NATIVE = 2, CLSORT__NB_SOFT_ZERO = 4, CLSORT__NB_FAST = 8 };
 
+/* GPUs: float N-body with fast math, like CUDA's nbody sample (1.9e12 vs
+ * 1.5e12 interactions/s on the H100); the accuracy bound in the manual
+ * holds there too (tested). */
+static int clsort__nbody_fast_device(const clsort__profile *d) { return d->gpu; }
+
 /* A kernel shape: work-group size, bodies per work-item, j-slices, flags. */
 typedef struct clsort__nbody_shape_t {
     size_t wg;
@@ -7583,7 +7898,7 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
              * bodies (1.90e12 interactions/s at 262144 against 1.51e12 for
              * the previous automatic shape), below that 8 j-slices (1.57e12
              * at 16384, 1.76e12 at 65536) */
-            if (ctx->dev.nbody_fast) sh->flags |= CLSORT__NB_FAST;
+            if (clsort__nbody_fast_device(&ctx->dev)) sh->flags |= CLSORT__NB_FAST;
             if (n >= ((size_t)1 << 17)) ib = 2;
             else js = 8;
         }
@@ -8397,6 +8712,30 @@ static void clsort__tree_body_desc(clsort_tree_desc *td)
     td->mass_offset = 12;
 }
 
+/* The programs a tree of desc over n points takes (clsort_prepare): the
+ * tree's (build, Barnes-Hut, radius queries), the radix sort of its codes
+ * with the permutation, and the scan of the radius counts. */
+static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, const clsort_tree_desc *desc, size_t n)
+{
+    clsort__tree_plan pl;
+    clsort__program *p;
+    clsort_sort_desc sd;
+    CLSORT__TRY(clsort__plan_tree(ctx, fn, n, desc, &pl));
+    CLSORT__TRY(clsort__tree_program(ctx, pl.d.dims, pl.key_size, pl.bpa, &p));
+    memset(&sd, 0, sizeof sd); /* as clsort__tree_build_run plans it */
+    sd.type = pl.key_size == 8 ? CLSORT_U64 : CLSORT_U32;
+    sd.end_bit = pl.code_bits;
+    sd.permutation = CLSORT_PREPARE_PRESENT;
+    CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    return clsort__scan_program(ctx, CLSORT_U32, &p);
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: TREE). */
+static clsort_result clsort__tree_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    return clsort__tree_prepare(ctx, "clsort_prepare(tree)", call->tree, n);
+}
+
 static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
                                              cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
 {
@@ -8813,15 +9152,37 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     return clsort__chain_end(&c, enq, r);
 }
 
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: NBODY): the
+ * all-pairs program, or for the BARNES_HUT method the tree's programs over
+ * the bodies. */
+static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__nbody_plan a;
+    clsort_tree_desc td;
+    if (!call->nbody || call->nbody->method != CLSORT_NBODY_BARNES_HUT)
+        return clsort__nbody_prepare(ctx, call->nbody, n);
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
+    clsort__tree_body_desc(&td);
+    return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
 /* >>prepare ------------------------------------------------------------------
- * clsort_prepare: each family says which programs a call with a descriptor
- * takes (clsort__<family>_prepare, in its section); getting them builds
- * them or loads them from the program cache. */
+ * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
+ * and clsort_prepare. Each family says which programs a call with a
+ * descriptor takes (clsort__<name>_prepare_call, in its part); getting them
+ * builds them or loads them from the program cache. */
+
+CLSORT_API const char *clsort_family_name(clsort_family f)
+{
+#define CLSORT__FAMILY_NAME(id, name, prepare) #name,
+    static const char *const names[CLSORT_FAMILY_COUNT] = {CLSORT_FAMILIES(CLSORT__FAMILY_NAME)};
+#undef CLSORT__FAMILY_NAME
+    return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
+}
 
 CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
 {
     static const char *fn = "clsort_prepare";
-    clsort__program *p;
     size_t i;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc || (desc->count && !desc->calls))
@@ -8830,13 +9191,10 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
         const clsort_prepare_call *c = &desc->calls[i];
         size_t n = c->n ? c->n : 65536;
         switch (c->op) {
-        case CLSORT_PREPARE_SCAN: CLSORT__TRY(clsort__scan_prepare(ctx, c->scan)); break;
-        case CLSORT_PREPARE_SPLIT: CLSORT__TRY(clsort__split_prepare(ctx, c->split)); break;
-        case CLSORT_PREPARE_SORT: CLSORT__TRY(clsort__sort_prepare(ctx, c->sort, n)); break;
-        case CLSORT_PREPARE_GATHER: CLSORT__TRY(clsort__gather_program(ctx, &p)); break;
-        case CLSORT_PREPARE_BITONIC: CLSORT__TRY(clsort__bitonic_prepare(ctx, c->bitonic)); break;
-        case CLSORT_PREPARE_BIN: CLSORT__TRY(clsort__bin_prepare(ctx, c->bin, n)); break;
-        case CLSORT_PREPARE_NBODY: CLSORT__TRY(clsort__nbody_prepare(ctx, c->nbody, n)); break;
+#define CLSORT__PREPARE_CASE(id, name, prepare) \
+        case CLSORT_PREPARE_##prepare: CLSORT__TRY(clsort__##name##_prepare_call(ctx, c, n)); break;
+        CLSORT_FAMILIES(CLSORT__PREPARE_CASE)
+#undef CLSORT__PREPARE_CASE
         default:
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: calls[%lu].op = %d is not a clsort_prepare_op",
                                 fn, (unsigned long)i, (int)c->op);
@@ -8847,15 +9205,30 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
 
 /* >>mpi ----------------------------------------------------------------------
  * Hofmann & Ruenger, "A Partitioning Algorithm for Parallel Sorting on Distributed
- * Memory Systems": I local sort (clsort_sort_host on this rank's device), II splitting
- * positions from t key bits per round (one MPI_Allreduce per round for all p-1
- * columns at once), a final MPI_Exscan round for columns that end inside a run of
- * equal keys, III one MPI_Alltoallv per array, IV merge of the p received runs.
+ * Memory Systems", with each rank's items in device buffers (clsort__mpi_run):
+ *   I   local sort: clsort_sort into a work buffer (values and weights follow);
+ *   II  splitting positions from t key bits per round (one MPI_Allreduce per round
+ *       for all p-1 columns at once), a final MPI_Exscan round for columns that end
+ *       inside a run of equal keys. The binary searches read the sorted keys
+ *       through a host copy of every stride-th key and, once per round, a batch of
+ *       windows between those keys read from the device (clsort__mpi_view);
+ *   III MPI_Alltoallv in pieces staged through pinned host memory, the copies of
+ *       the next piece to the host and of the previous one to the device running
+ *       while a piece is exchanged; the items that stay are copied on the device;
+ *   IV  the received sorted runs radix-sorted again on the device: the library
+ *       has no merge kernel, and one radix sort of the rank's items costs about
+ *       what step I did, while a host merge makes the items cross the bus twice
+ *       more (CLSORT_MPI_MERGE_HOST keeps it for comparison).
+ * Keys are compared by their image (the radix sort's order-preserving unsigned
+ * form, kernels/keys.cl), so signed and float keys split where the sort orders them.
  * Weighted items: the double weights become 64-bit fixed point (a power-of-two
  * scale taken from MPI_MAX of the local totals, so every rank gets the same one)
  * and the search runs on exact integer prefix sums: MPI_SUM of integers gives every
  * rank the same bits, so all ranks take the same path in every round. Counts are
- * the special case "measure of a position = the position". */
+ * the special case "measure of a position = the position".
+ * Errors: a rank that fails locally still makes every collective call up to the
+ * next agreement (clsort__mpi_agree: all ranks learn the worst error and its
+ * rank), so no rank waits forever and all ranks return the error. */
 #ifdef CLSORT_MPI
 #include <limits.h>
 
@@ -8873,106 +9246,373 @@ static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn
         if (me_ != MPI_SUCCESS) return clsort__mpi_fail(ctx, me_, fn, what); \
     } while (0)
 
-static uint64_t clsort__mpi_key(const void *k, size_t ks, size_t i)
+/* Inside clsort__mpi_run: a failed MPI call ends the call at once (its
+ * collectives cannot be matched any more). */
+#define CLSORT__MPI_RUN(call, what)                   \
+    do {                                              \
+        int me_ = (call);                             \
+        if (me_ != MPI_SUCCESS) {                     \
+            r = clsort__mpi_fail(ctx, me_, fn, what); \
+            goto done;                                \
+        }                                             \
+    } while (0)
+
+static MPI_Datatype clsort__mpi_type(size_t size) { return size == 4 ? MPI_UINT32_T : MPI_UINT64_T; }
+
+/* The image of the key bits x (ks bytes): kernels/keys.cl to_image, ascending. */
+static uint64_t clsort__mpi_image(uint64_t x, size_t ks, cl_uint kind)
 {
-    return ks == 4 ? (uint64_t)((const uint32_t *)k)[i] : ((const uint64_t *)k)[i];
+    uint64_t sign = ks == 4 ? (uint64_t)0x80000000u : (uint64_t)1 << 63;
+    uint64_t neg_inf = ks == 4 ? (uint64_t)0xff800000u : (uint64_t)0xfff00000u << 32;
+    if (kind == CLSORT__IMAGE_SIGNED) return x ^ sign;
+    if (kind == CLSORT__IMAGE_FLOAT) {
+        if (x & sign) return x > neg_inf ? x : neg_inf - x;
+        return x + (neg_inf - sign + 1); /* below 2^32 for 4-byte keys: the largest is 0xff800000 */
+    }
+    return x;
+}
+
+static uint64_t clsort__mpi_bits(const unsigned char *p, size_t ks)
+{
+    uint32_t y;
+    uint64_t x;
+    if (ks == 8) {
+        memcpy(&x, p, 8);
+        return x;
+    }
+    memcpy(&y, p, 4);
+    return y;
 }
 
 /* The measure of splitting position s: s itself, or the fixed-point weight of items [0, s). */
 static uint64_t clsort__mpi_measure(const uint64_t *wp, size_t s) { return wp ? wp[s] : (uint64_t)s; }
 
-/* First position in [lo, hi) whose digit (key >> shift & mask) is >= d. The keys of
- * [lo, hi) agree on every bit above the digit, so the digits ascend there. */
-static size_t clsort__mpi_digit_bound(const void *k, size_t ks, size_t lo, size_t hi, unsigned shift, uint64_t mask,
-                                      uint64_t d)
+/* Agreement points. Every rank learns whether all are ok, and which rank
+ * failed (MPI_MAX of the negated result codes and of the failing ranks + 1);
+ * *extra (may be NULL) becomes the MPI_MAX of the ranks' *extra. */
+static clsort_result clsort__mpi_agree_max(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local,
+                                           int *extra)
 {
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (((clsort__mpi_key(k, ks, mid) >> shift) & mask) < d) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    int rank = 0, mine[3], worst[3] = {0, 0, 0};
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    mine[0] = local == CLSORT_SUCCESS ? 0 : -(int)local;
+    mine[1] = local == CLSORT_SUCCESS ? 0 : rank + 1;
+    mine[2] = extra ? *extra : 0;
+    CLSORT__MPI_CHECK(MPI_Allreduce(mine, worst, 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(status)");
+    if (extra) *extra = worst[2];
+    if (local != CLSORT_SUCCESS) return local;
+    if (worst[0] != 0)
+        return clsort__fail(ctx, (clsort_result)-worst[0],
+                            "%s: failed on rank %d (the worst error of the failing ranks: %s)", fn, worst[1] - 1,
+                            clsort_result_string((clsort_result)-worst[0]));
+    return CLSORT_SUCCESS;
 }
 
-/* Bytes of the step II workspace (allocated before the ranks agree that all
- * is well, so that no rank fails alone inside the collectives of step II). */
-static size_t clsort__mpi_workspace_bytes(int p, unsigned t)
+static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
 {
-    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1;
-    size_t part = cols * (3 + nc) * sizeof(size_t) + cols * (1 + 2 * nc) * sizeof(uint64_t) + cols;
-    size_t psrs = (P + P * (P - 1)) * sizeof(uint64_t) + 2 * P * sizeof(int);
+    return clsort__mpi_agree_max(ctx, fn, comm, local, NULL);
+}
+
+/* ---- one call's shared state ---- */
+
+typedef struct clsort__mpi_job {
+    clsort_context *ctx;
+    const char *fn;
+    MPI_Comm comm;
+    int p, rank;
+    clsort_mpi_desc d;     /* agreed by all ranks (clsort__mpi_agree_args) */
+    unsigned t;            /* bits per round */
+    size_t n, ks, vs;
+    int weighted;
+    size_t arrays, size[3]; /* keys, then values (vs bytes), then weights (8 bytes), as present */
+    cl_uint kind;          /* the key image (CLSORT__IMAGE_*) */
+    clsort_mpi_stats *st;
+} clsort__mpi_job;
+
+/* What clsort__mpi_run leaves: the rank's result on the device. */
+typedef struct clsort__mpi_result {
+    size_t m, needed;
+    cl_mem out[3];         /* a reference each (retained when they are the caller's) */
+    double weight;
+} clsort__mpi_result;
+
+/* A buffer of the call (at least one byte: OpenCL has no empty buffers). */
+static clsort_result clsort__mpi_buffer(clsort_context *ctx, const char *fn, const char *what, size_t bytes,
+                                        cl_mem_flags flags, cl_mem *out)
+{
+    cl_int e = CL_INVALID_BUFFER_SIZE;
+    *out = NULL;
+    if ((cl_ulong)bytes <= ctx->dev.max_alloc)
+        *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, flags, bytes ? bytes : 1, NULL, &e);
+    if (e != CL_SUCCESS) {
+        *out = NULL;
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clCreateBuffer(%s, %lu bytes): %s (%d)", fn, what,
+                            (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
+    }
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__mpi_finish(clsort_context *ctx, const char *fn, const char *what)
+{
+    cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue);
+    if (e != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clFinish(%s): %s (%d)", fn, what, clsort__cl_error_name(e),
+                            (int)e);
+    return CLSORT_SUCCESS;
+}
+
+/* ---- the sorted keys, read on the host (step II) ---- */
+
+typedef struct clsort__mpi_view {
+    cl_mem keys;          /* the n sorted keys on the device */
+    size_t n, ks, stride; /* the sample: the keys at j * stride, j < ns */
+    size_t ns, slots;     /* slots: windows (stride keys each) read per batch */
+    cl_uint kind;
+    uint64_t *sample;     /* images of the sample keys */
+    unsigned char *raw;   /* windows read from the device */
+} clsort__mpi_view;
+
+/* One binary search: the first position in [lo, hi) whose digit (image >> shift
+ * & mask) is >= d, or hi. The digits ascend over [lo, hi). */
+typedef struct clsort__mpi_probe {
+    size_t lo, hi; /* in: the range; out: lo == hi == the position */
+    unsigned shift;
+    uint64_t mask, d;
+} clsort__mpi_probe;
+
+static int clsort__mpi_below(const clsort__mpi_probe *q, uint64_t image) { return ((image >> q->shift) & q->mask) < q->d; }
+
+/* The stride: a power of two that keeps the sample at `sample` keys or fewer
+ * (at least n / 4096: a window holds fewer than 8192 keys); slots: windows
+ * per batch, 4 MiB of them. */
+static void clsort__mpi_view_shape(clsort__mpi_view *v, size_t n, size_t ks, size_t sample)
+{
+    size_t s = 1;
+    if (sample < n / 4096) sample = n / 4096;
+    if (sample < 1) sample = 1;
+    while ((n + s - 1) / s > sample) s *= 2;
+    v->n = n;
+    v->ks = ks;
+    v->stride = s;
+    v->ns = (n + s - 1) / s;
+    v->slots = s == 1 ? 0 : ((size_t)4 << 20) / (s * ks) + 1;
+}
+
+/* The sample on the host: every key when the stride is 1, else the keys at
+ * j * stride gathered on the device (clsort_gather) and read. */
+static clsort_result clsort__mpi_view_load(clsort__mpi_job *J, clsort__mpi_view *v)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    size_t j, ks = v->ks;
+    cl_mem idx = NULL, dev = NULL;
+    clsort_result r = CLSORT_SUCCESS;
+    unsigned char *b = (unsigned char *)v->sample;
+    if (v->ns == 0) return CLSORT_SUCCESS;
+    if (v->stride == 1) {
+        r = clsort__download(ctx, fn, "the sorted keys", v->keys, v->n * ks, b);
+    } else {
+        uint32_t *pos = (uint32_t *)v->sample; /* the positions, then (in place) the keys */
+        for (j = 0; j < v->ns; j++) pos[j] = (uint32_t)(j * v->stride);
+        r = clsort__upload(ctx, fn, "the sample positions", pos, v->ns * 4, &idx);
+        if (r == CLSORT_SUCCESS) r = clsort__mpi_buffer(ctx, fn, "the key sample", v->ns * ks, CL_MEM_READ_WRITE, &dev);
+        if (r == CLSORT_SUCCESS)
+            r = clsort__outer(ctx, fn, clsort_gather(ctx, v->keys, dev, idx, v->ns, ks, NULL));
+        if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "the key sample", dev, v->ns * ks, b);
+        clsort__release(ctx, &idx);
+        clsort__release(ctx, &dev);
+    }
+    if (r != CLSORT_SUCCESS) return r;
+    for (j = v->ns; j-- > 0;) /* widened to images in place, from the end: each element is read before it is overwritten */
+        v->sample[j] = clsort__mpi_image(clsort__mpi_bits(b + j * ks, ks), ks, v->kind);
+    return CLSORT_SUCCESS;
+}
+
+/* Runs the probes: each is narrowed to the window between two sample keys,
+ * then the windows are read from the device (up to `slots` at a time, one
+ * wait each) and the searches finish in them. */
+static clsort_result clsort__mpi_search(clsort__mpi_job *J, clsort__mpi_view *v, clsort__mpi_probe *q, size_t m)
+{
+    clsort_context *ctx = J->ctx;
+    size_t S = v->stride, ks = v->ks, i, first, end, used;
+    for (i = 0; i < m; i++) {
+        size_t ja = (q[i].lo + S - 1) / S, jb = (q[i].hi + S - 1) / S, a = ja, z = jb;
+        while (a < z) { /* the first sample key in [lo, hi) that is not below */
+            size_t mid = a + (z - a) / 2;
+            if (clsort__mpi_below(&q[i], v->sample[mid])) a = mid + 1;
+            else z = mid;
+        }
+        if (a > ja) q[i].lo = (a - 1) * S + 1; /* the key at (a - 1) S is below */
+        if (a < jb) q[i].hi = a * S;           /* the key at a S is not */
+    }
+    for (first = 0; first < m; first = end) {
+        cl_int e = CL_SUCCESS, f = CL_SUCCESS;
+        for (end = first, used = 0; end < m && (q[end].hi == q[end].lo || used < v->slots); end++) {
+            if (q[end].hi == q[end].lo) continue;
+            if (e == CL_SUCCESS)
+                e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, v->keys, CL_FALSE, q[end].lo * ks,
+                                                         (q[end].hi - q[end].lo) * ks, v->raw + used * S * ks, 0, NULL,
+                                                         NULL);
+            used++;
+        }
+        if (used) f = CLSORT__CL(ctx, clFinish)(ctx->queue); /* also after a failed enqueue: the others write raw */
+        if (e != CL_SUCCESS || f != CL_SUCCESS)
+            return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: %s(windows of the sorted keys): %s (%d)", J->fn,
+                                e != CL_SUCCESS ? "clEnqueueReadBuffer" : "clFinish",
+                                clsort__cl_error_name(e != CL_SUCCESS ? e : f), (int)(e != CL_SUCCESS ? e : f));
+        for (i = first, used = 0; i < end; i++) {
+            const unsigned char *w;
+            size_t a = 0, z = q[i].hi - q[i].lo;
+            if (z == 0) continue;
+            w = v->raw + used++ * S * ks;
+            while (a < z) {
+                size_t mid = a + (z - a) / 2;
+                if (clsort__mpi_below(&q[i], clsort__mpi_image(clsort__mpi_bits(w + mid * ks, ks), ks, v->kind)))
+                    a = mid + 1;
+                else
+                    z = mid;
+            }
+            q[i].lo += a;
+            q[i].hi = q[i].lo;
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The image of the key at position pos (< n). */
+static clsort_result clsort__mpi_key_at(clsort__mpi_job *J, clsort__mpi_view *v, size_t pos, uint64_t *image)
+{
+    clsort_context *ctx = J->ctx;
+    cl_int e;
+    if (pos % v->stride == 0) {
+        *image = v->sample[pos / v->stride];
+        return CLSORT_SUCCESS;
+    }
+    e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, v->keys, CL_TRUE, pos * v->ks, v->ks, v->raw, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "%s: clEnqueueReadBuffer(a sorted key): %s (%d)", J->fn,
+                            clsort__cl_error_name(e), (int)e);
+    *image = clsort__mpi_image(clsort__mpi_bits(v->raw, v->ks), v->ks, v->kind);
+    return CLSORT_SUCCESS;
+}
+
+/* ---- step II ---- */
+
+/* The step II workspace (allocated before the ranks agree that all is well,
+ * so that no rank fails alone inside the collectives of step II): the
+ * partitioning's columns, or PSRS's samples. */
+typedef struct clsort__mpi_ws {
+    uint64_t *bl, *buf;      /* per column: the measure at lo; the round's candidates (+ a failure count) */
+    size_t *lo, *hi, *cand;
+    clsort__mpi_probe *probe;
+    unsigned char *done;
+    uint64_t *mine, *all;    /* PSRS: own and all samples (the probes then follow them) */
+    int *counts, *displs;
+} clsort__mpi_ws;
+
+static size_t clsort__mpi_ws_layout(clsort__mpi_ws *w, void *base, int p, unsigned t, int psrs_probes)
+{
+    size_t P = (size_t)p, cols = P - 1, nc = ((size_t)1 << t) + 1, part, psrs;
+    unsigned char *b = (unsigned char *)base;
+    /* partitioning: every part a multiple of 8 bytes, the bytes last */
+    size_t o_buf = cols * 8, o_lo = o_buf + (cols * nc + 1) * 8, o_hi = o_lo + cols * sizeof(size_t);
+    size_t o_cand = o_hi + cols * sizeof(size_t), o_probe = o_cand + cols * nc * sizeof(size_t);
+    size_t o_done = o_probe + cols * (nc - 2) * sizeof(clsort__mpi_probe);
+    size_t o_all = P * 8, o_counts = o_all + P * (P - 1) * 8, o_displs = o_counts + P * sizeof(int);
+    size_t o_pprobe = clsort__align_up(o_displs + P * sizeof(int), 8);
+    part = o_done + cols;
+    psrs = o_pprobe + P * sizeof(clsort__mpi_probe);
+    if (b) {
+        w->bl = (uint64_t *)(void *)b;
+        w->buf = (uint64_t *)(void *)(b + o_buf);
+        w->lo = (size_t *)(void *)(b + o_lo);
+        w->hi = (size_t *)(void *)(b + o_hi);
+        w->cand = (size_t *)(void *)(b + o_cand);
+        w->probe = (clsort__mpi_probe *)(void *)(b + (psrs_probes ? o_pprobe : o_probe));
+        w->done = b + o_done;
+        w->mine = (uint64_t *)(void *)b;
+        w->all = (uint64_t *)(void *)(b + o_all);
+        w->counts = (int *)(void *)(b + o_counts);
+        w->displs = (int *)(void *)(b + o_displs);
+    }
     return (part > psrs ? part : psrs) + 16;
 }
 
 /* Splitting positions split[0..p] of this rank's sorted keys such that every
  * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
- * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). */
-static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, int rank,
-                                           const void *keys, size_t ks, size_t n, const uint64_t *wp,
-                                           const uint64_t *blow, const uint64_t *bhigh, unsigned t, size_t *split,
-                                           clsort_mpi_out *stats, void *ws)
+ * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). A rank whose window
+ * reads fail says so in the round's reduction, and all ranks stop together. */
+static clsort_result clsort__mpi_partition(clsort__mpi_job *J, clsort__mpi_view *v, const uint64_t *wp,
+                                           const uint64_t *blow, const uint64_t *bhigh, size_t *split,
+                                           clsort__mpi_ws *w)
 {
-    size_t cols = (size_t)p - 1, nc = ((size_t)1 << t) + 1, c, m, k;
-    unsigned r = (unsigned)(8 * ks), used;
-    size_t *lo, *hi, *cand;
-    uint64_t *bl, *buf;
-    unsigned char *done;
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    size_t cols = (size_t)J->p - 1, nc = ((size_t)1 << J->t) + 1, c, m, k, nq;
+    unsigned r = (unsigned)(8 * J->ks), used, t = J->t;
     int e = MPI_SUCCESS;
+    clsort_result local = CLSORT_SUCCESS;
     const char *what = "";
     split[0] = 0;
-    split[p] = n;
+    split[J->p] = J->n;
     if (cols == 0) return CLSORT_SUCCESS;
-    bl = (uint64_t *)ws; /* workspace: cols * (1 + 2 nc) u64, cols * (3 + nc) size_t, cols bytes */
-    lo = (size_t *)(void *)(bl + cols * (1 + 2 * nc));
-    done = (unsigned char *)(lo + cols * (3 + nc));
-    hi = lo + cols;
-    cand = hi + cols;
-    buf = bl + cols;
     for (c = 0; c < cols; c++) {
-        lo[c] = 0;
-        hi[c] = n;
-        bl[c] = 0;
-        done[c] = 0;
+        w->lo[c] = 0;
+        w->hi[c] = J->n;
+        w->bl[c] = 0;
+        w->done[c] = 0;
     }
     /* search rounds, t bits each from the top, all unfinished columns in one reduction */
-    for (used = 0; used < r && e == MPI_SUCCESS; used += t) {
+    for (used = 0; used < r; used += t) {
         unsigned nb = r - used < t ? r - used : t, shift = r - used - nb;
         uint64_t mask = ((uint64_t)1 << nb) - 1;
         size_t kmax = (size_t)1 << nb;
-        for (c = 0, m = 0; c < cols; c++) {
-            size_t *cd = cand + m * nc;
-            uint64_t *b = buf + m * nc;
-            if (done[c]) continue;
-            cd[0] = lo[c];
-            for (k = 1; k < kmax; k++)
-                cd[k] = clsort__mpi_digit_bound(keys, ks, cd[k - 1], hi[c], shift, mask, (uint64_t)k);
-            cd[kmax] = hi[c];
-            for (k = 0; k < nc; k++) b[k] = k <= kmax ? clsort__mpi_measure(wp, cd[k]) : 0;
+        for (c = 0, nq = 0; c < cols; c++) /* candidates 1 .. kmax-1 of each column: one batch of searches */
+            for (k = 1; !w->done[c] && k < kmax; k++, nq++) {
+                w->probe[nq].lo = w->lo[c];
+                w->probe[nq].hi = w->hi[c];
+                w->probe[nq].shift = shift;
+                w->probe[nq].mask = mask;
+                w->probe[nq].d = (uint64_t)k;
+            }
+        for (c = 0, m = 0; c < cols; c++)
+            if (!w->done[c]) m++;
+        if (m == 0) break;
+        local = clsort__mpi_search(J, v, w->probe, nq);
+        for (c = 0, m = 0, nq = 0; c < cols; c++) {
+            size_t *cd = w->cand + m * nc;
+            uint64_t *b = w->buf + m * nc;
+            if (w->done[c]) continue;
+            cd[0] = w->lo[c];
+            for (k = 1; k < kmax; k++) cd[k] = w->probe[nq++].lo;
+            cd[kmax] = w->hi[c];
+            for (k = 0; k < nc; k++) b[k] = k <= kmax && local == CLSORT_SUCCESS ? clsort__mpi_measure(wp, cd[k]) : 0;
             m++;
         }
-        if (m == 0) break;
-        stats->rounds++;
-        e = MPI_Allreduce(MPI_IN_PLACE, buf, (int)(m * nc), MPI_UINT64_T, MPI_SUM, comm);
+        w->buf[m * nc] = (uint64_t)(local != CLSORT_SUCCESS); /* the ranks whose reads failed */
+        J->st->rounds++;
+        e = MPI_Allreduce(MPI_IN_PLACE, w->buf, (int)(m * nc + 1), MPI_UINT64_T, MPI_SUM, J->comm);
         what = "MPI_Allreduce(boundary candidates)";
         if (e != MPI_SUCCESS) break;
+        if (w->buf[m * nc] != 0) return clsort__mpi_agree(ctx, fn, J->comm, local); /* all ranks stop here */
         for (c = 0, m = 0; c < cols; c++) {
-            const size_t *cd = cand + m * nc;
-            const uint64_t *b = buf + m * nc;
+            const size_t *cd = w->cand + m * nc;
+            const uint64_t *b = w->buf + m * nc;
             int found = 0;
-            if (done[c]) continue;
+            if (w->done[c]) continue;
             m++;
             for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
                 if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
                     split[c + 1] = cd[k];
-                    done[c] = 1;
+                    w->done[c] = 1;
                     break;
                 }
-            if (done[c]) continue;
+            if (w->done[c]) continue;
             for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
                 if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
-                    lo[c] = cd[k - 1];
-                    hi[c] = cd[k];
-                    bl[c] = b[k - 1];
+                    w->lo[c] = cd[k - 1];
+                    w->hi[c] = cd[k];
+                    w->bl[c] = b[k - 1];
                     found = 1;
                     break;
                 }
@@ -8982,41 +9622,41 @@ static clsort_result clsort__mpi_partition(clsort_context *ctx, const char *fn, 
     }
     /* final round: columns that end inside a run of equal keys, by a prefix sum */
     if (e == MPI_SUCCESS) {
-        uint64_t *ex = buf + cols;
+        uint64_t *buf = w->buf, *ex = w->buf + cols;
         for (c = 0, m = 0; c < cols; c++)
-            if (!done[c]) buf[m++] = clsort__mpi_measure(wp, hi[c]) - clsort__mpi_measure(wp, lo[c]);
-        stats->final_columns = (unsigned)m;
+            if (!w->done[c]) buf[m++] = clsort__mpi_measure(wp, w->hi[c]) - clsort__mpi_measure(wp, w->lo[c]);
+        J->st->final_columns = (unsigned)m;
         if (m > 0) {
-            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, comm);
+            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, J->comm);
             what = "MPI_Exscan(final round)";
         }
         if (m > 0 && e == MPI_SUCCESS) {
-            if (rank == 0)
+            if (J->rank == 0)
                 for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
             for (c = 0, m = 0; c < cols; c++) {
                 uint64_t target, base, d;
-                size_t s;
-                if (done[c]) continue;
+                size_t s, lo = w->lo[c], hi = w->hi[c];
+                if (w->done[c]) continue;
                 target = blow[c] + (bhigh[c] - blow[c]) / 2;
-                base = bl[c] + ex[m++];
+                base = w->bl[c] + ex[m++];
                 d = target > base ? target - base : 0;
                 if (!wp) {
-                    s = lo[c] + (d < (uint64_t)(hi[c] - lo[c]) ? (size_t)d : hi[c] - lo[c]);
+                    s = lo + (d < (uint64_t)(hi - lo) ? (size_t)d : hi - lo);
                 } else { /* the largest s in [lo, hi] whose items [lo, s) weigh at most d */
-                    size_t a = lo[c] + 1, z = hi[c] + 1;
+                    size_t a = lo + 1, z = hi + 1;
                     while (a < z) {
                         size_t mid = a + (z - a) / 2;
-                        if (wp[mid] - wp[lo[c]] <= d) a = mid + 1;
+                        if (wp[mid] - wp[lo] <= d) a = mid + 1;
                         else z = mid;
                     }
                     s = a - 1;
                 }
                 split[c + 1] = s;
-                done[c] = 1;
+                w->done[c] = 1;
             }
         }
     }
-    for (c = 1; c < (size_t)p; c++) /* never crossed: keeps the sub-sequences well formed */
+    for (c = 1; c < (size_t)J->p; c++) /* never crossed: keeps the sub-sequences well formed */
         if (split[c] < split[c - 1]) split[c] = split[c - 1];
     if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
     return CLSORT_SUCCESS;
@@ -9029,46 +9669,47 @@ static int clsort__mpi_cmp_u64(const void *a, const void *b)
 }
 
 /* PSRS (Shi & Schaeffer): p-1 regular samples per rank, gathered everywhere and
- * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. */
-static clsort_result clsort__mpi_psrs(clsort_context *ctx, const char *fn, MPI_Comm comm, int p, const void *keys,
-                                      size_t ks, size_t n, size_t *split, void *ws)
+ * sorted; splitter j = sample j*S/p; split[j] = first key > splitter j. A rank
+ * whose sample reads fail sends the count -1, and all ranks stop together.
+ * *local: a failure after the collectives (the ranks agree on it later). */
+static clsort_result clsort__mpi_psrs(clsort__mpi_job *J, clsort__mpi_view *v, size_t *split, clsort__mpi_ws *w,
+                                      clsort_result *local)
 {
-    /* workspace: p u64 (own samples), p (p - 1) u64 (all samples), 2p int */
-    int cnt = n > 0 ? p - 1 : 0, i, total = 0, e;
-    uint64_t *mine = (uint64_t *)ws, *all = mine + p;
-    int *counts = (int *)(void *)(all + (size_t)p * (size_t)(p - 1)), *displs = counts + p;
-    const char *what = "MPI_Allgather(sample counts)";
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    int p = J->p, cnt = J->n > 0 ? p - 1 : 0, i, total = 0, bad = 0;
+    size_t n = J->n;
+    uint64_t top = J->ks == 4 ? (uint64_t)0xffffffffu : ~(uint64_t)0;
+    clsort_result r = CLSORT_SUCCESS;
     split[0] = 0;
     split[p] = n;
-    for (i = 0; i < cnt; i++) mine[i] = clsort__mpi_key(keys, ks, (size_t)(i + 1) * n / (size_t)p);
-    e = MPI_Allgather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, comm);
-    if (e == MPI_SUCCESS) {
-        for (i = 0; i < p; i++) {
-            displs[i] = total;
-            total += counts[i];
-        }
-        e = MPI_Allgatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, comm);
-        what = "MPI_Allgatherv(samples)";
+    for (i = 0; i < cnt && r == CLSORT_SUCCESS; i++)
+        r = clsort__mpi_key_at(J, v, (size_t)(i + 1) * n / (size_t)p, &w->mine[i]);
+    if (r != CLSORT_SUCCESS) cnt = -1;
+    CLSORT__MPI_CHECK(MPI_Allgather(&cnt, 1, MPI_INT, w->counts, 1, MPI_INT, J->comm), "MPI_Allgather(sample counts)");
+    for (i = 0; i < p; i++) {
+        if (w->counts[i] < 0) bad = 1;
+        w->displs[i] = total;
+        total += w->counts[i] > 0 ? w->counts[i] : 0;
     }
-    if (e == MPI_SUCCESS) {
-        qsort(all, (size_t)total, sizeof(uint64_t), clsort__mpi_cmp_u64);
-        for (i = 1; i < p; i++) {
-            size_t a = split[i - 1], z = n;
-            uint64_t g;
-            if (total == 0) {
-                split[i] = 0;
-                continue;
-            }
-            g = all[(size_t)i * (size_t)total / (size_t)p];
-            while (a < z) {
-                size_t mid = a + (z - a) / 2;
-                if (clsort__mpi_key(keys, ks, mid) <= g) a = mid + 1;
-                else z = mid;
-            }
-            split[i] = a;
-        }
+    if (bad) return clsort__mpi_agree(ctx, fn, J->comm, r); /* all ranks stop here */
+    for (i = 0; i < p; i++)
+        if (w->counts[i] < 0) w->counts[i] = 0;
+    CLSORT__MPI_CHECK(MPI_Allgatherv(w->mine, cnt, MPI_UINT64_T, w->all, w->counts, w->displs, MPI_UINT64_T, J->comm),
+                      "MPI_Allgatherv(samples)");
+    qsort(w->all, (size_t)total, sizeof(uint64_t), clsort__mpi_cmp_u64);
+    for (i = 1; i < p; i++) {
+        clsort__mpi_probe *q = &w->probe[i - 1];
+        uint64_t g = total ? w->all[(size_t)i * (size_t)total / (size_t)p] : 0;
+        q->lo = 0;
+        q->hi = total && g < top ? n : 0; /* no samples: every boundary at 0; g the largest image: at n */
+        q->shift = 0;
+        q->mask = ~(uint64_t)0;
+        q->d = g + 1;
+        if (total && g >= top) q->lo = q->hi = n;
     }
-    if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
+    *local = clsort__mpi_search(J, v, w->probe, (size_t)p - 1);
+    for (i = 1; i < p && *local == CLSORT_SUCCESS; i++) split[i] = w->probe[i - 1].lo;
     return CLSORT_SUCCESS;
 }
 
@@ -9080,24 +9721,6 @@ static void clsort__mpi_gather(void *dst, const void *src, const uint32_t *perm,
         for (i = 0; i < n; i++) ((uint32_t *)dst)[i] = ((const uint32_t *)src)[perm[i]];
     else
         for (i = 0; i < n; i++) ((uint64_t *)dst)[i] = ((const uint64_t *)src)[perm[i]];
-}
-
-/* Sorts keys k (in place) on the device; values and weights follow through the
- * permutation, from vin/win into vout/wout (either may be NULL). */
-static clsort_result clsort__mpi_sort_local(clsort_context *ctx, clsort_type type, void *k, const void *vin, void *vout,
-                                            size_t vs, const double *win, double *wout, size_t n, uint32_t *perm)
-{
-    clsort_sort_desc sd;
-    clsort_result r;
-    memset(&sd, 0, sizeof sd);
-    sd.type = type;
-    if (n == 0) return CLSORT_SUCCESS;
-    if (!vout && !wout) return clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, NULL, n, &sd));
-    r = clsort__outer(ctx, "clsort_mpi_sort", clsort_sort_host(ctx, k, NULL, perm, n, &sd));
-    if (r != CLSORT_SUCCESS) return r;
-    if (vout) clsort__mpi_gather(vout, vin, perm, n, vs);
-    if (wout) clsort__mpi_gather(wout, win, perm, n, sizeof(double));
-    return CLSORT_SUCCESS;
 }
 
 /* Stable two-way merge of runs a (na) and b (nb) with their indices into o / io. */
@@ -9236,36 +9859,521 @@ static int clsort__mpi_hash(double imbalance, const double *a, const double *b, 
     return (int)(h & 0x7fffffff);
 }
 
-/* Every rank learns whether all are ok, and which rank failed (collective;
- * MPI_MAX of the negated result codes and of the failing ranks + 1). */
-static clsort_result clsort__mpi_agree(clsort_context *ctx, const char *fn, MPI_Comm comm, clsort_result local)
+
+/* ---- steps I and IV on the device ---- */
+
+/* Keys in[0] -> out[0] sorted (in[] only read); values in[1] -> out[1] and
+ * weights in[2] -> out[2] follow (index: the arrays present, J->size). With
+ * weights the permutation (n uint32) carries both. */
+static clsort_result clsort__mpi_device_sort(clsort__mpi_job *J, const cl_mem *in, const cl_mem *out, cl_mem perm,
+                                             size_t n)
 {
-    int rank = 0, mine[2], worst[2] = {0, 0};
-    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    mine[0] = local == CLSORT_SUCCESS ? 0 : -(int)local;
-    mine[1] = local == CLSORT_SUCCESS ? 0 : rank + 1;
-    CLSORT__MPI_CHECK(MPI_Allreduce(mine, worst, 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(status)");
-    if (local != CLSORT_SUCCESS) return local;
-    if (worst[0] != 0)
-        return clsort__fail(ctx, (clsort_result)-worst[0], "%s: failed on rank %d (the worst error of the failing ranks: %s)", fn, worst[1] - 1,
-                            clsort_result_string((clsort_result)-worst[0]));
+    clsort_context *ctx = J->ctx;
+    clsort_sort_desc sd;
+    clsort_result r;
+    size_t vi = J->vs ? 1 : 0, wi = J->arrays - 1;
+    memset(&sd, 0, sizeof sd);
+    sd.type = J->d.type;
+    if (n == 0) return CLSORT_SUCCESS;
+    if (J->weighted) {
+        sd.permutation = perm;
+    } else if (J->vs) {
+        sd.values_in = in[vi];
+        sd.values_out = out[vi];
+        sd.value_size = J->vs;
+    }
+    r = clsort__outer(ctx, J->fn, clsort_sort(ctx, in[0], out[0], n, &sd, NULL));
+    if (r == CLSORT_SUCCESS && J->weighted && J->vs)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, in[vi], out[vi], perm, n, J->vs, NULL));
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, in[wi], out[wi], perm, n, 8, NULL));
+    return r;
+}
+
+/* Step IV on the host (CLSORT_MPI_MERGE_HOST): the m received items (runs
+ * starting at off[0..p]) downloaded from recv, merged by their key images,
+ * uploaded to out. */
+static clsort_result clsort__mpi_host_merge(clsort__mpi_job *J, const cl_mem *recv, const cl_mem *out,
+                                            const size_t *off, size_t m)
+{
+    clsort_context *ctx = J->ctx;
+    size_t P = (size_t)J->p, a, i, cnt = m ? m : 1;
+    uint64_t *img = (uint64_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint64_t));
+    uint32_t *idx = (uint32_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint32_t));
+    size_t *o = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
+    unsigned char *src = (unsigned char *)CLSORT_MALLOC(cnt * 8), *dst = (unsigned char *)CLSORT_MALLOC(cnt * 8);
+    clsort_result r = CLSORT_SUCCESS;
+    if (!img || !idx || !o || !src || !dst)
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host merge of %lu items", J->fn, (unsigned long)m);
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, J->fn, "the received keys", recv[0], m * J->ks, src);
+    if (r == CLSORT_SUCCESS) {
+        for (i = 0; i < m; i++) img[i] = clsort__mpi_image(clsort__mpi_bits(src + i * J->ks, J->ks), J->ks, J->kind);
+        memcpy(o, off, (P + 1) * sizeof(size_t));
+        clsort__mpi_merge_runs(8, img, img + cnt, idx, idx + cnt, o, P, m);
+    }
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        if (a > 0) r = clsort__download(ctx, J->fn, "the received items", recv[a], m * J->size[a], src);
+        if (r != CLSORT_SUCCESS) break;
+        clsort__mpi_gather(dst, src, idx, m, J->size[a]);
+        if (m) {
+            cl_int e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, out[a], CL_TRUE, 0, m * J->size[a], dst, 0,
+                                                             NULL, NULL);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer(the merged items)");
+        }
+    }
+    CLSORT_FREE(img);
+    CLSORT_FREE(idx);
+    CLSORT_FREE(o);
+    CLSORT_FREE(src);
+    CLSORT_FREE(dst);
+    return r;
+}
+
+/* ---- step III: the exchange in pieces through pinned memory ---- */
+
+CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *s)
+{
+    int i;
+    if (!s) return;
+    for (i = 0; i < 2 && s->ctx; i++) {
+        if (s->buffer[i] && s->host[i])
+            CLSORT__CL(s->ctx, clEnqueueUnmapMemObject)(s->ctx->queue, s->buffer[i], s->host[i], 0, NULL, NULL);
+        if (s->buffer[i]) CLSORT__CL(s->ctx, clReleaseMemObject)(s->buffer[i]);
+    }
+    if (s->ctx && s->buffer[0]) CLSORT__CL(s->ctx, clFinish)(s->ctx->queue);
+    memset(s, 0, sizeof *s);
+}
+
+/* Staging of at least `bytes` per direction, mapped. */
+static clsort_result clsort__mpi_staging_reserve(clsort__mpi_job *J, clsort_mpi_staging *s, size_t bytes)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_result r = CLSORT_SUCCESS;
+    int i;
+    if (s->ctx && s->ctx != ctx)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.staging belongs to another context", J->fn);
+    if (s->buffer[0] && s->bytes >= bytes) return CLSORT_SUCCESS;
+    clsort_mpi_staging_release(s);
+    s->ctx = ctx;
+    for (i = 0; i < 2 && r == CLSORT_SUCCESS; i++) {
+        cl_int e = CL_SUCCESS;
+        r = clsort__mpi_buffer(ctx, J->fn, i ? "the pinned receive staging" : "the pinned send staging", bytes,
+                               CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, &s->buffer[i]);
+        if (r == CLSORT_SUCCESS)
+            s->host[i] = CLSORT__CL(ctx, clEnqueueMapBuffer)(ctx->queue, s->buffer[i], CL_TRUE,
+                                                              CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
+        if (r == CLSORT_SUCCESS && (e != CL_SUCCESS || !s->host[i])) {
+            s->host[i] = NULL;
+            r = clsort__cl_fail(ctx, e, "clEnqueueMapBuffer(the pinned staging)");
+        }
+    }
+    if (r != CLSORT_SUCCESS) clsort_mpi_staging_release(s);
+    else s->bytes = bytes;
+    return r;
+}
+
+/* How the items move: this rank's sorted segment for rank d is [split[d],
+ * split[d+1]); the items from rank s land at roff[s] (rc[s] of them). Each of
+ * the R rounds moves chunk c of every segment, [L c / R, L (c + 1) / R), the
+ * items that stay excepted (copied on the device). */
+typedef struct clsort__mpi_plan {
+    size_t P, me, R;
+    const size_t *split, *roff;
+    const int *rc;
+    int *cnt;                   /* 4P: a round's send counts and displacements, receive counts and displacements */
+    size_t half;                /* items of one half of the staging (two halves per direction) */
+    unsigned char *send, *recv; /* the staging */
+    cl_mem *work, *dest;        /* the sorted local items; where the received ones go */
+} clsort__mpi_plan;
+
+static size_t clsort__mpi_chunk(size_t L, size_t c, size_t R) { return (size_t)((uint64_t)L * c / R); }
+
+static void clsort__mpi_round_counts(const clsort__mpi_plan *X, size_t c)
+{
+    size_t d, so = 0, ro = 0, P = X->P;
+    for (d = 0; d < P; d++) {
+        size_t L = d == X->me ? 0 : X->split[d + 1] - X->split[d], Lr = d == X->me ? 0 : (size_t)X->rc[d];
+        size_t s = clsort__mpi_chunk(L, c + 1, X->R) - clsort__mpi_chunk(L, c, X->R);
+        size_t q = clsort__mpi_chunk(Lr, c + 1, X->R) - clsort__mpi_chunk(Lr, c, X->R);
+        X->cnt[d] = (int)s;
+        X->cnt[P + d] = (int)so;
+        X->cnt[2 * P + d] = (int)q;
+        X->cnt[3 * P + d] = (int)ro;
+        so += s;
+        ro += q;
+    }
+}
+
+/* Where array a of half h starts in a staging direction. */
+static unsigned char *clsort__mpi_stage(const clsort__mpi_job *J, const clsort__mpi_plan *X, unsigned char *base,
+                                        size_t h, size_t a)
+{
+    size_t i, o = 0, ib = 0;
+    for (i = 0; i < J->arrays; i++) {
+        if (i < a) o += J->size[i];
+        ib += J->size[i];
+    }
+    return base + (h * ib + o) * X->half;
+}
+
+/* Enqueues the copies of round c: to the host (dir 0) into half h, or from
+ * half h to the device (dir 1). */
+static clsort_result clsort__mpi_copies(clsort__mpi_job *J, clsort__mpi_plan *X, size_t c, size_t h, size_t dir)
+{
+    clsort_context *ctx = J->ctx;
+    size_t a, d, P = X->P;
+    clsort__mpi_round_counts(X, c);
+    for (a = 0; a < J->arrays; a++) {
+        size_t sz = J->size[a];
+        unsigned char *base = clsort__mpi_stage(J, X, dir ? X->recv : X->send, h, a);
+        for (d = 0; d < P; d++) {
+            size_t len = (size_t)X->cnt[dir * 2 * P + d], at = (size_t)X->cnt[dir * 2 * P + P + d];
+            cl_int e;
+            if (len == 0) continue;
+            if (dir == 0) {
+                size_t from = X->split[d] + clsort__mpi_chunk(X->split[d + 1] - X->split[d], c, X->R);
+                e = CLSORT__CL(ctx, clEnqueueReadBuffer)(ctx->queue, X->work[a], CL_FALSE, from * sz, len * sz,
+                                                         base + at * sz, 0, NULL, NULL);
+                J->st->bytes_d2h += len * sz;
+                J->st->bytes_sent += len * sz;
+            } else {
+                size_t to = X->roff[d] + clsort__mpi_chunk((size_t)X->rc[d], c, X->R);
+                e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, X->dest[a], CL_FALSE, to * sz, len * sz,
+                                                          base + at * sz, 0, NULL, NULL);
+                J->st->bytes_h2d += len * sz;
+            }
+            if (e != CL_SUCCESS)
+                return clsort__cl_fail(ctx, e, dir ? "clEnqueueWriteBuffer(a received piece)"
+                                                   : "clEnqueueReadBuffer(a piece to send)");
+        }
+    }
     return CLSORT_SUCCESS;
 }
 
-static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn, const void *keys, const void *values,
-                                            const double *weights, size_t n, const clsort_mpi_desc *d, int p)
+/* One MPI_Alltoallv per array of round c from and into half h. */
+static int clsort__mpi_alltoallv(clsort__mpi_job *J, clsort__mpi_plan *X, size_t c, size_t h)
+{
+    size_t a, P = X->P;
+    int e = MPI_SUCCESS;
+    clsort__mpi_round_counts(X, c);
+    for (a = 0; a < J->arrays && e == MPI_SUCCESS; a++) {
+        MPI_Datatype ty = clsort__mpi_type(J->size[a]);
+        e = MPI_Alltoallv(clsort__mpi_stage(J, X, X->send, h, a), X->cnt, X->cnt + P, ty,
+                          clsort__mpi_stage(J, X, X->recv, h, a), X->cnt + 2 * P, X->cnt + 3 * P, ty, J->comm);
+    }
+    return e;
+}
+
+static double clsort__mpi_lap(double *t0)
+{
+    double t = MPI_Wtime(), d = t - *t0;
+    *t0 = t;
+    return d;
+}
+
+/* The R rounds. Round c: the copies of piece c+1 to the host are enqueued,
+ * piece c is exchanged, then the copies of piece c-1 to the device and of
+ * c+1 to the host are waited for, and piece c's copies to the device are
+ * enqueued. Halves alternate, so MPI never touches memory a copy in flight
+ * uses. serial: each copy waited for at once, one half. A rank whose copies
+ * fail keeps exchanging (what it sends is then unused: the final agreement
+ * fails every rank), and returns its error in *local; the result is an MPI
+ * error code. */
+static int clsort__mpi_pieces(clsort__mpi_job *J, clsort__mpi_plan *X, clsort_result *local)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_mpi_stats *st = J->st;
+    int serial = J->d.serial, e = MPI_SUCCESS;
+    cl_event eh = NULL;
+    size_t c;
+    clsort_result r = *local, f;
+    double t = MPI_Wtime();
+    if (X->R == 0) return MPI_SUCCESS; /* nothing leaves or reaches any rank */
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, 0, 0, 0);
+    f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+    if (r == CLSORT_SUCCESS) r = f;
+    st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+    for (c = 0; c < X->R && e == MPI_SUCCESS; c++) {
+        size_t h = serial ? 0 : c % 2;
+        if (!serial && c + 1 < X->R && r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c + 1, (c + 1) % 2, 0);
+        if (!serial) CLSORT__CL(ctx, clFlush)(ctx->queue);
+        t = MPI_Wtime();
+        e = clsort__mpi_alltoallv(J, X, c, h);
+        st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&t);
+        if (eh) { /* piece c-1 to the device, enqueued before piece c+1 to the host */
+            cl_int we = CLSORT__CL(ctx, clWaitForEvents)(1, &eh);
+            if (we != CL_SUCCESS && r == CLSORT_SUCCESS) r = clsort__cl_fail(ctx, we, "clWaitForEvents(pieces to the device)");
+            CLSORT__CL(ctx, clReleaseEvent)(eh);
+            eh = NULL;
+        }
+        st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+        if (!serial) { /* all copies in flight done: also after a failure, before the staging is reused */
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+        }
+        if (e != MPI_SUCCESS) break;
+        if (r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c, h, 1);
+        if (serial) {
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the device");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+            if (c + 1 < X->R && r == CLSORT_SUCCESS) r = clsort__mpi_copies(J, X, c + 1, 0, 0);
+            f = clsort__mpi_finish(ctx, J->fn, "pieces to the host");
+            if (r == CLSORT_SUCCESS) r = f;
+            st->seconds[CLSORT_MPI_STEP_D2H] += clsort__mpi_lap(&t);
+        } else if (r == CLSORT_SUCCESS) {
+            cl_int me = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(ctx->queue, 0, NULL, &eh);
+            if (me != CL_SUCCESS) {
+                eh = NULL;
+                r = clsort__cl_fail(ctx, me, "clEnqueueMarkerWithWaitList(pieces to the device)");
+            }
+            CLSORT__CL(ctx, clFlush)(ctx->queue);
+        }
+    }
+    t = MPI_Wtime();
+    f = clsort__mpi_finish(ctx, J->fn, "pieces to the device");
+    if (r == CLSORT_SUCCESS) r = f;
+    if (eh) CLSORT__CL(ctx, clReleaseEvent)(eh);
+    st->seconds[CLSORT_MPI_STEP_H2D] += clsort__mpi_lap(&t);
+    st->pieces = (unsigned)X->R;
+    *local = r;
+    return e;
+}
+
+/* ---- the whole sort on the device ---- */
+
+/* Steps I-IV for this rank's n items in[] (r: a local error found before,
+ * which the first agreement spreads). On success *res holds the result in
+ * caller's buffers (retained) or new ones. A local error after the last
+ * agreement is returned without one: the caller agrees. */
+static clsort_result clsort__mpi_run(clsort__mpi_job *J, clsort_result r, const cl_mem *in, const cl_mem *given,
+                                     size_t capacity, clsort__mpi_result *res)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    clsort_mpi_stats *st = J->st;
+    MPI_Comm comm = J->comm;
+    size_t P = (size_t)J->p, me = (size_t)J->rank, n = J->n, a, i, m = 0, runs = 0, ib = 0, wi = J->arrays - 1;
+    size_t ssend = 0, srecv = 0, cap, rl = 0;
+    cl_mem work[3] = {NULL, NULL, NULL}, recv[3] = {NULL, NULL, NULL}, out[3] = {NULL, NULL, NULL}, perm = NULL;
+    double *w = NULL, *wsum = NULL, scale = 1.0, t = MPI_Wtime();
+    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
+    size_t *split = NULL, *roff = NULL;
+    int *cnt = NULL, *rc = NULL, rounds = 0;
+    void *wsmem = NULL;
+    clsort__mpi_ws ws;
+    clsort__mpi_view v;
+    clsort_mpi_staging own, *stg = J->d.staging ? J->d.staging : &own;
+    clsort__mpi_plan X;
+    unsigned char dummy[16];
+    memset(&own, 0, sizeof own);
+    memset(&v, 0, sizeof v);
+    memset(&X, 0, sizeof X);
+    memset(res, 0, sizeof *res);
+    for (a = 0; a < J->arrays; a++) ib += J->size[a];
+
+    /* step I: the local sort; host memory for steps II and III */
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++)
+        r = clsort__mpi_buffer(ctx, fn, "the sorted local items", n * J->size[a], CL_MEM_READ_WRITE, &work[a]);
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__mpi_buffer(ctx, fn, "the local permutation", n * 4, CL_MEM_READ_WRITE, &perm);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, in, work, perm, n);
+    clsort__mpi_view_shape(&v, n, J->ks, J->d.sample ? J->d.sample : 65536);
+    v.keys = work[0];
+    v.kind = J->kind;
+    split = (size_t *)CLSORT_MALLOC(2 * (P + 1) * sizeof(size_t));
+    cnt = (int *)CLSORT_MALLOC(5 * P * sizeof(int));
+    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
+    wsmem = CLSORT_MALLOC(clsort__mpi_ws_layout(&ws, NULL, J->p, J->t, 0));
+    v.sample = (uint64_t *)CLSORT_MALLOC(v.ns ? v.ns * 8 : 8);
+    v.raw = (unsigned char *)CLSORT_MALLOC(v.slots ? v.slots * v.stride * v.ks : 8);
+    if (J->weighted) {
+        w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
+        wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
+        wsum = (double *)CLSORT_MALLOC(2 * P * sizeof(double));
+    }
+    if (r == CLSORT_SUCCESS &&
+        (!split || !cnt || !blow || !wsmem || !v.sample || !v.raw || (J->weighted && (!w || !wp || !wsum))))
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host memory for %lu items", fn, (unsigned long)n);
+    if (r == CLSORT_SUCCESS) {
+        clsort__mpi_ws_layout(&ws, wsmem, J->p, J->t, J->d.algorithm == CLSORT_MPI_PSRS);
+        roff = split + P + 1;
+        rc = cnt + 4 * P;
+    }
+    if (r == CLSORT_SUCCESS && J->weighted) r = clsort__download(ctx, fn, "the sorted weights", work[wi], n * 8, w);
+    for (i = 0; J->weighted && r == CLSORT_SUCCESS && i < n; i++)
+        if (!(w[i] >= 0.0) || w[i] > 1e290) /* so no sum of 2^31 of them overflows */
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a weight of %g, must be in [0, 1e290]", fn, w[i]);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the local sort");
+    st->seconds[CLSORT_MPI_STEP_LOCAL_SORT] = clsort__mpi_lap(&t);
+    if (r == CLSORT_SUCCESS && P > 1) r = clsort__mpi_view_load(J, &v); /* one rank splits nothing */
+    r = clsort__mpi_agree(ctx, fn, comm, r);
+    if (r != CLSORT_SUCCESS) goto done;
+
+    /* step II: splitting positions */
+    if (J->d.algorithm == CLSORT_MPI_PSRS) {
+        clsort_result local = CLSORT_SUCCESS;
+        r = clsort__mpi_psrs(J, &v, split, &ws, &local);
+        if (r != CLSORT_SUCCESS) goto done; /* agreed, or MPI */
+        r = local;                          /* agreed below, after the counts */
+    } else {
+        if (J->weighted) { /* fixed point: total weight of any rank * p * scale < 2^61 */
+            double loc = 0.0, mx = 0.0;
+            for (i = 0; i < n; i++) loc += w[i];
+            CLSORT__MPI_RUN(MPI_Allreduce(&loc, &mx, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(weight scale)");
+            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
+                double mxp = mx * (double)J->p;
+                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
+                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
+            }
+            wp[0] = 0;
+            for (i = 0; i < n; i++) wp[i + 1] = wp[i] + (uint64_t)(w[i] * scale + 0.5);
+        }
+        mine = J->weighted ? wp[n] : (uint64_t)n;
+        CLSORT__MPI_RUN(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce(total)");
+        r = clsort__mpi_bounds(ctx, fn, &J->d, J->p, total, scale, blow, blow + P);
+        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
+            r = clsort__mpi_partition(J, &v, wp, blow, blow + P, split, &ws);
+        if (r != CLSORT_SUCCESS) goto done; /* on every rank alike */
+    }
+    st->seconds[CLSORT_MPI_STEP_PARTITION] = clsort__mpi_lap(&t);
+
+    /* step III: the counts, the result's buffers, the staging; then the pieces */
+    for (i = 0; i < P; i++) cnt[i] = r == CLSORT_SUCCESS ? (int)(split[i + 1] - split[i]) : 0;
+    CLSORT__MPI_RUN(MPI_Alltoall(cnt, 1, MPI_INT, rc, 1, MPI_INT, comm), "MPI_Alltoall(counts)");
+    if (J->weighted) {
+        for (i = 0; i < P; i++) {
+            size_t j;
+            wsum[i] = 0.0;
+            for (j = split[i]; r == CLSORT_SUCCESS && j < split[i + 1]; j++) wsum[i] += w[j];
+        }
+        CLSORT__MPI_RUN(MPI_Alltoall(wsum, 1, MPI_DOUBLE, wsum + P, 1, MPI_DOUBLE, comm), "MPI_Alltoall(weights)");
+        for (i = 0; i < P; i++) res->weight += wsum[P + i];
+    }
+    for (i = 0; i < P; i++) {
+        roff[i] = m;
+        m += (size_t)rc[i];
+        if (rc[i] > 0) runs++;
+        if (i != me) ssend += r == CLSORT_SUCCESS ? split[i + 1] - split[i] : 0;
+        if (i != me) srecv += (size_t)rc[i];
+    }
+    roff[P] = m;
+    res->needed = m;
+    if (!J->weighted) res->weight = (double)m;
+    if (r == CLSORT_SUCCESS && m > (size_t)INT_MAX)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
+                         fn, (unsigned long)m);
+    if (r == CLSORT_SUCCESS && given[0] && m > capacity)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: the result needs %lu items on this rank, desc.capacity is %lu (out->needed)", fn,
+                         (unsigned long)m, (unsigned long)capacity);
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        if (given[0]) {
+            cl_int e = CLSORT__CL(ctx, clRetainMemObject)(given[a]);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clRetainMemObject(an output buffer)");
+            else out[a] = given[a];
+        } else {
+            r = clsort__mpi_buffer(ctx, fn, "the result", m * J->size[a], CL_MEM_READ_WRITE, &out[a]);
+        }
+        if (r == CLSORT_SUCCESS && runs > 1)
+            r = clsort__mpi_buffer(ctx, fn, "the received runs", m * J->size[a], CL_MEM_READ_WRITE, &recv[a]);
+    }
+    cap = J->d.piece_bytes ? J->d.piece_bytes : (size_t)16 << 20;
+    cap = cap / ib > 0 ? cap / ib : 1;
+    rl = (ssend > srecv ? ssend : srecv);
+    X.half = (rl < cap ? rl : cap) + P;
+    rl = (rl + cap - 1) / cap;
+    if (r == CLSORT_SUCCESS && rl > 0) r = clsort__mpi_staging_reserve(J, stg, 2 * X.half * ib);
+    rounds = (int)rl;
+    r = clsort__mpi_agree_max(ctx, fn, comm, r, &rounds);
+    if (r != CLSORT_SUCCESS) goto done;
+    X.P = P;
+    X.me = me;
+    X.R = (size_t)rounds;
+    X.split = split;
+    X.roff = roff;
+    X.rc = rc;
+    X.cnt = cnt;
+    X.send = rl ? (unsigned char *)stg->host[0] : dummy; /* a rank with nothing to move still takes part */
+    X.recv = rl ? (unsigned char *)stg->host[1] : dummy;
+    if (!rl) X.half = 0;
+    X.work = work;
+    X.dest = runs > 1 ? recv : out;
+    st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&t);
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) /* the items that stay, on the device */
+        if (split[me + 1] > split[me]) {
+            cl_int e = CLSORT__CL(ctx, clEnqueueCopyBuffer)(ctx->queue, work[a], X.dest[a], split[me] * J->size[a],
+                                                            roff[me] * J->size[a],
+                                                            (split[me + 1] - split[me]) * J->size[a], 0, NULL, NULL);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clEnqueueCopyBuffer(the items that stay)");
+        }
+    {
+        int e = clsort__mpi_pieces(J, &X, &r);
+        if (e != MPI_SUCCESS) {
+            r = clsort__mpi_fail(ctx, e, fn, "MPI_Alltoallv(pieces)");
+            goto done;
+        }
+    }
+    t = MPI_Wtime();
+
+    /* step IV: the runs in order (none to do with one run or none) */
+    if (r == CLSORT_SUCCESS && runs > 1) {
+        if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
+            r = clsort__mpi_host_merge(J, recv, out, roff, m);
+        } else {
+            clsort__release(ctx, &perm);
+            if (J->weighted) r = clsort__mpi_buffer(ctx, fn, "the permutation of the runs", m * 4, CL_MEM_READ_WRITE, &perm);
+            if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, recv, out, perm, m);
+        }
+    }
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the merge");
+    st->seconds[CLSORT_MPI_STEP_MERGE] = clsort__mpi_lap(&t);
+    if (r == CLSORT_SUCCESS) {
+        res->m = m;
+        for (a = 0; a < J->arrays; a++) {
+            res->out[a] = out[a];
+            out[a] = NULL;
+        }
+    }
+done:
+    for (a = 0; a < 3; a++) {
+        clsort__release(ctx, &work[a]);
+        clsort__release(ctx, &recv[a]);
+        clsort__release(ctx, &out[a]);
+    }
+    clsort__release(ctx, &perm);
+    clsort_mpi_staging_release(&own);
+    CLSORT_FREE(split);
+    CLSORT_FREE(cnt);
+    CLSORT_FREE(blow);
+    CLSORT_FREE(wsmem);
+    CLSORT_FREE(v.sample);
+    CLSORT_FREE(v.raw);
+    CLSORT_FREE(w);
+    CLSORT_FREE(wp);
+    CLSORT_FREE(wsum);
+    return r;
+}
+
+/* ---- arguments ---- */
+
+static clsort_result clsort__mpi_check_desc(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d, int p,
+                                            size_t n)
 {
     size_t i;
-    if (d->type != CLSORT_U32 && d->type != CLSORT_U64)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: key type %s, must be CLSORT_U32 or CLSORT_U64",
-                            fn, (int)d->type >= 0 && d->type < CLSORT_TYPE_COUNT ? clsort__types[d->type].name
-                                                                                  : "unknown");
+    clsort_type ty = d->type;
+    if (ty != CLSORT_U32 && ty != CLSORT_I32 && ty != CLSORT_F32 && ty != CLSORT_U64 && ty != CLSORT_I64 &&
+        ty != CLSORT_F64)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: key type %s, must be a 4- or 8-byte type (U32, I32, F32, U64, I64, F64)", fn,
+                            (int)ty >= 0 && ty < CLSORT_TYPE_COUNT ? clsort__types[ty].name : "unknown");
     if (d->value_size != 0 && d->value_size != 4 && d->value_size != 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: value_size %lu, must be 0, 4 or 8", fn,
                             (unsigned long)d->value_size);
     if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
-    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_DEVICE)
+    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_HOST)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
     if (d->bits_per_round > 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,
@@ -9282,19 +10390,86 @@ static clsort_result clsort__mpi_check_args(clsort_context *ctx, const char *fn,
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                 "%s: bounds of rank %lu: [%g, %g], need 0 <= lower <= upper, finite", fn,
                                 (unsigned long)i, d->lower[i], d->upper[i]);
+    if (d->piece_bytes > ((size_t)1 << 30))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: piece_bytes %lu, at most 1 GiB (0 = 16 MiB)", fn,
+                            (unsigned long)d->piece_bytes);
+    if (d->staging && d->staging->ctx && d->staging->ctx != ctx)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.staging belongs to another context", fn);
     if (n > (size_t)INT_MAX)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^31-1 per rank (MPI counts)",
                             fn, (unsigned long)n);
-    if (n > 0 && !keys) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
-    if (n > 0 && d->value_size && !values)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
-                            (unsigned long)d->value_size);
-    for (i = 0; weights && i < n; i++)
-        if (!(weights[i] >= 0.0) || weights[i] > 1e290) /* so no sum of 2^31 of them overflows */
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: weights[%lu] = %g, must be in [0, 1e290]",
-                                fn, (unsigned long)i, weights[i]);
     return CLSORT_SUCCESS;
 }
+
+/* Every rank must take the same path: the ranks agree on the error flag and
+ * the shape (key type, value size, algorithm, weights, bits per round, the
+ * bounds). A rank without items need not pass weights; *weighted: whether
+ * any rank did. Local errors take part, so no rank returns early while the
+ * others wait in a collective. */
+static clsort_result clsort__mpi_agree_args(clsort__mpi_job *J, clsort_result r, int weights, int *weighted)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    const clsort_mpi_desc *d = &J->d;
+    int v[16], agree[16], i, p = J->p;
+    v[0] = r == CLSORT_SUCCESS ? 0 : J->rank + 1; /* MAX: the highest failing rank, + 1 */
+    v[1] = (int)d->type;
+    v[2] = (int)d->value_size;
+    v[3] = (int)d->algorithm;
+    v[4] = weights;
+    v[5] = (int)d->bits_per_round;
+    v[6] = d->lower != NULL;
+    v[7] = r == CLSORT_SUCCESS && d->algorithm == CLSORT_MPI_PARTITION
+               ? clsort__mpi_hash(d->lower ? 0.0 : d->max_imbalance, d->lower, d->upper, p) : 0;
+    for (i = 0; i < 8; i++) v[8 + i] = -v[i];
+    v[12] = -(weights || J->n == 0);
+    CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, J->comm), "MPI_Allreduce(arguments)");
+    if (r != CLSORT_SUCCESS) return r;
+    if (agree[0] != 0)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an argument error on rank %d (of %d)", fn,
+                            agree[0] - 1, p);
+    for (i = 1; i < 8; i++)
+        if (i == 4 ? agree[4] && -agree[12] == 0 : agree[i] != -agree[8 + i])
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the ranks disagree on %s", fn,
+                                i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
+                                : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
+                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
+    *weighted = agree[4];
+    return CLSORT_SUCCESS;
+}
+
+/* The job of a call: comm's shape, the descriptor, the local argument checks
+ * (r), then the agreement. */
+static clsort_result clsort__mpi_begin(clsort__mpi_job *J, clsort_context *ctx, const char *fn, MPI_Comm comm,
+                                       const clsort_mpi_desc *desc, size_t n, int weights, clsort_mpi_stats *st,
+                                       clsort_result r)
+{
+    int weighted = 0;
+    memset(J, 0, sizeof *J);
+    J->ctx = ctx;
+    J->fn = fn;
+    J->comm = comm;
+    J->n = n;
+    J->st = st;
+    J->p = 1;
+    if (desc) J->d = *desc;
+    CLSORT__MPI_CHECK(MPI_Comm_size(comm, &J->p), "MPI_Comm_size");
+    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &J->rank), "MPI_Comm_rank");
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_check_desc(ctx, fn, &J->d, J->p, n);
+    r = clsort__mpi_agree_args(J, r, weights, &weighted);
+    if (r != CLSORT_SUCCESS) return r;
+    J->t = J->d.bits_per_round ? J->d.bits_per_round : 3;
+    J->ks = clsort_type_size(J->d.type);
+    J->kind = clsort__types[J->d.type].image;
+    J->vs = J->d.value_size;
+    J->weighted = weighted;
+    J->size[J->arrays++] = J->ks;
+    if (J->vs) J->size[J->arrays++] = J->vs;
+    if (weighted) J->size[J->arrays++] = 8;
+    return CLSORT_SUCCESS;
+}
+
+/* ---- the public calls ---- */
 
 CLSORT_API void clsort_mpi_free(clsort_mpi_out *out)
 {
@@ -9305,101 +10480,83 @@ CLSORT_API void clsort_mpi_free(clsort_mpi_out *out)
     memset(out, 0, sizeof *out);
 }
 
-/* The exchange (step III) and merge (step IV) of sorted k/v/w split at split[]. */
-static clsort_result clsort__mpi_exchange(clsort_context *ctx, const char *fn, MPI_Comm comm, int p,
-                                          const clsort_mpi_desc *d, size_t ks, const void *k, const void *v,
-                                          const double *w, const size_t *split, clsort_mpi_out *out, double *t3)
+CLSORT_API void clsort_mpi_device_free(clsort_mpi_device_out *out)
 {
-    size_t P = (size_t)p, i, m = 0, vs = d->value_size;
-    int *sc = (int *)CLSORT_MALLOC(4 * P * sizeof(int)), *sd, *rc, *rd;
-    size_t *off = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
-    void *rk = NULL, *rv = NULL, *tk = NULL, *nv = NULL;
-    double *rw = NULL, *nw = NULL;
-    uint32_t *idx = NULL, *itmp = NULL;
-    MPI_Datatype kt = ks == 4 ? MPI_UINT32_T : MPI_UINT64_T, vt = vs == 4 ? MPI_UINT32_T : MPI_UINT64_T;
-    clsort_result r = CLSORT_SUCCESS;
-    int e = MPI_SUCCESS;
-    const char *what = "";
-    if (!sc || !off) r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: count arrays", fn);
+    if (!out) return;
+    if (out->ctx) {
+        clsort__release(out->ctx, &out->keys);
+        clsort__release(out->ctx, &out->values);
+        clsort__release(out->ctx, &out->weights);
+    }
+    memset(out, 0, sizeof *out);
+}
+
+CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm comm, cl_mem keys, cl_mem values,
+                                                cl_mem weights, size_t n, const clsort_mpi_desc *desc,
+                                                clsort_mpi_device_out *out)
+{
+    static const char *fn = "clsort_mpi_sort_device";
+    clsort__mpi_job J;
+    clsort__mpi_result res;
+    clsort_mpi_stats st;
+    cl_mem in[3] = {NULL, NULL, NULL}, given[3] = {NULL, NULL, NULL};
+    clsort_mpi_desc d;
+    clsort_result r;
+    double t0 = MPI_Wtime();
+    size_t a = 1, ks, cap = 0;
+    memset(&st, 0, sizeof st);
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    r = clsort__check_ctx(ctx, fn);
+    if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (out) memset(out, 0, sizeof *out);
+    ks = clsort_type_size(d.type);
+    /* the buffers, checked here only when the descriptor is sane (its checks follow in clsort__mpi_begin) */
+    if (r == CLSORT_SUCCESS && n > 0 && n <= (size_t)INT_MAX && (d.value_size == 0 || d.value_size == 4 || d.value_size == 8)) {
+        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
+        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, n * d.value_size, fn, "values");
+        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
+    }
+    if (r == CLSORT_SUCCESS && (d.keys_out || d.values_out || d.weights_out)) {
+        cap = d.capacity;
+        if (!d.keys_out || (d.value_size != 0) != (d.values_out != NULL))
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                             "%s: give keys_out, and values_out exactly when value_size is set", fn);
+        if (r == CLSORT_SUCCESS && cap > (size_t)INT_MAX) cap = (size_t)INT_MAX;
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, cap * ks, fn, "desc.keys_out");
+        if (r == CLSORT_SUCCESS && d.values_out && (d.value_size == 4 || d.value_size == 8))
+            r = clsort__check_buffer(ctx, d.values_out, cap * d.value_size, fn, "desc.values_out");
+        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, cap * 8, fn, "desc.weights_out");
+    }
+    r = clsort__mpi_begin(&J, ctx, fn, comm, desc, n, weights != NULL, &st, r);
+    if (r != CLSORT_SUCCESS) return r;
+    if (d.keys_out && J.weighted && !d.weights_out)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the sort is weighted: give desc.weights_out too", fn);
+    in[0] = keys;
+    if (J.vs) in[a++] = values;
+    if (J.weighted) in[a] = weights; /* NULL only where n == 0: never read */
+    given[0] = d.keys_out;
+    a = 1;
+    if (J.vs) given[a++] = d.values_out;
+    if (J.weighted) given[a] = d.weights_out;
+    r = clsort__mpi_run(&J, r, in, given, cap, &res);
+    if (r == CLSORT_ERROR_MPI) return r; /* an MPI call failed: no agreement is possible */
     r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    sd = sc + P;
-    rc = sd + P;
-    rd = rc + P;
-    for (i = 0; i < P; i++) {
-        sc[i] = (int)(split[i + 1] - split[i]);
-        sd[i] = (int)split[i];
+    out->needed = res.needed;
+    if (r != CLSORT_SUCCESS) {
+        for (a = 0; a < 3; a++) clsort__release(ctx, &res.out[a]);
+        return r;
     }
-    e = MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
-    what = "MPI_Alltoall(counts)";
-    if (e != MPI_SUCCESS) goto done;
-    for (i = 0; i < P; i++) {
-        off[i] = m;
-        m += (size_t)rc[i];
-    }
-    off[P] = m;
-    if (m > (size_t)INT_MAX)
-        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
-                         fn, (unsigned long)m);
-    for (i = 0; i < P && r == CLSORT_SUCCESS; i++) rd[i] = (int)off[i];
-    if (r == CLSORT_SUCCESS) {
-        size_t cnt = m ? m : 1;
-        rk = CLSORT_MALLOC(cnt * ks);
-        tk = CLSORT_MALLOC(cnt * ks);
-        idx = (uint32_t *)CLSORT_MALLOC(2 * cnt * sizeof(uint32_t));
-        if (vs) rv = CLSORT_MALLOC(cnt * vs);
-        if (vs) nv = CLSORT_MALLOC(cnt * vs);
-        if (w) rw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
-        if (w) nw = (double *)CLSORT_MALLOC(cnt * sizeof(double));
-        if (!rk || !tk || !idx || (vs && (!rv || !nv)) || (w && (!rw || !nw)))
-            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: receive buffers for %lu items", fn,
-                             (unsigned long)m);
-        itmp = idx ? idx + cnt : NULL;
-    }
-    r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    e = MPI_Alltoallv(k, sc, sd, kt, rk, rc, rd, kt, comm);
-    what = "MPI_Alltoallv(keys)";
-    if (e == MPI_SUCCESS && vs) {
-        e = MPI_Alltoallv(v, sc, sd, vt, rv, rc, rd, vt, comm);
-        what = "MPI_Alltoallv(values)";
-    }
-    if (e == MPI_SUCCESS && w) {
-        e = MPI_Alltoallv(w, sc, sd, MPI_DOUBLE, rw, rc, rd, MPI_DOUBLE, comm);
-        what = "MPI_Alltoallv(weights)";
-    }
-    if (e != MPI_SUCCESS) goto done;
-    *t3 = MPI_Wtime();
-    /* step IV */
-    if (d->merge == CLSORT_MPI_MERGE_HOST) {
-        clsort__mpi_merge_runs(ks, rk, tk, idx, itmp, off, P, m);
-        if (vs) clsort__mpi_gather(nv, rv, idx, m, vs);
-        if (w) clsort__mpi_gather(nw, rw, idx, m, sizeof(double));
-    } else {
-        r = clsort__mpi_sort_local(ctx, d->type, rk, rv, nv, vs, rw, nw, m, idx);
-        if (r != CLSORT_SUCCESS) goto done;
-    }
-    out->n = m;
-    out->keys = rk;
-    out->values = nv;
-    out->weights = nw;
-    out->weight = (double)m;
-    if (nw)
-        for (i = 0, out->weight = 0.0; i < m; i++) out->weight += nw[i];
-    rk = nv = NULL;
-    nw = NULL;
-done:
-    if (e != MPI_SUCCESS) r = clsort__mpi_fail(ctx, e, fn, what);
-    CLSORT_FREE(sc);
-    CLSORT_FREE(off);
-    CLSORT_FREE(rk);
-    CLSORT_FREE(tk);
-    CLSORT_FREE(rv);
-    CLSORT_FREE(nv);
-    CLSORT_FREE(rw);
-    CLSORT_FREE(nw);
-    CLSORT_FREE(idx);
-    return r;
+    out->ctx = ctx;
+    out->n = res.m;
+    out->keys = res.out[0];
+    a = 1;
+    if (J.vs) out->values = res.out[a++];
+    if (J.weighted) out->weights = res.out[a];
+    out->weight = res.weight;
+    st.total = MPI_Wtime() - t0;
+    out->stats = st;
+    return CLSORT_SUCCESS;
 }
 
 CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, const void *keys, const void *values,
@@ -9407,134 +10564,67 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
                                          clsort_mpi_out *out)
 {
     static const char *fn = "clsort_mpi_sort";
+    clsort__mpi_job J;
+    clsort__mpi_result res;
+    clsort_mpi_stats st;
+    cl_mem in[3] = {NULL, NULL, NULL}, none[3] = {NULL, NULL, NULL};
+    void *host[3] = {NULL, NULL, NULL};
+    const void *src[3];
     clsort_mpi_desc d;
-    clsort_mpi_out stats;
-    int p = 1, rank = 0, i, v[16], agree[16];
-    size_t ks, vs, P, j;
-    unsigned t;
-    void *k = NULL, *vals = NULL;
-    double *w = NULL, scale = 1.0, t0, t1, t2, t3 = 0.0, t4;
-    uint32_t *perm = NULL;
-    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
-    size_t *split = NULL;
-    void *ws = NULL;
     clsort_result r;
-    static const double no_weight = 0.0; /* the weights of a rank with no items in a weighted sort */
-    /* Every local argument error still takes part in the agreement below, so
-     * that no rank returns early while the others wait in a collective. */
+    double t0 = MPI_Wtime(), t;
+    size_t a;
+    memset(&st, 0, sizeof st);
+    memset(&res, 0, sizeof res);
     r = clsort__check_ctx(ctx, fn);
     if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (out) memset(out, 0, sizeof *out);
     memset(&d, 0, sizeof d);
-    memset(&stats, 0, sizeof stats);
     if (desc) d = *desc;
-    CLSORT__MPI_CHECK(MPI_Comm_size(comm, &p), "MPI_Comm_size");
-    CLSORT__MPI_CHECK(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    t0 = MPI_Wtime();
-    if (r == CLSORT_SUCCESS) r = clsort__mpi_check_args(ctx, fn, keys, values, weights, n, &d, p);
-    /* every rank must take the same path: agree on the error flag and the shape */
-    v[0] = r == CLSORT_SUCCESS ? 0 : rank + 1; /* MAX: the highest failing rank, + 1 */
-    v[1] = (int)d.type;
-    v[2] = (int)d.value_size;
-    v[3] = (int)d.algorithm;
-    v[4] = weights != NULL;
-    v[5] = (int)d.bits_per_round;
-    v[6] = d.lower != NULL;
-    v[7] = r == CLSORT_SUCCESS && d.algorithm == CLSORT_MPI_PARTITION
-               ? clsort__mpi_hash(d.lower ? 0.0 : d.max_imbalance, d.lower, d.upper, p) : 0;
-    for (i = 0; i < 8; i++) v[8 + i] = -v[i];
-    v[12] = -(weights != NULL || n == 0); /* a rank without items need not pass weights */
-    CLSORT__MPI_CHECK(MPI_Allreduce(v, agree, 16, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(arguments)");
+    d.keys_out = d.values_out = d.weights_out = NULL; /* the device form's; not used here */
+    if (r == CLSORT_SUCCESS && n > 0 && !keys) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
+    if (r == CLSORT_SUCCESS && n > 0 && d.value_size && !values)
+        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: values is NULL with value_size %lu", fn,
+                         (unsigned long)d.value_size);
+    r = clsort__mpi_begin(&J, ctx, fn, comm, &d, n, weights != NULL, &st, r);
     if (r != CLSORT_SUCCESS) return r;
-    if (agree[0] != 0)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: an argument error on rank %d (of %d)", fn,
-                            agree[0] - 1, p);
-    if (agree[4] && !weights) weights = &no_weight; /* n == 0 here: never read */
-    for (i = 1; i < 8; i++)
-        if (i == 4 ? agree[4] && -agree[12] == 0 : agree[i] != -agree[8 + i])
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: the ranks disagree on %s", fn,
-                                i == 1 ? "the key type" : i == 2 ? "value_size" : i == 3 ? "the algorithm"
-                                : i == 4 ? "whether weights are given" : i == 5 ? "bits_per_round"
-                                : i == 6 ? "whether bounds are given" : "max_imbalance or the bounds");
-    ks = clsort_type_size(d.type);
-    vs = d.value_size;
-    P = (size_t)p;
-    t = d.bits_per_round ? d.bits_per_round : 3;
-
-    /* step I: local sort on the device (copies: the caller's arrays are only read) */
-    k = CLSORT_MALLOC(n ? n * ks : 1);
-    if (vs) vals = CLSORT_MALLOC(n ? n * vs : 1);
-    if (weights) w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
-    if (vs || weights) perm = (uint32_t *)CLSORT_MALLOC(n ? n * sizeof(uint32_t) : 1);
-    if (weights) wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
-    split = (size_t *)CLSORT_MALLOC((P + 1) * sizeof(size_t));
-    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
-    ws = CLSORT_MALLOC(clsort__mpi_workspace_bytes(p, t));
-    if (!k || (vs && !vals) || (weights && (!w || !wp)) || ((vs || weights) && !perm) || !split || !blow || !ws)
-        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: staging for %lu items", fn, (unsigned long)n);
-    if (r == CLSORT_SUCCESS) {
-        if (n) memcpy(k, keys, n * ks);
-        r = clsort__mpi_sort_local(ctx, d.type, k, values, vals, vs, weights, w, n, perm);
+    t = MPI_Wtime();
+    src[0] = keys;
+    src[1] = J.vs ? values : weights;
+    src[2] = weights;
+    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) /* weights NULL only where n == 0: never read */
+        r = clsort__upload(ctx, fn, a == 0 ? "keys" : a == 1 && J.vs ? "values" : "weights",
+                           n ? src[a] : NULL, n * J.size[a], &in[a]);
+    st.seconds[CLSORT_MPI_STEP_UPLOAD] = clsort__mpi_lap(&t);
+    r = clsort__mpi_run(&J, r, in, none, 0, &res);
+    for (a = 0; a < 3; a++) clsort__release(ctx, &in[a]);
+    if (r == CLSORT_ERROR_MPI) return r; /* an MPI call failed: no agreement is possible */
+    t = MPI_Wtime();
+    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) {
+        host[a] = CLSORT_MALLOC(res.m ? res.m * J.size[a] : 1);
+        if (!host[a])
+            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: the result (%lu items)", fn, (unsigned long)res.m);
+        else
+            r = clsort__download(ctx, fn, "the result", res.out[a], res.m * J.size[a], host[a]);
     }
+    for (a = 0; a < 3; a++) clsort__release(ctx, &res.out[a]);
+    st.seconds[CLSORT_MPI_STEP_DOWNLOAD] = clsort__mpi_lap(&t);
     r = clsort__mpi_agree(ctx, fn, comm, r);
-    if (r != CLSORT_SUCCESS) goto done;
-    t1 = MPI_Wtime();
-
-    /* step II: splitting positions */
-    if (d.algorithm == CLSORT_MPI_PSRS) {
-        r = clsort__mpi_psrs(ctx, fn, comm, p, k, ks, n, split, ws);
-    } else {
-        if (weights) { /* fixed point: total weight of any rank * p * scale < 2^61 */
-            double local = 0.0, mx = 0.0;
-            for (j = 0; j < n; j++) local += w[j];
-            int e = MPI_Allreduce(&local, &mx, 1, MPI_DOUBLE, MPI_MAX, comm);
-            if (e != MPI_SUCCESS) {
-                r = clsort__mpi_fail(ctx, e, fn, "MPI_Allreduce(weight scale)");
-                goto done;
-            }
-            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
-                double mxp = mx * (double)p;
-                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
-                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
-            }
-            wp[0] = 0;
-            for (j = 0; j < n; j++) wp[j + 1] = wp[j] + (uint64_t)(w[j] * scale + 0.5);
-        }
-        mine = weights ? wp[n] : (uint64_t)n;
-        i = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
-        if (i != MPI_SUCCESS) {
-            r = clsort__mpi_fail(ctx, i, fn, "MPI_Allreduce(total)");
-            goto done;
-        }
-        r = clsort__mpi_bounds(ctx, fn, &d, p, total, scale, blow, blow + P);
-        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
-            r = clsort__mpi_partition(ctx, fn, comm, p, rank, k, ks, n, wp, blow, blow + P, t, split, &stats, ws);
+    if (r != CLSORT_SUCCESS) {
+        for (a = 0; a < 3; a++) CLSORT_FREE(host[a]);
+        return r;
     }
-    if (r != CLSORT_SUCCESS) goto done;
-    t2 = MPI_Wtime();
-
-    /* steps III and IV */
-    r = clsort__mpi_exchange(ctx, fn, comm, p, &d, ks, k, vals, w, split, out, &t3);
-    if (r != CLSORT_SUCCESS) goto done;
-    t4 = MPI_Wtime();
-    out->seconds[0] = t1 - t0;
-    out->seconds[1] = t2 - t1;
-    out->seconds[2] = t3 - t2;
-    out->seconds[3] = t4 - t3;
-    out->rounds = stats.rounds;
-    out->final_columns = stats.final_columns;
-done:
-    CLSORT_FREE(k);
-    CLSORT_FREE(vals);
-    CLSORT_FREE(w);
-    CLSORT_FREE(perm);
-    CLSORT_FREE(wp);
-    CLSORT_FREE(split);
-    CLSORT_FREE(blow);
-    CLSORT_FREE(ws);
-    return r;
+    out->n = res.m;
+    out->keys = host[0];
+    a = 1;
+    if (J.vs) out->values = host[a++];
+    if (J.weighted) out->weights = (double *)host[a];
+    out->weight = res.weight;
+    st.total = MPI_Wtime() - t0;
+    out->stats = st;
+    return CLSORT_SUCCESS;
 }
+#undef CLSORT__MPI_RUN
 #undef CLSORT__MPI_CHECK
 #endif /* CLSORT_MPI */
 

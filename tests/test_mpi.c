@@ -2,8 +2,10 @@
  * clsort context (PoCL here). Each case checks, over all ranks: every rank
  * sorted, the order across ranks, the multiset (count, sum, xor and sum of
  * squares of a hash of every key, MPI_Allreduce), values still with their keys,
- * and each rank's count or weight within the bounds asked for. Rank 0 prints
- * "N passed, N failed" over all cases. */
+ * and each rank's count or weight within the bounds asked for; the
+ * device-resident form against a plain C reference (below). Built with
+ * -DTEST_MPI_FAULTS and linker wraps (make mpi-test), it runs the fault
+ * injection instead. Rank 0 prints "N passed, N failed" over all cases. */
 #define CLSORT_MPI
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -160,9 +162,9 @@ static int run_case(clsort_context *ctx, tcase *tc, clsort_mpi_out *keep)
         }
         /* all keys equal: no key bit can split them, every boundary needs the MPI_Exscan round */
         if (tc->dist == EQUAL && tc->desc.algorithm == CLSORT_MPI_PARTITION && total_n > 0 &&
-            out.final_columns != (unsigned)(size_ - 1)) {
+            out.stats.final_columns != (unsigned)(size_ - 1)) {
             fprintf(stderr, "rank %d %s: %u boundaries by the final round, %d expected\n", rank_, tc->name,
-                    out.final_columns, size_ - 1);
+                    out.stats.final_columns, size_ - 1);
             ok = 0;
         }
         if (keep) *keep = out;
@@ -183,6 +185,573 @@ static void record(const char *name, int ok_local)
     if (rank_ == 0 && !ok) printf("FAILED: %s\n", name);
 }
 
+/* ---- clsort_mpi_sort_device against a plain C reference ----
+ * Every rank gathers all items (MPI_Allgatherv) and sorts them with qsort by
+ * (key in the type's numeric order, -0 before +0; rank; position): the order
+ * the distributed sort promises (stable across ranks). Each rank's output
+ * must be its slice of that sequence, bit for bit: keys, values (which
+ * encode rank and position) and weights. */
+
+typedef struct ditem {
+    uint64_t key, val, gidx; /* gidx: rank << 32 | position */
+    double w;
+} ditem;
+
+static clsort_type ref_type; /* the key type ditem_cmp compares (qsort has no context argument) */
+
+static int key_cmp(clsort_type t, uint64_t a, uint64_t b)
+{
+    switch (t) {
+    case CLSORT_I32: {
+        int32_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b;
+        return x < y ? -1 : x > y;
+    }
+    case CLSORT_I64: {
+        int64_t x = (int64_t)a, y = (int64_t)b;
+        return x < y ? -1 : x > y;
+    }
+    case CLSORT_F32: {
+        float x, y;
+        uint32_t xa = (uint32_t)a, yb = (uint32_t)b;
+        memcpy(&x, &xa, 4);
+        memcpy(&y, &yb, 4);
+        if (x < y) return -1;
+        if (x > y) return 1;
+        return (int)((b >> 31) & 1) - (int)((a >> 31) & 1); /* equal values: -0 first */
+    }
+    case CLSORT_F64: {
+        double x, y;
+        memcpy(&x, &a, 8);
+        memcpy(&y, &b, 8);
+        if (x < y) return -1;
+        if (x > y) return 1;
+        return (int)((b >> 63) & 1) - (int)((a >> 63) & 1);
+    }
+    default: return a < b ? -1 : a > b;
+    }
+}
+
+static int ditem_cmp(const void *pa, const void *pb)
+{
+    const ditem *a = (const ditem *)pa, *b = (const ditem *)pb;
+    int c = key_cmp(ref_type, a->key, b->key);
+    if (c) return c;
+    return a->gidx < b->gidx ? -1 : a->gidx > b->gidx;
+}
+
+/* A key of type t drawn from d; float keys take the integer's value (so
+ * AND^3 and all-equal keep their duplicates) with +-0 and +-inf mixed in. */
+static uint64_t dkey(clsort_type t, enum dist d, uint64_t *s, size_t i)
+{
+    uint64_t k = gen(d, s);
+    int special = d != EQUAL && i % 97 == 5;
+    if (t == CLSORT_F32) {
+        static const float sp[4] = {0.0f, -0.0f, INFINITY, -INFINITY};
+        float f = special ? sp[k % 4] : (float)(int32_t)(uint32_t)(k >> 32) * 0.5f;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    if (t == CLSORT_F64) {
+        static const double sp[4] = {0.0, -0.0, INFINITY, -INFINITY};
+        double f = special ? sp[k % 4] : (double)(int64_t)k * 0.25;
+        uint64_t b;
+        memcpy(&b, &f, 8);
+        return b;
+    }
+    return clsort_type_size(t) == 4 ? k >> 32 : k;
+}
+
+typedef struct dcase {
+    const char *name;
+    clsort_type type;
+    enum dist dist;
+    size_t n;              /* this rank's count */
+    size_t vs;             /* value size, 0 = none */
+    int weighted;
+    clsort_mpi_desc desc;  /* type and value_size filled from above */
+    int given;             /* 1: the caller's output buffers, large enough; 2: too small on the last rank */
+    int bad_rank;          /* >= 0: this rank passes a keys buffer one item short */
+} dcase;
+
+static void put(void *a, size_t size, size_t i, uint64_t x)
+{
+    if (size == 4) ((uint32_t *)a)[i] = (uint32_t)x;
+    else ((uint64_t *)a)[i] = x;
+}
+
+static uint64_t get(const void *a, size_t size, size_t i)
+{
+    return size == 4 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
+}
+
+static cl_mem dev_buffer(clsort_context *ctx, size_t bytes, const void *init)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(clsort_cl_context(ctx), CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
+                              bytes ? bytes : 1, (void *)(uintptr_t)init, &e);
+    if (e != CL_SUCCESS) {
+        fprintf(stderr, "rank %d: clCreateBuffer: %d\n", rank_, e);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return m;
+}
+
+static int dev_read(clsort_context *ctx, cl_mem m, size_t bytes, void *dst)
+{
+    return !bytes || clEnqueueReadBuffer(clsort_cl_queue(ctx), m, CL_TRUE, 0, bytes, dst, 0, NULL, NULL) == CL_SUCCESS;
+}
+
+/* Runs one case; returns 1 when every check passed on this rank. */
+static int run_device_case(clsort_context *ctx, dcase *tc)
+{
+    size_t ks = clsort_type_size(tc->type), vs = tc->vs, n = tc->n, i, m = 0, total = 0;
+    uint64_t s = 777ull * (uint64_t)(rank_ + 1) + (uint64_t)tc->dist * 31 + n + (uint64_t)tc->type * 1000003;
+    unsigned char *keys = (unsigned char *)malloc(n * ks + 1), *vals = (unsigned char *)malloc(n * 8 + 1);
+    double *w = (double *)malloc(n * sizeof(double) + 1);
+    unsigned char *ok_keys = NULL, *ok_vals = NULL, *back = (unsigned char *)malloc(n * 8 + 1);
+    double *ok_w = NULL;
+    cl_mem dk, dv = NULL, dw = NULL, given[3] = {NULL, NULL, NULL};
+    clsort_mpi_device_out out;
+    clsort_result r;
+    int ok = 1, q, *cnts = (int *)malloc((size_t)size_ * sizeof(int)), *offs = (int *)malloc((size_t)size_ * sizeof(int));
+    unsigned long long mine_m, sent[2], sums[2];
+    tc->desc.type = tc->type;
+    tc->desc.value_size = vs;
+    for (i = 0; i < n; i++) {
+        uint64_t k = dkey(tc->type, tc->dist, &s, i), g = (uint64_t)rank_ << 32 | i;
+        put(keys, ks, i, k);
+        if (vs) put(vals, vs, i, vs == 4 ? (uint64_t)rank_ << 20 | i : g);
+        w[i] = 1.0 + (double)(mix(g) % 100) / 4.0;
+    }
+    dk = dev_buffer(ctx, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks, keys);
+    if (vs) dv = dev_buffer(ctx, n * vs, vals);
+    if (tc->weighted) dw = dev_buffer(ctx, n * 8, w);
+    if (tc->given) {
+        size_t cap = tc->given == 2 && rank_ == size_ - 1 ? 1 : n * (size_t)size_ + 1;
+        given[0] = dev_buffer(ctx, cap * ks, NULL);
+        if (vs) given[1] = dev_buffer(ctx, cap * vs, NULL);
+        if (tc->weighted) given[2] = dev_buffer(ctx, cap * 8, NULL);
+        tc->desc.keys_out = given[0];
+        tc->desc.values_out = given[1];
+        tc->desc.weights_out = given[2];
+        tc->desc.capacity = cap;
+    }
+    r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, n || rank_ % 2 ? dk : NULL, dv, tc->weighted ? dw : NULL, n,
+                               &tc->desc, &out);
+    /* the inputs are only read, on success and failure alike */
+    if (!dev_read(ctx, dk, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks, back) ||
+        memcmp(back, keys, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks) != 0) {
+        fprintf(stderr, "rank %d %s: the input keys changed\n", rank_, tc->name);
+        ok = 0;
+    }
+    if (vs && (!dev_read(ctx, dv, n * vs, back) || memcmp(back, vals, n * vs) != 0)) {
+        fprintf(stderr, "rank %d %s: the input values changed\n", rank_, tc->name);
+        ok = 0;
+    }
+    if (tc->bad_rank >= 0 || tc->given == 2) { /* every rank must fail, none may hang */
+        if (r != CLSORT_ERROR_INVALID_ARGUMENT || out.keys != NULL || out.n != 0) {
+            fprintf(stderr, "rank %d %s: %s, expected an argument error everywhere\n", rank_, tc->name,
+                    clsort_result_string(r));
+            ok = 0;
+        }
+        if (tc->given == 2 && rank_ == size_ - 1 && out.needed <= 1) {
+            fprintf(stderr, "rank %d %s: out.needed %lu\n", rank_, tc->name, (unsigned long)out.needed);
+            ok = 0;
+        }
+        if (tc->bad_rank >= 0 && rank_ != tc->bad_rank && !strstr(clsort_last_error(ctx), "on rank")) {
+            fprintf(stderr, "rank %d %s: the message does not name the failing rank: %s\n", rank_, tc->name,
+                    clsort_last_error(ctx));
+            ok = 0;
+        }
+        goto done;
+    }
+    if (r != CLSORT_SUCCESS) {
+        fprintf(stderr, "rank %d %s: %s: %s\n", rank_, tc->name, clsort_result_string(r), clsort_last_error(ctx));
+        ok = 0;
+        /* the others may have succeeded only if the library broke its promise; keep the collectives matched */
+    }
+    m = r == CLSORT_SUCCESS ? out.n : 0;
+    if (r == CLSORT_SUCCESS && tc->given && (out.keys != given[0] || (vs && out.values != given[1]))) {
+        fprintf(stderr, "rank %d %s: the result is not in the given buffers\n", rank_, tc->name);
+        ok = 0;
+    }
+    ok_keys = (unsigned char *)malloc(m * ks + 1);
+    ok_vals = (unsigned char *)malloc(m * 8 + 1);
+    ok_w = (double *)malloc(m * sizeof(double) + 1);
+    if (r == CLSORT_SUCCESS &&
+        (!dev_read(ctx, out.keys, m * ks, ok_keys) || (vs && !dev_read(ctx, out.values, m * vs, ok_vals)) ||
+         (tc->weighted && !dev_read(ctx, out.weights, m * 8, ok_w)))) {
+        fprintf(stderr, "rank %d %s: reading the result failed\n", rank_, tc->name);
+        ok = 0;
+    }
+    /* the reference */
+    {
+        unsigned long long mine = n, all_n;
+        int *rn = (int *)malloc((size_t)size_ * sizeof(int)), *rd = (int *)malloc((size_t)size_ * sizeof(int)), tot = 0;
+        ditem *mine_items = (ditem *)malloc(n * sizeof(ditem) + 1), *all;
+        int ni = (int)(n * sizeof(ditem));
+        MPI_Allreduce(&mine, &all_n, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        total = (size_t)all_n;
+        all = (ditem *)malloc(total * sizeof(ditem) + 1);
+        for (i = 0; i < n; i++) {
+            mine_items[i].key = get(keys, ks, i);
+            mine_items[i].val = vs ? get(vals, vs, i) : 0;
+            mine_items[i].gidx = (uint64_t)rank_ << 32 | i;
+            mine_items[i].w = w[i];
+        }
+        MPI_Allgather(&ni, 1, MPI_INT, rn, 1, MPI_INT, MPI_COMM_WORLD);
+        for (q = 0; q < size_; q++) {
+            rd[q] = tot;
+            tot += rn[q];
+        }
+        MPI_Allgatherv(mine_items, ni, MPI_BYTE, all, rn, rd, MPI_BYTE, MPI_COMM_WORLD);
+        ref_type = tc->type;
+        qsort(all, total, sizeof(ditem), ditem_cmp);
+        {
+            int mm = (int)m, off = 0;
+            MPI_Allgather(&mm, 1, MPI_INT, cnts, 1, MPI_INT, MPI_COMM_WORLD);
+            for (q = 0; q < size_; q++) {
+                offs[q] = off;
+                off += cnts[q];
+            }
+            if ((size_t)off != total) {
+                if (rank_ == 0) fprintf(stderr, "%s: %d items out, %lu in\n", tc->name, off, (unsigned long)total);
+                ok = 0;
+            }
+        }
+        for (i = 0; ok && i < m; i++) {
+            const ditem *e = &all[(size_t)offs[rank_] + i];
+            if (get(ok_keys, ks, i) != e->key || (vs && get(ok_vals, vs, i) != (vs == 4 ? e->val & 0xffffffffu : e->val)) ||
+                (tc->weighted && memcmp(&ok_w[i], &e->w, 8) != 0)) {
+                fprintf(stderr, "rank %d %s: item %lu differs from the reference (key %llx, expected %llx)\n", rank_,
+                        tc->name, (unsigned long)i, (unsigned long long)get(ok_keys, ks, i),
+                        (unsigned long long)e->key);
+                ok = 0;
+            }
+        }
+        /* the distribution asked for: counts (or weight) within max_imbalance of the average */
+        if (ok && tc->desc.algorithm == CLSORT_MPI_PARTITION && !tc->desc.lower) {
+            double have = 0, tw = 0, avg, imba, slack = 0, wmax = 0;
+            for (i = 0; i < total; i++) {
+                tw += tc->weighted ? all[i].w : 1.0;
+                if (all[i].w > wmax) wmax = all[i].w;
+            }
+            if (tc->weighted) for (i = 0; i < m; i++) have += ok_w[i];
+            else have = (double)m;
+            avg = tw / size_;
+            imba = tc->desc.max_imbalance * avg;
+            if (tc->weighted) slack = wmax * size_ + 1e-6 * (tw + 1);
+            else imba = 2 * floor(imba / 2) + 1; /* integer boundaries: one item of rounding */
+            if (have < avg - imba - slack || have > avg + imba + slack) {
+                fprintf(stderr, "rank %d %s: holds %.2f, average %.2f +- %.2f\n", rank_, tc->name, have, avg, imba + slack);
+                ok = 0;
+            }
+            if (r == CLSORT_SUCCESS && fabs(out.weight - have) > 1e-6 * (1 + have)) {
+                fprintf(stderr, "rank %d %s: out.weight %g, holds %g\n", rank_, tc->name, out.weight, have);
+                ok = 0;
+            }
+        }
+        free(rn);
+        free(rd);
+        free(mine_items);
+        free(all);
+    }
+    /* the stats: what leaves some rank reaches another */
+    mine_m = out.stats.bytes_sent;
+    sent[0] = out.stats.bytes_sent;
+    sent[1] = out.stats.bytes_h2d;
+    MPI_Allreduce(sent, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (r == CLSORT_SUCCESS && (sums[0] != sums[1] || out.stats.bytes_d2h != mine_m ||
+                                (sums[0] > 0 && out.stats.pieces == 0))) {
+        fprintf(stderr, "rank %d %s: stats: sent %llu, arrived %llu, pieces %u\n", rank_, tc->name, sums[0], sums[1],
+                out.stats.pieces);
+        ok = 0;
+    }
+done:
+    clsort_mpi_device_free(&out);
+    clReleaseMemObject(dk);
+    if (dv) clReleaseMemObject(dv);
+    if (dw) clReleaseMemObject(dw);
+    for (i = 0; i < 3; i++)
+        if (given[i]) clReleaseMemObject(given[i]);
+    free(keys);
+    free(vals);
+    free(w);
+    free(back);
+    free(ok_keys);
+    free(ok_vals);
+    free(ok_w);
+    free(cnts);
+    free(offs);
+    return ok;
+}
+
+static void device_cases(clsort_context *ctx, size_t base)
+{
+    static const clsort_type types[6] = {CLSORT_U32, CLSORT_U64, CLSORT_F32, CLSORT_I32, CLSORT_I64, CLSORT_F64};
+    static const enum dist dists[3] = {UNIFORM, AND3, EQUAL};
+    clsort_mpi_staging staging;
+    char name[160];
+    size_t nb = base / 3 + 1;
+    int t, d, c;
+    memset(&staging, 0, sizeof staging);
+    /* key types x distributions, uneven counts, windows (sample 16) and many pieces */
+    for (t = 0; t < 6; t++)
+        for (d = 0; d < 3; d++) {
+            dcase tc;
+            if (t >= 3 && d > 0) continue; /* i32, i64, f64: uniform only */
+            memset(&tc, 0, sizeof tc);
+            tc.type = types[t];
+            tc.dist = dists[d];
+            tc.n = nb + (size_t)rank_ * 53;
+            tc.vs = (t + d) % 2 ? 8 : 4;
+            tc.bad_rank = -1;
+            tc.desc.max_imbalance = t == 1 && d == 1 ? 0.0 : 0.01;
+            tc.desc.sample = 16;
+            tc.desc.piece_bytes = 4096;
+            snprintf(name, sizeof name, "device: %s %s, %lu-byte values, %s imbalance", clsort_type_size(tc.type) == 4 ? (t == 0 ? "u32" : t == 2 ? "f32" : "i32") : (t == 1 ? "u64" : t == 4 ? "i64" : "f64"),
+                     dist_name[tc.dist], (unsigned long)tc.vs, t == 1 && d == 1 ? "0%" : "1%");
+            tc.name = name;
+            record(name, run_device_case(ctx, &tc));
+        }
+    /* counts: 0 and 1 per rank, all on rank 0, odd ranks empty */
+    for (c = 0; c < 5; c++) {
+        static const char *cn[5] = {"0 items on every rank", "1 item on every rank", "all items on rank 0",
+                                    "odd ranks empty", "1 item on rank 0 only"};
+        dcase tc;
+        memset(&tc, 0, sizeof tc);
+        tc.type = CLSORT_U64;
+        tc.dist = c == 2 ? EQUAL : AND3;
+        tc.n = c == 0 ? 0 : c == 1 ? 1 : c == 2 ? (rank_ == 0 ? 2 * nb : 0) : c == 3 ? (rank_ % 2 ? 0 : nb) : (rank_ == 0);
+        tc.vs = 4;
+        tc.bad_rank = -1;
+        tc.desc.sample = 16;
+        tc.desc.piece_bytes = 512;
+        snprintf(name, sizeof name, "device: %s, u64 %s", cn[c], dist_name[tc.dist]);
+        tc.name = name;
+        record(name, run_device_case(ctx, &tc));
+    }
+    /* modes: the exchange serial, the host merge, PSRS, weights, the defaults (one piece, every key sampled),
+     * kept staging, the caller's output buffers (large enough and too small), one rank's bad buffer */
+    for (c = 0; c < 10; c++) {
+        static const char *mn[10] = {"serial exchange", "host merge", "PSRS", "skewed weights 0%",
+                                     "skewed weights 1%, f32, the caller's buffers", "defaults", "kept staging (1)",
+                                     "kept staging (2)", "the caller's buffers too small on the last rank",
+                                     "the last rank's keys buffer too small"};
+        dcase tc;
+        memset(&tc, 0, sizeof tc);
+        tc.type = c == 4 ? CLSORT_F32 : CLSORT_U64;
+        tc.dist = c % 2 ? AND3 : UNIFORM;
+        tc.n = nb + (size_t)((rank_ * 7) % 5) * 41;
+        tc.vs = c == 2 ? 0 : 8;
+        tc.bad_rank = c == 9 ? size_ - 1 : -1;
+        tc.desc.sample = c == 5 ? 0 : 32;
+        tc.desc.piece_bytes = c == 5 ? 0 : 4096;
+        tc.desc.max_imbalance = c == 4 ? 0.01 : 0.0;
+        tc.desc.serial = c == 0;
+        tc.desc.merge = c == 1 ? CLSORT_MPI_MERGE_HOST : CLSORT_MPI_MERGE_DEVICE;
+        tc.desc.algorithm = c == 2 ? CLSORT_MPI_PSRS : CLSORT_MPI_PARTITION;
+        tc.weighted = c == 3 || c == 4;
+        tc.given = c == 4 ? 1 : c == 8 ? 2 : 0;
+        if (c == 6 || c == 7) tc.desc.staging = &staging;
+        snprintf(name, sizeof name, "device: %s, %s %s", mn[c], c == 4 ? "f32" : "u64", dist_name[tc.dist]);
+        tc.name = name;
+        record(name, run_device_case(ctx, &tc));
+    }
+    clsort_mpi_staging_release(&staging);
+}
+
+#ifdef TEST_MPI_FAULTS
+/* Built with -Wl,--wrap=<call> for the OpenCL calls below (make mpi-test):
+ * while armed, the fault_at-th of them on this rank fails. */
+static long fault_calls, fault_at = -1;
+static int fault_armed;
+static int fault_hit(void) { return fault_armed && ++fault_calls == fault_at; }
+
+cl_int __real_clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
+                                  const cl_event *w, cl_event *e)
+{
+    return fault_hit() ? CL_OUT_OF_RESOURCES : __real_clEnqueueReadBuffer(q, m, b, o, s, p, n, w, e);
+}
+cl_int __real_clEnqueueWriteBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueWriteBuffer(cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p, cl_uint n,
+                                   const cl_event *w, cl_event *e)
+{
+    return fault_hit() ? CL_OUT_OF_RESOURCES : __real_clEnqueueWriteBuffer(q, m, b, o, s, p, n, w, e);
+}
+cl_int __real_clEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueCopyBuffer(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueCopyBuffer(cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint n,
+                                  const cl_event *w, cl_event *e)
+{
+    return fault_hit() ? CL_OUT_OF_RESOURCES : __real_clEnqueueCopyBuffer(q, a, b, oa, ob, s, n, w, e);
+}
+cl_int __real_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
+                                     const size_t *l, cl_uint n, const cl_event *w, cl_event *e)
+{
+    return fault_hit() ? CL_OUT_OF_RESOURCES : __real_clEnqueueNDRangeKernel(q, k, d, o, g, l, n, w, e);
+}
+cl_int __real_clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueMarkerWithWaitList(cl_command_queue, cl_uint, const cl_event *, cl_event *);
+cl_int __wrap_clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *w, cl_event *e)
+{
+    return fault_hit() ? CL_OUT_OF_RESOURCES : __real_clEnqueueMarkerWithWaitList(q, n, w, e);
+}
+cl_int __real_clWaitForEvents(cl_uint, const cl_event *);
+cl_int __wrap_clWaitForEvents(cl_uint, const cl_event *);
+cl_int __wrap_clWaitForEvents(cl_uint n, const cl_event *e)
+{
+    cl_int r = __real_clWaitForEvents(n, e); /* waited for either way: only the answer fails */
+    return fault_hit() ? CL_OUT_OF_RESOURCES : r;
+}
+cl_int __real_clFinish(cl_command_queue);
+cl_int __wrap_clFinish(cl_command_queue);
+cl_int __wrap_clFinish(cl_command_queue q)
+{
+    cl_int r = __real_clFinish(q);
+    return fault_hit() ? CL_OUT_OF_RESOURCES : r;
+}
+static long live_buffers; /* buffers created and not yet released (sub-buffers are not counted) */
+cl_mem __real_clCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
+cl_mem __wrap_clCreateBuffer(cl_context, cl_mem_flags, size_t, void *, cl_int *);
+cl_mem __wrap_clCreateBuffer(cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e)
+{
+    cl_mem m;
+    if (fault_hit()) {
+        if (e) *e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return NULL;
+    }
+    m = __real_clCreateBuffer(c, f, s, h, e);
+    if (m) live_buffers++;
+    return m;
+}
+cl_int __real_clReleaseMemObject(cl_mem);
+cl_int __wrap_clReleaseMemObject(cl_mem);
+cl_int __wrap_clReleaseMemObject(cl_mem m)
+{
+    cl_mem parent = NULL;
+    if (clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && !parent)
+        live_buffers--;
+    return __real_clReleaseMemObject(m);
+}
+void *__real_clEnqueueMapBuffer(cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
+void *__wrap_clEnqueueMapBuffer(cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
+void *__wrap_clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t s, cl_uint n,
+                                const cl_event *w, cl_event *e, cl_int *err)
+{
+    if (fault_hit()) {
+        if (err) *err = CL_MAP_FAILURE;
+        return NULL;
+    }
+    return __real_clEnqueueMapBuffer(q, m, b, f, o, s, n, w, e, err);
+}
+
+/* One rank's K-th OpenCL call of a device sort fails, for every K until a
+ * sort makes fewer calls: every rank must return an error (a hang fails the
+ * make target's time limit), the inputs must be as they were, no buffer may
+ * stay behind (beyond what a faultless call keeps: scratch, the staging),
+ * and the context must sort right afterwards. */
+static void fault_cases(clsort_context *ctx)
+{
+    int culprit = size_ > 1 ? 1 : 0, ok = 1, hit = 1, seen;
+    long k, calls = 0, kept = 0;
+    size_t n = 300 + (size_t)rank_ * 37, i;
+    uint64_t s = 4242 + (uint64_t)rank_, *keys = (uint64_t *)malloc(n * 8), *back = (uint64_t *)malloc(n * 8);
+    uint32_t *vals = (uint32_t *)malloc(n * 4);
+    double *w = (double *)malloc(n * 8);
+    cl_mem dk, dv, dw;
+    char name[160];
+    clsort_mpi_staging staging;
+    memset(&staging, 0, sizeof staging);
+    for (i = 0; i < n; i++) {
+        keys[i] = gen(AND3, &s);
+        vals[i] = (uint32_t)i;
+        w[i] = 1.0 + (double)(i % 7);
+    }
+    dk = dev_buffer(ctx, n * 8, keys);
+    dv = dev_buffer(ctx, n * 4, vals);
+    dw = dev_buffer(ctx, n * 8, w);
+    for (k = 0; hit; k++) { /* k = 0: no fault, the buffers a call keeps (scratch, staging) */
+        clsort_mpi_desc d;
+        clsort_mpi_device_out out;
+        clsort_result r;
+        memset(&d, 0, sizeof d);
+        d.type = CLSORT_U64;
+        d.value_size = 4;
+        d.max_imbalance = 0.01;
+        d.sample = 16;
+        d.piece_bytes = 1024;
+        d.staging = k % 2 || k == 0 ? &staging : NULL; /* staging kept, and made by the call */
+        fault_calls = 0;
+        fault_at = rank_ == culprit && k > 0 ? k : -1;
+        fault_armed = 1;
+        r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, dk, dv, dw, n, &d, &out);
+        fault_armed = 0;
+        seen = rank_ == culprit && (k == 0 || fault_calls >= k);
+        MPI_Allreduce(&seen, &hit, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        clsort_mpi_device_free(&out);
+        if (k == 0) {
+            kept = live_buffers;
+            if (r != CLSORT_SUCCESS) {
+                fprintf(stderr, "rank %d: the faultless sort: %s\n", rank_, clsort_last_error(ctx));
+                ok = 0;
+            }
+            continue;
+        }
+        if (live_buffers > kept) {
+            fprintf(stderr, "rank %d: a fault at call %ld left %ld buffers more\n", rank_, k, live_buffers - kept);
+            ok = 0;
+            kept = live_buffers;
+        }
+        if (hit && r == CLSORT_SUCCESS) {
+            fprintf(stderr, "rank %d: a fault at call %ld of rank %d, yet this rank succeeded\n", rank_, k, culprit);
+            ok = 0;
+        }
+        if (!hit && r != CLSORT_SUCCESS) {
+            fprintf(stderr, "rank %d: no fault, yet %s: %s\n", rank_, clsort_result_string(r), clsort_last_error(ctx));
+            ok = 0;
+        }
+        if (!dev_read(ctx, dk, n * 8, back) || memcmp(back, keys, n * 8) != 0) {
+            fprintf(stderr, "rank %d: a fault at call %ld changed the input keys\n", rank_, k);
+            ok = 0;
+        }
+        calls = k;
+    }
+    snprintf(name, sizeof name, "device: a fault at each of rank %d's %ld OpenCL calls fails every rank", culprit,
+             calls - 1);
+    if (rank_ == 0) printf("%s\n", name);
+    record(name, ok && calls > 10);
+    clsort_mpi_staging_release(&staging);
+    clReleaseMemObject(dk);
+    clReleaseMemObject(dv);
+    clReleaseMemObject(dw);
+    free(keys);
+    free(back);
+    free(vals);
+    free(w);
+    { /* and the context sorts right afterwards */
+        dcase tc;
+        memset(&tc, 0, sizeof tc);
+        tc.type = CLSORT_U64;
+        tc.dist = UNIFORM;
+        tc.n = 500;
+        tc.vs = 8;
+        tc.weighted = 1;
+        tc.bad_rank = -1;
+        tc.desc.sample = 16;
+        tc.desc.piece_bytes = 1024;
+        tc.name = "device: the context sorts right after the faults";
+        record(tc.name, run_device_case(ctx, &tc));
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     clsort_context *ctx = NULL;
@@ -197,6 +766,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "rank %d: %s\n", rank_, clsort_last_error(ctx));
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+#ifdef TEST_MPI_FAULTS
+    fault_cases(ctx);
+    (void)d;
+    (void)tt;
+    (void)name;
+    (void)base;
+    (void)device_cases; /* the other cases are in the plain build */
+    (void)run_case;
+#else
     /* distributions x key types, 1% imbalance and zero imbalance, with values */
     for (tt = 0; tt < 2; tt++)
         for (d = UNIFORM; d <= FEW; d++) {
@@ -361,6 +939,7 @@ int main(int argc, char **argv)
         tc.name = name;
         record(name, run_case(ctx, &tc, NULL));
     }
+    device_cases(ctx, base);
     /* argument errors: every rank returns, none hangs */
     {
         uint32_t k[4] = {4, 3, 2, 1};
@@ -368,9 +947,9 @@ int main(int argc, char **argv)
         clsort_mpi_out o;
         clsort_result r;
         memset(&bad, 0, sizeof bad);
-        bad.type = CLSORT_F32;
+        bad.type = CLSORT_U16;
         r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &bad, &o);
-        record("f32 keys rejected on every rank", r == CLSORT_ERROR_INVALID_ARGUMENT && o.n == 0 && k[0] == 4);
+        record("u16 keys rejected on every rank", r == CLSORT_ERROR_INVALID_ARGUMENT && o.n == 0 && k[0] == 4);
         memset(&bad, 0, sizeof bad);
         if (rank_ == size_ - 1) bad.bits_per_round = 9; /* only one rank is wrong */
         r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &bad, &o);
@@ -436,6 +1015,7 @@ int main(int argc, char **argv)
             if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
         }
     }
+#endif
     if (rank_ == 0) printf("mpi ranks %d: %d passed, %d failed\n", size_, passed, failed);
     clsort_destroy(ctx);
     MPI_Finalize();
