@@ -501,8 +501,9 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
 
 /* The steps of radix_onesweep, in the order it calls them. Every work-item
  * of the group calls each (some have barriers). The per-key private arrays
- * (k, rank, pos) are the kernel's, passed to inline functions: inlined, the
- * arrays are indexed by constants after unrolling and stay in registers. */
+ * (k, rank, pos) are the kernel's, passed by pointer to inline functions:
+ * once inlined and unrolled, every index is a constant, so the arrays can
+ * live in registers, as if written in one function. */
 
 /* The tile this work-group sorts: the next ticket (status[groups * RADIX]),
  * in the order the work-groups start, so that a tile waits in the look-back

@@ -412,8 +412,8 @@ typedef union {
 
 /* The steps of rd3_tile_scan, in the order it calls them. The private arrays
  * (xr, sr as loaded; x, ci as owned) pass between them by pointer to inline
- * functions: inlined and unrolled, every index is a constant and the arrays
- * stay in registers. */
+ * functions: once inlined and unrolled, every index is a constant, so the
+ * arrays can live in registers, as if written in one function. */
 
 /* All loads first (2 * ITEMS in flight), lane-minor: the warp's RW * ITEMS
  * elements from wg0, the values (NaNs cleaned for min/max) to xr, the
