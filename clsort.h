@@ -1820,11 +1820,14 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #if defined(_WIN32)
 #include <direct.h>  /* _mkdir: the program cache directory */
 #include <process.h> /* _getpid: temporary file names */
+#include <sys/stat.h> /* _fstat: cache entries must be regular files */
+#include <sys/types.h>
 #include <windows.h> /* MoveFileExA: atomic replace */
 #else
-#include <sys/stat.h> /* mkdir */
+#include <fcntl.h>    /* open: cache entries opened without blocking */
+#include <sys/stat.h> /* mkdir, fstat */
 #include <sys/types.h>
-#include <unistd.h>   /* getpid */
+#include <unistd.h>   /* getpid, read, write, close */
 #endif
 /* Libraries opened at run time: OpenCL with CLSORT_DYNAMIC_OPENCL, libcuda
  * for NVIDIA's program cache entries (>>cubin) unless CLSORT_NO_LIBCUDA;
@@ -10930,6 +10933,84 @@ static void clsort__hex(const unsigned char key[32], char out[65])
 #define CLSORT__SEP "/"
 #endif
 
+/* The cache's files. An entry is read only from a regular file, opened
+ * without blocking: a FIFO, a device or a directory in its place is a bad
+ * entry, never a hang (opening a FIFO to read waits for a writer, reading
+ * it or a terminal waits for data). POSIX: open(O_NONBLOCK), fstat, read;
+ * the temporary file of a store is opened O_NONBLOCK too (a FIFO under its
+ * name fails to open or to take the bytes, a failed store, never a wait).
+ * Windows (no FIFOs among a directory's files): fopen and _fstat.
+ * clsort__file_open_read: 1 open, 0 no such file (or unreadable: a miss),
+ * -1 not a regular file. */
+#if defined(_WIN32)
+typedef FILE *clsort__file;
+static int clsort__file_open_read(const char *path, clsort__file *f)
+{
+    struct _stat st;
+    *f = fopen(path, "rb");
+    if (!*f) return 0;
+    if (_fstat(_fileno(*f), &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFREG) {
+        fclose(*f);
+        return -1;
+    }
+    return 1;
+}
+static int clsort__file_create(const char *path, clsort__file *f)
+{
+    *f = fopen(path, "wb");
+    return *f != NULL;
+}
+static size_t clsort__file_read(clsort__file f, void *dst, size_t bytes) { return fread(dst, 1, bytes, f); }
+static size_t clsort__file_write(clsort__file f, const void *src, size_t bytes) { return fwrite(src, 1, bytes, f); }
+static int clsort__file_close(clsort__file f, int written) { return (written ? fflush(f) == 0 : 1) & (fclose(f) == 0); }
+#else
+typedef int clsort__file;
+static int clsort__file_open_read(const char *path, clsort__file *f)
+{
+    struct stat st;
+    *f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (*f < 0) return 0;
+    if (fstat(*f, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*f);
+        return -1;
+    }
+    return 1;
+}
+static int clsort__file_create(const char *path, clsort__file *f)
+{
+    *f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY, 0600);
+    return *f >= 0;
+}
+/* Whole transfers: read and write may move fewer bytes, or be interrupted. */
+static size_t clsort__file_read(clsort__file f, void *dst, size_t bytes)
+{
+    size_t done = 0;
+    while (done < bytes) {
+        ssize_t k = read(f, (char *)dst + done, bytes - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    return done;
+}
+static size_t clsort__file_write(clsort__file f, const void *src, size_t bytes)
+{
+    size_t done = 0;
+    while (done < bytes) {
+        ssize_t k = write(f, (const char *)src + done, bytes - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    return done;
+}
+static int clsort__file_close(clsort__file f, int written)
+{
+    (void)written;
+    return close(f) == 0;
+}
+#endif
+
 /* Reads a whole entry (header + binary) of key: from the callback or the
  * file. Returns a CLSORT_MALLOC'd buffer and its size, NULL when none. A
  * missing entry is a plain miss; a present but unusable one is counted. */
@@ -10957,24 +11038,30 @@ static unsigned char *clsort__cache_read(clsort_context *ctx, const unsigned cha
             return NULL;
         }
     } else {
-        FILE *f;
+        clsort__file f;
         unsigned char h[CLSORT__CACHE_HEADER];
         size_t len, got;
+        int opened;
         snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
-        f = fopen(path, "rb");
-        if (!f) return NULL; /* a miss (or an unreadable directory: the same to us) */
-        got = fread(h, 1, sizeof h, f);
+        opened = clsort__file_open_read(path, &f);
+        if (opened == 0) return NULL; /* a miss (or an unreadable directory: the same to us) */
+        if (opened < 0) {
+            ++ctx->cache.rejected;
+            clsort__cache_warn(ctx, "cache entry %s: not a regular file", path);
+            return NULL;
+        }
+        got = clsort__file_read(f, h, sizeof h);
         len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
         size = CLSORT__CACHE_HEADER + len;
         if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(size + 1))) {
-            fclose(f);
+            clsort__file_close(f, 0);
             ++ctx->cache.rejected;
             clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
             return NULL;
         }
         memcpy(buf, h, sizeof h);
-        got = fread(buf + sizeof h, 1, len + 1, f); /* one byte more: a longer file is not this entry */
-        fclose(f);
+        got = clsort__file_read(f, buf + sizeof h, len + 1); /* one byte more: a longer file is not this entry */
+        clsort__file_close(f, 0);
         if (got != len) {
             CLSORT_FREE(buf);
             ++ctx->cache.rejected;
@@ -11017,7 +11104,7 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
                                 size_t total)
 {
     char hex[65], path[1200], temp[1300];
-    FILE *f;
+    clsort__file f;
     int ok;
     long pid;
     clsort__hex(key, hex);
@@ -11039,16 +11126,15 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
     /* unique among processes (pid), contexts of one process (address) and calls */
     snprintf(temp, sizeof temp, "%s" CLSORT__SEP "%s.%ld.%lx.%lu.tmp", ctx->cache.dir, hex, pid,
              (unsigned long)((size_t)ctx & 0xffffffffu), ++ctx->cache.temp_counter);
-    f = fopen(temp, "wb");
-    if (!f && clsort__mkdirs(ctx->cache.dir)) f = fopen(temp, "wb");
-    if (!f) {
+    ok = clsort__file_create(temp, &f);
+    if (!ok && clsort__mkdirs(ctx->cache.dir)) ok = clsort__file_create(temp, &f);
+    if (!ok) {
         ++ctx->cache.store_failures;
         clsort__cache_warn(ctx, "cache: cannot write in %s: %s", ctx->cache.dir, strerror(errno));
         return;
     }
-    ok = fwrite(entry, 1, total, f) == total;
-    ok = fflush(f) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
+    ok = clsort__file_write(f, entry, total) == total;
+    ok = clsort__file_close(f, 1) && ok;
 #if defined(_WIN32)
     ok = ok && MoveFileExA(temp, path, MOVEFILE_REPLACE_EXISTING) != 0;
 #else
