@@ -1330,8 +1330,10 @@ typedef struct clsort_histogram_desc {
  * [lower, upper), modulo 2^32; samples outside the range and NaNs are not
  * counted. Bin of x: integers floor((x - lower) * bins / (upper - lower))
  * exactly; floats (x - lower) * scale in the sample type, scale = bins /
- * (upper - lower) rounded to it, truncated, at most bins - 1. counts shares
- * no memory with samples. */
+ * (upper - lower) evaluated in double and rounded to the sample type,
+ * truncated, at most bins - 1 (f32: lower taken as the smallest float >=
+ * lower, so the bin's edges are float operations; a float x is in the range
+ * exactly when lower <= x < upper). counts shares no memory with samples. */
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
@@ -7513,6 +7515,19 @@ typedef struct clsort__hist_plan {
     cl_uint shift;                 /* integers: range = bins << shift, or 64 (a division per sample) */
 } clsort__hist_plan;
 
+/* The smallest float >= v (v finite; the float's infinity past FLT_MAX). */
+static float clsort__f32_up(double v)
+{
+    float f = (float)v;
+    cl_uint bits;
+    if (!((double)f < v)) return f;
+    memcpy(&bits, &f, 4);
+    if (f == 0.0f) bits = 1u;                 /* v > 0: the smallest subnormal (also from -0) */
+    else bits = f > 0.0f ? bits + 1u : bits - 1u; /* the next float up in magnitude, or down for negatives */
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn, const clsort_histogram_desc *desc,
                                             clsort__hist_plan *pl)
 {
@@ -7529,12 +7544,17 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
         if (!clsort__finite(d->lower) || !clsort__finite(d->upper) || !(d->lower < d->upper))
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: need finite lower < upper", fn);
         if (d->type == CLSORT_F32) {
-            float lo = (float)d->lower, hi = (float)d->upper, sc;
+            /* rounded up: a float x is >= lower exactly when x >= lo, and
+             * < upper exactly when x < hi */
+            float lo = clsort__f32_up(d->lower), hi = clsort__f32_up(d->upper), sc;
             cl_uint b;
             if (!clsort__finite((double)lo) || !clsort__finite((double)hi) || !(lo < hi) ||
                 !clsort__finite((double)(hi - lo)))
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit f32", fn);
-            sc = (float)d->bins / (hi - lo);
+            /* bins / (upper - lower) rounded to f32 once, as the API comment
+             * says (from the floats, hi - lo was rounded first when the range
+             * is not a float, which moved the bins' edges) */
+            sc = (float)((double)d->bins / (d->upper - d->lower));
             memcpy(&b, &lo, 4); pl->lo = b;
             memcpy(&b, &hi, 4); pl->hi = b;
             memcpy(&b, &sc, 4); pl->scale = b;

@@ -479,8 +479,8 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
         }
         for (i = 0; i < n; ++i) {
             if (t == CLSORT_F32) {
-                float x = ((float *)in)[i], lo = (float)hd.lower, hi = (float)hd.upper, sc = (float)bins / (hi - lo), f;
-                if (!(x >= lo && x < hi)) continue;
+                float x = ((float *)in)[i], lo = (float)hd.lower, sc = (float)((double)bins / (hd.upper - hd.lower)), f;
+                if (!((double)x >= hd.lower && (double)x < hd.upper)) continue; /* the bounds are floats here */
                 f = (x - lo) * sc;
                 ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
             } else {
@@ -975,6 +975,67 @@ static void rd_hist_type_width(const test_env *e)
     }
 }
 
+/* f32 histograms by the documented formula where the range is not a float
+ * or its bounds are not floats: bin of x = (x - lower) * scale in float,
+ * scale = bins / (upper - lower) in double rounded to float once, lower
+ * taken as the smallest float >= lower, x counted when lower <= x < upper
+ * exactly. Samples within 3 ulps of every bin edge, of both bounds, and
+ * random ones. */
+static void rd_hist_f32_formula(const test_env *e)
+{
+    static const struct { double lo, hi; unsigned bins; } hc[] = {
+        {-3.0, 16777216.0, 1000},   /* upper - lower = 16777219: not a float */
+        {0.1, 0.7, 7},              /* bounds not floats */
+        {-1e-3, 12345.678, 333},
+        {1.0, 16777217.0, 3},       /* upper between two floats: 16777216 is inside */
+        {-16777217.0, -1.0, 5},     /* lower between two floats */
+    };
+    size_t k;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        unsigned bins = hc[k].bins, b;
+        size_t cap = (size_t)(bins + 3) * 7 + 4000, n = 0, i;
+        float *in = (float *)malloc(cap * 4), lo = (float)hc[k].lo, sc = (float)((double)bins / (hc[k].hi - hc[k].lo));
+        uint32_t *ref = (uint32_t *)calloc(bins, 4), *got = (uint32_t *)malloc(bins * 4);
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        int r;
+        if ((double)lo < hc[k].lo) lo = nextafterf(lo, INFINITY);
+        for (b = 0; b <= bins + 1; ++b) { /* each edge, both bounds: 3 floats either side */
+            double edge = b <= bins ? hc[k].lo + (hc[k].hi - hc[k].lo) * b / bins : hc[k].hi;
+            float x = (float)edge;
+            int u;
+            for (u = 0; u < 3; ++u) x = nextafterf(x, -INFINITY);
+            for (u = 0; u < 7; ++u, x = nextafterf(x, INFINITY)) in[n++] = x;
+        }
+        while (n < cap) in[n++] = (float)(hc[k].lo + (hc[k].hi - hc[k].lo) * ((double)(rnd64() >> 11) / 9007199254740992.0));
+        for (i = 0; i < n; ++i) {
+            volatile float f;
+            if (!((double)in[i] >= hc[k].lo && (double)in[i] < hc[k].hi)) continue;
+            f = in[i] - lo;
+            f = f * sc;
+            ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = CLSORT_F32;
+        hd.bins = bins;
+        hd.lower = hc[k].lo;
+        hd.upper = hc[k].hi;
+        ds = buffer(e->cs, n * 4, in);
+        dc = buffer(e->cs, bins * 4, NULL);
+        snprintf(what, sizeof what, "histogram f32, %u bins over [%.9g, %.9g): the documented formula", bins, hc[k].lo,
+                 hc[k].hi);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "bin edges and bounds", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+        free(in); free(ref); free(got);
+    }
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -1136,6 +1197,7 @@ static const test_case reduce_cases[] = {
     {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
+    {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
