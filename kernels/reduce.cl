@@ -12,7 +12,9 @@
  *           change), 3 counts (SEG_T uint: cnt[i] segment boundaries at i, as
  *           built from offsets by mark_counts; also the tile carries)
  *   VAL_ONE every value is 1 (run lengths: T uint, OP sum); no values read
- *   MV_T    uint or ulong: the type of values moved unreduced (unique)
+ *           (RD_HEADS only)
+ *   MV_T    uint or ulong: the type of values moved unreduced (unique;
+ *           RD_HEADS only)
  *
  * The operator on (count, value) pairs. Every element is a pair (inc, v):
  * inc = how many segment boundaries sit just before it (0 or 1, any number
@@ -27,14 +29,13 @@
  *
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
  * folds its ITEMS elements left to right, work-items combine by raking
- * (RD_RAKE, see rd_wg_scan), in a Hillis-Steele tree, or (RD_V3) in a
- * Kogge-Stone tree inside each 32-wide warp and a left fold over the
+ * (see rd_wg_scan) or (RD_V3) in a Kogge-Stone tree inside each 32-wide warp and a left fold over the
  * warps (the same tree whether the shuffles are PTX or emulated), tiles by the
  * reduce-then-scan tree (portable) or by a left fold (look-back, see
  * rd_lookback), so float results repeat bit for bit from run to run.
  *
- *   RD_RAKE  the raking work-group scan (variants 1, 2; else Hillis-Steele)
- *   RD_KEY_FLAGS  keys staged as head flags (variant 2; SEG 2 only, see LS_T)
+ *   (none)   variant 1: the elements staged through local memory, the
+ *            raking work-group scan
  *   RD_V3    variant 3 (see "variant 3" below): elements in registers from
  *            load to output, the pair scan by warp shuffles; NV_PTX with it
  *            makes the shuffles and warp barriers inline PTX (NVIDIA sm_70+)
@@ -55,12 +56,12 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, issue 20); keys as they are, or with
- * RD_KEY_FLAGS (variant 2, SEG 2 only) as head flags too (key[i] !=
- * key[i - 1], both read from global memory, the second mostly from the
- * cache), so that keys stage one byte per element and take the flags' tile;
- * counts as they are. */
-#if SEG == 1 || defined(RD_KEY_FLAGS)
+ * tile (H100: bench/RESULTS.md, reduction tile); keys and counts as they
+ * are. */
+#if (defined(VAL_ONE) || defined(MV_T)) && !defined(RD_HEADS)
+#error "VAL_ONE and MV_T: run-length encode and unique, on the heads kernels (RD_HEADS)"
+#endif
+#if SEG == 1
 #define LS_T uchar
 #else
 #define LS_T SEG_T
@@ -140,11 +141,6 @@ inline T rd_clean(T v)
 #endif
 }
 
-#ifdef VAL_ONE
-#define RD_V(lv, k) ((T)1)
-#else
-#define RD_V(lv, k) ((lv)[PAD(k)])
-#endif
 
 /* Segment source of tile index k (-1 .. TILE) lives at ls[PAD(k + 1)]. */
 #define LS_SIZE (PAD(TILE + 1) + 1)
@@ -155,7 +151,7 @@ inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
     return 0;
-#elif SEG == 1 || defined(RD_KEY_FLAGS)
+#elif SEG == 1
     return gi > 0 && ls[PAD(k + 1)] != 0;
 #elif SEG == 2
     return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
@@ -181,8 +177,6 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG != 0
 #if SEG == 1
         ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
-#elif defined(RD_KEY_FLAGS)
-        ls[PAD(k + 1)] = (LS_T)(gi < n && gi > 0 && seg[gi] != seg[gi - 1]);
 #else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
 #endif
@@ -190,13 +184,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     }
 #if SEG != 0
     if (lid == 0) {
-#if SEG == 2 && !defined(RD_KEY_FLAGS)
+#if SEG == 2
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
 #if SEG == 1
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
-#elif defined(RD_KEY_FLAGS)
-        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != seg[base + TILE - 1]);
 #else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
 #endif
@@ -207,21 +199,17 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #ifdef VAL_ONE
     (void)vals; (void)lv;
 #endif
-    /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here; variants 1 to 3 keep that fence to
-     * the scans (need_next, the same for the whole work-group, marks the
-     * scatter kernels, which are never in place) */
-#if defined(RD_RAKE) || defined(RD_V3)
+    /* global too in the scans: in place (the carries' scan), work-items
+     * later write elements other work-items read here (need_next, the same
+     * for the whole work-group, marks the scatter kernels, which are never
+     * in place) */
     if (need_next) barrier(CLK_LOCAL_MEM_FENCE);
     else barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-#else
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-#endif
 }
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
  * that the output loops do not read the segment source from local memory
- * again (H100, bench/RESULTS.md issue 20). Not for SEG 3, whose "starts" are
+ * again (H100, bench/RESULTS.md, reduction tile). Not for SEG 3, whose "starts" are
  * the carries' counts. */
 #if ITEMS <= 32 && SEG != 3
 #define RD_MASK 1
@@ -241,7 +229,7 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = rd_inc(ls, (int)k, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         vv = i ? x : rd_op(vv, x);
         cc += i;
 #ifdef RD_MASK
@@ -255,13 +243,13 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
 
 #if defined(RD_V3)
 /* ---- variant 3 --------------------------------------------------------------
- * What variants 0-2 pay per tile, besides the bytes: every element goes
+ * What variant 1 pays per tile, besides the bytes: every element goes
  * through local memory three times (staged, read by the fold, read again by
  * the output loop; keys twice by the fold: k and k - 1), every element of
  * the output loop is visited although a run of 1000 elements has one start
  * and one end, and the pair scan of the work-items takes 4 work-group
- * barriers with one work-item folding the 32 lanes' sums alone (RD_RAKE; 16
- * barriers in Hillis-Steele). On the H100 reduce-by-key ran at 58% of its
+ * barriers with one work-item folding the 32 lanes' sums alone (raking).
+ * On the H100 reduce-by-key ran at 58% of its
  * 8 B/element floor while the plain scan, which stages once, reaches 85%.
  * Variant 3:
  *  - loads stay per warp (RW = 32 work-items, or WG when smaller): a warp
@@ -272,7 +260,7 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
  *    source goes first and leaves only bits (hm: which of my elements
  *    starts a segment; nh: whether the element after my last does), the
  *    values then through the same array (one array: half the local memory
- *    of variants 0-2) into registers, where the fold and the output loop
+ *    of variant 1) into registers, where the fold and the output loop
  *    take them: each element read from local memory once;
  *  - the pair scan is a Kogge-Stone scan inside each warp by shuffles
  *    (log2 RW steps, 2-3 shuffles each; rd_up_pair), then one work-group
@@ -290,9 +278,6 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
  * are one warp. Needs ITEMS <= 32, a power of two (the host's shapes). */
 #if ITEMS > 32 && !defined(RD_HEADS)
 #error "RD_V3: at most 32 items per work-item (their segment starts are one word)"
-#endif
-#ifdef RD_KEY_FLAGS
-#error "RD_V3 computes its own head bits: no RD_KEY_FLAGS"
 #endif
 #define RW (WG < 32 ? WG : 32)
 #define RD_NW (WG / RW)
@@ -441,11 +426,9 @@ inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg
 {
     const uint lane = (uint)get_local_id(0) % RW;
     if (full) {
-#ifndef VAL_ONE
         __global const T *vp = vals + wg0 + lane;
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) xr[j] = rd_clean(vp[j * RW]);
-#endif
 #if SEG != 0
         __global const SEG_T *sp = seg + wg0 + lane;
 #pragma unroll
@@ -455,9 +438,7 @@ inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) {
             ulong gi = wg0 + j * RW + lane;
-#ifndef VAL_ONE
             xr[j] = gi < n ? rd_clean(vals[gi]) : IDENT;
-#endif
 #if SEG != 0
             sr[j] = gi < n ? RD3_SRC(seg[gi]) : (LS_T)0;
 #endif
@@ -475,10 +456,6 @@ inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg
     (void)need_next;
     (void)sr;
     (void)after;
-#endif
-#ifdef VAL_ONE
-    (void)vals;
-    (void)xr;
 #endif
 }
 
@@ -553,10 +530,9 @@ inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T aft
 }
 
 /* The values handed over the same way, through the same cells: x[i] = the
- * value at tile index k0 + i (VAL_ONE: 1), each read from local memory once. */
+ * value at tile index k0 + i, each read from local memory once. */
 inline void rd3_values_to_owners(__local rd3_cell *buf, const T *xr, T *x)
 {
-#ifndef VAL_ONE
     const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
     const uint kb = PAD(lid * ITEMS);
 #pragma unroll
@@ -564,12 +540,6 @@ inline void rd3_values_to_owners(__local rd3_cell *buf, const T *xr, T *x)
     rd_wsync();
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) x[i] = buf[kb + i].t;
-#else
-    (void)buf;
-    (void)xr;
-#pragma unroll
-    for (uint i = 0; i < ITEMS; ++i) x[i] = (T)1;
-#endif
 }
 
 /* My first `left` elements (those before n) folded left to right into
@@ -606,7 +576,7 @@ inline void rd3_tile_scan(__global const T *vals, __global const SEG_T *seg, ulo
     const uint k0 = lid * ITEMS;
     const ulong wg0 = base + wb; /* the warp's first element */
     const int full = base + TILE <= n;
-    /* my elements before n: the fold stops there, as variants 0-2's (an
+    /* my elements before n: the fold stops there, as variant 1's (an
      * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
     const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
     T xr[ITEMS];                         /* as loaded, lane-minor */
@@ -662,8 +632,7 @@ inline void rd3_scan_out(__local rd3_cell *buf, ulong base, ulong n, uint pc, T 
  * have nothing to write). */
 inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
                             const T *x, const uint *ci, uint hm, uint nh, __global SEG_T *keys_out,
-                            __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
-                            __global uint *count)
+                            __global T *vals_out, __global uint *count)
 {
     const ulong g0 = base + (ulong)get_local_id(0) * ITEMS;
     uint rc = pc + xc;
@@ -683,12 +652,9 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
         uint h = RD3_INC(i);
         rv = h ? x[i] : rd_op(rv, x[i]);
         rc += h;
-        if (h || gi == 0) {
 #if SEG == 2
-            if (keys_out) keys_out[rc] = seg[gi];
+        if (keys_out && (h || gi == 0)) keys_out[rc] = seg[gi];
 #endif
-            if (mv_out) mv_out[rc] = mv_in[gi];
-        }
         const int last = gi + 1 == n;
         if (last || (i + 1 < ITEMS ? (hm >> (i + 1)) & 1u : nh)) {
             if (vals_out) vals_out[rc] = rv;
@@ -707,9 +673,9 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
     uint ci[SEG == 3 ? ITEMS : 1];         \
     uint hm, nh;
 #endif /* RD_HEADS */
-#elif defined(RD_RAKE)
-/* Exclusive scan of one pair per work-item, raking (4 barriers where the
- * Hillis-Steele tree below takes 2 * log2(WG)): RK_LANES work-items each fold
+#else
+/* Exclusive scan of one pair per work-item, raking (4 barriers where a
+ * Hillis-Steele tree takes 2 * log2(WG)): RK_LANES work-items each fold
  * RK_SPAN consecutive pairs left to right, work-item 0 folds the lanes'
  * sums left to right, each work-item combines its lane's prefix with its
  * place in the lane. A fixed order for a given WG: the same bits every run.
@@ -768,37 +734,6 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
-#else
-#define RD_SCAN_SIZE WG
-
-/* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
- * *tc, *tv receive the work-group's total. Ends with a barrier. */
-inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
-{
-    const uint lid = (uint)get_local_id(0);
-    sc[lid] = *c;
-    sv[lid] = *v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < WG; off <<= 1) {
-        uint cc = sc[lid];
-        T vv = sv[lid];
-        if (lid >= off) {
-            uint pc = sc[lid - off];
-            T pv = sv[lid - off];
-            vv = cc ? vv : rd_op(pv, vv);
-            cc += pc;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sc[lid] = cc;
-        sv[lid] = vv;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *tc = sc[WG - 1];
-    *tv = sv[WG - 1];
-    *c = lid ? sc[lid - 1] : 0u;
-    *v = lid ? sv[lid - 1] : IDENT;
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
 #endif
 
 #ifndef RD_V3
@@ -834,7 +769,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = RD_HEAD(hm, ls, k, k0, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         T ev = rv;
         uint ec = rc;
         rv = i ? x : rd_op(rv, x);
@@ -849,12 +784,11 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
     }
 }
 
-/* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
- * at each segment's first element keys_out[C] = its key (SEG 2) and
- * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global const SEG_T *seg, ulong base,
-                           ulong n, uint pc, T pv, uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
-                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+/* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
+ * element keys_out[C] = its key (SEG 2); at its last vals_out[C] = V;
+ * count[0] = C(n-1) + 1. */
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
+                           T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out, __global uint *count)
 {
     const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
@@ -863,17 +797,12 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = RD_HEAD(hm, ls, k, k0, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         rv = i ? x : rd_op(rv, x);
         rc += i;
-        if (i || gi == 0) {
-#if defined(RD_KEY_FLAGS)
-            if (keys_out) keys_out[rc] = seg[gi];
-#elif SEG == 2
-            if (keys_out) keys_out[rc] = ls[PAD(k + 1)];
+#if SEG == 2
+        if (keys_out && (i || gi == 0)) keys_out[rc] = ls[PAD(k + 1)];
 #endif
-            if (mv_out) mv_out[rc] = mv_in[gi];
-        }
         int last = gi + 1 == n;
         if (last || (k + 1 < k0 + ITEMS ? RD_HEAD(hm, ls, k + 1, k0, gi + 1) : rd_inc(ls, (int)k + 1, gi + 1))) {
             if (vals_out) vals_out[rc] = rv;
@@ -883,7 +812,6 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
 #if SEG != 2
     (void)keys_out;
 #endif
-    (void)seg;
 }
 
 /* ---- heads: unique and run-length encode ------------------------------------
@@ -908,11 +836,7 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
 /* Whether the element at tile index k, global index gi (< n), is a head. */
 inline uint rd_is_head(__local const LS_T *ls, int k, ulong gi)
 {
-#ifdef RD_KEY_FLAGS
-    return gi == 0 || ls[PAD(k + 1)] != 0;
-#else
     return gi == 0 || ls[PAD(k + 1)] != ls[PAD(k)];
-#endif
 }
 
 /* This work-item's pair (*c boundaries, *v = 1 + its last head's global
@@ -1073,6 +997,8 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
 #endif
 }
 
+/* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
+ * argument list to both). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
@@ -1085,14 +1011,16 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     T xv, tv;
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
+    (void)mv_in;
+    (void)mv_out;
 #ifdef RD_V3
     RD3_REGS
     rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
 #else
     uint hm;
     rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
 #endif
 }
 
@@ -1346,6 +1274,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 #endif
 }
 
+/* mv_in, mv_out: unused, as in seg_scatter_tiles. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
@@ -1360,16 +1289,18 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
+    (void)mv_in;
+    (void)mv_out;
 #ifdef RD_V3
     RD3_REGS
     rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
 #else
     uint hm;
     rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
 #endif
 }
 #endif
@@ -1515,8 +1446,11 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
     if (!(x >= lo)) return 0;
     TB d = (TB)(RD_BITS(x) - RD_BITS(lo));
     if ((ulong)d >= range) return 0; /* x >= hi (hi itself may not fit T: 2^32 for u32) */
-    if (shift < 64) { /* range = bins << shift: the same bin, no division */
-        *b = (uint)(d >> shift);
+    /* range = bins << shift: the same bin, no division. The shift is done
+     * in ulong: one bin over a 4-byte type's whole range gives shift 32,
+     * and OpenCL takes a 32-bit value's shift count modulo 32. */
+    if (shift < 64) {
+        *b = (uint)((ulong)d >> shift);
         return 1;
     }
 #if TK >= 3
