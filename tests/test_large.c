@@ -6,13 +6,13 @@
  *   build/test_large [log2 n]
  *   build/test_large wide12   2^31 + 2^22 u32 keys with u32 values, 12-bit
  *                             digits: 4096 digits x the tiles pass 2^32
- *                             digit counts (issue 19, item 3: the kernels
+ *                             digit counts (the kernels once
  *                             indexed them in 32 bits); ~35 GB of device and
  *                             ~26 GB of host memory
  *   build/test_large bin32    clsort_bin (atomic counting) on a 65536 x 65536
  *                             grid: 2^32 cells, 2^32 + 1 counters that the
  *                             clear kernel counted in 32 bits (cleared 1
- *                             word; issue 19, item 3 class); run twice so the
+ *                             word; the same class of 32-bit index); run twice so the
  *                             second call finds the first's counts; ~40 GB
  *                             of device and ~17 GB of host memory
  *   build/test_large scan4    a u32 scan of 2^33 elements with 4 x 1 tiles
