@@ -3,7 +3,8 @@
  * 0; the split family's pack then keeps the keys whose flag is set. KT is the
  * key's OpenCL C type, compared as a number of that type (floats by IEEE
  * rules: a NaN key passes only NOT_EQUAL). The comparison is an argument, so
- * that one program per key type serves all of them (the branch is uniform).
+ * that one program per key type serves all of them (every work-item takes
+ * the same case).
  * One key per work-item. */
 __kernel void select_flags(__global const KT *keys, __global uchar *flags, ulong n, KT a, KT b, uint cmp)
 {
