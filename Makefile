@@ -34,7 +34,7 @@ $(BUILD):
 	mkdir -p $(BUILD)
 
 # One program: tests/test_clsort.c includes tests/check.h and the file of each part.
-TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree api budget stress
+TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree select api budget stress
 TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
 $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)

@@ -5,7 +5,8 @@
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
- *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE),
+ *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
+ *   SELECT),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -14,7 +15,7 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step                  the families, in that order
+ *     >>nbody >>tree >>nbody step >>select         the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -162,6 +163,8 @@
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
+ *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
+ *             clsort_select_if_host(ctx, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -704,6 +707,13 @@
  *           included (tested against one). Counts; with offsets the
  *           exclusive scan (>>scan) and the total; with indices the records
  *           (permutation entries) in CSR layout, each list in Morton order.
+ * SELECT    clsort_select_if / clsort_select_if_host: stable compaction by a
+ *           comparison, the keys (and values) that pass key < a, <= a, > a,
+ *           >= a, == a, != a or a <= key < b, compared as numbers of the key
+ *           type (any clsort_type; floats by IEEE rules: a NaN key passes
+ *           only !=), in input order; n < 2^32. No flags array: the call
+ *           writes one byte per key to context scratch and packs by it as
+ *           clsort_pack does (two passes over the keys, one write).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
@@ -1551,6 +1561,45 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  const float *queries, size_t nq, float radius, uint32_t *counts,
                                                  uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
+/* ---- select: stable compaction by a comparison ---------------------------------- */
+
+/* How clsort_select_if compares each key with the bounds (as numbers of the
+ * key's type; floats by IEEE rules, so a NaN key passes only NOT_EQUAL). */
+typedef enum clsort_compare {
+    CLSORT_COMPARE_LESS = 0,      /* key < a */
+    CLSORT_COMPARE_LESS_EQUAL,    /* key <= a */
+    CLSORT_COMPARE_GREATER,       /* key > a */
+    CLSORT_COMPARE_GREATER_EQUAL, /* key >= a */
+    CLSORT_COMPARE_EQUAL,         /* key == a */
+    CLSORT_COMPARE_NOT_EQUAL,     /* key != a */
+    CLSORT_COMPARE_IN_RANGE       /* a <= key < b */
+} clsort_compare;
+
+typedef struct clsort_select_desc {
+    clsort_type type;              /* key type: any clsort_type (U32 default; f64 needs cl_khr_fp64) */
+    clsort_compare compare;        /* LESS default */
+    const void *a, *b;             /* host pointers to one key of type each: the bounds (b: IN_RANGE only);
+                                      read during the call */
+    cl_mem values_in, values_out;  /* optional values moved with the kept keys */
+    size_t value_size;             /* 4 or 8 (0 = 4) */
+    cl_mem count;                  /* optional device uint32: the kept count */
+} clsort_select_desc;
+
+/* Stable compaction by a comparison (CUB's DeviceSelect::If, thrust::copy_if
+ * with a comparison): the keys (values) that pass desc.compare against the
+ * bounds, in input order, to the front of keys_out (values_out); n < 2^32.
+ * count (optional, blocking) receives how many. No flags array needed (the
+ * call writes n bytes of flags to context scratch, then packs as clsort_pack
+ * with CLSORT_FLAGS_U8). Aliasing as clsort_pack: no in place. */
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count,
+                                          const clsort_enqueue *enq);
+/* Host arrays (desc's cl_mem fields ignored); values / values_out optional,
+ * desc->value_size bytes each. */
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
+                                               void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count);
+
 /* ---- the families: one registry ------------------------------------------- */
 
 /* Every primitive family, one row each, in the order of the manual, the API,
@@ -1572,7 +1621,8 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
     X(BINNING, binning, BIN)              \
     X(REDUCE, reduce, REDUCE)             \
     X(NBODY, nbody, NBODY)                \
-    X(TREE, tree, TREE)
+    X(TREE, tree, TREE)                   \
+    X(SELECT, select, SELECT)
 
 #define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
 typedef enum clsort_family {
@@ -1600,8 +1650,10 @@ typedef enum clsort_prepare_op {
                                  BARNES_HUT method prepares the tree's programs) */
     CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
                                  by_key or histogram, as that function takes) */
-    CLSORT_PREPARE_TREE       /* clsort_tree_build, _accel, _radius and the _host forms
+    CLSORT_PREPARE_TREE,      /* clsort_tree_build, _accel, _radius and the _host forms
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
+    CLSORT_PREPARE_SELECT     /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
+                                 the values' presence matter, the bounds may be NULL) */
 } clsort_prepare_op;
 
 /* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
@@ -1636,6 +1688,7 @@ typedef struct clsort_prepare_call {
     const clsort_by_key_desc *by_key;
     const clsort_histogram_desc *histogram;
     const clsort_tree_desc *tree;
+    const clsort_select_desc *select;
 } clsort_prepare_call;
 
 typedef struct clsort_prepare_desc {
@@ -9572,6 +9625,183 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
     clsort__tree_body_desc(&td);
     return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
+/* >>select -------------------------------------------------------------------
+ * kernels/select.cl (with common.cl): select_flags writes one byte per key
+ * (1: the key passes the comparison) to context scratch, then the split
+ * family packs the keys (values) by those flags (clsort_pack with
+ * CLSORT_FLAGS_U8, on the same queue after the flags). Every argument is
+ * checked, for both steps, before anything is enqueued. */
+
+static const char *const clsort__select_slot_flags = "select: flags";
+
+/* A checked clsort_select_desc, with the bounds as bytes of the key type. */
+typedef struct clsort__select_plan {
+    clsort_select_desc d;
+    size_t key_size;
+    unsigned char a[8], b[8];
+} clsort__select_plan;
+
+static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, const clsort_select_desc *desc,
+                                         clsort__select_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
+    pl->d = *desc;
+    CLSORT__TRY(clsort__check_any_type(ctx, pl->d.type, fn));
+    if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
+                            ctx->dev.name);
+    if ((int)pl->d.compare < 0 || pl->d.compare > CLSORT_COMPARE_IN_RANGE)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown compare %d", fn, (int)pl->d.compare);
+    if (!pl->d.a) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.a (the bound) is NULL", fn);
+    if (pl->d.compare == CLSORT_COMPARE_IN_RANGE && !pl->d.b)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.b is NULL (IN_RANGE takes a <= key < b)",
+                            fn);
+    pl->key_size = clsort__types[pl->d.type].size;
+    memcpy(pl->a, pl->d.a, pl->key_size);
+    if (pl->d.compare == CLSORT_COMPARE_IN_RANGE) memcpy(pl->b, pl->d.b, pl->key_size);
+    return CLSORT_SUCCESS;
+}
+
+/* The program of select_flags for the key type (the comparison is an
+ * argument: one program per type). */
+static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
+{
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
+    clsort__request rq;
+    clsort__request_init(&rq, "select", wg, 1);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "select.cl");
+    clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
+                           pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The pack by flags that follows: the caller's keys, values and count. */
+static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->type = pl->d.type;
+    sd->flags_kind = CLSORT_FLAGS_U8;
+    sd->flags = flags;
+    sd->values_in = pl->d.values_in;
+    sd->values_out = pl->d.values_out;
+    sd->value_size = pl->d.value_size;
+    sd->count = pl->d.count;
+}
+
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_select_if";
+    clsort__select_plan pl;
+    clsort__split_plan sp;
+    clsort_split_desc sd;
+    clsort_enqueue pack_enq;
+    clsort__program *p;
+    clsort__chain c;
+    clsort__kargs ka;
+    cl_mem flags = NULL;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint cmp;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    cmp = (cl_uint)pl.d.compare;
+    if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
+    clsort__select_split_desc(&pl, flags, &sd);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1, &sp)); /* every buffer of both steps */
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    r = CLSORT_SUCCESS;
+    if (n > 0) {
+        r = clsort__select_program(ctx, &pl, &p);
+        if (r == CLSORT_SUCCESS) {
+            clsort__kargs_init(&ka);
+            CLSORT__KARG(&ka, keys_in);
+            CLSORT__KARG(&ka, flags);
+            CLSORT__KARG(&ka, n64);
+            clsort__karg(&ka, pl.key_size, pl.a);
+            clsort__karg(&ka, pl.key_size, pl.b);
+            CLSORT__KARG(&ka, cmp);
+            r = clsort__run(&c, p, "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
+        }
+    }
+    /* the pack on the same in-order queue, after the flags (the caller's
+     * wait list went on the first command; the caller's event comes from
+     * the pack's last) */
+    pack_enq.queue = c.queue;
+    pack_enq.num_events_in_wait_list = c.num_wait;
+    pack_enq.event_wait_list = c.wait;
+    pack_enq.event = enq ? enq->event : NULL;
+    r = clsort__chain_end(&c, NULL, r);
+    if (r != CLSORT_SUCCESS) return r;
+    return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
+}
+
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
+                                               void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    static const char *fn = "clsort_select_if_host";
+    clsort__select_plan pl;
+    clsort_select_desc d;
+    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
+    size_t kept = 0;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    if ((values != NULL) != (values_out != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
+    d = pl.d;
+    if (!values) d.value_size = 0;
+    else if (d.value_size == 0) d.value_size = 4;
+    if (values) CLSORT__TRY(clsort__check_value_size(ctx, fn, d.value_size, 0));
+    if (n > 0 && (!keys || !keys_out))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys or keys_out is NULL", fn);
+    d.count = NULL;
+    r = clsort__upload(ctx, fn, "keys", keys, n * pl.key_size, &dk);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "keys_out", NULL, n * pl.key_size, &dko);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * d.value_size, &dv);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values_out", NULL, n * d.value_size, &dvo);
+    d.values_in = dv;
+    d.values_out = dvo;
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, kept * pl.key_size, keys_out);
+    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, kept * d.value_size, values_out);
+    if (r == CLSORT_SUCCESS && count) *count = kept;
+    clsort__release(ctx, &dk);
+    clsort__release(ctx, &dv);
+    clsort__release(ctx, &dko);
+    clsort__release(ctx, &dvo);
+    return r;
+}
+
+/* The programs clsort_select_if takes for desc (clsort_prepare): the flags
+ * and the pack by u8 flags. */
+static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    static const char *fn = "clsort_prepare(select)";
+    clsort__select_plan pl;
+    clsort_split_desc sd;
+    clsort__program *p;
+    clsort_select_desc d;
+    static const unsigned char zero[8] = {0};
+    (void)n;
+    memset(&d, 0, sizeof d);
+    if (call->select) d = *call->select;
+    if (!d.a) d.a = zero; /* the bounds and the comparison are kernel arguments, not build options */
+    if (!d.b) d.b = zero;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
+    CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
+    clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
+    sd.count = NULL;
+    sd.values_out = sd.values_in;
+    return clsort__split_prepare(ctx, &sd);
 }
 
 /* >>prepare ------------------------------------------------------------------
@@ -26055,6 +26285,95 @@ static const unsigned char clsort__kernel_scan_cl[] = {
   0x7d, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x7d, 0x0a, 0x7d, 0x0a, 0x23, 0x65,
   0x6e, 0x64, 0x69, 0x66, 0x0a
 };
+/* kernels/select.cl */
+static const unsigned char clsort__kernel_select_cl[] = {
+  0x2f, 0x2a, 0x20, 0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x5f, 0x73, 0x65,
+  0x6c, 0x65, 0x63, 0x74, 0x5f, 0x69, 0x66, 0x27, 0x73, 0x20, 0x66, 0x6c,
+  0x61, 0x67, 0x73, 0x20, 0x28, 0x6e, 0x65, 0x65, 0x64, 0x73, 0x20, 0x63,
+  0x6f, 0x6d, 0x6d, 0x6f, 0x6e, 0x2e, 0x63, 0x6c, 0x20, 0x66, 0x69, 0x72,
+  0x73, 0x74, 0x29, 0x3a, 0x20, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x5b, 0x69,
+  0x5d, 0x20, 0x3d, 0x20, 0x31, 0x20, 0x77, 0x68, 0x65, 0x72, 0x65, 0x20,
+  0x6b, 0x65, 0x79, 0x20, 0x69, 0x0a, 0x20, 0x2a, 0x20, 0x70, 0x61, 0x73,
+  0x73, 0x65, 0x73, 0x20, 0x74, 0x68, 0x65, 0x20, 0x63, 0x6f, 0x6d, 0x70,
+  0x61, 0x72, 0x69, 0x73, 0x6f, 0x6e, 0x20, 0x63, 0x6d, 0x70, 0x20, 0x28,
+  0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x5f, 0x63, 0x6f, 0x6d, 0x70, 0x61,
+  0x72, 0x65, 0x29, 0x20, 0x77, 0x69, 0x74, 0x68, 0x20, 0x74, 0x68, 0x65,
+  0x20, 0x62, 0x6f, 0x75, 0x6e, 0x64, 0x73, 0x20, 0x61, 0x20, 0x28, 0x61,
+  0x6e, 0x64, 0x20, 0x62, 0x29, 0x2c, 0x20, 0x65, 0x6c, 0x73, 0x65, 0x0a,
+  0x20, 0x2a, 0x20, 0x30, 0x3b, 0x20, 0x74, 0x68, 0x65, 0x20, 0x73, 0x70,
+  0x6c, 0x69, 0x74, 0x20, 0x66, 0x61, 0x6d, 0x69, 0x6c, 0x79, 0x27, 0x73,
+  0x20, 0x70, 0x61, 0x63, 0x6b, 0x20, 0x74, 0x68, 0x65, 0x6e, 0x20, 0x6b,
+  0x65, 0x65, 0x70, 0x73, 0x20, 0x74, 0x68, 0x65, 0x20, 0x6b, 0x65, 0x79,
+  0x73, 0x20, 0x77, 0x68, 0x6f, 0x73, 0x65, 0x20, 0x66, 0x6c, 0x61, 0x67,
+  0x20, 0x69, 0x73, 0x20, 0x73, 0x65, 0x74, 0x2e, 0x20, 0x4b, 0x54, 0x20,
+  0x69, 0x73, 0x20, 0x74, 0x68, 0x65, 0x0a, 0x20, 0x2a, 0x20, 0x6b, 0x65,
+  0x79, 0x27, 0x73, 0x20, 0x4f, 0x70, 0x65, 0x6e, 0x43, 0x4c, 0x20, 0x43,
+  0x20, 0x74, 0x79, 0x70, 0x65, 0x2c, 0x20, 0x63, 0x6f, 0x6d, 0x70, 0x61,
+  0x72, 0x65, 0x64, 0x20, 0x61, 0x73, 0x20, 0x61, 0x20, 0x6e, 0x75, 0x6d,
+  0x62, 0x65, 0x72, 0x20, 0x6f, 0x66, 0x20, 0x74, 0x68, 0x61, 0x74, 0x20,
+  0x74, 0x79, 0x70, 0x65, 0x20, 0x28, 0x66, 0x6c, 0x6f, 0x61, 0x74, 0x73,
+  0x20, 0x62, 0x79, 0x20, 0x49, 0x45, 0x45, 0x45, 0x0a, 0x20, 0x2a, 0x20,
+  0x72, 0x75, 0x6c, 0x65, 0x73, 0x3a, 0x20, 0x61, 0x20, 0x4e, 0x61, 0x4e,
+  0x20, 0x6b, 0x65, 0x79, 0x20, 0x70, 0x61, 0x73, 0x73, 0x65, 0x73, 0x20,
+  0x6f, 0x6e, 0x6c, 0x79, 0x20, 0x4e, 0x4f, 0x54, 0x5f, 0x45, 0x51, 0x55,
+  0x41, 0x4c, 0x29, 0x2e, 0x20, 0x54, 0x68, 0x65, 0x20, 0x63, 0x6f, 0x6d,
+  0x70, 0x61, 0x72, 0x69, 0x73, 0x6f, 0x6e, 0x20, 0x69, 0x73, 0x20, 0x61,
+  0x6e, 0x20, 0x61, 0x72, 0x67, 0x75, 0x6d, 0x65, 0x6e, 0x74, 0x2c, 0x20,
+  0x73, 0x6f, 0x0a, 0x20, 0x2a, 0x20, 0x74, 0x68, 0x61, 0x74, 0x20, 0x6f,
+  0x6e, 0x65, 0x20, 0x70, 0x72, 0x6f, 0x67, 0x72, 0x61, 0x6d, 0x20, 0x70,
+  0x65, 0x72, 0x20, 0x6b, 0x65, 0x79, 0x20, 0x74, 0x79, 0x70, 0x65, 0x20,
+  0x73, 0x65, 0x72, 0x76, 0x65, 0x73, 0x20, 0x61, 0x6c, 0x6c, 0x20, 0x6f,
+  0x66, 0x20, 0x74, 0x68, 0x65, 0x6d, 0x20, 0x28, 0x65, 0x76, 0x65, 0x72,
+  0x79, 0x20, 0x77, 0x6f, 0x72, 0x6b, 0x2d, 0x69, 0x74, 0x65, 0x6d, 0x20,
+  0x74, 0x61, 0x6b, 0x65, 0x73, 0x0a, 0x20, 0x2a, 0x20, 0x74, 0x68, 0x65,
+  0x20, 0x73, 0x61, 0x6d, 0x65, 0x20, 0x63, 0x61, 0x73, 0x65, 0x29, 0x2e,
+  0x0a, 0x20, 0x2a, 0x20, 0x4f, 0x6e, 0x65, 0x20, 0x6b, 0x65, 0x79, 0x20,
+  0x70, 0x65, 0x72, 0x20, 0x77, 0x6f, 0x72, 0x6b, 0x2d, 0x69, 0x74, 0x65,
+  0x6d, 0x2e, 0x20, 0x2a, 0x2f, 0x0a, 0x5f, 0x5f, 0x6b, 0x65, 0x72, 0x6e,
+  0x65, 0x6c, 0x20, 0x76, 0x6f, 0x69, 0x64, 0x20, 0x73, 0x65, 0x6c, 0x65,
+  0x63, 0x74, 0x5f, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x28, 0x5f, 0x5f, 0x67,
+  0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x20, 0x63, 0x6f, 0x6e, 0x73, 0x74, 0x20,
+  0x4b, 0x54, 0x20, 0x2a, 0x6b, 0x65, 0x79, 0x73, 0x2c, 0x20, 0x5f, 0x5f,
+  0x67, 0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x20, 0x75, 0x63, 0x68, 0x61, 0x72,
+  0x20, 0x2a, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x2c, 0x20, 0x75, 0x6c, 0x6f,
+  0x6e, 0x67, 0x20, 0x6e, 0x2c, 0x20, 0x4b, 0x54, 0x20, 0x61, 0x2c, 0x20,
+  0x4b, 0x54, 0x20, 0x62, 0x2c, 0x20, 0x75, 0x69, 0x6e, 0x74, 0x20, 0x63,
+  0x6d, 0x70, 0x29, 0x0a, 0x7b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x75, 0x6c,
+  0x6f, 0x6e, 0x67, 0x20, 0x69, 0x20, 0x3d, 0x20, 0x67, 0x65, 0x74, 0x5f,
+  0x67, 0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x5f, 0x69, 0x64, 0x28, 0x30, 0x29,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x69, 0x66, 0x20, 0x28, 0x69, 0x20,
+  0x3e, 0x3d, 0x20, 0x6e, 0x29, 0x20, 0x72, 0x65, 0x74, 0x75, 0x72, 0x6e,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x4b, 0x54, 0x20, 0x6b, 0x20, 0x3d,
+  0x20, 0x6b, 0x65, 0x79, 0x73, 0x5b, 0x69, 0x5d, 0x3b, 0x0a, 0x20, 0x20,
+  0x20, 0x20, 0x69, 0x6e, 0x74, 0x20, 0x70, 0x61, 0x73, 0x73, 0x3b, 0x0a,
+  0x20, 0x20, 0x20, 0x20, 0x73, 0x77, 0x69, 0x74, 0x63, 0x68, 0x20, 0x28,
+  0x63, 0x6d, 0x70, 0x29, 0x20, 0x7b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63,
+  0x61, 0x73, 0x65, 0x20, 0x30, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20,
+  0x3d, 0x20, 0x6b, 0x20, 0x3c, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65,
+  0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65,
+  0x20, 0x31, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b,
+  0x20, 0x3c, 0x3d, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x32,
+  0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3e,
+  0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20,
+  0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x33, 0x3a, 0x20, 0x70,
+  0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3e, 0x3d, 0x20, 0x61,
+  0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20,
+  0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x34, 0x3a, 0x20, 0x70, 0x61, 0x73,
+  0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3d, 0x3d, 0x20, 0x61, 0x3b, 0x20,
+  0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63,
+  0x61, 0x73, 0x65, 0x20, 0x35, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20,
+  0x3d, 0x20, 0x6b, 0x20, 0x21, 0x3d, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72,
+  0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x64, 0x65, 0x66,
+  0x61, 0x75, 0x6c, 0x74, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d,
+  0x20, 0x61, 0x20, 0x3c, 0x3d, 0x20, 0x6b, 0x20, 0x26, 0x26, 0x20, 0x6b,
+  0x20, 0x3c, 0x20, 0x62, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b,
+  0x0a, 0x20, 0x20, 0x20, 0x20, 0x7d, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x66,
+  0x6c, 0x61, 0x67, 0x73, 0x5b, 0x69, 0x5d, 0x20, 0x3d, 0x20, 0x70, 0x61,
+  0x73, 0x73, 0x20, 0x3f, 0x20, 0x28, 0x75, 0x63, 0x68, 0x61, 0x72, 0x29,
+  0x31, 0x20, 0x3a, 0x20, 0x28, 0x75, 0x63, 0x68, 0x61, 0x72, 0x29, 0x30,
+  0x3b, 0x0a, 0x7d, 0x0a
+};
 /* kernels/split.cl */
 static const unsigned char clsort__kernel_split_cl[] = {
   0x2f, 0x2a, 0x20, 0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x20, 0x73, 0x70,
@@ -29169,6 +29488,7 @@ static const clsort__kernel_file clsort__kernel_files[] = {
     {"radix.cl", clsort__kernel_radix_cl, sizeof clsort__kernel_radix_cl},
     {"reduce.cl", clsort__kernel_reduce_cl, sizeof clsort__kernel_reduce_cl},
     {"scan.cl", clsort__kernel_scan_cl, sizeof clsort__kernel_scan_cl},
+    {"select.cl", clsort__kernel_select_cl, sizeof clsort__kernel_select_cl},
     {"split.cl", clsort__kernel_split_cl, sizeof clsort__kernel_split_cl},
     {"tree.cl", clsort__kernel_tree_cl, sizeof clsort__kernel_tree_cl},
 };
