@@ -580,7 +580,9 @@
  *           read twice, output written once). Look-back path: one pass.
  *           Offsets become per-element boundary counts first (n uint32
  *           cleared and written once). Reduce: per-work-group partials over
- *           a fixed grid, then one work-group (input read once).
+ *           a fixed grid of at least items-per-work-item groups (so that
+ *           no work-item folds more than ceil(n / tile) + items elements in
+ *           a row, on CPUs too), then one work-group (input read once).
  *             Determinism: float results repeat bit for bit from run to run
  *           on both paths, for one device and n (the combination order is
  *           fixed by the tile shape): the look-back path defines a tile's
@@ -7262,6 +7264,11 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     for (level = 0; r == CLSORT_SUCCESS && n64 > 0; ++level) {
         size_t tiles = (size_t)((n64 + tile - 1) / tile);
         groups = clsort__reduce_groups(ctx, tiles, 4, 1024);
+        /* at least ITEMS work-groups (or one per tile): a work-item then
+         * folds at most ceil(tiles / groups) * ITEMS <= tiles + ITEMS
+         * elements in sequence, within the depth of the error bound
+         * (REDUCE), on devices of few compute units too (CPUs) */
+        if (!ctx->tuning.reduce_groups && groups < p->items) groups = tiles < p->items ? tiles : p->items;
         /* reduce_partials' work-items fold tiles / groups tiles of ITEMS
          * elements each, then rd_wg_reduce (>>loop budget) */
         groups = clsort__loop_groups(ctx, tiles, groups, p->items + 2, clsort__log2_ceil(p->wg) + 2);

@@ -1036,6 +1036,45 @@ static void rd_hist_f32_formula(const test_env *e)
     }
 }
 
+/* clsort_reduce's float sums within the documented bound, depth * u *
+ * sum |x| with depth = ceil(n / 2048) + 4 * (1024 + 64) + 8, on the device
+ * at hand: 1 followed by n - 1 copies of u / 2 (2^-25, 2^-54), where a long
+ * left-to-right fold loses every small term (a work-item's run of adds is
+ * its depth). The exact sum is 1 + (n - 1) u / 2, a double. */
+static void rd_sum_bound(const test_env *e)
+{
+    static const size_t sizes[3] = {(size_t)1 << 20, ((size_t)1 << 22) + 3, (size_t)1 << 24};
+    int t, s;
+    for (t = 0; t < 2; ++t)
+        for (s = 0; s < (e->quick ? 2 : 3); ++s) {
+            size_t n = sizes[s], i, es = t ? 8 : 4;
+            double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u, exact = 1.0 + (double)(n - 1) * half_u;
+            double depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8, got, bound = depth * u * exact;
+            void *in = malloc(n * es);
+            clsort_reduce_desc rd;
+            clsort_result r;
+            cl_mem din;
+            char what[128];
+            union { float f; double d; } res;
+            for (i = 0; i < n; ++i) {
+                if (t) ((double *)in)[i] = i ? half_u : 1.0;
+                else ((float *)in)[i] = i ? (float)half_u : 1.0f;
+            }
+            din = buffer(e->cs, n * es, in);
+            memset(&rd, 0, sizeof rd);
+            rd.type = t ? CLSORT_F64 : CLSORT_F32;
+            r = clsort_reduce(e->cs, din, n, &rd, &res, NULL);
+            clReleaseMemObject(din);
+            free(in);
+            if (t && r == CLSORT_ERROR_UNSUPPORTED) break; /* no fp64 */
+            check(r == CLSORT_SUCCESS, "clsort_reduce", n, clsort_last_error(e->cs), 0, 0, r);
+            got = t ? res.d : (double)res.f;
+            snprintf(what, sizeof what, "clsort_reduce %s sum of 1 and n - 1 copies of u/2: within depth * u * sum|x|",
+                     t ? "f64" : "f32");
+            check(fabs(got - exact) <= bound, what, n, "1, then u/2", 0, exact, got);
+        }
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -1198,6 +1237,7 @@ static const test_case reduce_cases[] = {
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
+    {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
