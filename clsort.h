@@ -3083,8 +3083,9 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  * wait keeps each work-item within it, by one of three means:
  *   - grid-stride loops (clear_words, mark_counts, fill_ident,
  *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
- *     clsort__loop_groups (reduce_final's loop over the partials: another
- *     level of partials);
+ *     clsort__loop_groups, counting every loop a row runs (histogram_even's
+ *     64-bit division loop per sample; reduce_final's loop over the
+ *     partials: another level of partials);
  *   - a loop over all of n per work-item (nbody_step's sources, the tree
  *     walks of tree_accel and tree_radius): several launches, each running a
  *     bounded piece (nbody.cl NB_JSPLIT, tree.cl TR_PIECES);
@@ -7520,6 +7521,7 @@ typedef struct clsort__hist_plan {
     size_t elem;
     cl_ulong lo, hi, scale, range; /* bits of T, range as an unsigned integer */
     cl_uint shift;                 /* integers: range = bins << shift, or 64 (a division per sample) */
+    cl_ulong sample_passes;        /* loop passes a sample costs a work-item (>>loop budget) */
 } clsort__hist_plan;
 
 /* The smallest float >= v (v finite; the float's infinity past FLT_MAX). */
@@ -7540,6 +7542,7 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
 {
     clsort_histogram_desc *d = &pl->d;
     memset(pl, 0, sizeof *pl);
+    pl->sample_passes = 1;
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (bins and range)", fn);
     *d = *desc;
     CLSORT__TRY(clsort__reduce_check_type(ctx, d->type, CLSORT_OP_SUM, fn));
@@ -7589,6 +7592,9 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
         pl->shift = 64;
         if (pl->range % d->bins == 0 && clsort__is_pow2(pl->range / d->bins))
             pl->shift = clsort__log2_ceil(pl->range / d->bins);
+        /* 8-byte samples divide by a loop (reduce.cl rd_div96: 96 passes
+         * and the one that leaves it), which the loop budget counts too */
+        if (pl->shift == 64 && pl->elem == 8) pl->sample_passes = 1 + 97;
     }
     return CLSORT_SUCCESS;
 }
@@ -7628,9 +7634,11 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     tile = p->wg * p->items;
     groups = clsort__reduce_groups(ctx, (n + tile - 1) / tile, 8, 0);
     /* a work-item strides over its work-group's chunk, one pass per row of
-     * WG samples, besides its loops over the local bins (at most LBINS =
-     * 4096 words; >>loop budget) */
-    groups = clsort__loop_groups(ctx, (n + p->wg - 1) / p->wg, groups, 1, 2 * 4096 + 2 * (cl_ulong)p->wg + 8);
+     * WG samples and a 64-bit division's loop per sample (sample_passes),
+     * besides its loops over the local bins (at most LBINS = 4096 words;
+     * >>loop budget) */
+    groups = clsort__loop_groups(ctx, (n + p->wg - 1) / p->wg, groups, pl.sample_passes,
+                                 2 * 4096 + 2 * (cl_ulong)p->wg + 8);
     if (r == CLSORT_SUCCESS && groups) {
         clsort__kargs_init(&ka);
         CLSORT__KARG(&ka, samples);

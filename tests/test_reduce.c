@@ -1075,6 +1075,50 @@ static void rd_sum_bound(const test_env *e)
         }
 }
 
+/* 64-bit histograms whose bins are not powers of two: each sample's bin is
+ * a division by a loop (rd_div96), which a device with a loop budget
+ * (llvmpipe: 65535 passes per work-item) counts; the launch must be shaped
+ * for it, or samples go uncounted without an error. u64 and i64 samples in
+ * [0, 1000) and a few outside, 10 and 8 bins, 10^6 + 3 samples. */
+static void rd_hist_div_budget(const test_env *e)
+{
+    static const struct { clsort_type t; unsigned bins; } hc[] = {{CLSORT_U64, 10}, {CLSORT_I64, 8}};
+    const size_t n = 1000003;
+    uint64_t *in = (uint64_t *)malloc(n * 8);
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        unsigned bins = hc[k].bins;
+        uint32_t ref[10], got[10];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        int r;
+        memset(ref, 0, sizeof ref);
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rnd64();
+            in[i] = x % 97 == 0 ? x : x % 1000; /* about 1% outside (negative for i64) */
+            if (in[i] < 1000) ref[in[i] * bins / 1000]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = hc[k].t;
+        hd.bins = bins;
+        hd.lower_int = 0;
+        hd.upper_int = 1000;
+        ds = buffer(e->cs, n * 8, in);
+        dc = buffer(e->cs, bins * 4, NULL);
+        snprintf(what, sizeof what, "histogram %s, %u bins over [0, 1000) (a division per sample)",
+                 hc[k].t == CLSORT_U64 ? "u64" : "i64", bins);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "every sample counted", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+    }
+    free(in);
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -1238,6 +1282,7 @@ static const test_case reduce_cases[] = {
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
     {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
+    {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
