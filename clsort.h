@@ -1513,7 +1513,8 @@ typedef struct clsort_tree_radius_desc {
  * back to size the fill). Indices shorter than the total: the counts,
  * offsets and *total are written, indices untouched, and the call returns
  * CLSORT_ERROR_INVALID_ARGUMENT naming the capacity needed. queries may be
- * the tree's own positions. */
+ * the tree's own positions; counts, offsets and indices share no memory with
+ * the tree's buffers (refused with a message naming both). */
 CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
                                             const clsort_tree_radius_desc *desc, size_t *total,
                                             const clsort_enqueue *enq);
@@ -8818,7 +8819,7 @@ static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tre
     static const char *const names[CLSORT__TREE_BUFS] = {
         "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
         "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
-        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com"};
+        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com", "the tree's view.quad"};
     clsort__io io[1 + CLSORT__TREE_BUFS];
     int i;
     clsort__io_set(&io[0], m, name, out, -1);
@@ -8962,6 +8963,11 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
     outs[2] = d.indices;
     ins[0] = nq ? queries : NULL;
     CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 1, 0u));
+    { /* the outputs share no memory with the tree they query */
+        int i;
+        for (i = 0; i < 3; ++i)
+            if (outs[i]) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, outs[i], out_names[i], 1));
+    }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (nq == 0 || tree->n == 0) { /* no query or no point: zero counts, offsets 0 */
         if (nq) r = clsort__fill_pattern(&c, d.counts, &zero, 4, 0, nq * 4);
