@@ -1290,7 +1290,15 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
                                                const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 /* out[s] = the reduction of segment s (identity when empty) for the
  * segment_count segments given by OFFSETS (device or host). out shares no
- * memory with in or the offsets. */
+ * memory with in or the offsets.
+ * Offsets (both calls): host offsets are checked (off[0] == 0,
+ * non-decreasing, off[segment_count] == n; else an error). Device offsets
+ * are used as they are (checking them would take a read back to the host):
+ * segment s begins at off[s] for s = 1 .. segment_count - 1, segment 0 at
+ * element 0, and the last segment ends at element n, whatever off[0] and
+ * off[segment_count] hold (so {0, 10, 20} with n = 64 makes the segments
+ * [0, 10) and [10, 64)); offsets that decrease, or past n, group the
+ * elements some other way, never with an access outside the buffers. */
 CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                                  const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 

@@ -1119,6 +1119,56 @@ static void rd_hist_div_budget(const test_env *e)
     free(in);
 }
 
+/* Device offsets, used as documented without a check: the boundaries are
+ * off[1] .. off[segment_count - 1], segment 0 begins at 0 and the last one
+ * ends at n whatever off[0] and off[segment_count] say ({0, 10, 20} and
+ * {5, 10, 99} for n = 64: [0, 10) and [10, 64)); the same offsets from the
+ * host are refused. */
+static void rd_device_offsets(const test_env *e)
+{
+    enum { N = 64 };
+    static const uint32_t offs[2][3] = {{0, 10, 20}, {5, 10, 99}};
+    uint32_t in[N], got[N], want_scan[N], want_red[2] = {0, 0};
+    cl_mem din = buffer(e->cs, sizeof in, NULL), dout = buffer(e->cs, sizeof got, NULL), doff;
+    size_t i;
+    int k;
+    for (i = 0; i < N; ++i) {
+        in[i] = (uint32_t)(i * 7 + 1);
+        want_red[i >= 10] += in[i];
+        want_scan[i] = (i == 0 || i == 10 ? 0 : want_scan[i - 1]) + in[i];
+    }
+    clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL);
+    for (k = 0; k < 2; ++k) {
+        clsort_reduce_desc rd;
+        clsort_result r;
+        doff = buffer(e->cs, sizeof offs[k], offs[k]);
+        memset(&rd, 0, sizeof rd);
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data = doff;
+        rd.segment_count = 2;
+        rd.inclusive = 1;
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, 8, got);
+        check(r == CLSORT_SUCCESS && got[0] == want_red[0] && got[1] == want_red[1],
+              k ? "device offsets {5, 10, 99}, n = 64: segmented reduce over [0, 10) and [10, 64)"
+                : "device offsets {0, 10, 20}, n = 64: segmented reduce over [0, 10) and [10, 64)",
+              N, clsort_last_error(e->cs), 1, want_red[1], got[1]);
+        r = clsort_segmented_scan(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, sizeof got, got);
+        for (i = 0; i < N && got[i] == want_scan[i]; ++i) {}
+        check(r == CLSORT_SUCCESS && i == N, "device offsets: segmented scan over [0, 10) and [10, 64)", N,
+              k ? "{5, 10, 99}" : "{0, 10, 20}", i, i < N ? want_scan[i] : 0, i < N ? got[i] : 0);
+        rd.segment_data = NULL;
+        rd.segment_data_host = offs[k];
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT, "the same offsets from the host: refused", N,
+              clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        clReleaseMemObject(doff);
+    }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -1283,6 +1333,7 @@ static const test_case reduce_cases[] = {
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
     {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
     {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
+    {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
