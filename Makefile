@@ -1,5 +1,13 @@
-# clsort.h - build, test, demo and bench. `make test` and `make demo` install
-# what is missing on a fresh Debian machine (as root) or print the command.
+# clsort.h - build, test, demo, install and bench.
+#   make test      the five-minute check: check-gen, the compile matrix, the
+#                  environment knobs, the suite at --quick size (every family,
+#                  both cross-work-group paths); one "N passed, N failed" at the end
+#   make demo      the examples, each checking its own result
+#   make check     what CI runs: make test, the --full suite, the program cache
+#                  runs, the demo, then extra-checks (sanitizers, oclgrind, ...)
+#   make install PREFIX=...   clsort.h, a pkg-config file and a CMake package
+# What a target needs and lacks is installed by tests/deps.sh (as root on a
+# Debian machine; otherwise it prints the apt-get command).
 CC      ?= cc
 CXX     ?= c++
 WARN    = -Wall -Wextra -Werror -pedantic
@@ -11,39 +19,33 @@ SEED   ?= bench/peers/seed_nbody.c
 # OpenCL call counts, nothing written to $HOME); test-cache and
 # bench-coldstart name their own cache directories under $(BUILD).
 export CLSORT_CACHE_DIR = off
-APT_PKGS = opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd xxd
 
-.PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test demo bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check dynamic-check seed check clean
+.PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
+  bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
+  dynamic-check seed check extra-checks install uninstall clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
-# Installs the OpenCL headers, ICD loader, PoCL and xxd when one is missing.
+# The OpenCL headers, ICD loader, PoCL and xxd, when one is missing.
 deps:
-	@missing=""; \
-	[ -f /usr/include/CL/cl.h ] || missing="$$missing opencl-c-headers"; \
-	{ ls /usr/lib/*/libOpenCL.so || ls /usr/lib/libOpenCL.so; } >/dev/null 2>&1 || missing="$$missing ocl-icd-opencl-dev"; \
-	ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing="$$missing pocl-opencl-icd"; \
-	command -v xxd >/dev/null 2>&1 || missing="$$missing xxd"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PKGS) >/dev/null || exit 1; \
-	  else \
-	    echo "missing:$$missing; run: sudo apt-get install -y $(APT_PKGS)"; exit 1; \
-	  fi; \
-	fi
+	@tests/deps.sh opencl
 
 $(BUILD):
 	mkdir -p $(BUILD)
 
 # One program: tests/test_clsort.c includes tests/check.h and the file of each part.
-TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree api budget stress
+TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree select api budget stress
 TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
 $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 
-$(BUILD)/demo: examples/demo.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/demo.c $(LDLIBS)
+# The examples: one compile each, at -O1 (their host code sets up and checks;
+# the device does the work): a third of -O2's compile time, which make demo
+# counts.
+EXAMPLE_CFLAGS ?= -O1
+EXAMPLES = hello interop demo pic_sort galaxy
+$(EXAMPLES:%=$(BUILD)/%): $(BUILD)/%: examples/%.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(EXAMPLE_CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ $< $(LDLIBS)
 
 $(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ tests/test_large.c $(LDLIBS)
@@ -54,22 +56,11 @@ $(BUILD)/tree_bench: bench/tree_bench.c clsort.h | $(BUILD)
 $(BUILD)/nbody_multi: bench/nbody_multi.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nbody_multi.c $(LDLIBS)
 
-$(BUILD)/hello: examples/hello.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ examples/hello.c $(LDLIBS)
-
-$(BUILD)/interop: examples/interop.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ examples/interop.c $(LDLIBS)
-$(BUILD)/galaxy: examples/galaxy.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/galaxy.c $(LDLIBS)
-
 # The seed tutorial's kernel as published (the peer the N-body rows are
 # measured against).
 $(BUILD)/seed_nbody: $(SEED) | $(BUILD)
 	$(CC) -O2 -o $@ $(SEED) -lOpenCL
 seed: $(BUILD)/seed_nbody
-
-$(BUILD)/pic_sort: examples/pic_sort.c clsort.h | $(BUILD)
-	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ examples/pic_sort.c $(LDLIBS)
 
 # bench/nbody_host.c: the plain C N-body loop, -O3 (the CPU baseline).
 $(BUILD)/bench: bench/bench.c bench/std_sort.cpp bench/nbody_host.c clsort.h | $(BUILD)
@@ -79,22 +70,14 @@ $(BUILD)/bench: bench/bench.c bench/std_sort.cpp bench/nbody_host.c clsort.h | $
 	  $(BUILD)/nbody_host.o $(LDLIBS) -lstdc++
 
 # The header with gcc and clang as C99/C11/C17 and C++11/17/20 (-Wshadow
-# -Wconversion on top of the usual flags): two translation units (one
-# implements, one only includes) linked together, and the CLSORT_STATIC variant.
-CC_MATRIX = gcc:c99 gcc:c11 gcc:c17 clang:c99 clang:c11 clang:c17 \
-            g++:c++11 g++:c++17 g++:c++20 clang++:c++11 clang++:c++17 clang++:c++20
+# -Wconversion on top of the usual flags): tests/compile_matrix.sh.
 MATRIX_WARN = $(WARN) -Wshadow -Wconversion
 compile-check: | $(BUILD)
-	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || \
-	  { echo "clang missing; run: sudo apt-get install -y clang"; exit 1; }
-	@for entry in $(CC_MATRIX); do \
-	  cc=$${entry%%:*}; std=$${entry#*:}; lang=""; case $$std in c++*) lang="-x c++";; esac; \
-	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -c -o $(BUILD)/cm_impl.o tests/compile/impl.c && \
-	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -c -o $(BUILD)/cm_use.o tests/compile/use.c && \
-	  $$cc -o $(BUILD)/cm_two_units $(BUILD)/cm_impl.o $(BUILD)/cm_use.o $(LDLIBS) && \
-	  $$cc $$lang -std=$$std $(MATRIX_WARN) -I. -o $(BUILD)/cm_static tests/compile/static.c $(LDLIBS) && \
-	  echo "compile-check $$cc -std=$$std: ok" || { echo "compile-check $$cc -std=$$std: FAILED"; exit 1; }; \
-	done
+	@tests/deps.sh clang
+	@tests/compile_matrix.sh $(BUILD)
+# The CLSORT_STATIC program alone (valgrind runs it).
+$(BUILD)/cm_static: tests/compile/static.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(MATRIX_WARN) -I. -o $@ tests/compile/static.c $(LDLIBS)
 
 $(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h $(BUILD)/libfakecuda.so | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -Itests -o $@ tests/test_cache.c $(LDLIBS)
@@ -103,49 +86,78 @@ $(BUILD)/test_cache: tests/test_cache.c tests/workset.h clsort.h $(BUILD)/libfak
 $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -shared -fPIC -o $@ tests/fake_libcuda.c
 
-# The suite runs with the program cache off (the Makefile exports
-# CLSORT_CACHE_DIR=off); the quick base part then fills a fresh cache under
-# $(BUILD), test_cache checks the cache and clsort_prepare, and the quick base
-# part runs again with every program from that cache (none may be built).
+# make test: each part's output as it comes, its "N passed, N failed", and
+# at the end one line summing every part (tests/run_parts.sh). The suite runs
+# every family on both cross-work-group paths at --quick size, with the
+# program cache off (CLSORT_CACHE_DIR=off above). Within five minutes on two
+# cores from empty caches; what takes longer belongs in check.
+TEST_STEPS = check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
+  'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
+  env-check '$(MAKE) --no-print-directory env-check' \
+  'test_clsort --quick' './$(BUILD)/test_clsort --quick' \
+  multidev '$(MAKE) --no-print-directory multidev'
+test: deps $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
+	@tests/deps.sh clang
+	@tests/run_parts.sh $(TEST_STEPS)
+
+# The suite at full size (up to 2^22, the default of test_clsort).
+test-full: deps $(BUILD)/test_clsort
+	@tests/run_parts.sh 'test_clsort --full' './$(BUILD)/test_clsort --full'
+
+# The program cache: the quick scan, split and api parts fill a fresh cache
+# under $(BUILD), test_cache checks the cache and clsort_prepare, and the same
+# parts run again with every program from that cache (none may be built from
+# source).
 SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
-test: deps check-gen compile-check env-check $(BUILD)/test_clsort $(BUILD)/test_cache $(BUILD)/galaxy
-	./$(BUILD)/test_clsort
-	./$(BUILD)/galaxy 4096 20 10 $(BUILD) > $(BUILD)/galaxy.log || { cat $(BUILD)/galaxy.log; exit 1; }
-	rm -rf $(SUITE_CACHE)
-	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_cold.log 2>&1 || \
-	  { echo "the quick base part filling the cache failed"; tail -20 $(BUILD)/test_cold.log; exit 1; }
-	./$(BUILD)/test_cache $(BUILD)/cache_test
-	@CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick base > $(BUILD)/test_warm.log 2>&1; status=$$?; \
-	  grep -E "program cache|passed, " $(BUILD)/test_warm.log; \
-	  [ $$status = 0 ] && grep -q "program cache" $(BUILD)/test_warm.log && \
-	  ! grep "program cache" $(BUILD)/test_warm.log | grep -qv " 0 built from source" || \
-	  { echo "the suite from cached programs failed or built programs"; tail -20 $(BUILD)/test_warm.log; exit 1; }
+CACHE_RUN_PARTS = scan split api
+WARM_LOG    = $(BUILD)/test_warm.log
+test-cache: deps $(BUILD)/test_clsort $(BUILD)/test_cache
+	@rm -rf $(SUITE_CACHE)
+	@tests/run_parts.sh \
+	  'scan, split, api, filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
+	  test_cache './$(BUILD)/test_cache $(BUILD)/cache_test' \
+	  'scan, split, api, from the program cache' \
+	    '{ CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS); echo $$? > $(WARM_LOG).status; } | \
+	     tee $(WARM_LOG); exit $$(cat $(WARM_LOG).status)' \
+	  'no program built from source in the cached run' \
+	    'grep -q "program cache" $(WARM_LOG) && ! grep "program cache" $(WARM_LOG) | grep -v " 0 built from source"'
 
 # Tuning from the environment is read once by clsort_create, which refuses a
-# malformed value with a message naming the variable (and a good one works).
+# malformed value with a message naming the variable (and a good one works):
+# one check per knob.
 ENV_BAD = CLSORT_TILE=3:16 CLSORT_TILE=256 CLSORT_TILE=abc CLSORT_ONESWEEP=2 CLSORT_BITONIC_STEPS=9 \
           CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast CLSORT_REVERSE_TILES=2 CLSORT_CUBIN=2 \
           CLSORT_LOOP_BUDGET=100 CLSORT_LOOP_BUDGET=on CLSORT_REDUCE_GROUPS=0 CLSORT_REDUCE_GROUPS=70000
+ENV_GOOD = CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p CLSORT_CUBIN=0 \
+           CLSORT_LOOP_BUDGET=4096 CLSORT_REDUCE_GROUPS=3
 env-check: deps $(BUILD)/hello
-	@for kv in $(ENV_BAD); do \
-	  name=$${kv%%=*}; \
+	@passed=0; failed=0; \
+	for kv in $(ENV_BAD); do \
 	  env "$$kv" ./$(BUILD)/hello > $(BUILD)/env.log 2>&1; status=$$?; \
-	  if [ $$status -ne 1 ] || ! grep -q "$$name" $(BUILD)/env.log; then \
-	    echo "env-check: $$kv was not refused with a message:"; cat $(BUILD)/env.log; exit 1; fi; \
+	  if [ $$status = 1 ] && grep -q "$${kv%%=*}" $(BUILD)/env.log; then passed=$$((passed + 1)); \
+	  else failed=$$((failed + 1)); echo "env-check: $$kv was not refused with a message naming it:"; cat $(BUILD)/env.log; fi; \
 	done; \
-	CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p CLSORT_CUBIN=0 CLSORT_LOOP_BUDGET=4096 \
-	  CLSORT_REDUCE_GROUPS=3 ./$(BUILD)/hello > $(BUILD)/env.log 2>&1 || \
-	  { echo "env-check: valid knobs refused:"; cat $(BUILD)/env.log; exit 1; }; \
-	echo "env-check: $(words $(ENV_BAD)) malformed knobs refused at create, valid ones accepted"
+	if env $(ENV_GOOD) ./$(BUILD)/hello > $(BUILD)/env.log 2>&1; then passed=$$((passed + 1)); \
+	else failed=$$((failed + 1)); echo "env-check: valid knobs refused:"; cat $(BUILD)/env.log; fi; \
+	echo "env-check: $(words $(ENV_BAD)) malformed knobs refused at create with a message, $(words $(ENV_GOOD)) valid ones accepted"; \
+	echo "$$passed passed, $$failed failed"; [ $$failed = 0 ]
 
-# The PIC experiment with 2^20 particles here; build/pic_sort alone runs the paper's 8M.
-# galaxy: 16384 bodies, Barnes-Hut, 200 steps, 5 PNG images in build/ (build/galaxy alone: 2^20 bodies).
-demo: deps $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/galaxy
+# Every example checks its own result and exits 1 when it is wrong. Sizes
+# that keep the demo within a minute on two cores with empty caches (most of
+# it is PoCL compiling kernels): demo and pic_sort 2^20 elements (build/demo
+# alone: 2^22; build/pic_sort alone: the paper's 8M particles), galaxy 4096
+# bodies for 60 steps with 4 PNG images in $(BUILD) (build/galaxy alone: 2^20
+# bodies, 400 steps). The examples are built two at a time.
+demo: deps
+	@$(MAKE) --no-print-directory -j2 $(EXAMPLES:%=$(BUILD)/%)
 	./$(BUILD)/hello
 	./$(BUILD)/interop
-	./$(BUILD)/demo
+	./$(BUILD)/demo 1048576
 	./$(BUILD)/pic_sort 1048576
-	./$(BUILD)/galaxy 16384 200 50
+	./$(BUILD)/galaxy 4096 60 20 $(BUILD)
+	@echo "demo: 5 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
+	  "by events), demo (scan, pack, split, sort and gather, segmented bitonic sort of 2^20), pic_sort (sorts and" \
+	  "binnings of 2^20 particles), galaxy (energy and momentum of 4096 bodies over 60 Barnes-Hut steps)"
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
@@ -195,7 +207,6 @@ OCLGRIND_DIR    = $(BUILD)/oclgrind
 OCLGRIND        = $(OCLGRIND_DIR)/bin/oclgrind
 OCLGRIND_URL    = http://deb.debian.org/debian/pool/main/o/oclgrind/oclgrind_21.10.orig.tar.gz
 OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62cc
-OCLGRIND_PKGS   = llvm-14-dev libclang-14-dev clang-14 libpolly-14-dev libreadline-dev cmake curl patch
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
 # thread, so the parts run two at a time (xargs -P), the longest first
@@ -204,9 +215,7 @@ OCLGRIND_PARTS  = reduce bitonic radix tile4 scan split api binning tree nbody g
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
-	@if [ ! -d /usr/lib/llvm-14/lib/cmake/llvm ] || [ ! -f /usr/lib/llvm-14/lib/libPolly.a ] || ! command -v curl >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(OCLGRIND_PKGS) >/dev/null || exit 1; \
-	  else echo "to build oclgrind, run: sudo apt-get install -y $(OCLGRIND_PKGS)"; exit 1; fi; fi
+	@tests/deps.sh oclgrind
 	rm -rf $(BUILD)/oclgrind-src && mkdir -p $(BUILD)/oclgrind-src
 	curl -fsSL -o $(BUILD)/oclgrind-src/src.tar.gz $(OCLGRIND_URL)
 	echo "$(OCLGRIND_SHA256)  $(BUILD)/oclgrind-src/src.tar.gz" | sha256sum -c --quiet
@@ -266,9 +275,7 @@ $(BUILD)/llvmpipe_loop_limit: tests/llvmpipe_loop_limit.c tests/repro.h | $(BUIL
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_loop_limit.c $(LDLIBS)
 
 portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop $(BUILD)/llvmpipe_loop_limit
-	@[ -f /etc/OpenCL/vendors/rusticl.icd ] || { [ "$$(id -u)" = 0 ] && echo "installing: mesa-opencl-icd" && \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-opencl-icd >/dev/null; } || \
-	  { echo "rusticl missing; run: sudo apt-get install -y mesa-opencl-icd"; exit 1; }
+	@tests/deps.sh rusticl
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_narrow_wg > $(BUILD)/llvmpipe_narrow_wg.log 2>&1; \
 	  echo "llvmpipe narrow work-group bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_narrow_wg.log && echo present || echo absent)"
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_fence_loop > $(BUILD)/llvmpipe_fence_loop.log 2>&1; \
@@ -312,8 +319,7 @@ threads: deps | $(BUILD)
 # (new inputs are added to it; commit the useful ones).
 FUZZ_SECONDS ?= 60
 fuzz: deps | $(BUILD)
-	@command -v clang >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang >/dev/null; } || \
-	  { echo "clang missing; run: sudo apt-get install -y clang"; exit 1; }
+	@tests/deps.sh clang
 	clang -std=c99 $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $(BUILD)/fuzz_clsort \
 	  tests/fuzz_clsort.c $(LDLIBS)
 	mkdir -p tests/fuzz_corpus
@@ -322,19 +328,68 @@ fuzz: deps | $(BUILD)
 	  grep -E "stat::number_of_executed_units|fuzz_clsort:|ERROR|Test unit written" $(BUILD)/fuzz.log; \
 	  echo "fuzz: exit $$status"; exit $$status
 
-# A consumer project builds against clsort::clsort by add_subdirectory and by
-# FetchContent, and runs; the top-level CMake build compiles the test suite.
+# make install PREFIX=... [DESTDIR=...]: clsort.h, the pkg-config file and the
+# CMake package (find_package(clsort) -> clsort::clsort), from the templates in
+# gen/; the version is the header's. cmake --install installs the same files.
+PREFIX  ?= /usr/local
+VERSION := $(shell awk '/^\#define CLSORT_VERSION_(MAJOR|MINOR|PATCH) / { v = v (v == "" ? "" : ".") $$3 } END { print v }' clsort.h)
+INSTALL_FILES = include/clsort.h lib/pkgconfig/clsort.pc lib/cmake/clsort/clsortConfig.cmake \
+  lib/cmake/clsort/clsortConfigVersion.cmake
+install:
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/clsort
+	install -m 644 clsort.h $(DESTDIR)$(PREFIX)/include/clsort.h
+	sed -e 's|@CLSORT_PREFIX@|$(PREFIX)|g' -e 's|@CLSORT_VERSION@|$(VERSION)|g' gen/clsort.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clsort.pc
+	install -m 644 gen/clsortConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/clsort/clsortConfig.cmake
+	sed -e 's|@CLSORT_VERSION@|$(VERSION)|g' gen/clsortConfigVersion.cmake.in \
+	  > $(DESTDIR)$(PREFIX)/lib/cmake/clsort/clsortConfigVersion.cmake
+uninstall:
+	rm -f $(INSTALL_FILES:%=$(DESTDIR)$(PREFIX)/%)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/clsort 2>/dev/null
+
+# A consumer project (tests/cmake_consumer) builds against clsort::clsort and
+# runs, through add_subdirectory, FetchContent (the local checkout) and
+# find_package of the package installed by make install and by cmake --install;
+# a request for a newer version than the header's must not find it; pkg-config
+# gives the flags the same program builds with; the top-level CMake build
+# compiles the test suite. One check per line, then "N passed, N failed".
+CMAKE_PREFIX_MAKE  = $(CURDIR)/$(BUILD)/install_make
+CMAKE_PREFIX_CMAKE = $(CURDIR)/$(BUILD)/install_cmake
 cmake-check: deps | $(BUILD)
-	@command -v cmake >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq cmake >/dev/null; } || \
-	  { echo "cmake missing; run: sudo apt-get install -y cmake"; exit 1; }
-	@for via in subdirectory fetchcontent; do \
-	  rm -rf $(BUILD)/cmake_$$via; \
-	  cmake -S tests/cmake_consumer -B $(BUILD)/cmake_$$via -DCLSORT_VIA=$$via > $(BUILD)/cmake_$$via.log 2>&1 && \
-	  cmake --build $(BUILD)/cmake_$$via >> $(BUILD)/cmake_$$via.log 2>&1 && ./$(BUILD)/cmake_$$via/consumer && \
-	  echo "cmake consumer via $$via: ok" || { tail -20 $(BUILD)/cmake_$$via.log; exit 1; }; \
-	done
-	@cmake -S . -B $(BUILD)/cmake_top > $(BUILD)/cmake_top.log 2>&1 && cmake --build $(BUILD)/cmake_top >> $(BUILD)/cmake_top.log 2>&1 && \
-	  echo "cmake top-level build: ok" || { tail -20 $(BUILD)/cmake_top.log; exit 1; }
+	@tests/deps.sh cmake
+	@rm -rf $(CMAKE_PREFIX_MAKE) $(CMAKE_PREFIX_CMAKE) $(BUILD)/cmake_*
+	@$(MAKE) --no-print-directory install PREFIX=$(CMAKE_PREFIX_MAKE) > $(BUILD)/cmake_install_make.log
+	@passed=0; failed=0; \
+	consumer() { \
+	  dir=$(BUILD)/cmake_$$1; shift; \
+	  cmake -S tests/cmake_consumer -B $$dir "$$@" > $$dir.log 2>&1 && cmake --build $$dir >> $$dir.log 2>&1 && \
+	    ./$$dir/consumer >> $$dir.log 2>&1; \
+	}; \
+	verdict() { \
+	  if [ $$1 = 0 ]; then passed=$$((passed + 1)); echo "cmake-check $$2: ok"; \
+	  else failed=$$((failed + 1)); echo "cmake-check $$2: did not work:"; tail -20 $$3; fi; \
+	}; \
+	consumer subdirectory -DCLSORT_VIA=subdirectory; verdict $$? "add_subdirectory" $(BUILD)/cmake_subdirectory.log; \
+	consumer fetchcontent -DCLSORT_VIA=fetchcontent; verdict $$? "FetchContent" $(BUILD)/cmake_fetchcontent.log; \
+	consumer package_make -DCLSORT_VIA=package -DCLSORT_FIND_VERSION=$(VERSION) -DCMAKE_PREFIX_PATH=$(CMAKE_PREFIX_MAKE); \
+	verdict $$? "find_package $(VERSION) after make install" $(BUILD)/cmake_package_make.log; \
+	consumer newer -DCLSORT_VIA=package -DCLSORT_FIND_VERSION=$$(( $${VERSION%%.*} + 1 )) -DCMAKE_PREFIX_PATH=$(CMAKE_PREFIX_MAKE); \
+	[ $$? != 0 ] && grep -q "clsortConfig.cmake" $(BUILD)/cmake_newer.log; \
+	verdict $$? "find_package of a newer version refused" $(BUILD)/cmake_newer.log; \
+	{ cmake -S . -B $(BUILD)/cmake_top > $(BUILD)/cmake_top.log 2>&1 && cmake --build $(BUILD)/cmake_top >> $(BUILD)/cmake_top.log 2>&1; }; \
+	verdict $$? "top-level build (test suite)" $(BUILD)/cmake_top.log; \
+	cmake --install $(BUILD)/cmake_top --prefix $(CMAKE_PREFIX_CMAKE) >> $(BUILD)/cmake_top.log 2>&1 && \
+	  for f in $(INSTALL_FILES); do cmp -s $(CMAKE_PREFIX_MAKE)/$$f $(CMAKE_PREFIX_CMAKE)/$$f || \
+	    { [ $$f = lib/pkgconfig/clsort.pc ] && [ -f $(CMAKE_PREFIX_CMAKE)/$$f ]; } || { echo "$$f differs" >> $(BUILD)/cmake_top.log; false; }; done && \
+	  consumer package_cmake -DCLSORT_VIA=package -DCMAKE_PREFIX_PATH=$(CMAKE_PREFIX_CMAKE); \
+	verdict $$? "find_package after cmake --install (the same files)" $(BUILD)/cmake_package_cmake.log; \
+	pc="PKG_CONFIG_PATH=$(CMAKE_PREFIX_MAKE)/lib/pkgconfig"; \
+	{ [ "$$(env $$pc pkg-config --modversion clsort)" = $(VERSION) ] && \
+	  $(CC) -std=c99 $(WARN) $$(env $$pc pkg-config --cflags clsort) -o $(BUILD)/cmake_pkgconfig \
+	    tests/compile/impl.c tests/compile/use.c $$(env $$pc pkg-config --libs clsort) && ./$(BUILD)/cmake_pkgconfig; \
+	} > $(BUILD)/cmake_pkgconfig.log 2>&1; \
+	verdict $$? "pkg-config --cflags --libs clsort" $(BUILD)/cmake_pkgconfig.log; \
+	echo "$$passed passed, $$failed failed"; [ $$failed = 0 ]
 
 # valgrind memcheck on two small programs (context, program builds, a sort, a
 # scan, destroy): no error and nothing definitely lost. Small on purpose:
@@ -344,9 +399,8 @@ cmake-check: deps | $(BUILD)
 # keys its cache by the CPU it sees, and valgrind's differs from the real
 # one): PoCL's LLVM compile leaks (in libpocl/libLLVM, not clsort), and
 # whether it compiled under the checked run depended on what ran before.
-valgrind: deps $(BUILD)/hello compile-check
-	@command -v valgrind >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind >/dev/null; } || \
-	  { echo "valgrind missing; run: sudo apt-get install -y valgrind"; exit 1; }
+valgrind: deps $(BUILD)/hello $(BUILD)/cm_static
+	@tests/deps.sh valgrind
 	@for prog in $(BUILD)/hello $(BUILD)/cm_static; do \
 	  $(PIN_POCL) valgrind --quiet --leak-check=no ./$$prog > /dev/null 2>&1; \
 	  $(PIN_POCL) valgrind --quiet --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
@@ -371,14 +425,17 @@ dynamic-check: deps | $(BUILD)
 	  test $$? -eq 1 && grep -q "no OpenCL platform" $(BUILD)/dynamic.log && \
 	  echo "dynamic OpenCL, no platform: $$(cat $(BUILD)/dynamic.log | cut -c1-90)..." || { cat $(BUILD)/dynamic.log; exit 1; }
 
-# Everything CI runs (.ci/run: make test, then make extra-checks): the suite,
-# then run-time OpenCL loading, the sanitizers, kernels under oclgrind, fault
-# injection, threads, a bounded fuzz run, valgrind, CMake, the MPI
-# distributed sort with 1-8 ranks.
+# The checks that need more tools or time than make test: run-time OpenCL
+# loading, the sanitizers, kernels under oclgrind, the other OpenCL
+# implementations, fault injection, threads, a bounded fuzz run, valgrind,
+# CMake and pkg-config, the MPI distributed sort with 1-8 ranks.
 extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check mpi-test
 	@echo "make extra-checks: all passed"
 
-check: test extra-checks
+# What CI runs (.ci/run): make test, the --full suite, the program cache runs,
+# the demo, then extra-checks.
+check: test test-full test-cache demo extra-checks
+	@echo "make check: all passed"
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks
@@ -389,14 +446,7 @@ MPICC   ?= mpicc
 MPIRUN  ?= mpirun
 MPI_RANKS ?= 1 2 3 4 8
 mpi-deps: deps
-	@if ! command -v $(MPICC) >/dev/null 2>&1 || ! command -v $(MPIRUN) >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing: mpich libmpich-dev"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mpich libmpich-dev >/dev/null || exit 1; \
-	  else \
-	    echo "missing: mpicc/mpirun; run: sudo apt-get install -y mpich libmpich-dev"; exit 1; \
-	  fi; \
-	fi
+	@MPICC="$(MPICC)" MPIRUN="$(MPIRUN)" tests/deps.sh mpi
 
 $(BUILD)/test_mpi: tests/test_mpi.c clsort.h | $(BUILD)
 	$(MPICC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_mpi.c $(LDLIBS)

@@ -5,7 +5,8 @@
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
- *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE),
+ *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
+ *   SELECT),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -14,7 +15,7 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step                  the families, in that order
+ *     >>nbody >>tree >>nbody step >>select         the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -162,6 +163,8 @@
  *             clsort_tree_get_view(tree, &view), clsort_tree_accel(ctx, tree, acc, &nbody_desc, &enq)
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
+ *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
+ *             clsort_select_if_host(ctx, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -605,9 +608,15 @@
  *           coincident bodies exert no force), G (0 = 1), any n < 2^31 (n = 0:
  *           nothing to do). clsort_nbody_accel: G*a only, for your own
  *           integrator. clsort_nbody_multi: the bodies split over several
- *           contexts of one cl_context (one per device), positions exchanged
- *           device to device every step; same bits as one context. Its
- *           queues are synchronized by events before the first step and
+ *           contexts of one cl_context (one per device), each part's new
+ *           slice exchanged after every step (slices through pinned host
+ *           memory, or copies in the context where the devices share host
+ *           memory) while each part sums its own slice's forces first
+ *           (another order of the sums: within the bound below, the same
+ *           bits for one split; desc.multi SERIAL: clsort_nbody's bits).
+ *           Counts 0: an even split on identical devices, else by each
+ *           context's measured speed.
+ *           Its queues are synchronized by events before the first step and
  *           after the last: a part's buffers may be written, and read back,
  *           through any part's queue.
  *           Kernel: a work-group loads a tile of positions into local memory;
@@ -622,7 +631,7 @@
  *           eps^2)^1.5 (u = 2^-24, 2^-53 for fp64): each term has ~12
  *           roundings (rsqrt <= 2 ulp), a sum of n terms in any order adds
  *           (n - 1) u of the sum of magnitudes; the tests check this bound.
- *           For one shape results repeat bit for bit (runs, the multi split;
+ *           For one shape results repeat bit for bit (runs, the serial multi split;
  *           a burst of k steps vs k calls too, in a precise build: with the
  *           GPUs' default fast math the compiler may fuse a burst's two half
  *           kicks, so they agree within rounding); across shapes they differ
@@ -700,6 +709,13 @@
  *           included (tested against one). Counts; with offsets the
  *           exclusive scan (>>scan) and the total; with indices the records
  *           (permutation entries) in CSR layout, each list in Morton order.
+ * SELECT    clsort_select_if / clsort_select_if_host: stable compaction by a
+ *           comparison, the keys (and values) that pass key < a, <= a, > a,
+ *           >= a, == a, != a or a <= key < b, compared as numbers of the key
+ *           type (any clsort_type; floats by IEEE rules: a NaN key passes
+ *           only !=), in input order; n < 2^32. No flags array: the call
+ *           writes one byte per key to context scratch and packs by it as
+ *           clsort_pack does (two passes over the keys, one write).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
@@ -1408,6 +1424,7 @@ typedef struct clsort_nbody_desc {
     cl_mem temp;               /* optional: n vectors, the second position buffer of the double
                                   buffering (a step never mixes old and new); NULL = the context's */
     double theta;              /* BARNES_HUT opening angle, 0 < theta <= 2 (0 = 0.5); see TREE */
+    unsigned multi;            /* clsort_nbody_multi only: CLSORT_NBODY_MULTI_* flags (0: its defaults) */
 } clsort_nbody_desc;
 
 /* Advances n bodies (n < 2^31) by desc->steps steps on the device:
@@ -1425,12 +1442,29 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
 /* Several devices (the tutorial's two-GPU version): one clsort context per
  * device (or per queue), all sharing one cl_context. Each part advances its
  * slice [first, first + count) of the bodies against all positions, on its
- * own full copy of the positions; after every step each part's new slice is
- * copied into every other part's copy, device to device (events across the
- * queues, no host transfer). Counts all 0 = an even split; else the slices
- * must tile [0, n) in order. For one shape the results equal clsort_nbody's
- * bit for bit. Blocks until done. TILED only; desc.accelerations and
- * desc.temp must be NULL (each context's scratch holds the second buffer). */
+ * own full copy of the positions; after every step each part's new slice
+ * goes into every other part's copy. By default each part first sums the
+ * forces of its own slice while the other slices arrive, then theirs (a
+ * second queue per part carries the exchange): the sums run in another order
+ * than clsort_nbody's, within the same bound, and repeat bit for bit for one
+ * split; the kernel shape follows the part's body count. The exchange goes
+ * through pinned host memory, slice by slice (a copy between two devices'
+ * buffers makes a driver such as NVIDIA's migrate the whole buffer), or by
+ * buffer copies inside the context where every device shares the host's
+ * memory (CL_DEVICE_HOST_UNIFIED_MEMORY). Counts all 0: an even split on
+ * identical devices, else shares in proportion to each context's speed
+ * measured in its previous call (an even split before any); else the slices
+ * must tile [0, n) in order. Blocks until done. TILED only;
+ * desc.accelerations and desc.temp must be NULL (each context's scratch
+ * holds the second buffer). desc.multi changes the defaults: */
+enum {
+    CLSORT_NBODY_MULTI_SERIAL = 1,  /* no overlap: each part evaluates all sources in one pass after the
+                                       exchange, in clsort_nbody's order and shape: its bits exactly */
+    CLSORT_NBODY_MULTI_EVEN = 2,    /* counts 0: an even split, also on unlike devices */
+    CLSORT_NBODY_MULTI_BALANCE = 4, /* counts 0: the split by measured speed, also on identical devices */
+    CLSORT_NBODY_MULTI_HOST = 8,    /* exchange through pinned host memory */
+    CLSORT_NBODY_MULTI_DEVICE = 16  /* exchange by copies between the parts' buffers */
+};
 typedef struct clsort_nbody_part {
     clsort_context *ctx;
     cl_mem positions;   /* n vectors: all positions, the same in every part on entry; all on return */
@@ -1538,6 +1572,45 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  const float *queries, size_t nq, float radius, uint32_t *counts,
                                                  uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
 
+/* ---- select: stable compaction by a comparison ---------------------------------- */
+
+/* How clsort_select_if compares each key with the bounds (as numbers of the
+ * key's type; floats by IEEE rules, so a NaN key passes only NOT_EQUAL). */
+typedef enum clsort_compare {
+    CLSORT_COMPARE_LESS = 0,      /* key < a */
+    CLSORT_COMPARE_LESS_EQUAL,    /* key <= a */
+    CLSORT_COMPARE_GREATER,       /* key > a */
+    CLSORT_COMPARE_GREATER_EQUAL, /* key >= a */
+    CLSORT_COMPARE_EQUAL,         /* key == a */
+    CLSORT_COMPARE_NOT_EQUAL,     /* key != a */
+    CLSORT_COMPARE_IN_RANGE       /* a <= key < b */
+} clsort_compare;
+
+typedef struct clsort_select_desc {
+    clsort_type type;              /* key type: any clsort_type (U32 default; f64 needs cl_khr_fp64) */
+    clsort_compare compare;        /* LESS default */
+    const void *a, *b;             /* host pointers to one key of type each: the bounds (b: IN_RANGE only);
+                                      read during the call */
+    cl_mem values_in, values_out;  /* optional values moved with the kept keys */
+    size_t value_size;             /* 4 or 8 (0 = 4) */
+    cl_mem count;                  /* optional device uint32: the kept count */
+} clsort_select_desc;
+
+/* Stable compaction by a comparison (CUB's DeviceSelect::If, thrust::copy_if
+ * with a comparison): the keys (values) that pass desc.compare against the
+ * bounds, in input order, to the front of keys_out (values_out); n < 2^32.
+ * count (optional, blocking) receives how many. No flags array needed (the
+ * call writes n bytes of flags to context scratch, then packs as clsort_pack
+ * with CLSORT_FLAGS_U8). Aliasing as clsort_pack: no in place. */
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count,
+                                          const clsort_enqueue *enq);
+/* Host arrays (desc's cl_mem fields ignored); values / values_out optional,
+ * desc->value_size bytes each. */
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
+                                               void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count);
+
 /* ---- the families: one registry ------------------------------------------- */
 
 /* Every primitive family, one row each, in the order of the manual, the API,
@@ -1559,7 +1632,8 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
     X(BINNING, binning, BIN)              \
     X(REDUCE, reduce, REDUCE)             \
     X(NBODY, nbody, NBODY)                \
-    X(TREE, tree, TREE)
+    X(TREE, tree, TREE)                   \
+    X(SELECT, select, SELECT)
 
 #define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
 typedef enum clsort_family {
@@ -1587,8 +1661,10 @@ typedef enum clsort_prepare_op {
                                  BARNES_HUT method prepares the tree's programs) */
     CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
                                  by_key or histogram, as that function takes) */
-    CLSORT_PREPARE_TREE       /* clsort_tree_build, _accel, _radius and the _host forms
+    CLSORT_PREPARE_TREE,      /* clsort_tree_build, _accel, _radius and the _host forms
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
+    CLSORT_PREPARE_SELECT     /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
+                                 the values' presence matter, the bounds may be NULL) */
 } clsort_prepare_op;
 
 /* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
@@ -1623,6 +1699,7 @@ typedef struct clsort_prepare_call {
     const clsort_by_key_desc *by_key;
     const clsort_histogram_desc *histogram;
     const clsort_tree_desc *tree;
+    const clsort_select_desc *select;
 } clsort_prepare_call;
 
 typedef struct clsort_prepare_desc {
@@ -1904,6 +1981,8 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
     X(cl_int, clEnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clReleaseEvent, (cl_event)) \
+    X(cl_int, clRetainEvent, (cl_event)) \
+    X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *)) \
     X(void *, clEnqueueMapBuffer, (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *)) \
     X(cl_int, clEnqueueUnmapMemObject, (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))
@@ -2161,6 +2240,8 @@ struct clsort_context {
     size_t view_origin[CLSORT__MAX_VIEWS], view_size[CLSORT__MAX_VIEWS];
     clsort__cache cache;
     clsort__cuda cuda;     /* libcuda, opened when an NVIDIA program is stored (>>cubin) */
+    double nbody_rate; /* interactions/s of this context's part in its last clsort_nbody_multi (0: none):
+                          the next call's split by speed */
     const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
@@ -7914,6 +7995,18 @@ typedef struct clsort__nbody_shape_t {
     size_t jsplit; /* sources per launch where a loop budget splits them (nbody.cl NB_JSPLIT); 0: all */
 } clsort__nbody_shape_t;
 
+/* The most sources one launch of shape sh may take (0: any). >>loop budget:
+ * a work-item loops over all its sources, chunk / NB_P tiles of NB_P + 2
+ * passes each (the inner loop counted unrolled by nothing), besides the IB
+ * and JS loops; past the budget the sources go in pieces of whole tiles of
+ * every slice, several launches (nbody.cl NB_JSPLIT). */
+static size_t clsort__nbody_most_sources(const clsort_context *ctx, const clsort__nbody_shape_t *sh)
+{
+    cl_ulong lanes = sh->wg / sh->js, tiles;
+    tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)sh->ib * (sh->js + 4) + 16);
+    return tiles == ~(cl_ulong)0 ? 0 : (size_t)(tiles * lanes * sh->js);
+}
+
 /* The kernel shape for n bodies. GPUs: 256 work-items (the seed tutorial's
  * 64-256 range; CUDA's nbody sample uses 256), 2 bodies per work-item from
  * 2^17 bodies on (each tile read feeds two bodies: more arithmetic per local
@@ -7973,13 +8066,9 @@ static void clsort__nbody_shape(const clsort_context *ctx, size_t n, int fp64, c
     sh->ib = ib;
     sh->js = js;
     if (fp64) sh->flags |= CLSORT__NB_FP64;
-    { /* >>loop budget: a work-item loops over all n sources, chunk / NB_P
-       * tiles of NB_P + 2 passes each (the inner loop counted unrolled by
-       * nothing), besides the IB and JS loops; past the budget the sources
-       * go in pieces of whole tiles of every slice, several launches */
-        cl_ulong lanes = wg / js, tiles;
-        tiles = clsort__loop_share(ctx, lanes + 2, 4 * (cl_ulong)ib * (js + 4) + 16);
-        if (tiles != ~(cl_ulong)0 && (cl_ulong)n > tiles * lanes * js) sh->jsplit = (size_t)(tiles * lanes * js);
+    {
+        size_t most = clsort__nbody_most_sources(ctx, sh);
+        if (most && n > most) sh->jsplit = most;
     }
 }
 
@@ -8068,14 +8157,14 @@ static int clsort__nbody_pairs(const clsort_context *ctx, const clsort__nbody_pl
     return clsort__loop_fits(ctx, 2 * (groups * (7 * (cl_ulong)sh.wg + 8) + 8));
 }
 
-static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
-                                           clsort__program **p)
+/* The program of shape sh (pairs: the ATOMIC method's kernels; jsplit: the
+ * tiled kernel over a range of sources, nbody.cl NB_JSPLIT). */
+static clsort_result clsort__nbody_build(clsort_context *ctx, const clsort__nbody_plan *a, clsort__nbody_shape_t sh,
+                                         int pairs, int jsplit, clsort__program **p)
 {
-    clsort__nbody_shape_t sh;
     clsort__request rq;
-    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
     if (a->d.softening2 == 0.0) sh.flags |= CLSORT__NB_SOFT_ZERO;
-    if (clsort__nbody_pairs(ctx, a, n)) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
+    if (pairs) sh.ib = sh.js = 1; /* the pair kernel uses WG only */
     clsort__request_init(&rq, "nbody", sh.wg, sh.wg / sh.js * sh.ib); /* items: bodies per work-group */
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "nbody.cl");
@@ -8084,9 +8173,17 @@ static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nb
                            (sh.flags & CLSORT__NB_NATIVE) ? " -DNATIVE_RSQRT" : "",
                            (sh.flags & CLSORT__NB_SOFT_ZERO) ? " -DSOFT_ZERO" : "",
                            (sh.flags & CLSORT__NB_FAST) ? " -cl-fast-relaxed-math" : "",
-                           clsort__nbody_pairs(ctx, a, n) ? " -DNB_PAIRS" : ""); /* its kernels only */
-    if (sh.jsplit && !clsort__nbody_pairs(ctx, a, n)) clsort__request_option(&rq, " -DNB_JSPLIT");
+                           pairs ? " -DNB_PAIRS" : ""); /* its kernels only */
+    if (jsplit && !pairs) clsort__request_option(&rq, " -DNB_JSPLIT");
     return clsort__program_get(ctx, &rq, p);
+}
+
+static clsort_result clsort__nbody_program(clsort_context *ctx, const clsort__nbody_plan *a, size_t n,
+                                           clsort__program **p)
+{
+    clsort__nbody_shape_t sh;
+    clsort__nbody_shape(ctx, n, a->d.fp64, &sh);
+    return clsort__nbody_build(ctx, a, sh, clsort__nbody_pairs(ctx, a, n), sh.jsplit != 0, p);
 }
 
 /* The program clsort_nbody / clsort_nbody_accel take for desc and n (clsort_prepare). */
@@ -8195,119 +8292,451 @@ static void clsort__release_events(clsort_context *ctx, cl_event *ev, size_t cou
         }
 }
 
+/* One call of clsort_nbody_multi. Part k keeps all positions in pos[k] (the
+ * caller's buffer) and writes its new slice into next[k]; its kernels run
+ * on qc[k], its exchange on qt[k] (both made for the call, on its device).
+ * After a moving evaluation qc[k] copies the new slice into pos[k] and qt[k]
+ * brings the other slices into pos[k]: through host memory (its own slice
+ * read out to host, the others' written in) or by copies from the other
+ * parts' next. With the overlap the next evaluation's own-slice launch reads
+ * next[k] meanwhile (no buffer is written on one queue while another queue
+ * uses it: OpenCL 1.2 Appendix A.1), and the other slices' launch waits for
+ * the exchange. */
 typedef struct clsort__multi {
     clsort__nbody_plan a;
+    const clsort_nbody_part *parts;
     unsigned count;
+    int overlap, via_host;
     size_t n, first[CLSORT__MAX_PARTS], cnt[CLSORT__MAX_PARTS];
     clsort__program *prog[CLSORT__MAX_PARTS];
-    cl_mem buf[CLSORT__MAX_PARTS][2];
-    cl_event kev[CLSORT__MAX_PARTS];                    /* this round's kernels */
-    cl_event cev[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* this round's copies */
-    cl_event wait[CLSORT__MAX_PARTS * CLSORT__MAX_PARTS]; /* the previous round's copies */
-    cl_uint num_wait;
+    size_t most[CLSORT__MAX_PARTS]; /* overlap: sources per launch at most (>>loop budget; 0: any) */
+    int measure[CLSORT__MAX_PARTS]; /* the first evaluation's kernels give the part's speed */
+    cl_command_queue qc[CLSORT__MAX_PARTS], qt[CLSORT__MAX_PARTS];
+    cl_mem pos[CLSORT__MAX_PARTS], next[CLSORT__MAX_PARTS], sums[CLSORT__MAX_PARTS];
+    cl_mem pinned; /* host path: n vectors of pinned host memory, mapped at host */
+    char *host;
+    cl_event copied[CLSORT__MAX_PARTS];  /* qc: the new slice in pos (after the part's kernels) */
+    cl_event staged[CLSORT__MAX_PARTS];  /* qt, host path: the new slice in host memory */
+    cl_event arrived[CLSORT__MAX_PARTS]; /* qt: the part's exchange done */
+    cl_event t0[CLSORT__MAX_PARTS], t1[CLSORT__MAX_PARTS]; /* first evaluation: first and last kernel */
 } clsort__multi;
 
-/* Makes what every part's queue has enqueued so far visible to the others:
- * on each queue a marker waiting on a marker of every other queue. OpenCL 1.2
- * (Appendix A.1, shared objects) lets a queue cache its changes to a memory
- * object until a command of another queue waits on the changing command's
- * event; finishing the queue is not enough (rusticl then reads stale data
- * through the other queue). Run before the first step (the caller may have
- * written a part's buffers through another part's queue) and after the last
- * (the caller may read them through any part's queue). */
-static clsort_result clsort__multi_sync(const clsort_nbody_part *parts, unsigned count)
+/* Makes what the queues in `from` have enqueued so far visible to those in
+ * `to`: on each queue of `to` a marker waiting on a marker of every queue of
+ * `from`. OpenCL 1.2 (Appendix A.1, shared objects) lets a queue cache its
+ * changes to a memory object until a command of another queue waits on the
+ * changing command's event; finishing the queue is not enough (rusticl then
+ * reads stale data through the other queue). Runs before the first step (the
+ * caller may have written a part's buffers through another part's queue)
+ * and after the last (the caller may read them through any part's queue). */
+static clsort_result clsort__multi_sync(clsort_context *ctx, const cl_command_queue *from, unsigned nf,
+                                        const cl_command_queue *to, unsigned nt)
 {
-    clsort_context *const ctx = parts[0].ctx;
-    cl_event ev[CLSORT__MAX_PARTS], others[CLSORT__MAX_PARTS];
-    unsigned k, t, no;
+    cl_event ev[2 * CLSORT__MAX_PARTS];
+    unsigned k;
     cl_int e = CL_SUCCESS;
     const char *what = "clEnqueueMarkerWithWaitList(part sync)";
     memset(ev, 0, sizeof ev);
-    for (k = 0; k < count && e == CL_SUCCESS; ++k) {
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[k].ctx->queue, 0, NULL, &ev[k]);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[k].ctx->queue);
+    for (k = 0; k < nf && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(from[k], 0, NULL, &ev[k]);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(from[k]);
     }
-    for (t = 0; t < count && e == CL_SUCCESS; ++t) {
-        for (k = 0, no = 0; k < count; ++k)
-            if (k != t) others[no++] = ev[k];
-        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(parts[t].ctx->queue, no, others, NULL);
-        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue);
+    for (k = 0; k < nt && e == CL_SUCCESS; ++k) {
+        e = CLSORT__CL(ctx, clEnqueueMarkerWithWaitList)(to[k], nf, ev, NULL);
+        if (e == CL_SUCCESS) e = CLSORT__CL(ctx, clFlush)(to[k]);
         else what = "clEnqueueMarkerWithWaitList(part sync wait)";
     }
-    clsort__release_events(ctx, ev, count);
+    clsort__release_events(ctx, ev, nf);
     if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, what);
     return CLSORT_SUCCESS;
 }
 
-static clsort_result clsort__multi_run(clsort__multi *m, const clsort_nbody_part *parts)
+/* One launch of part k's bodies against the sources [jb, je) (nbody.cl
+ * NB_JSPLIT; piece bit 0: sums of earlier sources in sums[k], bit 1: the
+ * last, integrate). */
+static clsort_result clsort__multi_piece(clsort__chain *c, clsort__multi *m, unsigned k, cl_mem pos_old, cl_mem pos_new,
+                                         size_t jb, size_t je, cl_uint piece, cl_uint mode)
 {
-    /* the parts share one cl_context, hence one OpenCL library: the first
-     * part's entry points serve all (CLSORT_DYNAMIC_OPENCL) */
-    clsort_context *const ctx = parts[0].ctx;
-    unsigned e, k, t, cur = 0;
-    size_t vec = m->a.vec;
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (e = 0; e < m->a.evals; ++e) {
-        cl_uint mode = clsort__nbody_mode(&m->a, e), nc = 0;
-        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
-        for (k = 0; k < m->count; ++k) {
-            clsort__chain c;
-            clsort_enqueue enq;
-            memset(&enq, 0, sizeof enq);
-            enq.num_events_in_wait_list = m->num_wait;
-            enq.event_wait_list = m->num_wait ? m->wait : NULL;
-            enq.event = &m->kev[k];
-            CLSORT__TRY(clsort__chain_begin(&c, parts[k].ctx, &enq));
-            CLSORT__TRY(clsort__chain_end(&c, &enq,
-                                          m->cnt[k] ? clsort__nbody_launch(&c, m->prog[k], &m->a, m->buf[k][cur],
-                                                                           moves ? m->buf[k][cur ^ 1] : NULL,
-                                                                           parts[k].velocities, NULL, m->n,
-                                                                           m->first[k], m->cnt[k], mode)
-                                                    : CLSORT_SUCCESS));
-            /* kev[k] is flushed (chain_end): the copies of the other queues may wait on it */
-        }
-        /* every part's new slice into every other part's copy, on the receiver's queue */
-        for (t = 0; t < m->count && moves; ++t)
-            for (k = 0; k < m->count; ++k) {
-                cl_int err;
-                if (k == t || m->cnt[k] == 0) continue;
-                err = CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[t].ctx->queue, m->buf[k][cur ^ 1], m->buf[t][cur ^ 1],
-                                          m->first[k] * vec, m->first[k] * vec, m->cnt[k] * vec, 1, &m->kev[k],
-                                          &m->cev[nc]);
-                if (err != CL_SUCCESS)
-                    return clsort__fail(parts[0].ctx, CLSORT_ERROR_OPENCL, "clEnqueueCopyBuffer(exchange): %s (%d)",
-                                        clsort__cl_error_name(err), (int)err);
-                ++nc;
-            }
-        /* the next round's kernels wait on these copies from the other
-         * queues: OpenCL 1.2 5.13 requires the copies' queues flushed */
-        for (t = 0; t < m->count && moves; ++t)
-            CLSORT__CHECK(parts[t].ctx, CLSORT__CL(ctx, clFlush)(parts[t].ctx->queue), "clFlush(exchange)");
-        clsort__release_events(ctx, m->wait, m->num_wait);
-        clsort__release_events(ctx, m->kev, m->count);
-        memcpy(m->wait, m->cev, nc * sizeof(cl_event));
-        memset(m->cev, 0, sizeof m->cev);
-        m->num_wait = nc;
-        if (moves) cur ^= 1;
+    clsort__program *p = m->prog[k];
+    cl_mem vel = m->parts[k].velocities, acc = NULL;
+    cl_uint n32 = (cl_uint)m->n, base = (cl_uint)m->first[k], cnt = (cl_uint)m->cnt[k], b32 = (cl_uint)jb,
+            e32 = (cl_uint)je;
+    cl_float f[3];
+    cl_double dd[3];
+    int i;
+    clsort__kargs ka;
+    f[0] = (cl_float)m->a.d.dt; f[1] = (cl_float)m->a.d.softening2; f[2] = (cl_float)m->a.d.G;
+    dd[0] = m->a.d.dt; dd[1] = m->a.d.softening2; dd[2] = m->a.d.G;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, pos_old);
+    CLSORT__KARG(&ka, pos_new);
+    CLSORT__KARG(&ka, vel);
+    CLSORT__KARG(&ka, acc);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, base);
+    CLSORT__KARG(&ka, cnt);
+    for (i = 0; i < 3; ++i) { /* dt, eps^2, G in the kernel's precision */
+        if (m->a.d.fp64) CLSORT__KARG(&ka, dd[i]);
+        else CLSORT__KARG(&ka, f[i]);
     }
-    for (k = 0; k < m->count && cur; ++k) /* in order after the part's last kernel and copies */
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clEnqueueCopyBuffer)(parts[k].ctx->queue, m->buf[k][1],
-                                                                         m->buf[k][0], 0, 0, m->n * vec, 0, NULL, NULL),
-                      "clEnqueueCopyBuffer");
-    if (m->count > 1) CLSORT__TRY(clsort__multi_sync(parts, m->count));
-    for (k = 0; k < m->count; ++k)
-        CLSORT__CHECK(parts[k].ctx, CLSORT__CL(ctx, clFinish)(parts[k].ctx->queue), "clFinish");
+    CLSORT__KARG(&ka, mode);
+    CLSORT__KARG(&ka, b32);
+    CLSORT__KARG(&ka, e32);
+    CLSORT__KARG(&ka, m->sums[k]);
+    CLSORT__KARG(&ka, piece);
+    return clsort__run(c, p, "nbody_step", &ka, (m->cnt[k] + p->items - 1) / p->items, p->wg);
+}
+
+/* Part k's bodies against the sources [j0, j1), in launches of at most
+ * most[k] sources; first: the first sources of the evaluation, last: its
+ * last (integrate). The first launch of a measured evaluation is kept in t0. */
+static clsort_result clsort__multi_sources(clsort__chain *c, clsort__multi *m, unsigned k, cl_mem pos_old,
+                                           cl_mem pos_new, size_t j0, size_t j1, int first, int last, cl_uint mode,
+                                           int measured)
+{
+    const size_t most = m->most[k] ? m->most[k] : j1 - j0;
+    size_t jb;
+    for (jb = j0; jb < j1; jb += most) {
+        size_t je = j1 - jb > most ? jb + most : j1;
+        cl_uint piece = (first && jb == j0 ? 0u : 1u) | (last && je == j1 ? 2u : 0u);
+        CLSORT__TRY(clsort__multi_piece(c, m, k, pos_old, pos_new, jb, je, piece, mode));
+        if (measured && !m->t0[k] && c->last) {
+            CLSORT__CHECK(c->ctx, CLSORT__CL(c->ctx, clRetainEvent)(c->last), "clRetainEvent");
+            m->t0[k] = c->last;
+        }
+    }
     return CLSORT_SUCCESS;
+}
+
+/* The events the launch over the other slices waits for: the part's own
+ * exchange (its qt also read its new slice out before next[k] is written
+ * again); with device copies every part's, which read next[k]. */
+static cl_uint clsort__multi_waits(const clsort__multi *m, unsigned k, cl_event *wait)
+{
+    cl_uint nw = 0;
+    unsigned j;
+    for (j = 0; j < m->count; ++j)
+        if (m->arrived[j] && (j == k || !m->via_host)) wait[nw++] = m->arrived[j];
+    return nw;
+}
+
+/* Evaluation e of part k on qc[k]. Overlap: the own slice's sources first
+ * (from next[k], which the exchange leaves alone; pos[k] on the first
+ * evaluation), then, once the exchange is done, the sources after the slice
+ * and those before it. Serial: all sources in clsort_nbody's launch. */
+static clsort_result clsort__multi_eval(clsort__multi *m, unsigned k, unsigned e, cl_uint mode, int moves)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t f = m->first[k], end = f + m->cnt[k], n = m->n;
+    const int remote = m->cnt[k] < n, measured = e == 0 && m->measure[k];
+    cl_mem pos_new = moves ? m->next[k] : NULL;
+    cl_event wait[CLSORT__MAX_PARTS];
+    clsort__chain c;
+    clsort_enqueue enq;
+    clsort_result r;
+    memset(&enq, 0, sizeof enq);
+    enq.queue = m->qc[k];
+    enq.num_events_in_wait_list = clsort__multi_waits(m, k, wait);
+    enq.event_wait_list = enq.num_events_in_wait_list ? wait : NULL;
+    enq.event = measured ? &m->t1[k] : NULL;
+    if (!m->overlap) {
+        CLSORT__TRY(clsort__chain_begin(&c, ck, &enq));
+        return clsort__chain_end(&c, &enq,
+                                 clsort__nbody_launch(&c, m->prog[k], &m->a, m->pos[k], pos_new,
+                                                      m->parts[k].velocities, NULL, n, f, m->cnt[k], mode));
+    }
+    if (remote) {
+        clsort_enqueue own;
+        memset(&own, 0, sizeof own);
+        own.queue = m->qc[k];
+        CLSORT__TRY(clsort__chain_begin(&c, ck, &own));
+        CLSORT__TRY(clsort__chain_end(&c, &own,
+                                      clsort__multi_sources(&c, m, k, e == 0 ? m->pos[k] : m->next[k], pos_new, f, end,
+                                                            1, 0, mode, measured)));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ck, &enq));
+    if (!remote) return clsort__chain_end(&c, &enq, clsort__multi_sources(&c, m, k, m->pos[k], pos_new, 0, n, 1, 1,
+                                                                         mode, measured));
+    r = clsort__multi_sources(&c, m, k, m->pos[k], pos_new, end, n, 0, f == 0, mode, 0);
+    if (r == CLSORT_SUCCESS) r = clsort__multi_sources(&c, m, k, m->pos[k], pos_new, 0, f, 0, 1, mode, 0);
+    return clsort__chain_end(&c, &enq, r);
+}
+
+/* qt[k]: part k's new slice into host memory, once the other parts have
+ * written the previous one out of it. */
+static clsort_result clsort__multi_stage(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t vec = m->a.vec, at = m->first[k] * vec;
+    cl_event wait[CLSORT__MAX_PARTS];
+    cl_uint nw = 0;
+    unsigned j;
+    if (m->cnt[k] == 0) return CLSORT_SUCCESS;
+    wait[nw++] = m->copied[k];
+    for (j = 0; j < m->count; ++j)
+        if (j != k && m->arrived[j]) wait[nw++] = m->arrived[j];
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueReadBuffer)(m->qt[k], m->next[k], CL_FALSE, at, m->cnt[k] * vec,
+                                                          m->host + at, nw, wait, &m->staged[k]),
+                  "clEnqueueReadBuffer(exchange, to pinned host memory)");
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qt[k]), "clFlush(exchange)");
+    return CLSORT_SUCCESS;
+}
+
+/* qt[k]: the other parts' new slices into pos[k], after qc[k]'s copy of its
+ * own; arrived[k] marks the end. */
+static clsort_result clsort__multi_receive(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    const size_t vec = m->a.vec;
+    cl_event wait[CLSORT__MAX_PARTS + 1];
+    unsigned j;
+    cl_int e;
+    for (j = 0; j < m->count; ++j) {
+        const size_t at = m->first[j] * vec, bytes = m->cnt[j] * vec;
+        cl_uint nw = 0;
+        if (j == k || bytes == 0) continue;
+        if (m->copied[k]) wait[nw++] = m->copied[k];
+        if (m->via_host) {
+            wait[nw++] = m->staged[j];
+            e = CLSORT__CL(ck, clEnqueueWriteBuffer)(m->qt[k], m->pos[k], CL_FALSE, at, bytes, m->host + at, nw, wait,
+                                                     NULL);
+            if (e != CL_SUCCESS) return clsort__cl_fail(ck, e, "clEnqueueWriteBuffer(exchange, from pinned host memory)");
+        } else {
+            wait[nw++] = m->copied[j];
+            e = CLSORT__CL(ck, clEnqueueCopyBuffer)(m->qt[k], m->next[j], m->pos[k], at, at, bytes, nw, wait, NULL);
+            if (e != CL_SUCCESS) return clsort__cl_fail(ck, e, "clEnqueueCopyBuffer(exchange)");
+        }
+    }
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueMarkerWithWaitList)(m->qt[k], 0, NULL, &m->arrived[k]),
+                  "clEnqueueMarkerWithWaitList(exchange)");
+    CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qt[k]), "clFlush(exchange)");
+    return CLSORT_SUCCESS;
+}
+
+/* After moving evaluation: every part's new slice into every part's pos. */
+static clsort_result clsort__multi_exchange(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    const size_t vec = m->a.vec;
+    unsigned k;
+    clsort__release_events(ctx, m->copied, m->count);
+    for (k = 0; k < m->count; ++k) {
+        clsort_context *ck = m->parts[k].ctx;
+        if (m->cnt[k] == 0) continue;
+        CLSORT__CHECK(ck, CLSORT__CL(ck, clEnqueueCopyBuffer)(m->qc[k], m->next[k], m->pos[k], m->first[k] * vec,
+                                                              m->first[k] * vec, m->cnt[k] * vec, 0, NULL,
+                                                              &m->copied[k]),
+                      "clEnqueueCopyBuffer(own slice)");
+        CLSORT__CHECK(ck, CLSORT__CL(ck, clFlush)(m->qc[k]), "clFlush");
+    }
+    if (m->count == 1) return CLSORT_SUCCESS;
+    clsort__release_events(ctx, m->staged, m->count);
+    for (k = 0; k < m->count && m->via_host; ++k) CLSORT__TRY(clsort__multi_stage(m, k));
+    clsort__release_events(ctx, m->arrived, m->count);
+    for (k = 0; k < m->count; ++k) CLSORT__TRY(clsort__multi_receive(m, k));
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__multi_run(clsort__multi *m)
+{
+    unsigned e, k;
+    for (e = 0; e < m->a.evals; ++e) {
+        cl_uint mode = clsort__nbody_mode(&m->a, e);
+        int moves = (mode & ~(cl_uint)CLSORT__NB_MODE_WRITE_ACC) != CLSORT__NB_MODE_CLOSE;
+        for (k = 0; k < m->count; ++k)
+            if (m->cnt[k]) CLSORT__TRY(clsort__multi_eval(m, k, e, mode, moves));
+        if (moves) CLSORT__TRY(clsort__multi_exchange(m));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* Part k's speed from its first evaluation's kernels: cnt * n interactions
+ * between the first's start and the last's end. A device without profiling
+ * times keeps its earlier figure. */
+static void clsort__multi_rate(clsort__multi *m, unsigned k)
+{
+    clsort_context *ck = m->parts[k].ctx;
+    cl_ulong start = 0, end = 0;
+    cl_event first = m->t0[k] ? m->t0[k] : m->t1[k];
+    if (!m->t1[k]) return;
+    if (CLSORT__CL(ck, clGetEventProfilingInfo)(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) !=
+            CL_SUCCESS ||
+        CLSORT__CL(ck, clGetEventProfilingInfo)(m->t1[k], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) !=
+            CL_SUCCESS ||
+        end <= start)
+        return;
+    ck->nbody_rate = (double)m->cnt[k] * (double)m->n / ((double)(end - start) * 1e-9);
+}
+
+/* Whether the parts' devices look alike (name, vendor, compute units). */
+static int clsort__multi_alike(const clsort_nbody_part *parts, unsigned count)
+{
+    unsigned k;
+    const clsort__profile *d0 = &parts[0].ctx->dev;
+    for (k = 1; k < count; ++k) {
+        const clsort__profile *d = &parts[k].ctx->dev;
+        if (strcmp(d->name, d0->name) != 0 || strcmp(d->vendor, d0->vendor) != 0 ||
+            d->compute_units != d0->compute_units)
+            return 0;
+    }
+    return 1;
+}
+
+/* Counts all 0: the slices, even or in proportion to each context's speed
+ * measured in its previous call (even while any part lacks one). */
+static void clsort__multi_split(clsort__multi *m, const clsort_nbody_part *parts, unsigned flags)
+{
+    const size_t n = m->n;
+    const unsigned count = m->count;
+    int by_speed = (flags & CLSORT_NBODY_MULTI_BALANCE) ||
+                   (!(flags & CLSORT_NBODY_MULTI_EVEN) && !clsort__multi_alike(parts, count));
+    double total = 0.0, sum = 0.0;
+    unsigned k;
+    for (k = 0; k < count; ++k) {
+        if (!(parts[k].ctx->nbody_rate > 0.0)) by_speed = 0;
+        total += parts[k].ctx->nbody_rate;
+    }
+    for (k = 0; k < count; ++k) {
+        size_t at = by_speed ? (size_t)((double)n * sum / total + 0.5) : n * k / count, to;
+        sum += parts[k].ctx->nbody_rate;
+        to = k + 1 == count ? n : by_speed ? (size_t)((double)n * sum / total + 0.5) : n * (k + 1) / count;
+        if (to > n) to = n;
+        if (at > to) at = to;
+        m->first[k] = at;
+        m->cnt[k] = to - at;
+    }
+}
+
+/* Exchange through host memory unless asked otherwise or every device
+ * shares the host's memory (a copy inside the context is then one memcpy;
+ * between discrete GPUs a driver may move the whole source buffer). */
+static int clsort__multi_via_host(const clsort_nbody_part *parts, unsigned count, unsigned flags)
+{
+    unsigned k;
+    if (flags & CLSORT_NBODY_MULTI_HOST) return 1;
+    if (flags & CLSORT_NBODY_MULTI_DEVICE) return 0;
+    for (k = 0; k < count; ++k) {
+        cl_bool unified = CL_FALSE;
+        clsort_context *ck = parts[k].ctx;
+        if (CLSORT__CL(ck, clGetDeviceInfo)(ck->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified,
+                                            NULL) != CL_SUCCESS ||
+            !unified)
+            return 1;
+    }
+    return 0;
+}
+
+/* Per part: the program, the second position buffer, its queues; the
+ * pinned host memory of the host path. */
+static clsort_result clsort__multi_setup(clsort__multi *m)
+{
+    unsigned k;
+    cl_int e;
+    for (k = 0; k < m->count; ++k) {
+        clsort_context *ck = m->parts[k].ctx;
+        if (m->overlap) {
+            clsort__nbody_shape_t sh;
+            clsort__nbody_shape(ck, m->cnt[k] ? m->cnt[k] : 1, m->a.d.fp64, &sh); /* the part's bodies */
+            m->most[k] = clsort__nbody_most_sources(ck, &sh);
+            m->measure[k] = 1;
+            CLSORT__TRY(clsort__nbody_build(ck, &m->a, sh, 0, 1, &m->prog[k]));
+            CLSORT__TRY(clsort__scratch(ck, clsort__nbody_slot_pieces, m->n * m->a.vec, &m->sums[k]));
+        } else {
+            clsort__nbody_shape_t sh;
+            clsort__nbody_shape(ck, m->n, m->a.d.fp64, &sh);
+            m->measure[k] = sh.jsplit == 0; /* one launch */
+            CLSORT__TRY(clsort__nbody_program(ck, &m->a, m->n, &m->prog[k]));
+        }
+        m->pos[k] = m->parts[k].positions;
+        CLSORT__TRY(clsort__scratch(ck, clsort__nbody_slot_positions, m->n * m->a.vec, &m->next[k]));
+        m->qc[k] = CLSORT__CL(ck, clCreateCommandQueue)(ck->cl_ctx, ck->device, CL_QUEUE_PROFILING_ENABLE, &e);
+        if (e != CL_SUCCESS) {
+            m->qc[k] = NULL;
+            return clsort__cl_fail(ck, e, "clCreateCommandQueue(part kernels)");
+        }
+        m->qt[k] = CLSORT__CL(ck, clCreateCommandQueue)(ck->cl_ctx, ck->device, 0, &e);
+        if (e != CL_SUCCESS) {
+            m->qt[k] = NULL;
+            return clsort__cl_fail(ck, e, "clCreateCommandQueue(part exchange)");
+        }
+    }
+    if (m->via_host && m->count > 1) {
+        clsort_context *c0 = m->parts[0].ctx;
+        m->pinned = CLSORT__CL(c0, clCreateBuffer)(c0->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                                   m->n * m->a.vec, NULL, &e);
+        if (e != CL_SUCCESS) {
+            m->pinned = NULL;
+            return clsort__cl_fail(c0, e, "clCreateBuffer(pinned exchange memory)");
+        }
+        m->host = (char *)CLSORT__CL(c0, clEnqueueMapBuffer)(m->qt[0], m->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                              m->n * m->a.vec, 0, NULL, NULL, &e);
+        if (e != CL_SUCCESS) {
+            m->host = NULL;
+            return clsort__cl_fail(c0, e, "clEnqueueMapBuffer(pinned exchange memory)");
+        }
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The queues of the call in one list: qc then qt (those made). */
+static unsigned clsort__multi_queues(const clsort__multi *m, cl_command_queue *q)
+{
+    unsigned k, nq = 0;
+    for (k = 0; k < m->count; ++k)
+        if (m->qc[k]) q[nq++] = m->qc[k];
+    for (k = 0; k < m->count; ++k)
+        if (m->qt[k]) q[nq++] = m->qt[k];
+    return nq;
+}
+
+/* Setup, the caller's queues synchronized with the call's both ways, the
+ * steps; blocks until done. */
+static clsort_result clsort__multi_go(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    cl_command_queue user[CLSORT__MAX_PARTS], q[2 * CLSORT__MAX_PARTS];
+    unsigned k, nq;
+    for (k = 0; k < m->count; ++k) user[k] = m->parts[k].ctx->queue;
+    CLSORT__TRY(clsort__multi_setup(m));
+    nq = clsort__multi_queues(m, q);
+    CLSORT__TRY(clsort__multi_sync(ctx, user, m->count, q, nq));
+    CLSORT__TRY(clsort__multi_run(m));
+    CLSORT__TRY(clsort__multi_sync(ctx, q, nq, user, m->count));
+    for (k = 0; k < m->count; ++k)
+        CLSORT__CHECK(m->parts[k].ctx, CLSORT__CL(ctx, clFinish)(m->parts[k].ctx->queue), "clFinish");
+    for (k = 0; k < m->count; ++k) clsort__multi_rate(m, k);
+    return CLSORT_SUCCESS;
+}
+
+/* Lets what was enqueued finish, then releases the call's events, queues and
+ * pinned memory. */
+static void clsort__multi_free(clsort__multi *m)
+{
+    clsort_context *const ctx = m->parts[0].ctx;
+    cl_command_queue q[2 * CLSORT__MAX_PARTS];
+    unsigned k, nq = clsort__multi_queues(m, q);
+    for (k = 0; k < nq; ++k) CLSORT__CL(ctx, clFinish)(q[k]);
+    if (m->host && CLSORT__CL(ctx, clEnqueueUnmapMemObject)(m->qt[0], m->pinned, m->host, 0, NULL, NULL) == CL_SUCCESS)
+        CLSORT__CL(ctx, clFinish)(m->qt[0]);
+    if (m->pinned) CLSORT__CL(ctx, clReleaseMemObject)(m->pinned);
+    clsort__release_events(ctx, m->copied, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->staged, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->arrived, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->t0, CLSORT__MAX_PARTS);
+    clsort__release_events(ctx, m->t1, CLSORT__MAX_PARTS);
+    for (k = 0; k < nq; ++k) CLSORT__CL(ctx, clReleaseCommandQueue)(q[k]);
 }
 
 CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
                                             const clsort_nbody_desc *desc)
 {
     static const char *fn = "clsort_nbody_multi";
+    const unsigned known = CLSORT_NBODY_MULTI_SERIAL | CLSORT_NBODY_MULTI_EVEN | CLSORT_NBODY_MULTI_BALANCE |
+                           CLSORT_NBODY_MULTI_HOST | CLSORT_NBODY_MULTI_DEVICE;
     clsort__multi *m;
     clsort_context *ctx0;
     clsort_result r;
-    unsigned k, j;
+    unsigned k, j, flags;
     size_t at = 0, given = 0;
     if (!parts || count == 0 || !parts[0].ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
     ctx0 = parts[0].ctx;
@@ -8321,19 +8750,32 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     m = (clsort__multi *)CLSORT_MALLOC(sizeof *m);
     if (!m) return clsort__fail(ctx0, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     memset(m, 0, sizeof *m);
+    m->parts = parts;
+    m->count = count;
+    m->n = n;
     r = CLSORT_SUCCESS;
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
         r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
         if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
     }
+    flags = r == CLSORT_SUCCESS ? m->a.d.multi : 0;
     if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
         r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
                          "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
+    if (r == CLSORT_SUCCESS &&
+        ((flags & ~known) || (flags & CLSORT_NBODY_MULTI_EVEN && flags & CLSORT_NBODY_MULTI_BALANCE) ||
+         (flags & CLSORT_NBODY_MULTI_HOST && flags & CLSORT_NBODY_MULTI_DEVICE)))
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: desc.multi = 0x%x: CLSORT_NBODY_MULTI_* flags, at most one of EVEN and BALANCE and one "
+                         "of HOST and DEVICE", fn, flags);
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) given += parts[k].count;
+    if (r == CLSORT_SUCCESS && !given) clsort__multi_split(m, parts, flags);
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
         clsort_context *ck = parts[k].ctx;
-        m->first[k] = given ? parts[k].first : n * k / count;
-        m->cnt[k] = given ? parts[k].count : n * (k + 1) / count - n * k / count;
+        if (given) {
+            m->first[k] = parts[k].first;
+            m->cnt[k] = parts[k].count;
+        }
         if (m->first[k] != at || m->cnt[k] > n - at)
             r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
                              "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
@@ -8364,21 +8806,17 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     if (r == CLSORT_SUCCESS && at != n)
         r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
                          (unsigned long)at, (unsigned long)n);
-    m->count = count;
-    m->n = n;
-    for (k = 0; k < count && r == CLSORT_SUCCESS && n > 0; ++k) {
-        r = clsort__nbody_program(parts[k].ctx, &m->a, n, &m->prog[k]);
-        m->buf[k][0] = parts[k].positions;
-        if (r == CLSORT_SUCCESS)
-            r = clsort__scratch(parts[k].ctx, clsort__nbody_slot_positions, n * m->a.vec, &m->buf[k][1]);
-        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
+    if (r == CLSORT_SUCCESS && n > 0) {
+        m->overlap = !(flags & CLSORT_NBODY_MULTI_SERIAL);
+        m->via_host = clsort__multi_via_host(parts, count, flags);
+        r = clsort__multi_go(m);
+        /* a part's failure is told through the first part's context */
+        for (k = 1; k < count && r != CLSORT_SUCCESS && !ctx0->error[0]; ++k)
+            if (parts[k].ctx->error[0]) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
     }
-    if (r == CLSORT_SUCCESS && n > 0) r = clsort__multi_run(m, parts);
     if (r != CLSORT_SUCCESS) /* let what was enqueued finish before the events go */
         for (k = 0; k < count; ++k) CLSORT__CL(ctx0, clFinish)(parts[k].ctx->queue);
-    clsort__release_events(ctx0, m->wait, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->cev, CLSORT__MAX_PARTS * CLSORT__MAX_PARTS);
-    clsort__release_events(ctx0, m->kev, CLSORT__MAX_PARTS);
+    clsort__multi_free(m);
     CLSORT_FREE(m);
     return r;
 }
@@ -9216,6 +9654,183 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
     clsort__tree_body_desc(&td);
     return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
+/* >>select -------------------------------------------------------------------
+ * kernels/select.cl (with common.cl): select_flags writes one byte per key
+ * (1: the key passes the comparison) to context scratch, then the split
+ * family packs the keys (values) by those flags (clsort_pack with
+ * CLSORT_FLAGS_U8, on the same queue after the flags). Every argument is
+ * checked, for both steps, before anything is enqueued. */
+
+static const char *const clsort__select_slot_flags = "select: flags";
+
+/* A checked clsort_select_desc, with the bounds as bytes of the key type. */
+typedef struct clsort__select_plan {
+    clsort_select_desc d;
+    size_t key_size;
+    unsigned char a[8], b[8];
+} clsort__select_plan;
+
+static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, const clsort_select_desc *desc,
+                                         clsort__select_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
+    pl->d = *desc;
+    CLSORT__TRY(clsort__check_any_type(ctx, pl->d.type, fn));
+    if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
+                            ctx->dev.name);
+    if ((int)pl->d.compare < 0 || pl->d.compare > CLSORT_COMPARE_IN_RANGE)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown compare %d", fn, (int)pl->d.compare);
+    if (!pl->d.a) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.a (the bound) is NULL", fn);
+    if (pl->d.compare == CLSORT_COMPARE_IN_RANGE && !pl->d.b)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.b is NULL (IN_RANGE takes a <= key < b)",
+                            fn);
+    pl->key_size = clsort__types[pl->d.type].size;
+    memcpy(pl->a, pl->d.a, pl->key_size);
+    if (pl->d.compare == CLSORT_COMPARE_IN_RANGE) memcpy(pl->b, pl->d.b, pl->key_size);
+    return CLSORT_SUCCESS;
+}
+
+/* The program of select_flags for the key type (the comparison is an
+ * argument: one program per type). */
+static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
+{
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
+    clsort__request rq;
+    clsort__request_init(&rq, "select", wg, 1);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "select.cl");
+    clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
+                           pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The pack by flags that follows: the caller's keys, values and count. */
+static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->type = pl->d.type;
+    sd->flags_kind = CLSORT_FLAGS_U8;
+    sd->flags = flags;
+    sd->values_in = pl->d.values_in;
+    sd->values_out = pl->d.values_out;
+    sd->value_size = pl->d.value_size;
+    sd->count = pl->d.count;
+}
+
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_select_if";
+    clsort__select_plan pl;
+    clsort__split_plan sp;
+    clsort_split_desc sd;
+    clsort_enqueue pack_enq;
+    clsort__program *p;
+    clsort__chain c;
+    clsort__kargs ka;
+    cl_mem flags = NULL;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint cmp;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    cmp = (cl_uint)pl.d.compare;
+    if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
+    clsort__select_split_desc(&pl, flags, &sd);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1, &sp)); /* every buffer of both steps */
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    r = CLSORT_SUCCESS;
+    if (n > 0) {
+        r = clsort__select_program(ctx, &pl, &p);
+        if (r == CLSORT_SUCCESS) {
+            clsort__kargs_init(&ka);
+            CLSORT__KARG(&ka, keys_in);
+            CLSORT__KARG(&ka, flags);
+            CLSORT__KARG(&ka, n64);
+            clsort__karg(&ka, pl.key_size, pl.a);
+            clsort__karg(&ka, pl.key_size, pl.b);
+            CLSORT__KARG(&ka, cmp);
+            r = clsort__run(&c, p, "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
+        }
+    }
+    /* the pack on the same in-order queue, after the flags (the caller's
+     * wait list went on the first command; the caller's event comes from
+     * the pack's last) */
+    pack_enq.queue = c.queue;
+    pack_enq.num_events_in_wait_list = c.num_wait;
+    pack_enq.event_wait_list = c.wait;
+    pack_enq.event = enq ? enq->event : NULL;
+    r = clsort__chain_end(&c, NULL, r);
+    if (r != CLSORT_SUCCESS) return r;
+    return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
+}
+
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
+                                               void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    static const char *fn = "clsort_select_if_host";
+    clsort__select_plan pl;
+    clsort_select_desc d;
+    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
+    size_t kept = 0;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    if ((values != NULL) != (values_out != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
+    d = pl.d;
+    if (!values) d.value_size = 0;
+    else if (d.value_size == 0) d.value_size = 4;
+    if (values) CLSORT__TRY(clsort__check_value_size(ctx, fn, d.value_size, 0));
+    if (n > 0 && (!keys || !keys_out))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys or keys_out is NULL", fn);
+    d.count = NULL;
+    r = clsort__upload(ctx, fn, "keys", keys, n * pl.key_size, &dk);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "keys_out", NULL, n * pl.key_size, &dko);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * d.value_size, &dv);
+    if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values_out", NULL, n * d.value_size, &dvo);
+    d.values_in = dv;
+    d.values_out = dvo;
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, kept * pl.key_size, keys_out);
+    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, kept * d.value_size, values_out);
+    if (r == CLSORT_SUCCESS && count) *count = kept;
+    clsort__release(ctx, &dk);
+    clsort__release(ctx, &dv);
+    clsort__release(ctx, &dko);
+    clsort__release(ctx, &dvo);
+    return r;
+}
+
+/* The programs clsort_select_if takes for desc (clsort_prepare): the flags
+ * and the pack by u8 flags. */
+static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    static const char *fn = "clsort_prepare(select)";
+    clsort__select_plan pl;
+    clsort_split_desc sd;
+    clsort__program *p;
+    clsort_select_desc d;
+    static const unsigned char zero[8] = {0};
+    (void)n;
+    memset(&d, 0, sizeof d);
+    if (call->select) d = *call->select;
+    if (!d.a) d.a = zero; /* the bounds and the comparison are kernel arguments, not build options */
+    if (!d.b) d.b = zero;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
+    CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
+    clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
+    sd.count = NULL;
+    sd.values_out = sd.values_in;
+    return clsort__split_prepare(ctx, &sd);
 }
 
 /* >>prepare ------------------------------------------------------------------
@@ -25699,6 +26314,95 @@ static const unsigned char clsort__kernel_scan_cl[] = {
   0x7d, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x7d, 0x0a, 0x7d, 0x0a, 0x23, 0x65,
   0x6e, 0x64, 0x69, 0x66, 0x0a
 };
+/* kernels/select.cl */
+static const unsigned char clsort__kernel_select_cl[] = {
+  0x2f, 0x2a, 0x20, 0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x5f, 0x73, 0x65,
+  0x6c, 0x65, 0x63, 0x74, 0x5f, 0x69, 0x66, 0x27, 0x73, 0x20, 0x66, 0x6c,
+  0x61, 0x67, 0x73, 0x20, 0x28, 0x6e, 0x65, 0x65, 0x64, 0x73, 0x20, 0x63,
+  0x6f, 0x6d, 0x6d, 0x6f, 0x6e, 0x2e, 0x63, 0x6c, 0x20, 0x66, 0x69, 0x72,
+  0x73, 0x74, 0x29, 0x3a, 0x20, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x5b, 0x69,
+  0x5d, 0x20, 0x3d, 0x20, 0x31, 0x20, 0x77, 0x68, 0x65, 0x72, 0x65, 0x20,
+  0x6b, 0x65, 0x79, 0x20, 0x69, 0x0a, 0x20, 0x2a, 0x20, 0x70, 0x61, 0x73,
+  0x73, 0x65, 0x73, 0x20, 0x74, 0x68, 0x65, 0x20, 0x63, 0x6f, 0x6d, 0x70,
+  0x61, 0x72, 0x69, 0x73, 0x6f, 0x6e, 0x20, 0x63, 0x6d, 0x70, 0x20, 0x28,
+  0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x5f, 0x63, 0x6f, 0x6d, 0x70, 0x61,
+  0x72, 0x65, 0x29, 0x20, 0x77, 0x69, 0x74, 0x68, 0x20, 0x74, 0x68, 0x65,
+  0x20, 0x62, 0x6f, 0x75, 0x6e, 0x64, 0x73, 0x20, 0x61, 0x20, 0x28, 0x61,
+  0x6e, 0x64, 0x20, 0x62, 0x29, 0x2c, 0x20, 0x65, 0x6c, 0x73, 0x65, 0x0a,
+  0x20, 0x2a, 0x20, 0x30, 0x3b, 0x20, 0x74, 0x68, 0x65, 0x20, 0x73, 0x70,
+  0x6c, 0x69, 0x74, 0x20, 0x66, 0x61, 0x6d, 0x69, 0x6c, 0x79, 0x27, 0x73,
+  0x20, 0x70, 0x61, 0x63, 0x6b, 0x20, 0x74, 0x68, 0x65, 0x6e, 0x20, 0x6b,
+  0x65, 0x65, 0x70, 0x73, 0x20, 0x74, 0x68, 0x65, 0x20, 0x6b, 0x65, 0x79,
+  0x73, 0x20, 0x77, 0x68, 0x6f, 0x73, 0x65, 0x20, 0x66, 0x6c, 0x61, 0x67,
+  0x20, 0x69, 0x73, 0x20, 0x73, 0x65, 0x74, 0x2e, 0x20, 0x4b, 0x54, 0x20,
+  0x69, 0x73, 0x20, 0x74, 0x68, 0x65, 0x0a, 0x20, 0x2a, 0x20, 0x6b, 0x65,
+  0x79, 0x27, 0x73, 0x20, 0x4f, 0x70, 0x65, 0x6e, 0x43, 0x4c, 0x20, 0x43,
+  0x20, 0x74, 0x79, 0x70, 0x65, 0x2c, 0x20, 0x63, 0x6f, 0x6d, 0x70, 0x61,
+  0x72, 0x65, 0x64, 0x20, 0x61, 0x73, 0x20, 0x61, 0x20, 0x6e, 0x75, 0x6d,
+  0x62, 0x65, 0x72, 0x20, 0x6f, 0x66, 0x20, 0x74, 0x68, 0x61, 0x74, 0x20,
+  0x74, 0x79, 0x70, 0x65, 0x20, 0x28, 0x66, 0x6c, 0x6f, 0x61, 0x74, 0x73,
+  0x20, 0x62, 0x79, 0x20, 0x49, 0x45, 0x45, 0x45, 0x0a, 0x20, 0x2a, 0x20,
+  0x72, 0x75, 0x6c, 0x65, 0x73, 0x3a, 0x20, 0x61, 0x20, 0x4e, 0x61, 0x4e,
+  0x20, 0x6b, 0x65, 0x79, 0x20, 0x70, 0x61, 0x73, 0x73, 0x65, 0x73, 0x20,
+  0x6f, 0x6e, 0x6c, 0x79, 0x20, 0x4e, 0x4f, 0x54, 0x5f, 0x45, 0x51, 0x55,
+  0x41, 0x4c, 0x29, 0x2e, 0x20, 0x54, 0x68, 0x65, 0x20, 0x63, 0x6f, 0x6d,
+  0x70, 0x61, 0x72, 0x69, 0x73, 0x6f, 0x6e, 0x20, 0x69, 0x73, 0x20, 0x61,
+  0x6e, 0x20, 0x61, 0x72, 0x67, 0x75, 0x6d, 0x65, 0x6e, 0x74, 0x2c, 0x20,
+  0x73, 0x6f, 0x0a, 0x20, 0x2a, 0x20, 0x74, 0x68, 0x61, 0x74, 0x20, 0x6f,
+  0x6e, 0x65, 0x20, 0x70, 0x72, 0x6f, 0x67, 0x72, 0x61, 0x6d, 0x20, 0x70,
+  0x65, 0x72, 0x20, 0x6b, 0x65, 0x79, 0x20, 0x74, 0x79, 0x70, 0x65, 0x20,
+  0x73, 0x65, 0x72, 0x76, 0x65, 0x73, 0x20, 0x61, 0x6c, 0x6c, 0x20, 0x6f,
+  0x66, 0x20, 0x74, 0x68, 0x65, 0x6d, 0x20, 0x28, 0x65, 0x76, 0x65, 0x72,
+  0x79, 0x20, 0x77, 0x6f, 0x72, 0x6b, 0x2d, 0x69, 0x74, 0x65, 0x6d, 0x20,
+  0x74, 0x61, 0x6b, 0x65, 0x73, 0x0a, 0x20, 0x2a, 0x20, 0x74, 0x68, 0x65,
+  0x20, 0x73, 0x61, 0x6d, 0x65, 0x20, 0x63, 0x61, 0x73, 0x65, 0x29, 0x2e,
+  0x0a, 0x20, 0x2a, 0x20, 0x4f, 0x6e, 0x65, 0x20, 0x6b, 0x65, 0x79, 0x20,
+  0x70, 0x65, 0x72, 0x20, 0x77, 0x6f, 0x72, 0x6b, 0x2d, 0x69, 0x74, 0x65,
+  0x6d, 0x2e, 0x20, 0x2a, 0x2f, 0x0a, 0x5f, 0x5f, 0x6b, 0x65, 0x72, 0x6e,
+  0x65, 0x6c, 0x20, 0x76, 0x6f, 0x69, 0x64, 0x20, 0x73, 0x65, 0x6c, 0x65,
+  0x63, 0x74, 0x5f, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x28, 0x5f, 0x5f, 0x67,
+  0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x20, 0x63, 0x6f, 0x6e, 0x73, 0x74, 0x20,
+  0x4b, 0x54, 0x20, 0x2a, 0x6b, 0x65, 0x79, 0x73, 0x2c, 0x20, 0x5f, 0x5f,
+  0x67, 0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x20, 0x75, 0x63, 0x68, 0x61, 0x72,
+  0x20, 0x2a, 0x66, 0x6c, 0x61, 0x67, 0x73, 0x2c, 0x20, 0x75, 0x6c, 0x6f,
+  0x6e, 0x67, 0x20, 0x6e, 0x2c, 0x20, 0x4b, 0x54, 0x20, 0x61, 0x2c, 0x20,
+  0x4b, 0x54, 0x20, 0x62, 0x2c, 0x20, 0x75, 0x69, 0x6e, 0x74, 0x20, 0x63,
+  0x6d, 0x70, 0x29, 0x0a, 0x7b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x75, 0x6c,
+  0x6f, 0x6e, 0x67, 0x20, 0x69, 0x20, 0x3d, 0x20, 0x67, 0x65, 0x74, 0x5f,
+  0x67, 0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x5f, 0x69, 0x64, 0x28, 0x30, 0x29,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x69, 0x66, 0x20, 0x28, 0x69, 0x20,
+  0x3e, 0x3d, 0x20, 0x6e, 0x29, 0x20, 0x72, 0x65, 0x74, 0x75, 0x72, 0x6e,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x4b, 0x54, 0x20, 0x6b, 0x20, 0x3d,
+  0x20, 0x6b, 0x65, 0x79, 0x73, 0x5b, 0x69, 0x5d, 0x3b, 0x0a, 0x20, 0x20,
+  0x20, 0x20, 0x69, 0x6e, 0x74, 0x20, 0x70, 0x61, 0x73, 0x73, 0x3b, 0x0a,
+  0x20, 0x20, 0x20, 0x20, 0x73, 0x77, 0x69, 0x74, 0x63, 0x68, 0x20, 0x28,
+  0x63, 0x6d, 0x70, 0x29, 0x20, 0x7b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63,
+  0x61, 0x73, 0x65, 0x20, 0x30, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20,
+  0x3d, 0x20, 0x6b, 0x20, 0x3c, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65,
+  0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65,
+  0x20, 0x31, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b,
+  0x20, 0x3c, 0x3d, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b,
+  0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x32,
+  0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3e,
+  0x20, 0x61, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20,
+  0x20, 0x20, 0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x33, 0x3a, 0x20, 0x70,
+  0x61, 0x73, 0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3e, 0x3d, 0x20, 0x61,
+  0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20,
+  0x20, 0x63, 0x61, 0x73, 0x65, 0x20, 0x34, 0x3a, 0x20, 0x70, 0x61, 0x73,
+  0x73, 0x20, 0x3d, 0x20, 0x6b, 0x20, 0x3d, 0x3d, 0x20, 0x61, 0x3b, 0x20,
+  0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x63,
+  0x61, 0x73, 0x65, 0x20, 0x35, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20,
+  0x3d, 0x20, 0x6b, 0x20, 0x21, 0x3d, 0x20, 0x61, 0x3b, 0x20, 0x62, 0x72,
+  0x65, 0x61, 0x6b, 0x3b, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x64, 0x65, 0x66,
+  0x61, 0x75, 0x6c, 0x74, 0x3a, 0x20, 0x70, 0x61, 0x73, 0x73, 0x20, 0x3d,
+  0x20, 0x61, 0x20, 0x3c, 0x3d, 0x20, 0x6b, 0x20, 0x26, 0x26, 0x20, 0x6b,
+  0x20, 0x3c, 0x20, 0x62, 0x3b, 0x20, 0x62, 0x72, 0x65, 0x61, 0x6b, 0x3b,
+  0x0a, 0x20, 0x20, 0x20, 0x20, 0x7d, 0x0a, 0x20, 0x20, 0x20, 0x20, 0x66,
+  0x6c, 0x61, 0x67, 0x73, 0x5b, 0x69, 0x5d, 0x20, 0x3d, 0x20, 0x70, 0x61,
+  0x73, 0x73, 0x20, 0x3f, 0x20, 0x28, 0x75, 0x63, 0x68, 0x61, 0x72, 0x29,
+  0x31, 0x20, 0x3a, 0x20, 0x28, 0x75, 0x63, 0x68, 0x61, 0x72, 0x29, 0x30,
+  0x3b, 0x0a, 0x7d, 0x0a
+};
 /* kernels/split.cl */
 static const unsigned char clsort__kernel_split_cl[] = {
   0x2f, 0x2a, 0x20, 0x63, 0x6c, 0x73, 0x6f, 0x72, 0x74, 0x20, 0x73, 0x70,
@@ -28813,6 +29517,7 @@ static const clsort__kernel_file clsort__kernel_files[] = {
     {"radix.cl", clsort__kernel_radix_cl, sizeof clsort__kernel_radix_cl},
     {"reduce.cl", clsort__kernel_reduce_cl, sizeof clsort__kernel_reduce_cl},
     {"scan.cl", clsort__kernel_scan_cl, sizeof clsort__kernel_scan_cl},
+    {"select.cl", clsort__kernel_select_cl, sizeof clsort__kernel_select_cl},
     {"split.cl", clsort__kernel_split_cl, sizeof clsort__kernel_split_cl},
     {"tree.cl", clsort__kernel_tree_cl, sizeof clsort__kernel_tree_cl},
 };

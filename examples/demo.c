@@ -1,5 +1,7 @@
 /* clsort demo: scan, pack, split, radix and bitonic sort on the default device
- * (CLSORT_DEVICE overrides), each checked against the CPU and timed. */
+ * (CLSORT_DEVICE overrides), each checked against the CPU and timed; the exit
+ * status is 1 when a result is wrong.
+ *   demo [n]    n elements (default 2^22) */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -22,9 +24,9 @@ static int fail(clsort_context *cs, const char *what)
     return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const size_t n = (size_t)1 << 22;
+    const size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : (size_t)1 << 22;
     uint32_t *in = (uint32_t *)malloc(n * 4), *flags = (uint32_t *)malloc(n * 4);
     uint32_t *out = (uint32_t *)malloc(n * 4), *ref = (uint32_t *)malloc(n * 4), total = 0, sum = 0;
     size_t i, kept = 0, ref_kept = 0, zeros = 0, errors = 0;
@@ -32,7 +34,14 @@ int main(void)
     double t0, t_scan, t_pack, t_split;
     clsort_context *cs = NULL;
 
-    if (!in || !flags || !out || !ref) return 1;
+    if (n < 4096 || n > ((size_t)1 << 28)) {
+        fprintf(stderr, "usage: demo [n, 4096 .. 2^28]\n");
+        return 2;
+    }
+    if (!in || !flags || !out || !ref) {
+        fprintf(stderr, "demo: out of host memory\n");
+        return 1;
+    }
     if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) return fail(cs, "clsort_create");
     printf("device: %s (%s path)\n", clsort_device_name(cs),
            clsort_context_path(cs) == CLSORT_PATH_LOOKBACK ? "look-back" : "portable");
@@ -45,7 +54,7 @@ int main(void)
     /* warm-up builds the programs; the timed calls include upload and download */
     if (clsort_scan_host(cs, CLSORT_U32, 0, in, out, n, &total) != CLSORT_SUCCESS) return fail(cs, "scan");
     t0 = now_ms();
-    clsort_scan_host(cs, CLSORT_U32, 0, in, out, n, &total);
+    if (clsort_scan_host(cs, CLSORT_U32, 0, in, out, n, &total) != CLSORT_SUCCESS) return fail(cs, "scan");
     t_scan = now_ms() - t0;
     for (i = 0; i < n; ++i) { errors += out[i] != sum; sum += in[i]; }
     errors += total != sum;
@@ -54,7 +63,7 @@ int main(void)
 
     if (clsort_pack_host(cs, CLSORT_U32, in, flags, out, n, &kept) != CLSORT_SUCCESS) return fail(cs, "pack");
     t0 = now_ms();
-    clsort_pack_host(cs, CLSORT_U32, in, flags, out, n, &kept);
+    if (clsort_pack_host(cs, CLSORT_U32, in, flags, out, n, &kept) != CLSORT_SUCCESS) return fail(cs, "pack");
     t_pack = now_ms() - t0;
     for (i = 0; i < n; ++i) if (flags[i]) ref[ref_kept++] = in[i];
     {
@@ -66,7 +75,7 @@ int main(void)
 
     if (clsort_split_host(cs, CLSORT_U32, in, flags, out, n, &zeros) != CLSORT_SUCCESS) return fail(cs, "split");
     t0 = now_ms();
-    clsort_split_host(cs, CLSORT_U32, in, flags, out, n, &zeros);
+    if (clsort_split_host(cs, CLSORT_U32, in, flags, out, n, &zeros) != CLSORT_SUCCESS) return fail(cs, "split");
     t_split = now_ms() - t0;
     {
         size_t z = 0, o = n - ref_kept;
@@ -98,17 +107,24 @@ int main(void)
         memcpy(out, cells, n * 4);
         for (i = 0; i < n; ++i) cells[i] = (in[i] >> 3) & 1023u;
         t0 = now_ms();
-        clsort_sort_host(cs, cells, NULL, perm, n, &sd);
+        if (clsort_sort_host(cs, cells, NULL, perm, n, &sd) != CLSORT_SUCCESS) return fail(cs, "sort");
         t_sort = now_ms() - t0;
         for (i = 0; i < n; ++i) { /* sorted, stable, each key the one its index names */
             ok = ok && cells[i] == ((in[perm[i]] >> 3) & 1023u) && cells[i] == out[i];
             if (i > 0) ok = ok && (cells[i - 1] < cells[i] || (cells[i - 1] == cells[i] && perm[i - 1] < perm[i]));
         }
         dparts = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof *parts, parts, &e);
-        dsorted = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * sizeof *parts, NULL, &e);
-        dperm = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, perm, &e);
+        dsorted = e == CL_SUCCESS ? clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * sizeof *parts, NULL, &e) : NULL;
+        dperm = e == CL_SUCCESS ? clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, perm, &e)
+                                : NULL;
+        if (e != CL_SUCCESS) {
+            fprintf(stderr, "demo: clCreateBuffer failed (%d)\n", (int)e);
+            return 1;
+        }
         if (clsort_gather(cs, dparts, dsorted, dperm, n, sizeof *parts, NULL) != CLSORT_SUCCESS) return fail(cs, "gather");
-        clEnqueueReadBuffer(clsort_cl_queue(cs), dsorted, CL_TRUE, 0, n * sizeof *parts, sorted, 0, NULL, NULL);
+        if (clEnqueueReadBuffer(clsort_cl_queue(cs), dsorted, CL_TRUE, 0, n * sizeof *parts, sorted, 0, NULL, NULL) !=
+            CL_SUCCESS)
+            return fail(cs, "reading the gathered particles");
         for (i = 0; i < n; ++i) ok = ok && sorted[i].id == perm[i];
         errors += !ok;
         printf("sort   %lu 10-bit cell keys + permutation, then gather of 20-byte particles: %s, %.2f ms with transfers\n",
@@ -120,7 +136,7 @@ int main(void)
      * tiles, variable lengths 0..1023 given by offsets), each list sorted
      * front to back with the index of each depth, in one call */
     {
-        const size_t tiles = 4096;
+        const size_t tiles = n / 1024; /* fewer than 1024 entries each: m < n */
         uint32_t *off = (uint32_t *)malloc((tiles + 1) * 4), *perm = (uint32_t *)malloc(n * 4);
         float *depth = (float *)malloc(n * 4), *orig = (float *)malloc(n * 4);
         clsort_bitonic_desc bd;
@@ -141,7 +157,7 @@ int main(void)
             return fail(cs, "bitonic sort");
         memcpy(depth, orig, m * 4);
         t0 = now_ms();
-        clsort_bitonic_sort_host(cs, depth, NULL, perm, m, &bd);
+        if (clsort_bitonic_sort_host(cs, depth, NULL, perm, m, &bd) != CLSORT_SUCCESS) return fail(cs, "bitonic sort");
         t_bitonic = now_ms() - t0;
         for (t = 0; t < tiles; ++t) /* each list sorted, each depth the one its index names, in its own tile */
             for (i = off[t]; i < off[t + 1]; ++i) {

@@ -35,7 +35,7 @@ int main(void)
     uint32_t *h = (uint32_t *)malloc(N * 4), *hf = (uint32_t *)malloc(N * 4), *want = (uint32_t *)malloc(N * 4);
     uint32_t *got = (uint32_t *)malloc(N * 4), count = 0, x = 2463534242u, acc = 0;
     size_t i, k = 0;
-    cl_int e;
+    cl_int e, e2 = CL_SUCCESS;
     int ok = 1;
 
     /* 1. the application's own OpenCL set-up (first device of the first platform) */
@@ -44,18 +44,39 @@ int main(void)
         printf("interop: no OpenCL device\n");
         return 1;
     }
+    if (!h || !hf || !want || !got) {
+        printf("interop: out of host memory\n");
+        return 1;
+    }
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &e);
+    if (e != CL_SUCCESS) {
+        printf("interop: clCreateContext failed (%d)\n", (int)e);
+        return 1;
+    }
     queue = clCreateCommandQueue(context, device, 0, &e); /* in-order, as clsort requires */
+    if (e != CL_SUCCESS) {
+        printf("interop: clCreateCommandQueue failed (%d)\n", (int)e);
+        return 1;
+    }
     for (i = 0; i < N; ++i) {
         x ^= x << 13; x ^= x >> 17; x ^= x << 5;
         h[i] = x % 1000u;
         hf[i] = (x >> 20) & 1u;
     }
     keys = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * 4, h, &e);
+    e2 = e != CL_SUCCESS ? e : e2;
     flags = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * 4, hf, &e);
+    e2 = e != CL_SUCCESS ? e : e2;
     kept = clCreateBuffer(context, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    e2 = e != CL_SUCCESS ? e : e2;
     sorted = clCreateBuffer(context, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    e2 = e != CL_SUCCESS ? e : e2;
     sums = clCreateBuffer(context, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    e2 = e != CL_SUCCESS ? e : e2;
+    if (e2 != CL_SUCCESS) {
+        printf("interop: clCreateBuffer failed (%d)\n", (int)e2);
+        return 1;
+    }
 
     /* 2. clsort on those handles */
     memset(&cd, 0, sizeof cd);
@@ -87,18 +108,21 @@ int main(void)
     if (clsort_scan(cs, sorted, sums, N, &sc, &enq) != CLSORT_SUCCESS) goto fail;
 
     /* 4. one wait at the end, then check on the host */
-    clWaitForEvents(1, &ev_scan);
+    if (clWaitForEvents(1, &ev_scan) != CL_SUCCESS) {
+        printf("interop: the chain's last event failed\n");
+        return 1;
+    }
     for (i = 0; i < N; ++i) /* split: the flag-0 keys in order, then the flag-1 keys */
         if (!hf[i]) want[k++] = h[i];
     count = (uint32_t)k;
     for (i = 0; i < N; ++i)
         if (hf[i]) want[k++] = h[i];
-    clEnqueueReadBuffer(queue, kept, CL_TRUE, 0, N * 4, got, 0, NULL, NULL);
+    ok = clEnqueueReadBuffer(queue, kept, CL_TRUE, 0, N * 4, got, 0, NULL, NULL) == CL_SUCCESS;
     ok = ok && memcmp(got, want, N * 4) == 0;
     qsort(got, N, 4, cmp_u32);
-    clEnqueueReadBuffer(queue, sorted, CL_TRUE, 0, N * 4, want, 0, NULL, NULL);
+    ok = ok && clEnqueueReadBuffer(queue, sorted, CL_TRUE, 0, N * 4, want, 0, NULL, NULL) == CL_SUCCESS;
     ok = ok && memcmp(got, want, N * 4) == 0;
-    clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, N * 4, got, 0, NULL, NULL);
+    ok = ok && clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, N * 4, got, 0, NULL, NULL) == CL_SUCCESS;
     for (i = 0; i < N && ok; ++i) {
         ok = got[i] == acc;
         acc += want[i];
