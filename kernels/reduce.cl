@@ -55,7 +55,7 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, issue 20); keys as they are, or with
+ * tile (H100: bench/RESULTS.md, reduction family); keys as they are, or with
  * RD_KEY_FLAGS (variant 2, SEG 2 only) as head flags too (key[i] !=
  * key[i - 1], both read from global memory, the second mostly from the
  * cache), so that keys stage one byte per element and take the flags' tile;
@@ -221,8 +221,8 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
  * that the output loops do not read the segment source from local memory
- * again (H100, bench/RESULTS.md issue 20). Not for SEG 3, whose "starts" are
- * the carries' counts. */
+ * again (H100: bench/RESULTS.md, reduction family). Not for SEG 3, whose
+ * "starts" are the carries' counts. */
 #if ITEMS <= 32 && SEG != 3
 #define RD_MASK 1
 #define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)
