@@ -56,8 +56,8 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, reduction tile); keys and counts as they
- * are. */
+ * tile (H100: bench/RESULTS.md, reduction family); keys and counts as
+ * they are. */
 #if (defined(VAL_ONE) || defined(MV_T)) && !defined(RD_HEADS)
 #error "VAL_ONE and MV_T: run-length encode and unique, on the heads kernels (RD_HEADS)"
 #endif
@@ -209,8 +209,8 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
  * that the output loops do not read the segment source from local memory
- * again (H100, bench/RESULTS.md, reduction tile). Not for SEG 3, whose "starts" are
- * the carries' counts. */
+ * again (H100: bench/RESULTS.md, reduction family). Not for SEG 3, whose
+ * "starts" are the carries' counts. */
 #if ITEMS <= 32 && SEG != 3
 #define RD_MASK 1
 #define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)

@@ -1036,6 +1036,139 @@ static void rd_hist_f32_formula(const test_env *e)
     }
 }
 
+/* clsort_reduce's float sums within the documented bound, depth * u *
+ * sum |x| with depth = ceil(n / 2048) + 4 * (1024 + 64) + 8, on the device
+ * at hand: 1 followed by n - 1 copies of u / 2 (2^-25, 2^-54), where a long
+ * left-to-right fold loses every small term (a work-item's run of adds is
+ * its depth). The exact sum is 1 + (n - 1) u / 2, a double. */
+static void rd_sum_bound(const test_env *e)
+{
+    static const size_t sizes[3] = {(size_t)1 << 20, ((size_t)1 << 22) + 3, (size_t)1 << 24};
+    int t, s;
+    for (t = 0; t < 2; ++t)
+        for (s = 0; s < (e->quick ? 2 : 3); ++s) {
+            size_t n = sizes[s], i, es = t ? 8 : 4;
+            double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u, exact = 1.0 + (double)(n - 1) * half_u;
+            double depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8, got, bound = depth * u * exact;
+            void *in = malloc(n * es);
+            clsort_reduce_desc rd;
+            clsort_result r;
+            cl_mem din;
+            char what[128];
+            union { float f; double d; } res;
+            for (i = 0; i < n; ++i) {
+                if (t) ((double *)in)[i] = i ? half_u : 1.0;
+                else ((float *)in)[i] = i ? (float)half_u : 1.0f;
+            }
+            din = buffer(e->cs, n * es, in);
+            memset(&rd, 0, sizeof rd);
+            rd.type = t ? CLSORT_F64 : CLSORT_F32;
+            r = clsort_reduce(e->cs, din, n, &rd, &res, NULL);
+            clReleaseMemObject(din);
+            free(in);
+            if (t && r == CLSORT_ERROR_UNSUPPORTED) break; /* no fp64 */
+            check(r == CLSORT_SUCCESS, "clsort_reduce", n, clsort_last_error(e->cs), 0, 0, r);
+            got = t ? res.d : (double)res.f;
+            snprintf(what, sizeof what, "clsort_reduce %s sum of 1 and n - 1 copies of u/2: within depth * u * sum|x|",
+                     t ? "f64" : "f32");
+            check(fabs(got - exact) <= bound, what, n, "1, then u/2", 0, exact, got);
+        }
+}
+
+/* 64-bit histograms whose bins are not powers of two: each sample's bin is
+ * a division by a loop (rd_div96), which a device with a loop budget
+ * (llvmpipe: 65535 passes per work-item) counts; the launch must be shaped
+ * for it, or samples go uncounted without an error. u64 and i64 samples in
+ * [0, 1000) and a few outside, 10 and 8 bins, 10^6 + 3 samples. */
+static void rd_hist_div_budget(const test_env *e)
+{
+    static const struct { clsort_type t; unsigned bins; } hc[] = {{CLSORT_U64, 10}, {CLSORT_I64, 8}};
+    const size_t n = 1000003;
+    uint64_t *in = (uint64_t *)malloc(n * 8);
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        unsigned bins = hc[k].bins;
+        uint32_t ref[10], got[10];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        int r;
+        memset(ref, 0, sizeof ref);
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rnd64();
+            in[i] = x % 97 == 0 ? x : x % 1000; /* about 1% outside (negative for i64) */
+            if (in[i] < 1000) ref[in[i] * bins / 1000]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = hc[k].t;
+        hd.bins = bins;
+        hd.lower_int = 0;
+        hd.upper_int = 1000;
+        ds = buffer(e->cs, n * 8, in);
+        dc = buffer(e->cs, bins * 4, NULL);
+        snprintf(what, sizeof what, "histogram %s, %u bins over [0, 1000) (a division per sample)",
+                 hc[k].t == CLSORT_U64 ? "u64" : "i64", bins);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "every sample counted", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+    }
+    free(in);
+}
+
+/* Device offsets, used as documented without a check: the boundaries are
+ * off[1] .. off[segment_count - 1], segment 0 begins at 0 and the last one
+ * ends at n whatever off[0] and off[segment_count] say ({0, 10, 20} and
+ * {5, 10, 99} for n = 64: [0, 10) and [10, 64)); the same offsets from the
+ * host are refused. */
+static void rd_device_offsets(const test_env *e)
+{
+    enum { N = 64 };
+    static const uint32_t offs[2][3] = {{0, 10, 20}, {5, 10, 99}};
+    uint32_t in[N], got[N], want_scan[N], want_red[2] = {0, 0};
+    cl_mem din = buffer(e->cs, sizeof in, NULL), dout = buffer(e->cs, sizeof got, NULL), doff;
+    size_t i;
+    int k;
+    for (i = 0; i < N; ++i) {
+        in[i] = (uint32_t)(i * 7 + 1);
+        want_red[i >= 10] += in[i];
+        want_scan[i] = (i == 0 || i == 10 ? 0 : want_scan[i - 1]) + in[i];
+    }
+    clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL);
+    for (k = 0; k < 2; ++k) {
+        clsort_reduce_desc rd;
+        clsort_result r;
+        doff = buffer(e->cs, sizeof offs[k], offs[k]);
+        memset(&rd, 0, sizeof rd);
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data = doff;
+        rd.segment_count = 2;
+        rd.inclusive = 1;
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, 8, got);
+        check(r == CLSORT_SUCCESS && got[0] == want_red[0] && got[1] == want_red[1],
+              k ? "device offsets {5, 10, 99}, n = 64: segmented reduce over [0, 10) and [10, 64)"
+                : "device offsets {0, 10, 20}, n = 64: segmented reduce over [0, 10) and [10, 64)",
+              N, clsort_last_error(e->cs), 1, want_red[1], got[1]);
+        r = clsort_segmented_scan(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, sizeof got, got);
+        for (i = 0; i < N && got[i] == want_scan[i]; ++i) {}
+        check(r == CLSORT_SUCCESS && i == N, "device offsets: segmented scan over [0, 10) and [10, 64)", N,
+              k ? "{5, 10, 99}" : "{0, 10, 20}", i, i < N ? want_scan[i] : 0, i < N ? got[i] : 0);
+        rd.segment_data = NULL;
+        rd.segment_data_host = offs[k];
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT, "the same offsets from the host: refused", N,
+              clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        clReleaseMemObject(doff);
+    }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -1198,6 +1331,9 @@ static const test_case reduce_cases[] = {
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
+    {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
+    {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
+    {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},

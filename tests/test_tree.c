@@ -1030,11 +1030,61 @@ static void tree_bmax_tiny(const test_env *e)
     if (tree) clsort_tree_destroy(tree);
 }
 
+/* Radius queries whose outputs are the tree's own buffers: refused with a
+ * message naming both, and the tree untouched (the codes, the parents and
+ * the quadrupoles as counts, offsets and indices). */
+static void tree_radius_into_tree(const test_env *e)
+{
+    enum { N = 64, NQ = 16 };
+    clsort_tree *tree = tree_for_case(e->cs);
+    float rec[4 * N];
+    uint32_t before[N], after[N];
+    clsort_tree_desc td;
+    clsort_tree_view v;
+    clsort_tree_radius_desc rd;
+    cl_mem pos, counts, offsets;
+    size_t i;
+    int k;
+    if (!tree) return;
+    for (i = 0; i < 4 * N; ++i) rec[i] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+    pos = buffer(e->cs, sizeof rec, rec);
+    counts = buffer(e->cs, NQ * 4, NULL);
+    offsets = buffer(e->cs, (NQ + 1) * 4, NULL);
+    memset(&td, 0, sizeof td);
+    check(clsort_tree_build(e->cs, tree, pos, N, &td, NULL) == CLSORT_SUCCESS && clsort_tree_get_view(tree, &v) == CLSORT_SUCCESS,
+          "tree build (radius into the tree)", N, clsort_last_error(e->cs), 0, 0, 0);
+    for (k = 0; k < 3; ++k) {
+        static const char *what[3] = {"radius: desc.counts = the tree's view.codes refused, the tree untouched",
+                                      "radius: desc.offsets = the tree's view.parents refused, the tree untouched",
+                                      "radius: desc.indices = the tree's view.quad refused, the tree untouched"};
+        cl_mem victim = k == 0 ? v.codes : k == 1 ? v.parents : v.quad;
+        clsort_result r;
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 0.5f;
+        rd.counts = k == 0 ? v.codes : counts;
+        rd.offsets = k == 1 ? v.parents : offsets;
+        rd.indices = k == 2 ? v.quad : NULL;
+        rd.capacity = k == 2 ? N : 0;
+        download(e->cs, victim, sizeof before, before);
+        r = clsort_tree_radius(e->cs, tree, pos, NQ, &rd, NULL, NULL);
+        clFinish(clsort_cl_queue(e->cs));
+        download(e->cs, victim, sizeof after, after);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), "the tree's") != NULL &&
+                  memcmp(before, after, sizeof before) == 0,
+              what[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+    }
+    clReleaseMemObject(pos);
+    clReleaseMemObject(counts);
+    clReleaseMemObject(offsets);
+    clsort_tree_destroy(tree);
+}
+
 /* Path-independent: once, on a context of the part's own, like the N-body part. */
 static const test_case tree_cases[] = {
     {"builds: sizes x distributions", tree_builds, ON_PORTABLE, ANY_SIZE},
     {"one point: the root's parent", tree_one_point, ON_PORTABLE, ANY_SIZE},
     {"bmax: an upper bound at tiny scales", tree_bmax_tiny, ON_PORTABLE, ANY_SIZE},
+    {"radius outputs over the tree's buffers: refused", tree_radius_into_tree, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
