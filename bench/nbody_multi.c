@@ -1,6 +1,9 @@
 /* N-body over several devices of one OpenCL context (clsort_nbody_multi)
  * against one device (clsort_nbody), same bodies, same steps.
- *   build/nbody_multi [N] [steps]      default 262144 bodies, 4 leapfrog steps
+ *   build/nbody_multi [N] [steps] [flags]   default 262144 bodies, 4 leapfrog steps,
+ *                                           flags: desc.multi (CLSORT_NBODY_MULTI_*), 0
+ * With flags 0 a last row runs the split over all parts SERIAL (no overlap
+ * of the exchange with the forces), for comparison.
  * Takes every GPU of the first platform that has one, else every device of
  * the first platform with several (PoCL: POCL_DEVICES="pthread pthread"),
  * else the first device, split over two contexts on it (which shows the
@@ -35,7 +38,8 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 262144, i;
-    unsigned steps = argc > 2 ? (unsigned)atoi(argv[2]) : 4, nd = 0, d, used, k;
+    unsigned steps = argc > 2 ? (unsigned)atoi(argv[2]) : 4, nd = 0, d, used, k, rows;
+    unsigned flags = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 0;
     cl_platform_id plats[8];
     cl_device_id devs[MAXD];
     cl_uint np = 0, p;
@@ -98,10 +102,12 @@ int main(int argc, char **argv)
         pos[k] = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
         vel[k] = clCreateBuffer(cc, CL_MEM_READ_WRITE, n * 16, NULL, &e);
     }
-    for (d = 0; d <= used; ++d) { /* d = 0: clsort_nbody on one device; d >= 1: the split over d parts */
+    rows = flags ? used : used + 1;
+    for (d = 0; d <= rows; ++d) { /* d = 0: clsort_nbody on one device; d >= 1: the split over d parts */
         double t[4];
         int run;
-        unsigned parts_n = d == 0 ? 1 : d;
+        unsigned parts_n = d == 0 ? 1 : d > used ? used : d;
+        desc.multi = d > used ? CLSORT_NBODY_MULTI_SERIAL : flags;
         for (run = 0; run < 4; ++run) {
             double t0;
             for (k = 0; k < parts_n; ++k) {
@@ -135,8 +141,12 @@ int main(int argc, char **argv)
         } else {
             double worst = 0;
             for (i = 0; i < n * 4; ++i) worst = fmax(worst, fabs((double)got[i] - ref[i]));
-            printf("  split over %u part(s):       %8.2f ms  %.3g interactions/s  (max |dx| vs one device %.3g)\n",
-                   parts_n, t[2] * 1e3, (double)n * n * (steps + 1) / t[2], worst);
+            printf("  split over %u part(s)%s:%s %8.2f ms  %.3g interactions/s  (max |dx| vs one device %.3g)\n",
+                   parts_n, d > used ? ", serial" : "", d > used ? "" : "      ", t[2] * 1e3,
+                   (double)n * n * (steps + 1) / t[2], worst);
+            printf("    measured per part (interactions/s):");
+            for (k = 0; k < parts_n; ++k) printf(" %.3g", cs[k]->nbody_rate); /* the context's figure, read here */
+            printf("\n");
         }
     }
     for (k = 0; k < used; ++k) {

@@ -195,11 +195,13 @@ new_dir() {
     DIR=$d
 }
 
+# The commit 'fetch' recorded comes first: a copied tree may carry a .git
+# that is not the one it was copied from.
 commit_of_tree() {
-    if git rev-parse HEAD > /dev/null 2>&1; then
-        echo "$(git describe --always --dirty --abbrev=12) (git in the run's tree)"
-    elif [ -f "$GPU/commit" ]; then
+    if [ -f "$GPU/commit" ]; then
         echo "$(head -1 "$GPU/commit") (recorded by 'run_gpu.sh fetch'; the tree that ran is the one carried)"
+    elif git rev-parse HEAD > /dev/null 2>&1; then
+        echo "$(git describe --always --dirty --abbrev=12) (git in the run's tree)"
     else
         echo "unknown (no git, no $GPU/commit)"
     fi

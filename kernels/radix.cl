@@ -499,6 +499,198 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
 }
 #endif
 
+/* The steps of radix_onesweep, in the order it calls them. Every work-item
+ * of the group calls each (some have barriers). The per-key private arrays
+ * (k, rank, pos) are the kernel's, passed by pointer to inline functions:
+ * once inlined and unrolled, every index is a constant, so the arrays can
+ * live in registers, as if written in one function. */
+
+/* The tile this work-group sorts: the next ticket (status[groups * RADIX]),
+ * in the order the work-groups start, so that a tile waits in the look-back
+ * only for tiles whose work-groups started before its own (the LB_REVERSE
+ * test hook turns that around). Clears the warps' digit counters wh. Ends
+ * with a barrier. */
+inline uint os_take_tile(__global volatile uint *status, uint groups, __local uint *wh, __local uint *tile_id)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid == 0) {
+        uint t = atomic_inc(&status[(ulong)groups * RADIX]);
+#if defined(LB_REVERSE) && defined(LB_FALLBACK)
+        t = groups - 1u - t; /* test hook: the first to start takes the last tile */
+#endif
+        *tile_id = t;
+    }
+    for (uint i = lid; i < OS_WARPS * RADIX; i += WG) wh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *tile_id;
+}
+
+/* Warp w's keys (wbase: its first), lane-minor, as images; past the end
+ * keys of all ones (the largest digit, ranked after every real key, never
+ * written). */
+inline void os_load_keys(__global const KEY_T *keys_in, ulong wbase, uint lane, ulong n, uint kind_in, ulong flip_in,
+                         KEY_T *k)
+{
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = wbase + j * OS_WARP + lane;
+        k[j] = i < n ? to_image(keys_in[i], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+    }
+}
+
+/* Rank inside the warp: rank[j] = how many of the warp's keys with k[j]'s
+ * digit come before k[j] in the input (earlier steps j, then lower lanes).
+ * my: the warp's counter of each digit (zero on entry), which ends as the
+ * warp's count of the digit. Ends with a barrier. */
+inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __local uint *my, __local uint *scratch,
+                         uint *rank)
+{
+    const uint lt = (1u << lane) - 1u;
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint d = digit_of(k[j], shift, mask);
+        uint peers = os_match_any(d, scratch);
+        os_warp_sync();
+        uint old = my[d];
+        os_warp_sync();
+        if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
+        rank[j] = old + popcount(peers & lt);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Work-item d < RADIX, for digit d: the warps' counts of d become their
+ * exclusive prefixes (where each warp's keys of digit d start among the
+ * tile's), and the tile's count of d is returned (0 for the other
+ * work-items). */
+inline uint os_warp_prefixes(__local uint *wh)
+{
+    const uint lid = (uint)get_local_id(0);
+    uint count = 0;
+    if (lid < RADIX) {
+        for (uint v = 0; v < OS_WARPS; ++v) {
+            uint c = wh[v * RADIX + lid];
+            wh[v * RADIX + lid] = count;
+            count += c;
+        }
+    }
+    return count;
+}
+
+/* The look-back, work-item d <= mask for digit d: publishes count (the
+ * tile's keys of digit d; tile 0's is already its prefix), adds up the
+ * published counts of d of the tiles before it, newest first, back to the
+ * newest inclusive prefix (with LB_FALLBACK counting a tile's keys itself
+ * when it stays unpublished), and publishes its own prefix. Returns the keys
+ * of digit d in the tiles before this one (0 for the other work-items). */
+inline uint os_look_back(__global volatile uint *status, uint g, uint count, uint mask,
+                         __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in)
+{
+    const uint lid = (uint)get_local_id(0);
+    uint excl = 0;
+    if (lid < RADIX && lid <= mask) {
+        __global volatile uint *st = status + lid;
+        OS_WRITE(&st[(ulong)g * RADIX], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
+        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
+        for (uint t = g; t > 0;) {
+            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
+            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
+#ifdef LB_FALLBACK
+                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
+                    excl += os_tile_count(keys_in, t - 1, n, shift, mask, lid, kind_in, flip_in);
+                    idle = 0;
+                    --t;
+                }
+#endif
+                continue;
+            }
+            idle = 0;
+            excl += word & OS_COUNT;
+            if (word & OS_FLAG_PREFIX) break;
+            --t;
+        }
+        (void)idle;
+        if (g != 0) OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
+    }
+#ifndef LB_FALLBACK
+    (void)keys_in;
+    (void)n;
+    (void)shift;
+    (void)kind_in;
+    (void)flip_in;
+#endif
+    return excl;
+}
+
+/* Each digit's first local position (local_start) and the global position of
+ * local position 0 for the digit (out_base), from one scan of the tile's
+ * counts (tile_total) and the pass's digit counts (hist_d) at once, and the
+ * keys of the digit in earlier tiles (excl). Ends with a barrier. */
+inline void os_digit_starts(uint tile_total, uint hist_d, uint excl, __local uint *wt, __local uint *scratch,
+                            __local uint *s, __local uint *local_start, __local uint *out_base)
+{
+    const uint lid = (uint)get_local_id(0);
+    /* .x: the digit's first local position, .y: its first output position */
+    const uint2 starts = os_digit_scan2((uint2)(lid < RADIX ? tile_total : 0u, hist_d), wt, scratch, s);
+    if (lid < RADIX) {
+        local_start[lid] = starts.x;
+        out_base[lid] = starts.y + excl - starts.x;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The keys to local memory in digit order (K; with values, each position's
+ * digit in D), pos[j] = k[j]'s local position. Ends with a barrier. */
+#ifdef HAS_VALUES
+#define OS_DIGITS_P , __local uchar *D
+#else
+#define OS_DIGITS_P
+#endif
+inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask,
+                                  __local const uint *local_start, __local const uint *my, __local KEY_T *K OS_DIGITS_P,
+                                  uint *pos)
+{
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint d = digit_of(k[j], shift, mask);
+        pos[j] = local_start[d] + my[d] + rank[j];
+        K[pos[j]] = k[j];
+#ifdef HAS_VALUES
+        D[pos[j]] = (uchar)d;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The tile's keys out, in local order: runs of one digit go to consecutive
+ * addresses. */
+inline void os_write_keys(__local const KEY_T *K, __local const uint *out_base, uint tile_n, uint shift, uint mask,
+                          uint kind_out, ulong flip_out, __global KEY_T *keys_out)
+{
+    for (uint i = (uint)get_local_id(0); i < tile_n; i += WG) {
+        KEY_T key = K[i];
+        keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+    }
+}
+
+#ifdef HAS_VALUES
+/* The values the way the keys went: loaded as the keys were (with iota each
+ * key's index), to local memory at the keys' positions (V takes the keys'
+ * local array, once every work-item has read its keys: the barrier) and out
+ * at the digit's base (D). */
+inline void os_move_values(__global const VAL_T *vals_in, uint iota, ulong wbase, uint lane, ulong n, uint tile_n,
+                           const uint *pos, __local VAL_T *V, __local const uchar *D, __local const uint *out_base,
+                           __global VAL_T *vals_out)
+{
+    VAL_T v[ITEMS];
+    for (uint j = 0; j < ITEMS; ++j) {
+        ulong i = wbase + j * OS_WARP + lane;
+        v[j] = iota ? (VAL_T)i : i < n ? vals_in[i] : (VAL_T)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < ITEMS; ++j) V[pos[j]] = v[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = (uint)get_local_id(0); i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
+}
+#endif
+
 /* One pass: status = status_buf + status_off (zero on entry), this pass's
  * digit counts at hist_buf + hist_off; the spare words as above. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -532,112 +724,28 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
      * into the digit's first output position (every tile does it: RADIX
      * reads, no launch); read now, used last */
     const uint hist_d = lid < RADIX ? hist[lid] : 0u;
-    if (lid == 0) {
-        uint t = atomic_inc(&status[(ulong)groups * RADIX]);
-#if defined(LB_REVERSE) && defined(LB_FALLBACK)
-        t = groups - 1u - t; /* test hook: the first to start takes the last tile */
-#endif
-        tile_id = t;
-    }
-    for (uint i = lid; i < OS_WARPS * RADIX; i += WG) wh[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint g = tile_id;
+    const uint g = os_take_tile(status, groups, wh, &tile_id);
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
     const uint tile_n = (uint)min((ulong)TILE, n - base);
-
-    /* load: warp w's keys, lane-minor; past the end keys of all ones (the
-     * largest digit, ranked after every real key, never written) */
+    __local uint *my = wh + w * RADIX; /* this warp's counter of each digit */
     KEY_T k[ITEMS];
-    uint rank[ITEMS];
-    for (uint j = 0; j < ITEMS; ++j) {
-        ulong i = wbase + j * OS_WARP + lane;
-        k[j] = i < n ? to_image(keys_in[i], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
-    }
-    /* rank inside the warp */
-    __local uint *my = wh + w * RADIX;
-    const uint lt = (1u << lane) - 1u;
-    for (uint j = 0; j < ITEMS; ++j) {
-        uint d = digit_of(k[j], shift, mask);
-        uint peers = os_match_any(d, scratch);
-        os_warp_sync();
-        uint old = my[d];
-        os_warp_sync();
-        if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
-        rank[j] = old + popcount(peers & lt);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    uint rank[ITEMS], pos[ITEMS];
 
-    /* per digit: warps' exclusive prefixes, the tile's count, the look-back */
-    uint count = 0;
-    if (lid < RADIX) {
-        for (uint v = 0; v < OS_WARPS; ++v) {
-            uint c = wh[v * RADIX + lid];
-            wh[v * RADIX + lid] = count;
-            count += c;
-        }
-    }
-    uint tile_total = count; /* with the padding keys: places them locally */
-    if (lid == mask) count -= TILE - tile_n;
-    uint excl = 0;
-    if (lid < RADIX && lid <= mask) {
-        __global volatile uint *st = status + lid;
-        OS_WRITE(&st[(ulong)g * RADIX], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
-        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
-        for (uint t = g; t > 0;) {
-            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
-            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
-#ifdef LB_FALLBACK
-                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
-                    excl += os_tile_count(keys_in, t - 1, n, shift, mask, lid, kind_in, flip_in);
-                    idle = 0;
-                    --t;
-                }
-#endif
-                continue;
-            }
-            idle = 0;
-            excl += word & OS_COUNT;
-            if (word & OS_FLAG_PREFIX) break;
-            --t;
-        }
-        (void)idle;
-        if (g != 0) OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
-    }
-    /* .x: the digit's first local position, .y: its first output position */
-    const uint2 starts = os_digit_scan2((uint2)(lid < RADIX ? tile_total : 0u, hist_d), wt, scratch, s);
-    if (lid < RADIX) {
-        local_start[lid] = starts.x;
-        out_base[lid] = starts.y + excl - starts.x;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    /* keys to local memory in digit order, then out: runs of one digit go to
-     * consecutive addresses */
-    uint pos[ITEMS];
-    for (uint j = 0; j < ITEMS; ++j) {
-        uint d = digit_of(k[j], shift, mask);
-        pos[j] = local_start[d] + my[d] + rank[j];
-        K[pos[j]] = k[j];
+    os_load_keys(keys_in, wbase, lane, n, kind_in, flip_in, k);
+    os_rank_keys(k, lane, shift, mask, my, scratch, rank);
+    uint count = os_warp_prefixes(wh);
+    const uint tile_total = count; /* with the padding keys: places them locally */
+    if (lid == mask) count -= TILE - tile_n; /* published without them (their digit is mask) */
+    const uint excl = os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in);
+    os_digit_starts(tile_total, hist_d, excl, wt, scratch, s, local_start, out_base);
+    os_scatter_keys_local(k, rank, shift, mask, local_start, my, K
 #ifdef HAS_VALUES
-        D[pos[j]] = (uchar)d;
+                          , D
 #endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < tile_n; i += WG) {
-        KEY_T key = K[i];
-        keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
-    }
+                          , pos);
+    os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES
-    VAL_T v[ITEMS];
-    for (uint j = 0; j < ITEMS; ++j) {
-        ulong i = wbase + j * OS_WARP + lane;
-        v[j] = iota ? (VAL_T)i : i < n ? vals_in[i] : (VAL_T)0;
-    }
-    __local VAL_T *V = (__local VAL_T *)buf;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; ++j) V[pos[j]] = v[j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
+    os_move_values(vals_in, iota, wbase, lane, n, tile_n, pos, (__local VAL_T *)buf, D, out_base, vals_out);
 #endif
 }
 #endif /* ONESWEEP */

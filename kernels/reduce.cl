@@ -12,7 +12,9 @@
  *           change), 3 counts (SEG_T uint: cnt[i] segment boundaries at i, as
  *           built from offsets by mark_counts; also the tile carries)
  *   VAL_ONE every value is 1 (run lengths: T uint, OP sum); no values read
- *   MV_T    uint or ulong: the type of values moved unreduced (unique)
+ *           (RD_HEADS only)
+ *   MV_T    uint or ulong: the type of values moved unreduced (unique;
+ *           RD_HEADS only)
  *
  * The operator on (count, value) pairs. Every element is a pair (inc, v):
  * inc = how many segment boundaries sit just before it (0 or 1, any number
@@ -27,14 +29,13 @@
  *
  * Combination order is fixed by the shape (WG, ITEMS) and n: a work-item
  * folds its ITEMS elements left to right, work-items combine by raking
- * (RD_RAKE, see rd_wg_scan), in a Hillis-Steele tree, or (RD_V3) in a
- * Kogge-Stone tree inside each 32-wide warp and a left fold over the
+ * (see rd_wg_scan) or (RD_V3) in a Kogge-Stone tree inside each 32-wide warp and a left fold over the
  * warps (the same tree whether the shuffles are PTX or emulated), tiles by the
  * reduce-then-scan tree (portable) or by a left fold (look-back, see
  * rd_lookback), so float results repeat bit for bit from run to run.
  *
- *   RD_RAKE  the raking work-group scan (variants 1, 2; else Hillis-Steele)
- *   RD_KEY_FLAGS  keys staged as head flags (variant 2; SEG 2 only, see LS_T)
+ *   (none)   variant 1: the elements staged through local memory, the
+ *            raking work-group scan
  *   RD_V3    variant 3 (see "variant 3" below): elements in registers from
  *            load to output, the pair scan by warp shuffles; NV_PTX with it
  *            makes the shuffles and warp barriers inline PTX (NVIDIA sm_70+)
@@ -55,12 +56,12 @@
 #endif
 /* The segment source as staged in local memory: head flags as one byte
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
- * tile (H100: bench/RESULTS.md, issue 20); keys as they are, or with
- * RD_KEY_FLAGS (variant 2, SEG 2 only) as head flags too (key[i] !=
- * key[i - 1], both read from global memory, the second mostly from the
- * cache), so that keys stage one byte per element and take the flags' tile;
- * counts as they are. */
-#if SEG == 1 || defined(RD_KEY_FLAGS)
+ * tile (H100: bench/RESULTS.md, reduction family); keys and counts as
+ * they are. */
+#if (defined(VAL_ONE) || defined(MV_T)) && !defined(RD_HEADS)
+#error "VAL_ONE and MV_T: run-length encode and unique, on the heads kernels (RD_HEADS)"
+#endif
+#if SEG == 1
 #define LS_T uchar
 #else
 #define LS_T SEG_T
@@ -140,11 +141,6 @@ inline T rd_clean(T v)
 #endif
 }
 
-#ifdef VAL_ONE
-#define RD_V(lv, k) ((T)1)
-#else
-#define RD_V(lv, k) ((lv)[PAD(k)])
-#endif
 
 /* Segment source of tile index k (-1 .. TILE) lives at ls[PAD(k + 1)]. */
 #define LS_SIZE (PAD(TILE + 1) + 1)
@@ -155,7 +151,7 @@ inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 #if SEG == 0
     (void)ls; (void)k; (void)gi;
     return 0;
-#elif SEG == 1 || defined(RD_KEY_FLAGS)
+#elif SEG == 1
     return gi > 0 && ls[PAD(k + 1)] != 0;
 #elif SEG == 2
     return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
@@ -181,8 +177,6 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG != 0
 #if SEG == 1
         ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
-#elif defined(RD_KEY_FLAGS)
-        ls[PAD(k + 1)] = (LS_T)(gi < n && gi > 0 && seg[gi] != seg[gi - 1]);
 #else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
 #endif
@@ -190,13 +184,11 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
     }
 #if SEG != 0
     if (lid == 0) {
-#if SEG == 2 && !defined(RD_KEY_FLAGS)
+#if SEG == 2
         ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
 #endif
 #if SEG == 1
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
-#elif defined(RD_KEY_FLAGS)
-        ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != seg[base + TILE - 1]);
 #else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
 #endif
@@ -207,22 +199,18 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #ifdef VAL_ONE
     (void)vals; (void)lv;
 #endif
-    /* global too: in place (the carries' scan), work-items later write
-     * elements other work-items read here; variants 1 to 3 keep that fence to
-     * the scans (need_next, the same for the whole work-group, marks the
-     * scatter kernels, which are never in place) */
-#if defined(RD_RAKE) || defined(RD_V3)
+    /* global too in the scans: in place (the carries' scan), work-items
+     * later write elements other work-items read here (need_next, the same
+     * for the whole work-group, marks the scatter kernels, which are never
+     * in place) */
     if (need_next) barrier(CLK_LOCAL_MEM_FENCE);
     else barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-#else
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-#endif
 }
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
  * that the output loops do not read the segment source from local memory
- * again (H100, bench/RESULTS.md issue 20). Not for SEG 3, whose "starts" are
- * the carries' counts. */
+ * again (H100: bench/RESULTS.md, reduction family). Not for SEG 3, whose
+ * "starts" are the carries' counts. */
 #if ITEMS <= 32 && SEG != 3
 #define RD_MASK 1
 #define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)
@@ -241,7 +229,7 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = rd_inc(ls, (int)k, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         vv = i ? x : rd_op(vv, x);
         cc += i;
 #ifdef RD_MASK
@@ -255,13 +243,13 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
 
 #if defined(RD_V3)
 /* ---- variant 3 --------------------------------------------------------------
- * What variants 0-2 pay per tile, besides the bytes: every element goes
+ * What variant 1 pays per tile, besides the bytes: every element goes
  * through local memory three times (staged, read by the fold, read again by
  * the output loop; keys twice by the fold: k and k - 1), every element of
  * the output loop is visited although a run of 1000 elements has one start
  * and one end, and the pair scan of the work-items takes 4 work-group
- * barriers with one work-item folding the 32 lanes' sums alone (RD_RAKE; 16
- * barriers in Hillis-Steele). On the H100 reduce-by-key ran at 58% of its
+ * barriers with one work-item folding the 32 lanes' sums alone (raking).
+ * On the H100 reduce-by-key ran at 58% of its
  * 8 B/element floor while the plain scan, which stages once, reaches 85%.
  * Variant 3:
  *  - loads stay per warp (RW = 32 work-items, or WG when smaller): a warp
@@ -272,7 +260,7 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
  *    source goes first and leaves only bits (hm: which of my elements
  *    starts a segment; nh: whether the element after my last does), the
  *    values then through the same array (one array: half the local memory
- *    of variants 0-2) into registers, where the fold and the output loop
+ *    of variant 1) into registers, where the fold and the output loop
  *    take them: each element read from local memory once;
  *  - the pair scan is a Kogge-Stone scan inside each warp by shuffles
  *    (log2 RW steps, 2-3 shuffles each; rd_up_pair), then one work-group
@@ -290,9 +278,6 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
  * are one warp. Needs ITEMS <= 32, a power of two (the host's shapes). */
 #if ITEMS > 32 && !defined(RD_HEADS)
 #error "RD_V3: at most 32 items per work-item (their segment starts are one word)"
-#endif
-#ifdef RD_KEY_FLAGS
-#error "RD_V3 computes its own head bits: no RD_KEY_FLAGS"
 #endif
 #define RW (WG < 32 ? WG : 32)
 #define RD_NW (WG / RW)
@@ -425,42 +410,25 @@ typedef union {
 #define RD3_INC(i) ((hm >> (i)) & 1u)
 #endif
 
-/* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
- * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm
- * (SEG 3 also the counts in ci[]), with need_next whether the element after
- * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
- * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
- * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
- * (none of it reaches an output: it only follows the last element). */
-inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                     __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
-                     uint *nh, uint *xc, T *xv, uint *tc, T *tv)
+/* The steps of rd3_tile_scan, in the order it calls them. The private arrays
+ * (xr, sr as loaded; x, ci as owned) pass between them by pointer to inline
+ * functions: once inlined and unrolled, every index is a constant, so the
+ * arrays can live in registers, as if written in one function. */
+
+/* All loads first (2 * ITEMS in flight), lane-minor: the warp's RW * ITEMS
+ * elements from wg0, the values (NaNs cleaned for min/max) to xr, the
+ * segment source as staged to sr; a full tile without index checks. Past n:
+ * values IDENT, sources 0. SEG 2: lane 0 also the key before the warp's
+ * first (*prev); with need_next, the last lane the source of the element
+ * after the warp's last (*after). */
+inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg0, ulong n, int full, int need_next,
+                     T *xr, LS_T *sr, LS_T *prev, LS_T *after)
 {
-    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
-    const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
-    const ulong wg0 = base + wb;               /* the warp's first element */
-    const int full = base + TILE <= n;
-    /* my elements before n: the fold stops there, as variants 0-2's (an
-     * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
-    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
-    uint hm = 0, cc = 0;
-    T vv = IDENT;
-#ifndef VAL_ONE
-    T xr[ITEMS];
-#endif
-#if SEG != 0
-    LS_T sr[ITEMS], after = 0;
-#endif
-#if SEG == 2
-    LS_T prev = 0;
-#endif
-    /* all loads first (2 * ITEMS in flight), lane-minor */
+    const uint lane = (uint)get_local_id(0) % RW;
     if (full) {
-#ifndef VAL_ONE
         __global const T *vp = vals + wg0 + lane;
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) xr[j] = rd_clean(vp[j * RW]);
-#endif
 #if SEG != 0
         __global const SEG_T *sp = seg + wg0 + lane;
 #pragma unroll
@@ -470,24 +438,48 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) {
             ulong gi = wg0 + j * RW + lane;
-#ifndef VAL_ONE
             xr[j] = gi < n ? rd_clean(vals[gi]) : IDENT;
-#endif
 #if SEG != 0
             sr[j] = gi < n ? RD3_SRC(seg[gi]) : (LS_T)0;
 #endif
         }
     }
 #if SEG == 2
-    if (lane == 0 && wg0 > 0 && wg0 < n) prev = seg[wg0 - 1]; /* the key before the warp's first */
+    if (lane == 0 && wg0 > 0 && wg0 < n) *prev = seg[wg0 - 1]; /* the key before the warp's first */
+#else
+    (void)prev;
 #endif
 #if SEG != 0
-    if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) after = RD3_SRC(seg[wg0 + RW * ITEMS]);
+    if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) *after = RD3_SRC(seg[wg0 + RW * ITEMS]);
+#else
+    (void)seg;
+    (void)need_next;
+    (void)sr;
+    (void)after;
+#endif
+}
+
+/* The segment source handed from the loading lanes to the owners through
+ * buf (each warp its own part: warp barriers) and kept as bits: *hm_out,
+ * which of my elements start a segment (bit i; not element 0, none at or
+ * past `left`, my elements before n); *nh, with need_next, whether the
+ * element after my last starts one; SEG 3 also the counts in ci[] and their
+ * sum *cc. prev (SEG 2): lane 0's key before the warp; after: the last
+ * lane's source after the warp. Ends with a warp barrier (SEG 0 has none). */
+inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T after, ulong base, int need_next,
+                      uint left, uint *ci, uint *cc, uint *hm_out, uint *nh)
+{
+#if SEG != 0
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
+    uint hm = 0, c = 0;
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].s = sr[j];
     rd_wsync_g();
 #if SEG == 2
     if (lane) prev = buf[PAD(k0 - 1)].s;
+#else
+    (void)prev;
 #endif
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
@@ -499,10 +491,13 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
         prev = s;
 #else
         ci[i] = s;
-        cc += s;
+        c += s;
         hm |= (uint)(s != 0) << i;
 #endif
     }
+#if SEG != 3
+    (void)ci;
+#endif
     *nh = 0;
     if (need_next) {
         LS_T s = lane < RW - 1 ? buf[PAD(k0 + ITEMS)].s : after;
@@ -517,26 +512,46 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
 #endif
     if (left < ITEMS) hm &= (1u << left) - 1u; /* no segment starts past n */
     rd_wsync(); /* the warp has read the source: the values take its place */
+    *hm_out = hm;
+    *cc = c;
 #else
-    (void)seg;
+    (void)buf;
+    (void)sr;
+    (void)prev;
+    (void)after;
+    (void)base;
     (void)need_next;
+    (void)left;
+    (void)ci;
     *nh = 0;
+    *hm_out = 0;
+    *cc = 0;
 #endif
-#ifndef VAL_ONE
+}
+
+/* The values handed over the same way, through the same cells: x[i] = the
+ * value at tile index k0 + i, each read from local memory once. */
+inline void rd3_values_to_owners(__local rd3_cell *buf, const T *xr, T *x)
+{
+    const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
+    const uint kb = PAD(lid * ITEMS);
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].t = xr[j];
     rd_wsync();
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) x[i] = buf[kb + i].t;
-#else
-    (void)vals;
-#pragma unroll
-    for (uint i = 0; i < ITEMS; ++i) x[i] = (T)1;
-#endif
+}
+
+/* My first `left` elements (those before n) folded left to right into
+ * (*xc, *xv): *xc their segment starts (SEG 3: cc, the sum of their counts). */
+inline void rd3_fold(const T *x, const uint *ci, uint hm, uint cc, uint left, uint *xc, T *xv)
+{
+    T vv = IDENT;
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i)
         if (i < left) vv = RD3_INC(i) ? x[i] : rd_op(vv, x[i]);
 #if SEG == 3
+    (void)hm;
     *xc = cc;
 #else
     (void)ci;
@@ -544,7 +559,33 @@ inline void rd3_tile(__global const T *vals, __global const SEG_T *seg, ulong ba
     *xc = (uint)popcount(hm);
 #endif
     *xv = vv;
-    *hm_out = hm;
+}
+
+/* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
+ * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm_out
+ * (SEG 3 also the counts in ci[]), with need_next whether the element after
+ * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
+ * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
+ * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
+ * (none of it reaches an output: it only follows the last element). */
+inline void rd3_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                          __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
+                          uint *nh, uint *xc, T *xv, uint *tc, T *tv)
+{
+    const uint lid = (uint)get_local_id(0), wb = lid / RW * (RW * ITEMS);
+    const uint k0 = lid * ITEMS;
+    const ulong wg0 = base + wb; /* the warp's first element */
+    const int full = base + TILE <= n;
+    /* my elements before n: the fold stops there, as variant 1's (an
+     * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
+    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
+    T xr[ITEMS];                         /* as loaded, lane-minor */
+    LS_T sr[ITEMS], prev = 0, after = 0; /* (SEG 0: unused) */
+    uint cc;
+    rd3_load(vals, seg, wg0, n, full, need_next, xr, sr, &prev, &after);
+    rd3_heads(buf, sr, prev, after, base, need_next, left, ci, &cc, hm_out, nh);
+    rd3_values_to_owners(buf, xr, x);
+    rd3_fold(x, ci, *hm_out, cc, left, xc, xv);
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
 
@@ -591,8 +632,7 @@ inline void rd3_scan_out(__local rd3_cell *buf, ulong base, ulong n, uint pc, T 
  * have nothing to write). */
 inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
                             const T *x, const uint *ci, uint hm, uint nh, __global SEG_T *keys_out,
-                            __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
-                            __global uint *count)
+                            __global T *vals_out, __global uint *count)
 {
     const ulong g0 = base + (ulong)get_local_id(0) * ITEMS;
     uint rc = pc + xc;
@@ -612,12 +652,9 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
         uint h = RD3_INC(i);
         rv = h ? x[i] : rd_op(rv, x[i]);
         rc += h;
-        if (h || gi == 0) {
 #if SEG == 2
-            if (keys_out) keys_out[rc] = seg[gi];
+        if (keys_out && (h || gi == 0)) keys_out[rc] = seg[gi];
 #endif
-            if (mv_out) mv_out[rc] = mv_in[gi];
-        }
         const int last = gi + 1 == n;
         if (last || (i + 1 < ITEMS ? (hm >> (i + 1)) & 1u : nh)) {
             if (vals_out) vals_out[rc] = rv;
@@ -630,15 +667,15 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
     __local rd3_cell buf[TILE_PADDED];     \
     __local uint sc[RD_SCAN_SIZE];         \
     __local T sv[RD_SCAN_SIZE];
-/* a work-item's registers between rd3_tile and the output */
+/* a work-item's registers between rd3_tile_scan and the output */
 #define RD3_REGS                           \
     T x[ITEMS];                            \
     uint ci[SEG == 3 ? ITEMS : 1];         \
     uint hm, nh;
 #endif /* RD_HEADS */
-#elif defined(RD_RAKE)
-/* Exclusive scan of one pair per work-item, raking (4 barriers where the
- * Hillis-Steele tree below takes 2 * log2(WG)): RK_LANES work-items each fold
+#else
+/* Exclusive scan of one pair per work-item, raking (4 barriers where a
+ * Hillis-Steele tree takes 2 * log2(WG)): RK_LANES work-items each fold
  * RK_SPAN consecutive pairs left to right, work-item 0 folds the lanes'
  * sums left to right, each work-item combines its lane's prefix with its
  * place in the lane. A fixed order for a given WG: the same bits every run.
@@ -697,41 +734,8 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
-#else
-#define RD_SCAN_SIZE WG
-
-/* Exclusive scan of one pair per work-item (Hillis-Steele, fixed tree);
- * *tc, *tv receive the work-group's total. Ends with a barrier. */
-inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc, T *tv)
-{
-    const uint lid = (uint)get_local_id(0);
-    sc[lid] = *c;
-    sv[lid] = *v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < WG; off <<= 1) {
-        uint cc = sc[lid];
-        T vv = sv[lid];
-        if (lid >= off) {
-            uint pc = sc[lid - off];
-            T pv = sv[lid - off];
-            vv = cc ? vv : rd_op(pv, vv);
-            cc += pc;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sc[lid] = cc;
-        sv[lid] = vv;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *tc = sc[WG - 1];
-    *tv = sv[WG - 1];
-    *c = lid ? sc[lid - 1] : 0u;
-    *v = lid ? sv[lid - 1] : IDENT;
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
 #endif
 
-/* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
- * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
 #ifndef RD_V3
 #define RD_TILE_LOCALS                       \
     __local T lv[TILE_PADDED];               \
@@ -740,9 +744,11 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     __local T sv[RD_SCAN_SIZE];
 #endif
 
-inline void rd_tile(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
-                    __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
-                    T *tv, uint *hm)
+/* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
+ * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
+inline void rd_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+                         __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
+                         T *tv, uint *hm)
 {
     rd_stage(vals, seg, base, n, need_next, lv, ls);
     rd_fold(lv, ls, base, n, xc, xv, hm);
@@ -763,7 +769,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = RD_HEAD(hm, ls, k, k0, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         T ev = rv;
         uint ec = rc;
         rv = i ? x : rd_op(rv, x);
@@ -778,12 +784,11 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
     }
 }
 
-/* Scatter mode (reduce-by-key, segmented reduce, run-length encode, unique):
- * at each segment's first element keys_out[C] = its key (SEG 2) and
- * mv_out[C] = mv_in[i]; at its last vals_out[C] = V; count[0] = C(n-1) + 1. */
-inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global const SEG_T *seg, ulong base,
-                           ulong n, uint pc, T pv, uint xc, T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out,
-                           __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+/* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
+ * element keys_out[C] = its key (SEG 2); at its last vals_out[C] = V;
+ * count[0] = C(n-1) + 1. */
+inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
+                           T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out, __global uint *count)
 {
     const uint lid = (uint)get_local_id(0), k0 = lid * ITEMS;
     uint rc = pc + xc;
@@ -792,17 +797,12 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
         ulong gi = base + k;
         if (gi >= n) break;
         uint i = RD_HEAD(hm, ls, k, k0, gi);
-        T x = RD_V(lv, k);
+        T x = lv[PAD(k)];
         rv = i ? x : rd_op(rv, x);
         rc += i;
-        if (i || gi == 0) {
-#if defined(RD_KEY_FLAGS)
-            if (keys_out) keys_out[rc] = seg[gi];
-#elif SEG == 2
-            if (keys_out) keys_out[rc] = ls[PAD(k + 1)];
+#if SEG == 2
+        if (keys_out && (i || gi == 0)) keys_out[rc] = ls[PAD(k + 1)];
 #endif
-            if (mv_out) mv_out[rc] = mv_in[gi];
-        }
         int last = gi + 1 == n;
         if (last || (k + 1 < k0 + ITEMS ? RD_HEAD(hm, ls, k + 1, k0, gi + 1) : rd_inc(ls, (int)k + 1, gi + 1))) {
             if (vals_out) vals_out[rc] = rv;
@@ -812,7 +812,6 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
 #if SEG != 2
     (void)keys_out;
 #endif
-    (void)seg;
 }
 
 /* ---- heads: unique and run-length encode ------------------------------------
@@ -837,11 +836,7 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, __global
 /* Whether the element at tile index k, global index gi (< n), is a head. */
 inline uint rd_is_head(__local const LS_T *ls, int k, ulong gi)
 {
-#ifdef RD_KEY_FLAGS
-    return gi == 0 || ls[PAD(k + 1)] != 0;
-#else
     return gi == 0 || ls[PAD(k + 1)] != ls[PAD(k)];
-#endif
 }
 
 /* This work-item's pair (*c boundaries, *v = 1 + its last head's global
@@ -905,9 +900,9 @@ inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulon
     }
 }
 
-/* Stage the keys, fold, scan: as rd_tile without values. */
-inline void rd_heads_tile(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
-                          __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
+/* Stage the keys, fold, scan: as rd_tile_scan without values. */
+inline void rd_heads_tile_scan(__global const SEG_T *seg, ulong base, ulong n, __local LS_T *ls, __local uint *sc,
+                               __local T *sv, uint *xc, uint *xv, uint *tc, uint *tv, uint *hm)
 {
     rd_stage(0, seg, base, n, 1, 0, ls); /* need_next 1: never in place (the next tile's first flag staged too, unused) */
     rd_heads_fold(ls, base, n, xc, xv, hm);
@@ -929,7 +924,7 @@ void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong
     const ulong base = (ulong)get_group_id(0) * TILE;
     uint xc, xv, tc, tv, hm;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -948,7 +943,7 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
     uint xc, xv, tc, tv, hm;
     const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
@@ -967,10 +962,10 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
     T xv, tv;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
 #endif
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
@@ -993,15 +988,17 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
     const T pv = pre_v ? pre_v[g] : IDENT;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, out_c);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
 #endif
 }
 
+/* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
+ * argument list to both). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
@@ -1014,14 +1011,16 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
     T xv, tv;
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
+    (void)mv_in;
+    (void)mv_out;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
 #endif
 }
 
@@ -1079,27 +1078,35 @@ inline TB rd_load_bits(__global volatile uint *p)
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
-/* Called by every work-item (it has barriers): publishes the tile's
- * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
- * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
- * words (flag, count per predecessor).
- *
- * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
- * word pairs, newest first, adding up the counts (integers: any order gives
- * the same sum) back to the newest inclusive prefix p, re-reading a window
- * that meets a tile which has published nothing yet. It also notes the newest
- * tile r after p whose aggregate restarts a segment (count != 0). The fold:
- * the value is the left fold from r (whose aggregate is then the value
- * itself) or from incl(p), over the aggregates after it, oldest first, read
- * again from agg_v (a tile's aggregate never changes once published, while
- * its status may since have become its prefix). So the walk may reach back
- * any distance, and the bits are still those of the definition. */
-inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
-                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
-                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
+/* The aggregates' and the inclusive prefixes' value bits (see above). */
+inline __global volatile uint *rd_agg_bits(__global volatile uint *status)
 {
-    const uint lid = (uint)get_local_id(0);
-    if (lid == 0) {
+    return status + 2 * get_num_groups(0) + 1;
+}
+inline __global volatile uint *rd_incl_bits(__global volatile uint *status)
+{
+    return rd_agg_bits(status) + get_num_groups(0) * RD_CHUNKS;
+}
+
+/* The tile this work-group scans: the next ticket (the word after the
+ * 2 * groups status words), in the order the work-groups start (see above:
+ * why the wait cannot deadlock). Ends with a barrier. */
+inline uint rd_take_tile(__global volatile uint *status, __local uint *tile_id)
+{
+    if (get_local_id(0) == 0) *tile_id = atomic_inc(&status[2 * get_num_groups(0)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *tile_id;
+}
+
+/* The steps of rd_lookback, in the order it calls them (every work-item
+ * calls each; work-item 0 does the serial parts). */
+
+/* Work-item 0 publishes the tile's aggregate (tc, tv); tile 0's is its
+ * inclusive prefix. */
+inline void rd_publish_aggregate(__global volatile uint *status, __global volatile uint *agg_v,
+                                 __global volatile uint *incl_v, uint g, uint tc, T tv)
+{
+    if (get_local_id(0) == 0) {
         if (g == 0) {
             rd_store_bits(&incl_v[0], RD_BITS(tv));
             lb_publish(status, 0, LB_PREFIX, tc);
@@ -1108,13 +1115,16 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
             lb_publish(status, g, LB_AGGREGATE, tc);
         }
     }
-    if (g == 0) {
-        *pc = 0;
-        *pv = IDENT;
-        return;
-    }
-    /* the walk: *lc sums counts, *from becomes the fold's first tile, with
-     * *lv_ its starting value */
+}
+
+/* The walk (tile g > 0): *lc sums the counts of the tiles before g, *from
+ * becomes the fold's first tile, with *lv_ its starting value (see
+ * rd_lookback). Ends with a barrier. */
+inline void rd_walk_back(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                         uint g, __local uint *win, __local int *step, __local uint *lc, __local T *lv_,
+                         __local int *from)
+{
+    const uint lid = (uint)get_local_id(0);
     int j = (int)g - 1; /* newest predecessor not yet added */
     int restart = -1;   /* work-item 0: newest tile after p with count != 0 */
     if (lid == 0) *lc = 0;
@@ -1156,9 +1166,14 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
         j -= st;
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
-    /* the fold, oldest first, WG aggregates at a time */
-    const int first = *from + 1;
-    T v = *lv_;
+}
+
+/* The fold: v, then the aggregates of tiles first .. g - 1, oldest first,
+ * WG aggregates at a time (loaded by all, folded by work-item 0 through fv).
+ * The result is work-item 0's. */
+inline T rd_fold_aggregates(__global volatile uint *agg_v, uint g, int first, T v, __local T *fv)
+{
+    const uint lid = (uint)get_local_id(0);
     for (int b = first; b < (int)g; b += WG) {
         int idx = b + (int)lid;
         if (idx < (int)g) fv[lid] = RD_FROM_BITS(rd_load_bits(&agg_v[(uint)idx * RD_CHUNKS]));
@@ -1169,11 +1184,19 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    return v;
+}
+
+/* Work-item 0 publishes the tile's inclusive prefix, (*lc, v) + (tc, tv),
+ * and shares its exclusive prefix (*lc, v) with all: (*pc, *pv). */
+inline void rd_publish_prefix(__global volatile uint *status, __global volatile uint *incl_v, uint g, uint tc, T tv,
+                              T v, __local uint *lc, __local T *lv_, uint *pc, T *pv)
+{
     /* everyone has read *lv_ before work-item 0 overwrites it (with no
-     * aggregate to fold the loop above has no barrier: oclgrind reported the
-     * read and the write below as a local-memory race) */
+     * aggregate to fold rd_fold_aggregates has no barrier: oclgrind reported
+     * the read and the write below as a local-memory race) */
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
+    if (get_local_id(0) == 0) {
         uint ic = *lc + tc;
         T iv = tc ? tv : rd_op(v, tv);
         rd_store_bits(&incl_v[g * RD_CHUNKS], RD_BITS(iv));
@@ -1185,19 +1208,45 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
     *pv = *lv_;
 }
 
-#define RD_LB_LOCALS                                                                      \
-    __local uint tile_id;                                                                 \
-    __local uint win[2 * RD_WIN];                                                         \
-    __local int step;                                                                     \
-    __local uint lbc;                                                                     \
-    __local T lbv;                                                                        \
-    __local int from;                                                                     \
-    if (get_local_id(0) == 0) tile_id = atomic_inc(&status[2 * get_num_groups(0)]);       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-    const uint g = tile_id;                                                               \
-    const ulong base = (ulong)g * TILE;                                                   \
-    __global volatile uint *agg_v = status + 2 * get_num_groups(0) + 1;                   \
-    __global volatile uint *incl_v = agg_v + get_num_groups(0) * RD_CHUNKS;
+/* Called by every work-item (it has barriers): publishes the tile's
+ * aggregate, finds its exclusive prefix (*pc, *pv), publishes its inclusive
+ * prefix. fv is WG elements of the caller's __local scratch; win 2 * RD_WIN
+ * words (flag, count per predecessor); step, lc, lv_, from single words
+ * shared by the walk and the fold.
+ *
+ * Two steps. The walk (as the scan's lb_lookback): windows of RD_WIN status
+ * word pairs, newest first, adding up the counts (integers: any order gives
+ * the same sum) back to the newest inclusive prefix p, re-reading a window
+ * that meets a tile which has published nothing yet. It also notes the newest
+ * tile r after p whose aggregate restarts a segment (count != 0). The fold:
+ * the value is the left fold from r (whose aggregate is then the value
+ * itself) or from incl(p), over the aggregates after it, oldest first, read
+ * again from agg_v (a tile's aggregate never changes once published, while
+ * its status may since have become its prefix). So the walk may reach back
+ * any distance, and the bits are still those of the definition. */
+inline void rd_lookback(__global volatile uint *status, __global volatile uint *agg_v, __global volatile uint *incl_v,
+                        uint g, uint tc, T tv, __local uint *win, __local T *fv, __local int *step,
+                        __local uint *lc, __local T *lv_, __local int *from, uint *pc, T *pv)
+{
+    rd_publish_aggregate(status, agg_v, incl_v, g, tc, tv);
+    if (g == 0) {
+        *pc = 0;
+        *pv = IDENT;
+        return;
+    }
+    rd_walk_back(status, agg_v, incl_v, g, win, step, lc, lv_, from);
+    const T v = rd_fold_aggregates(agg_v, g, *from + 1, *lv_, fv);
+    rd_publish_prefix(status, incl_v, g, tc, tv, v, lc, lv_, pc, pv);
+}
+
+/* The look-back's local memory: the ticket's word and rd_lookback's scratch. */
+#define RD_LB_LOCALS                 \
+    __local uint tile_id;            \
+    __local uint win[2 * RD_WIN];    \
+    __local int step;                \
+    __local uint lbc;                \
+    __local T lbv;                   \
+    __local int from;
 
 #ifndef RD_HEADS
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -1205,23 +1254,27 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
                        LB_SPARE_ARGS, uint mode, __global T *out)
 {
     RD_TILE_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, 0);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
 #endif
 }
 
+/* mv_in, mv_out: unused, as in seg_scatter_tiles. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
@@ -1229,20 +1282,25 @@ void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulo
                           __global uint *count)
 {
     RD_TILE_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
+    (void)mv_in;
+    (void)mv_out;
 #ifdef RD_V3
     RD3_REGS
-    rd3_tile(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, mv_in, mv_out, count);
+    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
 #else
     uint hm;
-    rd_tile(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
+    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
 #endif
 }
 #endif
@@ -1257,11 +1315,14 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
                             __global uint *count)
 {
     RD_HEADS_LOCALS
-    LB_SPARE_CLEAR();
     RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    const uint g = rd_take_tile(status, &tile_id);
+    const ulong base = (ulong)g * TILE;
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, xv, tc, tv, pc, pv, hm;
     (void)vals;
-    rd_heads_tile(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
+    rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
@@ -1385,8 +1446,11 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
     if (!(x >= lo)) return 0;
     TB d = (TB)(RD_BITS(x) - RD_BITS(lo));
     if ((ulong)d >= range) return 0; /* x >= hi (hi itself may not fit T: 2^32 for u32) */
-    if (shift < 64) { /* range = bins << shift: the same bin, no division */
-        *b = (uint)(d >> shift);
+    /* range = bins << shift: the same bin, no division. The shift is done
+     * in ulong: one bin over a 4-byte type's whole range gives shift 32,
+     * and OpenCL takes a 32-bit value's shift count modulo 32. */
+    if (shift < 64) {
+        *b = (uint)((ulong)d >> shift);
         return 1;
     }
 #if TK >= 3

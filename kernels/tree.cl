@@ -350,9 +350,18 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         tr_put(quad + k8 + 6u, r.i2);
         /* read by later kernels only: plain stores. The extent (largest side)
          * and bmax, the farthest box corner from the centre, rounded up
-         * (relative 2^-20) */
+         * (relative 2^-20), in the scaled form em * |e / em| (em the largest
+         * of ex, ey, ez): the squares of sides below about 1e-19 underflow,
+         * which made bmax 0 for such nodes, and an upper bound is what the
+         * walk needs (a node holding the body is opened) */
         lo[k + 3u] = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
-        hi[k + 3u] = sqrt(ex * ex + ey * ey + ez * ez) * 1.000001f;
+        const float em = fmax(fmax(ex, ey), ez);
+        if (em > 0.0f) {
+            const float sx = ex / em, sy = ey / em, sz = ez / em;
+            hi[k + 3u] = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
+        } else {
+            hi[k + 3u] = 0.0f;
+        }
         quad[k8 + 7u] = 0.0f;
         cur = r;
         node = p;

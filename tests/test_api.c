@@ -328,14 +328,15 @@ static void test_contexts(clsort_context *cs)
         clReleaseMemObject(gdst);
     }
     { /* invalid tuning is refused at create, naming the knob */
-        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int classic, rbk; const char *knob; } bad_t[] = {
+        static const struct { unsigned wg, items, steps, nwg, nib, njs, nflags; int onesweep, rbk; const char *knob; } bad_t[] = {
             {3, 16, 0, 0, 0, 0, 0, 0, 0, "tile"}, {256, 0, 0, 0, 0, 0, 0, 0, 0, "tile"}, {1, 16, 0, 0, 0, 0, 0, 0, 0, "tile"},
             {2048, 1, 0, 0, 0, 0, 0, 0, 0, "tile"}, {0, 0, 7, 0, 0, 0, 0, 0, 0, "bitonic_steps"},
             {0, 0, 0, 64, 16, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 64, 2, 128, 0, 0, 0, "nbody"},
             {0, 0, 0, 48, 1, 1, 0, 0, 0, "nbody"}, {0, 0, 0, 0, 0, 0, 64, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
-            {0, 0, 0, 0, 0, 0, 0, 2, 0, "classic_passes"}, {0, 0, 0, 0, 0, 0, 0, 0, 9, "rbk_variant"},
-            {0, 0, 0, 0, 0, 0, 0, 0, -1, "rbk_variant"}, {0, 0, 0, 0, 0, 0, 0, 0, 5, "rbk_variant"}};
+            {0, 0, 0, 0, 0, 0, 0, 3, 0, "onesweep"}, {0, 0, 0, 0, 0, 0, 0, -1, 0, "onesweep"},
+            {0, 0, 0, 0, 0, 0, 0, 0, 9, "reduce_tiles"}, {0, 0, 0, 0, 0, 0, 0, 0, -1, "reduce_tiles"},
+            {0, 0, 0, 0, 0, 0, 0, 0, 3, "reduce_tiles"}};
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -351,8 +352,8 @@ static void test_contexts(clsort_context *cs)
             td.tuning.nbody_ib = bad_t[i].nib;
             td.tuning.nbody_js = bad_t[i].njs;
             td.tuning.nbody_flags = bad_t[i].nflags;
-            td.tuning.classic_passes = bad_t[i].classic;
-            td.tuning.rbk_variant = bad_t[i].rbk;
+            td.tuning.onesweep = (clsort_onesweep)bad_t[i].onesweep;
+            td.tuning.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
             snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
             check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
                   what, 0, clsort_last_error(tc), 0, 0, 0);

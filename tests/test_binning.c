@@ -467,10 +467,106 @@ static void bin_offsets(const test_env *e)
 
 static void bin_arguments(const test_env *e) { test_bin_arguments(e->cs); }
 
+/* The program cache's callbacks with nothing stored: every program a
+ * context makes counts as a build in clsort_cache_stats. */
+static size_t bin_no_blob(void *user, const char *key, void *data, size_t capacity)
+{
+    (void)user; (void)key; (void)data; (void)capacity;
+    return 0;
+}
+static int bin_drop_blob(void *user, const char *key, const void *data, size_t size)
+{
+    (void)user; (void)key; (void)data; (void)size;
+    return 0;
+}
+
+/* clsort_prepare(CLSORT_PREPARE_BIN) builds every program the clsort_bin
+ * it describes needs: after it, the call builds nothing. Both methods, with
+ * 4-, 12- and 16-byte attributes (apart and in place), cell offsets or
+ * none, each in a fresh context (its program count starts at 0). */
+static void bin_prepare_covers(const test_env *e)
+{
+    enum { N = 1000 };
+    static const size_t sizes[3] = {4, 12, 16};
+    float *rec = (float *)malloc(N * 16);
+    cl_mem pos, src, dst, offs;
+    size_t i;
+    int m, a, in_place;
+    for (i = 0; i < 4 * N; ++i) rec[i] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+    pos = buffer(e->cs, N * 16, rec);
+    src = buffer(e->cs, N * 16, rec);
+    dst = buffer(e->cs, N * 16, NULL);
+    offs = buffer(e->cs, (32 * 32 + 1) * 4, NULL);
+    for (m = CLSORT_BIN_SORT; m <= CLSORT_BIN_ATOMIC; ++m)
+        for (a = -1; a < 3; ++a)
+            for (in_place = 0; in_place < (a < 0 ? 1 : 2); ++in_place) {
+                clsort_context_desc cd;
+                clsort_context *cs = NULL;
+                clsort_bin_desc bd;
+                clsort_attribute at;
+                clsort_prepare_call call;
+                clsort_prepare_desc pd;
+                clsort_cache_stats st;
+                unsigned long prepared;
+                char what[160];
+                memset(&cd, 0, sizeof cd);
+                cd.context = clsort_cl_context(e->cs);
+                cd.device = clsort_cl_device(e->cs);
+                cd.queue = clsort_cl_queue(e->cs);
+                cd.path = e->path;
+                cd.cache_load = bin_no_blob;
+                cd.cache_store = bin_drop_blob;
+                if (clsort_create(&cs, &cd) != CLSORT_SUCCESS) {
+                    check(0, "context with counting cache callbacks", 0, clsort_last_error(cs), 0, 0, 0);
+                    clsort_destroy(cs);
+                    continue;
+                }
+                memset(&bd, 0, sizeof bd);
+                bd.grid.dims = 2;
+                bd.grid.cells[0] = bd.grid.cells[1] = 32;
+                bd.grid.cell_size[0] = bd.grid.cell_size[1] = 1.0f / 32;
+                bd.grid.stride = 16;
+                bd.method = (clsort_bin_method)m;
+                bd.cell_offsets = in_place ? offs : NULL;
+                at.src = src;
+                at.dst = in_place ? src : dst;
+                at.elem_size = a < 0 ? 4 : sizes[a];
+                bd.attributes = a < 0 ? NULL : &at;
+                bd.attribute_count = a < 0 ? 0 : 1;
+                memset(&call, 0, sizeof call);
+                call.op = CLSORT_PREPARE_BIN;
+                call.n = N;
+                call.bin = &bd;
+                pd.calls = &call;
+                pd.count = 1;
+                snprintf(what, sizeof what, "clsort_bin after clsort_prepare builds nothing: %s, %s%s",
+                         m == CLSORT_BIN_SORT ? "sort" : "atomic",
+                         a < 0 ? "no attribute" : a == 0 ? "4-byte attribute" : a == 1 ? "12-byte attribute"
+                                                                                    : "16-byte attribute",
+                         in_place ? " in place, offsets" : "");
+                check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "clsort_prepare(bin)", N, clsort_last_error(cs), 0, 0,
+                      0);
+                clsort_cache_stats_get(cs, &st);
+                prepared = st.builds + st.hits;
+                check(clsort_bin(cs, pos, N, &bd, NULL) == CLSORT_SUCCESS && clFinish(clsort_cl_queue(cs)) == CL_SUCCESS,
+                      "clsort_bin", N, clsort_last_error(cs), 0, 0, 0);
+                clsort_cache_stats_get(cs, &st);
+                check(st.enabled && prepared > 0 && st.builds + st.hits == prepared, what, N, "-", 0, (double)prepared,
+                      (double)(st.builds + st.hits));
+                clsort_destroy(cs);
+            }
+    clReleaseMemObject(pos);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(offs);
+    free(rec);
+}
+
 static const test_case binning_cases[] = {
     {"grids x distributions x methods", bin_methods, ON_BOTH, ANY_SIZE},
     {"2^20 particles", bin_large, ON_BOTH, IN_FULL},
     {"cell offsets", bin_offsets, ON_BOTH, ANY_SIZE},
     {"arguments", bin_arguments, ON_BOTH, ANY_SIZE},
+    {"prepare covers the call (methods x attributes)", bin_prepare_covers, ON_PORTABLE, ANY_SIZE},
 };
 static const test_part binning_part = TEST_PART(binning, "clsort_cell_keys, clsort_cell_offsets, clsort_bin", CTX_SHARED);

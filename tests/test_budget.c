@@ -5,13 +5,13 @@
  * the library shapes every launch whose loops grow with n, a tile count or a
  * wait to stay within that budget (clsort.h >>loop budget). Each case below
  * needs more than 65535 passes per work-item on llvmpipe without it (run on
- * rusticl with tuning.loop_budget = 1, CLSORT_LOOP_BUDGET=off, it fails):
+ * rusticl with tuning.testing.loop_budget = 1, CLSORT_LOOP_BUDGET=off, it fails):
  * a reduction and a histogram over one forced work-group (a work-item loops
  * over n / 16 elements), the look-back scan and pack with 782 reversed tiles
  * (each tile's fallback sums every predecessor), radius queries that walk all
  * 2n - 1 nodes of a 40000-point tree, and on llvmpipe all-pairs N-body of
  * 66000 bodies. The same shaping runs on every device through the test hook
- * tuning.loop_budget (a small budget): more work-groups and a second level
+ * tuning.testing.loop_budget (a small budget): more work-groups and a second level
  * of partials, the portable passes instead of the look-back (and the
  * look-back where it still fits), the classic radix passes instead of the
  * one-sweep ones, N-body's sources in pieces and the tree walks in pieces;
@@ -26,7 +26,7 @@ static clsort_context *budget_context(clsort_path path, unsigned long budget, co
     memset(&desc, 0, sizeof desc);
     desc.path = path;
     if (extra) desc.tuning = *extra;
-    desc.tuning.loop_budget = budget;
+    desc.tuning.testing.loop_budget = budget;
     if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
         check(0, what, 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
@@ -59,7 +59,7 @@ static void test_budget_reduce(int tiny)
     memset(&t, 0, sizeof t);
     t.tile_wg = 2;
     t.tile_items = 2;
-    cs = budget_context(CLSORT_PATH_AUTO, 256, &t, "clsort_create with tuning.loop_budget");
+    cs = budget_context(CLSORT_PATH_AUTO, 256, &t, "clsort_create with tuning.testing.loop_budget");
     if (cs) {
         size_t n = tiny ? 3001 : 100003;
         rd_depth = (double)n;
@@ -71,7 +71,7 @@ static void test_budget_reduce(int tiny)
     memset(&t, 0, sizeof t);
     t.tile_wg = 16;
     t.tile_items = 16;
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.loop_budget (look-back)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.testing.loop_budget (look-back)");
     if (cs) { /* the reduction family's look-back does not run under a budget: the portable passes */
         size_t n = tiny ? 3001 : 40001;
         rd_depth = (double)n;
@@ -92,7 +92,7 @@ static void test_budget_lookback(int tiny)
     clsort_context *cs;
     const char *saved = path_name;
     memset(&t, 0, sizeof t);
-    t.reverse_tiles = 1;
+    t.testing.reverse_tiles = 1;
     t.tile_wg = 16;
     t.tile_items = 16;
     if (!tiny) { /* 782 tiles of 256 */
@@ -107,7 +107,7 @@ static void test_budget_lookback(int tiny)
     /* under a budget of 4096: 8 tiles of 256 fit it (the look-back runs),
      * 79 do not (the portable passes) */
     path_name = "lookback, tiles reversed, loop budget 4096";
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.loop_budget (look-back)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.testing.loop_budget (look-back)");
     if (cs) {
         test_scan_case(cs, CLSORT_U32, 2001, D_RANDOM, 1, 0);
         test_split_case(cs, 4, 4, 2001, F_RANDOM, 0, 0);
@@ -127,7 +127,7 @@ static void test_budget_sort(int tiny)
     const char *saved = path_name;
     memset(&t, 0, sizeof t);
     path_name = "lookback, loop budget 20000";
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 20000, &t, "clsort_create with tuning.loop_budget (sort)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 20000, &t, "clsort_create with tuning.testing.loop_budget (sort)");
     if (cs) {
         test_sort_case(cs, CLSORT_U32, tiny ? 3001 : 70001, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
         test_sort_case(cs, CLSORT_U32, 1001, S_RANDOM, 0, 0, 4, 0, M_KEYS, 0, 0);
@@ -197,7 +197,8 @@ static void test_budget_nbody(int tiny)
 {
     clsort_tuning t = nbody_tuning("64:2:1");
     clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, &t, "clsort_create with an N-body shape");
-    clsort_context *cb = budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, &t, "clsort_create with tuning.loop_budget");
+    clsort_context *cb =
+        budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, &t, "clsort_create with tuning.testing.loop_budget");
     const char *saved = path_name;
     path_name = "loop budget";
     if (cs && cb) {
@@ -246,7 +247,8 @@ static void test_budget_nbody(int tiny)
 static void test_budget_tree(int tiny)
 {
     clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, NULL, "clsort_create");
-    clsort_context *cb = budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 1000, NULL, "clsort_create with tuning.loop_budget");
+    clsort_context *cb =
+        budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 1000, NULL, "clsort_create with tuning.testing.loop_budget");
     clsort_tree *tree = NULL;
     const char *saved = path_name;
     path_name = "loop budget";

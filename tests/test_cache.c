@@ -29,6 +29,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -150,6 +152,8 @@ static int gather_ok(clsort_context *cs)
 
 /* ---- a child process: the scan and sort calls of the work set ---- */
 
+static int gather_ok(clsort_context *cs);
+
 static int child(const char *dir, const char *mode)
 {
     clsort_context *cs;
@@ -158,6 +162,15 @@ static int child(const char *dir, const char *mode)
     int ok = 1, w;
     cs = make_ctx(dir);
     if (!cs || !out) return 2;
+    if (strcmp(mode, "special") == 0) { /* the gather entry is not a regular file: refused, rebuilt */
+        ok = gather_ok(cs);
+        st = stats(cs);
+        printf("  child special: %lu built, %lu rejected [%s]\n", st.builds, st.rejected, st.warning);
+        ok = ok && st.builds == 1 && st.hits == 0 && st.rejected == 1;
+        clsort_destroy(cs);
+        free(out);
+        return ok ? 0 : 1;
+    }
     for (w = 0; w < 2; ++w) {
         static const int calls[2] = {WS_SCAN_U32, WS_SORT_KEYS};
         size_t bytes = 0;
@@ -190,6 +203,24 @@ static int wait_ok(pid_t pid)
 {
     int status = 0;
     return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* As wait_ok, but a child still running after `seconds` is killed and fails. */
+static int wait_ok_within(pid_t pid, int seconds)
+{
+    struct timespec pause = {0, 50000000};
+    int status = 0, k;
+    if (pid <= 0) return 0;
+    for (k = 0; k < seconds * 20; ++k) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (r < 0) return 0;
+        nanosleep(&pause, NULL);
+    }
+    printf("  (child %ld still running after %d s: killed)\n", (long)pid, seconds);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return 0;
 }
 
 /* ---- the tests ---- */
@@ -493,6 +524,39 @@ static void test_corrupt(void)
     free(good);
     free(bad);
     free(foreign);
+}
+
+/* Entries that are not regular files and block whoever opens or reads
+ * them: a FIFO in the entry's place (opening it to read waits for a
+ * writer), and a link to one. A process using the cache must refuse such an
+ * entry and build from source; it runs as a child, killed (a failure)
+ * when it hangs. */
+static void test_special_entries(void)
+{
+    char dir[600], entry[800], fifo[800];
+    path_of(dir, sizeof dir, "special");
+    expect_gather(dir, 1, 0, 0, "special entries: fill");
+    if (count_files(dir, ".bin", entry, sizeof entry) != 1) {
+        check(0, "special entries: one entry after a build");
+        return;
+    }
+    remove(entry);
+    if (mkfifo(entry, 0600) != 0) {
+        check(0, "special entries: mkfifo");
+        return;
+    }
+    check(wait_ok_within(spawn(dir, "special"), 120),
+          "a FIFO in an entry's place: refused without blocking, built from source");
+    remove(entry);
+    snprintf(fifo, sizeof fifo, "%s/a-fifo", dir);
+    if (mkfifo(fifo, 0600) != 0 || symlink(fifo, entry) != 0) {
+        check(0, "special entries: a link to a FIFO");
+        return;
+    }
+    check(wait_ok_within(spawn(dir, "special"), 120),
+          "a link to a FIFO in an entry's place: refused without blocking, built from source");
+    remove(entry);
+    remove(fifo);
 }
 
 static void test_dirs(void)
@@ -950,7 +1014,7 @@ static void test_cubin(void)
     setenv("CLSORT_CUBIN", "0", 1);
     if ((cs = nv_ctx(NULL, &p)) != NULL) {
         cubin = convert(cs, p, &len);
-        check(!cubin && cs->tuning.cache_ptx == 1 && cs->cuda.state == 0 && cs->cache.warning[0] == '\0',
+        check(!cubin && cs->tuning.testing.cache_ptx == 1 && cs->cuda.state == 0 && cs->cache.warning[0] == '\0',
               "cubin: CLSORT_CUBIN=0: the PTX stored, libcuda not opened, no warning");
         clsort_destroy(cs);
     }
@@ -1138,12 +1202,12 @@ static void test_kernel_sets(void)
     if (!cs) return;
     memset(&sd, 0, sizeof sd);
     memset(&bd, 0, sizeof bd);
-    cs->tuning.classic_passes = 1;
+    cs->tuning.onesweep = CLSORT_ONESWEEP_OFF;
     check(clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && !sp.onesweep &&
               clsort__radix_program(cs, &sp, &p) == CLSORT_SUCCESS && holds(p, "radix_count") == 1 &&
               holds(p, "radix_onesweep") == 0 && holds(p, "radix_histogram") == 0,
           "classic radix program: radix_count, no one-sweep kernels");
-    cs->tuning.classic_passes = 0;
+    cs->tuning.onesweep = CLSORT_ONESWEEP_DEFAULT;
     cs->path = CLSORT_PATH_LOOKBACK; /* the one-sweep plan: look-back path (CPUs and NVIDIA) */
     if (clsort__plan_sort(cs, "t", 100000, &sd, &sp) == CLSORT_SUCCESS && sp.onesweep) {
         int before = cs->num_programs;
@@ -1385,6 +1449,8 @@ int main(int argc, char **argv)
     test_invalidation();
     printf("corrupt entries...\n");
     test_corrupt();
+    printf("entries that are not regular files...\n");
+    test_special_entries();
     printf("directories...\n");
     test_dirs();
     printf("callbacks...\n");

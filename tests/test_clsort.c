@@ -34,13 +34,14 @@
 #include "test_reduce.c"
 #include "test_nbody.c"
 #include "test_tree.c"
+#include "test_select.c"
 #include "test_api.c"
 #include "test_budget.c"
 #include "test_stress.c"
 
 /* The parts in the order they run: the families in the family order, then
  * what they share (api), the loop budget and the look-back stress. */
-#define TEST_PARTS(X) X(scan) X(split) X(gather) X(radix) X(bitonic) X(binning) X(reduce) X(nbody) X(tree) X(api) X(budget) X(stress)
+#define TEST_PARTS(X) X(scan) X(split) X(gather) X(radix) X(bitonic) X(binning) X(reduce) X(nbody) X(tree) X(select) X(api) X(budget) X(stress)
 #define TEST_PART_REF(name) &name##_part,
 static const test_part *const parts[] = {TEST_PARTS(TEST_PART_REF)};
 #define PART_COUNT (sizeof parts / sizeof parts[0])

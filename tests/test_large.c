@@ -6,13 +6,13 @@
  *   build/test_large [log2 n]
  *   build/test_large wide12   2^31 + 2^22 u32 keys with u32 values, 12-bit
  *                             digits: 4096 digits x the tiles pass 2^32
- *                             digit counts (issue 19, item 3: the kernels
+ *                             digit counts (the kernels once
  *                             indexed them in 32 bits); ~35 GB of device and
  *                             ~26 GB of host memory
  *   build/test_large bin32    clsort_bin (atomic counting) on a 65536 x 65536
  *                             grid: 2^32 cells, 2^32 + 1 counters that the
  *                             clear kernel counted in 32 bits (cleared 1
- *                             word; issue 19, item 3 class); run twice so the
+ *                             word; the same class of 32-bit index); run twice so the
  *                             second call finds the first's counts; ~40 GB
  *                             of device and ~17 GB of host memory
  *   build/test_large scan4    a u32 scan of 2^33 elements with 4 x 1 tiles
@@ -20,6 +20,11 @@
  *                             look-back's int tile numbers (reduce-then-scan
  *                             runs there now); ~45 GB of device memory,
  *                             1 GiB of host memory
+ *   build/test_large bitonic32 clsort_bitonic_sort of 2^31 + 2^20 u32 keys:
+ *                             the last merge stage is 2^32, which the host
+ *                             passed to the tile kernel truncated to 32 bits
+ *                             (0: a tile sort instead of a merge); ~17 GB of
+ *                             device and ~17 GB of host memory
  * Ends with "N passed, N failed". */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -246,6 +251,61 @@ static int test_scan4(unsigned lg)
     return failed ? 1 : 0;
 }
 
+/* A bitonic sort past 2^31 keys (stage 2^32), in place: ascending, and the
+ * same keys (sum, sum of squares, xor). */
+static int test_bitonic32(unsigned extra_log)
+{
+    size_t n = ((size_t)1 << 31) + ((size_t)1 << extra_log), i, bytes = n * 4;
+    uint32_t *h = (uint32_t *)malloc(bytes);
+    uint64_t x = 0x9E3779B97F4A7C15ull, sum = 0, sq = 0, sum2 = 0, sq2 = 0;
+    uint32_t xr = 0, xr2 = 0;
+    clsort_context *cs = NULL;
+    clsort_bitonic_desc bd;
+    cl_command_queue q;
+    cl_mem keys;
+    cl_int e;
+    double t0, t1;
+    int ok;
+    if (!h || clsort_create(&cs, NULL) != CLSORT_SUCCESS) {
+        printf("setup failed: %s\n0 passed, 1 failed\n", cs ? clsort_last_error(cs) : "host memory");
+        return 1;
+    }
+    q = clsort_cl_queue(cs);
+    printf("device %s, bitonic sort of 2^31 + 2^%u u32 keys\n", clsort_device_name(cs), extra_log);
+    for (i = 0; i < n; ++i) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        h[i] = (uint32_t)(x >> 17);
+        sum += h[i]; sq += (uint64_t)h[i] * h[i]; xr ^= h[i];
+    }
+    keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != CL_SUCCESS || clEnqueueWriteBuffer(q, keys, CL_TRUE, 0, bytes, h, 0, NULL, NULL) != CL_SUCCESS) {
+        printf("device buffer of %lu bytes: error %d\n0 passed, 1 failed\n", (unsigned long)bytes, (int)e);
+        return 1;
+    }
+    memset(&bd, 0, sizeof bd);
+    t0 = now_s();
+    ok = clsort_bitonic_sort(cs, keys, keys, n, &bd, NULL) == CLSORT_SUCCESS;
+    clFinish(q);
+    t1 = now_s();
+    if (!ok) printf("  %s\n", clsort_last_error(cs));
+    printf("  bitonic sort: %.1f ms\n", (t1 - t0) * 1e3);
+    if (ok) ok = clEnqueueReadBuffer(q, keys, CL_TRUE, 0, bytes, h, 0, NULL, NULL) == CL_SUCCESS;
+    for (i = 0; i < n && ok; ++i) {
+        if (i && h[i - 1] > h[i]) {
+            printf("  out of order at %lu: %u > %u\n", (unsigned long)i, h[i - 1], h[i]);
+            ok = 0;
+        }
+        sum2 += h[i]; sq2 += (uint64_t)h[i] * h[i]; xr2 ^= h[i];
+    }
+    check(ok, "bitonic sort of 2^31 + 2^k u32 (stage 2^32): ascending");
+    check(ok && sum == sum2 && sq == sq2 && xr == xr2, "bitonic sort past 2^31 keys: same keys (sum, squares, xor)");
+    clReleaseMemObject(keys);
+    clsort_destroy(cs);
+    free(h);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned lg = argc > 1 ? (unsigned)atoi(argv[1]) : 31;
@@ -253,6 +313,7 @@ int main(int argc, char **argv)
     /* an optional second argument shrinks them for a smoke test: log2 of the cells per axis (16), log2 n (33) */
     if (argc > 1 && strcmp(argv[1], "bin32") == 0) return test_bin32(argc > 2 ? (unsigned)atoi(argv[2]) : 16);
     if (argc > 1 && strcmp(argv[1], "scan4") == 0) return test_scan4(argc > 2 ? (unsigned)atoi(argv[2]) : 33);
+    if (argc > 1 && strcmp(argv[1], "bitonic32") == 0) return test_bitonic32(argc > 2 ? (unsigned)atoi(argv[2]) : 20);
     size_t n = (size_t)1 << lg, i, bytes = n * 4;
     uint32_t *h = (uint32_t *)malloc(bytes), *back = (uint32_t *)malloc(bytes);
     uint64_t x = 0x9E3779B97F4A7C15ull, sum = 0, sq = 0, sum2 = 0, sq2 = 0;

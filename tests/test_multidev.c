@@ -5,8 +5,10 @@
  * or vendor contains NAME (case-insensitive), else the platform of the device
  * clsort_create picks by default ($CLSORT_DEVICE, see the manual). Then:
  *   1. clsort_nbody_multi over 2 .. D devices (even splits, and one uneven
- *      split over all D), against a double-precision reference and bit for
- *      bit against clsort_nbody on one device;
+ *      split over all D), against a double-precision reference: with the
+ *      overlap (the default), and serial, bit for bit against clsort_nbody
+ *      on one device; the uneven split through both exchange paths (the
+ *      same bits), a split by measured speed, EVEN, and bad desc.multi flags;
  *   2. a clsort context on device K (default 1: the second) of the shared
  *      context, with a queue of ours, runs one call of every family: scan,
  *      split and pack, gather, radix sort (keys, pairs, u64 keys with the
@@ -440,43 +442,49 @@ static int devices_alike(const cl_device_id *devs, unsigned nd)
     return 1;
 }
 
-/* One clsort_nbody_multi run over parts 0 .. count - 1 (counts NULL: an even
- * split), every part's positions and velocities filled first through its
- * own queue; on return every part's positions and the velocities of its
- * slice are read back: all parts' positions must agree bit for bit. */
-static int run_multi(clsort_context **cs, unsigned count, const size_t *counts, size_t n, const float *pos,
-                     const float *vel, const clsort_nbody_desc *d, float *x_out, float *v_out, const char *what)
+/* One clsort_nbody_multi run over parts 0 .. count - 1 (counts NULL: the
+ * library splits), every part's positions and velocities filled first
+ * through its own queue; `at` (count + 1 entries) is the split the call must
+ * make. On return every part's positions and the velocities of its slice
+ * are read back: all parts' positions must agree bit for bit, and each
+ * part's velocities outside its slice must be as they were (a part that
+ * advanced other bodies than its slice shows there). */
+static int run_multi(clsort_context **cs, unsigned count, const size_t *counts, const size_t *at, size_t n,
+                     const float *pos, const float *vel, const clsort_nbody_desc *d, float *x_out, float *v_out,
+                     const char *what)
 {
     clsort_nbody_part parts[MAX_DEVICES];
     cl_mem p[MAX_DEVICES], v[MAX_DEVICES];
     float *xk = (float *)xmalloc(n * 16), *vk = (float *)xmalloc(n * 16);
-    size_t at = 0;
     unsigned k;
     clsort_result r;
-    int same = 1;
+    int same = 1, kept = 1;
+    memset(parts, 0, sizeof parts);
     for (k = 0; k < count; ++k) {
         p[k] = upload(cs[k], n * 16, pos);
         v[k] = upload(cs[k], n * 16, vel);
         parts[k].ctx = cs[k];
         parts[k].positions = p[k];
         parts[k].velocities = v[k];
-        parts[k].first = counts ? at : 0;
+        parts[k].first = counts ? at[k] : 0;
         parts[k].count = counts ? counts[k] : 0;
-        at += counts ? counts[k] : 0;
     }
     r = clsort_nbody_multi(parts, count, n, d);
     call_ok(cs[0], r, what);
     for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        size_t first = counts ? parts[k].first : n * k / count, cnt = counts ? counts[k] : n * (k + 1) / count - first;
         download(cs[k], p[k], n * 16, k == 0 ? x_out : xk);
         if (k > 0 && memcmp(xk, x_out, n * 16) != 0) same = 0;
         download(cs[k], v[k], n * 16, vk);
-        memcpy(v_out + 4 * first, vk + 4 * first, cnt * 16);
+        memcpy(v_out + 4 * at[k], vk + 4 * at[k], (at[k + 1] - at[k]) * 16);
+        if (memcmp(vk, vel, at[k] * 16) != 0 || memcmp(vk + 4 * at[k + 1], vel + 4 * at[k + 1], (n - at[k + 1]) * 16) != 0)
+            kept = 0;
     }
     if (r == CLSORT_SUCCESS) {
         char buf[240];
         snprintf(buf, sizeof buf, "%.180s: every part's positions the same bits", what);
         check(same, buf, NULL);
+        snprintf(buf, sizeof buf, "%.180s: each part advanced its own slice only", what);
+        check(kept, buf, NULL);
     }
     for (k = 0; k < count; ++k) {
         clReleaseMemObject(p[k]);
@@ -486,19 +494,52 @@ static int run_multi(clsort_context **cs, unsigned count, const size_t *counts, 
     return r == CLSORT_SUCCESS;
 }
 
+/* The split [at[k], at[k + 1]) of n bodies over count parts: even, or in
+ * proportion to weights (the manual: shares by measured speed). */
+static void split_at(size_t n, unsigned count, const double *weight, size_t *at)
+{
+    double total = 0, sum = 0;
+    unsigned k;
+    for (k = 0; k < count && weight; ++k) total += weight[k];
+    for (k = 0; k <= count; ++k) {
+        at[k] = weight ? (size_t)((double)n * sum / total + 0.5) : n * k / count;
+        if (k < count && weight) sum += weight[k];
+    }
+    at[count] = n;
+}
+
+/* A multi run that must fail with INVALID_ARGUMENT (bad desc.multi). */
+static void multi_refused(clsort_context **cs, size_t n, const float *pos, const clsort_nbody_desc *d, const char *what)
+{
+    clsort_nbody_part parts[2];
+    cl_mem b[4];
+    clsort_result r;
+    int i;
+    for (i = 0; i < 4; ++i) b[i] = upload(cs[i / 2], n * 16, pos);
+    memset(parts, 0, sizeof parts);
+    parts[0].ctx = cs[0]; parts[0].positions = b[0]; parts[0].velocities = b[1];
+    parts[1].ctx = cs[1]; parts[1].positions = b[2]; parts[1].velocities = b[3];
+    r = clsort_nbody_multi(parts, 2, n, d);
+    check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs[0]), "desc.multi") != NULL, what,
+          clsort_last_error(cs[0]));
+    for (i = 0; i < 4; ++i) clReleaseMemObject(b[i]);
+}
+
 static void test_nbody_multi(cl_context cc, const cl_device_id *devs, unsigned nd, size_t n)
 {
     /* with one device (--allow-one-device) three contexts share it */
     unsigned used = nd > 1 ? nd : 3, k, d;
-    int alike = nd == 1 || devices_alike(devs, nd);
+    int alike = nd == 1 || devices_alike(devs, nd), serial;
     clsort_context *cs[MAX_DEVICES];
     float *pos = (float *)xmalloc(n * 16), *vel = (float *)xmalloc(n * 16);
     float *x1 = (float *)xmalloc(n * 16), *v1 = (float *)xmalloc(n * 16);
     float *xm = (float *)xmalloc(n * 16), *vm = (float *)xmalloc(n * 16);
+    float *xo = (float *)xmalloc(n * 16), *vo = (float *)xmalloc(n * 16);
     clsort_nbody_desc desc;
     nbody_ref ref;
-    size_t i, counts[MAX_DEVICES], at = 0;
-    char what[160];
+    size_t i, counts[MAX_DEVICES], at[MAX_DEVICES + 1];
+    double weight[MAX_DEVICES];
+    char what[160], buf[200];
     clsort_result r;
     printf("clsort_nbody_multi: %lu bodies, %u contexts on %u device(s)%s\n", (unsigned long)n, used, nd,
            alike ? "" : " (unlike devices: the split is checked against the reference only)");
@@ -513,7 +554,7 @@ static void test_nbody_multi(cl_context cc, const cl_device_id *devs, unsigned n
         snprintf(what, sizeof what, "clsort_create on device %u of the shared context", nd > 1 ? k : 0);
         if (!call_ok(cs[k], r, what)) {
             for (d = 0; d <= k; ++d) clsort_destroy(cs[d]);
-            free(pos); free(vel); free(x1); free(v1); free(xm); free(vm);
+            free(pos); free(vel); free(x1); free(v1); free(xm); free(vm); free(xo); free(vo);
             return;
         }
     }
@@ -543,32 +584,76 @@ static void test_nbody_multi(cl_context cc, const cl_device_id *devs, unsigned n
         clReleaseMemObject(p);
         clReleaseMemObject(v);
     }
-    for (d = 2; d <= used + 1; ++d) { /* d = used + 1: an uneven split over all the contexts */
-        unsigned count = d <= used ? d : used;
-        const size_t *cnt = NULL;
-        if (d > used) {
-            for (k = 0, at = 0; k + 1 < used; ++k) { /* part k gets a share ~ k + 1 */
-                counts[k] = n * 2 * (k + 1) / ((size_t)used * (used + 1));
-                at += counts[k];
+    /* each split with the overlap (the default: own slice first, then the
+     * others') and serial (clsort_nbody's bits on alike devices) */
+    for (d = 2; d <= used + 1; ++d)
+        for (serial = 0; serial < 2; ++serial) { /* d = used + 1: an uneven split over all the contexts */
+            unsigned count = d <= used ? d : used;
+            const size_t *cnt = NULL;
+            const char *how = serial ? ", serial" : "";
+            desc.multi = serial ? CLSORT_NBODY_MULTI_SERIAL : 0;
+            if (d > used) {
+                for (k = 0; k < used; ++k) weight[k] = k + 1; /* part k gets a share ~ k + 1 */
+                split_at(n, used, weight, at);
+                for (k = 0; k < used; ++k) counts[k] = at[k + 1] - at[k];
+                cnt = counts;
+                snprintf(what, sizeof what, "clsort_nbody_multi over %u parts, uneven (%lu .. %lu bodies)%s", count,
+                         (unsigned long)counts[0], (unsigned long)counts[used - 1], how);
+            } else {
+                split_at(n, count, NULL, at);
+                snprintf(what, sizeof what, "clsort_nbody_multi over %u parts%s", count, how);
             }
-            counts[used - 1] = n - at;
-            cnt = counts;
-            snprintf(what, sizeof what, "clsort_nbody_multi over %u parts, uneven (%lu .. %lu bodies)", count,
-                     (unsigned long)counts[0], (unsigned long)counts[used - 1]);
-        } else {
-            snprintf(what, sizeof what, "clsort_nbody_multi over %u parts", count);
+            if (!run_multi(cs, count, cnt, at, n, pos, vel, &desc, xm, vm, what)) continue;
+            check_nbody_against_ref(xm, vm, pos, vel, n, &ref, what);
+            if (alike && serial) {
+                snprintf(buf, sizeof buf, "%s = clsort_nbody bit for bit", what);
+                check(memcmp(xm, x1, n * 16) == 0 && memcmp(vm, v1, n * 16) == 0, buf, NULL);
+            }
+            if (d > used && !serial) { /* the uneven overlapped run: kept for the exchange paths below */
+                memcpy(xo, xm, n * 16);
+                memcpy(vo, vm, n * 16);
+            }
         }
-        if (!run_multi(cs, count, cnt, n, pos, vel, &desc, xm, vm, what)) continue;
-        check_nbody_against_ref(xm, vm, pos, vel, n, &ref, what);
-        if (alike) {
-            char buf[200];
-            snprintf(buf, sizeof buf, "%s = clsort_nbody bit for bit", what);
-            check(memcmp(xm, x1, n * 16) == 0 && memcmp(vm, v1, n * 16) == 0, buf, NULL);
-        }
+    /* the uneven split with the overlap again, through each exchange path:
+     * the same bits (the exchange moves positions, it adds nothing) */
+    for (d = 0; d < 3; ++d) {
+        static const unsigned path[3] = {0, CLSORT_NBODY_MULTI_HOST, CLSORT_NBODY_MULTI_DEVICE};
+        static const char *const name[3] = {"again", "through pinned host memory", "by copies in the context"};
+        desc.multi = path[d];
+        snprintf(what, sizeof what, "clsort_nbody_multi over %u parts, uneven, %s", used, name[d]);
+        if (!run_multi(cs, used, counts, at, n, pos, vel, &desc, xm, vm, what)) continue;
+        snprintf(buf, sizeof buf, "%s: the same bits as the first uneven run", what);
+        check(memcmp(xm, xo, n * 16) == 0 && memcmp(vm, vo, n * 16) == 0, buf, NULL);
     }
+    /* counts 0 with BALANCE: shares by each context's measured speed. Speeds
+     * set here to 1 : 2 : .. make the split known; the call measures anew. */
+    for (k = 0; k < used; ++k) weight[k] = cs[k]->nbody_rate = k + 1;
+    split_at(n, used, weight, at);
+    desc.multi = CLSORT_NBODY_MULTI_BALANCE;
+    snprintf(what, sizeof what, "clsort_nbody_multi over %u parts, split by speed", used);
+    if (run_multi(cs, used, NULL, at, n, pos, vel, &desc, xm, vm, what)) {
+        int measured = 1;
+        check_nbody_against_ref(xm, vm, pos, vel, n, &ref, what);
+        for (k = 0; k < used; ++k)
+            if (!(cs[k]->nbody_rate > 1e3)) measured = 0; /* interactions/s; any device does more than 1000 */
+        snprintf(buf, sizeof buf, "%s: every part's speed measured anew", what);
+        check(measured, buf, NULL);
+    }
+    /* counts 0 with EVEN: an even split whatever the speeds */
+    split_at(n, used, NULL, at);
+    desc.multi = CLSORT_NBODY_MULTI_EVEN;
+    snprintf(what, sizeof what, "clsort_nbody_multi over %u parts, EVEN", used);
+    if (run_multi(cs, used, NULL, at, n, pos, vel, &desc, xm, vm, what))
+        check_nbody_against_ref(xm, vm, pos, vel, n, &ref, what);
+    desc.multi = 64;
+    multi_refused(cs, n, pos, &desc, "clsort_nbody_multi refuses an unknown desc.multi flag");
+    desc.multi = CLSORT_NBODY_MULTI_EVEN | CLSORT_NBODY_MULTI_BALANCE;
+    multi_refused(cs, n, pos, &desc, "clsort_nbody_multi refuses EVEN with BALANCE");
+    desc.multi = CLSORT_NBODY_MULTI_HOST | CLSORT_NBODY_MULTI_DEVICE;
+    multi_refused(cs, n, pos, &desc, "clsort_nbody_multi refuses HOST with DEVICE");
     nbody_ref_free(&ref);
     for (k = 0; k < used; ++k) clsort_destroy(cs[k]);
-    free(pos); free(vel); free(x1); free(v1); free(xm); free(vm);
+    free(pos); free(vel); free(x1); free(v1); free(xm); free(vm); free(xo); free(vo);
 }
 
 /* ---- 2. every family on one clsort context of a non-first device ---- */

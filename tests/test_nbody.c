@@ -389,6 +389,7 @@ static void test_nbody_identical(clsort_context *cs, int tiny)
                     char what[128];
                     int ok;
                     nb_desc(&d, 1e-3, 0.0025, k, integ2);
+                    d.multi = CLSORT_NBODY_MULTI_SERIAL; /* clsort_nbody's order of the sums: its bits */
                     r = nb_run(cs, pos, vel, n, &d, 1, pa, va);
                     b[0] = buffer(cs, n * 16, pos); b[1] = buffer(cs, n * 16, vel);
                     b[2] = buffer(cs, n * 16, pos); b[3] = buffer(cs, n * 16, vel);

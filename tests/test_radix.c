@@ -369,6 +369,29 @@ static void radix_wide_digits(const test_env *e)
     }
 }
 
+/* tuning.onesweep on the look-back path: OFF (the classic passes) and ON
+ * (one-sweep wherever the device allows it), each against the reference
+ * over several tiles, with values, a permutation and 64-bit keys. */
+static void radix_onesweep_knob(const test_env *e)
+{
+    static const size_t ns[] = {3001, 20011, 70001};
+    int k;
+    for (k = 0; k < 2; ++k) {
+        clsort_tuning t;
+        clsort_context *cs;
+        size_t i;
+        memset(&t, 0, sizeof t);
+        t.onesweep = k ? CLSORT_ONESWEEP_ON : CLSORT_ONESWEEP_OFF;
+        cs = tuned_context(e->cs, &t, k ? "context with tuning.onesweep ON" : "context with tuning.onesweep OFF");
+        if (!cs) continue;
+        for (i = 0; i < (e->tiny ? 1u : 3u); ++i) {
+            test_sort_case(cs, CLSORT_U32, ns[i], S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
+            test_sort_case(cs, CLSORT_U64, ns[i], S_FEW, 0, 0, 0, (int)(i & 1), M_PERM, (int)(i == 1), 0);
+        }
+        clsort_destroy(cs);
+    }
+}
+
 static void test_sort_arguments(clsort_context *cs)
 {
     uint32_t data[64], back[64], hk[9] = {5, 3, 9, 3, 0, 7, 3, 1, 2}, hv[9], hp[9];
@@ -747,6 +770,7 @@ static const test_case radix_cases[] = {
     {"every radix width", radix_widths, ON_BOTH, NOT_TINY},
     {"more programs than the program cache holds", radix_program_cache, ON_BOTH, ANY_SIZE},
     {"wide digits", radix_wide_digits, ON_BOTH, ANY_SIZE},
+    {"one-sweep off and on (tuning.onesweep)", radix_onesweep_knob, ON_LOOKBACK, ANY_SIZE},
     {"8- and 16-bit keys", radix_narrow, ON_BOTH, ANY_SIZE},
     {"host forms, odd addresses, tile shapes", radix_narrow_more, ON_BOTH, ANY_SIZE},
     {"16-bit keys alone (fill)", radix_fill16, ON_BOTH, ANY_SIZE},

@@ -11,6 +11,8 @@
  * depth * u * (sum of |x| over the segment so far), depth = ceil(n / 2048) +
  * 4 * (1024 + 64) + 8 for the default tiles, n for tuned tiles (any order). */
 
+#include <pthread.h> /* the watchdog of "no wait on the host" */
+
 __extension__ typedef unsigned __int128 rd_u128;
 static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
 static const char *rd_opn[] = {"sum", "min", "max"};
@@ -477,8 +479,8 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
         }
         for (i = 0; i < n; ++i) {
             if (t == CLSORT_F32) {
-                float x = ((float *)in)[i], lo = (float)hd.lower, hi = (float)hd.upper, sc = (float)bins / (hi - lo), f;
-                if (!(x >= lo && x < hi)) continue;
+                float x = ((float *)in)[i], lo = (float)hd.lower, sc = (float)((double)bins / (hd.upper - hd.lower)), f;
+                if (!((double)x >= hd.lower && (double)x < hd.upper)) continue; /* the bounds are floats here */
                 f = (x - lo) * sc;
                 ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
             } else {
@@ -617,20 +619,20 @@ static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
     free(in); free(a); free(b); free(keys);
 }
 
-/* The tile kernel variants (clsort_tuning.rbk_variant): variant 0 (the
- * Hillis-Steele pair scan, unique and run-length encode on the general
- * pass) at the device's tile, variant 1 (the raking pair scan, the heads
- * kernels) at GPU-like widths: 256 work-items (32 lanes of 8) and 64 (lanes
- * of 2), variant 2 (keys staged as flags) at 256, and variant 3 (registers,
- * warp-shuffle pair scan) at the device's tile, 256 x 4 (8 warps), 64 x 32
- * (a whole word of segment starts per work-item) and 16 x 2 (one warp of 16),
- * around tile borders, for each head pattern; variant 3 also with every
- * segment kind, 8-byte values (two shuffles per value), min / max and in
- * place, since its tile code is its own. */
+/* The tile kernels (clsort_tuning.reduce_tiles): RAKING (variant 1: the
+ * raking pair scan, the heads kernels) at GPU-like widths: 256 work-items
+ * (32 lanes of 8), 128 (lanes of 4), 64 (lanes of 2) and 32 (lanes of 1),
+ * and REGISTERS (variant 3: registers, warp-shuffle pair scan) at the
+ * device's tile, 256 x 4 (8 warps), 64 x 32 (a whole word of segment starts
+ * per work-item) and 16 x 2 (one warp of 16), around tile borders, for each
+ * head pattern; REGISTERS also with every segment kind, 8-byte values (two
+ * shuffles per value), min / max and in place, since its tile code is its
+ * own. */
 static void test_rd_variants(clsort_context *cs, int tiny)
 {
-    static const unsigned shapes[][3] = {{1, 0, 0},   {2, 256, 4}, {2, 64, 2}, {3, 256, 4},
-                                         {4, 0, 0},   {4, 256, 4}, {4, 64, 32}, {4, 16, 2}}; /* rbk_variant, wg, items */
+    enum { RAKE = CLSORT_REDUCE_TILES_RAKING, REGS = CLSORT_REDUCE_TILES_REGISTERS };
+    static const unsigned shapes[][3] = {{RAKE, 32, 4},  {RAKE, 256, 4}, {RAKE, 64, 2},  {RAKE, 128, 8},
+                                         {REGS, 0, 0},   {REGS, 256, 4}, {REGS, 64, 32}, {REGS, 16, 2}}; /* reduce_tiles, wg, items */
     static const int pats[] = {SP_NONE, SP_ALL, SP_SHORT, SP_ENDS, SP_TILES};
     int v, p;
     size_t i;
@@ -639,7 +641,7 @@ static void test_rd_variants(clsort_context *cs, int tiny)
         clsort_context *vc;
         size_t tile, ns[6];
         memset(&tu, 0, sizeof tu);
-        tu.rbk_variant = (int)shapes[v][0];
+        tu.reduce_tiles = (clsort_reduce_tiles)shapes[v][0];
         tu.tile_wg = shapes[v][1];
         tu.tile_items = shapes[v][2];
         vc = tuned_context(cs, &tu, "context with a reduction kernel variant");
@@ -657,7 +659,7 @@ static void test_rd_variants(clsort_context *cs, int tiny)
                 if ((i + (size_t)p) % 2 == 0)
                     test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
                                      CLSORT_U32, n, pats[p], 0, 1, 0, 0);
-                if (shapes[v][0] == 4 && (!tiny || (i + (size_t)p) % 2)) {
+                if (shapes[v][0] == REGS && (!tiny || (i + (size_t)p) % 2)) {
                     /* variant 3: another segment kind, type and operator each time */
                     static const clsort_type vt[] = {CLSORT_U64, CLSORT_F64, CLSORT_I32, CLSORT_F32, CLSORT_I64};
                     int sk = (int)((i + (size_t)p) % 5), k = (int)((i * 5 + (size_t)p) % 5);
@@ -898,6 +900,390 @@ static void rd_histogram(const test_env *e)
         }
 }
 
+/* Histogram bins at the edge of the sample type's width: one bin over a
+ * whole 4-byte range (range = bins << 32), 2 and 4 bins there (shifts 31
+ * and 30), 64-bit ranges of 2^63 (shift 63) and 2^64 - 1 (a division), with
+ * samples at both ends of the type. Counts against floor((x - lower) * bins
+ * / (upper - lower)); the words after counts must stay untouched. */
+static void rd_hist_type_width(const test_env *e)
+{
+    static const struct { clsort_type t; unsigned bins; int64_t lo, hi; } hc[] = {
+        {CLSORT_U32, 1, 0, (int64_t)1 << 32},
+        {CLSORT_U32, 2, 0, (int64_t)1 << 32},
+        {CLSORT_U32, 1, 5, (int64_t)1 << 32},
+        {CLSORT_I32, 1, -2147483647 - 1, 2147483648ll},
+        {CLSORT_I32, 4, -2147483647 - 1, 2147483648ll},
+        {CLSORT_U64, 1, 0, INT64_MIN}, /* upper 2^63, read as uint64_t */
+        {CLSORT_I64, 1, -((int64_t)1 << 62), (int64_t)1 << 62},
+        {CLSORT_I64, 3, INT64_MIN, INT64_MAX},
+    };
+    enum { GUARD = 64 };
+    const size_t n = 4099;
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        clsort_type t = hc[k].t;
+        size_t es = clsort_type_size(t);
+        unsigned bins = hc[k].bins;
+        uint64_t range = (uint64_t)hc[k].hi - (uint64_t)hc[k].lo;
+        uint64_t edge[10];
+        unsigned char *in = (unsigned char *)malloc(n * es);
+        uint32_t ref[4] = {0, 0, 0, 0}, got[4 + GUARD];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[80];
+        int r;
+        if (es == 4) range &= 0x1ffffffffull; /* 2^32 for a whole 4-byte range */
+        edge[0] = (uint64_t)hc[k].lo; edge[1] = (uint64_t)hc[k].hi - 1; edge[2] = (uint64_t)hc[k].hi;
+        edge[3] = 0; edge[4] = ~0ull; edge[5] = 1; edge[6] = 0x7fffffffull; edge[7] = 0x80000000ull;
+        edge[8] = 0xfffffff0ull; edge[9] = 0x8000000000000000ull;
+        for (i = 0; i < n; ++i) {
+            uint64_t x = i < 10 ? edge[i] : rnd64();
+            if (es == 4) ((uint32_t *)in)[i] = (uint32_t)(i >= 10 ? x >> 32 : x);
+            else ((uint64_t *)in)[i] = x;
+        }
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rd_get(in, t, i), d;
+            int inside;
+            if (t == CLSORT_I32) inside = (int32_t)x >= hc[k].lo && (int32_t)x < hc[k].hi;
+            else if (t == CLSORT_I64) inside = (int64_t)x >= hc[k].lo && (int64_t)x < hc[k].hi;
+            else inside = x >= (uint64_t)hc[k].lo && (es == 4 || x < (uint64_t)hc[k].hi);
+            if (!inside) continue;
+            d = (x - (uint64_t)hc[k].lo) & (es == 4 ? 0xffffffffull : ~0ull);
+            ref[(uint32_t)(((rd_u128)d * bins) / range)]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = t;
+        hd.bins = bins;
+        hd.lower_int = hc[k].lo;
+        hd.upper_int = hc[k].hi;
+        for (i = 0; i < 4 + GUARD; ++i) got[i] = 0xa5a5a5a5u;
+        ds = buffer(e->cs, n * es, in);
+        dc = buffer(e->cs, sizeof got, got);
+        snprintf(what, sizeof what, "histogram %s, %u bins from %lld, range %llu", rd_tn[t], bins, (long long)hc[k].lo,
+                 (unsigned long long)range);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, sizeof got, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "type edges", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        for (i = bins; i < 4 + GUARD && got[i] == 0xa5a5a5a5u; ++i) {}
+        check(i == 4 + GUARD, "histogram writes no word past counts", n, what, i, 0xa5a5a5a5u,
+              i < 4 + GUARD ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+        free(in);
+    }
+}
+
+/* f32 histograms by the documented formula where the range is not a float
+ * or its bounds are not floats: bin of x = (x - lower) * scale in float,
+ * scale = bins / (upper - lower) in double rounded to float once, lower
+ * taken as the smallest float >= lower, x counted when lower <= x < upper
+ * exactly. Samples within 3 ulps of every bin edge, of both bounds, and
+ * random ones. */
+static void rd_hist_f32_formula(const test_env *e)
+{
+    static const struct { double lo, hi; unsigned bins; } hc[] = {
+        {-3.0, 16777216.0, 1000},   /* upper - lower = 16777219: not a float */
+        {0.1, 0.7, 7},              /* bounds not floats */
+        {-1e-3, 12345.678, 333},
+        {1.0, 16777217.0, 3},       /* upper between two floats: 16777216 is inside */
+        {-16777217.0, -1.0, 5},     /* lower between two floats */
+    };
+    size_t k;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        unsigned bins = hc[k].bins, b;
+        size_t cap = (size_t)(bins + 3) * 7 + 4000, n = 0, i;
+        float *in = (float *)malloc(cap * 4), lo = (float)hc[k].lo, sc = (float)((double)bins / (hc[k].hi - hc[k].lo));
+        uint32_t *ref = (uint32_t *)calloc(bins, 4), *got = (uint32_t *)malloc(bins * 4);
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        int r;
+        if ((double)lo < hc[k].lo) lo = nextafterf(lo, INFINITY);
+        for (b = 0; b <= bins + 1; ++b) { /* each edge, both bounds: 3 floats either side */
+            double edge = b <= bins ? hc[k].lo + (hc[k].hi - hc[k].lo) * b / bins : hc[k].hi;
+            float x = (float)edge;
+            int u;
+            for (u = 0; u < 3; ++u) x = nextafterf(x, -INFINITY);
+            for (u = 0; u < 7; ++u, x = nextafterf(x, INFINITY)) in[n++] = x;
+        }
+        while (n < cap) in[n++] = (float)(hc[k].lo + (hc[k].hi - hc[k].lo) * ((double)(rnd64() >> 11) / 9007199254740992.0));
+        for (i = 0; i < n; ++i) {
+            volatile float f;
+            if (!((double)in[i] >= hc[k].lo && (double)in[i] < hc[k].hi)) continue;
+            f = in[i] - lo;
+            f = f * sc;
+            ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = CLSORT_F32;
+        hd.bins = bins;
+        hd.lower = hc[k].lo;
+        hd.upper = hc[k].hi;
+        ds = buffer(e->cs, n * 4, in);
+        dc = buffer(e->cs, bins * 4, NULL);
+        snprintf(what, sizeof what, "histogram f32, %u bins over [%.9g, %.9g): the documented formula", bins, hc[k].lo,
+                 hc[k].hi);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "bin edges and bounds", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+        free(in); free(ref); free(got);
+    }
+}
+
+/* clsort_reduce's float sums within the documented bound, depth * u *
+ * sum |x| with depth = ceil(n / 2048) + 4 * (1024 + 64) + 8, on the device
+ * at hand: 1 followed by n - 1 copies of u / 2 (2^-25, 2^-54), where a long
+ * left-to-right fold loses every small term (a work-item's run of adds is
+ * its depth). The exact sum is 1 + (n - 1) u / 2, a double. */
+static void rd_sum_bound(const test_env *e)
+{
+    static const size_t sizes[3] = {(size_t)1 << 20, ((size_t)1 << 22) + 3, (size_t)1 << 24};
+    int t, s;
+    for (t = 0; t < 2; ++t)
+        for (s = 0; s < (e->quick ? 2 : 3); ++s) {
+            size_t n = sizes[s], i, es = t ? 8 : 4;
+            double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u, exact = 1.0 + (double)(n - 1) * half_u;
+            double depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8, got, bound = depth * u * exact;
+            void *in = malloc(n * es);
+            clsort_reduce_desc rd;
+            clsort_result r;
+            cl_mem din;
+            char what[128];
+            union { float f; double d; } res;
+            for (i = 0; i < n; ++i) {
+                if (t) ((double *)in)[i] = i ? half_u : 1.0;
+                else ((float *)in)[i] = i ? (float)half_u : 1.0f;
+            }
+            din = buffer(e->cs, n * es, in);
+            memset(&rd, 0, sizeof rd);
+            rd.type = t ? CLSORT_F64 : CLSORT_F32;
+            r = clsort_reduce(e->cs, din, n, &rd, &res, NULL);
+            clReleaseMemObject(din);
+            free(in);
+            if (t && r == CLSORT_ERROR_UNSUPPORTED) break; /* no fp64 */
+            check(r == CLSORT_SUCCESS, "clsort_reduce", n, clsort_last_error(e->cs), 0, 0, r);
+            got = t ? res.d : (double)res.f;
+            snprintf(what, sizeof what, "clsort_reduce %s sum of 1 and n - 1 copies of u/2: within depth * u * sum|x|",
+                     t ? "f64" : "f32");
+            check(fabs(got - exact) <= bound, what, n, "1, then u/2", 0, exact, got);
+        }
+}
+
+/* 64-bit histograms whose bins are not powers of two: each sample's bin is
+ * a division by a loop (rd_div96), which a device with a loop budget
+ * (llvmpipe: 65535 passes per work-item) counts; the launch must be shaped
+ * for it, or samples go uncounted without an error. u64 and i64 samples in
+ * [0, 1000) and a few outside, 10 and 8 bins, 10^6 + 3 samples. */
+static void rd_hist_div_budget(const test_env *e)
+{
+    static const struct { clsort_type t; unsigned bins; } hc[] = {{CLSORT_U64, 10}, {CLSORT_I64, 8}};
+    const size_t n = 1000003;
+    uint64_t *in = (uint64_t *)malloc(n * 8);
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        unsigned bins = hc[k].bins;
+        uint32_t ref[10], got[10];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        int r;
+        memset(ref, 0, sizeof ref);
+        for (i = 0; i < n; ++i) {
+            uint64_t x = rnd64();
+            in[i] = x % 97 == 0 ? x : x % 1000; /* about 1% outside (negative for i64) */
+            if (in[i] < 1000) ref[in[i] * bins / 1000]++;
+        }
+        memset(&hd, 0, sizeof hd);
+        hd.type = hc[k].t;
+        hd.bins = bins;
+        hd.lower_int = 0;
+        hd.upper_int = 1000;
+        ds = buffer(e->cs, n * 8, in);
+        dc = buffer(e->cs, bins * 4, NULL);
+        snprintf(what, sizeof what, "histogram %s, %u bins over [0, 1000) (a division per sample)",
+                 hc[k].t == CLSORT_U64 ? "u64" : "i64", bins);
+        r = clsort_histogram_even(e->cs, ds, n, dc, &hd, NULL);
+        check(r == CLSORT_SUCCESS, what, n, clsort_last_error(e->cs), 0, 0, r);
+        download(e->cs, dc, bins * 4, got);
+        for (i = 0; i < bins && got[i] == ref[i]; ++i) {}
+        check(i == bins, what, n, "every sample counted", i, i < bins ? ref[i] : 0, i < bins ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+    }
+    free(in);
+}
+
+/* Device offsets, used as documented without a check: the boundaries are
+ * off[1] .. off[segment_count - 1], segment 0 begins at 0 and the last one
+ * ends at n whatever off[0] and off[segment_count] say ({0, 10, 20} and
+ * {5, 10, 99} for n = 64: [0, 10) and [10, 64)); the same offsets from the
+ * host are refused. */
+static void rd_device_offsets(const test_env *e)
+{
+    enum { N = 64 };
+    static const uint32_t offs[2][3] = {{0, 10, 20}, {5, 10, 99}};
+    uint32_t in[N], got[N], want_scan[N], want_red[2] = {0, 0};
+    cl_mem din = buffer(e->cs, sizeof in, NULL), dout = buffer(e->cs, sizeof got, NULL), doff;
+    size_t i;
+    int k;
+    for (i = 0; i < N; ++i) {
+        in[i] = (uint32_t)(i * 7 + 1);
+        want_red[i >= 10] += in[i];
+        want_scan[i] = (i == 0 || i == 10 ? 0 : want_scan[i - 1]) + in[i];
+    }
+    clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL);
+    for (k = 0; k < 2; ++k) {
+        clsort_reduce_desc rd;
+        clsort_result r;
+        doff = buffer(e->cs, sizeof offs[k], offs[k]);
+        memset(&rd, 0, sizeof rd);
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data = doff;
+        rd.segment_count = 2;
+        rd.inclusive = 1;
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, 8, got);
+        check(r == CLSORT_SUCCESS && got[0] == want_red[0] && got[1] == want_red[1],
+              k ? "device offsets {5, 10, 99}, n = 64: segmented reduce over [0, 10) and [10, 64)"
+                : "device offsets {0, 10, 20}, n = 64: segmented reduce over [0, 10) and [10, 64)",
+              N, clsort_last_error(e->cs), 1, want_red[1], got[1]);
+        r = clsort_segmented_scan(e->cs, din, dout, N, &rd, NULL);
+        download(e->cs, dout, sizeof got, got);
+        for (i = 0; i < N && got[i] == want_scan[i]; ++i) {}
+        check(r == CLSORT_SUCCESS && i == N, "device offsets: segmented scan over [0, 10) and [10, 64)", N,
+              k ? "{5, 10, 99}" : "{0, 10, 20}", i, i < N ? want_scan[i] : 0, i < N ? got[i] : 0);
+        rd.segment_data = NULL;
+        rd.segment_data_host = offs[k];
+        r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT, "the same offsets from the host: refused", N,
+              clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        clReleaseMemObject(doff);
+    }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+}
+
+/* A watchdog thread for a call whose wait list holds `gate`, a user event
+ * the host sets after the call: it waits up to 20 s for `returned` (set by
+ * the caller when the call is back), notes whether that timed out, then
+ * sets `gate`, so that a call that waits on its wait list fails the check
+ * instead of hanging the run. Events carry the signals: thread-safe. */
+typedef struct rd_watch {
+    cl_event gate, returned;
+    int timed_out; /* read after pthread_join */
+} rd_watch;
+
+static void *rd_watchdog(void *arg)
+{
+    rd_watch *w = (rd_watch *)arg;
+    struct timespec pause = {0, 5000000};
+    int k;
+    cl_int st = CL_SUBMITTED;
+    for (k = 0; k < 4000; ++k) {
+        if (clGetEventInfo(w->returned, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS ||
+            st == CL_COMPLETE)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    w->timed_out = st != CL_COMPLETE;
+    clSetUserEventStatus(w->gate, CL_COMPLETE);
+    return NULL;
+}
+
+/* Device-level calls that take host offsets return before the events of
+ * their wait list complete (no call waits on the host inside): segmented
+ * reduce and scan (offsets uploaded), bitonic sort by segments (offsets and
+ * its plan uploaded). Each runs once to build its programs, then with a user
+ * event in enq's wait list that is set only after it returns; the results
+ * are checked against the host once the event is set. */
+static void rd_no_wait_on_host(const test_env *e)
+{
+    enum { N = 3000, SEGS = 7 };
+    static const uint32_t off[SEGS + 1] = {0, 5, 5, 700, 701, 2048, 2999, N};
+    uint32_t *in = (uint32_t *)malloc(N * 4), *got = (uint32_t *)malloc(N * 4), *want = (uint32_t *)malloc(N * 4);
+    cl_mem din = buffer(e->cs, N * 4, NULL), dout = buffer(e->cs, N * 4, NULL);
+    int call, run;
+    size_t i, s;
+    for (i = 0; i < N; ++i) in[i] = (uint32_t)(rnd64() >> 40);
+    for (call = 0; call < 3; ++call)
+        for (run = 0; run < 2; ++run) {
+            static const char *names[3] = {"clsort_segmented_reduce, host offsets", "clsort_segmented_scan, host offsets",
+                                           "clsort_bitonic_sort, host offsets"};
+            clsort_reduce_desc rd;
+            clsort_bitonic_desc bd;
+            clsort_enqueue enq;
+            rd_watch w;
+            pthread_t th;
+            cl_int err;
+            clsort_result r;
+            size_t count = call == 0 ? SEGS : N;
+            char what[128];
+            memset(&enq, 0, sizeof enq);
+            memset(&w, 0, sizeof w);
+            clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, N * 4, in, 0, NULL, NULL);
+            if (run == 1) {
+                w.gate = clCreateUserEvent(clsort_cl_context(e->cs), &err);
+                w.returned = clCreateUserEvent(clsort_cl_context(e->cs), &err);
+                enq.num_events_in_wait_list = 1;
+                enq.event_wait_list = &w.gate;
+                if (pthread_create(&th, NULL, rd_watchdog, &w) != 0) {
+                    check(0, "pthread_create", 0, "-", 0, 0, 0);
+                    break;
+                }
+            }
+            memset(&rd, 0, sizeof rd);
+            rd.segments = CLSORT_SEGMENTS_OFFSETS;
+            rd.segment_data_host = off;
+            rd.segment_count = SEGS;
+            rd.inclusive = 1;
+            memset(&bd, 0, sizeof bd);
+            bd.segment_offsets_host = off;
+            bd.segment_count = SEGS;
+            r = call == 0 ? clsort_segmented_reduce(e->cs, din, dout, N, &rd, &enq)
+              : call == 1 ? clsort_segmented_scan(e->cs, din, dout, N, &rd, &enq)
+                          : clsort_bitonic_sort(e->cs, din, dout, N, &bd, &enq);
+            if (run == 1) {
+                clSetUserEventStatus(w.returned, CL_COMPLETE);
+                pthread_join(th, NULL);
+                snprintf(what, sizeof what, "%s: returns before its wait list's user event is set", names[call]);
+                check(!w.timed_out, what, N, "user event", 0, 0, 1);
+            }
+            check(r == CLSORT_SUCCESS, names[call], N, clsort_last_error(e->cs), 0, 0, r);
+            clFinish(clsort_cl_queue(e->cs));
+            download(e->cs, dout, count * 4, got);
+            for (s = 0; s < SEGS; ++s) { /* the host's answer per segment */
+                uint32_t acc = 0;
+                size_t lo = off[s], hi = off[s + 1];
+                if (call == 2) {
+                    memcpy(want + lo, in + lo, (hi - lo) * 4);
+                    qsort(want + lo, hi - lo, 4, cmp_u32);
+                    continue;
+                }
+                for (i = lo; i < hi; ++i) {
+                    acc += in[i];
+                    if (call == 1) want[i] = acc;
+                }
+                if (call == 0) want[s] = acc;
+            }
+            for (i = 0; i < count && got[i] == want[i]; ++i) {}
+            check(i == count, names[call], N, run ? "after the user event" : "no wait list", i, i < count ? want[i] : 0,
+                  i < count ? got[i] : 0);
+            if (run == 1) {
+                clReleaseEvent(w.gate);
+                clReleaseEvent(w.returned);
+            }
+        }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+    free(in); free(got); free(want);
+}
+
 /* Tiny tiles: many carry levels at small n (depth: any order). */
 static void rd_small_tiles(const test_env *e)
 {
@@ -943,6 +1329,11 @@ static const test_case reduce_cases[] = {
     {"reduce-by-key, segmented reduce: types x operators", rd_by_key, ON_BOTH, ANY_SIZE},
     {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
+    {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
+    {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
+    {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
+    {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
+    {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
@@ -950,6 +1341,7 @@ static const test_case reduce_cases[] = {
     {"tile kernel variants", rd_variants, ON_BOTH, ANY_SIZE},
     {"arguments", rd_arguments, ON_BOTH, ANY_SIZE},
     {"host forms", rd_host, ON_BOTH, ANY_SIZE},
+    {"no wait on the host: host offsets and a user event", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
 };
 static const test_part reduce_part =
     TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED);

@@ -4,7 +4,7 @@
  * tests/test_clsort.c. */
 
 /* The look-back scan, pack and one-sweep sort with their tiles taken in
- * reverse start order (tuning.reverse_tiles, a test hook): the first
+ * reverse start order (tuning.testing.reverse_tiles, a test hook): the first
  * work-group to start takes the last tile, so every tile waits on tiles no
  * work-group has started. Only the decoupled fallback (common.cl LB_FALLBACK:
  * a tile that sees no progress sums its predecessor from the input) lets them
@@ -19,11 +19,11 @@ static void test_reverse_tiles(int tiny, int status32)
     size_t s;
     memset(&desc, 0, sizeof desc);
     desc.path = CLSORT_PATH_LOOKBACK;
-    desc.tuning.reverse_tiles = 1;
-    desc.tuning.status32 = status32;
+    desc.tuning.testing.reverse_tiles = 1;
+    desc.tuning.testing.status32 = status32;
     path_name = status32 ? "lookback, tiles reversed, 32-bit status pairs" : "lookback, tiles reversed";
     if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
-        check(0, "clsort_create with tuning.reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
+        check(0, "clsort_create with tuning.testing.reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
         return;
     }
@@ -48,7 +48,7 @@ static void test_reverse_tiles(int tiny, int status32)
  * a few, 2^k +- 1), alternating on one context, so that each call finds its
  * slot's regions in every state the bookkeeping can leave them (clean,
  * partly cleaned after a larger call, grown). form 0: the default status,
- * 1: tuning.status32, 2: 16-element tiles, with which a large call's status
+ * 1: tuning.testing.status32, 2: 16-element tiles, with which a large call's status
  * passes what a small call's kernel zeroes of it (clsort__status_budget).
  * Each call is checked against the C reference. */
 static void test_status_slots(int tiny, int form)
@@ -59,7 +59,7 @@ static void test_status_slots(int tiny, int form)
     clsort_context_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.path = CLSORT_PATH_LOOKBACK;
-    desc.tuning.status32 = form == 1;
+    desc.tuning.testing.status32 = form == 1;
     if (form == 2) desc.tuning.tile_wg = 4, desc.tuning.tile_items = 4;
     path_name = form == 1 ? "lookback, 32-bit status pairs, sizes alternating"
                 : form == 2 ? "lookback, 16-element tiles, sizes alternating" : "lookback, sizes alternating";

@@ -79,9 +79,9 @@ static void tree_reference(const uint64_t *c, size_t n, unsigned kb, uint32_t *n
 {
     long *st = (long *)malloc(3 * 2 * n * sizeof(long) + 64);
     size_t sp = 0;
+    parents[0] = 0xffffffffu; /* the root: node 0, the leaf itself for n = 1 */
     if (n < 2) { free(st); return; }
     st[sp++] = 0; st[sp++] = (long)n - 1; st[sp++] = 0;
-    parents[0] = 0xffffffffu;
     while (sp) {
         long idx = st[--sp], l = st[--sp], f = st[--sp], g = f, i;
         int common = tree_delta(c, n, kb, f, l);
@@ -187,9 +187,9 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     download(cs, v.bounds, 64, bounds);
     download(cs, v.permutation, n * 4, perm);
     download(cs, v.points, n * 16, points);
+    download(cs, v.parents, (2 * n - 1) * 4, parents);
     if (n > 1) {
         download(cs, v.nodes, (n - 1) * 16, nodes);
-        download(cs, v.parents, (2 * n - 1) * 4, parents);
         download(cs, v.box_lo, (n - 1) * 16, lo);
         download(cs, v.box_hi, (n - 1) * 16, hi);
         download(cs, v.com, (n - 1) * 16, com);
@@ -231,8 +231,9 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     check(n < 2 || bad == n - 1, "tree nodes (children, range, split)", n, dn, bad,
           bad + 1 < n ? rnodes[4 * bad + 2] * 1e6 + rnodes[4 * bad + 3] : 0,
           bad + 1 < n ? nodes[4 * bad + 2] * 1e6 + nodes[4 * bad + 3] : 0);
-    for (bad = 0; n > 1 && bad < 2 * n - 1 && parents[bad] == rparents[bad]; ++bad) {}
-    check(n < 2 || bad == 2 * n - 1, "tree parents", n, dn, bad, 0, 0);
+    for (bad = 0; bad < 2 * n - 1 && parents[bad] == rparents[bad]; ++bad) {}
+    check(bad == 2 * n - 1, "tree parents", n, dn, bad, bad < 2 * n - 1 ? rparents[bad] : 0,
+          bad < 2 * n - 1 ? parents[bad] : 0);
     /* summaries, bottom-up check of every node from its children */
     for (bad = 0; n > 1 && bad < n - 1; ++bad) {
         const uint32_t *nd = rnodes + 4 * bad;
@@ -930,9 +931,160 @@ static void tree_arguments(const test_env *e)
     clsort_tree_destroy(tree);
 }
 
+/* One point, 2D and 3D: the leaf is the root, node 0, and its parent word
+ * must read 0xffffffff as for any root. The word is set to 0 between two
+ * builds, so that a build that leaves it unwritten cannot pass by the
+ * buffer's earlier contents. */
+static void tree_one_point(const test_env *e)
+{
+    static const float rec[4] = {0.25f, -3.0f, 7.5f, 1.0f};
+    clsort_tree *tree = tree_for_case(e->cs);
+    cl_mem pos = buffer(e->cs, sizeof rec, rec);
+    unsigned dims;
+    int build;
+    for (dims = 2; tree && dims <= 3; ++dims)
+        for (build = 0; build < 2; ++build) {
+            clsort_tree_desc td;
+            clsort_tree_view v;
+            uint32_t parent = 0;
+            const cl_uint zero = 0;
+            clsort_result r;
+            memset(&td, 0, sizeof td);
+            td.dims = dims;
+            r = clsort_tree_build(e->cs, tree, pos, 1, &td, NULL);
+            check(r == CLSORT_SUCCESS, "tree build of one point", 1, clsort_last_error(e->cs), 0, 0, r);
+            if (r != CLSORT_SUCCESS || clsort_tree_get_view(tree, &v) != CLSORT_SUCCESS) continue;
+            download(e->cs, v.parents, 4, &parent);
+            check(parent == 0xffffffffu, dims == 2 ? "one-point 2D tree: the root's parent" : "one-point 3D tree: the root's parent",
+                  1, build ? "after a stale 0" : "first build", 0, 0xffffffffu, parent);
+            if (clEnqueueFillBuffer(clsort_cl_queue(e->cs), v.parents, &zero, 4, 0, 4, 0, NULL, NULL) != CL_SUCCESS ||
+                clFinish(clsort_cl_queue(e->cs)) != CL_SUCCESS)
+                check(0, "clEnqueueFillBuffer of view.parents", 1, "-", 0, 0, 0);
+        }
+    clReleaseMemObject(pos);
+    if (tree) clsort_tree_destroy(tree);
+}
+
+/* bmax (view.box_hi[k].w) bounds the distance from node k's centre of mass
+ * to each of its points, computed in double, at scales where the squares of
+ * the distances underflow in float: 21 points 2^-80 apart near 2^-60, and
+ * points at x = 2^-k (k < 120); a unit-scale set as a control. */
+static void tree_bmax_tiny(const test_env *e)
+{
+    enum { NMAX = 160 };
+    clsort_tree *tree = tree_for_case(e->cs);
+    float rec[4 * NMAX];
+    int set;
+    for (set = 0; tree && set < 3; ++set) {
+        size_t n = set == 0 ? 21 : set == 1 ? 119 : NMAX, i, c, j, bad_node = 0, bad = 0;
+        double worst = 0.0, worst_b = 0.0;
+        float points[4 * NMAX], hi[4 * NMAX], com[4 * NMAX];
+        uint32_t nodes[4 * NMAX];
+        clsort_tree_desc td;
+        clsort_tree_view v;
+        clsort_result r;
+        cl_mem pos;
+        const char *name = set == 0 ? "21 points 2^-80 apart near 2^-60" : set == 1 ? "x = 2^-k, k < 120" : "unit cube";
+        for (i = 0; i < n; ++i) {
+            double u = (double)(rnd64() >> 11) / 9007199254740992.0;
+            if (set == 0) {
+                rec[4 * i] = (float)(ldexp(1.0, -60) + ldexp((double)i, -80));
+                rec[4 * i + 1] = (float)(ldexp(1.0, -60) + ldexp((double)((i * 7) % 21), -80));
+                rec[4 * i + 2] = (float)(ldexp(1.0, -60) - ldexp((double)((i * 5) % 21), -80));
+            } else if (set == 1) {
+                rec[4 * i] = (float)ldexp(1.0, -(int)(i + 1));
+                rec[4 * i + 1] = (float)ldexp(u, -(int)(i % 100) - 20);
+                rec[4 * i + 2] = 0.0f;
+            } else {
+                rec[4 * i] = (float)u;
+                rec[4 * i + 1] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+                rec[4 * i + 2] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+            }
+            rec[4 * i + 3] = 1.0f + (float)(i % 3);
+        }
+        memset(&td, 0, sizeof td);
+        td.dims = 3;
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        pos = buffer(e->cs, n * 16, rec);
+        r = clsort_tree_build(e->cs, tree, pos, n, &td, NULL);
+        check(r == CLSORT_SUCCESS, "tree build (bmax)", n, clsort_last_error(e->cs), 0, 0, r);
+        clReleaseMemObject(pos);
+        if (r != CLSORT_SUCCESS || clsort_tree_get_view(tree, &v) != CLSORT_SUCCESS) continue;
+        download(e->cs, v.points, n * 16, points);
+        download(e->cs, v.nodes, (n - 1) * 16, nodes);
+        download(e->cs, v.box_hi, (n - 1) * 16, hi);
+        download(e->cs, v.com, (n - 1) * 16, com);
+        for (c = 0; c + 1 < n; ++c)
+            for (j = nodes[4 * c + 2]; j <= nodes[4 * c + 3] && j < n; ++j) {
+                double dx = (double)points[4 * j] - com[4 * c], dy = (double)points[4 * j + 1] - com[4 * c + 1],
+                       dz = (double)points[4 * j + 2] - com[4 * c + 2], d = sqrt(dx * dx + dy * dy + dz * dz);
+                if (!(d <= (double)hi[4 * c + 3])) {
+                    if (!bad) bad_node = c, worst = d, worst_b = hi[4 * c + 3];
+                    ++bad;
+                }
+            }
+        check(bad == 0, "tree bmax: an upper bound of each point's distance to its node's centre", n, name, bad_node,
+              worst, worst_b);
+    }
+    if (tree) clsort_tree_destroy(tree);
+}
+
+/* Radius queries whose outputs are the tree's own buffers: refused with a
+ * message naming both, and the tree untouched (the codes, the parents and
+ * the quadrupoles as counts, offsets and indices). */
+static void tree_radius_into_tree(const test_env *e)
+{
+    enum { N = 64, NQ = 16 };
+    clsort_tree *tree = tree_for_case(e->cs);
+    float rec[4 * N];
+    uint32_t before[N], after[N];
+    clsort_tree_desc td;
+    clsort_tree_view v;
+    clsort_tree_radius_desc rd;
+    cl_mem pos, counts, offsets;
+    size_t i;
+    int k;
+    if (!tree) return;
+    for (i = 0; i < 4 * N; ++i) rec[i] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+    pos = buffer(e->cs, sizeof rec, rec);
+    counts = buffer(e->cs, NQ * 4, NULL);
+    offsets = buffer(e->cs, (NQ + 1) * 4, NULL);
+    memset(&td, 0, sizeof td);
+    check(clsort_tree_build(e->cs, tree, pos, N, &td, NULL) == CLSORT_SUCCESS && clsort_tree_get_view(tree, &v) == CLSORT_SUCCESS,
+          "tree build (radius into the tree)", N, clsort_last_error(e->cs), 0, 0, 0);
+    for (k = 0; k < 3; ++k) {
+        static const char *what[3] = {"radius: desc.counts = the tree's view.codes refused, the tree untouched",
+                                      "radius: desc.offsets = the tree's view.parents refused, the tree untouched",
+                                      "radius: desc.indices = the tree's view.quad refused, the tree untouched"};
+        cl_mem victim = k == 0 ? v.codes : k == 1 ? v.parents : v.quad;
+        clsort_result r;
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 0.5f;
+        rd.counts = k == 0 ? v.codes : counts;
+        rd.offsets = k == 1 ? v.parents : offsets;
+        rd.indices = k == 2 ? v.quad : NULL;
+        rd.capacity = k == 2 ? N : 0;
+        download(e->cs, victim, sizeof before, before);
+        r = clsort_tree_radius(e->cs, tree, pos, NQ, &rd, NULL, NULL);
+        clFinish(clsort_cl_queue(e->cs));
+        download(e->cs, victim, sizeof after, after);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), "the tree's") != NULL &&
+                  memcmp(before, after, sizeof before) == 0,
+              what[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+    }
+    clReleaseMemObject(pos);
+    clReleaseMemObject(counts);
+    clReleaseMemObject(offsets);
+    clsort_tree_destroy(tree);
+}
+
 /* Path-independent: once, on a context of the part's own, like the N-body part. */
 static const test_case tree_cases[] = {
     {"builds: sizes x distributions", tree_builds, ON_PORTABLE, ANY_SIZE},
+    {"one point: the root's parent", tree_one_point, ON_PORTABLE, ANY_SIZE},
+    {"bmax: an upper bound at tiny scales", tree_bmax_tiny, ON_PORTABLE, ANY_SIZE},
+    {"radius outputs over the tree's buffers: refused", tree_radius_into_tree, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
