@@ -90,14 +90,16 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 # at the end one line summing every part (tests/run_parts.sh). The programs
 # are built as its first part, their compile lines not echoed. The suite runs
 # every family on both cross-work-group paths at --quick size, with the
-# program cache off (CLSORT_CACHE_DIR=off above). Within five minutes on two
-# cores from empty caches; what takes longer belongs in check.
+# program cache on as a user gets it (an empty directory under $(BUILD),
+# cache_when AUTO: on PoCL nothing is stored inside a call or at exit).
+# Within five minutes on two cores from empty caches; what takes longer
+# belongs in check.
 TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
 TEST_STEPS = build '$(MAKE) -s --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
   check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
-  'test_clsort --quick' './$(BUILD)/test_clsort --quick' \
+  'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick' \
   multidev '$(MAKE) --no-print-directory multidev'
 test: deps | $(BUILD)
 	@tests/deps.sh clang
@@ -108,7 +110,7 @@ test-full: deps $(BUILD)/test_clsort
 	@tests/run_parts.sh 'test_clsort --full' './$(BUILD)/test_clsort --full'
 
 # The program cache: the quick scan, split and api parts fill a fresh cache
-# under $(BUILD), test_cache checks the cache and clsort_prepare, and the same
+# under $(BUILD) (stored as programs leave the context: CLSORT_CACHE_WHEN), test_cache checks the cache and clsort_prepare, and the same
 # parts run again with every program from that cache (none may be built from
 # source).
 SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
@@ -117,7 +119,7 @@ WARM_LOG    = $(BUILD)/test_warm.log
 test-cache: deps $(BUILD)/test_clsort $(BUILD)/test_cache
 	@rm -rf $(SUITE_CACHE)
 	@tests/run_parts.sh \
-	  'quick $(CACHE_RUN_PARTS), filling the program cache' 'CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
+	  'quick $(CACHE_RUN_PARTS), filling the program cache' 'CLSORT_CACHE_WHEN=leave CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS)' \
 	  test_cache './$(BUILD)/test_cache $(BUILD)/cache_test' \
 	  'quick $(CACHE_RUN_PARTS), from the program cache' \
 	    '{ CLSORT_CACHE_DIR=$(SUITE_CACHE) ./$(BUILD)/test_clsort --quick $(CACHE_RUN_PARTS); echo $$? > $(WARM_LOG).status; } | \

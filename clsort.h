@@ -103,6 +103,8 @@
  *                   it). For sweeps and tests.
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
+ *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
+ *                   when the program cache stores (see PROGRAM CACHE).
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *   Test hooks (tuning.testing, clsort_test_hooks): for the library's own
  *   tests and measurements, not a stable API (a hook may change or go in any
@@ -260,13 +262,22 @@
  *   problem is counted and described in clsort_cache_stats_get (never an
  *   error). One file per program, 0.1-0.5 MB each; delete the directory to
  *   empty it. clsort_cache_stats_get also counts builds from source and
- *   cache hits. When: on GPUs but NVIDIA's right after the build; on CPU devices (PoCL,
- *   which compiles each kernel at its first launch and keeps that code in
- *   the program) when the program leaves the context (clsort_destroy, or
- *   evicted by newer ones), so the entry holds the compiled kernels and a
- *   later process compiles nothing; clsort_cache_flush(ctx) stores them
- *   earlier (e.g. after a warm-up, for a process that may never destroy its
- *   context). A program's kernels are created with it (clCreateKernel for
+ *   cache hits.
+ *     When (desc.cache_when, CLSORT_CACHE_WHEN): no call and no
+ *   clsort_destroy spends time on a store by default (AUTO). On GPUs the
+ *   binary is complete after the build and is stored right then, for
+ *   free. On CPU devices (PoCL) taking a binary compiles every kernel of
+ *   the program that has not run (seconds per program, minutes for the
+ *   reductions), so there AUTO stores only when clsort_cache_flush(ctx) is
+ *   called; PoCL keeps its own kernel cache, on by default, which serves a
+ *   second process about as well. NVIDIA: the PTX right after the build,
+ *   the cubin (below) over it on clsort_cache_flush. Call
+ *   clsort_cache_flush where a wait is welcome (a loading screen after
+ *   clsort_prepare, an install step): it stores every program built from
+ *   source and not yet stored, with the compiled kernels of the calls that
+ *   ran. BUILD stores inside the first call, LEAVE when the program leaves
+ *   the context (evicted, clsort_destroy), FLUSH only on the flush. A
+ *   program's kernels are created with it (clCreateKernel for
  *   each name of CL_PROGRAM_KERNEL_NAMES, before its binary is taken:
  *   drivers that compile at kernel creation put that code in the binary)
  *   and kept; where the program cannot list them (NVIDIA, for a program
@@ -288,9 +299,9 @@
  *   up to 31% slower), so each kernel first gets the register count of a
  *   whole-program JIT of the same PTX as its .maxnreg: H100 code from the
  *   cubins runs within -2%..+2% of the driver's build (bench/RESULTS.md).
- *   That costs two ptxas runs per program more, so on NVIDIA the store
- *   waits, as on CPUs, until the program leaves the context or
- *   clsort_cache_flush. Anything in the way (no libcuda,
+ *   That costs two ptxas runs per program more, so AUTO makes cubins only
+ *   on clsort_cache_flush (BUILD and LEAVE make them when they store).
+ *   Anything in the way (no libcuda,
  *   no single matching CUDA device, a CUDA call failing, a cubin refused or
  *   with other kernels) stores the PTX as before, the reason in
  *   clsort_cache_stats.warning ("cache: PTX stored, no cubin: ..."); .cubins
@@ -964,11 +975,25 @@ typedef struct clsort_tuning {
  * return its size either way; 0 = no such blob. Called first with data
  * NULL, capacity 0 to learn the size. store: keep a copy of the blob;
  * return 0 on success (a failure is only counted). Blobs are verified when
- * loaded: a wrong, truncated or foreign blob is ignored and rebuilt. On CPU
- * devices store is called when a program leaves the context, so also from
- * clsort_destroy and clsort_cache_flush (see PROGRAM CACHE): keep `user`
- * valid until the context is destroyed. */
+ * loaded: a wrong, truncated or foreign blob is ignored and rebuilt. store
+ * may be called from any call that builds, from clsort_cache_flush and
+ * (cache_when LEAVE) from clsort_destroy: keep `user` valid until the
+ * context is destroyed. */
 typedef size_t (*clsort_cache_load_fn)(void *user, const char *key, void *data, size_t capacity);
+
+/* When a program built from source is stored in the program cache
+ * (desc.cache_when, CLSORT_CACHE_WHEN=auto|build|leave|flush; see PROGRAM
+ * CACHE). Taking a binary costs nothing on most GPUs but compiles every
+ * kernel of the program on CPU runtimes (PoCL) and runs ptxas twice for an
+ * NVIDIA cubin: seconds, so AUTO never spends that inside a call or at exit. */
+typedef enum clsort_cache_when {
+    CLSORT_CACHE_WHEN_AUTO = 0, /* GPUs: right after the build (NVIDIA: its PTX, and the cubin on
+                                   clsort_cache_flush); CPU devices: only on clsort_cache_flush */
+    CLSORT_CACHE_WHEN_BUILD,    /* right after every build from source, inside the first call */
+    CLSORT_CACHE_WHEN_LEAVE,    /* when the program leaves the context: evicted, clsort_destroy,
+                                   or clsort_cache_flush, whichever comes first */
+    CLSORT_CACHE_WHEN_FLUSH     /* only on clsort_cache_flush */
+} clsort_cache_when;
 typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
 
 typedef struct clsort_context_desc {
@@ -992,6 +1017,7 @@ typedef struct clsort_context_desc {
     clsort_cache_load_fn cache_load;   /* both or neither */
     clsort_cache_store_fn cache_store;
     void *cache_user;                  /* passed to both */
+    clsort_cache_when cache_when;      /* AUTO = per device (or $CLSORT_CACHE_WHEN) */
 } clsort_context_desc;
 
 /* Optional per-call queue and events of device-level functions (NULL = the
@@ -1034,9 +1060,10 @@ typedef struct clsort_cache_stats {
     unsigned long cubins;       /* of the stores: NVIDIA entries stored as a cubin (machine code), not PTX */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
-/* Stores now the binaries whose store waits for their program to leave the
- * context (CPU devices, see PROGRAM CACHE): after the calls a process makes
- * at start, say. Never fails because of the cache (problems are counted in
+/* Stores now every binary built from source and not yet stored (cache_when
+ * AUTO on CPU devices and for NVIDIA's cubins, LEAVE, FLUSH; see PROGRAM
+ * CACHE) that is still in the context: on a loading screen after
+ * clsort_prepare, or in an install step. It takes as long as the stores take (seconds on PoCL). Never fails because of the cache (problems are counted in
  * clsort_cache_stats); CLSORT_ERROR_INVALID_ARGUMENT for a NULL context. */
 CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx);
 
@@ -2146,7 +2173,7 @@ typedef struct clsort__program {
     cl_program program;
     char kernel_names[CLSORT__MAX_KERNELS][32]; /* "" = free */
     cl_kernel kernels[CLSORT__MAX_KERNELS];
-    int store_pending;      /* its binary goes to the cache when it leaves the context (cache.defer) */
+    int store_pending;      /* built from source, not yet stored as it will be (cache.when) */
     unsigned char store_key[32];
     size_t wg, items;       /* the shape its options encode (from the request) */
     unsigned long last_use; /* the context's use clock at its last lookup (LRU eviction) */
@@ -2178,7 +2205,7 @@ typedef struct clsort__profile {
     int lb_status64;        /* look-back status: one 64-bit word per tile (else a pair of 32-bit words) */
     int serial_groups;      /* work-groups run as loops over work-items: few work-items, many items each */
     size_t min_wg;          /* narrowest work-group that runs correctly (clsort__widen) */
-    int cache_defer;        /* program cache: store a binary when the program leaves the context */
+    int cache_defer;        /* program cache: taking a binary costs compile work (cache_when AUTO: on flush) */
     int cache_cubin;        /* program cache: store a PTX binary as a cubin made through libcuda (>>cubin) */
     int nv_attr_query;      /* cl_nv_device_attribute_query: compute capability, PCI bus and slot */
     int pci_bus_info;       /* cl_khr_pci_bus_info: PCI domain, bus, device, function */
@@ -2195,7 +2222,8 @@ typedef struct clsort__cache {
     clsort_cache_store_fn store;
     void *user;
     char ident[2048];             /* library, platform, device and driver: hashed into every key */
-    int defer;                    /* store a built program's binary when it leaves the context, not at build */
+    clsort_cache_when when;       /* resolved: BUILD, LEAVE or FLUSH (never AUTO) */
+    int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
     unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins;
     char warning[512];
 } clsort__cache;
@@ -2257,7 +2285,7 @@ static void clsort__cache_key(const clsort_context *ctx, const char *opts, const
                               unsigned char key[32]);                                                  /* >>cache */
 static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts); /* >>cache */
 static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32],
-                                const char *opts);                                                     /* >>cache */
+                                const char *opts, int cubin_ok);                                                     /* >>cache */
 static int clsort__is_cuda_helper(const char *name);                                                   /* >>cubin */
 static void clsort__cuda_unload(clsort_context *ctx);                                                  /* >>cubin */
 
@@ -2557,11 +2585,15 @@ static void clsort__decide(clsort__profile *d)
      * the binary taken after the calls ran loads with nothing left to
      * compile (PoCL 3.1: first scan of 2^16 from it 11 ms, against ~400 ms
      * from the binary taken right after the build, bench/RESULTS.md), and
-     * taking the binary right after the build costs ~1 s per program there
-     * (it compiles every kernel for any size). So there the binary is stored
-     * when the program leaves the context (evicted, clsort_destroy,
-     * clsort_cache_flush); elsewhere (GPUs: NVIDIA's binary is complete
-     * after the build) right after it; but see cache_cubin below. */
+     * taking the binary at all costs compile work: every kernel not yet
+     * launched is compiled for any size, ~1 s per program, 3.7 min for the
+     * reduction program. Stored when the program left the context, the
+     * quick scan and split tests ran 277 s from empty caches, against 59 s
+     * with no store, and 2.9 s warm from PoCL's own kernel cache (on by
+     * default) against 1.8 s from ours (bench/RESULTS.md, program cache).
+     * So there cache_when AUTO stores only on clsort_cache_flush, never
+     * inside a call or at exit; elsewhere (GPUs: the binary is complete
+     * after the build) right after the build; but see cache_cubin below. */
     d->cache_defer = d->cpu;
     /* NVIDIA: cache entries as cubin through libcuda. The driver's program
      * binary is PTX, and clBuildProgram of PTX runs ptxas again: 36-432 ms
@@ -2578,9 +2610,9 @@ static void clsort__decide(clsort__profile *d)
     /* Making that cubin runs ptxas twice more (the register counts of the
      * whole-program JIT, then the link: >>cubin): on the H100 the 9
      * programs of bench/coldstart.c took 21.0 s of first calls stored at
-     * build, against 10.0 s without cubins. So there, too, the store waits
-     * until the program leaves the context or clsort_cache_flush, off the
-     * first call's path. */
+     * build, against 10.0 s without cubins, and 3.6-21 s at exit when
+     * destroy made them. So there AUTO stores the PTX right after the build
+     * (free) and the cubin over it on clsort_cache_flush only. */
     d->cache_defer = d->cache_defer || d->cache_cubin;
 }
 
@@ -2963,15 +2995,16 @@ static void clsort__program_opts(const clsort__program *p, char *opts, size_t si
     snprintf(opts, size, "-cl-std=CL1.2%s", p->options);
 }
 
-/* A program leaving the context (evicted, destroyed): its deferred store
- * first (cache.defer), then its kernels and itself. */
+/* A program leaving the context (evicted, destroyed): its pending store
+ * first when the cache stores then (cache.when LEAVE), then its kernels and
+ * itself. */
 static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 {
     int k;
-    if (p->store_pending && p->program && ctx->cache.on) {
+    if (p->store_pending && p->program && ctx->cache.on && ctx->cache.when == CLSORT_CACHE_WHEN_LEAVE) {
         char opts[480];
         clsort__program_opts(p, opts, sizeof opts);
-        clsort__cache_store(ctx, p->program, p->store_key, opts);
+        clsort__cache_store(ctx, p->program, p->store_key, opts, 1);
     }
     for (k = 0; k < CLSORT__MAX_KERNELS; ++k)
         if (p->kernels[k]) CLSORT__CL(ctx, clReleaseKernel)(p->kernels[k]);
@@ -3127,11 +3160,12 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         clsort__program_release(ctx, p); /* nothing stored: store_pending is not set yet */
         return r;
     }
-    if (from_source && ctx->cache.on && ctx->cache.defer) {
+    if (from_source && ctx->cache.on && ctx->cache.when == CLSORT_CACHE_WHEN_BUILD) {
+        clsort__cache_store(ctx, p->program, hash, opts, 1);
+    } else if (from_source && ctx->cache.on) {
+        if (ctx->cache.ptx_at_build) clsort__cache_store(ctx, p->program, hash, opts, 0);
         p->store_pending = 1;
         memcpy(p->store_key, hash, sizeof p->store_key);
-    } else if (from_source && ctx->cache.on) {
-        clsort__cache_store(ctx, p->program, hash, opts);
     }
     p->hash = h;
     memcpy(p->sources, rq->sources, sizeof p->sources);
@@ -11431,7 +11465,7 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
 {
     clsort__cache *c = &ctx->cache;
     cl_platform_id plat = NULL;
-    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "", *when_env;
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
@@ -11489,8 +11523,17 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
         return CLSORT_SUCCESS;
     }
-    /* when to store a binary: the quirk table's row (dev.cache_defer) */
-    c->defer = ctx->dev.cache_defer;
+    /* when to store a binary: desc, environment, else the quirk table's row */
+    c->when = d->cache_when;
+    if (c->when == CLSORT_CACHE_WHEN_AUTO && (when_env = getenv("CLSORT_CACHE_WHEN")) != NULL) {
+        if (strcmp(when_env, "build") == 0) c->when = CLSORT_CACHE_WHEN_BUILD;
+        else if (strcmp(when_env, "leave") == 0) c->when = CLSORT_CACHE_WHEN_LEAVE;
+        else if (strcmp(when_env, "flush") == 0) c->when = CLSORT_CACHE_WHEN_FLUSH;
+    }
+    if (c->when == CLSORT_CACHE_WHEN_AUTO) {
+        c->when = ctx->dev.cache_defer ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD;
+        c->ptx_at_build = ctx->dev.cache_cubin;
+    }
     if (!clsort__cache_ident_add(ctx, plat, CL_PLATFORM_NAME, "platform") ||
         !clsort__cache_ident_add(ctx, plat, CL_PLATFORM_VERSION, "platform version") ||
         !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
@@ -11821,11 +11864,12 @@ static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, 
  * freed here): on NVIDIA a cubin made from it instead, when that works
  * (>>cubin); the header; written. */
 static void clsort__cache_put(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts,
-                              unsigned char *entry, size_t len)
+                              unsigned char *entry, size_t len, int cubin_ok)
 {
     size_t cubin_len = 0;
     unsigned long stores = ctx->cache.stores;
-    unsigned char *cubin = clsort__cache_cubin(ctx, prog, opts, entry + CLSORT__CACHE_HEADER, len, &cubin_len);
+    unsigned char *cubin =
+        cubin_ok ? clsort__cache_cubin(ctx, prog, opts, entry + CLSORT__CACHE_HEADER, len, &cubin_len) : NULL;
     int as_cubin = 0;
     if (cubin) {
         unsigned char *centry = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + cubin_len);
@@ -11846,8 +11890,10 @@ static void clsort__cache_put(clsort_context *ctx, cl_program prog, const unsign
     CLSORT_FREE(entry);
 }
 
-/* After a build from source with opts: the binary and its header, stored. */
-static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts)
+/* After a build from source with opts: the binary and its header, stored
+ * (on NVIDIA as a cubin when cubin_ok, see >>cubin). */
+static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32], const char *opts,
+                                int cubin_ok)
 {
     size_t len = 0;
     unsigned char *entry, *bin;
@@ -11871,7 +11917,7 @@ static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsi
         CLSORT_FREE(entry);
         return;
     }
-    clsort__cache_put(ctx, prog, key, opts, entry, len);
+    clsort__cache_put(ctx, prog, key, opts, entry, len, cubin_ok);
 }
 
 /* The program of key from the cache, built from its binary with opts; NULL
@@ -11917,7 +11963,7 @@ CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx)
         if (p->store_pending && p->program && ctx->cache.on) {
             char opts[480];
             clsort__program_opts(p, opts, sizeof opts);
-            clsort__cache_store(ctx, p->program, p->store_key, opts);
+            clsort__cache_store(ctx, p->program, p->store_key, opts, 1);
         }
         p->store_pending = 0;
     }

@@ -100,13 +100,16 @@ static void write_file(const char *path, const void *data, size_t size)
 }
 
 /* A context with the cache in dir (NULL: off). */
-static clsort_context *make_ctx(const char *dir)
+/* A context on the cache directory dir (NULL: cache off) that stores as
+ * `when` says. */
+static clsort_context *make_ctx_when(const char *dir, clsort_cache_when when)
 {
     clsort_context_desc d;
     clsort_context *cs = NULL;
     memset(&d, 0, sizeof d);
     d.cache_dir = dir;
     d.cache_off = dir == NULL;
+    d.cache_when = when;
     if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
         printf("clsort_create: %s\n", clsort_last_error(cs));
         clsort_destroy(cs);
@@ -114,6 +117,10 @@ static clsort_context *make_ctx(const char *dir)
     }
     return cs;
 }
+
+/* Most tests count stores made when a program leaves the context: LEAVE on
+ * every device (test_when checks the default). */
+static clsort_context *make_ctx(const char *dir) { return make_ctx_when(dir, CLSORT_CACHE_WHEN_LEAVE); }
 
 static clsort_cache_stats stats(const clsort_context *cs)
 {
@@ -561,6 +568,76 @@ static void test_special_entries(void)
     remove(fifo);
 }
 
+/* When the cache stores (desc.cache_when, CLSORT_CACHE_WHEN): AUTO spends
+ * nothing inside a call or clsort_destroy where taking a binary compiles
+ * (CPU devices), and stores at the build elsewhere; BUILD, LEAVE and FLUSH
+ * as named; the desc wins over the environment. */
+static void test_when(void)
+{
+    char dir[600];
+    clsort_context *cs;
+    clsort__program *p = NULL;
+    path_of(dir, sizeof dir, "when");
+    rmtree(dir);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+        int cpu = cs->dev.cache_defer;
+        check(cs->cache.when == (cpu ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD),
+              "when: AUTO is FLUSH where taking a binary compiles (CPU devices), else BUILD");
+        check(clsort__gather_program(cs, &p) == CLSORT_SUCCESS && stats(cs).builds == 1 &&
+                  stats(cs).stores == (cpu ? 0u : 1u) && count_files(dir, ".bin", NULL, 0) == (cpu ? 0 : 1),
+              "when: AUTO: stored at the build only where that is free");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == (cpu ? 0 : 1), "when: AUTO: clsort_destroy stores nothing");
+        if (cpu && (cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+            check(gather_ok(cs) && stats(cs).builds == 1 && stats(cs).hits == 0 && stats(cs).stores == 1 &&
+                      count_files(dir, ".bin", NULL, 0) == 1,
+                  "when: AUTO on a CPU device: built again, then clsort_cache_flush stores it");
+            clsort_destroy(cs);
+        }
+        expect_gather(dir, 0, 1, 0, "when: AUTO: a later context loads the entry");
+    }
+    rmtree(dir);
+    setenv("CLSORT_CACHE_WHEN", "build", 1);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+        check(cs->cache.when == CLSORT_CACHE_WHEN_BUILD && clsort__gather_program(cs, &p) == CLSORT_SUCCESS &&
+                  stats(cs).stores == 1 && count_files(dir, ".bin", NULL, 0) == 1,
+              "when: CLSORT_CACHE_WHEN=build: stored right after the build");
+        clsort_destroy(cs);
+    }
+    rmtree(dir);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_FLUSH)) != NULL) {
+        check(cs->cache.when == CLSORT_CACHE_WHEN_FLUSH, "when: desc.cache_when wins over CLSORT_CACHE_WHEN");
+        p = NULL;
+        if (clsort__gather_program(cs, &p) == CLSORT_SUCCESS && p) clsort__program_release(cs, p);
+        check(p && stats(cs).stores == 0 && count_files(dir, ".bin", NULL, 0) == 0,
+              "when: FLUSH: a program evicted from the context is not stored");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == 0, "when: FLUSH: clsort_destroy stores nothing");
+    }
+    setenv("CLSORT_CACHE_WHEN", "leave", 1);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+        check(cs->cache.when == CLSORT_CACHE_WHEN_LEAVE && clsort__gather_program(cs, &p) == CLSORT_SUCCESS &&
+                  stats(cs).stores == 0,
+              "when: CLSORT_CACHE_WHEN=leave: nothing stored at the build");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == 1, "when: LEAVE: clsort_destroy stores it");
+    }
+    unsetenv("CLSORT_CACHE_WHEN");
+    rmtree(dir);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) { /* as AUTO resolves on NVIDIA */
+        cs->dev.cache_cubin = 1, cs->dev.nv_cc_major = 9, cs->dev.nv_cc_minor = 0;
+        cs->cache.when = CLSORT_CACHE_WHEN_FLUSH, cs->cache.ptx_at_build = 1;
+        check(clsort__gather_program(cs, &p) == CLSORT_SUCCESS && p && p->store_pending && stats(cs).stores == 1 &&
+                  stats(cs).cubins == 0 && cs->cuda.state == 0,
+              "when: AUTO on NVIDIA: the PTX stored at the build, libcuda not opened, the cubin pending");
+        check(clsort_cache_flush(cs) == CLSORT_SUCCESS && stats(cs).stores == 2 && !p->store_pending,
+              "when: AUTO on NVIDIA: clsort_cache_flush stores again (the cubin over the PTX)");
+        clsort_destroy(cs);
+        check(count_files(dir, ".bin", NULL, 0) == 1, "when: one entry for the program");
+    }
+    rmtree(dir);
+}
+
 static void test_dirs(void)
 {
     char dir[600], file[600];
@@ -696,12 +773,12 @@ static void test_callbacks(void)
     for (i = 0; i < m.count; ++i) free(m.blob[i]);
 }
 
-/* The gather program of a fresh context on dir, its store deferred or not
- * (the cache.defer hook: CPU devices defer, GPUs do not). */
+/* The gather program of a fresh context on dir, its store deferred until
+ * the program leaves the context or made at the build (cache.when). */
 static clsort__program *gather_program(clsort_context *cs, int defer)
 {
     clsort__program *p = NULL;
-    cs->cache.defer = defer;
+    cs->cache.when = defer ? CLSORT_CACHE_WHEN_LEAVE : CLSORT_CACHE_WHEN_BUILD;
     return clsort__gather_program(cs, &p) == CLSORT_SUCCESS ? p : NULL;
 }
 
@@ -1089,7 +1166,7 @@ static void test_cubin(void)
         gather_key_bytes(cs, key);
         clsort__program_opts(p, opts, sizeof opts);
         if (e) memcpy(e + CLSORT__CACHE_HEADER, nv_ptx, n);
-        if (e) clsort__cache_put(cs, p->program, key, opts, e, n);
+        if (e) clsort__cache_put(cs, p->program, key, opts, e, n, 1);
         got = count_files(dir, ".bin", entry, sizeof entry) == 1 ? read_file(entry, &got_len) : NULL;
         check(e && stats(cs).stores == stores + 1 && stats(cs).cubins == 1 && got && want &&
                   got_len == CLSORT__CACHE_HEADER + want_len && memcmp(got + CLSORT__CACHE_HEADER, want, want_len) == 0,
@@ -1112,7 +1189,7 @@ static void test_cubin(void)
                 gather_key_bytes(cs, key);
                 clsort__program_opts(p, opts, sizeof opts);
                 memcpy(e + CLSORT__CACHE_HEADER, nv_ptx, n);
-                clsort__cache_put(cs, p->program, key, opts, e, n);
+                clsort__cache_put(cs, p->program, key, opts, e, n, 1);
             } else {
                 free(e);
             }
@@ -1459,6 +1536,8 @@ int main(int argc, char **argv)
     test_callbacks();
     printf("deferred stores, kernels, lookup...\n");
     test_deferred();
+    printf("when the cache stores...\n");
+    test_when();
     test_kernel_sets();
     test_location();
     printf("NVIDIA's entries as cubin (libcuda stand-in)...\n");
