@@ -2,7 +2,8 @@
 # Writes clsort.h with its generated region (between the BEGIN/END GENERATED
 # KERNELS markers) rebuilt from kernels/*.cl by `xxd -i`: one byte array per
 # file and the table clsort__kernel_source() looks files up in, so a new
-# kernels/*.cl file is embedded with no other edit.
+# kernels/*.cl file is embedded with no other edit; and the closing comment
+# rebuilt from LICENSE, so the header carries the licence text in full.
 #   gen/embed.sh            rewrite clsort.h in place
 #   gen/embed.sh --check    exit 1 (with a diff) when clsort.h is out of date
 set -eu
@@ -32,10 +33,16 @@ awk -v region="$region" '
     /BEGIN GENERATED KERNELS/ { print; while ((getline line < region) > 0) print line; skip = 1; next }
     /END GENERATED KERNELS/   { skip = 0 }
     !skip { print }
-' clsort.h > "$tmp"
+' clsort.h | awk '{ print } /^#endif \/\* CLSORT_IMPLEMENTATION \*\/$/ { exit }' > "$tmp"
+{
+    echo
+    echo "/*"
+    sed -e 's/^/ * /' -e 's/ $//' LICENSE
+    echo " */"
+} >> "$tmp"
 if [ "${1:-}" = "--check" ]; then
     if ! cmp -s "$tmp" clsort.h; then
-        echo "clsort.h: the embedded kernels differ from kernels/ - run 'make gen'" >&2
+        echo "clsort.h: the embedded kernels or the licence differ from kernels/ and LICENSE - run 'make gen'" >&2
         diff "$tmp" clsort.h | head -n 20 >&2
         exit 1
     fi
