@@ -1420,7 +1420,8 @@ int main(int argc, char **argv)
     test_families(cc, devs[family_device], family_device);
     if (nd > 1) {
         char buf[120];
-        snprintf(buf, sizeof buf, "%lu kernel listings answered as NVIDIA does (-45), the kernels created by name", listings_refused - probe_refusals);
+        snprintf(buf, sizeof buf, "%lu kernel listings answered as NVIDIA does (-45), the kernels created by name",
+                 listings_refused - probe_refusals);
         /* the library met the refusal (and went on): else the test would no
          * longer exercise what it is for */
         check(listings_refused > probe_refusals, "the library asked programs of non-first devices for their kernels", buf);
