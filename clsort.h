@@ -784,9 +784,9 @@
  *           waits for every copy on its own, so that each step shows its
  *           whole cost (with overlap the copy steps show only the waits the
  *           exchange did not hide).
- * ADDING A PRIMITIVE (the 11 places a new family touches; the engine is not
+ * ADDING A PRIMITIVE (the 12 places a new family touches; the engine is not
  * edited. Every list of families either comes from CLSORT_FAMILIES or is
- * checked against it, so that each place but the documents (11), when left
+ * checked against it, so that each place but the documents (12), when left
  * out, fails the build or a test, as said at each place)
  *   In this header:
  *   1. CLSORT_FAMILIES: its row X(ID, name, PREPARE), in the family order.
@@ -830,10 +830,13 @@
  *      family has no scenario).
  *   9. tests/test_api.c: an ARG_ROWS row for each device-level function,
  *      called by call_with (the api part fails while a family has no row).
- *  10. bench/bench.c: its suite (tied to the family) and at least one row
+ *  10. tests/test_multidev.c: a family_tests row, its call on a device
+ *      that is not the context's first (make multidev fails while a family
+ *      has no row).
+ *  11. bench/bench.c: its suite (tied to the family) and at least one row
  *      run by run_op (the driver stops, and --list says so, while a family
  *      lacks either).
- *  11. The documents that list the families: the part table of
+ *  12. The documents that list the families: the part table of
  *      tests/README.md and the families of README.md (not checked).
  *   A tuning knob of its own adds a clsort_tuning field, its ENVIRONMENT
  *   line and its line in >>tuning. A key type: a row of clsort__types (and
@@ -1667,8 +1670,8 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *
  * clsort_family_name and the operations clsort_prepare accepts (a row whose
  * family lacks a prepare function does not compile), the test parts and the
  * Makefile's part lists come from it; the work set, the fault scenarios,
- * the argument table and the bench suites name a family per row and fail
- * while a family has none. ADDING A PRIMITIVE lists the places. */
+ * the argument table, the multi-device calls and the bench suites name a
+ * family per row and fail while a family has none. ADDING A PRIMITIVE lists the places. */
 #define CLSORT_FAMILIES(X)                \
     X(SCAN, scan, SCAN)                   \
     X(SPLIT, split, SPLIT)                \
