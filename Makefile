@@ -33,8 +33,17 @@ deps:
 $(BUILD):
 	mkdir -p $(BUILD)
 
-# One program: tests/test_clsort.c includes tests/check.h and the file of each part.
-TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree select api budget stress
+# The families, in the family order: the names of clsort.h's registry
+# (the rows X(ID, name, PREPARE) of CLSORT_FAMILIES, up to its blank line).
+FAMILIES := $(shell sed -n '/^\#define CLSORT_FAMILIES(X)/,/^$$/p' clsort.h | \
+  sed -n 's/^ *X.[A-Z_0-9]*, *\([a-z_0-9]*\),.*/\1/p')
+ifeq ($(strip $(FAMILIES)),)
+$(error no family found in clsort.h's CLSORT_FAMILIES block)
+endif
+# One program: tests/test_clsort.c includes tests/check.h and the file of each
+# part: one per family, then the parts they share.
+SHARED_PARTS = api budget stress
+TEST_PARTS = $(FAMILIES) $(SHARED_PARTS)
 TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
 $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
@@ -215,8 +224,10 @@ OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
 # thread, so the parts run two at a time (xargs -P), the longest first
-# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder).
-OCLGRIND_PARTS  = reduce bitonic radix tile4 scan split api binning tree nbody gather budget stress
+# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder),
+# then every other part of TEST_PARTS.
+OCLGRIND_SLOW   = reduce bitonic radix
+OCLGRIND_PARTS  = $(OCLGRIND_SLOW) tile4 $(filter-out $(OCLGRIND_SLOW),$(TEST_PARTS))
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)

@@ -784,8 +784,10 @@
  *           waits for every copy on its own, so that each step shows its
  *           whole cost (with overlap the copy steps show only the waits the
  *           exchange did not hide).
- * ADDING A PRIMITIVE (the places a new family touches; the engine is not
- * edited)
+ * ADDING A PRIMITIVE (the 12 places a new family touches; the engine is not
+ * edited. Every list of families either comes from CLSORT_FAMILIES or is
+ * checked against it, so that each place but the documents (12), when left
+ * out, fails the build or a test, as said at each place)
  *   In this header:
  *   1. CLSORT_FAMILIES: its row X(ID, name, PREPARE), in the family order.
  *      From it come its clsort_family value, clsort_family_name and the
@@ -813,10 +815,29 @@
  *   5. kernels/<name>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
  *      the work-group scans, the look-back protocol and its spare region,
  *      clear_words) and any shared file it needs (keys.cl, scan.cl).
- *      `make gen` embeds it.
- *   6. tests/test_<name>.c: its test part against a plain C reference (the
- *      test driver, the kernel-checker runs and the fault scenarios take
- *      their list of families from CLSORT_FAMILIES).
+ *      `make gen` embeds it (`make check-gen` fails while it is not).
+ *   6. tests/test_<name>.c: its test part (<name>_part, TEST_PART) against a
+ *      plain C reference, and its #include in tests/test_clsort.c. The parts
+ *      table there is made from CLSORT_FAMILIES (without <name>_part it does
+ *      not compile); the Makefile reads the registry for its FAMILIES,
+ *      TEST_PARTS and OCLGRIND_PARTS (without the file make stops).
+ *   7. tests/workset.h: a WS_CALLS row naming the family, run by ws_run and
+ *      checked by ws_check, its descriptor in ws_prepare_call (test_cache
+ *      fails, and bench/tools/coldstart refuses to run, while a family has
+ *      no call).
+ *   8. tests/test_faults.c: a SCENARIO_TABLE row naming the family, run by
+ *      run_scenario and checked by result_ok (test_faults fails while a
+ *      family has no scenario).
+ *   9. tests/test_api.c: an ARG_ROWS row for each device-level function,
+ *      called by call_with (the api part fails while a family has no row).
+ *  10. tests/test_multidev.c: a family_tests row, its call on a device
+ *      that is not the context's first (make multidev fails while a family
+ *      has no row).
+ *  11. bench/bench.c: its suite (tied to the family) and at least one row
+ *      run by run_op (the driver stops, and --list says so, while a family
+ *      lacks either).
+ *  12. The documents that list the families: the part table of
+ *      tests/README.md and the families of README.md (not checked).
  *   A tuning knob of its own adds a clsort_tuning field, its ENVIRONMENT
  *   line and its line in >>tuning. A key type: a row of clsort__types (and
  *   the key image in keys.cl).
@@ -1644,12 +1665,13 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *
  * the implementation and the tests: X(ID, name, PREPARE). ID names its
  * clsort_family (CLSORT_FAMILY_ID), name is its part: its >>name in the
  * implementation and its test part, and PREPARE its clsort_prepare_op
- * (CLSORT_PREPARE_PREPARE, one per family). Every list of families derives
- * from this one: the clsort_family values, clsort_family_name, and the
- * operations clsort_prepare accepts (a row whose family lacks a prepare
- * function does not compile); tests and benchmarks iterate over it through
- * CLSORT_FAMILIES itself or clsort_family_name. A family added here is added
- * everywhere (see ADDING A PRIMITIVE). */
+ * (CLSORT_PREPARE_PREPARE, one per family). Every list of families comes
+ * from this one or is checked against it: the clsort_family values,
+ * clsort_family_name and the operations clsort_prepare accepts (a row whose
+ * family lacks a prepare function does not compile), the test parts and the
+ * Makefile's part lists come from it; the work set, the fault scenarios,
+ * the argument table, the multi-device calls and the bench suites name a
+ * family per row and fail while a family has none. ADDING A PRIMITIVE lists the places. */
 #define CLSORT_FAMILIES(X)                \
     X(SCAN, scan, SCAN)                   \
     X(SPLIT, split, SPLIT)                \

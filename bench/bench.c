@@ -4,9 +4,11 @@
  *   build/bench [SUITE...] [LOG2N...] [--filter REGEX] [--runs N] [--no-host]
  *   build/bench --list [SUITE...] [--filter REGEX]      the rows, without running
  *
- * Suites (default: every suite but nbody): scan, pack, sort, gather, bin,
- * bitonic, reduce, and nbody (all-pairs N-body; its sizes are log2 N, so it
- * runs on its own). Every suite but nbody has the "copy" row, the device's
+ * Suites, one per family of the registry, in the family order (default:
+ * every suite but nbody): scan, pack, gather, sort, bitonic, bin, reduce,
+ * nbody (all-pairs N-body; its sizes are log2 N, so it runs on its own),
+ * tree, select. A family without a suite and a row stops the driver at start
+ * (--list says which). Every suite but nbody has the "copy" row, the device's
  * practical bandwidth (clEnqueueCopyBuffer of the same bytes): the byte floor
  * that bench/table.py sets each row against. --filter keeps the rows whose
  * "primitive/variant" matches a POSIX extended regular expression, e.g.
@@ -28,7 +30,9 @@
  * Data: random u32 keys from a fixed seed; flags with half set; 1024-key
  * segments and random 0..2047-key segments from device offsets (bitonic);
  * segments of mean length 1000 (reductions); float4 particles uniform in the
- * unit square on a 32 x 32 periodic grid (bin, gather). The peers time the same
+ * unit square on a 32 x 32 periodic grid (bin, gather; their x, y the 2D
+ * points of the tree build); select keeps the keys above 2^31 (about half),
+ * its count left on the device. The peers time the same
  * shapes (bench/peers/). N-body: a uniform ball of equal masses, dt and
  * softening 1e-4, BENCH_NBODY_STEPS (default 4) steps of the tutorial
  * integrator per timed call; "items_per_s" is interactions per second (N^2 per
@@ -75,24 +79,34 @@ static uint32_t rnd(unsigned long long *state)
 
 enum {
     S_SCAN = 1u << 0, S_PACK = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BIN = 1u << 4, S_BITONIC = 1u << 5,
-    S_REDUCE = 1u << 6, S_NBODY = 1u << 7,
-    S_ARRAYS = S_SCAN | S_PACK | S_SORT | S_GATHER | S_BIN | S_BITONIC | S_REDUCE /* sizes are element counts */
+    S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9,
+    S_ARRAYS = S_SCAN | S_PACK | S_SORT | S_GATHER | S_BIN | S_BITONIC | S_REDUCE | S_TREE |
+               S_SELECT /* sizes are element counts */
 };
 
+/* NO_FAMILY: a suite or row of no one family (all; copy, the byte floor). */
+#define NO_FAMILY CLSORT_FAMILY_COUNT
+
+/* One suite per family of the registry (CLSORT_FAMILIES; every family has
+ * one, with a row: family_coverage checks it at start), in the family order. */
 static const struct suite {
     const char *name;
     unsigned mask;
+    clsort_family family;
     const char *what;
 } suites[] = {
-    {"scan", S_SCAN, "exclusive and inclusive scans of u32, f32, u64"},
-    {"pack", S_PACK, "enumerate, pack (stream compaction, keys and values), split"},
-    {"sort", S_SORT, "radix sort: key widths 8-64 bits, bit ranges, values, the permutation, caller scratch"},
-    {"gather", S_GATHER, "gather of float4 records by a permutation"},
-    {"bin", S_BIN, "particle binning: cell keys, sort, offsets, one float4 array reordered"},
-    {"bitonic", S_BITONIC, "bitonic sort: 1024-key segments, one array, variable segments"},
-    {"reduce", S_REDUCE, "reduce, segmented scans and reduce, the by-key family, histogram"},
-    {"nbody", S_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
-    {"all", S_ARRAYS, "every suite but nbody (the default)"},
+    {"scan", S_SCAN, CLSORT_FAMILY_SCAN, "exclusive and inclusive scans of u32, f32, u64"},
+    {"pack", S_PACK, CLSORT_FAMILY_SPLIT, "enumerate, pack (stream compaction, keys and values), split"},
+    {"gather", S_GATHER, CLSORT_FAMILY_GATHER, "gather of float4 records by a permutation"},
+    {"sort", S_SORT, CLSORT_FAMILY_RADIX,
+     "radix sort: key widths 8-64 bits, bit ranges, values, the permutation, caller scratch"},
+    {"bitonic", S_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic sort: 1024-key segments, one array, variable segments"},
+    {"bin", S_BIN, CLSORT_FAMILY_BINNING, "particle binning: cell keys, sort, offsets, one float4 array reordered"},
+    {"reduce", S_REDUCE, CLSORT_FAMILY_REDUCE, "reduce, segmented scans and reduce, the by-key family, histogram"},
+    {"nbody", S_NBODY, CLSORT_FAMILY_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
+    {"tree", S_TREE, CLSORT_FAMILY_TREE, "radix tree build over float4 points (codes, sort, nodes, summaries)"},
+    {"select", S_SELECT, CLSORT_FAMILY_SELECT, "select_if: stable compaction by a comparison, keys and values"},
+    {"all", S_ARRAYS, NO_FAMILY, "every suite but nbody (the default)"},
 };
 
 typedef enum {
@@ -101,7 +115,7 @@ typedef enum {
     OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_GATHER_F4, OP_BIN_SORT_GATHER, OP_BIN_SORT,
     OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
-    OP_UNIQUE, OP_HISTOGRAM, OP_COUNT
+    OP_UNIQUE, OP_HISTOGRAM, OP_TREE_BUILD, OP_SELECT_GT, OP_SELECT_GT_KV, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -109,51 +123,90 @@ typedef enum {
 static const struct row {
     const char *primitive, *variant;
     unsigned suites;
+    clsort_family family;
 } rows[OP_COUNT] = {
-    {"copy", "u32", S_ARRAYS},
-    {"scan", "u32_exclusive", S_SCAN},
-    {"scan", "u32_inclusive", S_SCAN},
-    {"scan", "f32_exclusive", S_SCAN},
-    {"scan", "u64_exclusive", S_SCAN},
-    {"enumerate", "u32_flags_half", S_PACK},
-    {"pack", "u32_flags_half", S_PACK},
-    {"pack", "u32_u32_flags_half", S_PACK},
-    {"split", "u32_flags_half", S_PACK},
-    {"split", "u32_key_bit", S_PACK},
-    {"sort", "u32_keys", S_SORT},
-    {"sort", "u32_u32_pairs", S_SORT},
-    {"sort", "u32_keys_16bit", S_SORT},
-    {"sort", "u32_keys_10bit", S_SORT},
-    {"sort", "u64_keys", S_SORT},
-    {"sort", "u32_keys_permutation", S_SORT},
-    {"sort", "u32_keys_caller_temp", S_SORT},
-    {"sort", "u32_keys_10bit_1pass", S_SORT},
-    {"sort", "u8_keys", S_SORT},
-    {"sort", "u16_keys", S_SORT},
-    {"sort", "u32_keys_16byte_values", S_SORT},
-    {"gather", "f4_cell_permutation", S_GATHER},
-    {"bin", "sort10_perm_gather_f4", S_BIN},
-    {"bin", "32x32_sort_f4", S_BIN},
-    {"bin", "32x32_sort_1pass_f4", S_BIN},
-    {"bin", "32x32_atomic_f4", S_BIN},
-    {"bitonic_seg1024", "u32_keys_1024_segments", S_BITONIC},
-    {"bitonic_u32", "u32_keys", S_BITONIC},
-    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets", S_BITONIC},
-    {"reduce", "u32_sum", S_REDUCE},
-    {"reduce", "f32_sum", S_REDUCE},
-    {"segmented_scan", "u32_sum_inclusive_no_segments", S_REDUCE},
-    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000", S_REDUCE},
-    {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000", S_REDUCE},
-    {"scan_by_key", "u32_sum_inclusive_mean_run_1000", S_REDUCE},
-    {"segmented_reduce", "u32_sum_offsets_mean_1000", S_REDUCE},
-    {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000", S_REDUCE},
-    {"run_length_encode", "u32_keys_mean_run_1000", S_REDUCE},
-    {"unique", "u32_keys_mean_run_1000", S_REDUCE},
-    {"histogram", "u32_256_even_bins", S_REDUCE},
+    {"copy", "u32", S_ARRAYS, NO_FAMILY},
+    {"scan", "u32_exclusive", S_SCAN, CLSORT_FAMILY_SCAN},
+    {"scan", "u32_inclusive", S_SCAN, CLSORT_FAMILY_SCAN},
+    {"scan", "f32_exclusive", S_SCAN, CLSORT_FAMILY_SCAN},
+    {"scan", "u64_exclusive", S_SCAN, CLSORT_FAMILY_SCAN},
+    {"enumerate", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
+    {"pack", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
+    {"pack", "u32_u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
+    {"split", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
+    {"split", "u32_key_bit", S_PACK, CLSORT_FAMILY_SPLIT},
+    {"sort", "u32_keys", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_u32_pairs", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_16bit", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_10bit", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u64_keys", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_permutation", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_caller_temp", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_10bit_1pass", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u8_keys", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u16_keys", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_16byte_values", S_SORT, CLSORT_FAMILY_RADIX},
+    {"gather", "f4_cell_permutation", S_GATHER, CLSORT_FAMILY_GATHER},
+    {"bin", "sort10_perm_gather_f4", S_BIN, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_sort_f4", S_BIN, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_sort_1pass_f4", S_BIN, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_atomic_f4", S_BIN, CLSORT_FAMILY_BINNING},
+    {"bitonic_seg1024", "u32_keys_1024_segments", S_BITONIC, CLSORT_FAMILY_BITONIC},
+    {"bitonic_u32", "u32_keys", S_BITONIC, CLSORT_FAMILY_BITONIC},
+    {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets", S_BITONIC, CLSORT_FAMILY_BITONIC},
+    {"reduce", "u32_sum", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"reduce", "f32_sum", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_no_segments", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"scan_by_key", "u32_sum_inclusive_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"segmented_reduce", "u32_sum_offsets_mean_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"run_length_encode", "u32_keys_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"unique", "u32_keys_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"histogram", "u32_256_even_bins", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"tree", "build_2d_f4_uniform", S_TREE, CLSORT_FAMILY_TREE},
+    {"select", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
+    {"select", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
 #define NBODY_VARIANTS 4
+
+/* How many rows time the family's calls (nbody: its variants, run by
+ * bench_nbody). */
+static int family_rows(clsort_family f)
+{
+    int op, k = f == CLSORT_FAMILY_NBODY ? NBODY_VARIANTS : 0;
+    for (op = 0; op < OP_COUNT; ++op) k += rows[op].family == f;
+    return k;
+}
+
+/* NULL when every family of the registry has a suite and a row, and every
+ * row of a family (all but copy) is in that family's suite only; else what
+ * is wrong. */
+static const char *family_coverage(char *why, size_t size)
+{
+    size_t s;
+    int f, op;
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) {
+        for (s = 0; s < sizeof suites / sizeof suites[0] && suites[s].family != (clsort_family)f; ++s) continue;
+        if (s == sizeof suites / sizeof suites[0] || family_rows((clsort_family)f) == 0) {
+            snprintf(why, size, "the family %s has no %s", clsort_family_name((clsort_family)f),
+                     s == sizeof suites / sizeof suites[0] ? "suite" : "row");
+            return why;
+        }
+    }
+    for (op = 0; op < OP_COUNT; ++op)
+        for (s = 0; s < sizeof suites / sizeof suites[0]; ++s)
+            if ((rows[op].suites & suites[s].mask) && suites[s].family != NO_FAMILY && rows[op].family != NO_FAMILY &&
+                suites[s].family != rows[op].family) {
+                snprintf(why, size, "the row %s/%s is in the suite %s of another family", rows[op].primitive,
+                         rows[op].variant, suites[s].name);
+                return why;
+            }
+    return NULL;
+}
 
 /* Which rows run: the named suites, --filter, and the older environment. */
 typedef struct selection {
@@ -318,6 +371,7 @@ typedef struct bufs {
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
     cl_mem gperm;          /* gather: the permutation that sorts the positions by cell (made at the warm-up) */
     cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
+    clsort_tree *tree;   /* tree: made at the warm-up, rebuilt by each call */
     size_t segments;
     /* reductions: segments of mean length 1000 (a head with probability 1/1000) as u32 flags, u32 run keys
      * and offsets; 256 histogram counts; the reduction result */
@@ -475,6 +529,23 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         hd.upper_int = (int64_t)1 << 32;
         return clsort_histogram_even(cs, B->a, n, B->counts, &hd, NULL);
     }
+    case OP_TREE_BUILD: { /* 2D points (x, y of the float4 positions), 32-bit codes */
+        clsort_tree_desc td;
+        memset(&td, 0, sizeof td);
+        td.dims = 2;
+        if (!B->tree && clsort_tree_create(cs, &B->tree) != CLSORT_SUCCESS) return -1;
+        return clsort_tree_build(cs, B->tree, B->pos, n, &td, NULL);
+    }
+    case OP_SELECT_GT: case OP_SELECT_GT_KV: { /* the keys above 2^31 (about half), the count on the device */
+        static const uint32_t bound = 0x80000000u;
+        clsort_select_desc sel;
+        memset(&sel, 0, sizeof sel);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &bound;
+        sel.count = B->result;
+        if (op == OP_SELECT_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
+        return clsort_select_if(cs, B->a, B->b, n, &sel, NULL, NULL);
+    }
     case OP_COUNT: break;
     }
     return -1;
@@ -490,6 +561,7 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
     case OP_COPY: memcpy(b, a, n * 4); break;
     case OP_SCAN_U32: for (i = 0; i < n; ++i) { b[i] = s; s += a[i]; } break;
     case OP_PACK: for (i = 0; i < n; ++i) { b[k] = a[i]; k += flags[i] != 0; } break;
+    case OP_SELECT_GT: for (i = 0; i < n; ++i) { b[k] = a[i]; k += a[i] > 0x80000000u; } break;
     case OP_SPLIT:
         for (i = 0; i < n; ++i) k += flags[i] == 0;
         { size_t z = 0, o = k; for (i = 0; i < n; ++i) { if (flags[i]) b[o++] = a[i]; else b[z++] = a[i]; } }
@@ -637,13 +709,15 @@ static void release_bufs(bufs *B)
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
+    clsort_tree_destroy(B->tree);
+    B->tree = NULL;
     free(B->hostflags), free(B->hostkeys), free(B->hostoff);
 }
 
 /* The host rows: the ops a plain C loop (or std::sort, up to 2^24 keys) does too. */
 static int has_host_row(op_kind op, size_t n)
 {
-    return op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT ||
+    return op == OP_COPY || op == OP_SCAN_U32 || op == OP_PACK || op == OP_SPLIT || op == OP_SELECT_GT ||
            (op >= OP_REDUCE_U32 && op <= OP_HISTOGRAM) || (op == OP_SORT_U32 && n <= ((size_t)1 << 24));
 }
 
@@ -709,8 +783,14 @@ static void list_rows(const selection *sel)
 {
     size_t s;
     int op, v;
-    printf("suites:\n");
-    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s) printf("  %-8s %s\n", suites[s].name, suites[s].what);
+    char why[160];
+    const char *problem = family_coverage(why, sizeof why);
+    printf("suites [family, rows]:\n");
+    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s)
+        if (suites[s].family == NO_FAMILY) printf("  %-8s %s\n", suites[s].name, suites[s].what);
+        else printf("  %-8s [%s, %d] %s\n", suites[s].name, clsort_family_name(suites[s].family),
+                    family_rows(suites[s].family), suites[s].what);
+    printf("families: %s\n", problem ? problem : "every family of the registry has a suite and a row");
     printf("rows (primitive/variant):\n");
     for (op = 0; op < OP_COUNT; ++op)
         if (wanted(sel, rows[op].primitive, rows[op].variant, rows[op].suites))
@@ -735,6 +815,7 @@ int main(int argc, char **argv)
     int host_rows = !getenv("BENCH_HOST") || atoi(getenv("BENCH_HOST")) != 0;
     selection sel;
     clsort_context *cs = NULL;
+    char why[160];
     memset(&sel, 0, sizeof sel);
     sel.only = getenv("BENCH_ONLY");
     sel.variants = getenv("BENCH_VARIANT");
@@ -767,7 +848,11 @@ int main(int argc, char **argv)
     if (list) {
         list_rows(&sel);
         if (sel.have_filter) regfree(&sel.filter);
-        return 0;
+        return family_coverage(why, sizeof why) ? 2 : 0;
+    }
+    if (family_coverage(why, sizeof why)) { /* a family added to the registry without its bench rows */
+        fprintf(stderr, "bench: %s\n", why);
+        return 2;
     }
     if ((sel.suites & S_NBODY) && (sel.suites & S_ARRAYS))
         return usage("run the nbody suite on its own (its sizes are log2 N)");

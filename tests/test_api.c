@@ -391,16 +391,48 @@ static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n 
 /* what the message of each case must contain (NULL: any message) */
 static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow", "another OpenCL context",
                                              "another", "shar", "shar", "CL_MEM_READ_ONLY"};
-enum { F_SCAN, F_ENUMERATE, F_PACK, F_SPLIT, F_SORT, F_SORT_PERM, F_GATHER, F_CELL_KEYS, F_CELL_OFFSETS, F_BIN,
-       F_BITONIC, F_NBODY, F_REDUCE, F_SEGSCAN, F_SEGREDUCE, F_REDUCE_BY_KEY, F_RLE, F_UNIQUE, F_HISTOGRAM,
-       F_FUNCS, F_TREE_BUILD, F_TREE_ACCEL, F_NBODY_BH }; /* the tree rows: not in the table yet (its
-       aliasing and read-only-output cases came with the merge; test_tree_arguments covers the tree calls) */
-static const char *fn_names[F_FUNCS] = {"clsort_scan", "clsort_enumerate", "clsort_pack", "clsort_split",
-                                        "clsort_sort", "clsort_sort (permutation)", "clsort_gather",
-                                        "clsort_cell_keys", "clsort_cell_offsets", "clsort_bin",
-                                        "clsort_bitonic_sort", "clsort_nbody", "clsort_reduce",
-                                        "clsort_segmented_scan", "clsort_segmented_reduce", "clsort_reduce_by_key",
-                                        "clsort_run_length_encode", "clsort_unique", "clsort_histogram_even"};
+/* The rows: X(id, family, function, cases), family the ID of the function's
+ * row in CLSORT_FAMILIES (every family has a row: checked), cases the bad
+ * argument kinds that apply (A_NO_OUTPUT: a function without an output
+ * buffer, whose aliasing and read-only-output kinds cannot arise). */
+#define A_ALL ((1u << A_COUNT) - 1)
+#define A_NO_OUTPUT (A_ALL & ~(1u << A_ALIAS | 1u << A_OVERLAP | 1u << A_READONLY))
+#define ARG_ROWS(X)                                                         \
+    X(F_SCAN, SCAN, "clsort_scan", A_ALL)                                   \
+    X(F_ENUMERATE, SPLIT, "clsort_enumerate", A_ALL)                        \
+    X(F_PACK, SPLIT, "clsort_pack", A_ALL)                                  \
+    X(F_SPLIT, SPLIT, "clsort_split", A_ALL)                                \
+    X(F_SORT, RADIX, "clsort_sort", A_ALL)                                  \
+    X(F_SORT_PERM, RADIX, "clsort_sort (permutation)", A_ALL)               \
+    X(F_GATHER, GATHER, "clsort_gather", A_ALL)                             \
+    X(F_CELL_KEYS, BINNING, "clsort_cell_keys", A_ALL)                      \
+    X(F_CELL_OFFSETS, BINNING, "clsort_cell_offsets", A_ALL)                \
+    X(F_BIN, BINNING, "clsort_bin", A_ALL)                                  \
+    X(F_BITONIC, BITONIC, "clsort_bitonic_sort", A_ALL)                     \
+    X(F_NBODY, NBODY, "clsort_nbody", A_ALL)                                \
+    X(F_NBODY_BH, NBODY, "clsort_nbody (Barnes-Hut)", A_ALL)                \
+    X(F_REDUCE, REDUCE, "clsort_reduce", A_ALL)                             \
+    X(F_SEGSCAN, REDUCE, "clsort_segmented_scan", A_ALL)                    \
+    X(F_SEGREDUCE, REDUCE, "clsort_segmented_reduce", A_ALL)                \
+    X(F_REDUCE_BY_KEY, REDUCE, "clsort_reduce_by_key", A_ALL)               \
+    X(F_RLE, REDUCE, "clsort_run_length_encode", A_ALL)                     \
+    X(F_UNIQUE, REDUCE, "clsort_unique", A_ALL)                             \
+    X(F_HISTOGRAM, REDUCE, "clsort_histogram_even", A_ALL)                  \
+    X(F_TREE_BUILD, TREE, "clsort_tree_build", A_NO_OUTPUT)                 \
+    X(F_TREE_ACCEL, TREE, "clsort_tree_accel", A_ALL)                       \
+    X(F_SELECT, SELECT, "clsort_select_if (values)", A_ALL)
+#define ARG_ROW_ID(id, family, name, cases) id,
+#define ARG_ROW_FAMILY(id, family, name, cases) CLSORT_FAMILY_##family,
+#define ARG_ROW_NAME(id, family, name, cases) name,
+#define ARG_ROW_CASES(id, family, name, cases) cases,
+enum { ARG_ROWS(ARG_ROW_ID) F_FUNCS };
+static const clsort_family fn_families[F_FUNCS] = {ARG_ROWS(ARG_ROW_FAMILY)};
+static const char *const fn_names[F_FUNCS] = {ARG_ROWS(ARG_ROW_NAME)};
+static const unsigned fn_cases[F_FUNCS] = {ARG_ROWS(ARG_ROW_CASES)};
+#undef ARG_ROW_ID
+#undef ARG_ROW_FAMILY
+#undef ARG_ROW_NAME
+#undef ARG_ROW_CASES
 
 /* in and out are the buffers of the case (for A_ALIAS out == in; for A_OVERLAP
  * two sub-buffers over the same bytes; for A_READONLY out is read-only); where
@@ -486,10 +518,28 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         if (f == F_TREE_BUILD || c == A_OVERFLOW) {
             r = clsort_tree_build(ctx, tree, c == A_SMALL ? out : in, n / 4, &td, e);
         } else {
+            clsort_tree_view v;
+            cl_mem acc = c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, points_sub = NULL;
             r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
-            if (r == CLSORT_SUCCESS)
-                r = clsort_tree_accel(ctx, tree, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, &nd, e);
+            if (r == CLSORT_SUCCESS && (alias || c == A_OVERLAP)) {
+                /* its input is the tree: the accelerations over the tree's own points (the
+                 * handle, or a sub-buffer over its bytes) */
+                size_t bytes = 0;
+                cl_buffer_region reg;
+                cl_int err = CL_SUCCESS;
+                r = clsort_tree_get_view(tree, &v);
+                if (r == CLSORT_SUCCESS && c == A_OVERLAP) {
+                    reg.origin = 0;
+                    err = clGetMemObjectInfo(v.points, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+                    reg.size = bytes;
+                    if (err == CL_SUCCESS) points_sub = clCreateSubBuffer(v.points, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+                }
+                if (err != CL_SUCCESS) r = CLSORT_ERROR_OPENCL;
+                acc = c == A_OVERLAP ? points_sub : v.points;
+            }
+            if (r == CLSORT_SUCCESS) r = clsort_tree_accel(ctx, tree, acc, &nd, e);
             else r = CLSORT_ERROR_OPENCL; /* the valid build failed: not what the table checks */
+            if (points_sub) clReleaseMemObject(points_sub);
         }
         clsort_tree_destroy(tree);
         return r;
@@ -519,6 +569,16 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         if (f == F_REDUCE_BY_KEY) return clsort_reduce_by_key(ctx, in, flags, out, aux, n, &kd, &count, e);
         if (f == F_RLE) return clsort_run_length_encode(ctx, in, out, aux, n, &kd, &count, e);
         return clsort_unique(ctx, in, out, n, &kd, &count, e);
+    }
+    case F_SELECT: { /* the keys above a bound, values moved: values_in the flags buffer, values_out aux */
+        static const uint32_t bound = 8;
+        clsort_select_desc sel;
+        memset(&sel, 0, sizeof sel);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &bound;
+        sel.values_in = flags;
+        sel.values_out = aux;
+        return clsort_select_if(ctx, in, out, n, &sel, &count, e);
     }
     case F_HISTOGRAM: { /* 64 bins: 256 bytes of counts (the short buffer is too small) */
         clsort_histogram_desc hd;
@@ -871,9 +931,17 @@ static void test_argument_table(clsort_context *cs)
     check(err == CL_SUCCESS, "argument table: read-only buffer", 0, "-", 0, 0, err);
     all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign; all[6] = parent;
     all[7] = ro;
+    for (k = 0; k < CLSORT_FAMILY_COUNT; ++k) { /* every family has a row */
+        char what[120];
+        int found = 0;
+        for (f = 0; f < F_FUNCS; ++f) found |= fn_families[f] == (clsort_family)k;
+        snprintf(what, sizeof what, "argument table: a row of the family %s", clsort_family_name((clsort_family)k));
+        check(found, what, 0, "argument-table", 0, 1, found);
+    }
     for (f = 0; f < F_FUNCS; ++f)
         for (c = 0; c < A_COUNT; ++c) {
             char what[160];
+            if (!(fn_cases[f] >> c & 1u)) continue; /* no output buffer: the kind cannot arise */
             clsort_result r, want = CLSORT_ERROR_INVALID_ARGUMENT;
             cl_mem in = c == A_NULL_BUF ? NULL : c == A_FOREIGN_BUF ? foreign : c == A_OVERLAP ? lo : big;
             cl_mem o = c == A_SMALL ? small : c == A_ALIAS ? in : c == A_OVERLAP ? hi : c == A_READONLY ? ro : out;

@@ -1,7 +1,8 @@
 /* clsort test suite: every primitive against a plain C reference, on both
  * cross-work-group paths (portable and look-back), on the default device
  * (CLSORT_DEVICE picks another). One program; the cases live in one file per
- * part, included below in the family order.
+ * part, included below in the family order (the Makefile's TEST_PARTS: the
+ * families of CLSORT_FAMILIES, then api, budget and stress).
  *
  *   test_clsort [--quick | --tiny | --full] [PART ...] [--filter TEXT] [--path portable|lookback] [--list]
  *               [--verbose]
@@ -39,11 +40,14 @@
 #include "test_budget.c"
 #include "test_stress.c"
 
-/* The parts in the order they run: the families in the family order, then
- * what they share (api), the loop budget and the look-back stress. */
-#define TEST_PARTS(X) X(scan) X(split) X(gather) X(radix) X(bitonic) X(binning) X(reduce) X(nbody) X(tree) X(select) X(api) X(budget) X(stress)
-#define TEST_PART_REF(name) &name##_part,
-static const test_part *const parts[] = {TEST_PARTS(TEST_PART_REF)};
+/* The parts in the order they run: one per family, from the registry
+ * (CLSORT_FAMILIES, in the family order: a family without its <name>_part
+ * does not compile), then the parts the families share: what every call
+ * shares (api), the loop budget and the look-back stress. */
+#define TEST_FAMILY_PART(id, name, prepare) &name##_part,
+#define TEST_SHARED_PARTS(X) X(api) X(budget) X(stress)
+#define TEST_SHARED_PART(name) &name##_part,
+static const test_part *const parts[] = {CLSORT_FAMILIES(TEST_FAMILY_PART) TEST_SHARED_PARTS(TEST_SHARED_PART)};
 #define PART_COUNT (sizeof parts / sizeof parts[0])
 
 /* Older part names, as several parts. */

@@ -13,7 +13,10 @@
  *      whose message names the failing OpenCL call's error, leave its input
  *      buffers as they were (the documented in-place exception aside), leak
  *      nothing, and the same context must then run the call correctly.
- * Also: clsort_create with no platform / failing context creation.
+ * Every family of the registry (CLSORT_FAMILIES) has at least one scenario
+ * (checked first). Also: clsort_create with no platform / failing context
+ * creation. test_faults [--quick | --full [FIRST]]: --quick fails every
+ * eighth call only; FIRST: only the scenarios from FIRST on (and create).
  * Ends with "N passed, N failed". */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -209,6 +212,8 @@ typedef struct bufs {
 
 static uint32_t h_keys[N], h_vals[N], h_flags[N], h_attr[N * 3];
 static uint32_t h_offsets[6] = {0, 7, 7, 2000, 4999, N}; /* segments for the reduction scenarios */
+static const uint32_t select_bound = 0x80000000u;         /* the select scenario keeps the keys above it */
+static size_t select_count;                               /* its count (the host receives it) */
 static float h_pos[N * 2];
 
 /* Fills every buffer with known contents (not counted as injected calls). */
@@ -283,6 +288,40 @@ static int inputs_intact(clsort_context *cs, const bufs *b, int in_place, int wi
     return ok;
 }
 
+/* The scenarios, in the order test_faults --full FIRST counts them: X(id,
+ * family, name), family the ID of its row in CLSORT_FAMILIES (every family
+ * has one: checked at the start). */
+#define SCENARIO_TABLE(X)  \
+    X(S_SCAN, SCAN, "scan") \
+    X(S_PACK, SPLIT, "pack") \
+    X(S_SORT_PAIRS, RADIX, "sort keys+values+permutation") \
+    X(S_SORT_IN_PLACE, RADIX, "sort in place") \
+    X(S_GATHER, GATHER, "gather") \
+    X(S_BIN_SORT, BINNING, "bin (sort)") \
+    X(S_BIN_ATOMIC, BINNING, "bin (atomic)") \
+    X(S_BITONIC, BITONIC, "bitonic one array + values + permutation") \
+    X(S_BITONIC_SEGMENTS, BITONIC, "bitonic 1000-key segments") \
+    X(S_NBODY, NBODY, "n-body 2 steps") \
+    X(S_SORT_ONESWEEP, RADIX, "sort keys+values+permutation, one-sweep passes (look-back path)") \
+    X(S_REDUCE_BY_KEY, REDUCE, "reduce by key (flags as keys)") \
+    X(S_SEGSCAN_OFFSETS, REDUCE, "segmented scan, host offsets") \
+    X(S_SEGSCAN_FLAGS, REDUCE, "segmented scan, u32 flags (look-back path)") \
+    X(S_HISTOGRAM, REDUCE, "histogram 64 bins") \
+    X(S_REDUCE, REDUCE, "reduce u32 sum to the host") \
+    X(S_TREE, TREE, "tree build + Barnes-Hut + radius queries (a kept tree)") \
+    X(S_NBODY_BH, NBODY, "n-body Barnes-Hut 1 step") \
+    X(S_SELECT, SELECT, "select_if u32 > 2^31 with values, count to the host")
+
+#define SCENARIO_ID(id, family, name) id,
+#define SCENARIO_FAMILY(id, family, name) CLSORT_FAMILY_##family,
+#define SCENARIO_NAME(id, family, name) name,
+enum { SCENARIO_TABLE(SCENARIO_ID) SCENARIOS };
+static const clsort_family scenario_family[SCENARIOS] = {SCENARIO_TABLE(SCENARIO_FAMILY)};
+static const char *const scenario_names[SCENARIOS] = {SCENARIO_TABLE(SCENARIO_NAME)};
+#undef SCENARIO_ID
+#undef SCENARIO_FAMILY
+#undef SCENARIO_NAME
+
 /* Result of the scenario checked against a C reference (fault-free run). */
 static int result_ok(clsort_context *cs, const bufs *b, int s)
 {
@@ -292,33 +331,33 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
     uint32_t acc = 0;
     clFinish(q);
     switch (s) {
-    case 0: /* exclusive scan */
+    case S_SCAN: /* exclusive scan */
         for (i = 0; i < N; ++i) want[i] = acc, acc += h_keys[i];
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
-    case 1: /* pack */
+    case S_PACK: /* pack */
         for (i = 0; i < N; ++i)
             if (h_flags[i]) want[k++] = h_keys[i];
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, k * 4, got, 0, NULL, NULL);
         return memcmp(got, want, k * 4) == 0;
-    case 4: { /* gather of 12-byte elements by vals */
+    case S_GATHER: { /* gather of 12-byte elements by vals */
         static uint32_t attr[N * 3];
         clEnqueueReadBuffer(q, b->attr_out, CL_TRUE, 0, sizeof attr, attr, 0, NULL, NULL);
         for (i = 0; i < N; ++i)
             if (memcmp(attr + 3 * i, h_attr + 3 * (size_t)h_vals[i], 12) != 0) return 0;
         return 1;
     }
-    case 2: case 3: case 7: case 10: /* sorts: keys ascending */
+    case S_SORT_PAIRS: case S_SORT_IN_PLACE: case S_BITONIC: case S_SORT_ONESWEEP: /* sorts: keys ascending */
         memcpy(want, h_keys, sizeof want);
         qsort(want, N, 4, cmp_u32);
-        clEnqueueReadBuffer(q, s == 3 ? b->keys : b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, s == S_SORT_IN_PLACE ? b->keys : b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
-    case 8: /* bitonic, 1000-key segments: each ascending */
+    case S_BITONIC_SEGMENTS: /* bitonic, 1000-key segments: each ascending */
         memcpy(want, h_keys, sizeof want);
         for (k = 0; k < N; k += 1000) qsort(want + k, 1000, 4, cmp_u32);
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
-    case 16: { /* tree + Barnes-Hut: RMS error against the all-pairs sum in double below 1e-2 */
+    case S_TREE: { /* tree + Barnes-Hut: RMS error against the all-pairs sum in double below 1e-2 */
         static float acc[N * 4];
         static double ref[N * 3];
         static int have_ref;
@@ -366,14 +405,14 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
             return off[1000] == sum;
         }
     }
-    case 9: case 17: { /* N-body: finite positions after the step */
+    case S_NBODY: case S_NBODY_BH: { /* N-body: finite positions after the step */
         static float bodies[N * 4];
         clEnqueueReadBuffer(q, b->body, CL_TRUE, 0, sizeof bodies, bodies, 0, NULL, NULL);
         for (i = 0; i < N * 4; ++i)
             if (!(bodies[i] - bodies[i] == 0.0f)) return 0;
         return 1;
     }
-    case 11: { /* reduce by key: runs of equal flags, values summed */
+    case S_REDUCE_BY_KEY: { /* reduce by key: runs of equal flags, values summed */
         static uint32_t vsum[N], gotv[N];
         size_t r = 0;
         for (i = 0; i < N; ++i) {
@@ -386,11 +425,11 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, r * 4, gotv, 0, NULL, NULL);
         return memcmp(got, want, r * 4) == 0 && memcmp(gotv, vsum, r * 4) == 0;
     }
-    case 12: case 13: { /* inclusive segmented sums */
+    case S_SEGSCAN_OFFSETS: case S_SEGSCAN_FLAGS: { /* inclusive segmented sums */
         size_t seg = 0;
         for (i = 0; i < N; ++i) {
             int head = i == 0;
-            if (s == 12) while (seg + 1 < 5 && h_offsets[seg + 1] <= i) { ++seg; head = 1; }
+            if (s == S_SEGSCAN_OFFSETS) while (seg + 1 < 5 && h_offsets[seg + 1] <= i) { ++seg; head = 1; }
             else head = head || h_flags[i] != 0;
             acc = head ? h_keys[i] : acc + h_keys[i];
             want[i] = acc;
@@ -398,16 +437,24 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
     }
-    case 15: /* reduce: the sum in b->off[0] */
+    case S_SELECT: { /* the keys above the bound and their values, in input order */
+        static uint32_t wantv[N], gotv[N];
+        for (i = 0; i < N; ++i)
+            if (h_keys[i] > select_bound) want[k] = h_keys[i], wantv[k++] = h_vals[i];
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, k * 4, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, k * 4, gotv, 0, NULL, NULL);
+        return select_count == k && memcmp(got, want, k * 4) == 0 && memcmp(gotv, wantv, k * 4) == 0;
+    }
+    case S_REDUCE: /* reduce: the sum in b->off[0] */
         for (i = 0; i < N; ++i) acc += h_keys[i];
         clEnqueueReadBuffer(q, b->off, CL_TRUE, 0, 4, got, 0, NULL, NULL);
         return got[0] == acc;
-    case 14: /* histogram of vals (all in [0, N)) */
+    case S_HISTOGRAM: /* histogram of vals (all in [0, N)) */
         memset(want, 0, 64 * 4);
         for (i = 0; i < N; ++i) want[(uint64_t)h_vals[i] * 64 / N]++;
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, 64 * 4, got, 0, NULL, NULL);
         return memcmp(got, want, 64 * 4) == 0;
-    case 5: { /* bin: cell keys ascending and offsets[1024] == N */
+    case S_BIN_SORT: { /* bin: cell keys ascending and offsets[1024] == N */
         uint32_t last = 0;
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         for (i = 1; i < N; ++i)
@@ -419,22 +466,13 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
     }
 }
 
-static const char *scenario_names[] = {"scan", "pack", "sort keys+values+permutation", "sort in place", "gather",
-                                       "bin (sort)", "bin (atomic)", "bitonic one array + values + permutation",
-                                       "bitonic 1000-key segments", "n-body 2 steps",
-                                       "sort keys+values+permutation, one-sweep passes (look-back path)",
-                                       "reduce by key (flags as keys)", "segmented scan, host offsets",
-                                       "segmented scan, u32 flags (look-back path)", "histogram 64 bins",
-                                       "reduce u32 sum to the host", "tree build + Barnes-Hut + radius queries (a kept tree)",
-                                       "n-body Barnes-Hut 1 step"};
-#define SCENARIOS (int)(sizeof scenario_names / sizeof scenario_names[0])
 
 /* A context for scenario s: the one-sweep scenario asks for the look-back path. */
 static clsort_result create_for(int s, clsort_context **cs)
 {
     clsort_context_desc d;
     memset(&d, 0, sizeof d);
-    if (s == 10 || s == 13) d.path = CLSORT_PATH_LOOKBACK;
+    if (s == S_SORT_ONESWEEP || s == S_SEGSCAN_FLAGS) d.path = CLSORT_PATH_LOOKBACK;
     d.cache_off = 1; /* every program built from source: call counts never depend on a cache */
     return clsort_create(cs, &d);
 }
@@ -452,39 +490,39 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
     memset(&so, 0, sizeof so);
     memset(&bd, 0, sizeof bd);
     switch (s) {
-    case 0: return clsort_scan(cs, b->keys, b->out, N, &sd, NULL);
-    case 1: pd.flags = b->flags; return clsort_pack(cs, b->keys, b->out, N, &pd, &count, NULL);
-    case 2: case 10:
+    case S_SCAN: return clsort_scan(cs, b->keys, b->out, N, &sd, NULL);
+    case S_PACK: pd.flags = b->flags; return clsort_pack(cs, b->keys, b->out, N, &pd, &count, NULL);
+    case S_SORT_PAIRS: case S_SORT_ONESWEEP:
         so.values_in = b->vals; so.values_out = b->vals_out; so.permutation = b->perm;
         return clsort_sort(cs, b->keys, b->out, N, &so, NULL);
-    case 3: return clsort_sort(cs, b->keys, b->keys, N, &so, NULL);
-    case 4: return clsort_gather(cs, b->attr, b->attr_out, b->vals, N, 12, NULL); /* vals < N */
-    case 7: {
+    case S_SORT_IN_PLACE: return clsort_sort(cs, b->keys, b->keys, N, &so, NULL);
+    case S_GATHER: return clsort_gather(cs, b->attr, b->attr_out, b->vals, N, 12, NULL); /* vals < N */
+    case S_BITONIC: {
         clsort_bitonic_desc td;
         memset(&td, 0, sizeof td);
         td.values_in = b->vals; td.values_out = b->vals_out; td.permutation = b->perm;
         return clsort_bitonic_sort(cs, b->keys, b->out, N, &td, NULL);
     }
-    case 8: {
+    case S_BITONIC_SEGMENTS: {
         clsort_bitonic_desc td;
         memset(&td, 0, sizeof td);
         td.segment_length = 1000;
         return clsort_bitonic_sort(cs, b->keys, b->out, N, &td, NULL);
     }
-    case 9: case 17: {
+    case S_NBODY: case S_NBODY_BH: {
         clsort_nbody_desc nd;
         memset(&nd, 0, sizeof nd);
         nd.dt = 1e-3;
         nd.softening2 = 1e-2;
         nd.steps = 2;
-        if (s == 17) { /* one evaluation (tree into the context's scratch, then the walk): later ones repeat its calls */
+        if (s == S_NBODY_BH) { /* one evaluation (tree into the context's scratch, then the walk): later ones repeat its calls */
             nd.method = CLSORT_NBODY_BARNES_HUT;
             nd.integrator = CLSORT_NBODY_TUTORIAL;
             nd.steps = 1;
         }
         return clsort_nbody(cs, b->body, b->bvel, N, &nd, NULL);
     }
-    case 16: { /* a tree object made, built, used and destroyed within the call */
+    case S_TREE: { /* a tree object made, built, used and destroyed within the call */
         clsort_tree *tree = NULL;
         clsort_tree_desc td;
         clsort_nbody_desc nd;
@@ -512,16 +550,16 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         clsort_tree_destroy(tree);
         return r;
     }
-    case 11: {
+    case S_REDUCE_BY_KEY: {
         clsort_by_key_desc kd;
         memset(&kd, 0, sizeof kd);
         return clsort_reduce_by_key(cs, b->flags, b->vals, b->out, b->vals_out, N, &kd, &count, NULL);
     }
-    case 12: case 13: {
+    case S_SEGSCAN_OFFSETS: case S_SEGSCAN_FLAGS: {
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
         rd.inclusive = 1;
-        if (s == 12) {
+        if (s == S_SEGSCAN_OFFSETS) {
             rd.segments = CLSORT_SEGMENTS_OFFSETS;
             rd.segment_data_host = h_offsets;
             rd.segment_count = 5;
@@ -531,7 +569,7 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         }
         return clsort_segmented_scan(cs, b->keys, b->out, N, &rd, NULL);
     }
-    case 14: {
+    case S_HISTOGRAM: {
         clsort_histogram_desc hd;
         memset(&hd, 0, sizeof hd);
         hd.bins = 64;
@@ -539,7 +577,17 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         hd.upper_int = (int64_t)N;
         return clsort_histogram_even(cs, b->vals, N, b->out, &hd, NULL);
     }
-    case 15: {
+    case S_SELECT: {
+        clsort_select_desc sel;
+        memset(&sel, 0, sizeof sel);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &select_bound;
+        sel.values_in = b->vals;
+        sel.values_out = b->vals_out;
+        select_count = 0;
+        return clsort_select_if(cs, b->keys, b->out, N, &sel, &select_count, NULL);
+    }
+    case S_REDUCE: {
         clsort_reduce_desc rd;
         static uint32_t sum;
         memset(&rd, 0, sizeof rd);
@@ -550,7 +598,7 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         bd.grid.cells[0] = bd.grid.cells[1] = 32;
         bd.grid.cell_size[0] = bd.grid.cell_size[1] = 1.0f / 32;
         bd.grid.periodic[0] = bd.grid.periodic[1] = 1;
-        bd.method = s == 6 ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+        bd.method = s == S_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
         bd.cell_keys = b->out;
         bd.cell_offsets = b->off;
         at.src = b->attr; at.dst = b->attr_out; at.elem_size = 12;
@@ -627,7 +675,7 @@ static void fault_case(int s, long k)
     check(strncmp(clsort_last_error(cs), "clsort_", 7) == 0, what, (int)k);
     if (strncmp(clsort_last_error(cs), "clsort_", 7) != 0) printf("  message: %s\n", clsort_last_error(cs));
     snprintf(what, sizeof what, "%s: inputs unchanged after the fault", scenario_names[s]);
-    check(inputs_intact(cs, &b, s == 3, s == 16), what, (int)k);
+    check(inputs_intact(cs, &b, s == S_SORT_IN_PLACE, s == S_TREE), what, (int)k);
     reset(cs, &b);
     r = run_scenario(cs, &b, s);
     snprintf(what, sizeof what, "%s: the context works after the fault", scenario_names[s]);
@@ -661,7 +709,7 @@ static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
  * bookkeeping then clears again). Both status forms (tuning.testing.status32). */
 static void launches_per_call(void)
 {
-    static const int fam[4] = {0, 1, 13, 10}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
+    static const int fam[4] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SORT_ONESWEEP}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
     int form, i, round;
     char what[200];
     for (form = 0; form < 2; ++form) {
@@ -704,7 +752,7 @@ static void launches_per_call(void)
                 got[j] = device_commands - before;
                 clEnqueueReadBuffer(clsort_cl_queue(cs), b.out, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL);
                 ok &= memcmp(back, want, sizeof back) == 0;
-                if (j == 0) commands_of(cs, &b, 0, "a scan between two sorts"); /* another slot in between */
+                if (j == 0) commands_of(cs, &b, S_SCAN, "a scan between two sorts"); /* another slot in between */
             }
             snprintf(what, sizeof what, "status%s: u32 sort (one-sweep) %ld, then %ld and %ld launches (1 + 4 passes)",
                      form ? "32" : "64/auto", got[0], got[1], got[2]);
@@ -763,7 +811,7 @@ static void launches_per_call(void)
                 n = commands_of(cs, &b, fam[i], "after a failed call and one more");
                 snprintf(what, sizeof what, "%s: as few launches again after a failed call and a correct one (%ld)",
                          scenario_names[fam[i]], n);
-                check(n == (fam[i] == 10 ? 6 : 1), what, (int)k); /* the sort: histograms, 4 passes, the gather */
+                check(n == (fam[i] == S_SORT_ONESWEEP ? 6 : 1), what, (int)k); /* the sort: histograms, 4 passes, the gather */
             }
         }
         free_bufs(&b);
@@ -786,6 +834,16 @@ int main(int argc, char **argv)
         h_pos[2 * i] = (float)((h_keys[i] >> 8) & 0xffff) / 65536.0f;
         h_pos[2 * i + 1] = (float)(h_keys[i] >> 24) / 256.0f;
         h_attr[3 * i] = h_attr[3 * i + 1] = h_attr[3 * i + 2] = (uint32_t)i;
+    }
+    { /* every family of the registry has a scenario */
+        int f;
+        for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) {
+            char what[120];
+            int found = 0;
+            for (s = 0; s < SCENARIOS; ++s) found |= scenario_family[s] == (clsort_family)f;
+            snprintf(what, sizeof what, "the family %s has a fault scenario", clsort_family_name((clsort_family)f));
+            check(found, what, 0);
+        }
     }
     if (argc > 1 && strcmp(argv[1], "--launches") == 0) { /* only the launches-per-call checks */
         launches_per_call();
@@ -891,7 +949,7 @@ int main(int argc, char **argv)
         int round, ok = 1;
         static uint32_t back[N];
         fail_at = 0;
-        if (create_for(0, &cs) == CLSORT_SUCCESS) {
+        if (create_for(S_SCAN, &cs) == CLSORT_SUCCESS) {
             memset(&sd, 0, sizeof sd);
             clsort_sort_temp_size(cs, N, &sd, &tb);
             keys = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, N * 4, NULL, &e);

@@ -14,7 +14,8 @@
  *      split and pack, gather, radix sort (keys, pairs, u64 keys with the
  *      permutation), bitonic sort, binning, reduce, reduce by key, segmented
  *      scan, histogram, N-body accelerations, tree build, Barnes-Hut, radius
- *      queries.
+ *      queries, select_if (family_tests: every family of the registry has a
+ *      row, checked).
  * Fewer than two devices is a failure (this test exists to run several),
  * unless --allow-one-device (a machine with one GPU): the parts then share
  * the one device. PoCL puts several CPU devices in one platform:
@@ -1280,6 +1281,55 @@ static void test_tree(clsort_context *cs)
     free(pos);
 }
 
+/* select_if of i32 keys in a range, with values: the kept keys and values
+ * in input order, the count on the device. */
+static void test_select(clsort_context *cs)
+{
+    size_t n = 8191, i, k = 0, bad;
+    int32_t *keys = (int32_t *)xmalloc(n * 4), *ko = (int32_t *)xmalloc(n * 4), *rk = (int32_t *)xmalloc(n * 4);
+    uint32_t *vals = (uint32_t *)xmalloc(n * 4), *vo = (uint32_t *)xmalloc(n * 4), *ri = (uint32_t *)xmalloc(n * 4);
+    uint32_t count = 0;
+    static const int32_t lo = -1000000, hi = 50000000;
+    cl_mem dk, dv, dko, dvo, dc;
+    clsort_select_desc sd;
+    for (i = 0; i < n; ++i) {
+        keys[i] = (int32_t)(rnd32() % 200000000u) - 100000000;
+        vals[i] = (uint32_t)i;
+        if (keys[i] >= lo && keys[i] < hi) rk[k] = keys[i], ri[k++] = (uint32_t)i;
+    }
+    dk = upload(cs, n * 4, keys); dv = upload(cs, n * 4, vals);
+    dko = upload(cs, n * 4, NULL); dvo = upload(cs, n * 4, NULL); dc = upload(cs, 4, NULL);
+    memset(&sd, 0, sizeof sd);
+    sd.type = CLSORT_I32;
+    sd.compare = CLSORT_COMPARE_IN_RANGE;
+    sd.a = &lo;
+    sd.b = &hi;
+    sd.values_in = dv;
+    sd.values_out = dvo;
+    sd.count = dc;
+    if (call_ok(cs, clsort_select_if(cs, dk, dko, n, &sd, NULL, NULL), "clsort_select_if i32 in a range, values")) {
+        download(cs, dc, 4, &count);
+        download(cs, dko, k * 4, ko);
+        download(cs, dvo, k * 4, vo);
+        for (bad = 0; bad < k && ko[bad] == rk[bad] && vo[bad] == ri[bad]; ++bad) {}
+        check_index(count == k ? bad : 0, k, "clsort_select_if (count, keys, values in input order) = reference");
+    }
+    clReleaseMemObject(dk); clReleaseMemObject(dv); clReleaseMemObject(dko); clReleaseMemObject(dvo);
+    clReleaseMemObject(dc);
+    free(keys); free(ko); free(rk); free(vals); free(vo); free(ri);
+}
+
+/* The calls of each family, in the family order; every family of the
+ * registry (CLSORT_FAMILIES) has one (checked). */
+static const struct family_test {
+    clsort_family family;
+    void (*run)(clsort_context *cs);
+} family_tests[] = {{CLSORT_FAMILY_SCAN, test_scan},       {CLSORT_FAMILY_SPLIT, test_split_pack},
+                    {CLSORT_FAMILY_GATHER, test_gather},   {CLSORT_FAMILY_RADIX, test_radix_sort},
+                    {CLSORT_FAMILY_BITONIC, test_bitonic}, {CLSORT_FAMILY_BINNING, test_binning},
+                    {CLSORT_FAMILY_REDUCE, test_reduce_family}, {CLSORT_FAMILY_NBODY, test_nbody_accel},
+                    {CLSORT_FAMILY_TREE, test_tree},       {CLSORT_FAMILY_SELECT, test_select}};
+
 static void test_families(cl_context cc, cl_device_id dev, unsigned index)
 {
     clsort_context *cs = NULL;
@@ -1288,6 +1338,8 @@ static void test_families(cl_context cc, cl_device_id dev, unsigned index)
     cl_command_queue q = clCreateCommandQueue(cc, dev, 0, &e); /* in-order, ours: the library must not release it */
     clsort_result r;
     char what[120];
+    size_t k;
+    int f;
     check(e == CL_SUCCESS, "clCreateCommandQueue on the family device", NULL);
     if (e != CL_SUCCESS) return;
     memset(&cd, 0, sizeof cd);
@@ -1300,15 +1352,13 @@ static void test_families(cl_context cc, cl_device_id dev, unsigned index)
         printf("every family on device %u (%s), path %s\n", index, clsort_device_name(cs),
                clsort_context_path(cs) == CLSORT_PATH_LOOKBACK ? "look-back" : "portable");
         fflush(stdout);
-        test_scan(cs);
-        test_split_pack(cs);
-        test_gather(cs);
-        test_radix_sort(cs);
-        test_bitonic(cs);
-        test_binning(cs);
-        test_reduce_family(cs);
-        test_nbody_accel(cs);
-        test_tree(cs);
+        for (k = 0; k < sizeof family_tests / sizeof family_tests[0]; ++k) family_tests[k].run(cs);
+    }
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) {
+        int found = 0;
+        for (k = 0; k < sizeof family_tests / sizeof family_tests[0]; ++k) found |= family_tests[k].family == (clsort_family)f;
+        snprintf(what, sizeof what, "the family %s has a call here", clsort_family_name((clsort_family)f));
+        check(found, what, NULL);
     }
     clsort_destroy(cs);
     check(clReleaseCommandQueue(q) == CL_SUCCESS, "our queue outlives the clsort context", NULL);

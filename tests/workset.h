@@ -1,9 +1,9 @@
-/* One call of each family in the family order (scan, split, gather, radix,
- * bitonic, binning, reduce, nbody, tree), on deterministic data, its result
- * as bytes: shared by tests/test_cache.c (cached and uncached programs must
- * give the same bytes; clsort_prepare must leave nothing to build for the
- * calls it can prepare) and bench/coldstart.c (first and second call of each
- * family in a new process). Include after clsort.h. */
+/* At least one call of every family of the registry (CLSORT_FAMILIES), in
+ * the family order, on deterministic data, its result as bytes: shared by
+ * tests/test_cache.c (cached and uncached programs must give the same bytes;
+ * clsort_prepare, which covers every family, must leave nothing to build;
+ * every family has a call) and bench/tools/coldstart.c (first and second
+ * call of each family in a new process). Include after clsort.h. */
 #ifndef CLSORT_WORKSET_H
 #define CLSORT_WORKSET_H
 #include <math.h>
@@ -11,30 +11,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The calls, in the family order: X(id, name). ws_prepare_call says which
- * clsort_prepare covers. */
+/* The calls, in the family order: X(id, family, name), family the ID of its
+ * row in CLSORT_FAMILIES (its clsort_family CLSORT_FAMILY_<family>).
+ * ws_prepare_call describes each to clsort_prepare, with the operation of
+ * its family's row. */
 #define WS_CALLS(X)                                                                                       \
-    X(WS_SCAN_U32, "scan u32")                                                                            \
-    X(WS_PACK_U32, "pack u32")                                                                            \
-    X(WS_GATHER_12B, "gather 12-byte")                                                                    \
-    X(WS_SORT_KEYS, "sort u32 keys")                                                                      \
-    X(WS_SORT_PAIRS, "sort u32 pairs")                                                                    \
-    X(WS_SORT_10BIT_PERM, "sort 10-bit + permutation")                                                    \
-    X(WS_SORT_U64, "sort u64 keys")                                                                       \
-    X(WS_BITONIC_F32, "bitonic f32")                                                                      \
-    X(WS_BIN, "binning")                                                                                  \
-    X(WS_REDUCE_U32, "reduce u32")                                                                        \
-    X(WS_SEGSCAN_U32, "segmented scan u32")                                                               \
-    X(WS_REDUCE_BY_KEY, "reduce-by-key u32")                                                              \
-    X(WS_NBODY_F32, "N-body f32")                                                                         \
-    X(WS_TREE_BH, "tree + Barnes-Hut")
+    X(WS_SCAN_U32, SCAN, "scan u32")                                                                      \
+    X(WS_PACK_U32, SPLIT, "pack u32")                                                                     \
+    X(WS_GATHER_12B, GATHER, "gather 12-byte")                                                            \
+    X(WS_SORT_KEYS, RADIX, "sort u32 keys")                                                               \
+    X(WS_SORT_PAIRS, RADIX, "sort u32 pairs")                                                             \
+    X(WS_SORT_10BIT_PERM, RADIX, "sort 10-bit + permutation")                                             \
+    X(WS_SORT_U64, RADIX, "sort u64 keys")                                                                \
+    X(WS_BITONIC_F32, BITONIC, "bitonic f32")                                                             \
+    X(WS_BIN, BINNING, "binning")                                                                         \
+    X(WS_REDUCE_U32, REDUCE, "reduce u32")                                                                \
+    X(WS_SEGSCAN_U32, REDUCE, "segmented scan u32")                                                       \
+    X(WS_REDUCE_BY_KEY, REDUCE, "reduce-by-key u32")                                                      \
+    X(WS_NBODY_F32, NBODY, "N-body f32")                                                                  \
+    X(WS_TREE_BH, TREE, "tree + Barnes-Hut")                                                              \
+    X(WS_SELECT_U32, SELECT, "select u32 > 2^31 + values")
 
-#define WS_ID(id, name) id,
-#define WS_NAME(id, name) name,
+#define WS_ID(id, family, name) id,
+#define WS_NAME(id, family, name) name,
+#define WS_FAMILY(id, family, name) CLSORT_FAMILY_##family,
 enum { WS_CALLS(WS_ID) WS_COUNT };
 static const char *const ws_names[WS_COUNT] = {WS_CALLS(WS_NAME)};
+static const clsort_family ws_family[WS_COUNT] = {WS_CALLS(WS_FAMILY)};
 #undef WS_ID
 #undef WS_NAME
+#undef WS_FAMILY
+
+/* The clsort_prepare operation of each family (its registry row). */
+#define WS_FAMILY_OP(id, name, prepare) CLSORT_PREPARE_##prepare,
+static const clsort_prepare_op ws_family_op[CLSORT_FAMILY_COUNT] = {CLSORT_FAMILIES(WS_FAMILY_OP)};
+#undef WS_FAMILY_OP
+
+/* The first family of the registry without a call in the work set, or
+ * CLSORT_FAMILY_COUNT when every family has one. */
+static clsort_family ws_family_without_call(void)
+{
+    int f, w, found;
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) {
+        for (w = 0, found = 0; w < WS_COUNT && !found; ++w) found = ws_family[w] == (clsort_family)f;
+        if (!found) return (clsort_family)f;
+    }
+    return CLSORT_FAMILY_COUNT;
+}
+
+/* The select call's bound: keys above it pass (about half of random words). */
+static const uint32_t ws_select_bound = 0x80000000u;
 
 /* Bytes of result ws_run writes for n elements (at most). */
 static size_t ws_out_bytes(size_t n) { return n * 16 + 64; }
@@ -91,19 +117,24 @@ typedef struct ws_descs {
     clsort_bitonic_desc bitonic;
     clsort_bin_desc bin;
     clsort_nbody_desc nbody;
+    clsort_reduce_desc reduce;
+    clsort_by_key_desc by_key;
+    clsort_tree_desc tree;
+    clsort_select_desc select;
 } ws_descs;
 
-/* The clsort_prepare call of `which` in *c (its descriptor in *d): 1, or 0
- * where clsort_prepare has no operation for the call's family. */
-static int ws_prepare_call(int which, size_t n, clsort_prepare_call *c, ws_descs *d)
+/* The clsort_prepare call of `which` in *c (its descriptor in *d): the
+ * operation of its family, the descriptor ws_run passes. */
+static void ws_prepare_call(int which, size_t n, clsort_prepare_call *c, ws_descs *d)
 {
     memset(c, 0, sizeof *c);
     memset(d, 0, sizeof *d);
     c->n = n;
+    c->op = ws_family_op[ws_family[which]];
     switch (which) {
-    case WS_SCAN_U32: c->op = CLSORT_PREPARE_SCAN, c->scan = &d->scan; return 1;
-    case WS_PACK_U32: c->op = CLSORT_PREPARE_SPLIT, c->split = &d->split; return 1;
-    case WS_GATHER_12B: c->op = CLSORT_PREPARE_GATHER; return 1;
+    case WS_SCAN_U32: c->scan = &d->scan; break;
+    case WS_PACK_U32: c->split = &d->split; break;
+    case WS_GATHER_12B: break;
     case WS_SORT_KEYS:
     case WS_SORT_PAIRS:
     case WS_SORT_10BIT_PERM:
@@ -111,23 +142,31 @@ static int ws_prepare_call(int which, size_t n, clsort_prepare_call *c, ws_descs
         if (which == WS_SORT_PAIRS) d->sort.values_in = d->sort.values_out = CLSORT_PREPARE_PRESENT;
         if (which == WS_SORT_10BIT_PERM) d->sort.end_bit = 10, d->sort.permutation = CLSORT_PREPARE_PRESENT;
         if (which == WS_SORT_U64) d->sort.type = CLSORT_U64;
-        c->op = CLSORT_PREPARE_SORT, c->sort = &d->sort;
-        return 1;
-    case WS_BITONIC_F32: d->bitonic.type = CLSORT_F32, c->op = CLSORT_PREPARE_BITONIC, c->bitonic = &d->bitonic; return 1;
-    case WS_BIN: ws_grid(&d->bin), c->op = CLSORT_PREPARE_BIN, c->bin = &d->bin; return 1;
-    case WS_NBODY_F32: ws_nbody(&d->nbody), c->op = CLSORT_PREPARE_NBODY, c->nbody = &d->nbody; return 1;
-    default: return 0; /* reduce, tree */
+        c->sort = &d->sort;
+        break;
+    case WS_BITONIC_F32: d->bitonic.type = CLSORT_F32, c->bitonic = &d->bitonic; break;
+    case WS_BIN: ws_grid(&d->bin), c->bin = &d->bin; break;
+    case WS_REDUCE_U32: c->reduce_fn = CLSORT_REDUCE_FN_REDUCE, c->reduce = &d->reduce; break;
+    case WS_SEGSCAN_U32:
+        d->reduce.segments = CLSORT_SEGMENTS_FLAGS_U32;
+        c->reduce_fn = CLSORT_REDUCE_FN_SEGMENTED_SCAN, c->reduce = &d->reduce;
+        break;
+    case WS_REDUCE_BY_KEY: c->reduce_fn = CLSORT_REDUCE_FN_REDUCE_BY_KEY, c->by_key = &d->by_key; break;
+    case WS_NBODY_F32: ws_nbody(&d->nbody), c->nbody = &d->nbody; break;
+    case WS_TREE_BH: /* clsort_tree_accel_host's tree: float4 bodies, the mass in w */
+        d->tree.dims = 3, d->tree.stride = 16, d->tree.has_mass = 1, d->tree.mass_offset = 12;
+        c->tree = &d->tree;
+        break;
+    case WS_SELECT_U32:
+        d->select.compare = CLSORT_COMPARE_GREATER, d->select.a = &ws_select_bound;
+        d->select.values_in = d->select.values_out = CLSORT_PREPARE_PRESENT;
+        c->select = &d->select;
+        break;
+    default: break;
     }
 }
 
-static int ws_preparable(int which)
-{
-    clsort_prepare_call c;
-    ws_descs d;
-    return ws_prepare_call(which, 0, &c, &d);
-}
-
-/* Builds every program of the calls clsort_prepare covers, in one call. */
+/* Builds every program of the work set's calls, in one call. */
 static clsort_result ws_prepare(clsort_context *cs, size_t n)
 {
     clsort_prepare_call calls[WS_COUNT];
@@ -135,9 +174,8 @@ static clsort_result ws_prepare(clsort_context *cs, size_t n)
     clsort_prepare_desc pd;
     int w;
     pd.calls = calls;
-    pd.count = 0;
-    for (w = 0; w < WS_COUNT; ++w)
-        if (ws_preparable(w)) ws_prepare_call(w, n, &calls[pd.count], &descs[pd.count]), ++pd.count;
+    pd.count = WS_COUNT;
+    for (w = 0; w < WS_COUNT; ++w) ws_prepare_call(w, n, &calls[w], &descs[w]);
     return clsort_prepare(cs, &pd);
 }
 
@@ -312,6 +350,19 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         *bytes = n * 16;
         break;
     }
+    case WS_SELECT_U32: { /* out: the kept count (u32), the kept keys, the kept values (b: the indices) */
+        clsort_select_desc sel;
+        uint32_t kept;
+        memset(&sel, 0, sizeof sel);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &ws_select_bound;
+        r = clsort_select_if_host(cs, a, b, out + 4, a + 2 * n, n, &sel, &count); /* values kept in a[2n..3n) */
+        kept = (uint32_t)count;
+        memcpy(out, &kept, 4);
+        memcpy(out + 4 + count * 4, a + 2 * n, count * 4);
+        *bytes = 4 + count * 8;
+        break;
+    }
     default:
         r = CLSORT_ERROR_INVALID_ARGUMENT;
     }
@@ -378,9 +429,23 @@ static int ws_check_reduce(int which, size_t n, const unsigned char *out, const 
     return n == 0 || (u[1 + runs] == key && u[1 + n + runs] == acc);
 }
 
-/* Checks the sorts, the scan, the gather, the reductions and the tree against
- * the inputs (order, sums, a host reference); the rest is compared across
- * contexts by the callers. */
+/* The select call against a host pass: the keys above the bound and their
+ * indices, in input order. */
+static int ws_check_select(size_t n, const unsigned char *out, const uint32_t *a)
+{
+    const uint32_t *u = (const uint32_t *)out;
+    size_t i, k = 0, kept = u[0];
+    for (i = 0; i < n; ++i)
+        if (a[i] > ws_select_bound) {
+            if (k >= kept || u[1 + k] != a[i] || u[1 + kept + k] != (uint32_t)i) return 0;
+            ++k;
+        }
+    return k == kept;
+}
+
+/* Checks the sorts, the scan, the gather, the reductions, the tree and the
+ * select against the inputs (order, sums, a host reference); the rest is
+ * compared across contexts by the callers. */
 static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
 {
     size_t i;
@@ -415,6 +480,7 @@ static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
     case WS_SEGSCAN_U32:
     case WS_REDUCE_BY_KEY:
     case WS_TREE_BH:
+    case WS_SELECT_U32:
         a = (uint32_t *)malloc(n * 16 + 16), b = (uint32_t *)malloc(n * 16 + 16);
         if (!a || !b) ok = 0;
         if (ok) ws_inputs(which, n, a, b);
@@ -423,6 +489,8 @@ static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
             for (i = 0; i < n && ok; ++i) ok = memcmp(out + 12 * i, (const unsigned char *)a + 12 * (size_t)b[i], 12) == 0;
         } else if (ok && which == WS_TREE_BH) {
             ok = ws_check_tree(n, f, a);
+        } else if (ok && which == WS_SELECT_U32) {
+            ok = ws_check_select(n, out, a);
         } else if (ok) {
             ok = ws_check_reduce(which, n, out, a);
         }

@@ -138,6 +138,10 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--prepare") == 0) prepare = 1;
         else if (strcmp(argv[i], "--programs") == 0) programs = 1;
         else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) programs = 1, dump = argv[++i];
+    if (ws_family_without_call() != CLSORT_FAMILY_COUNT) { /* the table claims every family */
+        printf("coldstart: tests/workset.h has no call of the family %s\n", clsort_family_name(ws_family_without_call()));
+        return 2;
+    }
     if (logn < 4 || logn > 24) logn = 16;
     n = (size_t)1 << logn;
     out = (unsigned char *)malloc(ws_out_bytes(n));
