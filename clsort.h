@@ -143,9 +143,9 @@
  *   gather    clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
  *   sort      clsort_sort(ctx, keys_in, keys_out, n, &sort_desc, &enq)
  *             clsort_sort_temp_size(ctx, n, &sort_desc, &bytes)
- *             clsort_sort_host(ctx, keys, values, permutation, n, &sort_desc)
+ *             clsort_sort_host(ctx, type, keys, values, permutation, n, &sort_desc)
  *   bitonic   clsort_bitonic_sort(ctx, keys_in, keys_out, n, &bitonic_desc, &enq)
- *             clsort_bitonic_sort_host(ctx, keys, values, permutation, n, &bitonic_desc)
+ *             clsort_bitonic_sort_host(ctx, type, keys, values, permutation, n, &bitonic_desc)
  *   binning   clsort_grid_keys(ctx, &grid, &num_cells, &key_bits)
  *             clsort_cell_keys(ctx, positions, keys, n, &grid, &enq)
  *             clsort_cell_offsets(ctx, sorted_keys, n, num_cells, offsets, &enq)
@@ -156,7 +156,13 @@
  *             clsort_run_length_encode(ctx, keys_in, keys_out, lengths, n, &by_key_desc, &count, &enq)
  *             clsort_unique(ctx, keys_in, keys_out, n, &by_key_desc, &count, &enq)
  *             clsort_histogram_even(ctx, samples, n, counts, &histogram_desc, &enq)
- *             clsort_*_host forms of each (plain C arrays)
+ *             clsort_reduce_host(ctx, type, op, in, n, &result)
+ *             clsort_segmented_scan_host / _reduce_host(ctx, type, in, out, n, &reduce_desc)
+ *             clsort_reduce_by_key_host(ctx, key_type, type, keys, values, keys_out, values_out, n,
+ *                                       &by_key_desc, &count)
+ *             clsort_run_length_encode_host(ctx, key_type, keys, keys_out, lengths, n, &by_key_desc, &count)
+ *             clsort_unique_host(ctx, key_type, keys, values, keys_out, values_out, n, &by_key_desc, &count)
+ *             clsort_histogram_even_host(ctx, type, samples, n, counts, &histogram_desc)
  *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
  *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
  *             clsort_nbody_multi(parts, count, n, &nbody_desc)
@@ -166,7 +172,7 @@
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
- *             clsort_select_if_host(ctx, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -196,6 +202,12 @@
  *   queue is not enough on every implementation).
  *
  *   Host level. *_host functions take plain C arrays, upload, run, download.
+ *   Each takes the element type of the arrays it reads as an argument (a
+ *   key_type and a value type where both matter), so no zero descriptor can
+ *   make it read floats as u32. A descriptor's own type field (desc.type,
+ *   desc.key_type) may stay 0 (CLSORT_U32), which defers to the argument, or
+ *   name the same type; naming another type is CLSORT_ERROR_INVALID_ARGUMENT
+ *   with a message naming both, before any array is read or written.
  *
  *   Errors. Every function returns a clsort_result; clsort_last_error(ctx)
  *   says what failed (the OpenCL call and error name, the build log). On an
@@ -1166,11 +1178,13 @@ CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem
 /* Bytes of desc.temp that clsort_sort needs for these n and desc. */
 CLSORT_API clsort_result clsort_sort_temp_size(clsort_context *ctx, size_t n, const clsort_sort_desc *desc,
                                                size_t *bytes);
-/* Host arrays, sorted in place: keys, optional values (desc->value_size
- * bytes each) and optional permutation (n uint32 out). desc's buffers are
- * ignored; desc NULL = u32 keys, all bits, ascending. */
-CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
-                                          size_t n, const clsort_sort_desc *desc);
+/* Host arrays, sorted in place: n keys of type (signed and float keys
+ * numerically, as clsort_sort), optional values (desc->value_size bytes each)
+ * and optional permutation (n uint32 out). desc's buffers are ignored, and
+ * desc.type is 0 or type (CONCEPTS, Host level); desc NULL = all bits,
+ * ascending. */
+CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
+                                          uint32_t *permutation, size_t n, const clsort_sort_desc *desc);
 
 /* ---- bitonic sort ---------------------------------------------------------- */
 
@@ -1196,11 +1210,12 @@ typedef struct clsort_bitonic_desc {
  * offsets are read by the host (not CL_MEM_HOST_NO_ACCESS / _WRITE_ONLY). */
 CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                              const clsort_bitonic_desc *desc, const clsort_enqueue *enq);
-/* Host arrays, sorted in place: keys, optional values (desc->value_size bytes
- * each) and optional permutation (n uint32 out). desc's cl_mem fields are
- * ignored (segments: segment_length or segment_offsets_host); desc NULL = u32
- * keys ascending, one segment. */
-CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
+/* Host arrays, sorted in place: n keys of type, optional values
+ * (desc->value_size bytes each) and optional permutation (n uint32 out).
+ * desc's cl_mem fields are ignored (segments: segment_length or
+ * segment_offsets_host), and desc.type is 0 or type (CONCEPTS, Host level);
+ * desc NULL = ascending, one segment. */
+CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
                                                   uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc);
 
 /* ---- particle binning ------------------------------------------------------ */
@@ -1390,25 +1405,31 @@ typedef struct clsort_histogram_desc {
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
-/* Host arrays (desc's cl_mem fields ignored; segments from segment_data_host). */
+/* Host arrays (desc's cl_mem fields ignored; segments from segment_data_host).
+ * type is the values' type, key_type the keys' (compared as bit patterns, as
+ * the device forms); a descriptor's type or key_type is 0 or the same
+ * (CONCEPTS, Host level). Segment keys of the segmented scan
+ * (CLSORT_SEGMENTS_KEYS) keep their desc.key_type: that mode is chosen in the
+ * descriptor, and only the key's size matters there. */
 CLSORT_API clsort_result clsort_reduce_host(clsort_context *ctx, clsort_type type, clsort_op op, const void *in,
                                             size_t n, void *result);
-CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                    const clsort_reduce_desc *desc);
-CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                      const clsort_reduce_desc *desc);
-CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, const void *keys, const void *values,
-                                                   void *keys_out, void *values_out, size_t n,
-                                                   const clsort_by_key_desc *desc, size_t *count);
-CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, const void *keys, void *keys_out,
-                                                       uint32_t *lengths, size_t n, const clsort_by_key_desc *desc,
-                                                       size_t *count);
+CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, clsort_type type, const void *in, void *out,
+                                                    size_t n, const clsort_reduce_desc *desc);
+CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, clsort_type type, const void *in,
+                                                      void *out, size_t n, const clsort_reduce_desc *desc);
+CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, clsort_type key_type, clsort_type type,
+                                                   const void *keys, const void *values, void *keys_out,
+                                                   void *values_out, size_t n, const clsort_by_key_desc *desc,
+                                                   size_t *count);
+CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                                       void *keys_out, uint32_t *lengths, size_t n,
+                                                       const clsort_by_key_desc *desc, size_t *count);
 /* values / values_out: optional, desc->value_size bytes each */
-CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *keys, const void *values,
-                                            void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                            const void *values, void *keys_out, void *values_out, size_t n,
                                             const clsort_by_key_desc *desc, size_t *count);
-CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
-                                                    uint32_t *counts, const clsort_histogram_desc *desc);
+CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, clsort_type type, const void *samples,
+                                                    size_t n, uint32_t *counts, const clsort_histogram_desc *desc);
 
 /* ---- N-body ------------------------------------------------------------------ */
 
@@ -1632,10 +1653,11 @@ typedef struct clsort_select_desc {
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                           const clsort_select_desc *desc, size_t *count,
                                           const clsort_enqueue *enq);
-/* Host arrays (desc's cl_mem fields ignored); values / values_out optional,
+/* Host arrays (desc's cl_mem fields ignored) of n keys of type; desc.type
+ * is 0 or type (CONCEPTS, Host level). values / values_out optional,
  * desc->value_size bytes each. */
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
-                                               void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count);
 
 /* ---- the families: one registry ------------------------------------------- */
@@ -4048,6 +4070,26 @@ static clsort_result clsort__check_any_type(clsort_context *ctx, clsort_type t, 
     return CLSORT_SUCCESS;
 }
 
+/* The element type of a _host call is its argument (see CONCEPTS, Host level): a
+ * descriptor type field left 0 (CLSORT_U32) takes it, one set to another
+ * type must equal it, so a descriptor written for other data is refused
+ * before anything is read instead of reinterpreting the caller's array. */
+static clsort_result clsort__host_type(clsort_context *ctx, const char *fn, const char *arg, clsort_type type,
+                                       const char *field, clsort_type in_desc)
+{
+    if ((int)type < 0 || type >= CLSORT_TYPE_COUNT)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s = %d is not a clsort_type", fn, arg, (int)type);
+    if (in_desc != CLSORT_U32 && in_desc != type) {
+        if ((int)in_desc < 0 || in_desc >= CLSORT_TYPE_COUNT)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s = %d is not a clsort_type", fn, field,
+                                (int)in_desc);
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: the %s argument is %s but %s is %s; leave %s 0 or make them equal", fn, arg,
+                            clsort__types[type].name, field, clsort__types[in_desc].name, field);
+    }
+    return CLSORT_SUCCESS;
+}
+
 /* A value size a family takes: 4 or 8, or with `narrow_wide` (the radix
  * sort) also 1, 2 and 16. */
 static clsort_result clsort__check_value_size(clsort_context *ctx, const char *fn, size_t value_size, int narrow_wide)
@@ -5941,8 +5983,8 @@ static clsort_result clsort__staged_radix(clsort_context *ctx, cl_mem keys, cl_m
     return clsort_sort(ctx, keys, keys, n, d, NULL);
 }
 
-CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
-                                          size_t n, const clsort_sort_desc *desc)
+CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
+                                          uint32_t *permutation, size_t n, const clsort_sort_desc *desc)
 {
     static const char *fn = "clsort_sort_host";
     clsort__sort_plan pl;
@@ -5951,6 +5993,8 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     memset(&d, 0, sizeof d);
     if (desc) d = *desc; /* the whole descriptor; its buffers are the staging ones */
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
     d.values_in = d.values_out = d.permutation = d.temp = NULL;
     vs = d.value_size ? d.value_size : 4;
     if (n > 0 && !keys)
@@ -6421,7 +6465,7 @@ static clsort_result clsort__staged_bitonic(clsort_context *ctx, cl_mem keys, cl
     return clsort_bitonic_sort(ctx, keys, keys, n, d, NULL);
 }
 
-CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
+CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
                                                   uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc)
 {
     static const char *fn = "clsort_bitonic_sort_host";
@@ -6431,6 +6475,8 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *key
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     memset(&d, 0, sizeof d);
     if (desc) d = *desc; /* the whole descriptor; its buffers are the staging ones */
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
     d.values_in = d.values_out = d.permutation = d.segment_offsets = NULL;
     vs = d.value_size ? d.value_size : 4;
     if (n > 0 && !keys) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
@@ -7859,8 +7905,8 @@ CLSORT_API clsort_result clsort_reduce_host(clsort_context *ctx, clsort_type typ
 }
 
 /* scan (what 0) or segmented reduce (1) of host arrays */
-static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int what, const void *in, void *out,
-                                      size_t n, const clsort_reduce_desc *desc)
+static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int what, clsort_type type, const void *in,
+                                      void *out, size_t n, const clsort_reduce_desc *desc)
 {
     clsort__reduce_plan pl;
     clsort_reduce_desc d;
@@ -7870,7 +7916,11 @@ static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int w
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (what == 1 && (!desc || desc->segments != CLSORT_SEGMENTS_OFFSETS))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: segments must be CLSORT_SEGMENTS_OFFSETS", fn);
-    CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, NULL, NULL, n, desc, 1, what, &pl));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, NULL, NULL, n, &d, 1, what, &pl));
     outs = what == 1 ? pl.d.segment_count : n;
     if ((n > 0 && !in) || (outs > 0 && !out))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: in or out is NULL", fn);
@@ -7893,22 +7943,22 @@ static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int w
     return r;
 }
 
-CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                    const clsort_reduce_desc *desc)
+CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, clsort_type type, const void *in, void *out,
+                                                    size_t n, const clsort_reduce_desc *desc)
 {
-    return clsort__seg_host(ctx, "clsort_segmented_scan_host", 0, in, out, n, desc);
+    return clsort__seg_host(ctx, "clsort_segmented_scan_host", 0, type, in, out, n, desc);
 }
 
-CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                      const clsort_reduce_desc *desc)
+CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, clsort_type type, const void *in,
+                                                      void *out, size_t n, const clsort_reduce_desc *desc)
 {
-    return clsort__seg_host(ctx, "clsort_segmented_reduce_host", 1, in, out, n, desc);
+    return clsort__seg_host(ctx, "clsort_segmented_reduce_host", 1, type, in, out, n, desc);
 }
 
 /* what: 0 reduce_by_key, 1 run-length encode, 2 unique */
-static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, int what, const void *keys,
-                                         const void *values, void *keys_out, void *values_out, size_t n,
-                                         const clsort_by_key_desc *desc, size_t *count)
+static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, int what, clsort_type key_type,
+                                         clsort_type type, const void *keys, const void *values, void *keys_out,
+                                         void *values_out, size_t n, const clsort_by_key_desc *desc, size_t *count)
 {
     clsort__by_key_plan pl;
     clsort_by_key_desc d;
@@ -7916,7 +7966,15 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
     size_t vsize, runs = 0;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, n, desc, 1, &pl));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "key_type", key_type, "desc.key_type", d.key_type));
+    d.key_type = key_type;
+    if (what == 0) { /* the values' type: only reduce_by_key does arithmetic on them */
+        CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+        d.type = type;
+    }
+    CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, n, &d, 1, &pl));
     vsize = what == 2 ? pl.d.value_size : pl.elem;
     if (what == 2 && (values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
@@ -7948,44 +8006,51 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
     return r;
 }
 
-CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, const void *keys, const void *values,
-                                                   void *keys_out, void *values_out, size_t n,
-                                                   const clsort_by_key_desc *desc, size_t *count)
+CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, clsort_type key_type, clsort_type type,
+                                                   const void *keys, const void *values, void *keys_out,
+                                                   void *values_out, size_t n, const clsort_by_key_desc *desc,
+                                                   size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_reduce_by_key_host", 0, keys, values, keys_out, values_out, n, desc,
-                               count);
+    return clsort__by_key_host(ctx, "clsort_reduce_by_key_host", 0, key_type, type, keys, values, keys_out,
+                               values_out, n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, const void *keys, void *keys_out,
-                                                       uint32_t *lengths, size_t n, const clsort_by_key_desc *desc,
-                                                       size_t *count)
+CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                                       void *keys_out, uint32_t *lengths, size_t n,
+                                                       const clsort_by_key_desc *desc, size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_run_length_encode_host", 1, keys, NULL, keys_out, lengths, n, desc,
-                               count);
+    return clsort__by_key_host(ctx, "clsort_run_length_encode_host", 1, key_type, CLSORT_U32, keys, NULL, keys_out,
+                               lengths, n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *keys, const void *values,
-                                            void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                            const void *values, void *keys_out, void *values_out, size_t n,
                                             const clsort_by_key_desc *desc, size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_unique_host", 2, keys, values, keys_out, values_out, n, desc, count);
+    return clsort__by_key_host(ctx, "clsort_unique_host", 2, key_type, CLSORT_U32, keys, values, keys_out, values_out,
+                               n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
-                                                    uint32_t *counts, const clsort_histogram_desc *desc)
+CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, clsort_type type, const void *samples,
+                                                    size_t n, uint32_t *counts, const clsort_histogram_desc *desc)
 {
     static const char *fn = "clsort_histogram_even_host";
     clsort__hist_plan pl;
+    clsort_histogram_desc d;
     cl_mem ds = NULL, dc = NULL;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__hist_plan_make(ctx, fn, desc, &pl));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (bins and range)", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__hist_plan_make(ctx, fn, &d, &pl));
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
     if ((n > 0 && !samples) || !counts)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: samples or counts is NULL", fn);
     r = clsort__upload(ctx, fn, "samples", samples, n * pl.elem, &ds);
     if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "counts", pl.d.accumulate ? counts : NULL, (size_t)pl.d.bins * 4, &dc);
-    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_histogram_even(ctx, ds, n, dc, desc, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_histogram_even(ctx, ds, n, dc, &d, NULL));
     if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "counts", dc, (size_t)pl.d.bins * 4, counts);
     clsort__release(ctx, &ds);
     clsort__release(ctx, &dc);
@@ -9805,8 +9870,8 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
     return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
 }
 
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
-                                               void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count)
 {
     static const char *fn = "clsort_select_if_host";
@@ -9816,7 +9881,11 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *
     size_t kept = 0;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if ((values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);

@@ -278,7 +278,7 @@ static void test_contexts(clsort_context *cs)
         for (ti = 0; ti < tn; ++ti) tk[ti] = (uint32_t)ti * 2654435761u, tv[ti] = (uint32_t)ti;
         for (ti = 0; ti < 1000; ++ti) ones[ti] = 1;
         if (t21 && tk && tv) {
-            check(clsort_sort_host(t21, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
+            check(clsort_sort_host(t21, CLSORT_U32, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
             for (ti = 1; ti < tn && tok; ++ti) tok = tk[ti - 1] <= tk[ti] && tv[ti] * 2654435761u == tk[ti];
             check(tok, "sort with a 2x1 tile: sorted, values follow", tn, "random", ti, 0, 0);
             check(clsort_scan_host(t21, CLSORT_U32, 0, ones, sums, 1000, &tot) == CLSORT_SUCCESS && tot == 1000 &&
