@@ -105,6 +105,10 @@
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
  *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
  *                   when the program cache stores (see PROGRAM CACHE).
+ *   CLSORT_CACHE_MAX  the cache directory's size bound when
+ *                   desc.cache_max_bytes is 0: bytes, with an optional K, M
+ *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
+ *                   Unset: 256 MiB (see PROGRAM CACHE, Size).
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *   Test hooks (tuning.testing, clsort_test_hooks): for the library's own
  *   tests and measurements, not a stable API (a hook may change or go in any
@@ -275,6 +279,18 @@
  *   error). One file per program, 0.1-0.5 MB each; delete the directory to
  *   empty it. clsort_cache_stats_get also counts builds from source and
  *   cache hits.
+ *     Size (desc.cache_max_bytes, CLSORT_CACHE_MAX; default 256 MiB). After
+ *   each store into the directory, while its entries (the files named 64
+ *   hex digits and ".bin"; nothing else there is counted or touched) take
+ *   more than the bound, the least recently used entry is removed: a hit
+ *   sets its entry's modification time to now, so the oldest time goes
+ *   first (ties by name). The entry just stored stays even when it alone
+ *   exceeds the bound. Contexts of any process may share the directory,
+ *   each trimming to its own bound after its stores; an entry that vanished
+ *   meanwhile counts as gone. clsort_cache_stats counts the removals
+ *   (.evicted) and shows the bound (.max_bytes). Callbacks
+ *   (desc.cache_load/_store) are not bounded by the library: the storage
+ *   is yours, and so is its size.
  *     When (desc.cache_when, CLSORT_CACHE_WHEN): no call and no
  *   clsort_destroy spends time on a store by default (AUTO). On GPUs the
  *   binary is complete after the build and is stored right then, for
@@ -1008,6 +1024,13 @@ typedef enum clsort_cache_when {
 } clsort_cache_when;
 typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
 
+/* clsort_context_desc.cache_max_bytes: the default bound of a cache
+ * directory (256 MiB: a few hundred entries of 0.1-0.5 MB, every
+ * specialization of every family on several devices and drivers), and no
+ * bound at all. */
+#define CLSORT_CACHE_DEFAULT_MAX_BYTES ((size_t)256 << 20)
+#define CLSORT_CACHE_UNBOUNDED ((size_t)-1)
+
 typedef struct clsort_context_desc {
     /* Your OpenCL objects, or all NULL to let the library choose and create.
      * context + device without queue: the library creates (and later releases)
@@ -1030,6 +1053,9 @@ typedef struct clsort_context_desc {
     clsort_cache_store_fn cache_store;
     void *cache_user;                  /* passed to both */
     clsort_cache_when cache_when;      /* AUTO = per device (or $CLSORT_CACHE_WHEN) */
+    size_t cache_max_bytes;            /* the directory's size bound: 0 = $CLSORT_CACHE_MAX, else
+                                          CLSORT_CACHE_DEFAULT_MAX_BYTES; CLSORT_CACHE_UNBOUNDED = none
+                                          (callbacks: not bounded by the library; see PROGRAM CACHE) */
 } clsort_context_desc;
 
 /* Optional per-call queue and events of device-level functions (NULL = the
@@ -1070,6 +1096,8 @@ typedef struct clsort_cache_stats {
     unsigned long store_failures; /* binaries that could not be stored (read-only, full disk, callback failed) */
     const char *warning;        /* the last cache problem in words ("" when none); never an error */
     unsigned long cubins;       /* of the stores: NVIDIA entries stored as a cubin (machine code), not PTX */
+    unsigned long evicted;      /* entries removed from the directory to keep it within its bound */
+    size_t max_bytes;           /* the directory's bound in use (0: none, or callbacks, or off) */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
 /* Stores now every binary built from source and not yet stored (cache_when
@@ -1961,12 +1989,15 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #include <process.h> /* _getpid: temporary file names */
 #include <sys/stat.h> /* _fstat: cache entries must be regular files */
 #include <sys/types.h>
-#include <windows.h> /* MoveFileExA: atomic replace */
+#include <sys/utime.h> /* _utime: a cache hit marks its entry used */
+#include <windows.h> /* MoveFileExA: atomic replace; FindFirstFileA: the cache's entries */
 #else
+#include <dirent.h>   /* opendir: the cache's entries, for its size bound */
 #include <fcntl.h>    /* open: cache entries opened without blocking */
 #include <sys/stat.h> /* mkdir, fstat */
 #include <sys/types.h>
 #include <unistd.h>   /* getpid, read, write, close */
+#include <utime.h>    /* utime: a cache hit marks its entry used */
 #endif
 /* Libraries opened at run time: OpenCL with CLSORT_DYNAMIC_OPENCL, libcuda
  * for NVIDIA's program cache entries (>>cubin) unless CLSORT_NO_LIBCUDA;
@@ -2246,7 +2277,8 @@ typedef struct clsort__cache {
     char ident[2048];             /* library, platform, device and driver: hashed into every key */
     clsort_cache_when when;       /* resolved: BUILD, LEAVE or FLUSH (never AUTO) */
     int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
-    unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins;
+    unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins, evicted;
+    cl_ulong max_bytes;           /* the directory's size bound (0: none; callbacks: 0) */
     char warning[512];
 } clsort__cache;
 
@@ -11527,6 +11559,44 @@ static int clsort__cache_ident_add(clsort_context *ctx, cl_platform_id plat, cl_
     return 1;
 }
 
+/* A byte count: decimal digits and an optional K, M or G (powers of 1024);
+ * 0 when s is anything else or the count does not fit. */
+static int clsort__parse_bytes(const char *s, cl_ulong *out)
+{
+    cl_ulong v = 0, unit = 1;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return 0;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (v > ((cl_ulong)-1 - (cl_ulong)(*p - '0')) / 10) return 0;
+        v = v * 10 + (cl_ulong)(*p - '0');
+    }
+    if (*p == 'K' || *p == 'k') unit = (cl_ulong)1 << 10, ++p;
+    else if (*p == 'M' || *p == 'm') unit = (cl_ulong)1 << 20, ++p;
+    else if (*p == 'G' || *p == 'g') unit = (cl_ulong)1 << 30, ++p;
+    if (*p != '\0' || v > (cl_ulong)-1 / unit) return 0;
+    *out = v * unit;
+    return 1;
+}
+
+/* The cache directory's size bound: desc.cache_max_bytes, else
+ * $CLSORT_CACHE_MAX, else the default; 0 = none. A malformed variable fails
+ * clsort_create, as every knob of the environment does. */
+static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_context_desc *d, cl_ulong *bound)
+{
+    const char *env = getenv("CLSORT_CACHE_MAX");
+    cl_ulong v = 0;
+    int env_set = env && *env;
+    if (env_set && strcmp(env, "off") != 0 && !clsort__parse_bytes(env, &v))
+        return clsort__bad_knob(ctx, "CLSORT_CACHE_MAX",
+                                "expected bytes with an optional K, M or G (\"256M\"), or \"off\" or \"0\" "
+                                "for no bound");
+    if (d->cache_max_bytes == CLSORT_CACHE_UNBOUNDED) *bound = 0;
+    else if (d->cache_max_bytes) *bound = (cl_ulong)d->cache_max_bytes;
+    else if (env_set) *bound = v; /* "off" and "0": 0, none */
+    else *bound = (cl_ulong)CLSORT_CACHE_DEFAULT_MAX_BYTES;
+    return CLSORT_SUCCESS;
+}
+
 /* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
  * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
  * directory (never the current directory: a relative result is refused). */
@@ -11538,6 +11608,8 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
+    if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
     if (d->cache_off) return CLSORT_SUCCESS;
     if (d->cache_load) {
         c->load = d->cache_load;
@@ -11874,8 +11946,161 @@ static int clsort__mkdirs(const char *dir)
     return 1;
 }
 
+/* ---- the size bound: entries by last use ---- */
+
+/* One entry of the cache directory: its name, size and time of last use
+ * (its modification time, which a hit refreshes). */
+typedef struct clsort__cache_file {
+    char name[72];
+    cl_ulong size;
+    cl_ulong used;
+} clsort__cache_file;
+
+/* Whether name is an entry's: 64 lowercase hex digits and ".bin", the
+ * names clsort__cache_write gives. Nothing else in the directory is ours. */
+static int clsort__cache_entry_name(const char *name)
+{
+    int i;
+    for (i = 0; i < 64; ++i) /* stops at the terminator of a shorter name */
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return 0;
+    return strcmp(name + 64, ".bin") == 0;
+}
+
+/* Appends an entry to a list grown by doubling (CLSORT_MALLOC has no
+ * realloc); 0 out of memory. */
+static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, size_t *cap, const char *name,
+                                   cl_ulong size, cl_ulong used)
+{
+    clsort__cache_file *f;
+    size_t len;
+    if (*count == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 64;
+        clsort__cache_file *grown = (clsort__cache_file *)CLSORT_MALLOC(ncap * sizeof *grown);
+        if (!grown) return 0;
+        if (*list) {
+            memcpy(grown, *list, *count * sizeof *grown);
+            CLSORT_FREE(*list);
+        }
+        *list = grown;
+        *cap = ncap;
+    }
+    f = &(*list)[(*count)++];
+    len = strlen(name); /* 68 for an entry */
+    if (len >= sizeof f->name) len = sizeof f->name - 1;
+    memcpy(f->name, name, len);
+    f->name[len] = '\0';
+    f->size = size;
+    f->used = used;
+    return 1;
+}
+
+/* The entries of dir that are regular files (a directory, FIFO or link to
+ * one in an entry's name is left alone), into a CLSORT_MALLOC'd list; 0
+ * when the directory cannot be read or memory runs out. */
+static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t *count)
+{
+    size_t cap = 0;
+    int ok = 1;
+    *list = NULL;
+    *count = 0;
+#if defined(_WIN32)
+    {
+        char pattern[1200];
+        WIN32_FIND_DATAA fd;
+        HANDLE h;
+        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*.bin", dir);
+        h = FindFirstFileA(pattern, &fd);
+        if (h == INVALID_HANDLE_VALUE) return GetLastError() == ERROR_FILE_NOT_FOUND;
+        do {
+            if ((fd.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) == 0 &&
+                clsort__cache_entry_name(fd.cFileName))
+                ok = clsort__cache_files_add(list, count, &cap, fd.cFileName,
+                                             ((cl_ulong)fd.nFileSizeHigh << 32) | fd.nFileSizeLow,
+                                             ((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
+                                                 fd.ftLastWriteTime.dwLowDateTime);
+        } while (ok && FindNextFileA(h, &fd));
+        FindClose(h);
+    }
+#else
+    {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        if (!d) return 0;
+        while (ok && (e = readdir(d)) != NULL) {
+            char path[1200];
+            struct stat st;
+            if (!clsort__cache_entry_name(e->d_name)) continue;
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", dir, e->d_name);
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue; /* vanished, or not a file */
+            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime);
+        }
+        closedir(d);
+    }
+#endif
+    if (!ok && *list) {
+        CLSORT_FREE(*list);
+        *list = NULL;
+    }
+    return ok;
+}
+
+/* Least recently used first; equal times by name, so every process that
+ * trims one directory picks the same victims. */
+static int clsort__cache_file_cmp(const void *a, const void *b)
+{
+    const clsort__cache_file *x = (const clsort__cache_file *)a, *y = (const clsort__cache_file *)b;
+    if (x->used != y->used) return x->used < y->used ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* After a store into the directory: while the entries take more than the
+ * bound, removes the least recently used, never `keep` (the entry just
+ * stored). Other processes store and trim at the same time: a file that
+ * vanished meanwhile was removed by one of them and counts as gone. */
+static void clsort__cache_trim(clsort_context *ctx, const char *keep)
+{
+    clsort__cache_file *list = NULL;
+    size_t count = 0, i;
+    cl_ulong total = 0;
+    if (ctx->cache.max_bytes == 0 || !clsort__cache_list(ctx->cache.dir, &list, &count)) return;
+    for (i = 0; i < count; ++i) total += list[i].size;
+    if (total > ctx->cache.max_bytes) {
+        qsort(list, count, sizeof *list, clsort__cache_file_cmp);
+        for (i = 0; i < count && total > ctx->cache.max_bytes; ++i) {
+            char path[1200];
+            if (strcmp(list[i].name, keep) == 0) continue;
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
+            if (remove(path) == 0) {
+                ++ctx->cache.evicted;
+                total -= list[i].size;
+            } else if (errno == ENOENT) {
+                total -= list[i].size; /* another process removed it */
+            } else {
+                clsort__cache_warn(ctx, "cache: could not remove %s to keep the bound: %s", path, strerror(errno));
+            }
+        }
+    }
+    if (list) CLSORT_FREE(list);
+}
+
+/* A hit: the entry's time of last use is now (what the bound's trim orders
+ * by). Best effort: a read-only directory keeps the old time. */
+static void clsort__cache_touch(clsort_context *ctx, const unsigned char key[32])
+{
+    char hex[65], path[1200];
+    if (ctx->cache.load || ctx->cache.max_bytes == 0) return;
+    clsort__hex(key, hex);
+    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+#if defined(_WIN32)
+    (void)_utime(path, NULL);
+#else
+    (void)utime(path, NULL);
+#endif
+}
+
 /* Stores an entry: to the callback, or to a temporary file in the cache
- * directory renamed over the entry (atomic: readers see all or nothing). */
+ * directory renamed over the entry (atomic: readers see all or nothing),
+ * then keeps the directory within its bound. */
 static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32], const unsigned char *entry,
                                 size_t total)
 {
@@ -11923,6 +12148,8 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
         return;
     }
     ++ctx->cache.stores;
+    snprintf(temp, sizeof temp, "%s.bin", hex);
+    clsort__cache_trim(ctx, temp);
 }
 
 static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
@@ -12020,6 +12247,7 @@ static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char ke
         return NULL;
     }
     ++ctx->cache.hits;
+    clsort__cache_touch(ctx, key);
     return prog;
 }
 
@@ -12052,6 +12280,8 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
     out->store_failures = ctx->cache.store_failures;
     out->warning = ctx->cache.warning;
     out->cubins = ctx->cache.cubins;
+    out->evicted = ctx->cache.evicted;
+    out->max_bytes = ctx->cache.on ? (size_t)ctx->cache.max_bytes : 0;
     return CLSORT_SUCCESS;
 }
 
