@@ -1779,9 +1779,20 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
 } clsort_prepare_call;
 
+/* clsort_prepare_desc.progress: called once for each program clsort_prepare
+ * builds or loads from the program cache, done = 1 .. total in order, with
+ * the family that asked for it ("scan", "radix", "gather", ...; a call may
+ * take programs of other families). total counts the programs of the calls
+ * that the context does not hold yet, each once however many calls share
+ * it; none to build or load: no call. Called on the caller's thread inside
+ * clsort_prepare; it must not call clsort functions on the same context. */
+typedef void (*clsort_prepare_progress_fn)(void *user, unsigned done, unsigned total, const char *family);
+
 typedef struct clsort_prepare_desc {
     const clsort_prepare_call *calls;
     size_t count;
+    clsort_prepare_progress_fn progress; /* optional: a loading bar's steps (NULL: none) */
+    void *progress_user;                 /* passed to progress */
 } clsort_prepare_desc;
 
 /* A cl_mem placeholder for descriptors given to clsort_prepare. */
@@ -1791,7 +1802,10 @@ typedef struct clsort_prepare_desc {
  * calls will need, so that their first call runs at once: call it on a
  * loading screen. Enqueues nothing. Errors: as the calls would report for
  * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
- * programs already built stay built. */
+ * programs already built stay built. With desc.progress the calls are
+ * first walked without building anything (argument errors come then, before
+ * any build) to count the programs, then built, one progress call each; an
+ * error stops the count short of total. */
 CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
 
 #ifdef __cplusplus
@@ -2300,6 +2314,20 @@ typedef struct clsort__status_slot {
     int cur;                 /* the region the next call uses */
 } clsort__status_slot;
 
+/* clsort_prepare with a progress callback: a first walk of the calls
+ * records the programs the context lacks (counting: nothing built, every
+ * request answered with `stand_in`, which no prepare path reads), the
+ * second builds them, reporting each recorded program once. */
+typedef struct clsort__prepare_tally {
+    int counting;
+    cl_ulong *hashes;        /* the recorded programs' request hashes */
+    unsigned char *reported; /* per hash: reported in the second walk */
+    unsigned count, cap, done;
+    clsort_prepare_progress_fn fn;
+    void *user;
+    clsort__program stand_in;
+} clsort__prepare_tally;
+
 struct clsort_context {
     cl_context cl_ctx;
     cl_device_id device;
@@ -2325,6 +2353,7 @@ struct clsort_context {
     double nbody_rate; /* interactions/s of this context's part in its last clsort_nbody_multi (0: none):
                           the next call's split by speed */
     const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
+    struct clsort__prepare_tally *tally; /* inside clsort_prepare with a progress callback (>>prepare) */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
     clsort__cl_api api; /* the loaded OpenCL entry points */
@@ -3163,6 +3192,53 @@ static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__progra
     return CLSORT_SUCCESS;
 }
 
+/* clsort_prepare's first walk: records the program of request hash h
+ * (once) instead of building it. */
+static clsort_result clsort__tally_record(clsort_context *ctx, cl_ulong h, clsort__program **out)
+{
+    clsort__prepare_tally *t = ctx->tally;
+    unsigned i;
+    *out = &t->stand_in;
+    for (i = 0; i < t->count; ++i)
+        if (t->hashes[i] == h) return CLSORT_SUCCESS;
+    if (t->count == t->cap) {
+        unsigned cap = t->cap ? 2 * t->cap : 64;
+        cl_ulong *hashes = (cl_ulong *)CLSORT_MALLOC(cap * sizeof *hashes);
+        unsigned char *reported = (unsigned char *)CLSORT_MALLOC(cap);
+        if (!hashes || !reported) {
+            if (hashes) CLSORT_FREE(hashes);
+            if (reported) CLSORT_FREE(reported);
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: out of host memory");
+        }
+        if (t->count) {
+            memcpy(hashes, t->hashes, t->count * sizeof *hashes);
+            memcpy(reported, t->reported, t->count);
+            CLSORT_FREE(t->hashes);
+            CLSORT_FREE(t->reported);
+        }
+        t->hashes = hashes;
+        t->reported = reported;
+        t->cap = cap;
+    }
+    t->hashes[t->count] = h;
+    t->reported[t->count++] = 0;
+    return CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's second walk: a recorded program is built or loaded;
+ * reported once (a program evicted and fetched again is not counted twice). */
+static void clsort__tally_report(clsort_context *ctx, cl_ulong h, const char *family)
+{
+    clsort__prepare_tally *t = ctx->tally;
+    unsigned i;
+    for (i = 0; i < t->count; ++i)
+        if (t->hashes[i] == h && !t->reported[i]) {
+            t->reported[i] = 1;
+            t->fn(t->user, ++t->done, t->count, family);
+            return;
+        }
+}
+
 /* The program of a request: from the context, the cache, else built now. */
 static clsort_result clsort__program_get(clsort_context *ctx, const clsort__request *rq, clsort__program **out)
 {
@@ -3182,6 +3258,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
             *out = &ctx->programs[i];
             return CLSORT_SUCCESS;
         }
+    if (ctx->tally && ctx->tally->counting) return clsort__tally_record(ctx, h, out);
     for (i = 0; rq->sources[i]; ++i, ++nsrc) {
         srcs[nsrc] = clsort__kernel_source(rq->sources[i], &lens[nsrc]);
         if (!srcs[nsrc]) /* a family asked for a file that gen/embed.sh did not embed */
@@ -3228,6 +3305,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     p->items = rq->items;
     p->last_use = ++ctx->use_clock;
     *out = p;
+    if (ctx->tally) clsort__tally_report(ctx, h, rq->family);
     return CLSORT_SUCCESS;
 }
 
@@ -9982,13 +10060,10 @@ CLSORT_API const char *clsort_family_name(clsort_family f)
     return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
 }
 
-CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+/* Gets the programs of every call of desc (one walk). */
+static clsort_result clsort__prepare_walk(clsort_context *ctx, const char *fn, const clsort_prepare_desc *desc)
 {
-    static const char *fn = "clsort_prepare";
     size_t i;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (!desc || (desc->count && !desc->calls))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
     for (i = 0; i < desc->count; ++i) {
         const clsort_prepare_call *c = &desc->calls[i];
         size_t n = c->n ? c->n : 65536;
@@ -10003,6 +10078,34 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
         }
     }
     return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+{
+    static const char *fn = "clsort_prepare";
+    clsort__prepare_tally *t;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc || (desc->count && !desc->calls))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
+    if (!desc->progress) return clsort__prepare_walk(ctx, fn, desc);
+    /* progress: count the programs first (the tally holds a stand-in
+     * program: on the heap, not the stack) */
+    t = (clsort__prepare_tally *)CLSORT_MALLOC(sizeof *t);
+    if (!t) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    memset(t, 0, sizeof *t);
+    t->counting = 1;
+    t->fn = desc->progress;
+    t->user = desc->progress_user;
+    ctx->tally = t;
+    r = clsort__prepare_walk(ctx, fn, desc);
+    t->counting = 0;
+    if (r == CLSORT_SUCCESS) r = clsort__prepare_walk(ctx, fn, desc);
+    ctx->tally = NULL;
+    if (t->hashes) CLSORT_FREE(t->hashes);
+    if (t->reported) CLSORT_FREE(t->reported);
+    CLSORT_FREE(t);
+    return r;
 }
 
 /* >>mpi ----------------------------------------------------------------------

@@ -22,7 +22,8 @@
  * NVIDIA's entries as cubin without NVIDIA (test_cubin: build/libfakecuda.so
  * stands in for libcuda); the directory's size bound (least recently used
  * out first, a hit protecting its entry, files that are not entries
- * untouched, a bound below one entry, CLSORT_CACHE_MAX). Ends with "N
+ * untouched, a bound below one entry, CLSORT_CACHE_MAX); clsort_prepare's
+ * progress callback (once per program, 1 .. total). Ends with "N
  * passed, N failed". Usage: test_cache [work directory] (default
  * build/cache_test). */
 #define CLSORT_IMPLEMENTATION
@@ -1721,6 +1722,83 @@ static void test_bound_env(void)
     unsetenv("CLSORT_CACHE_MAX");
 }
 
+/* ---- clsort_prepare's progress ---- */
+
+typedef struct progress_log {
+    unsigned calls, last_done, total, in_order, known_family;
+} progress_log;
+
+static void progress_note(void *user, unsigned done, unsigned total, const char *family)
+{
+    progress_log *log = (progress_log *)user;
+    int f, known = 0;
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) known |= family && strcmp(family, clsort_family_name((clsort_family)f)) == 0;
+    if (log->calls == 0) log->total = total;
+    log->in_order = log->in_order && done == log->last_done + 1 && total == log->total && done <= total;
+    log->known_family = log->known_family && known;
+    log->last_done = done;
+    ++log->calls;
+}
+
+/* prepare of the four calls (sort, split, gather, scan; the u32 scan and
+ * the gather are shared) on cs with a progress log. */
+static clsort_result prepare_logged(clsort_context *cs, progress_log *log, int bad_last)
+{
+    clsort_prepare_call c[5];
+    clsort_prepare_desc pd;
+    memset(c, 0, sizeof c);
+    memset(&pd, 0, sizeof pd);
+    memset(log, 0, sizeof *log);
+    log->in_order = log->known_family = 1;
+    c[0].op = CLSORT_PREPARE_SORT;
+    c[1].op = CLSORT_PREPARE_SPLIT;
+    c[2].op = CLSORT_PREPARE_GATHER;
+    c[3].op = CLSORT_PREPARE_SCAN;
+    c[4].op = bad_last ? (clsort_prepare_op)99 : CLSORT_PREPARE_SORT; /* the same sort again */
+    pd.calls = c;
+    pd.count = 5;
+    pd.progress = progress_note;
+    pd.progress_user = log;
+    return clsort_prepare(cs, &pd);
+}
+
+/* The progress callback counts 1 .. total once per program built or loaded
+ * (total = the programs the calls take that the context lacks, each once);
+ * a prepare with nothing left to build makes no call; an argument error
+ * comes before any build. */
+static void test_prepare_progress(void)
+{
+    char dir[600];
+    progress_log log;
+    clsort_context *cs;
+    clsort_cache_stats st;
+    int pass;
+    path_of(dir, sizeof dir, "progress");
+    for (pass = 0; pass < 2; ++pass) { /* cold: built from source; warm: loaded from the cache */
+        const char *how = pass ? "warm" : "cold";
+        char msg[160];
+        cs = make_ctx(dir);
+        if (!cs) return;
+        check(prepare_logged(cs, &log, 1) == CLSORT_ERROR_INVALID_ARGUMENT && log.calls == 0 &&
+                  stats(cs).builds + stats(cs).hits == 0,
+              "prepare progress: an unknown op refused before any build, no progress call");
+        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS, "prepare progress: prepare");
+        st = stats(cs);
+        printf("  %s: %u progress calls, %lu built, %lu loaded\n", how, log.calls, st.builds, st.hits);
+        snprintf(msg, sizeof msg, "prepare progress %s: one call per program (%u calls, total %u, %lu built, %lu loaded)",
+                 how, log.calls, log.total, st.builds, st.hits);
+        check(log.calls > 2 && log.calls == log.total && log.calls == st.builds + st.hits &&
+                  (pass ? st.builds == 0 : st.hits == 0),
+              msg);
+        snprintf(msg, sizeof msg, "prepare progress %s: done counts 1 .. total in order, families named", how);
+        check(log.in_order && log.last_done == log.total && log.known_family, msg);
+        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS && log.calls == 0 &&
+                  stats(cs).builds + stats(cs).hits == st.builds + st.hits,
+              "prepare progress: all held already: no call, nothing built");
+        clsort_destroy(cs); /* LEAVE: the cold pass stores here */
+    }
+}
+
 static void test_prepare_errors(clsort_context *cs)
 {
     clsort_prepare_call c;
@@ -1728,6 +1806,7 @@ static void test_prepare_errors(clsort_context *cs)
     clsort_sort_desc sd;
     memset(&c, 0, sizeof c);
     memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
     pd.calls = &c;
     pd.count = 1;
     check(clsort_prepare(NULL, &pd) == CLSORT_ERROR_INVALID_ARGUMENT, "prepare: NULL context");
@@ -1798,6 +1877,8 @@ int main(int argc, char **argv)
     test_bound_lru();
     test_bound_hit();
     test_bound_env();
+    printf("prepare's progress...\n");
+    test_prepare_progress();
     printf("prepare and the work set, cold and warm...\n");
     test_workset();
     printf("%d passed, %d failed\n", passed, failed);

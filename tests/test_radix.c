@@ -700,6 +700,7 @@ static void test_narrow_refusals(clsort_context *cs)
         memset(&call, 0, sizeof call);
         call.op = CLSORT_PREPARE_SCAN;
         call.scan = &scd;
+        memset(&pd, 0, sizeof pd);
         pd.calls = &call;
         pd.count = 1;
         NARROW_REFUSED(clsort_prepare(cs, &pd), "clsort_prepare(scan)");

@@ -329,6 +329,7 @@ static void select_prepare(const test_env *e)
     memset(&call, 0, sizeof call);
     call.op = CLSORT_PREPARE_SELECT;
     call.select = &d;
+    memset(&pd, 0, sizeof pd);
     pd.calls = &call;
     pd.count = 1;
     check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "clsort_prepare(select)", 300, "-", 0, 0, 0);

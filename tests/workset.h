@@ -134,6 +134,7 @@ static clsort_result ws_prepare(clsort_context *cs, size_t n)
     ws_descs descs[WS_COUNT];
     clsort_prepare_desc pd;
     int w;
+    memset(&pd, 0, sizeof pd);
     pd.calls = calls;
     pd.count = 0;
     for (w = 0; w < WS_COUNT; ++w)
