@@ -760,6 +760,9 @@
  *           descriptor and n, so that their first call runs at once;
  *           enqueues nothing. One operation per family (its row in
  *           CLSORT_FAMILIES, the registry of the families, names it).
+ *           desc.progress (optional) is called once per program built or
+ *           loaded, with done = 1 .. total and the program's family: the
+ *           steps of a loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
