@@ -12133,7 +12133,7 @@ static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t
         struct dirent *e;
         if (!d) return 0;
         while (ok && (e = readdir(d)) != NULL) {
-            char path[1200];
+            char path[1300]; /* the directory (< 1024) and a name (< 256) */
             struct stat st;
             if (!clsort__cache_entry_name(e->d_name)) continue;
             snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", dir, e->d_name);
