@@ -12190,11 +12190,13 @@ static void clsort__cache_trim(clsort_context *ctx, const char *keep)
 }
 
 /* A hit: the entry's time of last use is now (what the bound's trim orders
- * by). Best effort: a read-only directory keeps the old time. */
+ * by; also without a bound of its own, for the processes sharing the
+ * directory that have one). Best effort: a read-only directory keeps the
+ * old time. */
 static void clsort__cache_touch(clsort_context *ctx, const unsigned char key[32])
 {
     char hex[65], path[1200];
-    if (ctx->cache.load || ctx->cache.max_bytes == 0) return;
+    if (ctx->cache.load) return;
     clsort__hex(key, hex);
     snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
 #if defined(_WIN32)
