@@ -211,7 +211,8 @@ static int ht_cmp(const void *pa, const void *pb)
     case CLSORT_I8: return (int8_t)(uint8_t)a < (int8_t)(uint8_t)b ? -1 : (int8_t)(uint8_t)a > (int8_t)(uint8_t)b;
     case CLSORT_I16:
         return (int16_t)(uint16_t)a < (int16_t)(uint16_t)b ? -1 : (int16_t)(uint16_t)a > (int16_t)(uint16_t)b;
-    case CLSORT_I32: return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1 : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b;
+    case CLSORT_I32:
+        return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1 : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b;
     case CLSORT_I64: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
     default: break;
     }

@@ -1584,11 +1584,15 @@ static void test_bound_lru(void)
     check(ok, "bound: the others kept");
     check(entry_bytes(dir, &count) <= BOUND && count == 3 && stats(cs).evicted == 1, "bound: 3 entries, within it");
     /* files that are not entries: never counted, never removed, however old and large */
-    snprintf(foreign[0], sizeof foreign[0], "%s/notes.txt", dir);
-    snprintf(foreign[1], sizeof foreign[1], "%s/ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB.bin", dir);
-    snprintf(foreign[2], sizeof foreign[2], "%s/abababababababababababababababababababababababababababababababa.bin", dir);
-    snprintf(foreign[3], sizeof foreign[3], "%s/abababababababababababababababababababababababababababababababab.bin.old", dir);
-    snprintf(foreign[4], sizeof foreign[4], "%s/abababababababababababababababababababababababababababababababab.1.2.3.tmp", dir);
+    {
+        /* an upper-case key, 63 digits, a key with a suffix, a temporary file's name */
+        static const char *const names[5] = {
+            "notes.txt", "ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB.bin",
+            "abababababababababababababababababababababababababababababababa.bin",
+            "abababababababababababababababababababababababababababababababab.bin.old",
+            "abababababababababababababababababababababababababababababababab.1.2.3.tmp"};
+        for (i = 0; i < 5; ++i) snprintf(foreign[i], sizeof foreign[i], "%s/%s", dir, names[i]);
+    }
     tag_path(dir, 0xcd, foreign[5], sizeof foreign[5]); /* a directory in an entry's name */
     for (i = 0; i < 5; ++i) {
         unsigned char big[50000];
@@ -1732,7 +1736,8 @@ static void progress_note(void *user, unsigned done, unsigned total, const char 
 {
     progress_log *log = (progress_log *)user;
     int f, known = 0;
-    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) known |= family && strcmp(family, clsort_family_name((clsort_family)f)) == 0;
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f)
+        known |= family && strcmp(family, clsort_family_name((clsort_family)f)) == 0;
     if (log->calls == 0) log->total = total;
     log->in_order = log->in_order && done == log->last_done + 1 && total == log->total && done <= total;
     log->known_family = log->known_family && known;
@@ -1785,8 +1790,9 @@ static void test_prepare_progress(void)
         check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS, "prepare progress: prepare");
         st = stats(cs);
         printf("  %s: %u progress calls, %lu built, %lu loaded\n", how, log.calls, st.builds, st.hits);
-        snprintf(msg, sizeof msg, "prepare progress %s: one call per program (%u calls, total %u, %lu built, %lu loaded)",
-                 how, log.calls, log.total, st.builds, st.hits);
+        snprintf(msg, sizeof msg,
+                 "prepare progress %s: one call per program (%u calls, total %u, %lu built, %lu loaded)", how,
+                 log.calls, log.total, st.builds, st.hits);
         check(log.calls > 2 && log.calls == log.total && log.calls == st.builds + st.hits &&
                   (pass ? st.builds == 0 : st.hits == 0),
               msg);
