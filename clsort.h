@@ -105,6 +105,10 @@
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
  *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
  *                   when the program cache stores (see PROGRAM CACHE).
+ *   CLSORT_CACHE_MAX  the cache directory's size bound when
+ *                   desc.cache_max_bytes is 0: bytes, with an optional K, M
+ *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
+ *                   Unset: 256 MiB (see PROGRAM CACHE, Size).
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *   Test hooks (tuning.testing, clsort_test_hooks): for the library's own
  *   tests and measurements, not a stable API (a hook may change or go in any
@@ -143,9 +147,9 @@
  *   gather    clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
  *   sort      clsort_sort(ctx, keys_in, keys_out, n, &sort_desc, &enq)
  *             clsort_sort_temp_size(ctx, n, &sort_desc, &bytes)
- *             clsort_sort_host(ctx, keys, values, permutation, n, &sort_desc)
+ *             clsort_sort_host(ctx, type, keys, values, permutation, n, &sort_desc)
  *   bitonic   clsort_bitonic_sort(ctx, keys_in, keys_out, n, &bitonic_desc, &enq)
- *             clsort_bitonic_sort_host(ctx, keys, values, permutation, n, &bitonic_desc)
+ *             clsort_bitonic_sort_host(ctx, type, keys, values, permutation, n, &bitonic_desc)
  *   binning   clsort_grid_keys(ctx, &grid, &num_cells, &key_bits)
  *             clsort_cell_keys(ctx, positions, keys, n, &grid, &enq)
  *             clsort_cell_offsets(ctx, sorted_keys, n, num_cells, offsets, &enq)
@@ -156,7 +160,13 @@
  *             clsort_run_length_encode(ctx, keys_in, keys_out, lengths, n, &by_key_desc, &count, &enq)
  *             clsort_unique(ctx, keys_in, keys_out, n, &by_key_desc, &count, &enq)
  *             clsort_histogram_even(ctx, samples, n, counts, &histogram_desc, &enq)
- *             clsort_*_host forms of each (plain C arrays)
+ *             clsort_reduce_host(ctx, type, op, in, n, &result)
+ *             clsort_segmented_scan_host / _reduce_host(ctx, type, in, out, n, &reduce_desc)
+ *             clsort_reduce_by_key_host(ctx, key_type, type, keys, values, keys_out, values_out, n,
+ *                                       &by_key_desc, &count)
+ *             clsort_run_length_encode_host(ctx, key_type, keys, keys_out, lengths, n, &by_key_desc, &count)
+ *             clsort_unique_host(ctx, key_type, keys, values, keys_out, values_out, n, &by_key_desc, &count)
+ *             clsort_histogram_even_host(ctx, type, samples, n, counts, &histogram_desc)
  *   N-body    clsort_nbody(ctx, positions, velocities, n, &nbody_desc, &enq)
  *             clsort_nbody_accel(ctx, positions, accelerations, n, &nbody_desc, &enq)
  *             clsort_nbody_multi(parts, count, n, &nbody_desc)
@@ -166,7 +176,7 @@
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
- *             clsort_select_if_host(ctx, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -196,6 +206,12 @@
  *   queue is not enough on every implementation).
  *
  *   Host level. *_host functions take plain C arrays, upload, run, download.
+ *   Each takes the element type of the arrays it reads as an argument (a
+ *   key_type and a value type where both matter), so no zero descriptor can
+ *   make it read floats as u32. A descriptor's own type field (desc.type,
+ *   desc.key_type) may stay 0 (CLSORT_U32), which defers to the argument, or
+ *   name the same type; naming another type is CLSORT_ERROR_INVALID_ARGUMENT
+ *   with a message naming both, before any array is read or written.
  *
  *   Errors. Every function returns a clsort_result; clsort_last_error(ctx)
  *   says what failed (the OpenCL call and error name, the build log). On an
@@ -263,6 +279,18 @@
  *   error). One file per program, 0.1-0.5 MB each; delete the directory to
  *   empty it. clsort_cache_stats_get also counts builds from source and
  *   cache hits.
+ *     Size (desc.cache_max_bytes, CLSORT_CACHE_MAX; default 256 MiB). After
+ *   each store into the directory, while its entries (the files named 64
+ *   hex digits and ".bin"; nothing else there is counted or touched) take
+ *   more than the bound, the least recently used entry is removed: a hit
+ *   sets its entry's modification time to now, so the oldest time goes
+ *   first (ties by name). The entry just stored stays even when it alone
+ *   exceeds the bound. Contexts of any process may share the directory,
+ *   each trimming to its own bound after its stores; an entry that vanished
+ *   meanwhile counts as gone. clsort_cache_stats counts the removals
+ *   (.evicted) and shows the bound (.max_bytes). Callbacks
+ *   (desc.cache_load/_store) are not bounded by the library: the storage
+ *   is yours, and so is its size.
  *     When (desc.cache_when, CLSORT_CACHE_WHEN): no call and no
  *   clsort_destroy spends time on a store by default (AUTO). On GPUs the
  *   binary is complete after the build and is stored right then, for
@@ -732,6 +760,9 @@
  *           descriptor and n, so that their first call runs at once;
  *           enqueues nothing. One operation per family (its row in
  *           CLSORT_FAMILIES, the registry of the families, names it).
+ *           desc.progress (optional) is called once per program built or
+ *           loaded, with done = 1 .. total and the program's family: the
+ *           steps of a loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
@@ -1017,6 +1048,13 @@ typedef enum clsort_cache_when {
 } clsort_cache_when;
 typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
 
+/* clsort_context_desc.cache_max_bytes: the default bound of a cache
+ * directory (256 MiB: a few hundred entries of 0.1-0.5 MB, every
+ * specialization of every family on several devices and drivers), and no
+ * bound at all. */
+#define CLSORT_CACHE_DEFAULT_MAX_BYTES ((size_t)256 << 20)
+#define CLSORT_CACHE_UNBOUNDED ((size_t)-1)
+
 typedef struct clsort_context_desc {
     /* Your OpenCL objects, or all NULL to let the library choose and create.
      * context + device without queue: the library creates (and later releases)
@@ -1039,6 +1077,9 @@ typedef struct clsort_context_desc {
     clsort_cache_store_fn cache_store;
     void *cache_user;                  /* passed to both */
     clsort_cache_when cache_when;      /* AUTO = per device (or $CLSORT_CACHE_WHEN) */
+    size_t cache_max_bytes;            /* the directory's size bound: 0 = $CLSORT_CACHE_MAX, else
+                                          CLSORT_CACHE_DEFAULT_MAX_BYTES; CLSORT_CACHE_UNBOUNDED = none
+                                          (callbacks: not bounded by the library; see PROGRAM CACHE) */
 } clsort_context_desc;
 
 /* Optional per-call queue and events of device-level functions (NULL = the
@@ -1079,6 +1120,8 @@ typedef struct clsort_cache_stats {
     unsigned long store_failures; /* binaries that could not be stored (read-only, full disk, callback failed) */
     const char *warning;        /* the last cache problem in words ("" when none); never an error */
     unsigned long cubins;       /* of the stores: NVIDIA entries stored as a cubin (machine code), not PTX */
+    unsigned long evicted;      /* entries removed from the directory to keep it within its bound */
+    size_t max_bytes;           /* the directory's bound in use (0: none, or callbacks, or off) */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
 /* Stores now every binary built from source and not yet stored (cache_when
@@ -1187,11 +1230,13 @@ CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem
 /* Bytes of desc.temp that clsort_sort needs for these n and desc. */
 CLSORT_API clsort_result clsort_sort_temp_size(clsort_context *ctx, size_t n, const clsort_sort_desc *desc,
                                                size_t *bytes);
-/* Host arrays, sorted in place: keys, optional values (desc->value_size
- * bytes each) and optional permutation (n uint32 out). desc's buffers are
- * ignored; desc NULL = u32 keys, all bits, ascending. */
-CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
-                                          size_t n, const clsort_sort_desc *desc);
+/* Host arrays, sorted in place: n keys of type (signed and float keys
+ * numerically, as clsort_sort), optional values (desc->value_size bytes each)
+ * and optional permutation (n uint32 out). desc's buffers are ignored, and
+ * desc.type is 0 or type (CONCEPTS, Host level); desc NULL = all bits,
+ * ascending. */
+CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
+                                          uint32_t *permutation, size_t n, const clsort_sort_desc *desc);
 
 /* ---- bitonic sort ---------------------------------------------------------- */
 
@@ -1217,11 +1262,12 @@ typedef struct clsort_bitonic_desc {
  * offsets are read by the host (not CL_MEM_HOST_NO_ACCESS / _WRITE_ONLY). */
 CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                              const clsort_bitonic_desc *desc, const clsort_enqueue *enq);
-/* Host arrays, sorted in place: keys, optional values (desc->value_size bytes
- * each) and optional permutation (n uint32 out). desc's cl_mem fields are
- * ignored (segments: segment_length or segment_offsets_host); desc NULL = u32
- * keys ascending, one segment. */
-CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
+/* Host arrays, sorted in place: n keys of type, optional values
+ * (desc->value_size bytes each) and optional permutation (n uint32 out).
+ * desc's cl_mem fields are ignored (segments: segment_length or
+ * segment_offsets_host), and desc.type is 0 or type (CONCEPTS, Host level);
+ * desc NULL = ascending, one segment. */
+CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
                                                   uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc);
 
 /* ---- particle binning ------------------------------------------------------ */
@@ -1411,25 +1457,31 @@ typedef struct clsort_histogram_desc {
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
-/* Host arrays (desc's cl_mem fields ignored; segments from segment_data_host). */
+/* Host arrays (desc's cl_mem fields ignored; segments from segment_data_host).
+ * type is the values' type, key_type the keys' (compared as bit patterns, as
+ * the device forms); a descriptor's type or key_type is 0 or the same
+ * (CONCEPTS, Host level). Segment keys of the segmented scan
+ * (CLSORT_SEGMENTS_KEYS) keep their desc.key_type: that mode is chosen in the
+ * descriptor, and only the key's size matters there. */
 CLSORT_API clsort_result clsort_reduce_host(clsort_context *ctx, clsort_type type, clsort_op op, const void *in,
                                             size_t n, void *result);
-CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                    const clsort_reduce_desc *desc);
-CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                      const clsort_reduce_desc *desc);
-CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, const void *keys, const void *values,
-                                                   void *keys_out, void *values_out, size_t n,
-                                                   const clsort_by_key_desc *desc, size_t *count);
-CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, const void *keys, void *keys_out,
-                                                       uint32_t *lengths, size_t n, const clsort_by_key_desc *desc,
-                                                       size_t *count);
+CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, clsort_type type, const void *in, void *out,
+                                                    size_t n, const clsort_reduce_desc *desc);
+CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, clsort_type type, const void *in,
+                                                      void *out, size_t n, const clsort_reduce_desc *desc);
+CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, clsort_type key_type, clsort_type type,
+                                                   const void *keys, const void *values, void *keys_out,
+                                                   void *values_out, size_t n, const clsort_by_key_desc *desc,
+                                                   size_t *count);
+CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                                       void *keys_out, uint32_t *lengths, size_t n,
+                                                       const clsort_by_key_desc *desc, size_t *count);
 /* values / values_out: optional, desc->value_size bytes each */
-CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *keys, const void *values,
-                                            void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                            const void *values, void *keys_out, void *values_out, size_t n,
                                             const clsort_by_key_desc *desc, size_t *count);
-CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
-                                                    uint32_t *counts, const clsort_histogram_desc *desc);
+CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, clsort_type type, const void *samples,
+                                                    size_t n, uint32_t *counts, const clsort_histogram_desc *desc);
 
 /* ---- N-body ------------------------------------------------------------------ */
 
@@ -1653,10 +1705,11 @@ typedef struct clsort_select_desc {
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                           const clsort_select_desc *desc, size_t *count,
                                           const clsort_enqueue *enq);
-/* Host arrays (desc's cl_mem fields ignored); values / values_out optional,
+/* Host arrays (desc's cl_mem fields ignored) of n keys of type; desc.type
+ * is 0 or type (CONCEPTS, Host level). values / values_out optional,
  * desc->value_size bytes each. */
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
-                                               void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count);
 
 /* ---- the families: one registry ------------------------------------------- */
@@ -1751,9 +1804,20 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
 } clsort_prepare_call;
 
+/* clsort_prepare_desc.progress: called once for each program clsort_prepare
+ * builds or loads from the program cache, done = 1 .. total in order, with
+ * the family that asked for it ("scan", "radix", "gather", ...; a call may
+ * take programs of other families). total counts the programs of the calls
+ * that the context does not hold yet, each once however many calls share
+ * it; none to build or load: no call. Called on the caller's thread inside
+ * clsort_prepare; it must not call clsort functions on the same context. */
+typedef void (*clsort_prepare_progress_fn)(void *user, unsigned done, unsigned total, const char *family);
+
 typedef struct clsort_prepare_desc {
     const clsort_prepare_call *calls;
     size_t count;
+    clsort_prepare_progress_fn progress; /* optional: a loading bar's steps (NULL: none) */
+    void *progress_user;                 /* passed to progress */
 } clsort_prepare_desc;
 
 /* A cl_mem placeholder for descriptors given to clsort_prepare. */
@@ -1763,7 +1827,10 @@ typedef struct clsort_prepare_desc {
  * calls will need, so that their first call runs at once: call it on a
  * loading screen. Enqueues nothing. Errors: as the calls would report for
  * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
- * programs already built stay built. */
+ * programs already built stay built. With desc.progress the calls are
+ * first walked without building anything (argument errors come then, before
+ * any build) to count the programs, then built, one progress call each; an
+ * error stops the count short of total. */
 CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc);
 
 #ifdef __cplusplus
@@ -1961,12 +2028,15 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #include <process.h> /* _getpid: temporary file names */
 #include <sys/stat.h> /* _fstat: cache entries must be regular files */
 #include <sys/types.h>
-#include <windows.h> /* MoveFileExA: atomic replace */
+#include <sys/utime.h> /* _utime: a cache hit marks its entry used */
+#include <windows.h> /* MoveFileExA: atomic replace; FindFirstFileA: the cache's entries */
 #else
+#include <dirent.h>   /* opendir: the cache's entries, for its size bound */
 #include <fcntl.h>    /* open: cache entries opened without blocking */
 #include <sys/stat.h> /* mkdir, fstat */
 #include <sys/types.h>
 #include <unistd.h>   /* getpid, read, write, close */
+#include <utime.h>    /* utime: a cache hit marks its entry used */
 #endif
 /* Libraries opened at run time: OpenCL with CLSORT_DYNAMIC_OPENCL, libcuda
  * for NVIDIA's program cache entries (>>cubin) unless CLSORT_NO_LIBCUDA;
@@ -2246,7 +2316,8 @@ typedef struct clsort__cache {
     char ident[2048];             /* library, platform, device and driver: hashed into every key */
     clsort_cache_when when;       /* resolved: BUILD, LEAVE or FLUSH (never AUTO) */
     int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
-    unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins;
+    unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins, evicted;
+    cl_ulong max_bytes;           /* the directory's size bound (0: none; callbacks: 0) */
     char warning[512];
 } clsort__cache;
 
@@ -2267,6 +2338,20 @@ typedef struct clsort__status_slot {
     size_t lo[2], hi[2];     /* the dirty range of each region */
     int cur;                 /* the region the next call uses */
 } clsort__status_slot;
+
+/* clsort_prepare with a progress callback: a first walk of the calls
+ * records the programs the context lacks (counting: nothing built, every
+ * request answered with `stand_in`, which no prepare path reads), the
+ * second builds them, reporting each recorded program once. */
+typedef struct clsort__prepare_tally {
+    int counting;
+    cl_ulong *hashes;        /* the recorded programs' request hashes */
+    unsigned char *reported; /* per hash: reported in the second walk */
+    unsigned count, cap, done;
+    clsort_prepare_progress_fn fn;
+    void *user;
+    clsort__program stand_in;
+} clsort__prepare_tally;
 
 struct clsort_context {
     cl_context cl_ctx;
@@ -2293,6 +2378,7 @@ struct clsort_context {
     double nbody_rate; /* interactions/s of this context's part in its last clsort_nbody_multi (0: none):
                           the next call's split by speed */
     const char *call; /* the public function running (set by clsort__check_ctx), named by every message */
+    struct clsort__prepare_tally *tally; /* inside clsort_prepare with a progress callback (>>prepare) */
     char error[CLSORT__ERROR_SIZE];
 #ifdef CLSORT_DYNAMIC_OPENCL
     clsort__cl_api api; /* the loaded OpenCL entry points */
@@ -3131,6 +3217,53 @@ static clsort_result clsort__program_kernels(clsort_context *ctx, clsort__progra
     return CLSORT_SUCCESS;
 }
 
+/* clsort_prepare's first walk: records the program of request hash h
+ * (once) instead of building it. */
+static clsort_result clsort__tally_record(clsort_context *ctx, cl_ulong h, clsort__program **out)
+{
+    clsort__prepare_tally *t = ctx->tally;
+    unsigned i;
+    *out = &t->stand_in;
+    for (i = 0; i < t->count; ++i)
+        if (t->hashes[i] == h) return CLSORT_SUCCESS;
+    if (t->count == t->cap) {
+        unsigned cap = t->cap ? 2 * t->cap : 64;
+        cl_ulong *hashes = (cl_ulong *)CLSORT_MALLOC(cap * sizeof *hashes);
+        unsigned char *reported = (unsigned char *)CLSORT_MALLOC(cap);
+        if (!hashes || !reported) {
+            if (hashes) CLSORT_FREE(hashes);
+            if (reported) CLSORT_FREE(reported);
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: out of host memory");
+        }
+        if (t->count) {
+            memcpy(hashes, t->hashes, t->count * sizeof *hashes);
+            memcpy(reported, t->reported, t->count);
+            CLSORT_FREE(t->hashes);
+            CLSORT_FREE(t->reported);
+        }
+        t->hashes = hashes;
+        t->reported = reported;
+        t->cap = cap;
+    }
+    t->hashes[t->count] = h;
+    t->reported[t->count++] = 0;
+    return CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's second walk: a recorded program is built or loaded;
+ * reported once (a program evicted and fetched again is not counted twice). */
+static void clsort__tally_report(clsort_context *ctx, cl_ulong h, const char *family)
+{
+    clsort__prepare_tally *t = ctx->tally;
+    unsigned i;
+    for (i = 0; i < t->count; ++i)
+        if (t->hashes[i] == h && !t->reported[i]) {
+            t->reported[i] = 1;
+            t->fn(t->user, ++t->done, t->count, family);
+            return;
+        }
+}
+
 /* The program of a request: from the context, the cache, else built now. */
 static clsort_result clsort__program_get(clsort_context *ctx, const clsort__request *rq, clsort__program **out)
 {
@@ -3150,6 +3283,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
             *out = &ctx->programs[i];
             return CLSORT_SUCCESS;
         }
+    if (ctx->tally && ctx->tally->counting) return clsort__tally_record(ctx, h, out);
     for (i = 0; rq->sources[i]; ++i, ++nsrc) {
         srcs[nsrc] = clsort__kernel_source(rq->sources[i], &lens[nsrc]);
         if (!srcs[nsrc]) /* a family asked for a file that gen/embed.sh did not embed */
@@ -3196,6 +3330,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     p->items = rq->items;
     p->last_use = ++ctx->use_clock;
     *out = p;
+    if (ctx->tally) clsort__tally_report(ctx, h, rq->family);
     return CLSORT_SUCCESS;
 }
 
@@ -4067,6 +4202,26 @@ static clsort_result clsort__check_any_type(clsort_context *ctx, clsort_type t, 
 {
     if ((int)t < 0 || t >= CLSORT_TYPE_COUNT)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown type %d", fn, (int)t);
+    return CLSORT_SUCCESS;
+}
+
+/* The element type of a _host call is its argument (see CONCEPTS, Host level): a
+ * descriptor type field left 0 (CLSORT_U32) takes it, one set to another
+ * type must equal it, so a descriptor written for other data is refused
+ * before anything is read instead of reinterpreting the caller's array. */
+static clsort_result clsort__host_type(clsort_context *ctx, const char *fn, const char *arg, clsort_type type,
+                                       const char *field, clsort_type in_desc)
+{
+    if ((int)type < 0 || type >= CLSORT_TYPE_COUNT)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s = %d is not a clsort_type", fn, arg, (int)type);
+    if (in_desc != CLSORT_U32 && in_desc != type) {
+        if ((int)in_desc < 0 || in_desc >= CLSORT_TYPE_COUNT)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s = %d is not a clsort_type", fn, field,
+                                (int)in_desc);
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: the %s argument is %s but %s is %s; leave %s 0 or make them equal", fn, arg,
+                            clsort__types[type].name, field, clsort__types[in_desc].name, field);
+    }
     return CLSORT_SUCCESS;
 }
 
@@ -5963,8 +6118,8 @@ static clsort_result clsort__staged_radix(clsort_context *ctx, cl_mem keys, cl_m
     return clsort_sort(ctx, keys, keys, n, d, NULL);
 }
 
-CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void *values, uint32_t *permutation,
-                                          size_t n, const clsort_sort_desc *desc)
+CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
+                                          uint32_t *permutation, size_t n, const clsort_sort_desc *desc)
 {
     static const char *fn = "clsort_sort_host";
     clsort__sort_plan pl;
@@ -5973,6 +6128,8 @@ CLSORT_API clsort_result clsort_sort_host(clsort_context *ctx, void *keys, void 
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     memset(&d, 0, sizeof d);
     if (desc) d = *desc; /* the whole descriptor; its buffers are the staging ones */
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
     d.values_in = d.values_out = d.permutation = d.temp = NULL;
     vs = d.value_size ? d.value_size : 4;
     if (n > 0 && !keys)
@@ -6443,7 +6600,7 @@ static clsort_result clsort__staged_bitonic(clsort_context *ctx, cl_mem keys, cl
     return clsort_bitonic_sort(ctx, keys, keys, n, d, NULL);
 }
 
-CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *keys, void *values,
+CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_type type, void *keys, void *values,
                                                   uint32_t *permutation, size_t n, const clsort_bitonic_desc *desc)
 {
     static const char *fn = "clsort_bitonic_sort_host";
@@ -6453,6 +6610,8 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, void *key
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     memset(&d, 0, sizeof d);
     if (desc) d = *desc; /* the whole descriptor; its buffers are the staging ones */
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
     d.values_in = d.values_out = d.permutation = d.segment_offsets = NULL;
     vs = d.value_size ? d.value_size : 4;
     if (n > 0 && !keys) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys is NULL", fn);
@@ -7881,8 +8040,8 @@ CLSORT_API clsort_result clsort_reduce_host(clsort_context *ctx, clsort_type typ
 }
 
 /* scan (what 0) or segmented reduce (1) of host arrays */
-static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int what, const void *in, void *out,
-                                      size_t n, const clsort_reduce_desc *desc)
+static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int what, clsort_type type, const void *in,
+                                      void *out, size_t n, const clsort_reduce_desc *desc)
 {
     clsort__reduce_plan pl;
     clsort_reduce_desc d;
@@ -7892,7 +8051,11 @@ static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int w
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (what == 1 && (!desc || desc->segments != CLSORT_SEGMENTS_OFFSETS))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: segments must be CLSORT_SEGMENTS_OFFSETS", fn);
-    CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, NULL, NULL, n, desc, 1, what, &pl));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, NULL, NULL, n, &d, 1, what, &pl));
     outs = what == 1 ? pl.d.segment_count : n;
     if ((n > 0 && !in) || (outs > 0 && !out))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: in or out is NULL", fn);
@@ -7915,22 +8078,22 @@ static clsort_result clsort__seg_host(clsort_context *ctx, const char *fn, int w
     return r;
 }
 
-CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                    const clsort_reduce_desc *desc)
+CLSORT_API clsort_result clsort_segmented_scan_host(clsort_context *ctx, clsort_type type, const void *in, void *out,
+                                                    size_t n, const clsort_reduce_desc *desc)
 {
-    return clsort__seg_host(ctx, "clsort_segmented_scan_host", 0, in, out, n, desc);
+    return clsort__seg_host(ctx, "clsort_segmented_scan_host", 0, type, in, out, n, desc);
 }
 
-CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, const void *in, void *out, size_t n,
-                                                      const clsort_reduce_desc *desc)
+CLSORT_API clsort_result clsort_segmented_reduce_host(clsort_context *ctx, clsort_type type, const void *in,
+                                                      void *out, size_t n, const clsort_reduce_desc *desc)
 {
-    return clsort__seg_host(ctx, "clsort_segmented_reduce_host", 1, in, out, n, desc);
+    return clsort__seg_host(ctx, "clsort_segmented_reduce_host", 1, type, in, out, n, desc);
 }
 
 /* what: 0 reduce_by_key, 1 run-length encode, 2 unique */
-static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, int what, const void *keys,
-                                         const void *values, void *keys_out, void *values_out, size_t n,
-                                         const clsort_by_key_desc *desc, size_t *count)
+static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, int what, clsort_type key_type,
+                                         clsort_type type, const void *keys, const void *values, void *keys_out,
+                                         void *values_out, size_t n, const clsort_by_key_desc *desc, size_t *count)
 {
     clsort__by_key_plan pl;
     clsort_by_key_desc d;
@@ -7938,7 +8101,15 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
     size_t vsize, runs = 0;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, n, desc, 1, &pl));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "key_type", key_type, "desc.key_type", d.key_type));
+    d.key_type = key_type;
+    if (what == 0) { /* the values' type: only reduce_by_key does arithmetic on them */
+        CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+        d.type = type;
+    }
+    CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, n, &d, 1, &pl));
     vsize = what == 2 ? pl.d.value_size : pl.elem;
     if (what == 2 && (values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
@@ -7970,44 +8141,51 @@ static clsort_result clsort__by_key_host(clsort_context *ctx, const char *fn, in
     return r;
 }
 
-CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, const void *keys, const void *values,
-                                                   void *keys_out, void *values_out, size_t n,
-                                                   const clsort_by_key_desc *desc, size_t *count)
+CLSORT_API clsort_result clsort_reduce_by_key_host(clsort_context *ctx, clsort_type key_type, clsort_type type,
+                                                   const void *keys, const void *values, void *keys_out,
+                                                   void *values_out, size_t n, const clsort_by_key_desc *desc,
+                                                   size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_reduce_by_key_host", 0, keys, values, keys_out, values_out, n, desc,
-                               count);
+    return clsort__by_key_host(ctx, "clsort_reduce_by_key_host", 0, key_type, type, keys, values, keys_out,
+                               values_out, n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, const void *keys, void *keys_out,
-                                                       uint32_t *lengths, size_t n, const clsort_by_key_desc *desc,
-                                                       size_t *count)
+CLSORT_API clsort_result clsort_run_length_encode_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                                       void *keys_out, uint32_t *lengths, size_t n,
+                                                       const clsort_by_key_desc *desc, size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_run_length_encode_host", 1, keys, NULL, keys_out, lengths, n, desc,
-                               count);
+    return clsort__by_key_host(ctx, "clsort_run_length_encode_host", 1, key_type, CLSORT_U32, keys, NULL, keys_out,
+                               lengths, n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, const void *keys, const void *values,
-                                            void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_unique_host(clsort_context *ctx, clsort_type key_type, const void *keys,
+                                            const void *values, void *keys_out, void *values_out, size_t n,
                                             const clsort_by_key_desc *desc, size_t *count)
 {
-    return clsort__by_key_host(ctx, "clsort_unique_host", 2, keys, values, keys_out, values_out, n, desc, count);
+    return clsort__by_key_host(ctx, "clsort_unique_host", 2, key_type, CLSORT_U32, keys, values, keys_out, values_out,
+                               n, desc, count);
 }
 
-CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, const void *samples, size_t n,
-                                                    uint32_t *counts, const clsort_histogram_desc *desc)
+CLSORT_API clsort_result clsort_histogram_even_host(clsort_context *ctx, clsort_type type, const void *samples,
+                                                    size_t n, uint32_t *counts, const clsort_histogram_desc *desc)
 {
     static const char *fn = "clsort_histogram_even_host";
     clsort__hist_plan pl;
+    clsort_histogram_desc d;
     cl_mem ds = NULL, dc = NULL;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__hist_plan_make(ctx, fn, desc, &pl));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (bins and range)", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__hist_plan_make(ctx, fn, &d, &pl));
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
     if ((n > 0 && !samples) || !counts)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: samples or counts is NULL", fn);
     r = clsort__upload(ctx, fn, "samples", samples, n * pl.elem, &ds);
     if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "counts", pl.d.accumulate ? counts : NULL, (size_t)pl.d.bins * 4, &dc);
-    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_histogram_even(ctx, ds, n, dc, desc, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_histogram_even(ctx, ds, n, dc, &d, NULL));
     if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "counts", dc, (size_t)pl.d.bins * 4, counts);
     clsort__release(ctx, &ds);
     clsort__release(ctx, &dc);
@@ -9827,8 +10005,8 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
     return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
 }
 
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *keys, const void *values,
-                                               void *keys_out, void *values_out, size_t n,
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count)
 {
     static const char *fn = "clsort_select_if_host";
@@ -9838,7 +10016,11 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, const void *
     size_t kept = 0;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if ((values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
@@ -9903,13 +10085,10 @@ CLSORT_API const char *clsort_family_name(clsort_family f)
     return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
 }
 
-CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+/* Gets the programs of every call of desc (one walk). */
+static clsort_result clsort__prepare_walk(clsort_context *ctx, const char *fn, const clsort_prepare_desc *desc)
 {
-    static const char *fn = "clsort_prepare";
     size_t i;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    if (!desc || (desc->count && !desc->calls))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
     for (i = 0; i < desc->count; ++i) {
         const clsort_prepare_call *c = &desc->calls[i];
         size_t n = c->n ? c->n : 65536;
@@ -9924,6 +10103,34 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
         }
     }
     return CLSORT_SUCCESS;
+}
+
+CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepare_desc *desc)
+{
+    static const char *fn = "clsort_prepare";
+    clsort__prepare_tally *t;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc || (desc->count && !desc->calls))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
+    if (!desc->progress) return clsort__prepare_walk(ctx, fn, desc);
+    /* progress: count the programs first (the tally holds a stand-in
+     * program: on the heap, not the stack) */
+    t = (clsort__prepare_tally *)CLSORT_MALLOC(sizeof *t);
+    if (!t) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    memset(t, 0, sizeof *t);
+    t->counting = 1;
+    t->fn = desc->progress;
+    t->user = desc->progress_user;
+    ctx->tally = t;
+    r = clsort__prepare_walk(ctx, fn, desc);
+    t->counting = 0;
+    if (r == CLSORT_SUCCESS) r = clsort__prepare_walk(ctx, fn, desc);
+    ctx->tally = NULL;
+    if (t->hashes) CLSORT_FREE(t->hashes);
+    if (t->reported) CLSORT_FREE(t->reported);
+    CLSORT_FREE(t);
+    return r;
 }
 
 /* >>mpi ----------------------------------------------------------------------
@@ -11480,6 +11687,44 @@ static int clsort__cache_ident_add(clsort_context *ctx, cl_platform_id plat, cl_
     return 1;
 }
 
+/* A byte count: decimal digits and an optional K, M or G (powers of 1024);
+ * 0 when s is anything else or the count does not fit. */
+static int clsort__parse_bytes(const char *s, cl_ulong *out)
+{
+    cl_ulong v = 0, unit = 1;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return 0;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (v > ((cl_ulong)-1 - (cl_ulong)(*p - '0')) / 10) return 0;
+        v = v * 10 + (cl_ulong)(*p - '0');
+    }
+    if (*p == 'K' || *p == 'k') unit = (cl_ulong)1 << 10, ++p;
+    else if (*p == 'M' || *p == 'm') unit = (cl_ulong)1 << 20, ++p;
+    else if (*p == 'G' || *p == 'g') unit = (cl_ulong)1 << 30, ++p;
+    if (*p != '\0' || v > (cl_ulong)-1 / unit) return 0;
+    *out = v * unit;
+    return 1;
+}
+
+/* The cache directory's size bound: desc.cache_max_bytes, else
+ * $CLSORT_CACHE_MAX, else the default; 0 = none. A malformed variable fails
+ * clsort_create, as every knob of the environment does. */
+static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_context_desc *d, cl_ulong *bound)
+{
+    const char *env = getenv("CLSORT_CACHE_MAX");
+    cl_ulong v = 0;
+    int env_set = env && *env;
+    if (env_set && strcmp(env, "off") != 0 && !clsort__parse_bytes(env, &v))
+        return clsort__bad_knob(ctx, "CLSORT_CACHE_MAX",
+                                "expected bytes with an optional K, M or G (\"256M\"), or \"off\" or \"0\" "
+                                "for no bound");
+    if (d->cache_max_bytes == CLSORT_CACHE_UNBOUNDED) *bound = 0;
+    else if (d->cache_max_bytes) *bound = (cl_ulong)d->cache_max_bytes;
+    else if (env_set) *bound = v; /* "off" and "0": 0, none */
+    else *bound = (cl_ulong)CLSORT_CACHE_DEFAULT_MAX_BYTES;
+    return CLSORT_SUCCESS;
+}
+
 /* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
  * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
  * directory (never the current directory: a relative result is refused). */
@@ -11491,6 +11736,8 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
+    if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
     if (d->cache_off) return CLSORT_SUCCESS;
     if (d->cache_load) {
         c->load = d->cache_load;
@@ -11827,8 +12074,163 @@ static int clsort__mkdirs(const char *dir)
     return 1;
 }
 
+/* ---- the size bound: entries by last use ---- */
+
+/* One entry of the cache directory: its name, size and time of last use
+ * (its modification time, which a hit refreshes). */
+typedef struct clsort__cache_file {
+    char name[72];
+    cl_ulong size;
+    cl_ulong used;
+} clsort__cache_file;
+
+/* Whether name is an entry's: 64 lowercase hex digits and ".bin", the
+ * names clsort__cache_write gives. Nothing else in the directory is ours. */
+static int clsort__cache_entry_name(const char *name)
+{
+    int i;
+    for (i = 0; i < 64; ++i) /* stops at the terminator of a shorter name */
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return 0;
+    return strcmp(name + 64, ".bin") == 0;
+}
+
+/* Appends an entry to a list grown by doubling (CLSORT_MALLOC has no
+ * realloc); 0 out of memory. */
+static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, size_t *cap, const char *name,
+                                   cl_ulong size, cl_ulong used)
+{
+    clsort__cache_file *f;
+    size_t len;
+    if (*count == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 64;
+        clsort__cache_file *grown = (clsort__cache_file *)CLSORT_MALLOC(ncap * sizeof *grown);
+        if (!grown) return 0;
+        if (*list) {
+            memcpy(grown, *list, *count * sizeof *grown);
+            CLSORT_FREE(*list);
+        }
+        *list = grown;
+        *cap = ncap;
+    }
+    f = &(*list)[(*count)++];
+    len = strlen(name); /* 68 for an entry */
+    if (len >= sizeof f->name) len = sizeof f->name - 1;
+    memcpy(f->name, name, len);
+    f->name[len] = '\0';
+    f->size = size;
+    f->used = used;
+    return 1;
+}
+
+/* The entries of dir that are regular files (a directory, FIFO or link to
+ * one in an entry's name is left alone), into a CLSORT_MALLOC'd list; 0
+ * when the directory cannot be read or memory runs out. */
+static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t *count)
+{
+    size_t cap = 0;
+    int ok = 1;
+    *list = NULL;
+    *count = 0;
+#if defined(_WIN32)
+    {
+        char pattern[1200];
+        WIN32_FIND_DATAA fd;
+        HANDLE h;
+        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*.bin", dir);
+        h = FindFirstFileA(pattern, &fd);
+        if (h == INVALID_HANDLE_VALUE) return GetLastError() == ERROR_FILE_NOT_FOUND;
+        do {
+            if ((fd.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) == 0 &&
+                clsort__cache_entry_name(fd.cFileName))
+                ok = clsort__cache_files_add(list, count, &cap, fd.cFileName,
+                                             ((cl_ulong)fd.nFileSizeHigh << 32) | fd.nFileSizeLow,
+                                             ((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
+                                                 fd.ftLastWriteTime.dwLowDateTime);
+        } while (ok && FindNextFileA(h, &fd));
+        FindClose(h);
+    }
+#else
+    {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        if (!d) return 0;
+        while (ok && (e = readdir(d)) != NULL) {
+            char path[1300]; /* the directory (< 1024) and a name (< 256) */
+            struct stat st;
+            if (!clsort__cache_entry_name(e->d_name)) continue;
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", dir, e->d_name);
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue; /* vanished, or not a file */
+            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime);
+        }
+        closedir(d);
+    }
+#endif
+    if (!ok && *list) {
+        CLSORT_FREE(*list);
+        *list = NULL;
+    }
+    return ok;
+}
+
+/* Least recently used first; equal times by name, so every process that
+ * trims one directory picks the same victims. */
+static int clsort__cache_file_cmp(const void *a, const void *b)
+{
+    const clsort__cache_file *x = (const clsort__cache_file *)a, *y = (const clsort__cache_file *)b;
+    if (x->used != y->used) return x->used < y->used ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* After a store into the directory: while the entries take more than the
+ * bound, removes the least recently used, never `keep` (the entry just
+ * stored). Other processes store and trim at the same time: a file that
+ * vanished meanwhile was removed by one of them and counts as gone. */
+static void clsort__cache_trim(clsort_context *ctx, const char *keep)
+{
+    clsort__cache_file *list = NULL;
+    size_t count = 0, i;
+    cl_ulong total = 0;
+    if (ctx->cache.max_bytes == 0 || !clsort__cache_list(ctx->cache.dir, &list, &count)) return;
+    for (i = 0; i < count; ++i) total += list[i].size;
+    if (total > ctx->cache.max_bytes) {
+        qsort(list, count, sizeof *list, clsort__cache_file_cmp);
+        for (i = 0; i < count && total > ctx->cache.max_bytes; ++i) {
+            char path[1200];
+            if (strcmp(list[i].name, keep) == 0) continue;
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
+            if (remove(path) == 0) {
+                ++ctx->cache.evicted;
+                total -= list[i].size;
+            } else if (errno == ENOENT) {
+                total -= list[i].size; /* another process removed it */
+            } else {
+                clsort__cache_warn(ctx, "cache: could not remove %s to keep the bound: %s", path, strerror(errno));
+            }
+        }
+    }
+    if (list) CLSORT_FREE(list);
+}
+
+/* A hit: the entry's time of last use is now (what the bound's trim orders
+ * by; also without a bound of its own, for the processes sharing the
+ * directory that have one). Best effort: a read-only directory keeps the
+ * old time. */
+static void clsort__cache_touch(clsort_context *ctx, const unsigned char key[32])
+{
+    char hex[65], path[1200];
+    if (ctx->cache.load) return;
+    clsort__hex(key, hex);
+    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+#if defined(_WIN32)
+    (void)_utime(path, NULL);
+#else
+    (void)utime(path, NULL);
+#endif
+}
+
 /* Stores an entry: to the callback, or to a temporary file in the cache
- * directory renamed over the entry (atomic: readers see all or nothing). */
+ * directory renamed over the entry (atomic: readers see all or nothing),
+ * then keeps the directory within its bound. */
 static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32], const unsigned char *entry,
                                 size_t total)
 {
@@ -11876,6 +12278,8 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
         return;
     }
     ++ctx->cache.stores;
+    snprintf(temp, sizeof temp, "%s.bin", hex);
+    clsort__cache_trim(ctx, temp);
 }
 
 static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
@@ -11973,6 +12377,7 @@ static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char ke
         return NULL;
     }
     ++ctx->cache.hits;
+    clsort__cache_touch(ctx, key);
     return prog;
 }
 
@@ -12005,6 +12410,8 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
     out->store_failures = ctx->cache.store_failures;
     out->warning = ctx->cache.warning;
     out->cubins = ctx->cache.cubins;
+    out->evicted = ctx->cache.evicted;
+    out->max_bytes = ctx->cache.on ? (size_t)ctx->cache.max_bytes : 0;
     return CLSORT_SUCCESS;
 }
 

@@ -103,11 +103,13 @@ int main(int argc, char **argv)
         }
         memset(&sd, 0, sizeof sd);
         sd.end_bit = 10; /* keys below 1024: 2 passes instead of 4 */
-        if (!ok || clsort_sort_host(cs, cells, NULL, perm, n, &sd) != CLSORT_SUCCESS) return fail(cs, "sort");
+        if (!ok || clsort_sort_host(cs, CLSORT_U32, cells, NULL, perm, n, &sd) != CLSORT_SUCCESS)
+            return fail(cs, "sort");
         memcpy(out, cells, n * 4);
         for (i = 0; i < n; ++i) cells[i] = (in[i] >> 3) & 1023u;
         t0 = now_ms();
-        if (clsort_sort_host(cs, cells, NULL, perm, n, &sd) != CLSORT_SUCCESS) return fail(cs, "sort");
+        if (clsort_sort_host(cs, CLSORT_U32, cells, NULL, perm, n, &sd) != CLSORT_SUCCESS)
+            return fail(cs, "sort");
         t_sort = now_ms() - t0;
         for (i = 0; i < n; ++i) { /* sorted, stable, each key the one its index names */
             ok = ok && cells[i] == ((in[perm[i]] >> 3) & 1023u) && cells[i] == out[i];
@@ -153,11 +155,12 @@ int main(int argc, char **argv)
         bd.type = CLSORT_F32;
         bd.segment_offsets_host = off;
         bd.segment_count = tiles;
-        if (!ok || clsort_bitonic_sort_host(cs, depth, NULL, perm, m, &bd) != CLSORT_SUCCESS)
+        if (!ok || clsort_bitonic_sort_host(cs, CLSORT_F32, depth, NULL, perm, m, &bd) != CLSORT_SUCCESS)
             return fail(cs, "bitonic sort");
         memcpy(depth, orig, m * 4);
         t0 = now_ms();
-        if (clsort_bitonic_sort_host(cs, depth, NULL, perm, m, &bd) != CLSORT_SUCCESS) return fail(cs, "bitonic sort");
+        if (clsort_bitonic_sort_host(cs, CLSORT_F32, depth, NULL, perm, m, &bd) != CLSORT_SUCCESS)
+            return fail(cs, "bitonic sort");
         t_bitonic = now_ms() - t0;
         for (t = 0; t < tiles; ++t) /* each list sorted, each depth the one its index names, in its own tile */
             for (i = off[t]; i < off[t + 1]; ++i) {

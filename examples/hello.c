@@ -28,13 +28,12 @@ int main(void)
 {
     const float input[N] = {3.5f, -1.0f, 2.25f, 0.0f, -7.5f, 9.0f, 1.0f, -0.0f};
     float keys[N];
-    clsort_sort_desc desc;
     clsort_context *cs = NULL;
     int i, ok;
     memcpy(keys, input, sizeof keys);
-    memset(&desc, 0, sizeof desc); /* zero = defaults: all bits, ascending, no values */
-    desc.type = CLSORT_F32;
-    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS || clsort_sort_host(cs, keys, NULL, NULL, N, &desc) != CLSORT_SUCCESS) {
+    /* the key type is an argument; no descriptor: all bits, ascending, no values */
+    if (clsort_create(&cs, NULL) != CLSORT_SUCCESS ||
+        clsort_sort_host(cs, CLSORT_F32, keys, NULL, NULL, N, NULL) != CLSORT_SUCCESS) {
         printf("clsort: %s\n", clsort_last_error(cs));
         clsort_destroy(cs);
         return 1;

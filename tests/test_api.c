@@ -1,8 +1,9 @@
 /* test_clsort, api: what every family shares: bad arguments with a clear
  * error and untouched buffers (the argument table: every device-level function
  * x every kind of bad argument), aliasing, events across calls and queues,
- * the host level, contexts on caller handles, queue and tuning refusals,
- * messages and the scratch limit. Included by tests/test_clsort.c. */
+ * the host level (the element type an argument), contexts on caller
+ * handles, queue and tuning refusals, messages and the scratch limit.
+ * Included by tests/test_clsort.c. */
 
 /* ---- bad arguments: a clear error and untouched buffers ---- */
 
@@ -187,6 +188,235 @@ static void test_host_level(clsort_context *cs)
           memcmp(out, want_pack, sizeof want_pack) == 0, "pack_host", 5, "-", 0, 3, (double)count);
 }
 
+/* ---- host level: the element type is an argument ---- */
+
+static const char *const ht_names[CLSORT_TYPE_COUNT] = {"u32", "i32", "f32", "u64", "i64", "f64",
+                                                        "u8",  "i8",  "u16", "i16"};
+static clsort_type ht_type; /* the type ht_cmp compares */
+
+/* The documented order of keys of ht_type, written from the numbers rather
+ * than from the library's bit image: integers numerically; floats -inf .. -0,
+ * +0 .. +inf, then the NaNs with the sign bit clear, then those with it set,
+ * each by bit pattern. Equal only for equal bit patterns. */
+static int ht_cmp(const void *pa, const void *pb)
+{
+    uint64_t a = 0, b = 0;
+    size_t ks = clsort_type_size(ht_type);
+    double fa, fb;
+    int na, nb, sa, sb;
+    memcpy(&a, pa, ks); /* little-endian hosts: the low bytes */
+    memcpy(&b, pb, ks);
+    switch (ht_type) {
+    case CLSORT_U8: case CLSORT_U16: case CLSORT_U32: case CLSORT_U64: return a < b ? -1 : a > b;
+    case CLSORT_I8: return (int8_t)(uint8_t)a < (int8_t)(uint8_t)b ? -1 : (int8_t)(uint8_t)a > (int8_t)(uint8_t)b;
+    case CLSORT_I16:
+        return (int16_t)(uint16_t)a < (int16_t)(uint16_t)b ? -1 : (int16_t)(uint16_t)a > (int16_t)(uint16_t)b;
+    case CLSORT_I32:
+        return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1 : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b;
+    case CLSORT_I64: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+    default: break;
+    }
+    if (ht_type == CLSORT_F32) {
+        float x, y;
+        memcpy(&x, pa, 4); memcpy(&y, pb, 4);
+        fa = x; fb = y;
+        sa = (int)(a >> 31); sb = (int)(b >> 31);
+    } else {
+        memcpy(&fa, pa, 8); memcpy(&fb, pb, 8);
+        sa = (int)(a >> 63); sb = (int)(b >> 63);
+    }
+    na = fa != fa; nb = fb != fb;
+    if (na != nb) return na ? 1 : -1;
+    if (na) return sa != sb ? (sa ? 1 : -1) : (a < b ? -1 : a > b);
+    if (fa < fb) return -1;
+    if (fa > fb) return 1;
+    return sa != sb ? (sa ? -1 : 1) : 0; /* -0 before +0 */
+}
+
+/* Key i of n of type t: for floats the special values first (both zeros,
+ * both infinities, NaNs of both signs with payloads, the smallest and largest
+ * denormals of both signs, the smallest normals, the largest finite values),
+ * for integers the extremes, then random bit patterns and small numbers. */
+static void ht_key(clsort_type t, size_t i, unsigned char *out)
+{
+    static const uint32_t f32s[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u,
+                                    0x7f800001u, 0xff800001u, 0x7fffffffu, 0xffffffffu, 0x00000001u, 0x80000001u,
+                                    0x007fffffu, 0x807fffffu, 0x00800000u, 0x80800000u, 0x7f7fffffu, 0xff7fffffu,
+                                    0x00000002u, 0x80000002u};
+    static const uint64_t f64s[] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                    0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull,
+                                    0xfff0000000000001ull, 0x7fffffffffffffffull, 0xffffffffffffffffull, 1,
+                                    0x8000000000000001ull, 0x000fffffffffffffull, 0x800fffffffffffffull,
+                                    0x0010000000000000ull, 0x8010000000000000ull, 0x7fefffffffffffffull,
+                                    0xffefffffffffffffull};
+    uint64_t r = rnd64();
+    size_t ks = clsort_type_size(t);
+    if (t == CLSORT_F32 && i < sizeof f32s / sizeof f32s[0]) r = f32s[i];
+    else if (t == CLSORT_F64 && i < sizeof f64s / sizeof f64s[0]) r = f64s[i];
+    else if (t == CLSORT_F32 && i % 3 == 0) { /* numbers near zero and denormals from the random bits */
+        float f = (float)((int64_t)(r >> 40) - (1ll << 23)) * 1e-3f;
+        uint32_t u;
+        if (i % 9 == 0) f *= 1e-40f;
+        memcpy(&u, &f, 4);
+        r = u;
+    } else if (t == CLSORT_F64 && i % 3 == 0) {
+        double f = (double)((int64_t)(r >> 40) - (1ll << 23)) * 1e-3;
+        if (i % 9 == 0) f *= 1e-310;
+        memcpy(&r, &f, 8);
+    } else if (i < 4) { /* integers: 0, all ones, the sign bit alone, the largest signed */
+        uint64_t top = 1ull << (8 * ks - 1);
+        r = i == 0 ? 0 : i == 1 ? ~0ull : i == 2 ? top : top - 1;
+    } else if (i % 4 == 0) {
+        r %= 7; /* repeats */
+    }
+    memcpy(out, &r, ks); /* little-endian hosts: the low bytes */
+}
+
+/* Whether the n keys of type t in got are want's keys in the documented
+ * order (compared bit for bit with a qsort of want). */
+static int ht_sorted_right(clsort_type t, unsigned char *want, const unsigned char *got, size_t n)
+{
+    ht_type = t;
+    qsort(want, n, clsort_type_size(t), ht_cmp);
+    return memcmp(want, got, n * clsort_type_size(t)) == 0;
+}
+
+/* The simplest host calls, no descriptor, sort every key type right:
+ * floats numerically with their specials where the manual puts them. */
+static void test_host_types_sort(clsort_context *cs)
+{
+    static const size_t sizes[] = {1, 2, 21, 1000, 20000};
+    const float issue[6] = {3.5f, -1.0f, 2.0f, -7.5f, 0.0f, 9.0f}, want6[6] = {-7.5f, -1.0f, 0.0f, 2.0f, 3.5f, 9.0f};
+    float six[6];
+    size_t si, i;
+    int ti;
+    memcpy(six, issue, sizeof six);
+    check(clsort_sort_host(cs, CLSORT_F32, six, NULL, NULL, 6, NULL) == CLSORT_SUCCESS &&
+              memcmp(six, want6, sizeof six) == 0,
+          "sort_host(CLSORT_F32, no desc): 3.5 -1 2 -7.5 0 9 sorts numerically", 6, "-", 0, 0, six[0]);
+    for (ti = 0; ti < CLSORT_TYPE_COUNT; ++ti) {
+        clsort_type t = (clsort_type)ti;
+        size_t ks = clsort_type_size(t);
+        for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+            size_t n = sizes[si];
+            unsigned char *in = (unsigned char *)malloc(n * 8), *keys = (unsigned char *)malloc(n * 8),
+                          *want = (unsigned char *)malloc(n * 8);
+            char what[96];
+            clsort_result r;
+            if (!in || !keys || !want) {
+                check(0, "host types: allocation", n, "-", 0, 0, 0);
+                free(in); free(keys); free(want);
+                return;
+            }
+            for (i = 0; i < n; ++i) ht_key(t, i, in + i * ks);
+            memcpy(keys, in, n * ks);
+            memcpy(want, in, n * ks);
+            r = clsort_sort_host(cs, t, keys, NULL, NULL, n, NULL);
+            snprintf(what, sizeof what, "sort_host(%s, no desc) in the documented order", ht_names[t]);
+            if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
+            check(r == CLSORT_SUCCESS && ht_sorted_right(t, want, keys, n), what, n, "specials+random", 0, 0, 0);
+            if (ks >= 4) { /* the bitonic sort takes 4- and 8-byte keys */
+                memcpy(keys, in, n * ks);
+                r = clsort_bitonic_sort_host(cs, t, keys, NULL, NULL, n, NULL);
+                snprintf(what, sizeof what, "bitonic_sort_host(%s, no desc) in the documented order", ht_names[t]);
+                if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
+                check((r == CLSORT_SUCCESS && memcmp(keys, want, n * ks) == 0) ||
+                          (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED),
+                      what, n, "specials+random", 0, 0, 0);
+            }
+            free(in); free(keys); free(want);
+        }
+    }
+}
+
+/* A descriptor whose type names another type than the argument: refused
+ * with a message naming both, the caller's arrays untouched. */
+static void test_host_types_conflict(clsort_context *cs)
+{
+    float keys[64], vals[64], out[64], vout[64], orig[64], sentinel;
+    uint32_t perm[64], len[64], counts[4], segs[64], offs[3] = {0, 32, 64};
+    size_t count = 777, i;
+    clsort_sort_desc sd;
+    clsort_bitonic_desc bd;
+    clsort_reduce_desc rd;
+    clsort_by_key_desc kd;
+    clsort_histogram_desc hd;
+    clsort_select_desc sel;
+    float bound = 0.5f;
+    int ok;
+    for (i = 0; i < 64; ++i) orig[i] = (float)((i * 37) % 64) - 20.5f, segs[i] = i % 8 == 0;
+    memcpy(keys, orig, sizeof keys);
+    memcpy(vals, orig, sizeof vals);
+    memset(&sentinel, 0x5a, sizeof sentinel);
+    for (i = 0; i < 64; ++i) out[i] = vout[i] = sentinel, perm[i] = len[i] = 0x5a5a5a5au;
+    for (i = 0; i < 4; ++i) counts[i] = 0x5a5a5a5au;
+#define HT_REFUSED(call, name)                                                                             \
+    do {                                                                                                   \
+        EXPECT_ERR(call, CLSORT_ERROR_INVALID_ARGUMENT, name);                                             \
+        check(strstr(clsort_last_error(cs), "f32") != NULL && strstr(clsort_last_error(cs), "i32") != NULL, \
+              name ": the message names both types", 0, clsort_last_error(cs), 0, 0, 0);                  \
+    } while (0)
+    memset(&sd, 0, sizeof sd);
+    sd.type = CLSORT_I32;
+    HT_REFUSED(clsort_sort_host(cs, CLSORT_F32, keys, vals, perm, 64, &sd), "sort_host: desc.type i32, argument f32");
+    memset(&bd, 0, sizeof bd);
+    bd.type = CLSORT_F32;
+    HT_REFUSED(clsort_bitonic_sort_host(cs, CLSORT_I32, keys, vals, perm, 64, &bd),
+               "bitonic_sort_host: desc.type f32, argument i32");
+    memset(&rd, 0, sizeof rd);
+    rd.type = CLSORT_I32;
+    rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+    rd.segment_data_host = segs;
+    HT_REFUSED(clsort_segmented_scan_host(cs, CLSORT_F32, keys, out, 64, &rd),
+               "segmented_scan_host: desc.type i32, argument f32");
+    rd.segments = CLSORT_SEGMENTS_OFFSETS;
+    rd.segment_data_host = offs;
+    rd.segment_count = 2;
+    HT_REFUSED(clsort_segmented_reduce_host(cs, CLSORT_F32, keys, out, 64, &rd),
+               "segmented_reduce_host: desc.type i32, argument f32");
+    memset(&kd, 0, sizeof kd);
+    kd.type = CLSORT_I32;
+    HT_REFUSED(clsort_reduce_by_key_host(cs, CLSORT_U32, CLSORT_F32, keys, vals, out, vout, 64, &kd, &count),
+               "reduce_by_key_host: desc.type i32, argument f32");
+    kd.type = CLSORT_U32;
+    kd.key_type = CLSORT_I32;
+    HT_REFUSED(clsort_reduce_by_key_host(cs, CLSORT_F32, CLSORT_U32, keys, vals, out, vout, 64, &kd, &count),
+               "reduce_by_key_host: desc.key_type i32, key_type f32");
+    HT_REFUSED(clsort_run_length_encode_host(cs, CLSORT_F32, keys, out, len, 64, &kd, &count),
+               "run_length_encode_host: desc.key_type i32, key_type f32");
+    HT_REFUSED(clsort_unique_host(cs, CLSORT_F32, keys, vals, out, vout, 64, &kd, &count),
+               "unique_host: desc.key_type i32, key_type f32");
+    memset(&hd, 0, sizeof hd);
+    hd.type = CLSORT_I32;
+    hd.bins = 4;
+    hd.lower = 0;
+    hd.upper = 4;
+    hd.upper_int = 4;
+    HT_REFUSED(clsort_histogram_even_host(cs, CLSORT_F32, keys, 64, counts, &hd),
+               "histogram_even_host: desc.type i32, argument f32");
+    memset(&sel, 0, sizeof sel);
+    sel.type = CLSORT_I32;
+    sel.a = &bound;
+    HT_REFUSED(clsort_select_if_host(cs, CLSORT_F32, keys, vals, out, vout, 64, &sel, &count),
+               "select_if_host: desc.type i32, argument f32");
+#undef HT_REFUSED
+    EXPECT_ERR(clsort_sort_host(cs, (clsort_type)99, keys, NULL, NULL, 64, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "sort_host: an unknown type argument");
+    ok = memcmp(keys, orig, sizeof keys) == 0 && memcmp(vals, orig, sizeof vals) == 0 && count == 777;
+    for (i = 0; i < 64; ++i)
+        ok = ok && memcmp(&out[i], &sentinel, 4) == 0 && memcmp(&vout[i], &sentinel, 4) == 0 &&
+             perm[i] == 0x5a5a5a5au && len[i] == 0x5a5a5a5au;
+    for (i = 0; i < 4; ++i) ok = ok && counts[i] == 0x5a5a5a5au;
+    check(ok, "type conflicts leave the caller's arrays and count unchanged", 64, "bad-argument", 0, 0, 0);
+    /* a descriptor naming the argument's own type is taken */
+    memset(&sd, 0, sizeof sd);
+    sd.type = CLSORT_F32;
+    check(clsort_sort_host(cs, CLSORT_F32, keys, NULL, NULL, 64, &sd) == CLSORT_SUCCESS, "sort_host: desc.type equal",
+          64, "-", 0, 0, 0);
+    for (i = 1; i < 64 && keys[i - 1] <= keys[i]; ++i) {}
+    check(i == 64, "sort_host: desc.type equal sorts numerically", 64, "-", i, 0, 0);
+}
+
 static void test_contexts(clsort_context *cs)
 {
     clsort_context *bad = NULL, *borrowed = NULL;
@@ -278,7 +508,7 @@ static void test_contexts(clsort_context *cs)
         for (ti = 0; ti < tn; ++ti) tk[ti] = (uint32_t)ti * 2654435761u, tv[ti] = (uint32_t)ti;
         for (ti = 0; ti < 1000; ++ti) ones[ti] = 1;
         if (t21 && tk && tv) {
-            check(clsort_sort_host(t21, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
+            check(clsort_sort_host(t21, CLSORT_U32, tk, tv, NULL, tn, &tsd) == CLSORT_SUCCESS, "sort with a 2x1 tile", tn, "-", 0, 0, 0);
             for (ti = 1; ti < tn && tok; ++ti) tok = tk[ti - 1] <= tk[ti] && tv[ti] * 2654435761u == tk[ti];
             check(tok, "sort with a 2x1 tile: sorted, values follow", tn, "random", ti, 0, 0);
             check(clsort_scan_host(t21, CLSORT_U32, 0, ones, sums, 1000, &tot) == CLSORT_SUCCESS && tot == 1000 &&
@@ -983,6 +1213,8 @@ static void test_argument_table(clsort_context *cs)
 static void api_bad_arguments(const test_env *e) { test_bad_arguments(e->cs); }
 static void api_events(const test_env *e) { test_events(e->cs); }
 static void api_host_level(const test_env *e) { test_host_level(e->cs); }
+static void api_host_types_sort(const test_env *e) { test_host_types_sort(e->cs); }
+static void api_host_types_conflict(const test_env *e) { test_host_types_conflict(e->cs); }
 static void api_contexts(const test_env *e) { test_contexts(e->cs); }
 static void api_argument_table(const test_env *e) { test_argument_table(e->cs); }
 static void api_aliasing(const test_env *e) { test_aliasing(e->cs); }
@@ -993,6 +1225,8 @@ static const test_case api_cases[] = {
     {"scan and split bad arguments", api_bad_arguments, ON_BOTH, ANY_SIZE},
     {"events", api_events, ON_BOTH, ANY_SIZE},
     {"host level", api_host_level, ON_BOTH, ANY_SIZE},
+    {"host types: no descriptor sorts every key type", api_host_types_sort, ON_PORTABLE, ANY_SIZE},
+    {"host types: a conflicting descriptor type", api_host_types_conflict, ON_PORTABLE, ANY_SIZE},
     {"contexts, queues, tunings", api_contexts, ON_BOTH, ANY_SIZE},
     {"argument table", api_argument_table, ON_BOTH, ANY_SIZE},
     {"aliasing", api_aliasing, ON_BOTH, ANY_SIZE},

@@ -537,6 +537,7 @@ static void bin_prepare_covers(const test_env *e)
                 call.op = CLSORT_PREPARE_BIN;
                 call.n = N;
                 call.bin = &bd;
+                memset(&pd, 0, sizeof pd);
                 pd.calls = &call;
                 pd.count = 1;
                 snprintf(what, sizeof what, "clsort_bin after clsort_prepare builds nothing: %s, %s%s",

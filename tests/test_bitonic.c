@@ -226,7 +226,7 @@ static void test_bitonic_arguments(clsort_context *cs)
     EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
                "bitonic segment_count without segments");
     bd.segment_count = 0; bd.segment_offsets_host = off_bad; bd.segment_count = 4;
-    EXPECT_ERR(clsort_bitonic_sort_host(cs, data, NULL, NULL, 64, &bd), CLSORT_ERROR_INVALID_ARGUMENT,
+    EXPECT_ERR(clsort_bitonic_sort_host(cs, CLSORT_U32, data, NULL, NULL, 64, &bd), CLSORT_ERROR_INVALID_ARGUMENT,
                "bitonic_host offsets out of order");
     download(cs, a, 256, back);
     ok = memcmp(back, data, 256) == 0;
@@ -241,11 +241,11 @@ static void test_bitonic_arguments(clsort_context *cs)
     memset(&bd, 0, sizeof bd);
     check(clsort_bitonic_sort(cs, NULL, NULL, 0, &bd, NULL) == CLSORT_SUCCESS, "bitonic n=0 NULL buffers", 0, "-", 0,
           0, 0);
-    check(clsort_bitonic_sort_host(cs, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
+    check(clsort_bitonic_sort_host(cs, CLSORT_U32, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
           memcmp(hp, want_p, sizeof hp) == 0 && hv[0] == 104 && hv[8] == 102,
           "bitonic_host keys + values + permutation", 9, "-", 0, 0, 0);
     bd.type = CLSORT_F32; bd.descending = 1;
-    check(clsort_bitonic_sort_host(cs, hf, NULL, NULL, 6, &bd) == CLSORT_SUCCESS && hf[0] == 1e30f && hf[1] == 1.5f &&
+    check(clsort_bitonic_sort_host(cs, CLSORT_F32, hf, NULL, NULL, 6, &bd) == CLSORT_SUCCESS && hf[0] == 1e30f && hf[1] == 1.5f &&
           hf[2] == 0.0f && !signbit(hf[2]) && signbit(hf[3]) && hf[4] == -2.0f && hf[5] == -1e30f,
           "bitonic_host f32 descending, +0 before -0", 6, "-", 0, 0, 0);
     clReleaseMemObject(small); clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);

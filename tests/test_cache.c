@@ -20,9 +20,12 @@
  * every program of a call of each family (the calls then build nothing); the
  * same bytes from programs built from source and from cached binaries;
  * NVIDIA's entries as cubin without NVIDIA (test_cubin: build/libfakecuda.so
- * stands in for libcuda). Ends with "N passed, N failed". Usage:
- * test_cache [work directory [workset]] (default build/cache_test; workset:
- * only the work set's checks). */
+ * stands in for libcuda); the directory's size bound (least recently used
+ * out first, a hit protecting its entry, files that are not entries
+ * untouched, a bound below one entry, CLSORT_CACHE_MAX); clsort_prepare's
+ * progress callback (once per program, 1 .. total). Ends with "N
+ * passed, N failed". Usage: test_cache [work directory [workset]] (default
+ * build/cache_test; workset: only the work set's checks). */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 #include "workset.h"
@@ -33,6 +36,7 @@
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 static int passed, failed;
 static char root[512];
@@ -1471,6 +1475,336 @@ static void test_workset(void)
     }
 }
 
+/* ---- the size bound of the directory ---- */
+
+/* A context on dir whose bound is max (desc.cache_max_bytes); stores on
+ * leaving or on flush. */
+static clsort_context *make_ctx_bound(const char *dir, size_t max)
+{
+    clsort_context_desc d;
+    clsort_context *cs = NULL;
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.cache_when = CLSORT_CACHE_WHEN_LEAVE;
+    d.cache_max_bytes = max;
+    if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
+        printf("clsort_create: %s\n", clsort_last_error(cs));
+        clsort_destroy(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+static void set_mtime(const char *path, time_t when)
+{
+    struct utimbuf u;
+    u.actime = u.modtime = when;
+    if (utime(path, &u) != 0) printf("(could not set the time of %s)\n", path);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The key whose 32 bytes are all tag, its entry's path in dir. */
+static void tag_key(int tag, unsigned char key[32]) { memset(key, tag, 32); }
+static void tag_path(const char *dir, int tag, char *path, size_t size)
+{
+    unsigned char key[32];
+    char hex[65];
+    tag_key(tag, key);
+    clsort__hex(key, hex);
+    snprintf(path, size, "%s/%s.bin", dir, hex);
+}
+
+/* An entry file of size bytes for key tag, last used at `when`, put there
+ * by another process (not through cs). */
+static void fake_entry(const char *dir, int tag, size_t size, time_t when)
+{
+    char path[800];
+    unsigned char *data = (unsigned char *)calloc(1, size);
+    tag_path(dir, tag, path, sizeof path);
+    if (data) write_file(path, data, size);
+    free(data);
+    set_mtime(path, when);
+}
+
+/* A store through cs (the library's own write, then its trim) of an entry
+ * of size bytes for key tag. */
+static void store_entry(clsort_context *cs, int tag, size_t size)
+{
+    unsigned char key[32], *data = (unsigned char *)calloc(1, size);
+    tag_key(tag, key);
+    if (data) clsort__cache_write(cs, key, data, size);
+    free(data);
+}
+
+/* The bytes of the entries in dir (names of 64 hex digits and ".bin"). */
+static unsigned long entry_bytes(const char *dir, int *count)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    unsigned long total = 0;
+    *count = 0;
+    if (!d) return 0;
+    while ((e = readdir(d)) != NULL) {
+        char path[800];
+        struct stat st;
+        if (!clsort__cache_entry_name(e->d_name)) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) total += (unsigned long)st.st_size, ++*count;
+    }
+    closedir(d);
+    return total;
+}
+
+/* Least recently used out first, the bound kept, files that are not entries
+ * neither counted nor touched, a bound below one entry keeping the newest. */
+static void test_bound_lru(void)
+{
+    enum { E = 3000, BOUND = 10000 };
+    char dir[600], path[800], foreign[6][800];
+    clsort_context *cs;
+    int tag, count, i, ok;
+    unsigned long before;
+    path_of(dir, sizeof dir, "bound");
+    mkdir(dir, 0700);
+    fake_entry(dir, 0xa1, E, 1000);
+    fake_entry(dir, 0xa2, E, 2000);
+    fake_entry(dir, 0xa3, E, 3000);
+    cs = make_ctx_bound(dir, BOUND);
+    if (!cs) return;
+    check(stats(cs).max_bytes == BOUND, "bound: desc.cache_max_bytes in the stats");
+    store_entry(cs, 0xa4, E); /* 12000 bytes: the oldest goes */
+    tag_path(dir, 0xa1, path, sizeof path);
+    check(!exists(path), "bound: the least recently used entry removed");
+    for (ok = 1, tag = 0xa2; tag <= 0xa4; ++tag) tag_path(dir, tag, path, sizeof path), ok = ok && exists(path);
+    check(ok, "bound: the others kept");
+    check(entry_bytes(dir, &count) <= BOUND && count == 3 && stats(cs).evicted == 1, "bound: 3 entries, within it");
+    /* files that are not entries: never counted, never removed, however old and large */
+    {
+        /* an upper-case key, 63 digits, a key with a suffix, a temporary file's name */
+        static const char *const names[5] = {
+            "notes.txt", "ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB.bin",
+            "abababababababababababababababababababababababababababababababa.bin",
+            "abababababababababababababababababababababababababababababababab.bin.old",
+            "abababababababababababababababababababababababababababababababab.1.2.3.tmp"};
+        for (i = 0; i < 5; ++i) snprintf(foreign[i], sizeof foreign[i], "%s/%s", dir, names[i]);
+    }
+    tag_path(dir, 0xcd, foreign[5], sizeof foreign[5]); /* a directory in an entry's name */
+    for (i = 0; i < 5; ++i) {
+        unsigned char big[50000];
+        memset(big, 7, sizeof big);
+        write_file(foreign[i], big, sizeof big);
+        set_mtime(foreign[i], 10);
+    }
+    mkdir(foreign[5], 0700);
+    set_mtime(foreign[5], 10);
+    before = stats(cs).evicted;
+    store_entry(cs, 0xa5, E); /* one entry out (0xa2), not everything: the foreign bytes do not count */
+    tag_path(dir, 0xa2, path, sizeof path);
+    check(!exists(path) && stats(cs).evicted == before + 1, "bound: the next store removes exactly the next oldest");
+    for (ok = 1, i = 0; i < 6; ++i) ok = ok && exists(foreign[i]);
+    check(ok, "bound: files that are not entries untouched");
+    check(entry_bytes(dir, &count) <= BOUND && count == 3, "bound: kept after a second store");
+    clsort_destroy(cs);
+    /* a bound below one entry: each store keeps only itself */
+    cs = make_ctx_bound(dir, 100);
+    if (!cs) return;
+    store_entry(cs, 0xa6, E);
+    tag_path(dir, 0xa6, path, sizeof path);
+    entry_bytes(dir, &count);
+    check(count == 1 && exists(path), "bound below one entry: the entry just stored stays, alone");
+    for (ok = 1, i = 0; i < 6; ++i) ok = ok && exists(foreign[i]);
+    check(ok, "bound below one entry: files that are not entries untouched");
+    clsort_destroy(cs);
+    /* unbounded: nothing removed */
+    cs = make_ctx_bound(dir, CLSORT_CACHE_UNBOUNDED);
+    if (!cs) return;
+    fake_entry(dir, 0xa7, 200000, 1);
+    store_entry(cs, 0xa8, E);
+    entry_bytes(dir, &count);
+    check(count == 3 && stats(cs).evicted == 0 && stats(cs).max_bytes == 0, "CLSORT_CACHE_UNBOUNDED: nothing removed");
+    clsort_destroy(cs);
+}
+
+/* A hit refreshes its entry's time of last use: the real gather program's
+ * entry, made the oldest, survives the next trim because a call loaded it. */
+static void test_bound_hit(void)
+{
+    enum { E = 4000 };
+    char dir[600], hex[65], gpath[800], path[800];
+    clsort_context *cs;
+    clsort_cache_stats st;
+    struct stat gs;
+    int count;
+    path_of(dir, sizeof dir, "bound_hit");
+    cs = make_ctx_bound(dir, CLSORT_CACHE_UNBOUNDED);
+    if (!cs) return;
+    check(gather_ok(cs), "bound, hit: gather stores its entry");
+    gather_key(cs, hex);
+    clsort_destroy(cs);
+    snprintf(gpath, sizeof gpath, "%s/%s.bin", dir, hex);
+    if (stat(gpath, &gs) != 0) {
+        check(0, "bound, hit: the gather entry exists");
+        return;
+    }
+    set_mtime(gpath, 1000); /* the oldest */
+    fake_entry(dir, 0xb1, E, 2000);
+    fake_entry(dir, 0xb2, E, 3000);
+    /* room for what is there and half an entry more */
+    cs = make_ctx_bound(dir, (size_t)gs.st_size + 2 * E + E / 2);
+    if (!cs) return;
+    check(gather_ok(cs), "bound, hit: gather from the cache");
+    st = stats(cs);
+    check(st.hits == 1 && st.builds == 0, "bound, hit: a hit");
+    store_entry(cs, 0xb3, E);
+    tag_path(dir, 0xb1, path, sizeof path);
+    check(exists(gpath) && !exists(path), "bound, hit: the entry just loaded stays, the oldest unused one goes");
+    check(entry_bytes(dir, &count) <= (unsigned long)gs.st_size + 2 * E + E / 2 && count == 3,
+          "bound, hit: within the bound");
+    clsort_destroy(cs);
+}
+
+/* CLSORT_CACHE_MAX: bytes with K, M or G, "off" and "0" for none, a
+ * malformed value refused by clsort_create; desc.cache_max_bytes first. */
+static void test_bound_env(void)
+{
+    static const struct {
+        const char *text;
+        int ok;
+        cl_ulong bytes;
+    } cases[] = {{"0", 1, 0},          {"123", 1, 123},          {"4K", 1, 4096},      {"4k", 1, 4096},
+                 {"64M", 1, 64 << 20}, {"2G", 1, (cl_ulong)2 << 30}, {"", 0, 0},       {"K", 0, 0},
+                 {"12KB", 0, 0},       {"-1", 0, 0},             {"1T", 0, 0},         {" 5", 0, 0},
+                 {"18446744073709551615", 1, (cl_ulong)-1},     {"18446744073709551616", 0, 0},
+                 {"17179869184G", 0, 0}};
+    char dir[600], msg[120];
+    clsort_context_desc d;
+    clsort_context *cs;
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cl_ulong v = 99;
+        int ok = clsort__parse_bytes(cases[i].text, &v);
+        snprintf(msg, sizeof msg, "CLSORT_CACHE_MAX parse \"%s\"", cases[i].text);
+        check(ok == cases[i].ok && (!ok || v == cases[i].bytes), msg);
+    }
+    path_of(dir, sizeof dir, "bound_env");
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    unsetenv("CLSORT_CACHE_MAX");
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).max_bytes == CLSORT_CACHE_DEFAULT_MAX_BYTES,
+          "CLSORT_CACHE_MAX unset: 256 MiB");
+    clsort_destroy(cs);
+    setenv("CLSORT_CACHE_MAX", "64M", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).max_bytes == (size_t)64 << 20,
+          "CLSORT_CACHE_MAX=64M");
+    clsort_destroy(cs);
+    d.cache_max_bytes = 5000;
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).max_bytes == 5000,
+          "desc.cache_max_bytes before CLSORT_CACHE_MAX");
+    clsort_destroy(cs);
+    d.cache_max_bytes = 0;
+    setenv("CLSORT_CACHE_MAX", "off", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).max_bytes == 0, "CLSORT_CACHE_MAX=off: no bound");
+    clsort_destroy(cs);
+    setenv("CLSORT_CACHE_MAX", "0", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && stats(cs).max_bytes == 0, "CLSORT_CACHE_MAX=0: no bound");
+    clsort_destroy(cs);
+    setenv("CLSORT_CACHE_MAX", "lots", 1);
+    cs = NULL;
+    check(clsort_create(&cs, &d) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "CLSORT_CACHE_MAX"),
+          "CLSORT_CACHE_MAX=lots: clsort_create refuses, naming it");
+    clsort_destroy(cs);
+    unsetenv("CLSORT_CACHE_MAX");
+}
+
+/* ---- clsort_prepare's progress ---- */
+
+typedef struct progress_log {
+    unsigned calls, last_done, total, in_order, known_family;
+} progress_log;
+
+static void progress_note(void *user, unsigned done, unsigned total, const char *family)
+{
+    progress_log *log = (progress_log *)user;
+    int f, known = 0;
+    for (f = 0; f < CLSORT_FAMILY_COUNT; ++f)
+        known |= family && strcmp(family, clsort_family_name((clsort_family)f)) == 0;
+    if (log->calls == 0) log->total = total;
+    log->in_order = log->in_order && done == log->last_done + 1 && total == log->total && done <= total;
+    log->known_family = log->known_family && known;
+    log->last_done = done;
+    ++log->calls;
+}
+
+/* prepare of the four calls (sort, split, gather, scan; the u32 scan and
+ * the gather are shared) on cs with a progress log. */
+static clsort_result prepare_logged(clsort_context *cs, progress_log *log, int bad_last)
+{
+    clsort_prepare_call c[5];
+    clsort_prepare_desc pd;
+    memset(c, 0, sizeof c);
+    memset(&pd, 0, sizeof pd);
+    memset(log, 0, sizeof *log);
+    log->in_order = log->known_family = 1;
+    c[0].op = CLSORT_PREPARE_SORT;
+    c[1].op = CLSORT_PREPARE_SPLIT;
+    c[2].op = CLSORT_PREPARE_GATHER;
+    c[3].op = CLSORT_PREPARE_SCAN;
+    c[4].op = bad_last ? (clsort_prepare_op)99 : CLSORT_PREPARE_SORT; /* the same sort again */
+    pd.calls = c;
+    pd.count = 5;
+    pd.progress = progress_note;
+    pd.progress_user = log;
+    return clsort_prepare(cs, &pd);
+}
+
+/* The progress callback counts 1 .. total once per program built or loaded
+ * (total = the programs the calls take that the context lacks, each once);
+ * a prepare with nothing left to build makes no call; an argument error
+ * comes before any build. */
+static void test_prepare_progress(void)
+{
+    char dir[600];
+    progress_log log;
+    clsort_context *cs;
+    clsort_cache_stats st;
+    int pass;
+    path_of(dir, sizeof dir, "progress");
+    for (pass = 0; pass < 2; ++pass) { /* cold: built from source; warm: loaded from the cache */
+        const char *how = pass ? "warm" : "cold";
+        char msg[160];
+        cs = make_ctx(dir);
+        if (!cs) return;
+        check(prepare_logged(cs, &log, 1) == CLSORT_ERROR_INVALID_ARGUMENT && log.calls == 0 &&
+                  stats(cs).builds + stats(cs).hits == 0,
+              "prepare progress: an unknown op refused before any build, no progress call");
+        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS, "prepare progress: prepare");
+        st = stats(cs);
+        printf("  %s: %u progress calls, %lu built, %lu loaded\n", how, log.calls, st.builds, st.hits);
+        snprintf(msg, sizeof msg,
+                 "prepare progress %s: one call per program (%u calls, total %u, %lu built, %lu loaded)", how,
+                 log.calls, log.total, st.builds, st.hits);
+        check(log.calls > 2 && log.calls == log.total && log.calls == st.builds + st.hits &&
+                  (pass ? st.builds == 0 : st.hits == 0),
+              msg);
+        snprintf(msg, sizeof msg, "prepare progress %s: done counts 1 .. total in order, families named", how);
+        check(log.in_order && log.last_done == log.total && log.known_family, msg);
+        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS && log.calls == 0 &&
+                  stats(cs).builds + stats(cs).hits == st.builds + st.hits,
+              "prepare progress: all held already: no call, nothing built");
+        clsort_destroy(cs); /* LEAVE: the cold pass stores here */
+    }
+}
+
 static void test_prepare_errors(clsort_context *cs)
 {
     clsort_prepare_call c;
@@ -1478,6 +1812,7 @@ static void test_prepare_errors(clsort_context *cs)
     clsort_sort_desc sd;
     memset(&c, 0, sizeof c);
     memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
     pd.calls = &c;
     pd.count = 1;
     check(clsort_prepare(NULL, &pd) == CLSORT_ERROR_INVALID_ARGUMENT, "prepare: NULL context");
@@ -1506,6 +1841,7 @@ int main(int argc, char **argv)
     rmtree(root);
     mkdir(root, 0700);
     setenv("CLSORT_CACHE_DIR", "off", 1); /* each test names its directory */
+    unsetenv("CLSORT_CACHE_MAX");        /* the default bound, unless a test sets one */
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc > 2 && strcmp(argv[2], "workset") == 0) {
         test_workset();
@@ -1548,6 +1884,12 @@ int main(int argc, char **argv)
     test_location();
     printf("NVIDIA's entries as cubin (libcuda stand-in)...\n");
     test_cubin();
+    printf("the size bound...\n");
+    test_bound_lru();
+    test_bound_hit();
+    test_bound_env();
+    printf("prepare's progress...\n");
+    test_prepare_progress();
     printf("prepare and the work set, cold and warm...\n");
     test_workset();
     printf("%d passed, %d failed\n", passed, failed);

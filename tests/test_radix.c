@@ -445,7 +445,7 @@ static void test_sort_arguments(clsort_context *cs)
     check(ok && memcmp(back, data, 16) == 0, "sort/gather errors leave every buffer untouched", 0, "bad-argument", 0, 0, 0);
     memset(&sd, 0, sizeof sd);
     check(clsort_sort(cs, NULL, NULL, 0, &sd, NULL) == CLSORT_SUCCESS, "sort n=0 NULL buffers", 0, "-", 0, 0, 0);
-    check(clsort_sort_host(cs, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
+    check(clsort_sort_host(cs, CLSORT_U32, hk, hv, hp, 9, NULL) == CLSORT_SUCCESS && memcmp(hk, want_k, sizeof hk) == 0 &&
           memcmp(hp, want_p, sizeof hp) == 0 && hv[0] == 104 && hv[8] == 102, "sort_host keys + values + permutation",
           9, "-", 0, 0, 0);
     clReleaseMemObject(small); clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c);
@@ -566,7 +566,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny)
             if (n > 1) qsort(idx, n, 4, ref_cmp);
             snprintf(what, sizeof what, "sort_host %s values of %lu bytes%s + permutation", type_names[t],
                      (unsigned long)(vs ? vs : 4), sd.descending ? " descending" : "");
-            r = clsort_sort_host(cs, keys, vals, perm, n, &sd);
+            r = clsort_sort_host(cs, t, keys, vals, perm, n, &sd);
             if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
             for (i = 0; i < n && ok && r == CLSORT_SUCCESS; ++i)
                 if (!same_elem(keys, i, orig, idx[i], ks) || perm[i] != idx[i] ||
@@ -674,7 +674,7 @@ static void test_narrow_refusals(clsort_context *cs)
         memset(&bd, 0, sizeof bd);
         bd.type = t;
         NARROW_REFUSED(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), "clsort_bitonic_sort");
-        NARROW_REFUSED(clsort_bitonic_sort_host(cs, back, NULL, NULL, 64, &bd), "clsort_bitonic_sort_host");
+        NARROW_REFUSED(clsort_bitonic_sort_host(cs, t, back, NULL, NULL, 64, &bd), "clsort_bitonic_sort_host");
         memset(&rd, 0, sizeof rd);
         rd.type = t;
         NARROW_REFUSED(clsort_reduce(cs, a, 64, &rd, res, NULL), "clsort_reduce");
@@ -700,6 +700,7 @@ static void test_narrow_refusals(clsort_context *cs)
         memset(&call, 0, sizeof call);
         call.op = CLSORT_PREPARE_SCAN;
         call.scan = &scd;
+        memset(&pd, 0, sizeof pd);
         pd.calls = &call;
         pd.count = 1;
         NARROW_REFUSED(clsort_prepare(cs, &pd), "clsort_prepare(scan)");
@@ -726,7 +727,7 @@ static void test_narrow_refusals(clsort_context *cs)
         sd.value_size = 32;
         EXPECT_ERR(clsort_sort(cs, a, b, 8, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort value_size 32");
         sd.values_in = sd.values_out = NULL; sd.value_size = 12;
-        EXPECT_ERR(clsort_sort_host(cs, back, back, NULL, 8, &sd), CLSORT_ERROR_INVALID_ARGUMENT,
+        EXPECT_ERR(clsort_sort_host(cs, sd.type, back, back, NULL, 8, &sd), CLSORT_ERROR_INVALID_ARGUMENT,
                    "sort_host value_size 12");
         sd.value_size = 0; sd.end_bit = (unsigned)(8 * clsort_type_size(t) + 1);
         EXPECT_ERR(clsort_sort(cs, a, b, 64, &sd, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "sort end_bit past a narrow key");

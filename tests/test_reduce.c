@@ -774,18 +774,18 @@ static void test_rd_host(clsort_context *cs)
     d.inclusive = 1;
     d.segments = CLSORT_SEGMENTS_FLAGS_U32;
     d.segment_data_host = fl;
-    check(clsort_segmented_scan_host(cs, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_scan, sizeof out) == 0,
+    check(clsort_segmented_scan_host(cs, CLSORT_U32, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_scan, sizeof out) == 0,
           "segmented_scan_host", 8, "-", 0, 0, 0);
     d.segments = CLSORT_SEGMENTS_OFFSETS;
     d.segment_data_host = off;
     d.segment_count = 4;
-    check(clsort_segmented_reduce_host(cs, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_red, sizeof want_red) == 0,
+    check(clsort_segmented_reduce_host(cs, CLSORT_U32, in, out, 8, &d) == CLSORT_SUCCESS && memcmp(out, want_red, sizeof want_red) == 0,
           "segmented_reduce_host (an empty segment: 0)", 8, "-", 0, 0, 0);
-    check(clsort_reduce_by_key_host(cs, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+    check(clsort_reduce_by_key_host(cs, CLSORT_U32, CLSORT_U32, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
           memcmp(ko, want_k, 12) == 0 && memcmp(vo, want_v, 12) == 0, "reduce_by_key_host", 8, "-", 0, 3, (double)cnt);
-    check(clsort_run_length_encode_host(cs, keys, ko, len, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+    check(clsort_run_length_encode_host(cs, CLSORT_U32, keys, ko, len, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
           memcmp(ko, want_k, 12) == 0 && memcmp(len, want_len, 12) == 0, "run_length_encode_host", 8, "-", 0, 3, (double)cnt);
-    check(clsort_unique_host(cs, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
+    check(clsort_unique_host(cs, CLSORT_U32, keys, in, ko, vo, 8, &bk, &cnt) == CLSORT_SUCCESS && cnt == 3 &&
           memcmp(ko, want_k, 12) == 0 && vo[0] == 3 && vo[1] == 4 && vo[2] == 9, "unique_host with values", 8, "-", 0, 3,
           (double)cnt);
     hd.type = CLSORT_F32;
@@ -796,13 +796,13 @@ static void test_rd_host(clsort_context *cs)
         float f2[5];
         memcpy(f2, fs, sizeof f2);
         f2[3] = 1.0f;
-        check(clsort_histogram_even_host(cs, f2, 5, counts, &hd) == CLSORT_SUCCESS && counts[0] == 1 && counts[1] == 1 &&
+        check(clsort_histogram_even_host(cs, CLSORT_F32, f2, 5, counts, &hd) == CLSORT_SUCCESS && counts[0] == 1 && counts[1] == 1 &&
               counts[2] == 1 && counts[3] == 1, "histogram_even_host f32 (NaN not counted)", 5, "-", 0, 0, 0);
     }
     hd.type = CLSORT_U32;
     hd.lower_int = 1;
     hd.upper_int = 9;
-    check(clsort_histogram_even_host(cs, in, 8, counts, &hd) == CLSORT_SUCCESS && memcmp(counts, want_h, 16) == 0,
+    check(clsort_histogram_even_host(cs, CLSORT_U32, in, 8, counts, &hd) == CLSORT_SUCCESS && memcmp(counts, want_h, 16) == 0,
           "histogram_even_host u32 (9 above the range)", 8, "-", 0, 0, 0);
 }
 

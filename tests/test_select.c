@@ -194,7 +194,7 @@ static int select_has_fp64(clsort_context *cs)
     memset(&d, 0, sizeof d);
     d.type = CLSORT_F64;
     d.a = &a;
-    return clsort_select_if_host(cs, &k, NULL, &k, NULL, 1, &d, &count) == CLSORT_SUCCESS && count == 1;
+    return clsort_select_if_host(cs, d.type, &k, NULL, &k, NULL, 1, &d, &count) == CLSORT_SUCCESS && count == 1;
 }
 
 static void select_types_compares(const test_env *e)
@@ -254,7 +254,7 @@ static void select_host(const test_env *e)
         d.a = &a;
         d.b = &b;
         d.value_size = 8;
-        check(clsort_select_if_host(e->cs, keys, vals, out, vout, n, &d, &count) == CLSORT_SUCCESS,
+        check(clsort_select_if_host(e->cs, d.type, keys, vals, out, vout, n, &d, &count) == CLSORT_SUCCESS,
               "select_if_host", n, "float-specials", 0, 0, 0);
         for (i = 0; i < n; ++i)
             if (a <= keys[i] && keys[i] < b) {
@@ -329,6 +329,7 @@ static void select_prepare(const test_env *e)
     memset(&call, 0, sizeof call);
     call.op = CLSORT_PREPARE_SELECT;
     call.select = &d;
+    memset(&pd, 0, sizeof pd);
     pd.calls = &call;
     pd.count = 1;
     check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "clsort_prepare(select)", 300, "-", 0, 0, 0);
@@ -336,7 +337,7 @@ static void select_prepare(const test_env *e)
     d.values_in = NULL;
     d.a = &a;
     d.b = &b;
-    check(clsort_select_if_host(cs, keys, vals, out, vout, 300, &d, &count) == CLSORT_SUCCESS, "select after prepare",
+    check(clsort_select_if_host(cs, d.type, keys, vals, out, vout, 300, &d, &count) == CLSORT_SUCCESS, "select after prepare",
           300, "-", 0, 0, 0);
     clsort_cache_stats_get(cs, &after);
     check(after.builds == before.builds, "select after prepare builds no program", 300, "-", 0,
@@ -383,7 +384,7 @@ static void select_arguments(const test_env *e)
     d.values_out = dko;
     EXPECT_ERR(clsort_select_if(cs, dk, dko, 64, &d, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "select_if: values_out is keys_out");
     d.values_in = d.values_out = NULL;
-    EXPECT_ERR(clsort_select_if_host(cs, keys, keys, out, NULL, 64, &d, &count), CLSORT_ERROR_INVALID_ARGUMENT, "select_if_host: values without values_out");
+    EXPECT_ERR(clsort_select_if_host(cs, d.type, keys, keys, out, NULL, 64, &d, &count), CLSORT_ERROR_INVALID_ARGUMENT, "select_if_host: values without values_out");
     download(cs, dko, sizeof out, out);
     for (i = 0; i < 64 && out[i] == sentinel; ++i) {}
     check(i == 64, "select_if refusals write nothing", 64, "bad-argument", i, sentinel, i < 64 ? out[i] : 0);

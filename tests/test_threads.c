@@ -59,7 +59,7 @@ static void *worker(void *arg)
         qsort(want, N, 4, cmp_u32);
         memset(&sd, 0, sizeof sd);
         sd.end_bit = round & 1 ? 10 : 0;
-        ok = clsort_sort_host(cs, keys, NULL, NULL, N, &sd) == CLSORT_SUCCESS && memcmp(keys, want, N * 4) == 0;
+        ok = clsort_sort_host(cs, CLSORT_U32, keys, NULL, NULL, N, &sd) == CLSORT_SUCCESS && memcmp(keys, want, N * 4) == 0;
         if (ok) j->passed++; else j->failed++;
         if (!ok) snprintf(j->error, sizeof j->error, "round %d sort: %s", round, clsort_last_error(cs));
     }

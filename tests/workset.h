@@ -173,6 +173,7 @@ static clsort_result ws_prepare(clsort_context *cs, size_t n)
     ws_descs descs[WS_COUNT];
     clsort_prepare_desc pd;
     int w;
+    memset(&pd, 0, sizeof pd);
     pd.calls = calls;
     pd.count = WS_COUNT;
     for (w = 0; w < WS_COUNT; ++w) ws_prepare_call(w, n, &calls[w], &descs[w]);
@@ -268,11 +269,11 @@ static clsort_result ws_run_reduce(clsort_context *cs, int which, size_t n, uint
         d.segments = CLSORT_SEGMENTS_FLAGS_U32;
         d.segment_data_host = b;
         *bytes = n * 4;
-        return clsort_segmented_scan_host(cs, a, out, n, &d);
+        return clsort_segmented_scan_host(cs, CLSORT_U32, a, out, n, &d);
     } else {
         clsort_by_key_desc kd;
         memset(&kd, 0, sizeof kd);
-        r = clsort_reduce_by_key_host(cs, b, a, out + 4, out + 4 + n * 4, n, &kd, &count);
+        r = clsort_reduce_by_key_host(cs, CLSORT_U32, CLSORT_U32, b, a, out + 4, out + 4 + n * 4, n, &kd, &count);
         runs = (uint32_t)count;
         memcpy(out, &runs, 4);
         *bytes = 4 + n * 8;
@@ -313,7 +314,7 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         memset(&sd, 0, sizeof sd);
         if (which == WS_SORT_10BIT_PERM) sd.end_bit = 10;
         if (which == WS_SORT_U64) sd.type = CLSORT_U64;
-        r = clsort_sort_host(cs, a, which == WS_SORT_PAIRS ? b : NULL,
+        r = clsort_sort_host(cs, sd.type, a, which == WS_SORT_PAIRS ? b : NULL,
                              which == WS_SORT_10BIT_PERM ? (uint32_t *)out + n : NULL, n, &sd);
         *bytes = which == WS_SORT_U64 ? n * 8 : n * 4;
         memcpy(out, a, *bytes);
@@ -327,7 +328,7 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         memset(&bt, 0, sizeof bt);
         bt.type = CLSORT_F32;
         for (i = 0; i < n; ++i) f[i] = (float)(a[i] >> 8) * (1.0f / 16777216.0f) - 0.5f;
-        r = clsort_bitonic_sort_host(cs, f, NULL, NULL, n, &bt);
+        r = clsort_bitonic_sort_host(cs, CLSORT_F32, f, NULL, NULL, n, &bt);
         memcpy(out, f, n * 4);
         *bytes = n * 4;
         break;

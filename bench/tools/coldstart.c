@@ -5,7 +5,7 @@
  * at most 2^12 bodies on a CPU, 2^32 interactions take a minute there; the first
  * builds or loads its programs), optionally after one clsort_prepare of all
  * of them. Run it twice against one cache directory for cold and warm.
- *   build/coldstart CACHE_DIR|off [log2 n = 16] [--prepare] [--programs] [--dump DIR]
+ *   build/coldstart CACHE_DIR|off [log2 n = 16] [--prepare] [--no-flush] [--programs] [--dump DIR]
  * --programs (with off: the programs then come from source) adds a table of
  * every program the calls took: its kernels, its build options, and the time
  * to build it again from its source and from its binary (clBuildProgram
@@ -17,7 +17,11 @@
  * POCL_KERNEL_CACHE=0 (PoCL) or CUDA_CACHE_DISABLE=1 (NVIDIA) to see
  * clsort's cache alone (make bench-coldstart and `bench/run_gpu.sh coldstart` do).
  * After the calls, clsort_cache_flush stores what a CPU device defers (its
- * time is printed apart: a process pays it once, when it fills the cache). */
+ * time is printed apart: a process pays it once, when it fills the cache),
+ * then clsort_destroy is timed. --no-flush leaves the flush out, so the
+ * destroy time is what an application that never flushes waits at exit
+ * (cache_when AUTO stores nothing there: it should be milliseconds).
+ * --programs prints its table before the others (it reads the live context). */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 #include "workset.h"
@@ -127,15 +131,17 @@ int main(int argc, char **argv)
     clsort_context_desc d;
     clsort_context *cs = NULL;
     clsort_cache_stats st;
+    char device[256], cache_dir[1024], warning[512];
     const char *dir = argc > 1 ? argv[1] : "off";
-    int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, cpu, w, i;
+    int logn = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 16, prepare = 0, programs = 0, flush = 1, cpu, w, i;
     const char *dump = NULL;
     size_t n;
-    double t0, create_ms, prepare_ms = 0, flush_ms = 0, first[WS_COUNT], second[WS_COUNT], total = 0;
+    double t0, create_ms, prepare_ms = 0, flush_ms = 0, destroy_ms, first[WS_COUNT], second[WS_COUNT], total = 0;
     unsigned long cubins = 0;
     unsigned char *out;
     for (i = 2; i < argc; ++i)
         if (strcmp(argv[i], "--prepare") == 0) prepare = 1;
+        else if (strcmp(argv[i], "--no-flush") == 0) flush = 0;
         else if (strcmp(argv[i], "--programs") == 0) programs = 1;
         else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) programs = 1, dump = argv[++i];
     if (ws_family_without_call() != CLSORT_FAMILY_COUNT) { /* the table claims every family */
@@ -163,6 +169,7 @@ int main(int argc, char **argv)
         prepare_ms = now_ms() - t0;
     }
     cpu = device_is_cpu(cs);
+    snprintf(device, sizeof device, "%s", clsort_device_name(cs)); /* printed after clsort_destroy */
     for (w = 0; w < WS_COUNT; ++w) {
         int k;
         for (k = 0; k < 2; ++k) {
@@ -179,15 +186,25 @@ int main(int argc, char **argv)
         }
         total += first[w] + second[w];
     }
-    t0 = now_ms(); /* the stores a CPU device defers until the programs leave the context */
-    clsort_cache_flush(cs);
-    flush_ms = now_ms() - t0;
+    if (flush) {
+        t0 = now_ms(); /* the stores a CPU device defers until the programs leave the context */
+        clsort_cache_flush(cs);
+        flush_ms = now_ms() - t0;
+    }
     clsort_cache_stats_get(cs, &st);
+    snprintf(cache_dir, sizeof cache_dir, "%s", st.enabled ? st.dir : "off"); /* st's strings live in the context */
+    st.dir = cache_dir;
+    snprintf(warning, sizeof warning, "%s", st.warning);
+    st.warning = warning;
     cubins = st.cubins;
-    printf("device: %s; n = 2^%d; cache: %s%s; %lu programs built from source, %lu from the cache, %lu stored (%lu "
-           "as cubin)\n",
-           clsort_device_name(cs), logn, st.enabled ? st.dir : "off", prepare ? "; clsort_prepare first" : "",
-           st.builds, st.hits, st.stores, cubins);
+    if (programs) program_table(cs, dump);
+    t0 = now_ms(); /* what the application waits at exit */
+    clsort_destroy(cs);
+    destroy_ms = now_ms() - t0;
+    printf("device: %s; n = 2^%d; cache: %s%s%s; %lu programs built from source, %lu from the cache, %lu stored "
+           "before clsort_destroy (%lu as cubin)\n",
+           device, logn, st.enabled ? st.dir : "off", prepare ? "; clsort_prepare first" : "",
+           flush ? "" : "; no clsort_cache_flush", st.builds, st.hits, st.stores, cubins);
     printf("cache warning: %s\n\n", st.warning[0] ? st.warning : "none");
     printf("| family | first call ms | second call ms |\n| --- | ---: | ---: |\n");
     printf("| context create | %.1f | |\n", create_ms);
@@ -197,15 +214,15 @@ int main(int argc, char **argv)
                first[w], second[w]);
     printf("| all families, first + second calls | %.1f | |\n", total + prepare_ms);
     printf("| create + all | %.1f | |\n", create_ms + prepare_ms + total);
-    printf("| clsort_cache_flush (deferred stores, after the calls) | %.1f | |\n\n", flush_ms);
-    printf("{\"device\": \"%s\", \"log2n\": %d, \"cache\": \"%s\", \"prepare\": %d, \"builds\": %lu, \"hits\": %lu, "
-           "\"cubins\": %lu, \"create_ms\": %.2f, \"prepare_ms\": %.2f, \"families_ms\": %.2f, \"flush_ms\": %.2f",
-           clsort_device_name(cs), logn, st.enabled ? "on" : "off", prepare, st.builds, st.hits, cubins, create_ms,
-           prepare_ms, total, flush_ms);
+    if (flush) printf("| clsort_cache_flush (deferred stores, after the calls) | %.1f | |\n", flush_ms);
+    printf("| clsort_destroy%s | %.1f | |\n\n", flush ? " (after the flush)" : " (no flush before)", destroy_ms);
+    printf("{\"device\": \"%s\", \"log2n\": %d, \"cache\": \"%s\", \"prepare\": %d, \"flush\": %d, \"builds\": %lu, "
+           "\"hits\": %lu, \"cubins\": %lu, \"create_ms\": %.2f, \"prepare_ms\": %.2f, \"families_ms\": %.2f, "
+           "\"flush_ms\": %.2f, \"destroy_ms\": %.2f",
+           device, logn, st.enabled ? "on" : "off", prepare, flush, st.builds, st.hits, cubins, create_ms, prepare_ms,
+           total, flush_ms, destroy_ms);
     for (w = 0; w < WS_COUNT; ++w) printf(", \"%s\": [%.3f, %.3f]", ws_names[w], first[w], second[w]);
     printf("}\n");
-    if (programs) program_table(cs, dump);
-    clsort_destroy(cs);
     free(out);
     return 0;
 }

@@ -6,5 +6,5 @@ int tu_use(clsort_context *ctx);
 int tu_use(clsort_context *ctx)
 {
     uint32_t keys[4] = {3, 1, 2, 0};
-    return (int)clsort_sort_host(ctx, keys, NULL, NULL, 4, NULL);
+    return (int)clsort_sort_host(ctx, CLSORT_U32, keys, NULL, NULL, 4, NULL);
 }
