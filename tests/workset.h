@@ -357,7 +357,7 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         memset(&sel, 0, sizeof sel);
         sel.compare = CLSORT_COMPARE_GREATER;
         sel.a = &ws_select_bound;
-        r = clsort_select_if_host(cs, a, b, out + 4, a + 2 * n, n, &sel, &count); /* values kept in a[2n..3n) */
+        r = clsort_select_if_host(cs, CLSORT_U32, a, b, out + 4, a + 2 * n, n, &sel, &count); /* values kept in a[2n..3n) */
         kept = (uint32_t)count;
         memcpy(out, &kept, 4);
         memcpy(out + 4 + count * 4, a + 2 * n, count * 4);
