@@ -35,7 +35,7 @@ $(BUILD):
 
 # One program: tests/test_clsort.c includes tests/check.h and the file of each part.
 TEST_PARTS = scan split gather radix bitonic binning reduce nbody tree select api budget stress
-TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h tests/test_devcount.c $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
 $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 
