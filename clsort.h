@@ -313,6 +313,28 @@
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
  *
+ *   DEVICE COUNTS. clsort_scan, _enumerate, _pack, _split, _gather and
+ *   _sort (keys, pairs, permutation; both paths) can take their element
+ *   count from a device buffer, so that a cull -> pack -> sort -> gather
+ *   chain runs on events with no read-back: set enq->count to a buffer and
+ *   enq->count_offset to the byte offset (a multiple of 4) of a uint32 in
+ *   it. n is then the capacity: buffers are checked for n elements, scratch
+ *   and launches are sized for n, and the count used is min(that uint32, n),
+ *   read by the kernels when they run. Tiles and work-items past the count
+ *   exit at once (a tile of a look-back chain after taking its ticket, a
+ *   reduce-then-scan tile after writing an empty sum), so the time follows
+ *   the count, plus one launch's worth of empty work-groups. Outputs are
+ *   written only below the count (for pack, below the kept count); bytes
+ *   at and past it keep their values, also in place. A count these calls
+ *   leave on the device is in the same form: pack's and enumerate's
+ *   desc.count, split's zeros desc.count and scan's desc.total (u32) can be
+ *   the next call's enq->count directly. The host results still come back
+ *   where asked for (pack's *count; split's *zeros, which then also reads
+ *   the count) and are those of the count. The count buffer is an input:
+ *   no output of the call may share its memory. Every other call refuses
+ *   enq->count (CLSORT_ERROR_INVALID_ARGUMENT, "takes no device count"),
+ *   never ignores it; zero the whole clsort_enqueue before setting fields.
+ *
  *   Buffers and aliasing. Every function checks its buffer arguments in
  *   one place (the engine's clsort__check_io, a few clGetMemObjectInfo
  *   queries per distinct handle per call): each is a buffer (an image is
@@ -1087,7 +1109,9 @@ typedef struct clsort_scan_desc {
  * f32: each output is a sum rounded along a tree whose depth is at most
  * ceil(n / tile) + items + 2*log2(wg) + 2 additions (tile = wg * items, with
  * wg <= 256 and items <= 1024 per device); the error is bounded by
- * that depth * 2^-24 * sum_j<=i |in[j]| (tests check exactly this bound). */
+ * that depth * 2^-24 * sum_j<=i |in[j]| (tests check exactly this bound).
+ * enq->count (DEVICE COUNTS): the first count elements are scanned,
+ * desc.total is their sum. */
 CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                      const clsort_scan_desc *desc, const clsort_enqueue *enq);
 /* Host arrays; total may be NULL. */
@@ -1121,7 +1145,9 @@ CLSORT_API clsort_result clsort_enumerate(clsort_context *ctx, cl_mem keys, cl_m
 /* Stable compaction: the keys (values) whose flag is set, in order, to the
  * front of keys_out (values_out). count (optional, blocking) receives how many.
  * Aliasing, pack and split: no in place; keys_out, values_out and desc.count
- * share memory with nothing else (keys_in, values_in, desc.flags). */
+ * share memory with nothing else (keys_in, values_in, desc.flags).
+ * enq->count (DEVICE COUNTS), for enumerate, pack and split: only the first
+ * count flags and keys take part; desc.count and *count are of those. */
 CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_split_desc *desc, size_t *count,
                                      const clsort_enqueue *enq);
@@ -1141,7 +1167,8 @@ CLSORT_API clsort_result clsort_split_host(clsort_context *ctx, clsort_type type
 /* dst[i] = src[indices[i]] for n elements of elem_size bytes (any size) and
  * uint32 indices, e.g. a sort's permutation. An index past the end of src
  * gives an all-zero element; src is never read out of bounds. Aliasing: dst
- * shares memory with neither src nor indices (those two may share). */
+ * shares memory with neither src nor indices (those two may share).
+ * enq->count (DEVICE COUNTS): dst[i] for i < count only. */
 CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
                                        size_t elem_size, const clsort_enqueue *enq);
 
@@ -1167,7 +1194,10 @@ typedef struct clsort_sort_desc {
  * handles); the permutation and desc.temp share memory with nothing else.
  * passes = ceil((end_bit - begin_bit) / radix_bits); each classic pass reads
  * the keys twice and writes them once, a one-sweep pass (look-back path, see
- * SORT above) reads them once. Launches: see LAUNCHES. */
+ * SORT above) reads them once. Launches: see LAUNCHES.
+ * enq->count (DEVICE COUNTS): the first count keys (values, permutation)
+ * are sorted; the plan (passes, single tile or not, one-sweep or classic,
+ * desc.temp's size) is that of n, the capacity. */
 CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_sort_desc *desc, const clsort_enqueue *enq);
 /* Bytes of desc.temp that clsort_sort needs for these n and desc. */
