@@ -182,11 +182,7 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     const uint mask = (1u << bits) - 1u;
-    n = DEVICE_N(n);
-    if (g > LAST_TILE(n)) { /* idle: an empty tile's counts (the scan reads every tile's) */
-        for (uint d = lid; d < RADIX; d += WG) counts[(ulong)d * get_num_groups(0) + g] = 0;
-        return;
-    }
+    n = DEVICE_N(n); /* an idle tile's counts: 0 (the scan reads every tile's) */
     for (uint i = lid; i < HIST_COPIES * RADIX; i += WG) hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint *mine = hist + (lid % HIST_COPIES) * RADIX;
@@ -259,10 +255,14 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
+    /* Past the device count a tile holds no keys: it skips the local sort
+     * and writes nothing (no early return: PoCL's CPU device mis-ran this
+     * kernel with one, even never taken: values out of place with 256 x 1
+     * tiles, 16-bit keys). */
     n = DEVICE_N(n);
-    if (base >= n) return; /* idle */
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u;
     const uint mask = (1u << bits) - 1u;
+    const uint sort_bits = tile_n ? bits : 0u; /* the same for the whole work-group */
 
     /* Coalesced load. Past the end, keys of all ones: they rank last in
      * every step and are never written. */
@@ -276,7 +276,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* stable local sort, LBITS digit bits per step */
-    for (uint sb = 0; sb < bits; sb += LBITS)
+    for (uint sb = 0; sb < sort_bits; sb += LBITS)
         radix_local_step(K
 #ifdef HAS_VALUES
                          , P
@@ -738,9 +738,8 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint hist_d = lid < RADIX ? hist[lid] : 0u;
     n = DEVICE_N(n);
     const uint g = os_take_tile(status, groups, wh, &tile_id);
-    if (g > LAST_TILE(n)) return; /* idle: no tile with keys waits on a later one */
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
     __local uint *my = wh + w * RADIX; /* this warp's counter of each digit */
     KEY_T k[ITEMS];
     uint rank[ITEMS], pos[ITEMS];
@@ -819,10 +818,9 @@ void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *cou
     __local uint low0;
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
-    n = DEVICE_N(n);
-    if (base >= n) return; /* idle */
+    n = DEVICE_N(n); /* an idle tile counts nothing */
     for (uint b = lid; b < FILL_RUNS * 256; b += WG) h[b] = 0;
-    if (lid == 0) low0 = (uint)keys[base] & 0xffu;
+    if (lid == 0) low0 = base < n ? (uint)keys[base] & 0xffu : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint l0 = low0;
     for (uint j = 0; j < ITEMS; ++j) {
@@ -892,15 +890,15 @@ void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __gl
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
     n = DEVICE_N(n);
-    if (base >= n) return; /* idle */
-    const uint last = (uint)min(base + TILE, n) - 1u;
+    const int live = base < n; /* an idle tile writes nothing (its return comes after the barriers) */
+    const uint last = live ? (uint)min(base + TILE, n) - 1u : (uint)base;
     const uint lo = fill_find(starts, (uint)base, &found);
     const uint hi = fill_find(starts, last, &found);
     const uint w = hi - lo;
     if (w < FILL_WINDOW)
         for (uint d = lid; d <= w; d += WG) win[d] = starts[lo + d];
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (base + lid > last) return;
+    if (!live || base + lid > last) return;
     if (w < FILL_WINDOW) {
         uint d = 0; /* win[0 .. w]: the starts of lo .. hi */
         for (uint step = FILL_WINDOW; step > 0; step >>= 1)

@@ -92,8 +92,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    n = DEVICE_N(n);
-    if (g > LAST_TILE(n)) return; /* idle */
+    n = DEVICE_N(n); /* an idle tile keeps nothing */
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
@@ -118,8 +117,7 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     n = DEVICE_N(n);
-    if (g > LAST_TILE(n)) return; /* idle (and n - base below would wrap) */
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: 0 */
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     const uint zeros = tile_n - ones;
@@ -152,8 +150,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local uint lb_acc;
     LB_SPARE_CLEAR();
     n = DEVICE_N(n);
-    const uint g = lb_ticket(status, &tile_id);
-    if (g > LAST_TILE(n)) return; /* idle: no tile with elements waits on a later one */
+    const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);

@@ -542,3 +542,167 @@ static void radix_device_count_refusals(const test_env *e)
     EXPECT_ERR(clsort_sort(cs, k, dc, 8, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT, "sort's output is enq->count");
     clReleaseMemObject(k), clReleaseMemObject(o), clReleaseMemObject(dc), clReleaseMemObject(small);
 }
+
+/* The same on small tiles (tuning.tile_wg/items: 32 x 4 and 256 x 1), so
+ * that a few thousand elements span many tiles, and work-group passes run
+ * where the default shape is one work-item per tile (CPUs): the classic
+ * radix_reorder, the 16-bit fill, and one-sweep with 256-item tiles. */
+static void radix_device_count_small_tiles(const test_env *e)
+{
+    static const unsigned shapes[2][2] = {{32, 4}, {256, 1}};
+    static const size_t caps[2] = {1000, 3001};
+    size_t counts[40], nk, c, k;
+    int s, mode, call;
+    for (s = 0; s < 2; ++s) {
+        clsort_context *cs = tile_context(e->cs, shapes[s][0], shapes[s][1]);
+        if (!cs) continue;
+        for (c = 0; c < (e->tiny ? 1u : 2u); ++c) {
+            nk = dc_counts(caps[c], counts, e->tiny);
+            for (k = 0; k < nk; ++k) {
+                int d = (int)((k + c) % D_COUNT);
+                dc_scan_one(cs, k % 2 ? CLSORT_F32 : CLSORT_U32, caps[c], counts[k], d, (int)(k & 1), (int)(k % 3 == 0));
+                for (call = 0; call < 3; ++call) dc_split_one(cs, call, caps[c], counts[k], d, (int)((k + (size_t)call) % 3));
+                for (mode = 0; mode < 3; ++mode)
+                    dc_sort_one(cs, mode == 2 ? CLSORT_U64 : CLSORT_U32, mode, caps[c], counts[k], d,
+                                (int)(k % 4 == 0) && mode != 2);
+                dc_sort_one(cs, CLSORT_U16, 0, caps[c], counts[k], d, (int)(k % 3 == 0));
+            }
+        }
+        clsort_destroy(cs);
+    }
+}
+
+/* ---- binning: cell keys, cell offsets, bin ---- */
+
+/* cap particles (float2 records, some outside the domain) on a 3 x 3 grid of
+ * 16 cells a side (row-major; Morton when morton): cell keys, offsets and
+ * clsort_bin (method) with a 12-byte attribute, in place when in_place,
+ * with a device count, against the same calls run with n = count and a
+ * stable sort of their keys on the host. */
+static void dc_bin_one(clsort_context *cs, size_t cap, size_t count, int method, int in_place, int morton)
+{
+    const size_t m = count < cap ? count : cap, cells = 256;
+    float *pos = (float *)malloc(cap * 8 + 8);
+    uint32_t *keys = (uint32_t *)malloc(cap * 4 + 4), *gk = (uint32_t *)malloc(cap * 4 + 4);
+    uint32_t *order = (uint32_t *)malloc(cap * 4 + 4), *gp = (uint32_t *)malloc(cap * 4 + 4);
+    uint32_t *off = (uint32_t *)malloc((cells + 1) * 4), *goff = (uint32_t *)malloc((cells + 1) * 4);
+    unsigned char *attr = (unsigned char *)malloc(cap * 12 + 12), *ga = (unsigned char *)malloc(cap * 12 + 12);
+    unsigned char *wa = (unsigned char *)malloc(cap * 12 + 12), *fillb = (unsigned char *)malloc(cap * 12 + 12);
+    cl_mem dpos, dk, dkref, dsk, dp, doff, dattr, dattr_out, dc;
+    clsort_grid_desc g;
+    clsort_bin_desc bd;
+    clsort_attribute at;
+    clsort_enqueue q;
+    size_t i, bad;
+    int r, ok;
+    for (i = 0; i < cap * 2; ++i) pos[i] = (float)((double)(rnd64() % 20000) / 10000.0 * 1.1 - 0.05);
+    for (i = 0; i < cap * 12; ++i) attr[i] = (unsigned char)rnd64();
+    memset(&g, 0, sizeof g);
+    g.dims = 2;
+    g.cells[0] = g.cells[1] = 16;
+    g.cell_size[0] = g.cell_size[1] = 2.0f / 16;
+    g.order = morton ? CLSORT_CELL_MORTON : CLSORT_CELL_ROW_MAJOR;
+    dpos = buffer(cs, cap * 8, pos);
+    dc = dc_count_buffer(cs, count);
+    /* the reference keys: the call with n = count */
+    dkref = buffer(cs, cap * 4, NULL);
+    r = clsort_cell_keys(cs, dpos, dkref, m, &g, NULL);
+    check(r == CLSORT_SUCCESS, "device count: reference cell keys", count, "-", 0, 0, r);
+    download(cs, dkref, m * 4, keys);
+    /* cell keys with the device count */
+    dk = dc_out_buffer(cs, cap * 4, (unsigned char *)gk);
+    dc_enq(&q, dc);
+    r = clsort_cell_keys(cs, dpos, dk, cap, &g, &q);
+    check(r == CLSORT_SUCCESS, "device count cell keys", count, "-", 0, 0, r);
+    download(cs, dk, cap * 4, gk);
+    for (i = 0, bad = (size_t)-1; i < cap && bad == (size_t)-1; ++i)
+        if (i < m ? gk[i] != keys[i] : gk[i] != 0xa5a5a5a5u) bad = i;
+    check(bad == (size_t)-1, "device count cell keys", count, "-", bad, 0, 0);
+    /* host reference: the stable order by key, the offsets, the attribute */
+    for (i = 0; i < m; ++i) order[i] = (uint32_t)i;
+    dc_sort_keys = (const unsigned char *)keys;
+    dc_sort_type = CLSORT_U32;
+    qsort(order, m, 4, dc_by_key);
+    {
+        size_t c, k = 0;
+        for (c = 0; c <= cells; ++c) {
+            while (k < m && keys[order[k]] < c) ++k;
+            off[c] = (uint32_t)k;
+        }
+    }
+    memset(fillb, DC_FILL, cap * 12 + 12);
+    memcpy(wa, in_place ? attr : fillb, cap * 12);
+    for (i = 0; i < m; ++i) memcpy(wa + i * 12, attr + (size_t)order[i] * 12, 12);
+    /* cell offsets of the (reference) sorted keys, with the device count */
+    {
+        uint32_t *sorted = (uint32_t *)malloc(cap * 4 + 4);
+        cl_mem ds;
+        for (i = 0; i < cap; ++i) sorted[i] = i < m ? keys[order[i]] : 0u; /* past the count: not sorted */
+        ds = buffer(cs, cap * 4, sorted);
+        doff = buffer(cs, (cells + 1) * 4, NULL);
+        r = clsort_cell_offsets(cs, ds, cap, cells, doff, &q);
+        check(r == CLSORT_SUCCESS, "device count cell offsets", count, "-", 0, 0, r);
+        download(cs, doff, (cells + 1) * 4, goff);
+        bad = dc_first_diff((unsigned char *)goff, (unsigned char *)off, 0, (cells + 1) * 4);
+        check(bad == (size_t)-1, "device count cell offsets", count, "-", bad / 4, off[bad / 4 % (cells + 1)],
+              goff[bad / 4 % (cells + 1)]);
+        clReleaseMemObject(ds);
+        free(sorted);
+    }
+    /* clsort_bin with the device count */
+    dsk = dc_out_buffer(cs, cap * 4, (unsigned char *)gk);
+    dp = dc_out_buffer(cs, cap * 4, (unsigned char *)gp);
+    dattr = buffer(cs, cap * 12, attr);
+    dattr_out = in_place ? dattr : dc_out_buffer(cs, cap * 12, ga);
+    at.src = dattr;
+    at.dst = dattr_out;
+    at.elem_size = 12;
+    memset(&bd, 0, sizeof bd);
+    bd.grid = g;
+    bd.method = method ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+    bd.cell_keys = dsk;
+    bd.permutation = dp;
+    bd.cell_offsets = doff;
+    bd.attributes = &at;
+    bd.attribute_count = 1;
+    r = clsort_bin(cs, dpos, cap, &bd, &q);
+    check(r == CLSORT_SUCCESS, "device count bin", count, method ? "atomic" : "sort", 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    download(cs, dsk, cap * 4, gk);
+    download(cs, dp, cap * 4, gp);
+    download(cs, doff, (cells + 1) * 4, goff);
+    download(cs, dattr_out, cap * 12, ga);
+    bad = dc_first_diff((unsigned char *)goff, (unsigned char *)off, 0, (cells + 1) * 4);
+    check(bad == (size_t)-1, "device count bin offsets", count, method ? "atomic" : "sort", bad / 4, 0, 0);
+    ok = 1;
+    for (i = 0; i < cap && ok; ++i) {
+        if (i >= m) ok = gk[i] == 0xa5a5a5a5u && gp[i] == 0xa5a5a5a5u;
+        else if (!method) ok = gk[i] == keys[order[i]] && gp[i] == order[i];
+        else ok = gp[i] < m && gk[i] == keys[gp[i]] && (i == 0 || gk[i - 1] <= gk[i]);
+    }
+    check(ok, "device count bin keys and permutation", count, method ? "atomic" : "sort", i - 1, 0, 0);
+    if (!method) {
+        bad = dc_first_diff(ga, wa, 0, cap * 12);
+        check(bad == (size_t)-1, "device count bin attribute", count, in_place ? "in place" : "-", bad / 12, 0, 0);
+    } else { /* atomic: the attribute follows the permutation; past m untouched */
+        for (i = 0, ok = 1; i < cap && ok; ++i)
+            ok = memcmp(ga + i * 12, i < m ? attr + (size_t)gp[i] * 12 : (in_place ? attr : fillb) + i * 12, 12) == 0;
+        check(ok, "device count bin attribute (atomic)", count, in_place ? "in place" : "-", i - 1, 0, 0);
+    }
+    clReleaseMemObject(dpos), clReleaseMemObject(dk), clReleaseMemObject(dkref), clReleaseMemObject(dsk);
+    clReleaseMemObject(dp), clReleaseMemObject(doff), clReleaseMemObject(dattr), clReleaseMemObject(dc);
+    if (!in_place) clReleaseMemObject(dattr_out);
+    free(pos), free(keys), free(gk), free(order), free(gp), free(off), free(goff), free(attr), free(ga), free(wa);
+    free(fillb);
+}
+
+static void binning_device_count(const test_env *e)
+{
+    size_t caps[8], counts[40], nc, nk, c, k;
+    nc = dc_capacities(e, caps);
+    for (c = 0; c < nc; ++c) {
+        nk = dc_counts(caps[c], counts, e->tiny);
+        for (k = 0; k < nk; ++k)
+            dc_bin_one(e->cs, caps[c], counts[k], (int)(k % 2), (int)((k + c) % 3 == 0), (int)((k / 2) % 2));
+    }
+}
