@@ -33,10 +33,17 @@
  * element count from the device: the host's n is the capacity the launch is
  * sized for, the count is the uint32 dev_count[dev_count_at] clamped to it
  * (dev_count NULL: n itself). Tiles past LAST_TILE(count) are idle: they
- * load nothing and write nothing, but a kernel with barriers runs on to its
- * end, as an empty tile, rather than returning early (PoCL's CPU device
- * mis-ran kernels that returned before a barrier, even where the return was
- * never taken). Kernels without barriers return at once. */
+ * load nothing and write nothing. Kernels without barriers return at once.
+ * A kernel with barriers returns at IDLE_RETURN only where the host builds
+ * it with -DIDLE_EXIT (GPUs); elsewhere the idle tile runs on to the end as
+ * an empty tile (PoCL's CPU device mis-ran kernels that returned before a
+ * barrier, even where the return was never taken). Every kernel is correct
+ * either way; the condition is the same for the whole work-group. */
+#ifdef IDLE_EXIT
+#define IDLE_RETURN(idle) if (idle) return
+#else
+#define IDLE_RETURN(idle) (void)0
+#endif
 #define COUNT_ARGS , __global const uint *dev_count, ulong dev_count_at
 #define DEVICE_N(cap) (dev_count ? min((ulong)(cap), (ulong)dev_count[dev_count_at]) : (ulong)(cap))
 /* The last tile that holds elements of n (tile 0 for n = 0): it writes the totals. */

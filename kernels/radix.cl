@@ -183,6 +183,12 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
     const ulong base = (ulong)g * TILE;
     const uint mask = (1u << bits) - 1u;
     n = DEVICE_N(n); /* an idle tile's counts: 0 (the scan reads every tile's) */
+#ifdef IDLE_EXIT
+    if (g > LAST_TILE(n)) {
+        for (uint d = lid; d < RADIX; d += WG) counts[(ulong)d * get_num_groups(0) + g] = 0;
+        return;
+    }
+#endif
     for (uint i = lid; i < HIST_COPIES * RADIX; i += WG) hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint *mine = hist + (lid % HIST_COPIES) * RADIX;
@@ -256,13 +262,14 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     /* Past the device count a tile holds no keys: it skips the local sort
-     * and writes nothing (no early return: PoCL's CPU device mis-ran this
-     * kernel with one, even never taken: values out of place with 256 x 1
-     * tiles, 16-bit keys). */
+     * and writes nothing; it returns early only with IDLE_EXIT (PoCL's CPU
+     * device mis-ran this kernel with an early return, even never taken:
+     * values out of place with 256 x 1 tiles, 16-bit keys). */
     n = DEVICE_N(n);
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u;
     const uint mask = (1u << bits) - 1u;
     const uint sort_bits = tile_n ? bits : 0u; /* the same for the whole work-group */
+    IDLE_RETURN(tile_n == 0u);
 
     /* Coalesced load. Past the end, keys of all ones: they rank last in
      * every step and are never written. */
@@ -739,6 +746,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     n = DEVICE_N(n);
     const uint g = os_take_tile(status, groups, wh, &tile_id);
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with keys waits on a later one) */
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
     __local uint *my = wh + w * RADIX; /* this warp's counter of each digit */
     KEY_T k[ITEMS];
@@ -819,6 +827,7 @@ void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *cou
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
     n = DEVICE_N(n); /* an idle tile counts nothing */
+    IDLE_RETURN(base >= n);
     for (uint b = lid; b < FILL_RUNS * 256; b += WG) h[b] = 0;
     if (lid == 0) low0 = base < n ? (uint)keys[base] & 0xffu : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -891,6 +900,7 @@ void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __gl
     const ulong base = (ulong)get_group_id(0) * TILE;
     n = DEVICE_N(n);
     const int live = base < n; /* an idle tile writes nothing (its return comes after the barriers) */
+    IDLE_RETURN(!live);
     const uint last = live ? (uint)min(base + TILE, n) - 1u : (uint)base;
     const uint lo = fill_find(starts, (uint)base, &found);
     const uint hi = fill_find(starts, last, &found);

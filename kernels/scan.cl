@@ -16,6 +16,12 @@ void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums 
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     n = DEVICE_N(n); /* an idle tile's sum: 0 */
+#ifdef IDLE_EXIT
+    if (get_group_id(0) > LAST_TILE(n)) {
+        if (lid == 0) sums[get_group_id(0)] = (T)0;
+        return;
+    }
+#endif
     const ulong base = (ulong)get_group_id(0) * TILE;
     T sum = (T)0;
     for (uint j = 0; j < ITEMS; ++j) sum += LOAD(in, base + j * WG + lid, n, bit);
@@ -35,6 +41,7 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
     n = DEVICE_N(n);
+    IDLE_RETURN(get_group_id(0) > LAST_TILE(n));
     const T offset = offsets ? offsets[get_group_id(0)] : (T)0;
     load_tile(in, base, n, bit, tile);
     /* keep the inputs for the inclusive variant: reread from local memory */
@@ -72,6 +79,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     LB_SPARE_CLEAR();
     n = DEVICE_N(n);
     const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     load_tile(in, base, n, bit, tile);
     T own[ITEMS];

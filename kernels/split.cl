@@ -93,6 +93,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     n = DEVICE_N(n); /* an idle tile keeps nothing */
+    IDLE_RETURN(g > LAST_TILE(n));
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
@@ -117,6 +118,7 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     n = DEVICE_N(n);
+    IDLE_RETURN(g > LAST_TILE(n));
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: 0 */
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
@@ -151,6 +153,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     LB_SPARE_CLEAR();
     n = DEVICE_N(n);
     const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
