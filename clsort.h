@@ -321,10 +321,13 @@
  *   it. n is then the capacity: buffers are checked for n elements, scratch
  *   and launches are sized for n, and the count used is min(that uint32, n),
  *   read by the kernels when they run. Work-items of element-wise kernels
- *   past the count exit at once; tiles past it read and write no element
- *   (they run on as empty tiles, publishing zero sums where a look-back
- *   chain or a scan of tile sums needs every tile), so memory traffic
- *   follows the count and the capacity adds only empty work-groups. Outputs are
+ *   past the count exit at once. Tiles past it read and write no element:
+ *   on GPUs their work-groups return at once (after writing a zero tile sum
+ *   where a scan of tile sums reads every tile; a look-back tile after
+ *   taking its ticket, as no tile with elements waits on a later one); on
+ *   other devices they run on as empty tiles (PoCL's CPU device mis-ran
+ *   kernels that returned before a barrier). So the time follows the count;
+ *   the capacity adds empty work-groups. Outputs are
  *   written only below the count (for pack, below the kept count); bytes
  *   at and past it keep their values, also in place. A count these calls
  *   leave on the device is in the same form: pack's and enumerate's
