@@ -1,11 +1,12 @@
 /* test_clsort, device counts (clsort_enqueue.count): scan, enumerate / pack /
- * split, gather and the radix sort with their element count read on the
- * device, against a plain C reference run over the first `count` elements:
+ * split, gather, the radix sort, cell keys / offsets and bin with their
+ * element count read on the device, against a plain C reference run over
+ * the first `count` elements (cell keys: the call itself with n = count):
  * counts 0, 1, around the tile edges, random, the capacity and past it
  * (clamped); the outputs past the count must keep their bytes. Then a cull
  * -> pack -> sort -> gather chain on events whose count never comes to the
- * host, and the refusals. Its cases join the scan, split, gather and radix
- * parts. Included by tests/test_clsort.c. */
+ * host, and the refusals. Its cases join the scan, split, gather, radix and
+ * binning parts. Included by tests/test_clsort.c. */
 
 #define DC_FILL 0xa5 /* the bytes outputs start with: past the count they must stay */
 #define DC_AT 12     /* the count's byte offset in its buffer (the other words are noise) */
