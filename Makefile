@@ -44,7 +44,7 @@ endif
 # part: one per family, then the parts they share.
 SHARED_PARTS = api budget stress
 TEST_PARTS = $(FAMILIES) $(SHARED_PARTS)
-TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h tests/test_devcount.c $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
 $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -I. -o $@ tests/test_clsort.c $(LDLIBS)
 

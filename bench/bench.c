@@ -112,7 +112,7 @@ static const struct suite {
 typedef enum {
     OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT,
     OP_SPLIT_BIT, OP_SORT_U32, OP_SORT_PAIRS, OP_SORT_B16, OP_SORT_B10, OP_SORT_U64, OP_SORT_PERM, OP_SORT_TEMP,
-    OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_GATHER_F4, OP_BIN_SORT_GATHER, OP_BIN_SORT,
+    OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_SORT_U32_DCOUNT, OP_SORT_PAIRS_DCOUNT, OP_SORT_U32_DHALF, OP_GATHER_F4, OP_BIN_SORT_GATHER, OP_BIN_SORT,
     OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_TREE_BUILD, OP_SELECT_GT, OP_SELECT_GT_KV, OP_COUNT
@@ -146,6 +146,9 @@ static const struct row {
     {"sort", "u8_keys", S_SORT, CLSORT_FAMILY_RADIX},
     {"sort", "u16_keys", S_SORT, CLSORT_FAMILY_RADIX},
     {"sort", "u32_keys_16byte_values", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_device_count", S_SORT, CLSORT_FAMILY_RADIX}, /* u32_keys with n from a device buffer (DEVICE COUNTS) */
+    {"sort", "u32_u32_pairs_device_count", S_SORT, CLSORT_FAMILY_RADIX},
+    {"sort", "u32_keys_device_count_half", S_SORT, CLSORT_FAMILY_RADIX}, /* capacity n, count n/2: the idle tiles' cost */
     {"gather", "f4_cell_permutation", S_GATHER, CLSORT_FAMILY_GATHER},
     {"bin", "sort10_perm_gather_f4", S_BIN, CLSORT_FAMILY_BINNING},
     {"bin", "32x32_sort_f4", S_BIN, CLSORT_FAMILY_BINNING},
@@ -368,6 +371,7 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs, const selection *
 
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
+    cl_mem dcount, dhalf; /* the device count rows: n and n / 2 as device uint32s */
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
     cl_mem gperm;          /* gather: the permutation that sorts the positions by cell (made at the warm-up) */
     cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
@@ -475,6 +479,15 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         so.values_out = B->pos2;
         so.value_size = 16;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_U32_DCOUNT:
+    case OP_SORT_PAIRS_DCOUNT:
+    case OP_SORT_U32_DHALF: {
+        clsort_enqueue q;
+        memset(&q, 0, sizeof q);
+        q.count = op == OP_SORT_U32_DHALF ? B->dhalf : B->dcount;
+        if (op == OP_SORT_PAIRS_DCOUNT) so.values_in = B->va, so.values_out = B->vb;
+        return clsort_sort(cs, B->a, B->b, n, &so, &q);
+    }
     case OP_GATHER_F4: /* float4 records by the permutation that sorts them by cell (cub_gather_f4's case) */
         if (!B->gperm) {
             cl_int e;
@@ -698,6 +711,11 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
     B->segoff = buffer(cc, (B->segcount + 1) * 4, B->hostoff, &ok);
     B->counts = buffer(cc, 256 * 4, NULL, &ok);
     B->result = buffer(cc, 8, NULL, &ok);
+    {
+        cl_uint n32 = (cl_uint)n, half = (cl_uint)(n / 2);
+        B->dcount = buffer(cc, 4, &n32, &ok);
+        B->dhalf = buffer(cc, 4, &half, &ok);
+    }
     free(off), free(k64), free(cells), free(pos), free(f8);
     return ok;
 }
@@ -706,7 +724,7 @@ static void release_bufs(bufs *B)
 {
     cl_mem *all[] = {&B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
-                     &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result};
+                     &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);

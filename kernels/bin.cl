@@ -39,10 +39,10 @@ inline uint spread3(uint x) { return (uint)morton_spread3(x & 0x3ffu); }
 #define CELL_MORTON 8u
 
 __kernel void cell_keys(__global const float *pos, __global uint *keys, ulong n, ulong stride, ulong offset,
-                        float4 origin, float4 inv, uint4 cells, uint flags)
+                        float4 origin, float4 inv, uint4 cells, uint flags COUNT_ARGS)
 {
     const ulong i = get_global_id(0);
-    if (i >= n) return;
+    if (i >= DEVICE_N(n)) return;
     __global const float *p = pos + i * stride + offset;
     uint cx = axis_cell(p[0], origin.x, inv.x, cells.x, flags & CELL_PERIODIC_X);
     uint cy = axis_cell(p[1], origin.y, inv.y, cells.y, flags & CELL_PERIODIC_Y);
@@ -61,10 +61,11 @@ __kernel void cell_keys(__global const float *pos, __global uint *keys, ulong n,
  * no atomics, no clearing, and the work per item is bounded (log2 n reads)
  * whatever the distribution (a particle-parallel "mark the boundaries" pass
  * would loop over every empty cell between two keys). */
-__kernel void cell_offsets(__global const uint *keys, ulong n, ulong cells, __global uint *offsets)
+__kernel void cell_offsets(__global const uint *keys, ulong n, ulong cells, __global uint *offsets COUNT_ARGS)
 {
     const ulong c = get_global_id(0);
     if (c > cells) return;
+    n = DEVICE_N(n);
     ulong lo = 0, hi = n;
     while (lo < hi) {
         ulong mid = lo + (hi - lo) / 2;
@@ -76,10 +77,10 @@ __kernel void cell_offsets(__global const uint *keys, ulong n, ulong cells, __gl
 
 /* The atomic-counting alternative (counting sort with atomics, the course's
  * "grid with atomic operations"): counts[key]++ for every particle... */
-__kernel void bin_count(__global const uint *keys, ulong n, __global uint *counts)
+__kernel void bin_count(__global const uint *keys, ulong n, __global uint *counts COUNT_ARGS)
 {
     const ulong i = get_global_id(0);
-    if (i < n) atomic_inc(&counts[keys[i]]);
+    if (i < DEVICE_N(n)) atomic_inc(&counts[keys[i]]);
 }
 
 /* ...then, after an exclusive scan of the counts into offsets, each particle
@@ -87,10 +88,10 @@ __kernel void bin_count(__global const uint *keys, ulong n, __global uint *count
  * the scheduling (not stable). cursor starts zeroed (common.cl's clear_words,
  * a kernel: oclgrind does not see clEnqueueFillBuffer's writes to atomics). */
 __kernel void bin_scatter(__global const uint *keys, ulong n, __global const uint *offsets,
-                          __global uint *cursor, __global uint *sorted_keys, __global uint *permutation)
+                          __global uint *cursor, __global uint *sorted_keys, __global uint *permutation COUNT_ARGS)
 {
     const ulong i = get_global_id(0);
-    if (i >= n) return;
+    if (i >= DEVICE_N(n)) return;
     uint k = keys[i];
     uint slot = offsets[k] + atomic_inc(&cursor[k]);
     sorted_keys[slot] = k;

@@ -29,6 +29,26 @@
 
 #define TILE (WG * ITEMS)
 
+/* Device counts (clsort_enqueue.count). A kernel with COUNT_ARGS takes its
+ * element count from the device: the host's n is the capacity the launch is
+ * sized for, the count is the uint32 dev_count[dev_count_at] clamped to it
+ * (dev_count NULL: n itself). Tiles past LAST_TILE(count) are idle: they
+ * load nothing and write nothing. Kernels without barriers return at once.
+ * A kernel with barriers returns at IDLE_RETURN only where the host builds
+ * it with -DIDLE_EXIT (GPUs); elsewhere the idle tile runs on to the end as
+ * an empty tile (PoCL's CPU device mis-ran kernels that returned before a
+ * barrier, even where the return was never taken). Every kernel is correct
+ * either way; the condition is the same for the whole work-group. */
+#ifdef IDLE_EXIT
+#define IDLE_RETURN(idle) if (idle) return
+#else
+#define IDLE_RETURN(idle) (void)0
+#endif
+#define COUNT_ARGS , __global const uint *dev_count, ulong dev_count_at
+#define DEVICE_N(cap) (dev_count ? min((ulong)(cap), (ulong)dev_count[dev_count_at]) : (ulong)(cap))
+/* The last tile that holds elements of n (tile 0 for n = 0): it writes the totals. */
+#define LAST_TILE(n) ((n) ? (uint)(((n) - 1) / TILE) : 0u)
+
 #if defined(cl_khr_fp64) && defined(NEED_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -373,13 +393,14 @@ inline uint lb_ticket(__global volatile uint *status, __local uint *slot)
 
 /* The whole look-back protocol for tile g whose own sum is tsum: publish the
  * aggregate, add up the predecessors (lb_lookback), publish the inclusive
- * prefix; the last tile writes the grand total to total[0] (if not NULL).
+ * prefix; the last tile with elements (`last`) writes the grand total to
+ * total[0] (if not NULL).
  * Returns the exclusive prefix to every work-item (it has barriers: call it
  * from all of them). win (2 * LB_WINDOW words), acc, step and prefix are the
  * caller's __local scratch (OpenCL 1.2 declares __local variables only in
  * kernels). The caller writes its output only after this returns, that is
  * after the aggregate was published (the fallback's in-place rule). */
-inline T lb_exclusive_prefix(__global volatile uint *status, uint g, T tsum, __global T *total,
+inline T lb_exclusive_prefix(__global volatile uint *status, uint g, uint last, T tsum, __global T *total,
                              __local uint *win, __local T *acc, __local int *step, __local T *prefix LB_ARGS)
 {
     if (get_local_id(0) == 0) lb_publish(status, g, g == 0 ? LB_PREFIX : LB_AGGREGATE, AS_BITS(tsum));
@@ -387,7 +408,7 @@ inline T lb_exclusive_prefix(__global volatile uint *status, uint g, T tsum, __g
     if (get_local_id(0) == 0) {
         if (g != 0) lb_publish(status, g, LB_PREFIX, AS_BITS(excl + tsum));
         *prefix = excl;
-        if (total && g == get_num_groups(0) - 1) total[0] = excl + tsum;
+        if (total && g == last) total[0] = excl + tsum;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     return *prefix;

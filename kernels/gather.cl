@@ -11,9 +11,10 @@
  * element is one piece. */
 #define DEFINE_GATHER(name, TYPE)                                                                   \
     __kernel void name(__global const TYPE *src, __global TYPE *dst, __global const uint *idx, ulong n, \
-                       uint unit, ulong src_count)                                                  \
+                       uint unit, ulong src_count COUNT_ARGS)                                       \
     {                                                                                               \
         ulong i = get_global_id(0), e, w;                                                           \
+        n = DEVICE_N(n);                                                                            \
         if (i >= n * unit) return;                                                                  \
         if (unit == 1) e = i, w = 0;                                                                \
         else if (i <= 0xffffffffUL) e = (uint)i / unit, w = (uint)i - (uint)e * unit;               \
@@ -26,19 +27,22 @@ DEFINE_GATHER(gather_vec2, uint2)
 DEFINE_GATHER(gather_words, uint)
 DEFINE_GATHER(gather_bytes, uchar)
 
-/* dst[i] = src[i] for count 32-bit words: the sort's copies into its scratch
+/* dst[i] = src[i] for count 32-bit words (with a device count: at most
+ * unit words per counted element): the sort's copies into its scratch
  * (a kernel rather than clEnqueueCopyBuffer, so that kernel checkers such as
  * oclgrind see the sub-buffer's words as initialized). */
-__kernel void copy_words(__global const uint *src, __global uint *dst, ulong count)
+__kernel void copy_words(__global const uint *src, __global uint *dst, ulong count, ulong unit COUNT_ARGS)
 {
     ulong i = get_global_id(0);
+    if (dev_count) count = min(count, (ulong)dev_count[dev_count_at] * unit);
     if (i < count) dst[i] = src[i];
 }
 
 /* The same for count bytes: copies of 8- or 16-bit keys or of 1- and 2-byte
  * values whose size is not a multiple of 4, or of buffers at odd addresses. */
-__kernel void copy_bytes(__global const uchar *src, __global uchar *dst, ulong count)
+__kernel void copy_bytes(__global const uchar *src, __global uchar *dst, ulong count, ulong unit COUNT_ARGS)
 {
     ulong i = get_global_id(0);
+    if (dev_count) count = min(count, (ulong)dev_count[dev_count_at] * unit);
     if (i < count) dst[i] = src[i];
 }

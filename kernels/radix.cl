@@ -116,7 +116,7 @@ inline void radix_local_step(__local KEY_T *K LOCAL_STEP_P, __local uint *cnt, _
  * read of the inputs precedes the barrier before the first write. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint begin, uint end,
-                     uint kind, ulong flip RADIX_VAL_ARGS)
+                     uint kind, ulong flip RADIX_VAL_ARGS COUNT_ARGS)
 {
     __local KEY_T K[TILE_PADDED];
 #ifdef HAS_VALUES
@@ -125,7 +125,7 @@ void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ul
     __local uint cnt[PAD(LRADIX * WG) + 1];
     __local uint s[PAD(WG) + 1];
     const uint lid = (uint)get_local_id(0);
-    const uint tile_n = (uint)n;
+    const uint tile_n = (uint)DEVICE_N(n);
     /* past the end keys of all ones: they rank last in every step and are
      * never written */
     for (uint j = 0; j < ITEMS; ++j) {
@@ -175,13 +175,20 @@ void radix_tile_sort(__global const KEY_T *keys_in, __global KEY_T *keys_out, ul
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uint kind, ulong flip,
-                 __global uint *counts)
+                 __global uint *counts COUNT_ARGS)
 {
     __local uint hist[HIST_COPIES * RADIX];
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     const uint mask = (1u << bits) - 1u;
+    n = DEVICE_N(n); /* an idle tile's counts: 0 (the scan reads every tile's) */
+#ifdef IDLE_EXIT
+    if (g > LAST_TILE(n)) {
+        for (uint d = lid; d < RADIX; d += WG) counts[(ulong)d * get_num_groups(0) + g] = 0;
+        return;
+    }
+#endif
     for (uint i = lid; i < HIST_COPIES * RADIX; i += WG) hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint *mine = hist + (lid % HIST_COPIES) * RADIX;
@@ -214,11 +221,13 @@ void radix_count(__global const KEY_T *keys, ulong n, uint shift, uint bits, uin
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void radix_scatter(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global const uint *offsets
-                   RADIX_VAL_ARGS)
+                   RADIX_VAL_ARGS COUNT_ARGS)
 {
     uint next[RADIX];
     const uint g = (uint)get_group_id(0), groups = (uint)get_num_groups(0);
     const ulong base = (ulong)g * TILE;
+    n = DEVICE_N(n);
+    if (base >= n) return; /* idle */
     const uint tile_n = (uint)min((ulong)TILE, n - base);
     const uint mask = (1u << bits) - 1u;
     for (uint d = 0; d <= mask; ++d) next[d] = offsets[(ulong)d * groups + g];
@@ -240,7 +249,7 @@ void radix_scatter(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
                    uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global const uint *offsets
-                   RADIX_VAL_ARGS)
+                   RADIX_VAL_ARGS COUNT_ARGS)
 {
     __local KEY_T K[TILE_PADDED];
 #ifdef HAS_VALUES
@@ -252,8 +261,15 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    /* Past the device count a tile holds no keys: it skips the local sort
+     * and writes nothing; it returns early only with IDLE_EXIT (PoCL's CPU
+     * device mis-ran this kernel with an early return, even never taken:
+     * values out of place with 256 x 1 tiles, 16-bit keys). */
+    n = DEVICE_N(n);
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u;
     const uint mask = (1u << bits) - 1u;
+    const uint sort_bits = tile_n ? bits : 0u; /* the same for the whole work-group */
+    IDLE_RETURN(tile_n == 0u);
 
     /* Coalesced load. Past the end, keys of all ones: they rank last in
      * every step and are never written. */
@@ -267,7 +283,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* stable local sort, LBITS digit bits per step */
-    for (uint sb = 0; sb < bits; sb += LBITS)
+    for (uint sb = 0; sb < sort_bits; sb += LBITS)
         radix_local_step(K
 #ifdef HAS_VALUES
                          , P
@@ -320,13 +336,15 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
-                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS)
+                     uint kind, ulong flip, __global volatile uint *hist_buf, ulong hist_off LB_SPARE_ARGS
+                     COUNT_ARGS)
 {
     __local uint h[HIST_WORDS];
     __local uint next[2]; /* the group's next tile, alternating: one barrier per tile */
     __global volatile uint *hist = hist_buf + hist_off;
     const uint lid = (uint)get_local_id(0), words = passes << pass_bits;
     LB_SPARE_CLEAR();
+    n = DEVICE_N(n);
     for (uint i = lid; i < words; i += WG) h[i] = 0;
     for (uint step = 0;; ++step) {
         if (lid == 0) next[step & 1] = atomic_inc(&hist[words]);
@@ -696,7 +714,8 @@ inline void os_move_values(__global const VAL_T *vals_in, uint iota, ulong wbase
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulong n, uint shift, uint bits,
                     uint kind_in, ulong flip_in, uint kind_out, ulong flip_out, __global volatile uint *status_buf,
-                    ulong status_off LB_SPARE_ARGS, __global const uint *hist_buf, ulong hist_off RADIX_VAL_ARGS)
+                    ulong status_off LB_SPARE_ARGS, __global const uint *hist_buf, ulong hist_off RADIX_VAL_ARGS
+                    COUNT_ARGS)
 {
     __global volatile uint *status = status_buf + status_off;
     __global const uint *hist = hist_buf + hist_off;
@@ -724,9 +743,11 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
      * into the digit's first output position (every tile does it: RADIX
      * reads, no launch); read now, used last */
     const uint hist_d = lid < RADIX ? hist[lid] : 0u;
+    n = DEVICE_N(n);
     const uint g = os_take_tile(status, groups, wh, &tile_id);
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with keys waits on a later one) */
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
     __local uint *my = wh + w * RADIX; /* this warp's counter of each digit */
     KEY_T k[ITEMS];
     uint rank[ITEMS], pos[ITEMS];
@@ -761,13 +782,14 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
  * scanned counts, whose tile 0 column is the digit's start: stride = tiles). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_fill(__global KEY_T *keys_out, ulong n, uint bits, uint kind, ulong flip, __global const uint *starts,
-                uint stride)
+                uint stride COUNT_ARGS)
 {
     __local uint s[RADIX];
     const uint lid = (uint)get_local_id(0);
     for (uint d = lid; d < RADIX; d += WG) s[d] = d < (1u << bits) ? starts[(ulong)d * stride] : 0xffffffffu;
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong base = (ulong)get_group_id(0) * TILE + lid;
+    n = DEVICE_N(n);
     if (base >= n) return;
     /* d: the last digit whose run starts at or before i (s is non-decreasing,
      * s[0] = 0; an empty digit's start equals the next digit's): a binary
@@ -798,14 +820,16 @@ void radix_fill(__global KEY_T *keys_out, ulong n, uint bits, uint kind, ulong f
  * before). */
 #define FILL_RUNS 4u
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *counts)
+void radix_key_histogram(__global const KEY_T *keys, ulong n, __global uint *counts COUNT_ARGS)
 {
     __local uint h[FILL_RUNS * 256];
     __local uint low0;
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
+    n = DEVICE_N(n); /* an idle tile counts nothing */
+    IDLE_RETURN(base >= n);
     for (uint b = lid; b < FILL_RUNS * 256; b += WG) h[b] = 0;
-    if (lid == 0) low0 = (uint)keys[base] & 0xffu;
+    if (lid == 0) low0 = base < n ? (uint)keys[base] & 0xffu : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint l0 = low0;
     for (uint j = 0; j < ITEMS; ++j) {
@@ -867,20 +891,24 @@ inline uint fill_search(__global const uint *starts, uint lo, uint hi, uint i)
  * wider range (sparse keys) is searched in global memory, per position. */
 #define FILL_WINDOW 1024u
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __global const uint *starts)
+void radix_fill16(__global KEY_T *keys_out, ulong n, uint kind, ulong flip, __global const uint *starts
+                  COUNT_ARGS)
 {
     __local uint win[FILL_WINDOW + 1];
     __local uint found;
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
-    const uint last = (uint)min(base + TILE, n) - 1u;
+    n = DEVICE_N(n);
+    const int live = base < n; /* an idle tile writes nothing (its return comes after the barriers) */
+    IDLE_RETURN(!live);
+    const uint last = live ? (uint)min(base + TILE, n) - 1u : (uint)base;
     const uint lo = fill_find(starts, (uint)base, &found);
     const uint hi = fill_find(starts, last, &found);
     const uint w = hi - lo;
     if (w < FILL_WINDOW)
         for (uint d = lid; d <= w; d += WG) win[d] = starts[lo + d];
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (base + lid > last) return;
+    if (!live || base + lid > last) return;
     if (w < FILL_WINDOW) {
         uint d = 0; /* win[0 .. w]: the starts of lo .. hi */
         for (uint step = FILL_WINDOW; step > 0; step >>= 1)

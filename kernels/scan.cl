@@ -11,10 +11,17 @@
 
 /* sums[g] = sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums)
+void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums COUNT_ARGS)
 {
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
+    n = DEVICE_N(n); /* an idle tile's sum: 0 */
+#ifdef IDLE_EXIT
+    if (get_group_id(0) > LAST_TILE(n)) {
+        if (lid == 0) sums[get_group_id(0)] = (T)0;
+        return;
+    }
+#endif
     const ulong base = (ulong)get_group_id(0) * TILE;
     T sum = (T)0;
     for (uint j = 0; j < ITEMS; ++j) sum += LOAD(in, base + j * WG + lid, n, bit);
@@ -23,15 +30,18 @@ void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums)
 }
 
 /* Scans each tile, starting from offsets[g] (NULL: 0). in may equal out.
- * The last tile writes the grand total to total[0] when total is not NULL. */
+ * The last tile with elements writes the grand total to total[0] when total
+ * is not NULL. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                __global const T *offsets, uint inclusive, __global T *total)
+                __global const T *offsets, uint inclusive, __global T *total COUNT_ARGS)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
     const uint lid = (uint)get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
+    n = DEVICE_N(n);
+    IDLE_RETURN(get_group_id(0) > LAST_TILE(n));
     const T offset = offsets ? offsets[get_group_id(0)] : (T)0;
     load_tile(in, base, n, bit, tile);
     /* keep the inputs for the inclusive variant: reread from local memory */
@@ -47,7 +57,7 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
             out[base + k] = r;
         }
     }
-    if (total && lid == 0 && get_group_id(0) == get_num_groups(0) - 1) total[0] = offset + tsum;
+    if (total && lid == 0 && get_group_id(0) == LAST_TILE(n)) total[0] = offset + tsum;
 }
 
 #ifdef HAVE_LOOKBACK
@@ -56,7 +66,7 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
  * call (LB_SPARE_ARGS). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                   __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total)
+                   __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total COUNT_ARGS)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
@@ -67,14 +77,16 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);
     LB_SPARE_CLEAR();
-    const uint g = lb_ticket(status, &tile_id);
+    n = DEVICE_N(n);
+    const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     load_tile(in, base, n, bit, tile);
     T own[ITEMS];
     if (inclusive)
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];
     T tsum = scan_tile_local(tile, s);
-    const T offset = lb_exclusive_prefix(status, g, tsum, total, win, &lb_acc, &step, &prefix LB_INPUT(in, n, bit, s));
+    const T offset = lb_exclusive_prefix(status, g, LAST_TILE(n), tsum, total, win, &lb_acc, &step, &prefix LB_INPUT(in, n, bit, s));
     for (uint j = 0; j < ITEMS; ++j) {
         uint k = j * WG + lid;
         if (base + k < n) {

@@ -79,11 +79,12 @@ inline uint rank_flags(__global const SRC_T *flags, ulong base, ulong n, uint bi
 
 #ifndef HAVE_LOOKBACK /* the look-back path packs with pack_lookback only */
 /* Stable compaction, portable path. offsets[g] = set flags before tile g
- * (from reduce_tiles + a scan); the last tile writes the kept count. */
+ * (from reduce_tiles + a scan); the last tile with elements writes the kept
+ * count. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                 __global const uint *offsets, __global KEY_T *keys_out, __global uint *count
-                VAL_ARGS)
+                VAL_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -91,13 +92,15 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
+    n = DEVICE_N(n); /* an idle tile keeps nothing */
+    IDLE_RETURN(g > LAST_TILE(n));
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
     const uint off = offsets[g];
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)
                     base, n, rank, ones, ones, buf);
-    if (lid == 0 && g == get_num_groups(0) - 1) count[0] = off + ones;
+    if (lid == 0 && g == LAST_TILE(n)) count[0] = off + ones;
 }
 #endif
 
@@ -106,7 +109,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                  __global const uint *offsets, __global const uint *ones_total,
-                 __global KEY_T *keys_out VAL_ARGS)
+                 __global KEY_T *keys_out VAL_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -114,7 +117,9 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
     const uint lid = (uint)get_local_id(0);
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
-    const uint tile_n = (uint)min((ulong)TILE, n - base);
+    n = DEVICE_N(n);
+    IDLE_RETURN(g > LAST_TILE(n));
+    const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: 0 */
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     const uint zeros = tile_n - ones;
@@ -136,7 +141,7 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                    __global volatile uint *status LB_SPARE_ARGS, __global KEY_T *keys_out, __global uint *count
-                   VAL_ARGS)
+                   VAL_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -146,12 +151,14 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     __local int step;
     __local uint lb_acc;
     LB_SPARE_CLEAR();
-    const uint g = lb_ticket(status, &tile_id);
+    n = DEVICE_N(n);
+    const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
+    IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];
     uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
-    const uint off = lb_exclusive_prefix(status, g, ones, count, win, &lb_acc, &step, &prefix LB_INPUT(flags, n, bit, s));
+    const uint off = lb_exclusive_prefix(status, g, LAST_TILE(n), ones, count, win, &lb_acc, &step, &prefix LB_INPUT(flags, n, bit, s));
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)
                     base, n, rank, ones, ones, buf);
 }
@@ -159,7 +166,8 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
 
 /* count[0] = the number of zero flags: n minus the ones split_tiles counted
  * (so that a split's zeros count can stay on the device). One work-item. */
-__kernel void count_zeros(__global const uint *ones_total, ulong n, __global uint *count)
+__kernel void count_zeros(__global const uint *ones_total, ulong n, __global uint *count COUNT_ARGS)
 {
+    n = DEVICE_N(n);
     if (get_global_id(0) == 0) count[0] = (uint)(n - ones_total[0]);
 }

@@ -26,6 +26,7 @@
  * no case. */
 #include "check.h"
 
+#include "test_devcount.c"
 #include "test_scan.c"
 #include "test_split.c"
 #include "test_gather.c"

@@ -778,5 +778,9 @@ static const test_case radix_cases[] = {
     {"narrow types refused elsewhere", radix_narrow_refusals, ON_BOTH, ANY_SIZE},
     {"2^22 u32 pairs, 2^21 f32 permutation", radix_large, ON_BOTH, IN_FULL},
     {"arguments", radix_arguments, ON_BOTH, ANY_SIZE},
+    {"device count", radix_device_count, ON_BOTH, ANY_SIZE},
+    {"device count: cull, pack, sort, gather on events", radix_device_count_chain, ON_BOTH, ANY_SIZE},
+    {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
+    {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, ANY_SIZE},
 };
 static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED);

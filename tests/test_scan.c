@@ -123,5 +123,6 @@ static const test_case scan_cases[] = {
     {"types x distributions", scan_types, ON_BOTH, ANY_SIZE},
     {"u32 inclusive in place", scan_inclusive_in_place, ON_BOTH, ANY_SIZE},
     {"2^22 u32", scan_large, ON_BOTH, IN_FULL},
+    {"device count", scan_device_count, ON_BOTH, ANY_SIZE},
 };
 static const test_part scan_part = TEST_PART(scan, "clsort_scan", CTX_SHARED);
