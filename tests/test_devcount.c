@@ -63,7 +63,7 @@ static void dc_enq(clsort_enqueue *q, cl_mem count)
 /* A buffer of bytes bytes, all DC_FILL (or a copy of src). */
 static cl_mem dc_out_buffer(clsort_context *cs, size_t bytes, unsigned char *host)
 {
-    memset(host, DC_FILL, bytes + 1);
+    memset(host, DC_FILL, bytes);
     return buffer(cs, bytes, host);
 }
 
