@@ -299,7 +299,8 @@
  *   reductions), so there AUTO stores only when clsort_cache_flush(ctx) is
  *   called; PoCL keeps its own kernel cache, on by default, which serves a
  *   second process about as well. NVIDIA: the PTX right after the build,
- *   the cubin (below) over it on clsort_cache_flush. Call
+ *   the cubin (below) over it on clsort_cache_flush, also in a later
+ *   process that loaded the PTX entry. Call
  *   clsort_cache_flush where a wait is welcome (a loading screen after
  *   clsort_prepare, an install step): it stores every program built from
  *   source and not yet stored, with the compiled kernels of the calls that
@@ -2437,7 +2438,8 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
 static void clsort__cache_key(const clsort_context *ctx, const char *opts, const char *const *names,
                               const char *const *srcs, const size_t *lens, cl_uint nsrc,
                               unsigned char key[32]);                                                  /* >>cache */
-static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts); /* >>cache */
+static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts,
+                                     int *not_machine_code);                                          /* >>cache */
 static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsigned char key[32],
                                 const char *opts, int cubin_ok);                                                     /* >>cache */
 static int clsort__is_cuda_helper(const char *name);                                                   /* >>cubin */
@@ -3322,7 +3324,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     clsort__program *p;
     clsort_result r;
     cl_int e;
-    int i, from_source = 0;
+    int i, from_source = 0, ptx_hit = 0;
     for (i = 0; i < ctx->num_programs; ++i)
         if (clsort__program_is(&ctx->programs[i], rq, h)) {
             ctx->programs[i].last_use = ++ctx->use_clock;
@@ -3340,7 +3342,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     p = clsort__program_slot(ctx); /* empty (no sources) until the build succeeds */
     if (ctx->cache.on) {
         clsort__cache_key(ctx, opts, rq->sources, srcs, lens, nsrc, hash);
-        p->program = clsort__cache_load(ctx, hash, opts);
+        p->program = clsort__cache_load(ctx, hash, opts, &ptx_hit);
     }
     if (!p->program) {
         p->program = CLSORT__CL(ctx, clCreateProgramWithSource)(ctx->cl_ctx, nsrc, srcs, lens, &e);
@@ -3366,6 +3368,9 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         clsort__cache_store(ctx, p->program, hash, opts, 1);
     } else if (from_source && ctx->cache.on) {
         if (ctx->cache.ptx_at_build) clsort__cache_store(ctx, p->program, hash, opts, 0);
+        p->store_pending = 1;
+        memcpy(p->store_key, hash, sizeof p->store_key);
+    } else if (ptx_hit && ctx->cache.ptx_at_build) { /* a PTX entry: clsort_cache_flush makes its cubin */
         p->store_pending = 1;
         memcpy(p->store_key, hash, sizeof p->store_key);
     }
@@ -12553,8 +12558,10 @@ static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsi
 }
 
 /* The program of key from the cache, built from its binary with opts; NULL
- * on a miss or when anything about the entry is wrong. */
-static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts)
+ * on a miss or when anything about the entry is wrong. *not_machine_code
+ * (when not NULL): the entry is not an ELF image (NVIDIA: PTX, not a cubin). */
+static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char key[32], const char *opts,
+                                     int *not_machine_code)
 {
     size_t total = 0, len;
     unsigned char *entry = clsort__cache_read(ctx, key, &total);
@@ -12570,6 +12577,7 @@ static cl_program clsort__cache_load(clsort_context *ctx, const unsigned char ke
         return NULL;
     }
     bin = entry + CLSORT__CACHE_HEADER;
+    if (not_machine_code) *not_machine_code = len < 4 || memcmp(bin, "\177ELF", 4) != 0;
     prog = CLSORT__CL(ctx, clCreateProgramWithBinary)(ctx->cl_ctx, 1, &ctx->device, &len, &bin, &status, &e);
     if (e == CL_SUCCESS && status == CL_SUCCESS)
         e = CLSORT__CL(ctx, clBuildProgram)(prog, 1, &ctx->device, opts, NULL, NULL);

@@ -477,7 +477,7 @@ static void test_corrupt(void)
             free(now_);                                                                    \
         } else {                                                                           \
             unsigned long rejected_ = probe->cache.rejected;                               \
-            cl_program p_ = clsort__cache_load(probe, good + 24, opts);                   \
+            cl_program p_ = clsort__cache_load(probe, good + 24, opts, NULL);             \
             check(p_ == NULL && probe->cache.rejected == rejected_ + 1, what ": refused"); \
             if (p_) clReleaseProgram(p_);                                                  \
         }                                                                                  \
@@ -639,6 +639,14 @@ static void test_when(void)
               "when: AUTO on NVIDIA: clsort_cache_flush stores again (the cubin over the PTX)");
         clsort_destroy(cs);
         check(count_files(dir, ".bin", NULL, 0) == 1, "when: one entry for the program");
+    }
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) { /* a later process: a PTX entry */
+        cs->dev.cache_cubin = 1, cs->dev.nv_cc_major = 9, cs->dev.nv_cc_minor = 0;
+        cs->cache.when = CLSORT_CACHE_WHEN_FLUSH, cs->cache.ptx_at_build = 1;
+        p = NULL;
+        check(clsort__gather_program(cs, &p) == CLSORT_SUCCESS && p && stats(cs).hits == 1 && p->store_pending,
+              "when: AUTO on NVIDIA: a PTX entry loaded from the cache waits for its cubin on the flush");
+        clsort_destroy(cs);
     }
     rmtree(dir);
 }
