@@ -296,7 +296,10 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
 /* Barnes-Hut accelerations of n bodies against the double all-pairs
  * reference on `sample` bodies spread over the set (all when sample >= n):
  * the RMS relative error sqrt(sum |a - ref|^2 / sum |ref|^2) and the largest
- * per-body relative error |a - ref| / |ref|; with exact (n small: every
+ * per-body error |a - ref| / |S|, S the body's sum of absolute contributions
+ * per component (|ref| alone is ill-conditioned where a body's forces nearly
+ * cancel: a clustered set's largest |a - ref| / |ref| went from 0.18 to 1.34
+ * with the data's seed, the RMS staying near 2e-3); with exact (n small: every
  * node opened costs n^2 on the device) theta 1e-6 too: every node opened,
  * the all-pairs sum in another order, within the all-pairs bound (N + 16) u
  * S per component, and clsort_nbody_accel with the method equal to the kept
@@ -307,7 +310,7 @@ static void test_tree_accel(clsort_context *cs, clsort_tree *tree, size_t n, siz
 {
     float *pos = (float *)malloc(n * 16 + 16), *acc = (float *)malloc(n * 16 + 16);
     size_t ns = sample < n ? sample : n, step = n / (ns ? ns : 1), i, k, t;
-    double *ref = (double *)malloc(ns * 24 + 8), worst = 0, tiny_worst = 0;
+    double *ref = (double *)malloc(ns * 24 + 8), *sabs = (double *)malloc(ns * 8 + 8), worst = 0, tiny_worst = 0;
     cl_mem dpos, dacc;
     clsort_tree_desc td;
     clsort_nbody_desc nd;
@@ -316,6 +319,7 @@ static void test_tree_accel(clsort_context *cs, clsort_tree *tree, size_t n, siz
     for (k = 0; k < ns; ++k) {
         double S[3];
         ref_accel_row(pos, n, k * step, eps2, 1.0, ref + 3 * k, S);
+        sabs[k] = sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
     }
     dpos = buffer(cs, n * 16, pos);
     dacc = buffer(cs, n * 16, NULL);
@@ -345,14 +349,14 @@ static void test_tree_accel(clsort_context *cs, clsort_tree *tree, size_t n, siz
             }
             se += e2;
             sr += r2;
-            if (r2 > 0 && sqrt(e2 / r2) > mx) mx = sqrt(e2 / r2);
+            if (sabs[k] > 0 && sqrt(e2) / sabs[k] > mx) mx = sqrt(e2) / sabs[k];
         }
         if (t == nth)
             for (i = 0; i < n; ++i)
                 if (!accel_ok(pos, acc, 0, n, i, eps2, 1.0, (double)n + 16, &tiny_worst)) ok = 0;
         rms = sr > 0 ? sqrt(se / sr) : 0;
         if (t < nth) {
-            snprintf(what, sizeof what, "BH theta %.1f %s n=%lu (%lu sampled): RMS rel %.2e (bound %.0e), max %.2e (bound %.0e)",
+            snprintf(what, sizeof what, "BH theta %.1f %s n=%lu (%lu sampled): RMS rel %.2e (bound %.0e), max |da|/|S| %.2e (bound %.0e)",
                      thetas[t], tree_dist_names[dist], (unsigned long)n, (unsigned long)ns, rms, rms_bound[t], mx,
                      max_bound[t]);
             printf("    %s\n", what);
@@ -377,7 +381,7 @@ static void test_tree_accel(clsort_context *cs, clsort_tree *tree, size_t n, siz
     }
     if (worst > nb_max_ratio) nb_max_ratio = worst;
     clReleaseMemObject(dpos); clReleaseMemObject(dacc);
-    free(pos); free(acc); free(ref);
+    free(pos); free(acc); free(ref); free(sabs);
 }
 
 /* clsort_nbody with BARNES_HUT: theta tiny follows the TILED run within
@@ -815,10 +819,13 @@ static const double tree_thetas[] = {0.3, 0.5, 0.7, 1.0};
  * bodies (few per node: larger errors) Plummer 9.8e-4, 8.0e-3, 2.9e-2, 0.11 at theta 0.3, 0.5,
  * 0.7, 1.0, clustered 3.6e-4 .. 1.1e-2; 2^16 bodies Plummer 4.1e-4, 2.8e-3, 8.9e-3, 3.2e-2, two
  * spheres 5.1e-4 .. 4.6e-2, disc 2.9e-4 .. 1.6e-2, clustered 1.8e-4 .. 6.4e-3 */
-static const double rms_s[] = {2e-3, 1.2e-2, 4.5e-2, 1.6e-1}, max_s[] = {0.1, 0.8, 1.5, 8.0};
-/* 2^16 bodies: the bar; the largest per-body errors (bodies whose acceleration nearly cancels)
- * vary from one realization to the next (clustered, theta 1.0: 0.71 and 1.66 seen), hence loose */
-static const double rms_b[] = {1e-3, 5e-3, 2e-2, 7e-2}, max_b[] = {5e-2, 0.3, 1.0, 4.0};
+/* the largest per-body |da| / |S| over the data of several seeds (PoCL): 4096 bodies up to
+ * 1.4e-2, 3.1e-2, 0.13, 0.51; 2^16 bodies up to 1.6e-3, 1.2e-2, 4.4e-2, 0.14 (the worst of the
+ * four sets). The tail is long (clustered 4096, theta 0.3: 3.0e-3 to 1.4e-2 from one seed to
+ * another), so the bounds leave 3-12x */
+static const double rms_s[] = {2e-3, 1.2e-2, 4.5e-2, 1.6e-1}, max_s[] = {4e-2, 0.25, 0.8, 3.0};
+/* 2^16 bodies: the bar */
+static const double rms_b[] = {1e-3, 5e-3, 2e-2, 7e-2}, max_b[] = {2e-2, 0.1, 0.3, 1.0};
 
 /* A tree object for one case (NULL and a failed check when none). */
 static clsort_tree *tree_for_case(clsort_context *cs)
