@@ -192,45 +192,17 @@ static void test_host_level(clsort_context *cs)
 
 static const char *const ht_names[CLSORT_TYPE_COUNT] = {"u32", "i32", "f32", "u64", "i64", "f64",
                                                         "u8",  "i8",  "u16", "i16"};
-static clsort_type ht_type; /* the type ht_cmp compares */
-
-/* The documented order of keys of ht_type, written from the numbers rather
- * than from the library's bit image: integers numerically; floats -inf .. -0,
- * +0 .. +inf, then the NaNs with the sign bit clear, then those with it set,
- * each by bit pattern. Equal only for equal bit patterns. */
+/* The documented order of keys of type ref.t: test_radix.c's cmp_numeric,
+ * written from the numbers rather than from the library's bit image
+ * (integers numerically; floats -inf .. -0, +0 .. +inf, then the NaNs with
+ * the sign bit clear, then those with it set, each by bit pattern). */
 static int ht_cmp(const void *pa, const void *pb)
 {
     uint64_t a = 0, b = 0;
-    size_t ks = clsort_type_size(ht_type);
-    double fa, fb;
-    int na, nb, sa, sb;
+    size_t ks = clsort_type_size(ref.t);
     memcpy(&a, pa, ks); /* little-endian hosts: the low bytes */
     memcpy(&b, pb, ks);
-    switch (ht_type) {
-    case CLSORT_U8: case CLSORT_U16: case CLSORT_U32: case CLSORT_U64: return a < b ? -1 : a > b;
-    case CLSORT_I8: return (int8_t)(uint8_t)a < (int8_t)(uint8_t)b ? -1 : (int8_t)(uint8_t)a > (int8_t)(uint8_t)b;
-    case CLSORT_I16:
-        return (int16_t)(uint16_t)a < (int16_t)(uint16_t)b ? -1 : (int16_t)(uint16_t)a > (int16_t)(uint16_t)b;
-    case CLSORT_I32:
-        return (int32_t)(uint32_t)a < (int32_t)(uint32_t)b ? -1 : (int32_t)(uint32_t)a > (int32_t)(uint32_t)b;
-    case CLSORT_I64: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
-    default: break;
-    }
-    if (ht_type == CLSORT_F32) {
-        float x, y;
-        memcpy(&x, pa, 4); memcpy(&y, pb, 4);
-        fa = x; fb = y;
-        sa = (int)(a >> 31); sb = (int)(b >> 31);
-    } else {
-        memcpy(&fa, pa, 8); memcpy(&fb, pb, 8);
-        sa = (int)(a >> 63); sb = (int)(b >> 63);
-    }
-    na = fa != fa; nb = fb != fb;
-    if (na != nb) return na ? 1 : -1;
-    if (na) return sa != sb ? (sa ? 1 : -1) : (a < b ? -1 : a > b);
-    if (fa < fb) return -1;
-    if (fa > fb) return 1;
-    return sa != sb ? (sa ? -1 : 1) : 0; /* -0 before +0 */
+    return cmp_numeric(a, b);
 }
 
 /* Key i of n of type t: for floats the special values first (both zeros,
@@ -276,7 +248,7 @@ static void ht_key(clsort_type t, size_t i, unsigned char *out)
  * order (compared bit for bit with a qsort of want). */
 static int ht_sorted_right(clsort_type t, unsigned char *want, const unsigned char *got, size_t n)
 {
-    ht_type = t;
+    ref.t = t;
     qsort(want, n, clsort_type_size(t), ht_cmp);
     return memcmp(want, got, n * clsort_type_size(t)) == 0;
 }
