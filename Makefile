@@ -3,8 +3,10 @@
 #                  environment knobs, the suite at --quick size (every family,
 #                  both cross-work-group paths); one "N passed, N failed" at the end
 #   make demo      the examples, each checking its own result
-#   make check     what CI runs: make test, the --full suite, the program cache
-#                  runs, the demo, then extra-checks (sanitizers, oclgrind, ...)
+#   make check     what CI runs: make test, the program cache runs, the demo,
+#                  then extra-checks (sanitizers, oclgrind, other OpenCL
+#                  implementations, faults, threads, fuzz, valgrind, CMake, MPI)
+#   make check-full  make check and the suite at --full size with every variant
 #   make install PREFIX=...   clsort.h, a pkg-config file and a CMake package
 # What a target needs and lacks is installed by tests/deps.sh (as root on a
 # Debian machine; otherwise it prints the apt-get command).
@@ -19,10 +21,13 @@ SEED   ?= bench/peers/seed_nbody.c
 # OpenCL call counts, nothing written to $HOME); test-cache and
 # bench-coldstart name their own cache directories under $(BUILD).
 export CLSORT_CACHE_DIR = off
+# test_clsort --jobs: processes that share its parts, one per core (at most
+# 4): on a CPU runtime a cold run is mostly compiling programs, one core each.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 .PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
-  dynamic-check seed check extra-checks install uninstall clean
+  dynamic-check seed check check-full extra-checks install uninstall clean
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -104,26 +109,27 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 # Within five minutes on two cores from empty caches; what takes longer
 # belongs in check.
 TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
-TEST_STEPS = build '$(MAKE) -s --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
+TEST_STEPS = build '$(MAKE) -s -j$(TEST_JOBS) --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
   check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
-  'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick' \
+  'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS)' \
   multidev '$(MAKE) --no-print-directory multidev'
 test: deps | $(BUILD)
 	@tests/deps.sh clang
 	@tests/run_parts.sh $(TEST_STEPS)
 
-# The suite at full size (up to 2^22, the default of test_clsort).
+# The suite at full size (up to 2^22, the default of test_clsort) with every
+# variant (--quick runs each on one path).
 test-full: deps $(BUILD)/test_clsort
-	@tests/run_parts.sh 'test_clsort --full' './$(BUILD)/test_clsort --full'
+	@tests/run_parts.sh 'test_clsort --full' './$(BUILD)/test_clsort --full --jobs $(TEST_JOBS)'
 
 # The program cache: the quick scan, split and api parts fill a fresh cache
 # under $(BUILD) (stored as programs leave the context: CLSORT_CACHE_WHEN), test_cache checks the cache and clsort_prepare, and the same
 # parts run again with every program from that cache (none may be built from
 # source).
 SUITE_CACHE = $(CURDIR)/$(BUILD)/cache_suite
-CACHE_RUN_PARTS = scan split api
+CACHE_RUN_PARTS = scan gather
 WARM_LOG    = $(BUILD)/test_warm.log
 test-cache: deps $(BUILD)/test_clsort $(BUILD)/test_cache
 	@rm -rf $(SUITE_CACHE)
@@ -203,7 +209,7 @@ sanitize: | $(BUILD)
 	$(CC) -std=c99 $(WARN) -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -I. \
 	  -o $(BUILD)/test_sanitize tests/test_clsort.c $(LDLIBS)
 	$(PIN_POCL) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick --jobs $(TEST_JOBS)
 
 # Kernels under oclgrind (data races, uninitialized reads, API misuse) on the
 # --tiny size set, each part in a process of its own: fails on any report.
@@ -304,7 +310,7 @@ portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvm
 	@for run in $(PORTABILITY_RUNS); do \
 	  name=$${run%%:*}; rest=$${run#*:}; envv=$${rest%%:*}; rest=$${rest#*:}; sel=$${rest%%:*}; want=$${rest#*:}; \
 	  start=$$(date +%s); \
-	  env $$envv CLSORT_DEVICE=$$sel timeout $(PORTABILITY_TIMEOUT) ./$(BUILD)/test_clsort $(PORTABILITY_SIZE) > $(BUILD)/portability_$$name.log 2>&1; \
+	  env $$envv CLSORT_DEVICE=$$sel timeout $(PORTABILITY_TIMEOUT) ./$(BUILD)/test_clsort $(PORTABILITY_SIZE) --jobs $(TEST_JOBS) > $(BUILD)/portability_$$name.log 2>&1; \
 	  status=$$?; secs=$$(( $$(date +%s) - start )); \
 	  dev=$$(sed -n 's/^device: \(.*\), path: portable$$/\1/p' $(BUILD)/portability_$$name.log | head -1); \
 	  echo "portability $$name ($$dev): $$(tail -1 $(BUILD)/portability_$$name.log) in $$secs s"; \
@@ -451,10 +457,16 @@ dynamic-check: deps | $(BUILD)
 extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check mpi-test
 	@echo "make extra-checks: all passed"
 
-# What CI runs (.ci/run): make test, the --full suite, the program cache runs,
-# the demo, then extra-checks.
-check: test test-full test-cache demo extra-checks
+# What CI runs (.ci/run): make test, the program cache runs, the demo, then
+# extra-checks; within 45 minutes on two cores from empty caches.
+check: test test-cache demo extra-checks
 	@echo "make check: all passed"
+
+# The long run: make check and the suite at --full size, every variant on
+# both paths (the variants' programs alone take over 15 minutes to compile
+# on two cores).
+check-full: check test-full
+	@echo "make check-full: all passed"
 
 # The distributed sort (CLSORT_MPI) under MPICH: installs mpich + libmpich-dev
 # when missing (root), then runs tests/test_mpi.c with 1, 2, 3, 4 and 8 ranks

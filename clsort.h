@@ -1024,6 +1024,8 @@ typedef struct clsort_test_hooks {
     unsigned long loop_budget;  /* the loop budget launches are shaped for (see PORTABILITY) on any device:
                                    0 = the quirk table's (65535 on Mesa llvmpipe, none elsewhere), 1 = none,
                                    256 .. 2^32 - 1 = that many passes (CLSORT_LOOP_BUDGET "off" or a number) */
+    unsigned max_programs;      /* programs the context keeps before it releases the least recently used:
+                                   0 = 96, else 8 .. 96; a few make the release and rebuild easy to test */
 } clsort_test_hooks;
 
 /* Tuning knobs, for measurements and sweeps (see ENVIRONMENT). All zero =
@@ -3169,11 +3171,12 @@ static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 }
 
 /* The slot for a new program: a free one, else the least recently used
- * (a call holds at most a few programs, all recent). */
+ * (a call holds at most a few programs, all recent; the test hook
+ * tuning.testing.max_programs keeps at least 8). */
 static clsort__program *clsort__program_slot(clsort_context *ctx)
 {
-    int i, lru = 0;
-    if (ctx->num_programs < CLSORT__MAX_PROGRAMS) return &ctx->programs[ctx->num_programs++];
+    int i, lru = 0, keep = ctx->tuning.testing.max_programs ? (int)ctx->tuning.testing.max_programs : CLSORT__MAX_PROGRAMS;
+    if (ctx->num_programs < keep) return &ctx->programs[ctx->num_programs++];
     for (i = 1; i < ctx->num_programs; ++i)
         if (ctx->programs[i].last_use < ctx->programs[lru].last_use) lru = i;
     clsort__program_release(ctx, &ctx->programs[lru]);
@@ -4550,6 +4553,8 @@ static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t
     }
     if (t->testing.cache_ptx != 0 && t->testing.cache_ptx != 1)
         return clsort__bad_knob(ctx, "tuning.testing.cache_ptx", "must be 0 or 1");
+    if (t->testing.max_programs != 0 && (t->testing.max_programs < 8 || t->testing.max_programs > CLSORT__MAX_PROGRAMS))
+        return clsort__bad_knob(ctx, "tuning.testing.max_programs", "must be 0 or 8 .. 96");
     if (lib && *lib) {
         if (strlen(lib) >= sizeof ctx->cuda.lib_name)
             return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");

@@ -149,6 +149,18 @@ typedef struct test_env {
 
 typedef void (*test_fn)(const test_env *e);
 
+/* Variants (a key width, a tile shape, an operator) are programs of their
+ * own, and on a CPU runtime compiling them is most of a cold run. --quick
+ * (make test) runs each variant k on one of the two paths, or a `1 of n`
+ * sample of them where the case runs on one path only; --full and --tiny
+ * run them all. */
+static int quick_variant(const test_env *e, unsigned k)
+{
+    if (!e->quick || e->tiny || e->path == CLSORT_PATH_AUTO) return 1;
+    return (int)(k % 2) == (e->path == CLSORT_PATH_LOOKBACK);
+}
+static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->quick || e->tiny || k % n == 0; }
+
 /* Where a case runs: on the context of each cross-work-group path, or on the
  * portable path's alone (its kernels do not depend on the path). */
 enum { ON_PORTABLE = 1, ON_LOOKBACK = 2, ON_BOTH = 3 };
@@ -171,12 +183,15 @@ typedef struct test_part {
     const char *name;
     const char *what; /* for --list */
     int ctx;          /* CTX_* */
+    int cold_s;       /* about how many seconds a path of it takes at --quick from a cold
+                       * PoCL cache on two cores: --jobs hands out the longest first */
     const test_case *cases;
     size_t count;
 } test_part;
 
 /* The part of a family file, from its table name_cases. */
-#define TEST_PART(name_, what_, ctx_) {#name_, what_, ctx_, name_##_cases, sizeof name_##_cases / sizeof name_##_cases[0]}
+#define TEST_PART(name_, what_, ctx_, cold_s_) \
+    {#name_, what_, ctx_, cold_s_, name_##_cases, sizeof name_##_cases / sizeof name_##_cases[0]}
 
 /* ---- progress: a line at least every PROGRESS_S seconds of a part ---- */
 

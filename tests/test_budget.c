@@ -286,4 +286,4 @@ static const test_case budget_cases[] = {
     {"nbody in pieces", budget_nbody, ON_BOTH, ANY_SIZE},
     {"tree walks in pieces", budget_tree, ON_BOTH, ANY_SIZE},
 };
-static const test_part budget_part = TEST_PART(budget, "the loop budget (launches shaped to bounded loops)", CTX_NONE);
+static const test_part budget_part = TEST_PART(budget, "the loop budget (launches shaped to bounded loops)", CTX_NONE, 45);

@@ -26,6 +26,10 @@
  * no case. */
 #include "check.h"
 
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "test_devcount.c"
 #include "test_scan.c"
 #include "test_split.c"
@@ -57,6 +61,7 @@ static const struct { const char *name, *parts; } part_aliases[] = {
 
 typedef struct run_options {
     int quick, tiny, list, verbose;
+    int jobs;                      /* processes that share the units (--jobs) */
     unsigned paths;                /* ON_PORTABLE | ON_LOOKBACK */
     const char *filter;            /* NULL: every case */
     unsigned char chosen[PART_COUNT]; /* all zero: every part */
@@ -93,7 +98,7 @@ static int usage(const char *why)
 {
     size_t i;
     printf("test_clsort: %s\nusage: test_clsort [--quick|--tiny|--full] [PART ...] [--filter TEXT] "
-           "[--path portable|lookback] [--list] [--verbose]\nparts:", why);
+           "[--path portable|lookback] [--jobs N] [--list] [--verbose]\nparts:", why);
     for (i = 0; i < PART_COUNT; ++i) printf(" %s", parts[i]->name);
     printf("\n");
     return 2;
@@ -105,6 +110,7 @@ static int parse_options(run_options *o, int argc, char **argv)
     int i;
     memset(o, 0, sizeof *o);
     o->paths = ON_BOTH;
+    o->jobs = 1;
     for (i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--quick") == 0) o->quick = 1, o->tiny = 0;
@@ -112,6 +118,10 @@ static int parse_options(run_options *o, int argc, char **argv)
         else if (strcmp(a, "--full") == 0) o->quick = o->tiny = 0;
         else if (strcmp(a, "--list") == 0) o->list = 1;
         else if (strcmp(a, "--verbose") == 0) o->verbose = 1;
+        else if (strcmp(a, "--jobs") == 0 && i + 1 < argc) {
+            o->jobs = atoi(argv[++i]);
+            if (o->jobs < 1 || o->jobs > 16) return usage("--jobs takes 1 to 16");
+        }
         else if (strcmp(a, "--filter") == 0 && i + 1 < argc) o->filter = argv[++i];
         else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
             a = argv[++i];
@@ -193,12 +203,25 @@ static void print_cache_stats(clsort_context *cs)
                st.dir, st.builds, st.hits, st.rejected, st.stores, st.cubins, st.warning[0] ? "; " : "", st.warning);
 }
 
+/* Each case starts the generator from its own name and path, so that it
+ * sees the same data alone (--filter), in a full run and in any job. */
+static uint64_t case_seed(const char *part, const char *name, clsort_path path)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    const char *s;
+    for (s = part; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (s = name; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h = (h ^ (uint64_t)path) * 1099511628211ull;
+    return h ? h : 88172645463325252ull; /* xorshift stays at 0 */
+}
+
 static void run_case(const run_options *o, const test_part *p, const test_case *c, test_env *env)
 {
     int passed0 = passed, failed0 = failed;
     double start = now_s();
     progress.case_name = c->name;
     path_name = env->cs ? path_label(env->path) : p->name;
+    rng = case_seed(p->name, c->name, env->path);
     c->fn(env);
     if (o->verbose)
         printf("    %s/%s%s%s: %d passed, %d failed (%.1f s)\n", p->name, c->name, env->cs ? ", " : "",
@@ -235,23 +258,123 @@ static int any_selected(const run_options *o)
     return 0;
 }
 
-/* The part's selected cases, on each path's context. */
-static void run_part(const run_options *o, const test_part *p, shared_contexts *sh, test_env *env)
+/* The unit of work: one part on one path (a part without a context of its
+ * own runs once, as the portable one). */
+typedef struct unit {
+    size_t part;
+    int path; /* CLSORT_PATH_PORTABLE or CLSORT_PATH_LOOKBACK */
+} unit;
+
+static size_t list_units(const run_options *o, unit *u)
 {
+    size_t i, n = 0;
     int path;
+    for (i = 0; i < PART_COUNT; ++i)
+        for (path = CLSORT_PATH_PORTABLE; path <= CLSORT_PATH_LOOKBACK; ++path)
+            if (part_chosen(o, i) && part_runs(o, parts[i], path == CLSORT_PATH_PORTABLE ? ON_PORTABLE : ON_LOOKBACK)) {
+                u[n].part = i;
+                u[n++].path = path;
+            }
+    return n;
+}
+
+/* With --jobs: the longest units first (a stable insertion sort by cold_s),
+ * so that no long one starts last. */
+static void longest_first(unit *u, size_t n)
+{
+    size_t i, j;
+    for (i = 1; i < n; ++i) {
+        unit x = u[i];
+        for (j = i; j > 0 && parts[u[j - 1].part]->cold_s < parts[x.part]->cold_s; --j) u[j] = u[j - 1];
+        u[j] = x;
+    }
+}
+
+/* The unit's selected cases on its path's context, then its line. */
+static void run_unit(const run_options *o, unit u, shared_contexts *sh, test_env *env)
+{
+    const test_part *p = parts[u.part];
+    unsigned on = u.path == CLSORT_PATH_PORTABLE ? ON_PORTABLE : ON_LOOKBACK;
+    clsort_context **shared = &sh->cs[u.path - CLSORT_PATH_PORTABLE];
+    char label[64];
     size_t k;
-    for (path = CLSORT_PATH_PORTABLE; path <= CLSORT_PATH_LOOKBACK; ++path) {
-        unsigned on = path == CLSORT_PATH_PORTABLE ? ON_PORTABLE : ON_LOOKBACK;
-        clsort_context **shared = &sh->cs[path - CLSORT_PATH_PORTABLE];
-        if (!part_runs(o, p, on)) continue;
-        env->path = p->ctx == CTX_NONE ? CLSORT_PATH_AUTO : (clsort_path)path;
-        env->cs = NULL;
-        if (p->ctx == CTX_OWN) env->cs = make_context(sh, path);
-        if (p->ctx == CTX_SHARED) env->cs = *shared ? *shared : (*shared = make_context(sh, path));
-        for (k = 0; k < p->count; ++k)
-            if (runs_on(o, p, k, on)) run_case(o, p, &p->cases[k], env);
-        if (p->ctx == CTX_OWN) clsort_destroy(env->cs);
-        env->cs = NULL;
+    snprintf(label, sizeof label, "%s%s%s", p->name, p->ctx == CTX_NONE ? "" : ", ",
+             p->ctx == CTX_NONE ? "" : path_label(u.path));
+    progress.part = label;
+    progress.passed0 = passed;
+    progress.failed0 = failed;
+    progress.part_start = progress.last_line = now_s();
+    env->path = p->ctx == CTX_NONE ? CLSORT_PATH_AUTO : (clsort_path)u.path;
+    env->cs = NULL;
+    if (p->ctx == CTX_OWN) env->cs = make_context(sh, u.path);
+    if (p->ctx == CTX_SHARED) env->cs = *shared ? *shared : (*shared = make_context(sh, u.path));
+    for (k = 0; k < p->count; ++k)
+        if (runs_on(o, p, k, on)) run_case(o, p, &p->cases[k], env);
+    if (p->ctx == CTX_OWN) clsort_destroy(env->cs);
+    env->cs = NULL;
+    printf("  [%s] %d passed, %d failed (%.0f s)\n", label, passed - progress.passed0, failed - progress.failed0,
+           now_s() - progress.part_start);
+    progress.part = NULL;
+}
+
+/* --jobs N: the units wait in a pipe, one byte each, and N processes (this
+ * one and N - 1 forked before any OpenCL call) take them in turn, so that N
+ * cores compile the programs of a cold cache. Each process prints its own
+ * lines (whole lines, written at once); a child sends its counts back
+ * through a second pipe and the first process prints the sum. */
+typedef struct job_pipes {
+    int units[2], counts[2];
+    pid_t pids[16];
+    int children;
+} job_pipes;
+
+/* 0 when the jobs run; -1 (and a message) when a pipe or fork failed. */
+static int start_jobs(job_pipes *jp, size_t n, int jobs)
+{
+    unsigned char b[64];
+    size_t i;
+    memset(jp, 0, sizeof *jp);
+    if (pipe(jp->units) != 0 || pipe(jp->counts) != 0) return printf("--jobs: pipe failed\n"), -1;
+    for (i = 0; i < n; ++i) b[i] = (unsigned char)i;
+    if (write(jp->units[1], b, n) != (ssize_t)n) return printf("--jobs: write to the unit pipe failed\n"), -1;
+    close(jp->units[1]);
+    fflush(stdout);
+    for (jp->children = 0; jp->children < jobs - 1; ++jp->children) {
+        pid_t pid = fork();
+        if (pid < 0) return printf("--jobs: fork failed\n"), -1;
+        if (pid == 0) {
+            jp->children = -1; /* this process is a child */
+            close(jp->counts[0]);
+            return 0;
+        }
+        jp->pids[jp->children] = pid;
+    }
+    close(jp->counts[1]);
+    return 0;
+}
+
+/* The next unit's index, or -1 when none is left. */
+static int next_unit(const job_pipes *jp, size_t *next, size_t n, int jobs)
+{
+    unsigned char b;
+    if (jobs == 1) return *next < n ? (int)(*next)++ : -1;
+    return read(jp->units[0], &b, 1) == 1 ? (int)b : -1;
+}
+
+/* In the first process: each child's counts added to passed and failed; a
+ * child that ended without sending them counts a failure. */
+static void gather_jobs(const job_pipes *jp)
+{
+    int i, got = 0, c[2];
+    while (read(jp->counts[0], c, sizeof c) == (ssize_t)sizeof c) passed += c[0], failed += c[1], ++got;
+    for (i = 0; i < jp->children; ++i) {
+        int st = 0;
+        waitpid(jp->pids[i], &st, 0);
+        if (!WIFEXITED(st)) printf("FAIL job %d (pid %ld) ended by signal %d\n", i + 2, (long)jp->pids[i], WTERMSIG(st));
+    }
+    if (got < jp->children) {
+        printf("FAIL %d of %d jobs ended before sending their counts\n", jp->children - got, jp->children);
+        failed += jp->children - got;
     }
 }
 
@@ -262,8 +385,10 @@ int main(int argc, char **argv)
     run_options o;
     shared_contexts sh;
     test_env env;
-    size_t sizes[32], i;
-    int status = parse_options(&o, argc, argv), path;
+    unit units[2 * PART_COUNT];
+    job_pipes jp;
+    size_t sizes[32], i, nunits, next = 0;
+    int status = parse_options(&o, argc, argv), path, u;
     if (status) return status;
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress reaches a log as it happens */
     if (o.list) {
@@ -272,6 +397,7 @@ int main(int argc, char **argv)
     }
     memset(&env, 0, sizeof env);
     memset(&sh, 0, sizeof sh);
+    memset(&jp, 0, sizeof jp);
     env.quick = o.quick;
     env.tiny = o.tiny;
     env.sizes = sizes;
@@ -280,23 +406,23 @@ int main(int argc, char **argv)
             sizes[env.nsizes++] = base_sizes[i];
     if (!o.quick) sizes[env.nsizes++] = ((size_t)1 << 20) + 1;
     if (!any_selected(&o)) return usage("no case selected (test_clsort --list names them)");
-    for (i = 0; i < PART_COUNT; ++i) {
-        const test_part *p = parts[i];
-        if (!part_chosen(&o, i)) continue;
-        progress.part = p->name;
-        progress.passed0 = passed;
-        progress.failed0 = failed;
-        progress.part_start = progress.last_line = now_s();
-        run_part(&o, p, &sh, &env);
-        printf("  [%s] %d passed, %d failed (%.0f s)\n", p->name, passed - progress.passed0, failed - progress.failed0,
-               now_s() - progress.part_start);
-        progress.part = NULL;
-    }
+    nunits = list_units(&o, units);
+    if (o.jobs > (int)nunits) o.jobs = (int)nunits;
+    if (o.jobs > 1) longest_first(units, nunits);
+    if (o.jobs > 1 && start_jobs(&jp, nunits, o.jobs) != 0) return 1;
+    while ((u = next_unit(&jp, &next, nunits, o.jobs)) >= 0) run_unit(&o, units[u], &sh, &env);
     for (path = 0; path < 2; ++path)
         if (sh.cs[path]) {
             print_cache_stats(sh.cs[path]);
             clsort_destroy(sh.cs[path]);
         }
+    if (o.jobs > 1 && jp.children < 0) { /* a child: its counts to the first process */
+        int c[2];
+        c[0] = passed, c[1] = failed;
+        fflush(stdout);
+        return write(jp.counts[1], c, sizeof c) == (ssize_t)sizeof c ? 0 : 1;
+    }
+    if (o.jobs > 1) gather_jobs(&jp);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

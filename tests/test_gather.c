@@ -42,4 +42,4 @@ static const test_case gather_cases[] = {
     {"element widths 4, 12, 3, 8, 32", gather_widths, ON_BOTH, ANY_SIZE},
     {"device count", gather_device_count, ON_BOTH, ANY_SIZE},
 };
-static const test_part gather_part = TEST_PART(gather, "clsort_gather", CTX_SHARED);
+static const test_part gather_part = TEST_PART(gather, "clsort_gather", CTX_SHARED, 1);

@@ -324,14 +324,15 @@ static void radix_bit_ranges(const test_env *e)
     for (s = 0; s < e->nsizes; ++s) {
         size_t n = e->sizes[s];
         if (n > 70000) continue;
-        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 10, 0, 0, M_PERM, 0, 0);
-        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 1, 0, s & 1, M_VAL4, 0, 0);
-        test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 7, 29, 6, 0, M_PERM, (int)(s & 1), 0);
-        test_sort_case(cs, CLSORT_I32, n, S_RANDOM, 12, 32, 0, 1, M_PERM, 0, 0);
+        /* --quick: the ranges split between the paths */
+        if (quick_variant(e, 0)) test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 10, 0, 0, M_PERM, 0, 0);
+        if (quick_variant(e, 1)) test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 1, 0, s & 1, M_VAL4, 0, 0);
+        if (quick_variant(e, 0)) test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 7, 29, 6, 0, M_PERM, (int)(s & 1), 0);
+        if (quick_variant(e, 1)) test_sort_case(cs, CLSORT_I32, n, S_RANDOM, 12, 32, 0, 1, M_PERM, 0, 0);
         if (e->tiny) continue;
-        test_sort_case(cs, CLSORT_U64, n, S_RANDOM, 20, 47, 5, 0, M_PERM, 0, 1);
-        test_sort_case(cs, CLSORT_I64, n, S_AND3, 1, 64, 7, 0, M_VAL8, 0, 0);
-        test_sort_case(cs, CLSORT_U32, n, S_AND3, 3, 16, 0, 0, M_PERM, 1, 0);
+        if (quick_variant(e, 0)) test_sort_case(cs, CLSORT_U64, n, S_RANDOM, 20, 47, 5, 0, M_PERM, 0, 1);
+        if (quick_variant(e, 1)) test_sort_case(cs, CLSORT_I64, n, S_AND3, 1, 64, 7, 0, M_VAL8, 0, 0);
+        if (quick_variant(e, 0)) test_sort_case(cs, CLSORT_U32, n, S_AND3, 3, 16, 0, 0, M_PERM, 1, 0);
     }
 }
 
@@ -342,17 +343,24 @@ static void radix_widths(const test_env *e)
     for (r = 1; r <= 12; ++r) test_sort_case(e->cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
 }
 
-/* More specializations than the program cache holds (48): the least
- * recently used are released and rebuilt when needed again. */
+/* More specializations than the context keeps (tuning.testing.max_programs
+ * = 8): 16 sorts of different digit widths and streams, twice, so that the
+ * least recently used programs are released while others are in use, then
+ * rebuilt. */
 static void radix_program_cache(const test_env *e)
 {
-    unsigned r;
-    for (r = 1; r <= 12 && !e->tiny; ++r) {
-        int m;
-        for (m = 0; m < M_COUNT; ++m)
-            test_sort_case(e->cs, r % 2 ? CLSORT_U32 : CLSORT_U64, 300, S_RANDOM, 0, 0, r, 0, m, 0, 0);
-    }
-    test_sort_case(e->cs, CLSORT_U32, 300, S_RANDOM, 0, 0, 1, 0, 0, 0, 0); /* the first one again, rebuilt */
+    clsort_tuning t;
+    clsort_context *cs;
+    unsigned r, rep;
+    memset(&t, 0, sizeof t);
+    t.testing.max_programs = 8;
+    cs = tuned_context(e->cs, &t, "context with tuning.testing.max_programs = 8");
+    if (!cs) return;
+    for (rep = 0; rep < 2; ++rep)
+        for (r = 1; r <= (e->tiny ? 6u : 16u); ++r)
+            test_sort_case(cs, r % 2 ? CLSORT_U32 : CLSORT_U64, 300 + 100 * rep, S_RANDOM, 0, 0, (r + 1) / 2 + 2, 0,
+                           (int)(r % M_COUNT), 0, 0);
+    clsort_destroy(cs);
 }
 
 /* Wide digits, one pass: 10 and 12 bits with the permutation, 11 with values. */
@@ -458,7 +466,8 @@ static const clsort_type narrow_types[4] = {CLSORT_U8, CLSORT_I8, CLSORT_U16, CL
 /* Every 8- and 16-bit key type, distribution and value size (rotated) over
  * the sizes and a few more (the CPUs' 16384-key tiles, 2^16+1, a large one),
  * every value size with every type, bit ranges and digit widths. */
-static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny, int quick)
+static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny, int quick,
+                             const test_env *e)
 {
     static const int dists[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_AND3};
     static const size_t extra[] = {16383, 16384, 16385, 65537, 300007};
@@ -468,7 +477,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
         size_t n = s < nsizes ? sizes[s] : extra[s - nsizes];
         if (n > 70000 && s < nsizes) continue; /* the full run's 2^20+1: the large one below instead */
         for (ti = 0; ti < 4; ++ti)
-            for (di = 0; di < (int)(sizeof dists / sizeof dists[0]); ++di) {
+            for (di = 0; di < (int)(sizeof dists / sizeof dists[0]) && quick_variant(e, (unsigned)ti / 2); ++di) {
                 int d = dists[di];
                 /* oclgrind (tiny): two types per size, random and extremes */
                 if (tiny && ((d != S_RANDOM && d != S_EXTREMES) || (size_t)ti % 2 != s % 2)) continue;
@@ -485,6 +494,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     for (ti = 0; ti < 4; ++ti)
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 4 != ti) continue; /* oclgrind: each mode with one type */
+            if (!quick_variant(e, (unsigned)(m + ti))) continue;
             test_sort_case(cs, narrow_types[ti], tiny ? 301 : (size_t)(20011 + m), m % 3 ? S_RANDOM : S_FEW, 0, 0, 0,
                            m & 1, m, m % 3 == 1, m == M_VAL16);
         }
@@ -492,6 +502,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     for (s = 0; s < nsizes; ++s) {
         size_t n = sizes[s];
         if (n > 70000 || (tiny && n > 300)) continue;
+        if (!quick_variant(e, (unsigned)s)) continue; /* --quick: the sizes split between the paths */
         test_sort_case(cs, CLSORT_U16, n, S_RANDOM, 3, 13, 0, 0, M_PERM, 0, 0);      /* 2 passes of 5 */
         test_sort_case(cs, CLSORT_U8, n, S_RANDOM, 1, 7, 3, 0, M_VAL16, 0, 0);      /* 2 passes of 3 */
         test_sort_case(cs, CLSORT_I16, n, S_EXTREMES, 8, 16, 0, 1, M_VAL1, 0, 0);   /* sign byte only */
@@ -530,7 +541,7 @@ static void test_sort_fill16(clsort_context *cs, int tiny)
 
 /* The host forms, keys at odd addresses (host-pointer buffers), tile
  * shapes that make the CPU run the GPU kernels, and the errors. */
-static void test_sort_narrow_more(clsort_context *cs, int tiny)
+static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *e)
 {
     static const size_t hn[] = {0, 1, 2, 3, 255, 1001, 20011};
     size_t i, k;
@@ -541,6 +552,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny)
         if (tiny && n > 300) continue;
         for (ti = 0; ti < 4; ++ti) {
             static const size_t vsz[] = {1, 2, 4, 8, 16, 0};
+            if (!quick_variant(e, (unsigned)(k + (size_t)ti))) continue;
             clsort_type t = narrow_types[ti];
             size_t ks = clsort_type_size(t), vs = vsz[(k + (size_t)ti) % 6], ok = 1, bad = 0;
             unsigned char *keys = (unsigned char *)malloc(n * ks + 1), *orig = (unsigned char *)malloc(n * ks + 1);
@@ -618,6 +630,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny)
         int m;
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 3) continue;
+            if (!quick_variant(e, (unsigned)m)) continue;
             if (t324) test_sort_case(t324, narrow_types[m % 4], 3001 + (size_t)m, S_RANDOM, 0, 0, 0, m & 1, m, m % 4 == 2, 0);
             if (t2561) test_sort_case(t2561, narrow_types[(m + 1) % 4], 2999 + (size_t)m, m % 2 ? S_FEW : S_RANDOM, 0, 0,
                                       0, m % 3 == 0, m, m % 4 == 1, 0);
@@ -752,8 +765,8 @@ static void test_narrow_refusals(clsort_context *cs)
 }
 
 
-static void radix_narrow(const test_env *e) { test_sort_narrow(e->cs, e->sizes, e->nsizes, e->tiny, e->quick); }
-static void radix_narrow_more(const test_env *e) { test_sort_narrow_more(e->cs, e->tiny); }
+static void radix_narrow(const test_env *e) { test_sort_narrow(e->cs, e->sizes, e->nsizes, e->tiny, e->quick, e); }
+static void radix_narrow_more(const test_env *e) { test_sort_narrow_more(e->cs, e->tiny, e); }
 static void radix_fill16(const test_env *e) { test_sort_fill16(e->cs, e->tiny); }
 static void radix_narrow_refusals(const test_env *e) { test_narrow_refusals(e->cs); }
 
@@ -769,7 +782,7 @@ static const test_case radix_cases[] = {
     {"types x distributions x modes", radix_types, ON_BOTH, ANY_SIZE},
     {"bit ranges", radix_bit_ranges, ON_BOTH, ANY_SIZE},
     {"every radix width", radix_widths, ON_BOTH, NOT_TINY},
-    {"more programs than the program cache holds", radix_program_cache, ON_BOTH, ANY_SIZE},
+    {"more programs than the context keeps", radix_program_cache, ON_PORTABLE, ANY_SIZE},
     {"wide digits", radix_wide_digits, ON_BOTH, ANY_SIZE},
     {"one-sweep off and on (tuning.onesweep)", radix_onesweep_knob, ON_LOOKBACK, ANY_SIZE},
     {"8- and 16-bit keys", radix_narrow, ON_BOTH, ANY_SIZE},
@@ -783,4 +796,4 @@ static const test_case radix_cases[] = {
     {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, ANY_SIZE},
 };
-static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED);
+static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED, 100);

@@ -628,8 +628,8 @@ static void test_rd_bykey_determinism(clsort_context *cs, size_t n, int runs)
  * head pattern; REGISTERS also with every segment kind, 8-byte values (two
  * shuffles per value), min / max and in place, since its tile code is its
  * own. */
-/* half: -1 every shape, else the shapes v with v % 2 == half. */
-static void test_rd_variants(clsort_context *cs, int tiny, int half)
+/* The shapes v whose bit (1u << v) is set in `shapes_run`. */
+static void test_rd_variants(clsort_context *cs, int tiny, unsigned shapes_run)
 {
     enum { RAKE = CLSORT_REDUCE_TILES_RAKING, REGS = CLSORT_REDUCE_TILES_REGISTERS };
     static const unsigned shapes[][3] = {{RAKE, 32, 4},  {RAKE, 256, 4}, {RAKE, 64, 2},  {RAKE, 128, 8},
@@ -641,7 +641,7 @@ static void test_rd_variants(clsort_context *cs, int tiny, int half)
         clsort_tuning tu;
         clsort_context *vc;
         size_t tile, ns[6];
-        if (half >= 0 && v % 2 != half) continue;
+        if (!(shapes_run >> v & 1)) continue;
         memset(&tu, 0, sizeof tu);
         tu.reduce_tiles = (clsort_reduce_tiles)shapes[v][0];
         tu.tile_wg = shapes[v][1];
@@ -819,13 +819,9 @@ static size_t rd_kmax(const test_env *e)
 /* The float sums' depth of a call of n elements on the default tiles. */
 static double rd_depth_of(size_t n) { return ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8; }
 
-/* --quick on the look-back path (whose kernels differ from the portable ones
- * only in the cross-tile step, the same for every operator): sums of every
- * type, min and max of f32 and i64, to bound the kernel builds. */
-static int rd_ops_here(const test_env *e, int t, int op)
-{
-    return !e->quick || e->path != CLSORT_PATH_LOOKBACK || op == CLSORT_OP_SUM || t == CLSORT_F32 || t == CLSORT_I64;
-}
+/* --quick: each type and operator on one of the paths (quick_variant);
+ * --full and --tiny take every operator of every type on both. */
+static int rd_ops_here(const test_env *e, int t, int op) { return quick_variant(e, (unsigned)(t + op)); }
 
 /* Every type and operator: reduce, and segmented scans with u32 flags. */
 static void rd_types(const test_env *e)
@@ -849,7 +845,7 @@ static void rd_segmentations(const test_env *e)
     size_t s, kmax = rd_kmax(e);
     int sp, sk, quick = e->quick && !e->tiny;
     for (sk = CLSORT_SEGMENTS_NONE; sk <= CLSORT_SEGMENTS_OFFSETS; ++sk)
-        for (sp = 0; sp < SP_COUNT; ++sp)
+        for (sp = 0; sp < SP_COUNT && quick_variant(e, (unsigned)sk); ++sp)
             for (s = (size_t)quick * (size_t)(sp & 1); s < kmax; s += quick ? 2 : 1) {
                 size_t n = rd_sizes[s];
                 if (e->tiny && sp > SP_SHORT && sp != SP_TILES) continue;
@@ -872,10 +868,13 @@ static void rd_by_key(const test_env *e)
             size_t n = e->tiny ? 4097 : e->quick ? 8193 : 65537;
             if (!rd_ops_here(e, t, op)) continue;
             rd_depth = rd_depth_of(n);
-            test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_KEYS, op == 1 ? CLSORT_U64 : CLSORT_U32,
-                             n, op == 2 ? SP_TILES : SP_SHORT, t % 3, 1, 0, 0);
-            test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n, SP_SHORT,
-                             t % 3, 0, 0, op & 1);
+            /* --quick: by key or by offsets, in turn */
+            if (quick_sample(e, (unsigned)(t + op) / 2, 2))
+                test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_KEYS,
+                                 op == 1 ? CLSORT_U64 : CLSORT_U32, n, op == 2 ? SP_TILES : SP_SHORT, t % 3, 1, 0, 0);
+            if (quick_sample(e, (unsigned)(t + op) / 2 + 1, 2))
+                test_rd_seg_case(e->cs, (clsort_type)t, (clsort_op)op, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n,
+                                 SP_SHORT, t % 3, 0, 0, op & 1);
         }
 }
 
@@ -1290,12 +1289,13 @@ static void rd_no_wait_on_host(const test_env *e)
 static void rd_small_tiles(const test_env *e)
 {
     clsort_context *small = tile_context(e->cs, 4, 16); /* 64-element tiles (32 with 8-byte values) */
-    int t, sk;
+    int t, sk, quick = e->quick && !e->tiny;
     if (!small) return;
     rd_depth = 70000;
     for (t = CLSORT_U32; t < T_WIDE_END; t += 2)
         for (sk = CLSORT_SEGMENTS_NONE; sk <= CLSORT_SEGMENTS_OFFSETS; ++sk)
-            test_rd_seg_case(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32,
+            if (!quick || (t / 2 + sk + (int)e->path) % 3 == 0) /* --quick: a third, each path its own */
+                test_rd_seg_case(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32,
                              e->tiny ? 300 : 65537, SP_SHORT, 0, sk & 1, 0, 0);
     test_rd_rle_case(small, CLSORT_U32, e->tiny ? 300 : 65537, SP_SHORT, 1);
     clsort_destroy(small);
@@ -1324,13 +1324,14 @@ static void rd_bykey_determinism(const test_env *e)
 /* Each path takes half of the shapes (every shape runs, on one path): each
  * shape is a context of its own whose reduction programs are all compiled
  * anew, the slowest case of the part on CPU runtimes (--full on both paths
- * ran past 400 s on two cores). */
+ * ran past 400 s on two cores). --quick takes one shape per path
+ * (registers 16 x 2 on the portable path, raking 32 x 4 on the look-back
+ * one) and the tiny set of sizes and patterns. */
 static void rd_variants(const test_env *e)
 {
-    /* --quick takes the tiny set of sizes and patterns here: the
-     * variants' programs (type x operator x segment kind per shape) are
-     * what costs, compiled anew in every shape's context */
-    test_rd_variants(e->cs, e->quick, e->path == CLSORT_PATH_LOOKBACK ? 1 : 0);
+    int lookback = e->path == CLSORT_PATH_LOOKBACK, quick = e->quick && !e->tiny;
+    unsigned shapes_run = quick ? (lookback ? 1u << 0 : 1u << 7) : lookback ? 0xaau : 0x55u;
+    test_rd_variants(e->cs, e->quick, shapes_run);
 }
 static void rd_arguments(const test_env *e) { test_rd_arguments(e->cs); }
 static void rd_host(const test_env *e) { test_rd_host(e->cs); }
@@ -1356,4 +1357,4 @@ static const test_case reduce_cases[] = {
     {"no wait on the host: host offsets and a user event", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
 };
 static const test_part reduce_part =
-    TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED);
+    TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED, 70);

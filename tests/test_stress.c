@@ -108,4 +108,4 @@ static const test_case stress_cases[] = {
     {"status slots, 32-bit status pairs", stress_status32, ON_BOTH, ANY_SIZE},
     {"status slots, 16-element tiles", stress_status_small_tiles, ON_BOTH, NOT_TINY},
 };
-static const test_part stress_part = TEST_PART(stress, "the look-back: tiles in reverse order, status slots", CTX_NONE);
+static const test_part stress_part = TEST_PART(stress, "the look-back: tiles in reverse order, status slots", CTX_NONE, 40);

@@ -1100,4 +1100,4 @@ static const test_case tree_cases[] = {
     {"host forms", tree_host, ON_PORTABLE, ANY_SIZE},
     {"arguments", tree_arguments, ON_PORTABLE, ANY_SIZE},
 };
-static const test_part tree_part = TEST_PART(tree, "clsort_tree_build, Barnes-Hut, radius queries", CTX_OWN);
+static const test_part tree_part = TEST_PART(tree, "clsort_tree_build, Barnes-Hut, radius queries", CTX_OWN, 26);
