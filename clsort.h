@@ -132,6 +132,9 @@
  *                   stores the driver's PTX, not a cubin (see PROGRAM CACHE).
  *   CLSORT_CUDA_LIBRARY  the libcuda to open for those cubins (default
  *                   libcuda.so.1, nvcuda.dll).
+ *   (no variable)   testing.max_programs = 8 .. 96: the programs a context
+ *                   keeps before it releases the least recently used
+ *                   (0: 96), to test the release and rebuild.
  *
  * API AT A GLANCE (declarations below carry the details; every function
  * returns a clsort_result unless shown, and says why in clsort_last_error)

@@ -538,7 +538,9 @@ static void test_contexts(clsort_context *cs)
             {0, 0, 0, 0, 0, 0, CLSORT_TUNE_FAST_MATH | CLSORT_TUNE_PRECISE, 0, 0, "nbody"},
             {0, 0, 0, 0, 0, 0, 0, 3, 0, "onesweep"}, {0, 0, 0, 0, 0, 0, 0, -1, 0, "onesweep"},
             {0, 0, 0, 0, 0, 0, 0, 0, 9, "reduce_tiles"}, {0, 0, 0, 0, 0, 0, 0, 0, -1, "reduce_tiles"},
-            {0, 0, 0, 0, 0, 0, 0, 0, 3, "reduce_tiles"}};
+            {0, 0, 0, 0, 0, 0, 0, 0, 3, "reduce_tiles"}, {0, 0, 0, 0, 0, 0, 0, 0, 0, "max_programs"},
+            {0, 0, 0, 0, 0, 0, 0, 0, 0, "max_programs"}};
+        static const unsigned bad_max_programs[] = {7, 97}; /* the last two rows */
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_context_desc td;
@@ -556,6 +558,7 @@ static void test_contexts(clsort_context *cs)
             td.tuning.nbody_flags = bad_t[i].nflags;
             td.tuning.onesweep = (clsort_onesweep)bad_t[i].onesweep;
             td.tuning.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
+            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) td.tuning.testing.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
             snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
             check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
                   what, 0, clsort_last_error(tc), 0, 0, 0);
