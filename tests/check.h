@@ -151,13 +151,20 @@ typedef void (*test_fn)(const test_env *e);
 
 /* Variants (a key width, a tile shape, an operator) are programs of their
  * own, and on a CPU runtime compiling them is most of a cold run. --quick
- * (make test) runs each variant k on one of the two paths, or a `1 of n`
- * sample of them where the case runs on one path only; --full and --tiny
- * run them all. */
+ * (make test) runs each variant k on one of the two paths (quick_variant),
+ * a quarter of them on each path (quick_few), or a `1 of n` sample where
+ * the case runs on one path only; --full and --tiny run them all. */
 static int quick_variant(const test_env *e, unsigned k)
 {
     if (!e->quick || e->tiny || e->path == CLSORT_PATH_AUTO) return 1;
     return (int)(k % 2) == (e->path == CLSORT_PATH_LOOKBACK);
+}
+/* The same for the largest sets of variants: --quick runs half of them,
+ * each on one path (k % 4 == 0 on the portable path, 1 on the look-back). */
+static int quick_few(const test_env *e, unsigned k)
+{
+    if (!e->quick || e->tiny || e->path == CLSORT_PATH_AUTO) return 1;
+    return (int)(k % 4) == (e->path == CLSORT_PATH_LOOKBACK);
 }
 static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->quick || e->tiny || k % n == 0; }
 
@@ -165,7 +172,7 @@ static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->
  * portable path's alone (its kernels do not depend on the path). */
 enum { ON_PORTABLE = 1, ON_LOOKBACK = 2, ON_BOTH = 3 };
 /* For which size sets. */
-enum { IN_TINY = 1, IN_QUICK = 2, IN_FULL = 4, NOT_TINY = IN_QUICK | IN_FULL, ANY_SIZE = 7 };
+enum { IN_TINY = 1, IN_QUICK = 2, IN_FULL = 4, NOT_TINY = IN_QUICK | IN_FULL, NOT_QUICK = IN_TINY | IN_FULL, ANY_SIZE = 7 };
 
 typedef struct test_case {
     const char *name;

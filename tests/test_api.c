@@ -1208,4 +1208,4 @@ static const test_case api_cases[] = {
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
 };
-static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED, 5);
+static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED, 3);

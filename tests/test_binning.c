@@ -571,4 +571,4 @@ static const test_case binning_cases[] = {
     {"prepare covers the call (methods x attributes)", bin_prepare_covers, ON_PORTABLE, ANY_SIZE},
     {"device count", binning_device_count, ON_BOTH, ANY_SIZE},
 };
-static const test_part binning_part = TEST_PART(binning, "clsort_cell_keys, clsort_cell_offsets, clsort_bin", CTX_SHARED, 5);
+static const test_part binning_part = TEST_PART(binning, "clsort_cell_keys, clsort_cell_offsets, clsort_bin", CTX_SHARED, 4);

@@ -86,7 +86,7 @@ static void test_budget_reduce(int tiny)
 
 /* The look-back scan and pack with tiles taken in reverse start order: every
  * tile sums each predecessor itself (the decoupled fallback). */
-static void test_budget_lookback(int tiny)
+static void test_budget_lookback(int tiny, int quick)
 {
     clsort_tuning t;
     clsort_context *cs;
@@ -95,7 +95,7 @@ static void test_budget_lookback(int tiny)
     t.testing.reverse_tiles = 1;
     t.tile_wg = 16;
     t.tile_items = 16;
-    if (!tiny) { /* 782 tiles of 256 */
+    if (!quick) { /* 782 tiles of 256, each summing its predecessors (--full) */
         path_name = "lookback, tiles reversed, 16 x 16";
         cs = budget_context(CLSORT_PATH_LOOKBACK, 0, &t, "clsort_create with reversed 16 x 16 tiles");
         if (cs) {
@@ -272,7 +272,7 @@ static void test_budget_tree(int tiny)
 }
 
 
-static void budget_scan_split(const test_env *e) { test_budget_lookback(e->tiny); }
+static void budget_scan_split(const test_env *e) { test_budget_lookback(e->tiny, e->quick); }
 static void budget_radix(const test_env *e) { test_budget_sort(e->tiny); }
 static void budget_reduce(const test_env *e) { test_budget_reduce(e->tiny); }
 static void budget_nbody(const test_env *e) { test_budget_nbody(e->tiny); }
@@ -286,4 +286,4 @@ static const test_case budget_cases[] = {
     {"nbody in pieces", budget_nbody, ON_BOTH, ANY_SIZE},
     {"tree walks in pieces", budget_tree, ON_BOTH, ANY_SIZE},
 };
-static const test_part budget_part = TEST_PART(budget, "the loop budget (launches shaped to bounded loops)", CTX_NONE, 45);
+static const test_part budget_part = TEST_PART(budget, "the loop budget (launches shaped to bounded loops)", CTX_NONE, 24);

@@ -159,7 +159,8 @@ static void list_parts(const run_options *o)
             const test_case *c = &p->cases[k];
             printf("  %s/%s%s%s%s\n", p->name, c->name,
                    p->ctx == CTX_NONE ? "" : c->paths == ON_BOTH ? " [each path]" : c->paths == ON_PORTABLE ? " [portable]" : " [lookback]",
-                   c->sizes == IN_FULL ? " [--full]" : c->sizes == NOT_TINY ? " [not --tiny]" : c->sizes == IN_TINY ? " [--tiny]" : "",
+                   c->sizes == IN_FULL ? " [--full]" : c->sizes == NOT_TINY ? " [not --tiny]" : c->sizes == NOT_QUICK ? " [not --quick]"
+                   : c->sizes == IN_TINY ? " [--tiny]" : "",
                    case_selected(o, p, c) ? "" : " (not selected)");
         }
     }

@@ -538,7 +538,7 @@ static void nbody_accelerations(const test_env *e)
         if (n <= 1025 && (!tiny || n < 100)) test_nbody_accel(cs, n, NULL, CLSORT_NBODY_TILED, 1, 1e-4);
         for (k = 0; k < 5 && n <= 1025; ++k) {
             if (tiny && k != 1) continue;
-            if (!quick_sample(e, k, 2)) continue;
+            if (!quick_sample(e, k, 3)) continue; /* --quick: 4:1:1 and 32:1:8 */
             test_nbody_accel(cs, n, shapes[k], CLSORT_NBODY_TILED, 0, 1e-4);
         }
     }
@@ -558,4 +558,4 @@ static const test_case nbody_cases[] = {
     {"identical runs, bursts, shapes", nbody_identical, ON_PORTABLE, ANY_SIZE},
     {"arguments", nbody_arguments, ON_PORTABLE, ANY_SIZE},
 };
-static const test_part nbody_part = TEST_PART(nbody, "clsort_nbody, clsort_nbody_accel", CTX_OWN, 30);
+static const test_part nbody_part = TEST_PART(nbody, "clsort_nbody, clsort_nbody_accel", CTX_OWN, 38);

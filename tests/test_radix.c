@@ -340,7 +340,9 @@ static void radix_bit_ranges(const test_env *e)
 static void radix_widths(const test_env *e)
 {
     unsigned r;
-    for (r = 1; r <= 12; ++r) test_sort_case(e->cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
+    for (r = 1; r <= 12; ++r)
+        if (quick_variant(e, r)) /* --quick: the widths split between the paths */
+            test_sort_case(e->cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
 }
 
 /* More specializations than the context keeps (tuning.testing.max_programs
@@ -484,7 +486,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
                 if (n > 10000 && d != S_RANDOM && d != S_FEW && d != S_REVERSED) continue;
                 if (n > 70000 && (d != S_RANDOM || (quick && ti % 2))) continue;
                 ++rot;
-                m = (int)(rot % M_ALL);
+                m = (int)(rot % (quick && !tiny ? M_COUNT : M_ALL)); /* --quick: the other value sizes below */
                 test_sort_case(cs, narrow_types[ti], n, d, 0, 0, 0, (int)(rot / 3 % 2), m, (int)(rot % 4 == 1),
                                (int)(rot % 7 == 3));
             }
@@ -494,7 +496,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     for (ti = 0; ti < 4; ++ti)
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 4 != ti) continue; /* oclgrind: each mode with one type */
-            if (!quick_variant(e, (unsigned)(m + ti))) continue;
+            if (!quick_few(e, (unsigned)(m + ti))) continue;
             test_sort_case(cs, narrow_types[ti], tiny ? 301 : (size_t)(20011 + m), m % 3 ? S_RANDOM : S_FEW, 0, 0, 0,
                            m & 1, m, m % 3 == 1, m == M_VAL16);
         }
@@ -552,7 +554,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *
         if (tiny && n > 300) continue;
         for (ti = 0; ti < 4; ++ti) {
             static const size_t vsz[] = {1, 2, 4, 8, 16, 0};
-            if (!quick_variant(e, (unsigned)(k + (size_t)ti))) continue;
+            if (!quick_few(e, (unsigned)(k + (size_t)ti))) continue;
             clsort_type t = narrow_types[ti];
             size_t ks = clsort_type_size(t), vs = vsz[(k + (size_t)ti) % 6], ok = 1, bad = 0;
             unsigned char *keys = (unsigned char *)malloc(n * ks + 1), *orig = (unsigned char *)malloc(n * ks + 1);
@@ -630,7 +632,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *
         int m;
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 3) continue;
-            if (!quick_variant(e, (unsigned)m)) continue;
+            if (!quick_few(e, (unsigned)m)) continue;
             if (t324) test_sort_case(t324, narrow_types[m % 4], 3001 + (size_t)m, S_RANDOM, 0, 0, 0, m & 1, m, m % 4 == 2, 0);
             if (t2561) test_sort_case(t2561, narrow_types[(m + 1) % 4], 2999 + (size_t)m, m % 2 ? S_FEW : S_RANDOM, 0, 0,
                                       0, m % 3 == 0, m, m % 4 == 1, 0);
@@ -796,4 +798,4 @@ static const test_case radix_cases[] = {
     {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, ANY_SIZE},
 };
-static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED, 100);
+static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);

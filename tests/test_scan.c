@@ -125,4 +125,4 @@ static const test_case scan_cases[] = {
     {"2^22 u32", scan_large, ON_BOTH, IN_FULL},
     {"device count", scan_device_count, ON_BOTH, ANY_SIZE},
 };
-static const test_part scan_part = TEST_PART(scan, "clsort_scan", CTX_SHARED, 8);
+static const test_part scan_part = TEST_PART(scan, "clsort_scan", CTX_SHARED, 3);

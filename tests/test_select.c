@@ -401,4 +401,4 @@ static const test_case select_cases[] = {
     {"prepare", select_prepare, ON_BOTH, NOT_TINY},
     {"bad arguments", select_arguments, ON_PORTABLE, NOT_TINY},
 };
-static const test_part select_part = TEST_PART(select, "clsort_select_if", CTX_SHARED, 16);
+static const test_part select_part = TEST_PART(select, "clsort_select_if", CTX_SHARED, 11);

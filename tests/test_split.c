@@ -164,4 +164,4 @@ static const test_case split_cases[] = {
     {"flag kinds x patterns x key widths", split_flag_kinds, ON_BOTH, ANY_SIZE},
     {"device count", split_device_count, ON_BOTH, ANY_SIZE},
 };
-static const test_part split_part = TEST_PART(split, "clsort_enumerate, clsort_pack, clsort_split", CTX_SHARED, 20);
+static const test_part split_part = TEST_PART(split, "clsort_enumerate, clsort_pack, clsort_split", CTX_SHARED, 16);

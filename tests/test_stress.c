@@ -103,9 +103,9 @@ static void stress_status_small_tiles(const test_env *e) { test_status_slots(e->
 /* Each case makes its own look-back contexts. */
 static const test_case stress_cases[] = {
     {"reverse tiles", stress_reverse, ON_BOTH, ANY_SIZE},
-    {"reverse tiles, 32-bit status pairs", stress_reverse32, ON_BOTH, ANY_SIZE},
+    {"reverse tiles, 32-bit status pairs", stress_reverse32, ON_BOTH, NOT_QUICK},
     {"status slots, sizes and families alternating", stress_status, ON_BOTH, ANY_SIZE},
-    {"status slots, 32-bit status pairs", stress_status32, ON_BOTH, ANY_SIZE},
+    {"status slots, 32-bit status pairs", stress_status32, ON_BOTH, NOT_QUICK},
     {"status slots, 16-element tiles", stress_status_small_tiles, ON_BOTH, NOT_TINY},
 };
-static const test_part stress_part = TEST_PART(stress, "the look-back: tiles in reverse order, status slots", CTX_NONE, 40);
+static const test_part stress_part = TEST_PART(stress, "the look-back: tiles in reverse order, status slots", CTX_NONE, 21);
