@@ -107,7 +107,9 @@ static void write_file(const char *path, const void *data, size_t size)
 /* A context with the cache in dir (NULL: off). */
 /* A context on the cache directory dir (NULL: cache off) that stores as
  * `when` says. */
-static clsort_context *make_ctx_when(const char *dir, clsort_cache_when when)
+/* A context with the cache in dir (NULL: off), storing `when`, bound to
+ * max bytes (0: the default bound). */
+static clsort_context *make_ctx_bound_when(const char *dir, clsort_cache_when when, size_t max)
 {
     clsort_context_desc d;
     clsort_context *cs = NULL;
@@ -115,12 +117,18 @@ static clsort_context *make_ctx_when(const char *dir, clsort_cache_when when)
     d.cache_dir = dir;
     d.cache_off = dir == NULL;
     d.cache_when = when;
+    d.cache_max_bytes = max;
     if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
         printf("clsort_create: %s\n", clsort_last_error(cs));
         clsort_destroy(cs);
         return NULL;
     }
     return cs;
+}
+
+static clsort_context *make_ctx_when(const char *dir, clsort_cache_when when)
+{
+    return make_ctx_bound_when(dir, when, 0);
 }
 
 /* Most tests count stores made when a program leaves the context: LEAVE on
@@ -1489,18 +1497,7 @@ static void test_workset(void)
  * leaving or on flush. */
 static clsort_context *make_ctx_bound(const char *dir, size_t max)
 {
-    clsort_context_desc d;
-    clsort_context *cs = NULL;
-    memset(&d, 0, sizeof d);
-    d.cache_dir = dir;
-    d.cache_when = CLSORT_CACHE_WHEN_LEAVE;
-    d.cache_max_bytes = max;
-    if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
-        printf("clsort_create: %s\n", clsort_last_error(cs));
-        clsort_destroy(cs);
-        return NULL;
-    }
-    return cs;
+    return make_ctx_bound_when(dir, CLSORT_CACHE_WHEN_LEAVE, max);
 }
 
 static void set_mtime(const char *path, time_t when)
