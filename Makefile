@@ -224,19 +224,21 @@ sanitize: | $(BUILD)
 # minutes, once per build directory) and first check that the patched build
 # still catches a planted uninitialized read and runs that switch right.
 # oclgrind calls itself a CPU, so the sort runs its CPU kernels (serial
-# scatter, emulated one-sweep); the sort part runs again with CLSORT_TILE=4:1024
-# for the work-group kernel GPUs use (radix_reorder).
+# scatter, emulated one-sweep); the sort's types case runs again with
+# CLSORT_TILE=4:1024 for the work-group kernel GPUs use (radix_reorder).
 OCLGRIND_DIR    = $(BUILD)/oclgrind
 OCLGRIND        = $(OCLGRIND_DIR)/bin/oclgrind
 OCLGRIND_URL    = http://deb.debian.org/debian/pool/main/o/oclgrind/oclgrind_21.10.orig.tar.gz
 OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62cc
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each part is a process of its own; with --data-races oclgrind runs one
-# thread, so the parts run two at a time (xargs -P), the longest first
-# (tile4: the radix part again with CLSORT_TILE=4:1024, the GPU's radix_reorder),
-# then every other part of TEST_PARTS.
-OCLGRIND_SLOW   = reduce bitonic radix
-OCLGRIND_PARTS  = $(OCLGRIND_SLOW) tile4 $(filter-out $(OCLGRIND_SLOW),$(TEST_PARTS))
+# thread, so the parts run two at a time (xargs -P), the longest first (the
+# radix part, one process per path), then tile4 (the radix types case again
+# with CLSORT_TILE=4:1024, the GPU's radix_reorder) and every other part of
+# TEST_PARTS.
+OCLGRIND_SLOW   = reduce bitonic
+OCLGRIND_PARTS  = radix-portable radix-lookback $(OCLGRIND_SLOW) tile4 \
+  $(filter-out radix $(OCLGRIND_SLOW),$(TEST_PARTS))
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
@@ -264,7 +266,8 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix;; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
+	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix --filter radix/types;; \
+	      radix-*) p=@; $(OCLGRIND_RUN) radix --path $${p#radix-};; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \

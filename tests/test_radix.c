@@ -633,8 +633,9 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 3) continue;
             if (!quick_few(e, (unsigned)m)) continue;
-            if (t324) test_sort_case(t324, narrow_types[m % 4], 3001 + (size_t)m, S_RANDOM, 0, 0, 0, m & 1, m, m % 4 == 2, 0);
-            if (t2561) test_sort_case(t2561, narrow_types[(m + 1) % 4], 2999 + (size_t)m, m % 2 ? S_FEW : S_RANDOM, 0, 0,
+            size_t n = tiny ? 1001 : 3001; /* oclgrind: 8 tiles of 128, 4 of 256 */
+            if (t324) test_sort_case(t324, narrow_types[m % 4], n + (size_t)m, S_RANDOM, 0, 0, 0, m & 1, m, m % 4 == 2, 0);
+            if (t2561) test_sort_case(t2561, narrow_types[(m + 1) % 4], n - 2 + (size_t)m, m % 2 ? S_FEW : S_RANDOM, 0, 0,
                                       0, m % 3 == 0, m, m % 4 == 1, 0);
         }
         if (t324) test_sort_case(t324, CLSORT_I16, 5003, S_RANDOM, 2, 15, 6, 1, M_PERM_VAL16, 0, 0);
