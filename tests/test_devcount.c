@@ -570,12 +570,17 @@ static void radix_device_count_small_tiles(const test_env *e)
             nk = dc_counts(caps[c], counts, e->tiny);
             for (k = 0; k < nk; ++k) {
                 int d = (int)((k + c) % D_COUNT);
-                if (e->tiny && k % 2 && k + 1 < nk) continue; /* oclgrind: every other count, and the capacity */
+                /* oclgrind (--tiny): 0, a middle count and the capacity, one
+                 * split call and one sort mode each, in turn */
+                if (e->tiny && k != 0 && k != nk / 2 && k + 1 != nk) continue;
                 dc_scan_one(cs, k % 2 ? CLSORT_F32 : CLSORT_U32, caps[c], counts[k], d, (int)(k & 1), (int)(k % 3 == 0));
-                for (call = 0; call < 3; ++call) dc_split_one(cs, call, caps[c], counts[k], d, (int)((k + (size_t)call) % 3));
+                for (call = 0; call < 3; ++call)
+                    if (!e->tiny || (size_t)call == k % 3)
+                        dc_split_one(cs, call, caps[c], counts[k], d, (int)((k + (size_t)call) % 3));
                 for (mode = 0; mode < 3; ++mode)
-                    dc_sort_one(cs, mode == 2 ? CLSORT_U64 : CLSORT_U32, mode, caps[c], counts[k], d,
-                                (int)(k % 4 == 0) && mode != 2);
+                    if (!e->tiny || (size_t)mode == (k + 1) % 3)
+                        dc_sort_one(cs, mode == 2 ? CLSORT_U64 : CLSORT_U32, mode, caps[c], counts[k], d,
+                                    (int)(k % 4 == 0) && mode != 2);
                 dc_sort_one(cs, CLSORT_U16, 0, caps[c], counts[k], d, (int)(k % 3 == 0));
             }
         }

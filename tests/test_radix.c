@@ -469,7 +469,7 @@ static const clsort_type narrow_types[4] = {CLSORT_U8, CLSORT_I8, CLSORT_U16, CL
  * the sizes and a few more (the CPUs' 16384-key tiles, 2^16+1, a large one),
  * every value size with every type, bit ranges and digit widths. */
 static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsizes, int tiny, int quick,
-                             const test_env *e)
+                             const test_env *env)
 {
     static const int dists[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_AND3};
     static const size_t extra[] = {16383, 16384, 16385, 65537, 300007};
@@ -479,7 +479,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
         size_t n = s < nsizes ? sizes[s] : extra[s - nsizes];
         if (n > 70000 && s < nsizes) continue; /* the full run's 2^20+1: the large one below instead */
         for (ti = 0; ti < 4; ++ti)
-            for (di = 0; di < (int)(sizeof dists / sizeof dists[0]) && quick_variant(e, (unsigned)ti / 2); ++di) {
+            for (di = 0; di < (int)(sizeof dists / sizeof dists[0]) && quick_variant(env, (unsigned)ti / 2); ++di) {
                 int d = dists[di];
                 /* oclgrind (tiny): two types per size, random and extremes */
                 if (tiny && ((d != S_RANDOM && d != S_EXTREMES) || (size_t)ti % 2 != s % 2)) continue;
@@ -496,7 +496,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     for (ti = 0; ti < 4; ++ti)
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 4 != ti) continue; /* oclgrind: each mode with one type */
-            if (!quick_few(e, (unsigned)(m + ti))) continue;
+            if (!quick_few(env, (unsigned)(m + ti))) continue;
             test_sort_case(cs, narrow_types[ti], tiny ? 301 : (size_t)(20011 + m), m % 3 ? S_RANDOM : S_FEW, 0, 0, 0,
                            m & 1, m, m % 3 == 1, m == M_VAL16);
         }
@@ -504,7 +504,7 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
     for (s = 0; s < nsizes; ++s) {
         size_t n = sizes[s];
         if (n > 70000 || (tiny && n > 300)) continue;
-        if (!quick_variant(e, (unsigned)s)) continue; /* --quick: the sizes split between the paths */
+        if (!quick_variant(env, (unsigned)s)) continue; /* --quick: the sizes split between the paths */
         test_sort_case(cs, CLSORT_U16, n, S_RANDOM, 3, 13, 0, 0, M_PERM, 0, 0);      /* 2 passes of 5 */
         test_sort_case(cs, CLSORT_U8, n, S_RANDOM, 1, 7, 3, 0, M_VAL16, 0, 0);      /* 2 passes of 3 */
         test_sort_case(cs, CLSORT_I16, n, S_EXTREMES, 8, 16, 0, 1, M_VAL1, 0, 0);   /* sign byte only */
@@ -543,7 +543,7 @@ static void test_sort_fill16(clsort_context *cs, int tiny)
 
 /* The host forms, keys at odd addresses (host-pointer buffers), tile
  * shapes that make the CPU run the GPU kernels, and the errors. */
-static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *e)
+static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *env)
 {
     static const size_t hn[] = {0, 1, 2, 3, 255, 1001, 20011};
     size_t i, k;
@@ -554,7 +554,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *
         if (tiny && n > 300) continue;
         for (ti = 0; ti < 4; ++ti) {
             static const size_t vsz[] = {1, 2, 4, 8, 16, 0};
-            if (!quick_few(e, (unsigned)(k + (size_t)ti))) continue;
+            if (!quick_few(env, (unsigned)(k + (size_t)ti))) continue;
             clsort_type t = narrow_types[ti];
             size_t ks = clsort_type_size(t), vs = vsz[(k + (size_t)ti) % 6], ok = 1, bad = 0;
             unsigned char *keys = (unsigned char *)malloc(n * ks + 1), *orig = (unsigned char *)malloc(n * ks + 1);
@@ -632,7 +632,7 @@ static void test_sort_narrow_more(clsort_context *cs, int tiny, const test_env *
         int m;
         for (m = 0; m < M_ALL; ++m) {
             if (tiny && m % 3) continue;
-            if (!quick_few(e, (unsigned)m)) continue;
+            if (!quick_few(env, (unsigned)m)) continue;
             size_t n = tiny ? 1001 : 3001; /* oclgrind: 8 tiles of 128, 4 of 256 */
             if (t324) test_sort_case(t324, narrow_types[m % 4], n + (size_t)m, S_RANDOM, 0, 0, 0, m & 1, m, m % 4 == 2, 0);
             if (t2561) test_sort_case(t2561, narrow_types[(m + 1) % 4], n - 2 + (size_t)m, m % 2 ? S_FEW : S_RANDOM, 0, 0,
