@@ -1200,7 +1200,7 @@ static const test_case api_cases[] = {
     {"scan and split bad arguments", api_bad_arguments, ON_BOTH, ANY_SIZE},
     {"events", api_events, ON_BOTH, ANY_SIZE},
     {"host level", api_host_level, ON_BOTH, ANY_SIZE},
-    {"host types: no descriptor sorts every key type", api_host_types_sort, ON_PORTABLE, ANY_SIZE},
+    {"host types: no descriptor sorts every key type", api_host_types_sort, ON_PORTABLE, NOT_TINY},
     {"host types: a conflicting descriptor type", api_host_types_conflict, ON_PORTABLE, ANY_SIZE},
     {"contexts, queues, tunings", api_contexts, ON_BOTH, ANY_SIZE},
     {"argument table", api_argument_table, ON_BOTH, ANY_SIZE},
