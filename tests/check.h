@@ -151,22 +151,23 @@ typedef void (*test_fn)(const test_env *e);
 
 /* Variants (a key width, a tile shape, an operator) are programs of their
  * own, and on a CPU runtime compiling them is most of a cold run. --quick
- * (make test) runs each variant k on one of the two paths (quick_variant),
- * a quarter of them on each path (quick_few), or a `1 of n` sample where
- * the case runs on one path only; --full and --tiny run them all. */
+ * (make test) and --tiny (oclgrind, the other implementations) run each
+ * variant k on one of the two paths (quick_variant), a quarter of them on
+ * each path (quick_few), or a `1 of n` sample where the case runs on one
+ * path only; --full runs them all. */
 static int quick_variant(const test_env *e, unsigned k)
 {
-    if (!e->quick || e->tiny || e->path == CLSORT_PATH_AUTO) return 1;
+    if (!e->quick || e->path == CLSORT_PATH_AUTO) return 1;
     return (int)(k % 2) == (e->path == CLSORT_PATH_LOOKBACK);
 }
 /* The same for the largest sets of variants: --quick runs half of them,
  * each on one path (k % 4 == 0 on the portable path, 1 on the look-back). */
 static int quick_few(const test_env *e, unsigned k)
 {
-    if (!e->quick || e->tiny || e->path == CLSORT_PATH_AUTO) return 1;
+    if (!e->quick || e->path == CLSORT_PATH_AUTO) return 1;
     return (int)(k % 4) == (e->path == CLSORT_PATH_LOOKBACK);
 }
-static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->quick || e->tiny || k % n == 0; }
+static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->quick || k % n == 0; }
 
 /* Where a case runs: on the context of each cross-work-group path, or on the
  * portable path's alone (its kernels do not depend on the path). */
