@@ -1325,11 +1325,13 @@ static void rd_bykey_determinism(const test_env *e)
  * shape is a context of its own whose reduction programs are all compiled
  * anew, the slowest case of the part on CPU runtimes (--full on both paths
  * ran past 400 s on two cores). --quick takes one shape (registers 16 x 2,
- * on the portable path) and the tiny set of sizes and patterns. */
+ * on the portable path) and the tiny set of sizes and patterns; --tiny
+ * takes four shapes, two per path. */
 static void rd_variants(const test_env *e)
 {
     int lookback = e->path == CLSORT_PATH_LOOKBACK, quick = e->quick && !e->tiny;
-    unsigned shapes_run = quick ? (lookback ? 0u : 1u << 7) : lookback ? 0xaau : 0x55u;
+    /* --tiny: a raking and a registers shape per path */
+    unsigned shapes_run = quick ? (lookback ? 0u : 1u << 7) : e->tiny ? (lookback ? 0x24u : 0x81u) : lookback ? 0xaau : 0x55u;
     test_rd_variants(e->cs, e->quick, shapes_run);
 }
 static void rd_arguments(const test_env *e) { test_rd_arguments(e->cs); }
