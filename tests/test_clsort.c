@@ -332,7 +332,7 @@ typedef struct job_pipes {
 /* 0 when the jobs run; -1 (and a message) when a pipe or fork failed. */
 static int start_jobs(job_pipes *jp, size_t n, int jobs)
 {
-    unsigned char b[64];
+    unsigned char b[2 * PART_COUNT]; /* list_units: at most a unit per part and path */
     size_t i;
     memset(jp, 0, sizeof *jp);
     if (pipe(jp->units) != 0 || pipe(jp->counts) != 0) return printf("--jobs: pipe failed\n"), -1;

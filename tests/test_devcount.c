@@ -563,7 +563,7 @@ static void radix_device_count_small_tiles(const test_env *e)
         clsort_context *cs;
         /* --quick and --tiny (oclgrind, where this case was the slowest of
          * all): each shape on one path */
-        if (e->quick && (int)s != (e->path == CLSORT_PATH_LOOKBACK)) continue;
+        if (!quick_variant(e, (unsigned)s)) continue;
         cs = tile_context(e->cs, shapes[s][0], shapes[s][1]);
         if (!cs) continue;
         for (c = 0; c < (e->tiny ? 1u : 2u); ++c) {
