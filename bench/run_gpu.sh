@@ -10,10 +10,10 @@
 #   sh bench/run_gpu.sh SUITE...              on the GPU machine (or any OpenCL machine)
 #   sh bench/run_gpu.sh before-after OLDREV   OLDREV's bench against this tree's, interleaved
 #
-# Suites: scan pack sort gather bin bitonic reduce nbody tree coldstart mpi
+# Suites: scan pack sort gather bin bitonic reduce select nbody tree coldstart mpi
 # peers large tests, and figures (every suite whose figures README.md and
-# RESULTS.md quote: scan pack sort gather bin bitonic reduce nbody tree
-# peers); large and tests run the test programs that need the device. A suite
+# RESULTS.md quote: scan pack sort gather bin bitonic reduce select nbody
+# tree peers); large and tests run the test programs that need the device. A suite
 # runs clsort's program and, where nvcc is there, its CUDA peers in the same
 # command (bench/peers/: built here with nvcc), so each ratio comes from one
 # run on one card.
@@ -40,7 +40,7 @@ GPU=build/gpu
 DRY=${RUN_GPU_DRY:-0}
 RUNS=${RUN_GPU_RUNS:-11}
 SIZES=${RUN_GPU_SIZES:-}
-FIGURES="scan pack sort gather bin bitonic reduce nbody tree peers"
+FIGURES="scan pack sort gather bin bitonic reduce select nbody tree peers"
 DEBS_OPENCL="ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo"
 DEBS_MPI="mpich libmpich12 libmpich-dev libhwloc15 libslurm38 libucx0 libnuma1"
 DEBS_BOOST="libboost1.74-dev"
@@ -283,6 +283,7 @@ suite_bitonic() {
     peer cub_bench 180 build/cub_bench $(sizes 20 24 28)
 }
 suite_reduce() { bench_rows reduce 24 28; peer cub_reduce 120 build/cub_reduce $(sizes 24 28); }
+suite_select() { bench_rows select 20 24 28; peer cub_bench 180 build/cub_bench $(sizes 20 24 28); }
 suite_nbody() {
     rec clsort.jsonl 300 build/bench nbody --no-host --runs 9 ${SIZES:-14 16 18}
     peer seed_nbody 120 build/seed_nbody "${SEED_PLATFORM:-NVIDIA}"
@@ -306,6 +307,11 @@ suite_coldstart() {
     rec coldstart_prepare.txt 60 $nocache build/coldstart "$cache" 16 --prepare
     rec coldstart_nvcache1.txt 120 build/coldstart off 16
     rec coldstart_nvcache2.txt 60 build/coldstart off 16
+    # where the no-cache time goes: each clBuildProgram (options, source
+    # bytes, kernels), and whether the driver builds on several threads at once
+    build . build/nv_probe build/api_times.so || return 0
+    rec coldstart_builds.txt 120 sh -c "$nocache LD_PRELOAD=$PWD/build/api_times.so build/coldstart off 16 2>&1"
+    rec nv_probe_threads.txt 120 $nocache build/nv_probe threads 3
 }
 # The distributed sort (bench/mpi_bench.c): one rank per GPU (at least 1),
 # then 2 ranks; MPICH from build/gpu/root.
@@ -357,7 +363,7 @@ pack() {
 
 run_suite() {
     s=$1
-    case " scan pack sort gather bin bitonic reduce nbody tree coldstart mpi peers large tests " in
+    case " scan pack sort gather bin bitonic reduce select nbody tree coldstart mpi peers large tests " in
         *" $s "*) ;;
         *) die "unknown suite: $s" ;;
     esac

@@ -62,6 +62,8 @@ PEERS = {
     ("unique", "u32_keys_mean_run_1000"): ["cub_unique_u32"],
     ("histogram", "u32_256_even_bins"): ["cub_histogram_even_256_u32"],
     ("nbody", "f32_tiled"): ["re:seed_nbody.*"],
+    ("select", "u32_greater_half"): ["cub_select_if_u32"],
+    ("select", "u32_u32_greater_half"): ["cub_select_if_u32_u32"],
 }
 
 # bytes each item moves at least (read + write), as RESULTS.md derives them
@@ -81,6 +83,8 @@ BYTES = {
     ("segmented_reduce", "u32_sum_offsets_mean_1000"): 4, ("reduce_by_key", "u32_keys_u32_sum_mean_run_1000"): 8,
     ("run_length_encode", "u32_keys_mean_run_1000"): 4, ("unique", "u32_keys_mean_run_1000"): 4,
     ("histogram", "u32_256_even_bins"): 4,
+    # select: every key (and value) read, about half written
+    ("select", "u32_greater_half"): 6, ("select", "u32_u32_greater_half"): 12,
 }
 FLOPS_PER_INTERACTION = 20
 FP32_PEAK = {"H100": 64.5e12}  # clpeak through NVIDIA's OpenCL on the H100 (bench/RESULTS.md, N-body)

@@ -2,6 +2,8 @@
 // Usage: cub_bench log2N...   Prints: name N median_ms Mitems_per_s
 // Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o build/cub_bench bench/peers/cub_bench.cu
 #include <cub/cub.cuh>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/tuple.h>
 #include <cstdio>
 #include <vector>
 #include <algorithm>
@@ -12,6 +14,13 @@ __global__ void fill(unsigned *k, unsigned *v, unsigned *f, size_t n, unsigned s
     if (i < n) { unsigned x = (unsigned)i * 2654435761u ^ seed; x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
                  k[i] = x; v[i] = (unsigned)i; f[i] = x & 1u; }
 }
+// select_if's peers: the keys above 2^31 (about half of the random keys), as clsort's select rows.
+struct AboveHalf {
+    __device__ bool operator()(unsigned k) const { return k > 0x80000000u; }
+};
+struct PairAboveHalf {
+    __device__ bool operator()(const thrust::tuple<unsigned, unsigned> &kv) const { return thrust::get<0>(kv) > 0x80000000u; }
+};
 template <class F> float med(F f, int reps) {
     cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
     std::vector<float> t; f(); CK(cudaDeviceSynchronize());
@@ -27,13 +36,17 @@ int main(int argc, char **argv) {
         CK(cudaMalloc(&k64, n * 8)); CK(cudaMalloc(&k64b, n * 8));
         fill<<<(n + 255) / 256, 256>>>(k, v, f, n, 12345u); CK(cudaDeviceSynchronize());
         size_t tb = 0; void *tmp = nullptr;
-        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
+        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0;
+        auto kv_in = thrust::make_zip_iterator(thrust::make_tuple(k, v));
+        auto kv_out = thrust::make_zip_iterator(thrust::make_tuple(k2, v2));
         cub::DeviceRadixSort::SortKeys(nullptr, t1, k, k2, n);
         cub::DeviceRadixSort::SortPairs(nullptr, t2, k, k2, v, v2, n);
         cub::DeviceScan::ExclusiveSum(nullptr, t3, k, o, n);
         cub::DeviceSelect::Flagged(nullptr, t4, k, f, o, nsel, n);
         cub::DeviceRadixSort::SortKeys(nullptr, t5, k64, k64b, n);
-        tb = std::max({t1, t2, t3, t4, t5}); CK(cudaMalloc(&tmp, tb));
+        cub::DeviceSelect::If(nullptr, t6, k, o, nsel, n, AboveHalf());
+        cub::DeviceSelect::If(nullptr, t7, kv_in, kv_out, nsel, n, PairAboveHalf());
+        tb = std::max({t1, t2, t3, t4, t5, t6, t7}); CK(cudaMalloc(&tmp, tb));
         int reps = 21;
         int bits[] = {32, 16, 10};
         for (int b : bits) {
@@ -48,6 +61,10 @@ int main(int argc, char **argv) {
         printf("cub_exclusive_sum_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
         ms = med([&] { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, k, f, o, nsel, n); }, reps);
         printf("cub_select_flagged_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        ms = med([&] { size_t s = tb; cub::DeviceSelect::If(tmp, s, k, o, nsel, n, AboveHalf()); }, reps);
+        printf("cub_select_if_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        ms = med([&] { size_t s = tb; cub::DeviceSelect::If(tmp, s, kv_in, kv_out, nsel, n, PairAboveHalf()); }, reps);
+        printf("cub_select_if_u32_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
         {   // comparison sort and segmented sort (fixed 1024-key segments): the anchors for bitonic sort
             size_t tm = 0, ts = 0; int nseg = (int)(n / 1024); int *offs; CK(cudaMalloc(&offs, (nseg + 1) * sizeof(int)));
             std::vector<int> ho(nseg + 1); for (int i = 0; i <= nseg; i++) ho[i] = i * 1024;

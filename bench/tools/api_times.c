@@ -69,9 +69,35 @@ WRAP(cl_program, clCreateProgramWithSource, (cl_context a, cl_uint b, const char
 WRAP(cl_program, clCreateProgramWithBinary,
      (cl_context a, cl_uint b, const cl_device_id *c, const size_t *d, const unsigned char **e, cl_int *f, cl_int *g),
      (a, b, c, d, e, f, g))
-WRAP(cl_int, clBuildProgram,
-     (cl_program a, cl_uint b, const cl_device_id *c, const char *d, void(CL_CALLBACK *e)(cl_program, void *), void *f),
-     (a, b, c, d, e, f))
+/* clBuildProgram also says what it built: the options, the source's bytes
+ * and the kernels, so that a cold start's time can be put on programs. */
+typedef cl_int(CL_API_CALL *clBuildProgram_fn)(cl_program, cl_uint, const cl_device_id *, const char *,
+                                               void(CL_CALLBACK *)(cl_program, void *), void *);
+typedef cl_int(CL_API_CALL *program_info_fn)(cl_program, cl_program_info, size_t, void *, size_t *);
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program a, cl_uint b, const cl_device_id *c, const char *d,
+                                               void(CL_CALLBACK *e)(cl_program, void *), void *f)
+{
+    static clBuildProgram_fn real;
+    static program_info_fn info;
+    double t0 = now_ms(), ms;
+    size_t src = 0, nk = 0;
+    char names[512] = "";
+    cl_int r;
+    if (start_ms < 0) start_ms = t0;
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, "clBuildProgram");
+    if (!info) *(void **)&info = dlsym(RTLD_NEXT, "clGetProgramInfo");
+    r = real(a, b, c, d, e, f);
+    ms = now_ms() - t0;
+    note("clBuildProgram", t0);
+    if (ms >= 5 && info) {
+        info(a, CL_PROGRAM_SOURCE, 0, NULL, &src);
+        info(a, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
+        info(a, CL_PROGRAM_KERNEL_NAMES, sizeof names - 1, names, NULL);
+        fprintf(stderr, "api_times   build: %lu source bytes, %lu kernels (%.200s), options \"%.300s\"\n",
+                (unsigned long)src, (unsigned long)nk, names, d ? d : "");
+    }
+    return r;
+}
 WRAP(cl_int, clGetProgramInfo, (cl_program a, cl_program_info b, size_t c, void *d, size_t *e), (a, b, c, d, e))
 WRAP(cl_int, clGetProgramBuildInfo,
      (cl_program a, cl_device_id b, cl_program_build_info c, size_t d, void *e, size_t *f), (a, b, c, d, e, f))

@@ -5,6 +5,12 @@
  *       builds four programs from source with a clBuildProgram callback and
  *       says whether clBuildProgram returned before its build finished (only
  *       then can clsort_prepare overlap builds without threads).
+ *   build/nv_probe threads [K]
+ *       builds the same four programs (each with a salt define, so that no
+ *       in-process cache answers) one after another, then each on its own
+ *       host thread at once, K rounds of each: whether the driver builds
+ *       programs of one context concurrently (then clsort_prepare could
+ *       build on several threads).
  *   build/nv_probe load FILE [OPTIONS]
  *       clCreateProgramWithBinary with FILE's bytes (a PTX, cubin or fatbin
  *       on NVIDIA), clBuildProgram with OPTIONS: status, time, build log,
@@ -18,6 +24,7 @@
 #include "clsort.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <time.h>
 
 static double now_ms(void)
@@ -76,15 +83,17 @@ static double load(clsort_context *cs, const unsigned char *bin, size_t len, con
     return e == CL_SUCCESS && nk > 0 ? ms : -1;
 }
 
+/* The four programs of probe_async, as sources and options. */
+static const char *const probe_files[4][4] = {{"common.cl", "scan.cl", NULL},
+                                              {"common.cl", "keys.cl", "bitonic.cl", NULL},
+                                              {"common.cl", "bin.cl", NULL},
+                                              {"common.cl", "nbody.cl", NULL}};
+static const char *const probe_opts[4] = {"-cl-std=CL1.2 -DWG=64 -DITEMS=16 -DT=uint",
+                                          "-cl-std=CL1.2 -DWG=64 -DITEMS=16 -DTILE_LOG=10 -DKEY_T=uint -DKEY_BYTES=4",
+                                          "-cl-std=CL1.2 -DWG=64", "-cl-std=CL1.2 -DWG=64 -DIB=4 -DJS=1"};
+
 static int probe_async(clsort_context *cs)
 {
-    static const char *const files[4][4] = {{"common.cl", "scan.cl", NULL},
-                                            {"common.cl", "keys.cl", "bitonic.cl", NULL},
-                                            {"common.cl", "bin.cl", NULL},
-                                            {"common.cl", "nbody.cl", NULL}};
-    static const char *const opts[4] = {"-cl-std=CL1.2 -DWG=64 -DITEMS=16 -DT=uint",
-                                        "-cl-std=CL1.2 -DWG=64 -DITEMS=16 -DTILE_LOG=10 -DKEY_T=uint -DKEY_BYTES=4",
-                                        "-cl-std=CL1.2 -DWG=64", "-cl-std=CL1.2 -DWG=64 -DIB=4 -DJS=1"};
     cl_device_id dev = clsort_cl_device(cs);
     cl_program p[4];
     double returned[4];
@@ -96,9 +105,9 @@ static int probe_async(clsort_context *cs)
         size_t l[4];
         cl_int e;
         cl_uint n = 0, k;
-        for (; files[i][n]; ++n) { /* the sources as the repository holds them (run from its root) */
+        for (; probe_files[i][n]; ++n) { /* the sources as the repository holds them (run from its root) */
             char path[256];
-            snprintf(path, sizeof path, "kernels/%s", files[i][n]);
+            snprintf(path, sizeof path, "kernels/%s", probe_files[i][n]);
             if (!(text[n] = read_all(path, &l[n]))) {
                 printf("cannot read %s: run nv_probe from the project root\n", path);
                 return 1;
@@ -108,7 +117,7 @@ static int probe_async(clsort_context *cs)
         p[i] = clCreateProgramWithSource(clsort_cl_context(cs), n, s, l, &e);
         for (k = 0; k < n; ++k) free(text[k]);
         called[i] = -1;
-        e = clBuildProgram(p[i], 1, &dev, opts[i], built, (void *)(size_t)i);
+        e = clBuildProgram(p[i], 1, &dev, probe_opts[i], built, (void *)(size_t)i);
         returned[i] = now_ms() - t0;
         if (e != CL_SUCCESS) printf("program %d: clBuildProgram error %d\n", i, (int)e);
     }
@@ -127,6 +136,77 @@ static int probe_async(clsort_context *cs)
            overlap ? "returns before the build ends (builds can overlap)" : "builds before it returns (no overlap)");
     for (i = 0; i < 4; ++i) clReleaseProgram(p[i]);
     return 0;
+}
+
+typedef struct probe_build {
+    clsort_context *cs;
+    int which, salt;
+    double ms;
+    cl_int err;
+} probe_build;
+
+/* Builds program `which` from source with a salt define; its time in b->ms. */
+static void *build_one(void *arg)
+{
+    probe_build *b = (probe_build *)arg;
+    cl_device_id dev = clsort_cl_device(b->cs);
+    unsigned char *text[4];
+    const char *s[4];
+    size_t l[4];
+    char opts[256];
+    cl_uint n = 0, k;
+    cl_program p;
+    double t = now_ms();
+    b->err = CL_SUCCESS;
+    for (; probe_files[b->which][n]; ++n) {
+        char path[256];
+        snprintf(path, sizeof path, "kernels/%s", probe_files[b->which][n]);
+        if (!(text[n] = read_all(path, &l[n]))) {
+            for (k = 0; k < n; ++k) free(text[k]);
+            b->err = -1;
+            return NULL;
+        }
+        s[n] = (const char *)text[n];
+    }
+    snprintf(opts, sizeof opts, "%s -DPROBE_SALT=%d", probe_opts[b->which], b->salt);
+    p = clCreateProgramWithSource(clsort_cl_context(b->cs), n, s, l, &b->err);
+    for (k = 0; k < n; ++k) free(text[k]);
+    if (b->err != CL_SUCCESS) return NULL;
+    b->err = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+    b->ms = now_ms() - t;
+    clReleaseProgram(p);
+    return NULL;
+}
+
+static int probe_threads(clsort_context *cs, int rounds)
+{
+    int r, i, salt = 1, bad = 0;
+    for (r = 0; r < rounds; ++r) {
+        probe_build b[4];
+        pthread_t th[4];
+        double t, serial, threaded;
+        t = now_ms();
+        for (i = 0; i < 4; ++i) {
+            b[i].cs = cs, b[i].which = i, b[i].salt = salt++;
+            build_one(&b[i]);
+            bad |= b[i].err != CL_SUCCESS;
+        }
+        serial = now_ms() - t;
+        printf("round %d, one after another: %.1f ms (%.1f, %.1f, %.1f, %.1f)\n", r, serial, b[0].ms, b[1].ms, b[2].ms,
+               b[3].ms);
+        t = now_ms();
+        for (i = 0; i < 4; ++i) {
+            b[i].cs = cs, b[i].which = i, b[i].salt = salt++;
+            if (pthread_create(&th[i], NULL, build_one, &b[i]) != 0) return 1;
+        }
+        for (i = 0; i < 4; ++i) pthread_join(th[i], NULL);
+        threaded = now_ms() - t;
+        for (i = 0; i < 4; ++i) bad |= b[i].err != CL_SUCCESS;
+        printf("round %d, four threads: %.1f ms (%.1f, %.1f, %.1f, %.1f): %.2fx\n", r, threaded, b[0].ms, b[1].ms,
+               b[2].ms, b[3].ms, serial / threaded);
+    }
+    if (bad) printf("a build failed\n");
+    return bad;
 }
 
 static int probe_entries(clsort_context *cs, const char *dir)
@@ -187,13 +267,15 @@ int main(int argc, char **argv)
     memset(&desc, 0, sizeof desc);
     desc.cache_off = 1;
     if (argc < 2 || clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
-        printf("usage: nv_probe async | load FILE [OPTIONS] | entries DIR (%s)\n", clsort_last_error(cs));
+        printf("usage: nv_probe async | threads [K] | load FILE [OPTIONS] | entries DIR (%s)\n", clsort_last_error(cs));
         clsort_destroy(cs);
         return 2;
     }
     printf("device: %s\n", clsort_device_name(cs));
     if (strcmp(argv[1], "async") == 0) {
         r = probe_async(cs);
+    } else if (strcmp(argv[1], "threads") == 0) {
+        r = probe_threads(cs, argc > 2 ? atoi(argv[2]) : 3);
     } else if (strcmp(argv[1], "load") == 0 && argc > 2) {
         size_t size;
         unsigned char *bin = read_all(argv[2], &size);
