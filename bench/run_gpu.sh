@@ -10,8 +10,8 @@
 #   sh bench/run_gpu.sh SUITE...              on the GPU machine (or any OpenCL machine)
 #   sh bench/run_gpu.sh before-after OLDREV   OLDREV's bench against this tree's, interleaved
 #
-# Suites: scan pack sort gather bin bitonic reduce select nbody tree coldstart mpi
-# peers large tests, and figures (every suite whose figures README.md and
+# Suites: scan pack sort gather bin bitonic reduce select nbody tree coldstart sass
+# mpi peers large tests, and figures (every suite whose figures README.md and
 # RESULTS.md quote: scan pack sort gather bin bitonic reduce select nbody
 # tree peers); large and tests run the test programs that need the device. A suite
 # runs clsort's program and, where nvcc is there, its CUDA peers in the same
@@ -313,6 +313,36 @@ suite_coldstart() {
     rec coldstart_builds.txt 120 sh -c "$nocache LD_PRELOAD=$PWD/build/api_times.so build/coldstart off 16 2>&1"
     rec nv_probe_threads.txt 120 $nocache build/nv_probe threads 3
 }
+# The machine code of the radix sort's one-sweep pass beside CUB's
+# (NVIDIA): a u32 keys sort at 2^24 stores its programs as cubins (the
+# program cache with CLSORT_CACHE_WHEN=build), cuobjdump lists them and the
+# CUB peer's onesweep kernels, bench/tools/sass_stats.py counts each kernel's
+# instructions by class and keeps the listings.
+suite_sass() {
+    command -v cuobjdump > /dev/null 2>&1 || { say "   (no cuobjdump: skipped)" | tee -a "$DIR/manifest.txt"; return 0; }
+    cache=/tmp/clsort-sass-cache
+    x rm -rf "$cache"
+    rec bench.jsonl 120 env CLSORT_CACHE_DIR="$cache" CLSORT_CACHE_WHEN=build \
+        build/bench sort --filter '^sort/u32_keys$' --no-host --runs 3 24
+    [ "$DRY" = 1 ] && return 0
+    for e in "$cache"/*.bin; do
+        [ -f "$e" ] || continue
+        tail -c +97 "$e" > "$DIR/$(basename "$e" .bin | cut -c1-16).cubin" # the entry after its 96-byte header
+    done
+    for c in "$DIR"/*.cubin; do
+        cuobjdump -sass "$c" >> "$DIR/clsort.sass" 2>> "$DIR/stderr.txt"
+        cuobjdump -res-usage "$c" >> "$DIR/clsort_resources.txt" 2>> "$DIR/stderr.txt"
+    done
+    rm -f "$DIR"/*.cubin
+    python3 bench/tools/sass_stats.py 'radix' --keep "$DIR/clsort" < "$DIR/clsort.sass" > "$DIR/sass_stats.md"
+    if peer_built cub_bench; then
+        cuobjdump -sass build/cub_bench 2>> "$DIR/stderr.txt" |
+            python3 bench/tools/sass_stats.py 'Onesweep|Histogram' --keep "$DIR/cub" >> "$DIR/sass_stats.md"
+        cuobjdump -res-usage build/cub_bench 2>> "$DIR/stderr.txt" | grep -A1 -E 'Onesweep|Histogram' \
+            > "$DIR/cub_resources.txt"
+    fi
+    rm -f "$DIR/clsort.sass"
+}
 # The distributed sort (bench/mpi_bench.c): one rank per GPU (at least 1),
 # then 2 ranks; MPICH from build/gpu/root.
 suite_mpi() {
@@ -363,7 +393,7 @@ pack() {
 
 run_suite() {
     s=$1
-    case " scan pack sort gather bin bitonic reduce select nbody tree coldstart mpi peers large tests " in
+    case " scan pack sort gather bin bitonic reduce select nbody tree coldstart sass mpi peers large tests " in
         *" $s "*) ;;
         *) die "unknown suite: $s" ;;
     esac
