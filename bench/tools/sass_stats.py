@@ -72,6 +72,14 @@ def mix(body):
     return total, counts
 
 
+def strip(body):
+    """The listing without its instruction encodings (comments of hex only)."""
+    for line in body:
+        line = re.sub(r"\s*/\* 0x[0-9a-f]+ \*/", "", line).rstrip()
+        if line:
+            yield line + "\n"
+
+
 def main(argv):
     keep = None
     if "--keep" in argv:
@@ -93,7 +101,7 @@ def main(argv):
         if keep:
             with open(os.path.join(keep, "%d.sass" % k), "w") as f:
                 f.write("Function : %s\n" % name)
-                f.writelines(body)
+                f.writelines(strip(body))
             index.write("%d %s\n" % (k, name))
     return 0
 
