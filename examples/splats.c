@@ -18,17 +18,18 @@
  *   splats [--full | --range A:B] [--frames F] [--png PATH]
  *       --range A:B  sizes 2^A .. 2^B in steps of 1/8 of an octave
  *                    (2^(A + k/8)); default and --full: 20:23
- *       --frames F   timed frames per size (median), after 2 warm-up
- *                    frames; default 7
+ *       --frames F   timed frames per size (the median is shown), after
+ *                    2 warm-up frames; default 7
  *       --png PATH   the splats of the last frame of the largest size,
  *                    drawn in that order; default build/splats.png
  *   make demo runs: splats --range 14:16 --frames 3 --png build/splats.png
  *
  * A frame's time: a monotonic host clock from its first enqueue to the
- * return of clFinish. The camera orbits a little every frame. The last frame
- * of every size is checked against the same pipeline in plain C on the host
- * (visible set, count, keys, order with ties stable, gathered records); the
- * exit status is 1 on a mismatch. */
+ * return of clFinish. The frames run in rounds of one frame per size, the
+ * camera orbiting a little from round to round. The last frame of every size
+ * is checked against the same pipeline in plain C on the host (visible set,
+ * count, keys, order with ties stable, gathered records); the exit status
+ * is 1 on a mismatch. */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -609,10 +610,12 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    double lo = 20.0, hi = 23.0, *samples, *per_item, worst = 0.0;
+    double lo = 20.0, hi = 23.0, *samples, *median, worst = 0.0, t_round;
     const char *png = "build/splats.png";
     int frames = 7, sizes, s, f, a, worst_at = 0, wrong = 0;
     size_t cap, *sz;
+    uint32_t *visible;
+    unsigned char *bad;
     splat *scene;
     frame_check fc;
     pipeline p;
@@ -639,9 +642,11 @@ int main(int argc, char **argv)
     }
     sizes = (int)floor((hi - lo) * 8.0 + 1e-9) + 1;
     sz = (size_t *)malloc((size_t)sizes * sizeof *sz);
-    samples = (double *)malloc((size_t)frames * sizeof *samples);
-    per_item = (double *)malloc((size_t)sizes * sizeof *per_item);
-    if (!sz || !samples || !per_item) {
+    samples = (double *)malloc((size_t)sizes * (size_t)frames * sizeof *samples);
+    median = (double *)malloc((size_t)sizes * sizeof *median);
+    visible = (uint32_t *)malloc((size_t)sizes * sizeof *visible);
+    bad = (unsigned char *)calloc((size_t)sizes, 1);
+    if (!sz || !samples || !median || !visible || !bad) {
         fprintf(stderr, "splats: out of host memory\n");
         return 1;
     }
@@ -665,48 +670,61 @@ int main(int argc, char **argv)
            "(farthest first, for \"over\" blending)\n",
            clsort_device_name(p.cs), clsort_context_path(p.cs) == CLSORT_PATH_LOOKBACK ? "look-back" : "portable",
            (unsigned)sizeof(splat));
-    printf("  frame time: host monotonic clock from the first enqueue to clFinish's return, median of %d frames "
-           "after %d warm-up\n",
-           frames, WARMUP);
-    printf("      log2 n          n    visible   ms/frame  ns/splat  checked\n");
-    for (s = 0; s < sizes && !wrong; ++s) {
-        const size_t n = sz[s];
-        for (f = -WARMUP; f < frames; ++f) {
-            double t0;
-            cam = camera_at(f + WARMUP);
-            t0 = now_ms();
-            if (run_frame(&p, n, &cam)) {
+    printf("  frame time: host monotonic clock from the first enqueue to clFinish's return; %d sizes 2^%g .. 2^%g, "
+           "%d warm-up rounds,\n  then %d timed rounds of one frame per size (sizes taken in turn, so that a "
+           "change in the machine's load reaches every size alike)\n",
+           sizes, lo, lo + (sizes - 1) / 8.0, WARMUP, frames);
+    /* Round f: frame f of every size, all seen by camera f; the last round's
+     * frames are checked, each right after it ran (outside its time). */
+    for (f = -WARMUP; f < frames; ++f) {
+        t_round = now_ms();
+        cam = camera_at(f + WARMUP);
+        for (s = 0; s < sizes; ++s) {
+            double t0 = now_ms();
+            if (run_frame(&p, sz[s], &cam)) {
                 pipeline_release(&p);
                 return 1;
             }
-            if (f >= 0) samples[f] = now_ms() - t0;
+            if (f >= 0) samples[(size_t)s * (size_t)frames + (size_t)f] = now_ms() - t0;
+            if (f == frames - 1) {
+                bad[s] = (unsigned char)check_frame(&p, &fc, scene, sz[s], &cam);
+                wrong |= bad[s];
+                visible[s] = fc.count;
+            }
         }
-        qsort(samples, (size_t)frames, sizeof *samples, cmp_double);
-        per_item[s] = samples[frames / 2] * 1e6 / (double)n;
-        wrong = check_frame(&p, &fc, scene, n, &cam); /* the last frame, cam's */
-        printf("  2^%-7.3f %10lu %10lu %10.3f %9.2f  %s\n", lo + s / 8.0, (unsigned long)n, (unsigned long)fc.count,
-               samples[frames / 2], per_item[s], wrong ? "WRONG" : "ok");
+        printf("  %s round %d of %d: %.2f s\n", f < 0 ? "warm-up" : "timed", f < 0 ? f + WARMUP + 1 : f + 1,
+               f < 0 ? WARMUP : frames, (now_ms() - t_round) * 1e-3);
         fflush(stdout);
+    }
+    printf("      log2 n          n    visible   ms/frame  ns/splat  checked   (median of %d frames; visible: the "
+           "last frame, checked)\n",
+           frames);
+    for (s = 0; s < sizes; ++s) {
+        double *t = samples + (size_t)s * (size_t)frames;
+        qsort(t, (size_t)frames, sizeof *t, cmp_double);
+        median[s] = t[frames / 2];
+        printf("  2^%-7.3f %10lu %10lu %10.3f %9.2f  %s\n", lo + s / 8.0, (unsigned long)sz[s],
+               (unsigned long)visible[s], median[s], median[s] * 1e6 / (double)sz[s], bad[s] ? "WRONG" : "ok");
         if (s > 0) {
-            const double step = fabs(per_item[s] / per_item[s - 1] - 1.0);
+            const double step = fabs((median[s] / (double)sz[s]) / (median[s - 1] / (double)sz[s - 1]) - 1.0);
             if (step > worst) worst = step, worst_at = s;
         }
     }
-    if (!wrong) {
-        if (sizes > 1)
-            printf("largest step in ns/splat between neighbouring sizes: %.1f%% (2^%.3f -> 2^%.3f)\n", worst * 100.0,
-                   lo + (worst_at - 1) / 8.0, lo + worst_at / 8.0);
-        if (draw_png(png, fc.drawn, fc.count, &cam, IMAGE)) {
-            fprintf(stderr, "splats: cannot write %s\n", png);
-            wrong = 1;
-        } else {
-            printf("splats: %s: %lu of %lu splats drawn back to front; every size checked against the host "
-                   "pipeline\n",
-                   png, (unsigned long)fc.count, (unsigned long)cap);
-        }
+    if (sizes > 1)
+        printf("largest step in ns/splat between neighbouring sizes: %.1f%% (2^%.3f -> 2^%.3f)\n", worst * 100.0,
+               lo + (worst_at - 1) / 8.0, lo + worst_at / 8.0);
+    if (wrong) {
+        printf("splats: WRONG: the device's result differs from the host pipeline's (above)\n");
+    } else if (draw_png(png, fc.drawn, fc.count, &cam, IMAGE)) {
+        fprintf(stderr, "splats: cannot write %s\n", png);
+        wrong = 1;
+    } else {
+        printf("splats: every size's last frame matches the host pipeline (visible set, keys, order, records);\n"
+               "  %s: the %lu of %lu splats of the largest, drawn back to front\n",
+               png, (unsigned long)fc.count, (unsigned long)cap);
     }
     pipeline_release(&p);
-    free(scene), free(sz), free(samples), free(per_item);
+    free(scene), free(sz), free(samples), free(median), free(visible), free(bad);
     free(fc.keys), free(fc.index), free(fc.ref_keys), free(fc.ref_index), free(fc.tmp_keys), free(fc.tmp_index);
     free(fc.drawn);
     return wrong;
