@@ -1,8 +1,9 @@
 /* splats: the per-frame splat sort of a renderer that draws 3D Gaussians,
  * all on the device, each step waiting on the previous one's event, with no
  * read-back of the visible count anywhere in the chain:
- *   1. cull     a kernel of this file: a 0/1 flag per splat (its 3-sigma
- *               sphere meets the view frustum) and its view-space depth
+ *   1. cull     a kernel of this file: a 0/1 flag per splat (its centre
+ *               between the near and far planes, its 3-sigma sphere
+ *               reaching inside the four side planes) and its view depth
  *   2. pack     clsort_pack: the depths and splat indices of the visible
  *               splats to the front, their count left on the device
  *   3. keys     a kernel of this file, sized by that count word: 24-bit
@@ -58,11 +59,14 @@ typedef struct camera {
     float near_z, far_z, tan_half, plane_scale, key_scale;
 } camera;
 
-/* The kernels: no division and no built-in function in what decides a
- * flag or a key, and FP_CONTRACT OFF (no fused multiply-add), so that every
- * value is a correctly rounded float product or sum, in the order the host
- * reference (view_of, key_of) takes: its results are the device's bit for
- * bit. */
+/* The kernels: a flag and a key come from float +, - and * alone (each
+ * correctly rounded in OpenCL C as in C; no division, no math function)
+ * under FP_CONTRACT OFF (no fused multiply-add), in the order the host
+ * reference (view_of, key_of) takes, and a conversion that rounds toward
+ * zero as C's does: the reference's results are the device's bit for bit.
+ * The cull kernel reads the first half of each 32-byte record (centre and
+ * scale) as a float4. The depth is clamped to [near, far] by the flag: a
+ * centre outside that range gets no key. */
 static const char kernel_source[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"
     "__kernel void cull(__global const float4 *splats, uint n, float16 cam,\n"
@@ -171,9 +175,9 @@ static void make_scene(splat *s, size_t count, unsigned long long *rng)
     }
 }
 
-/* Frame f's camera: orbiting the centre at radius 3.2, 1.3 above the disc,
- * looking at the centre, 70 degrees wide; the part of the disc behind and
- * beside the eye is culled. */
+/* Frame f's camera: orbiting the centre 4.6 out and 3 above the disc,
+ * looking at the centre, 50 degrees wide: the rim of the disc outside the
+ * view, about a third of the splats, is culled. */
 static camera camera_at(int f)
 {
     const double theta = 0.3 + 0.02 * f, eye[3] = {4.6 * cos(theta), 4.6 * sin(theta), 3.0};
@@ -228,20 +232,24 @@ static uint32_t key_of(float depth, const camera *c)
     return q >= (float)KEY_MAX ? KEY_MAX : (uint32_t)q;
 }
 
-static void pipeline_release(pipeline *p)
+/* Releases what pipeline_create made (any part of it); 1 when a release
+ * failed (named). */
+static int pipeline_release(pipeline *p)
 {
     cl_mem *m[11];
     size_t i;
+    int failed = 0;
     m[0] = &p->splats, m[1] = &p->iota, m[2] = &p->flags, m[3] = &p->depth, m[4] = &p->vis_depth;
     m[5] = &p->vis_index, m[6] = &p->count, m[7] = &p->vis_keys, m[8] = &p->sorted_keys;
     m[9] = &p->sorted_index, m[10] = &p->drawn;
     for (i = 0; i < 11; ++i)
-        if (*m[i]) clReleaseMemObject(*m[i]);
-    if (p->cull) clReleaseKernel(p->cull);
-    if (p->keys) clReleaseKernel(p->keys);
-    if (p->program) clReleaseProgram(p->program);
+        if (*m[i]) failed |= cl_failed(clReleaseMemObject(*m[i]), "clReleaseMemObject");
+    if (p->cull) failed |= cl_failed(clReleaseKernel(p->cull), "clReleaseKernel");
+    if (p->keys) failed |= cl_failed(clReleaseKernel(p->keys), "clReleaseKernel");
+    if (p->program) failed |= cl_failed(clReleaseProgram(p->program), "clReleaseProgram");
     clsort_destroy(p->cs);
     memset(p, 0, sizeof *p);
+    return failed;
 }
 
 static cl_mem make_buffer(const pipeline *p, cl_mem_flags flags, size_t bytes, const void *src, cl_int *e)
@@ -267,10 +275,7 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
         return 1;
     }
     for (i = 0; i < cap; ++i) iota[i] = (uint32_t)i;
-    if (clsort_failed(clsort_create(&p->cs, NULL), p, "clsort_create")) {
-        free(iota);
-        return 1;
-    }
+    if (clsort_failed(clsort_create(&p->cs, NULL), p, "clsort_create")) goto fail;
     p->queue = clsort_cl_queue(p->cs);
     dev = clsort_cl_device(p->cs);
     p->program = clCreateProgramWithSource(clsort_cl_context(p->cs), 1, &src, NULL, &e);
@@ -278,8 +283,9 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
     e = clBuildProgram(p->program, 1, &dev, "", NULL, NULL);
     if (e != CL_SUCCESS) {
         char log[4096] = "";
-        clGetProgramBuildInfo(p->program, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fprintf(stderr, "splats: clBuildProgram failed (OpenCL error %d):\n%s\n", (int)e, log);
+        cl_int le = clGetProgramBuildInfo(p->program, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        fprintf(stderr, "splats: clBuildProgram failed (OpenCL error %d):\n%s\n", (int)e,
+                le == CL_SUCCESS ? log : "(no build log: clGetProgramBuildInfo failed)");
         goto fail;
     }
     p->cull = clCreateKernel(p->program, "cull", &e);
@@ -399,9 +405,10 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
         goto done;
     failed = cl_failed(clFinish(p->queue), "clFinish");
 done:
-    if (failed) clFinish(p->queue); /* let what was enqueued end before its events go */
+    if (failed) /* let what was enqueued end before its events go */
+        cl_failed(clFinish(p->queue), "clFinish");
     for (k = 0; k < 5; ++k)
-        if (ev[k]) clReleaseEvent(ev[k]);
+        if (ev[k]) failed |= cl_failed(clReleaseEvent(ev[k]), "clReleaseEvent");
     return failed;
 }
 
@@ -551,8 +558,9 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h)
 }
 
 /* The m splats in the order given, each a Gaussian of its projected sigma
- * (at least 0.6 pixel) out to 3 sigma, composited "over" what is drawn
- * (back to front), on a w x w image; gamma 2.2. 0 when written. */
+ * (at least 0.6 pixel, at most w / 16) out to 3 sigma, composited "over"
+ * what is drawn before it (back to front), on a w x w image, linear values
+ * written as 8-bit. 0 when written. */
 static int draw_png(const char *path, const splat *s, size_t m, const camera *c, int w)
 {
     const double focal = 0.5 * w / c->tan_half;
@@ -567,7 +575,7 @@ static int draw_png(const char *path, const splat *s, size_t m, const camera *c,
     }
     for (i = 0; i < (size_t)w * (size_t)w; ++i) img[3 * i] = 0.01f, img[3 * i + 1] = 0.01f, img[3 * i + 2] = 0.025f;
     for (j = 0; j < m; ++j) {
-        double d[3], v[3], cx, cy, sig, reach;
+        double d[3], v[3], cx, cy, sig, reach, peak = s[j].a;
         int k, x, y, x0, x1, y0, y1;
         d[0] = (double)s[j].x - c->eye[0], d[1] = (double)s[j].y - c->eye[1], d[2] = (double)s[j].z - c->eye[2];
         for (k = 0; k < 3; ++k) v[k] = 0.0;
@@ -579,7 +587,11 @@ static int draw_png(const char *path, const splat *s, size_t m, const camera *c,
         if (v[2] < c->near_z) continue;
         cx = 0.5 * w + focal * v[0] / v[2], cy = 0.5 * w - focal * v[1] / v[2];
         sig = s[j].scale * focal / v[2];
-        sig = sig < 0.6 ? 0.6 : sig > w / 16.0 ? w / 16.0 : sig;
+        if (sig < 0.6) { /* widened to 0.6 pixel, its peak lowered to keep its weight (sigma^2 x peak) */
+            peak *= sig * sig / 0.36;
+            sig = 0.6;
+        }
+        sig = sig > w / 16.0 ? w / 16.0 : sig;
         reach = 3.0 * sig;
         x0 = (int)floor(cx - reach), x1 = (int)ceil(cx + reach), y0 = (int)floor(cy - reach), y1 = (int)ceil(cy + reach);
         x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0, x1 = x1 > w - 1 ? w - 1 : x1, y1 = y1 > w - 1 ? w - 1 : y1;
@@ -588,7 +600,7 @@ static int draw_png(const char *path, const splat *s, size_t m, const camera *c,
                 const double ex = x + 0.5 - cx, ey = y + 0.5 - cy, r2 = ex * ex + ey * ey;
                 float al, *px = img + 3 * ((size_t)y * (size_t)w + (size_t)x);
                 if (r2 > reach * reach) continue;
-                al = (float)(s[j].a * exp(-0.5 * r2 / (sig * sig)));
+                al = (float)(peak * exp(-0.5 * r2 / (sig * sig)));
                 px[0] += al * (s[j].r - px[0]), px[1] += al * (s[j].g - px[1]), px[2] += al * (s[j].b - px[2]);
             }
     }
@@ -723,7 +735,7 @@ int main(int argc, char **argv)
                "  %s: the %lu of %lu splats of the largest, drawn back to front\n",
                png, (unsigned long)fc.count, (unsigned long)cap);
     }
-    pipeline_release(&p);
+    wrong |= pipeline_release(&p);
     free(scene), free(sz), free(samples), free(median), free(visible), free(bad);
     free(fc.keys), free(fc.index), free(fc.ref_keys), free(fc.ref_index), free(fc.tmp_keys), free(fc.tmp_index);
     free(fc.drawn);
