@@ -29,7 +29,7 @@ TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; 
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
   dynamic-check seed check check-full extra-checks install uninstall clean
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(BUILD)/splats $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
 # The OpenCL headers, ICD loader, PoCL and xxd, when one is missing.
 deps:
@@ -60,7 +60,7 @@ $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 # the device does the work): a third of -O2's compile time, which make demo
 # counts.
 EXAMPLE_CFLAGS ?= -O1
-EXAMPLES = hello interop demo pic_sort galaxy
+EXAMPLES = hello interop demo pic_sort galaxy splats
 $(EXAMPLES:%=$(BUILD)/%): $(BUILD)/%: examples/%.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(EXAMPLE_CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ $< $(LDLIBS)
 
@@ -170,7 +170,9 @@ env-check: deps $(BUILD)/hello
 # it is PoCL compiling kernels): demo and pic_sort 2^20 elements (build/demo
 # alone: 2^22; build/pic_sort alone: the paper's 8M particles), galaxy 4096
 # bodies for 60 steps with 4 PNG images in $(BUILD) (build/galaxy alone: 2^20
-# bodies, 400 steps). The examples are built two at a time.
+# bodies, 400 steps), splats 2^14 .. 2^16 Gaussians in 1/8-octave steps, 3
+# timed frames each, and its PNG in $(BUILD) (build/splats alone: 2^20 ..
+# 2^23, 7 frames). The examples are built two at a time.
 demo: deps
 	@$(MAKE) -s --no-print-directory -j2 $(EXAMPLES:%=$(BUILD)/%) && echo "built: $(EXAMPLES:%=$(BUILD)/%) ($(EXAMPLE_CFLAGS))"
 	./$(BUILD)/hello
@@ -178,9 +180,11 @@ demo: deps
 	./$(BUILD)/demo 1048576
 	./$(BUILD)/pic_sort 1048576
 	./$(BUILD)/galaxy 4096 60 20 $(BUILD)
-	@echo "demo: 5 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
+	./$(BUILD)/splats --range 14:16 --frames 3 --png $(BUILD)/splats.png
+	@echo "demo: 6 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
 	  "by events), demo (scan, pack, split, sort and gather, segmented bitonic sort of 2^20), pic_sort (sorts and" \
-	  "binnings of 2^20 particles), galaxy (energy and momentum of 4096 bodies over 60 Barnes-Hut steps)"
+	  "binnings of 2^20 particles), galaxy (energy and momentum of 4096 bodies over 60 Barnes-Hut steps), splats" \
+	  "(cull, pack, depth keys, sort and gather of 2^14..2^16 Gaussians chained by events with a device count)"
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
