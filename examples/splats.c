@@ -3,14 +3,15 @@
  * read-back of the visible count anywhere in the chain:
  *   1. cull     a kernel of this file: a 0/1 flag per splat (its centre
  *               between the near and far planes, its 3-sigma sphere
- *               reaching inside the four side planes) and its view depth
- *   2. pack     clsort_pack: the depths and splat indices of the visible
+ *               reaching inside the four side planes) and its 24-bit depth
+ *               key (the view depth quantized between the near and far
+ *               planes; made for every splat, so that no launch waits for
+ *               the count)
+ *   2. pack     clsort_pack: the keys and splat indices of the visible
  *               splats to the front, their count left on the device
- *   3. keys     a kernel of this file, sized by that count word: 24-bit
- *               keys, the depth quantized between the near and far planes
- *   4. sort     clsort_sort: 24 key bits, descending, the splat index as a
+ *   3. sort     clsort_sort: 24 key bits, descending, the splat index as a
  *               u32 payload, enq->count = the packed count
- *   5. gather   clsort_gather: the 32-byte splat records in draw order,
+ *   4. gather   clsort_gather: the 32-byte splat records in draw order,
  *               enq->count = the packed count
  * Draw order is back to front (farthest first), as alpha blending with the
  * "over" operator needs: the nearer splat is composited last. Equal keys
@@ -65,12 +66,12 @@ typedef struct camera {
  * reference (view_of, key_of) takes, and a conversion that rounds toward
  * zero as C's does: the reference's results are the device's bit for bit.
  * The cull kernel reads the first half of each 32-byte record (centre and
- * scale) as a float4. The depth is clamped to [near, far] by the flag: a
- * centre outside that range gets no key. */
+ * scale) as a float4. A centre outside [near, far] is not visible, so its
+ * key (clamped to 0 .. 2^24 - 1 like every key) is never packed. */
 static const char kernel_source[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"
-    "__kernel void cull(__global const float4 *splats, uint n, float16 cam,\n"
-    "                   __global uchar *flags, __global float *depth)\n"
+    "__kernel void cull(__global const float4 *splats, uint n, float16 cam, float key_scale,\n"
+    "                   __global uchar *flags, __global uint *keys)\n"
     "{\n"
     "    uint i = (uint)get_global_id(0);\n"
     "    if (i >= n) return;\n"
@@ -82,14 +83,7 @@ static const char kernel_source[] =
     "    float reach = 3.0f * p.w * cam.sf, side = cam.sb * vz;\n"
     "    flags[i] = (uchar)(vz >= cam.s3 && vz <= cam.s7 && vx - side <= reach && -vx - side <= reach &&\n"
     "                       vy - side <= reach && -vy - side <= reach);\n"
-    "    depth[i] = vz;\n"
-    "}\n"
-    "__kernel void depth_keys(__global const float *depth, __global const uint *count, uint n,\n"
-    "                         float near_z, float key_scale, __global uint *keys)\n"
-    "{\n"
-    "    uint i = (uint)get_global_id(0);\n"
-    "    if (i >= min(count[0], n)) return;\n"
-    "    keys[i] = min(convert_uint_sat((depth[i] - near_z) * key_scale), 0xffffffu);\n"
+    "    keys[i] = min(convert_uint_sat((vz - cam.s3) * key_scale), 0xffffffu);\n"
     "}\n";
 
 /* Everything a run owns on the device; released by pipeline_release. */
@@ -97,9 +91,9 @@ typedef struct pipeline {
     clsort_context *cs;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel cull, keys;
-    size_t wg; /* the work-group size of both kernels (a power of two, at most 128) */
-    cl_mem splats, iota, flags, depth, vis_depth, vis_index, count, vis_keys, sorted_keys, sorted_index, drawn;
+    cl_kernel cull;
+    size_t wg; /* the cull kernel's work-group size (a power of two, at most 128) */
+    cl_mem splats, iota, flags, keys, vis_keys, vis_index, count, sorted_keys, sorted_index, drawn;
 } pipeline;
 
 static double now_ms(void)
@@ -213,7 +207,7 @@ static float axis_of(float dx, float dy, float dz, const float a[3])
     return s + pz;
 }
 
-/* The cull kernel's flag and depth for one splat. */
+/* The cull kernel's flag and view depth for one splat (key_of makes its key). */
 static int view_of(const splat *s, const camera *c, float *depth)
 {
     float dx = s->x - c->eye[0], dy = s->y - c->eye[1], dz = s->z - c->eye[2];
@@ -236,16 +230,14 @@ static uint32_t key_of(float depth, const camera *c)
  * failed (named). */
 static int pipeline_release(pipeline *p)
 {
-    cl_mem *m[11];
+    cl_mem *m[10];
     size_t i;
     int failed = 0;
-    m[0] = &p->splats, m[1] = &p->iota, m[2] = &p->flags, m[3] = &p->depth, m[4] = &p->vis_depth;
-    m[5] = &p->vis_index, m[6] = &p->count, m[7] = &p->vis_keys, m[8] = &p->sorted_keys;
-    m[9] = &p->sorted_index, m[10] = &p->drawn;
-    for (i = 0; i < 11; ++i)
+    m[0] = &p->splats, m[1] = &p->iota, m[2] = &p->flags, m[3] = &p->keys, m[4] = &p->vis_keys;
+    m[5] = &p->vis_index, m[6] = &p->count, m[7] = &p->sorted_keys, m[8] = &p->sorted_index, m[9] = &p->drawn;
+    for (i = 0; i < 10; ++i)
         if (*m[i]) failed |= cl_failed(clReleaseMemObject(*m[i]), "clReleaseMemObject");
     if (p->cull) failed |= cl_failed(clReleaseKernel(p->cull), "clReleaseKernel");
-    if (p->keys) failed |= cl_failed(clReleaseKernel(p->keys), "clReleaseKernel");
     if (p->program) failed |= cl_failed(clReleaseProgram(p->program), "clReleaseProgram");
     clsort_destroy(p->cs);
     memset(p, 0, sizeof *p);
@@ -268,7 +260,6 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
     cl_device_id dev;
     cl_int e = CL_SUCCESS;
     size_t i;
-    int k;
     memset(p, 0, sizeof *p);
     if (!iota) {
         fprintf(stderr, "splats: out of host memory\n");
@@ -290,26 +281,23 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
     }
     p->cull = clCreateKernel(p->program, "cull", &e);
     if (cl_failed(e, "clCreateKernel(cull)")) goto fail;
-    p->keys = clCreateKernel(p->program, "depth_keys", &e);
-    if (cl_failed(e, "clCreateKernel(depth_keys)")) goto fail;
     /* An explicit work-group size and a grid rounded up to it: left to the
      * implementation, the size must divide n, and an n with few small
      * factors gets narrow work-groups (on PoCL a frame of n = 17867 = 17 x
      * 1051 splats took 2.7 times as long as with this grid). */
-    for (k = 0; k < 2; ++k) {
+    {
         size_t most = 0;
-        e = clGetKernelWorkGroupInfo(k ? p->keys : p->cull, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL);
+        e = clGetKernelWorkGroupInfo(p->cull, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL);
         if (cl_failed(e, "clGetKernelWorkGroupInfo")) goto fail;
-        for (p->wg = k ? p->wg : 128; p->wg > most && p->wg > 1;) p->wg /= 2;
+        for (p->wg = 128; p->wg > most && p->wg > 1;) p->wg /= 2;
     }
     p->splats = make_buffer(p, CL_MEM_READ_ONLY, cap * sizeof(splat), scene, &e);
     p->iota = make_buffer(p, CL_MEM_READ_ONLY, cap * 4, iota, &e);
     p->flags = make_buffer(p, CL_MEM_READ_WRITE, cap, NULL, &e);
-    p->depth = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
-    p->vis_depth = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
+    p->keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
+    p->vis_keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->vis_index = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->count = make_buffer(p, CL_MEM_READ_WRITE, 4, NULL, &e);
-    p->vis_keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->sorted_keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->sorted_index = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->drawn = make_buffer(p, CL_MEM_READ_WRITE, cap * sizeof(splat), NULL, &e);
@@ -328,7 +316,7 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
 {
     const size_t global = (n + p->wg - 1) / p->wg * p->wg; /* work-items past n return */
     const cl_uint un = (cl_uint)n;
-    cl_event ev[5] = {NULL, NULL, NULL, NULL, NULL};
+    cl_event ev[4] = {NULL, NULL, NULL, NULL};
     cl_float16 cam;
     clsort_split_desc pd;
     clsort_sort_desc sd;
@@ -343,22 +331,23 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     }
     cam.s[3] = c->near_z, cam.s[7] = c->far_z, cam.s[11] = c->tan_half, cam.s[15] = c->plane_scale;
 
-    /* 1. cull: a flag and a depth per splat */
+    /* 1. cull: a flag and a key per splat */
     e = clSetKernelArg(p->cull, 0, sizeof(cl_mem), &p->splats);
     if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 1, sizeof un, &un);
     if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 2, sizeof cam, &cam);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 3, sizeof(cl_mem), &p->flags);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 4, sizeof(cl_mem), &p->depth);
+    if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 3, sizeof(cl_float), &c->key_scale);
+    if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 4, sizeof(cl_mem), &p->flags);
+    if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 5, sizeof(cl_mem), &p->keys);
     if (cl_failed(e, "clSetKernelArg(cull)")) goto done;
     if (cl_failed(clEnqueueNDRangeKernel(p->queue, p->cull, 1, NULL, &global, &p->wg, 0, NULL, &ev[0]),
                   "clEnqueueNDRangeKernel(cull)"))
         goto done;
 
-    /* 2. pack: the visible splats' depths (as 4-byte keys) and indices, in
-     * splat order, and their count into p->count; the count stays there
-     * (the host argument, which would block, is NULL) */
+    /* 2. pack: the visible splats' keys and indices, in splat order, and
+     * their count into p->count; the count stays there (the host argument,
+     * which would block, is NULL) */
     memset(&pd, 0, sizeof pd);
-    pd.type = CLSORT_F32;
+    pd.type = CLSORT_U32;
     pd.flags_kind = CLSORT_FLAGS_U8;
     pd.flags = p->flags;
     pd.values_in = p->iota;
@@ -369,22 +358,9 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     enq.num_events_in_wait_list = 1;
     enq.event_wait_list = &ev[0];
     enq.event = &ev[1];
-    if (clsort_failed(clsort_pack(p->cs, p->depth, p->vis_depth, n, &pd, NULL, &enq), p, "clsort_pack")) goto done;
+    if (clsort_failed(clsort_pack(p->cs, p->keys, p->vis_keys, n, &pd, NULL, &enq), p, "clsort_pack")) goto done;
 
-    /* 3. 24-bit depth keys of the visible splats: the kernel reads the count
-     * word, its work-items past the count return (n is the capacity) */
-    e = clSetKernelArg(p->keys, 0, sizeof(cl_mem), &p->vis_depth);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->keys, 1, sizeof(cl_mem), &p->count);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->keys, 2, sizeof un, &un);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->keys, 3, sizeof(cl_float), &c->near_z);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->keys, 4, sizeof(cl_float), &c->key_scale);
-    if (e == CL_SUCCESS) e = clSetKernelArg(p->keys, 5, sizeof(cl_mem), &p->vis_keys);
-    if (cl_failed(e, "clSetKernelArg(depth_keys)")) goto done;
-    if (cl_failed(clEnqueueNDRangeKernel(p->queue, p->keys, 1, NULL, &global, &p->wg, 1, &ev[1], &ev[2]),
-                  "clEnqueueNDRangeKernel(depth_keys)"))
-        goto done;
-
-    /* 4. sort: 24 key bits (3 passes of 8), largest depth first, the splat
+    /* 3. sort: 24 key bits (3 passes of 8), largest depth first, the splat
      * index moving with its key; the first count keys (device count) */
     memset(&sd, 0, sizeof sd);
     sd.end_bit = 24;
@@ -393,13 +369,13 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     sd.values_out = p->sorted_index;
     sd.value_size = 4;
     enq.count = p->count;
-    enq.event_wait_list = &ev[2];
-    enq.event = &ev[3];
+    enq.event_wait_list = &ev[1];
+    enq.event = &ev[2];
     if (clsort_failed(clsort_sort(p->cs, p->vis_keys, p->sorted_keys, n, &sd, &enq), p, "clsort_sort")) goto done;
 
-    /* 5. gather: the splat records in draw order, the first count */
-    enq.event_wait_list = &ev[3];
-    enq.event = &ev[4];
+    /* 4. gather: the splat records in draw order, the first count */
+    enq.event_wait_list = &ev[2];
+    enq.event = &ev[3];
     if (clsort_failed(clsort_gather(p->cs, p->splats, p->drawn, p->sorted_index, n, sizeof(splat), &enq), p,
                       "clsort_gather"))
         goto done;
@@ -407,7 +383,7 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
 done:
     if (failed) /* let what was enqueued end before its events go */
         cl_failed(clFinish(p->queue), "clFinish");
-    for (k = 0; k < 5; ++k)
+    for (k = 0; k < 4; ++k)
         if (ev[k]) failed |= cl_failed(clReleaseEvent(ev[k]), "clReleaseEvent");
     return failed;
 }
