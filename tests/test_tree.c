@@ -1132,7 +1132,7 @@ static uint32_t tree_dc_word(clsort_context *cs, cl_mem m)
  * for m >= 4000, and (nbody) clsort_nbody_accel / clsort_nbody with the
  * method and the count against the same calls with n = m. */
 static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const float *host, size_t cap, size_t count,
-                        const clsort_tree_desc *td, int nbody)
+                        const clsort_tree_desc *td, int radius, int nbody)
 {
     const size_t m = count < cap ? count : cap;
     const int three = td->dims != 2;
@@ -1252,7 +1252,7 @@ static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const fl
         if (worst > nb_max_ratio) nb_max_ratio = worst;
         nd.theta = 0.5;
     }
-    { /* radius queries: 37 points of the set (the count's first, where it has some) and a few outside */
+    if (radius) { /* radius queries: 37 points of the set (the count's first, where it has some) and a few outside */
         enum { NQ = 37 };
         uint32_t ca[NQ], cb[NQ], oa[NQ + 1], ob[NQ + 1], ref;
         cl_mem dq = buffer(cs, NQ * 16, NULL), dca = buffer(cs, NQ * 4, NULL), dcb = buffer(cs, NQ * 4, NULL);
@@ -1334,10 +1334,8 @@ static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const fl
 
 /* The device count over the capacities and counts of test_devcount.c: 3D
  * bodies (Plummer, duplicates, clustered) in turn, and 2D points with 64-bit
- * codes and a given box on one path (both at --full); --quick samples the
- * counts (below) and runs the N-body calls at every third count of the
- * smaller capacities (every count at --full); the tree's own view.count as
- * the next build's enq->count; a tree grown by a counted build. */
+ * codes and a given box; --quick samples (below); the tree's own view.count
+ * as the next build's enq->count; a tree grown by a counted build. */
 static void tree_device_count(const test_env *e)
 {
     static const int dists[3] = {T_PLUMMER, T_DUP, T_CLUSTER};
@@ -1378,10 +1376,15 @@ static void tree_device_count(const test_env *e)
         nk = dc_counts(cap, counts, e->tiny);
         for (k = 0; k < nk; ++k) {
             /* --quick: the largest capacity at every fourth count, the N-body
-             * calls at every third count of the others */
+             * calls at every third count of the others; radius queries and
+             * N-body (path-independent kernels over the build) and the 2D
+             * variant on one path, the builds and Barnes-Hut (the sort is
+             * the path's) on both */
             if (e->quick && cap > 5000 && k % 4) continue;
-            tree_dc_one(cs, a, pos, host, cap, counts[k], &td, !e->quick || (k % 3 == 0 && cap < 5000));
-            if (quick_variant(e, 0) && (!e->quick || k % 2 == 0)) tree_dc_one(cs, a2, pos2, NULL, cap, counts[k], &td2, 0);
+            tree_dc_one(cs, a, pos, host, cap, counts[k], &td, quick_variant(e, 0),
+                        quick_variant(e, 0) && (!e->quick || (k % 3 == 0 && cap < 5000)));
+            if (quick_variant(e, 0) && (!e->quick || k % 2 == 0))
+                tree_dc_one(cs, a2, pos2, NULL, cap, counts[k], &td2, 0, 0);
         }
         { /* view.count as the next build's enq->count: the same tree again */
             clsort_tree_view v1, v2;
