@@ -1128,11 +1128,11 @@ static uint32_t tree_dc_word(clsort_context *cs, cl_mem m)
  * for 3D trees, with the caller's count word changed after the build (the
  * tree keeps its own), Barnes-Hut and radius queries of both trees equal
  * (accelerations past m untouched, radius counts brute force), exactness
- * against direct sums for m <= 700 (theta 1e-6), the RMS error at theta 0.5
+ * against direct sums for m <= exact_max (theta 1e-6), the RMS error at theta 0.5
  * for m >= 4000, and (nbody) clsort_nbody_accel / clsort_nbody with the
  * method and the count against the same calls with n = m. */
 static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const float *host, size_t cap, size_t count,
-                        const clsort_tree_desc *td, int radius, int nbody)
+                        const clsort_tree_desc *td, size_t exact_max, int radius, int nbody)
 {
     const size_t m = count < cap ? count : cap;
     const int three = td->dims != 2;
@@ -1239,7 +1239,7 @@ static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const fl
         check(sr > 0 && sqrt(se / sr) <= rms_s[1], "device count tree: BH theta 0.5 RMS error against direct sums",
               count, what, 0, rms_s[1], sr > 0 ? sqrt(se / sr) : -1);
     }
-    if (m > 0 && m <= 700) { /* every node opened: the direct sum within (N + 16) u S */
+    if (m > 0 && m <= exact_max) { /* every node opened: the direct sum within (N + 16) u S */
         double worst = 0;
         int ok = 1;
         nd.theta = 1e-6;
@@ -1382,10 +1382,11 @@ static void tree_device_count(const test_env *e)
              * variant on one path, the builds and Barnes-Hut (the sort is
              * the path's) on both */
             if (e->quick && cap > 5000 && k % 4) continue;
-            tree_dc_one(cs, a, pos, host, cap, counts[k], &td, quick_variant(e, 0),
-                        quick_variant(e, 0) && (!e->quick || (k % 3 == 0 && cap < 5000)));
-            if (quick_variant(e, 0) && (!e->quick || k % 2 == 0))
-                tree_dc_one(cs, a2, pos2, NULL, cap, counts[k], &td2, 0, 0);
+            /* --tiny (oclgrind): exactness up to 70 bodies, N-body at one count */
+            tree_dc_one(cs, a, pos, host, cap, counts[k], &td, e->tiny ? 70 : 700, quick_variant(e, 0),
+                        quick_variant(e, 0) && (e->tiny ? k == nk / 2 : !e->quick || (k % 3 == 0 && cap < 5000)));
+            if (quick_variant(e, 0) && (!e->quick || k % (e->tiny ? 3u : 2u) == 0))
+                tree_dc_one(cs, a2, pos2, NULL, cap, counts[k], &td2, 0, 0, 0);
         }
         { /* view.count as the next build's enq->count: the same tree again */
             clsort_tree_view v1, v2;
