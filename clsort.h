@@ -2139,7 +2139,7 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 
 #define CLSORT__ERROR_SIZE 8192
 #define CLSORT__MAX_PROGRAMS 96 /* specializations kept per context (LRU beyond) */
-#define CLSORT__MAX_KERNELS 16  /* kernels per program (the tree program under a loop budget: 13) */
+#define CLSORT__MAX_KERNELS 16  /* kernels per program (the tree program under a loop budget: 14) */
 #define CLSORT__MAX_SOURCES 6   /* kernels/ files per program */
 #define CLSORT__MAX_ARGS 24     /* arguments per kernel */
 #define CLSORT__MAX_SCRATCH 48  /* named scratch buffers per context */
@@ -9312,7 +9312,8 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
 
 /* >>tree ---------------------------------------------------------------------
  * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
- * the box (tree_box_init, tree_box_reduce, tree_box_final), Morton codes
+ * the tree's copy of a device count (tree_count), the box (tree_box_init,
+ * tree_box_reduce, tree_box_final), Morton codes
  * (tree_keys), the radix sort with the permutation (>>radix), the points in
  * sorted order (tree_points), the radix tree (tree_build), the summaries
  * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
