@@ -1706,8 +1706,8 @@ CLSORT_API void clsort_tree_destroy(clsort_tree *tree);
  * buffers (a view's). enq->count (optional, see DEVICE COUNTS): the points
  * are the first m = min(that uint32, n) records, n the capacity; the tree
  * copies m into its own view.count, which its later calls (clsort_tree_accel,
- * clsort_tree_radius) read, so the caller may change its count buffer once
- * the build is enqueued. m = 0 is an empty tree: no node (parents untouched),
+ * clsort_tree_radius) read, so commands after the build may change the
+ * caller's count buffer. m = 0 is an empty tree: no node (parents untouched),
  * accel writes nothing, radius counts 0 for every query. The count buffer
  * may be the tree's own view.count; no other of its buffers. */
 CLSORT_API clsort_result clsort_tree_build(clsort_context *ctx, clsort_tree *tree, cl_mem positions, size_t n,
