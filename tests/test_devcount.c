@@ -7,7 +7,7 @@
  * -> pack -> sort -> gather chain on events whose count never comes to the
  * host, and the refusals. Its cases join the scan, split, gather, radix and
  * binning parts; the tree part (builds, Barnes-Hut, radius queries, N-body)
- * and the select part use its helpers for their own. Included by
+ * and the select part use its functions for their own. Included by
  * tests/test_clsort.c first. */
 
 #define DC_FILL 0xa5 /* the bytes outputs start with: past the count they must stay */

@@ -393,7 +393,7 @@ static void select_arguments(const test_env *e)
     if (err == CL_SUCCESS) clReleaseMemObject(ro);
 }
 
-/* One device-count call (test_devcount.c's helpers): keys of type t with
+/* One device-count call (test_devcount.c's functions): keys of type t with
  * u32 values (the input index), capacity cap, count at DC_AT of a noisy
  * buffer; against the reference over the first min(count, cap) keys: the
  * kept keys and values in order, the outputs' bytes past the kept count as

@@ -1086,7 +1086,7 @@ static void tree_radius_into_tree(const test_env *e)
     clsort_tree_destroy(tree);
 }
 
-/* ---- device counts (clsort_enqueue.count; test_devcount.c's helpers) ---- */
+/* ---- device counts (clsort_enqueue.count; test_devcount.c's functions) ---- */
 
 /* The view's arrays as (buffer, element bytes, elements for m points), in
  * one order: codes, permutation, points, nodes, parents, box_lo, box_hi,
