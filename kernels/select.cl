@@ -5,11 +5,13 @@
  * rules: a NaN key passes only NOT_EQUAL). The comparison is an argument, so
  * that one program per key type serves all of them (every work-item takes
  * the same case).
- * One key per work-item. */
-__kernel void select_flags(__global const KT *keys, __global uchar *flags, ulong n, KT a, KT b, uint cmp)
+ * One key per work-item; with a device count (COUNT_ARGS) the keys below it
+ * only: the pack that follows reads no flag past it. */
+__kernel void select_flags(__global const KT *keys, __global uchar *flags, ulong cap, KT a, KT b,
+                           uint cmp COUNT_ARGS)
 {
     ulong i = get_global_id(0);
-    if (i >= n) return;
+    if (i >= DEVICE_N(cap)) return;
     KT k = keys[i];
     int pass;
     switch (cmp) {

@@ -16,8 +16,18 @@
  *                pieces of a bounded number of moves, one launch each (a
  *                device with a loop budget, clsort.h >>loop budget)
  *
+ * Device counts (common.cl COUNT_ARGS): every kernel over the points takes
+ * the host's n as the capacity cap its launch is sized for and the point
+ * count n = DEVICE_N(cap) from the device (dev_count NULL: cap). A build
+ * with a device count first copies it, clamped, into the tree's own word
+ * (tree_count); every later kernel of the build and of the tree's later
+ * calls reads that word, so a caller who changes its count buffer after the
+ * build changes nothing. Work-items at and past n (past n - 1 internal
+ * nodes) exit at once: no kernel here has a barrier after its exit.
+ *
  * Node numbering (n points, n >= 1): internal nodes 0 .. n-2 (node 0 is the
  * root when n >= 2), leaf j is node n-1+j, so the root is always node 0.
+ * n = 0 has no node: nothing is written past the box and the count.
  * nodes[k] (internal k) = (left, right, first, last): the two children and the
  * range of sorted points [first, last] below it; the split gamma is the last
  * point of the left child. parents[node] = its internal parent, ~0 for node 0.
@@ -56,11 +66,13 @@ __kernel void tree_box_init(__global uint *box)
 }
 
 /* Min and max of every finite coordinate: a grid-stride loop per work-item,
- * a local reduction, one atomic per work-group and axis. */
-__kernel void tree_box_reduce(__global const float *pos, uint n, ulong stride, ulong offset, __global uint *box)
+ * a local reduction, one atomic per work-group and axis. Every work-item
+ * reaches the barriers (past the count its loop is empty). */
+__kernel void tree_box_reduce(__global const float *pos, uint cap, ulong stride, ulong offset,
+                              __global uint *box COUNT_ARGS)
 {
     __local uint smin[3][WG], smax[3][WG];
-    const uint lid = (uint)get_local_id(0);
+    const uint lid = (uint)get_local_id(0), n = (uint)DEVICE_N(cap);
     uint mn[3] = {0xffffffffu, 0xffffffffu, 0xffffffffu}, mx[3] = {0u, 0u, 0u};
     for (uint i = (uint)get_global_id(0); i < n; i += (uint)get_global_size(0)) {
         __global const float *p = pos + (ulong)i * stride + offset;
@@ -122,6 +134,15 @@ __kernel void tree_box_final(__global uint *box, uint given, float4 glo, float4 
     f[15] = 0.0f;
 }
 
+/* own[0] = the build's device count clamped to the capacity: the tree's own
+ * copy, which the rest of the build and the tree's later calls read (own
+ * may be dev_count itself: the tree's count given back as the next
+ * build's; one work-item reads it before writing it). */
+__kernel void tree_count(__global uint *own, uint cap COUNT_ARGS)
+{
+    if (get_global_id(0) == 0) own[0] = (uint)DEVICE_N(cap);
+}
+
 /* The cell of coordinate p along an axis: floor((p - lo) * scale) clamped
  * into [0, 2^BPA) (NaN: 0). */
 inline ulong tr_cell(float p, float lo, float scale)
@@ -132,11 +153,11 @@ inline ulong tr_cell(float p, float lo, float scale)
 }
 
 /* codes[i] = the Morton code of point i (x in the lowest bit). */
-__kernel void tree_keys(__global const float *pos, __global KEY_T *codes, uint n, ulong stride, ulong offset,
-                        __global const float *box)
+__kernel void tree_keys(__global const float *pos, __global KEY_T *codes, uint cap, ulong stride, ulong offset,
+                        __global const float *box COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0);
-    if (i >= n) return;
+    if (i >= DEVICE_N(cap)) return;
     __global const float *p = pos + (ulong)i * stride + offset;
     const float scale = box[11];
     ulong c = tr_cell(p[0], box[8], scale), key;
@@ -151,11 +172,11 @@ __kernel void tree_keys(__global const float *pos, __global KEY_T *codes, uint n
 
 /* points[i] = (x, y, z (0 in 2D), mass (1 without masses)) of the record
  * perm[i]: the points in Morton order. */
-__kernel void tree_points(__global const float *pos, __global const uint *perm, __global float4 *points, uint n,
-                          ulong stride, ulong offset, ulong mass_offset, uint has_mass)
+__kernel void tree_points(__global const float *pos, __global const uint *perm, __global float4 *points, uint cap,
+                          ulong stride, ulong offset, ulong mass_offset, uint has_mass COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0);
-    if (i >= n) return;
+    if (i >= DEVICE_N(cap)) return;
     __global const float *r = pos + (ulong)perm[i] * stride;
     /* scalar stores: oclgrind 21.10 calls the lanes of a vector built from
      * scalars uninitialized */
@@ -177,12 +198,32 @@ inline int tr_delta(__global const KEY_T *codes, long n, long i, long j)
     return (int)clz(a ^ b);
 }
 
+/* The words tree_summaries passes between work-items start as TR_UNSET
+ * (see tr_get below); tree_build sets its node's, a launch before
+ * tree_summaries reads them. */
+#define TR_UNSET 0xffffffffu
+
 /* Internal node i of n - 1 (Karras 2012, figure 4): its range's direction,
- * length by exponential then binary search, split by binary search. */
-__kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *nodes, __global uint *parents)
+ * length by exponential then binary search, split by binary search. Also
+ * the node's start for tree_summaries: its arrival counter 0 and its
+ * summary words TR_UNSET (written here rather than by host fills over the
+ * capacity, so that the cost follows the count); the launch has at least
+ * one work-item, which marks the root of a single point (node 0, the leaf
+ * itself) with the parent ~0. */
+__kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *nodes, __global uint *parents,
+                         __global uint *flags, __global uint *lo, __global uint *hi, __global uint *com,
+                         __global uint *quad COUNT_ARGS)
 {
-    const long n = (long)n32, i = (long)get_global_id(0);
+    const long n = (long)DEVICE_N(cap), i = (long)get_global_id(0);
+    if (n == 1 && i == 0) parents[0] = 0xffffffffu;
     if (i >= n - 1) return;
+    flags[i] = 0u;
+    for (uint w = 0; w < 4u; ++w) {
+        lo[4 * i + w] = TR_UNSET;
+        hi[4 * i + w] = TR_UNSET;
+        com[4 * i + w] = TR_UNSET;
+    }
+    for (uint w = 0; w < 8u; ++w) quad[8 * i + w] = TR_UNSET;
     const int d = tr_delta(codes, n, i, i + 1) - tr_delta(codes, n, i, i - 1) >= 0 ? 1 : -1;
     const int dmin = tr_delta(codes, n, i, i - d);
     long lmax = 2;
@@ -216,7 +257,7 @@ __kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *
  * through atomics both ways, as reduce.cl's look-back values, so that no
  * cache serves a stale copy and no plain read races with a plain write (an
  * atomic exchange to write, an atomic or of 0 to read). Each word proves
- * itself: the host fills them with TR_UNSET, a NaN that tr_put never
+ * itself: tree_build sets them to TR_UNSET, a NaN that tr_put never
  * stores (it stores another NaN instead), and tr_get waits until its word
  * holds something else. So no order between the 17 words of a node and its
  * arrival counter is needed, which OpenCL 1.2 does not give across work-groups:
@@ -228,7 +269,6 @@ __kernel void tree_build(__global const KEY_T *codes, uint n32, __global uint4 *
  * small: radius queries missed 5 to 68 of 998702844 pairs in 3 of 17
  * builds). The wait ends: the word's writer issued its exchange before the
  * counter increment that let this work-item in. */
-#define TR_UNSET 0xffffffffu
 inline float tr_get(volatile __global float *p)
 {
     uint w;
@@ -291,7 +331,7 @@ inline void tr_shift(tr_node *r, tr_node a)
 }
 
 /* One work-item per leaf climbs towards the root: at each parent it
- * increments the parent's arrival counter (cleared by the host); the first
+ * increments the parent's arrival counter (cleared by tree_build); the first
  * to arrive stops, the second (both children are then complete) computes
  * the parent from its two children and climbs on. No assumption on the
  * order in which work-groups run: each node is computed exactly once, after
@@ -308,9 +348,9 @@ inline void tr_shift(tr_node *r, tr_node a)
 __kernel void tree_summaries(__global const float *points, __global const uint4 *nodes,
                              __global const uint *parents, volatile __global uint *flags, volatile __global float *lo,
                              volatile __global float *hi, volatile __global float *com, volatile __global float *quad,
-                             uint n)
+                             uint cap COUNT_ARGS)
 {
-    const uint j = (uint)get_global_id(0);
+    const uint j = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (j >= n || n < 2u) return;
     uint node = n - 1u + j;
     /* the summary of the node climbed from, kept in registers: only the
@@ -426,11 +466,12 @@ inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const floa
 }
 
 __kernel void tree_accel(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
-                         __global const float4 *com, __global const float4 *quad, __global const uint *perm, uint n,
+                         __global const float4 *com, __global const float4 *quad, __global const uint *perm, uint cap,
                          float open2, float eps2, float G, float dt, __global const float4 *pos_old,
-                         __global float4 *pos_new, __global float4 *vel, __global float4 *acc_out, uint mode)
+                         __global float4 *pos_new, __global float4 *vel, __global float4 *acc_out,
+                         uint mode COUNT_ARGS)
 {
-    const uint i = (uint)get_global_id(0);
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= n) return;
     const float4 pi = points[i];
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
@@ -496,11 +537,16 @@ inline int tr_radius_reaches(uint c, float qx, float qy, float qz, __global cons
 
 __kernel void tree_radius(__global const float *queries, uint nq, ulong stride, ulong offset,
                           __global const float4 *points, __global const uint4 *nodes, __global const float4 *lo,
-                          __global const float4 *hi, __global const uint *perm, uint n, float r2,
-                          __global uint *counts, __global const uint *offsets, __global uint *indices, uint fill)
+                          __global const float4 *hi, __global const uint *perm, uint cap, float r2,
+                          __global uint *counts, __global const uint *offsets, __global uint *indices,
+                          uint fill COUNT_ARGS)
 {
-    const uint i = (uint)get_global_id(0);
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= nq) return;
+    if (n == 0u) { /* a tree of no point: no node to walk */
+        if (!fill) counts[i] = 0u;
+        return;
+    }
     __global const float *qr = queries + (ulong)i * stride + offset;
     const float qx = qr[0], qy = qr[1], qz = DIMS == 3 ? qr[2] : 0.0f;
     const uint base = fill ? offsets[i] : 0u;
@@ -560,11 +606,12 @@ inline uint tr_next(__global const uint4 *nodes, __global const uint *parents, u
 
 __kernel void tree_accel_piece(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
                                __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
-                               __global const uint *perm, uint n, float open2, float eps2, float G, float dt,
+                               __global const uint *perm, uint cap, float open2, float eps2, float G, float dt,
                                __global const float4 *pos_old, __global float4 *pos_new, __global float4 *vel,
-                               __global float4 *acc_out, uint mode, __global uint *ws, uint steps, uint piece)
+                               __global float4 *acc_out, uint mode, __global uint *ws, uint steps,
+                               uint piece COUNT_ARGS)
 {
-    const uint i = (uint)get_global_id(0);
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= n) return;
     __global uint *w = ws + 8UL * i;
     const float4 pi = points[i];
@@ -602,12 +649,16 @@ __kernel void tree_accel_piece(__global const float4 *points, __global const uin
 __kernel void tree_radius_piece(__global const float *queries, uint nq, ulong stride, ulong offset,
                                 __global const float4 *points, __global const uint4 *nodes,
                                 __global const uint *parents, __global const float4 *lo, __global const float4 *hi,
-                                __global const uint *perm, uint n, float r2, __global uint *counts,
+                                __global const uint *perm, uint cap, float r2, __global uint *counts,
                                 __global const uint *offsets, __global uint *indices, uint fill, __global uint *ws,
-                                uint steps, uint piece)
+                                uint steps, uint piece COUNT_ARGS)
 {
-    const uint i = (uint)get_global_id(0);
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= nq) return;
+    if (n == 0u) { /* a tree of no point: no node to walk */
+        if ((piece & 2u) && !fill) counts[i] = 0u;
+        return;
+    }
     __global uint *w = ws + 8UL * i;
     __global const float *qr = queries + (ulong)i * stride + offset;
     const float qx = qr[0], qy = qr[1], qz = DIMS == 3 ? qr[2] : 0.0f;

@@ -241,9 +241,75 @@ static void test_budget_nbody(int tiny)
     path_name = saved;
 }
 
+/* Trees built with a device count (capacity cap, counts 0 and 2/3 of it):
+ * Barnes-Hut and radius counts with the walks in pieces (cb) equal those of
+ * one walk over a tree of n = count (cs), bit for bit; past the count the
+ * accelerations keep their bytes. */
+static void budget_tree_device_count(clsort_context *cs, clsort_context *cb, size_t cap)
+{
+    float *pos = (float *)malloc(cap * 16), *q = (float *)malloc(64 * 16);
+    unsigned char *ga = (unsigned char *)malloc(cap * 16), *wa = (unsigned char *)malloc(cap * 16);
+    uint32_t gc[64], wc[64];
+    size_t counts[2], k, i;
+    for (i = 0; i < cap * 4; ++i) pos[i] = (float)(urand() * 2 - 1) + (i % 4 == 3 ? 1.5f : 0.0f);
+    for (i = 0; i < 64 * 4; ++i) q[i] = (float)(urand() * 2 - 1);
+    counts[0] = 0;
+    counts[1] = cap * 2 / 3;
+    for (k = 0; k < 2; ++k) {
+        clsort_tree *tb = NULL, *tr = NULL;
+        /* two contexts, each its own OpenCL context: buffers for each */
+        cl_mem dp = buffer(cb, cap * 16, pos), dq = buffer(cb, 64 * 16, q), dc = dc_count_buffer(cb, counts[k]);
+        cl_mem dp_r = buffer(cs, cap * 16, pos), dq_r = buffer(cs, 64 * 16, q);
+        cl_mem acc_b = dc_out_buffer(cb, cap * 16, ga), acc_r = dc_out_buffer(cs, cap * 16, wa);
+        cl_mem cnt_b = buffer(cb, 64 * 4, NULL), cnt_r = buffer(cs, 64 * 4, NULL);
+        clsort_tree_desc td;
+        clsort_nbody_desc nd;
+        clsort_tree_radius_desc rd;
+        clsort_enqueue e;
+        int ok;
+        memset(&td, 0, sizeof td);
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        memset(&nd, 0, sizeof nd);
+        nd.softening2 = 1e-3;
+        nd.theta = 0.3;
+        nd.method = CLSORT_NBODY_BARNES_HUT;
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 0.4f;
+        dc_enq(&e, dc);
+        ok = clsort_tree_create(cb, &tb) == CLSORT_SUCCESS && clsort_tree_create(cs, &tr) == CLSORT_SUCCESS &&
+             clsort_tree_build(cb, tb, dp, cap, &td, &e) == CLSORT_SUCCESS &&
+             clsort_tree_accel(cb, tb, acc_b, &nd, NULL) == CLSORT_SUCCESS;
+        rd.counts = cnt_b;
+        ok = ok && clsort_tree_radius(cb, tb, dq, 64, &rd, NULL, NULL) == CLSORT_SUCCESS;
+        if (counts[k]) {
+            rd.counts = cnt_r;
+            ok = ok && clsort_tree_build(cs, tr, dp_r, counts[k], &td, NULL) == CLSORT_SUCCESS &&
+                 clsort_tree_accel(cs, tr, acc_r, &nd, NULL) == CLSORT_SUCCESS &&
+                 clsort_tree_radius(cs, tr, dq_r, 64, &rd, NULL, NULL) == CLSORT_SUCCESS;
+        }
+        check(ok, "loop budget: device count tree calls", counts[k], clsort_last_error(cb), 0, 0, 0);
+        download(cb, acc_b, cap * 16, ga);
+        download(cs, acc_r, cap * 16, wa);
+        download(cb, cnt_b, sizeof gc, gc);
+        if (counts[k]) download(cs, cnt_r, sizeof wc, wc);
+        else memset(wc, 0, sizeof wc);
+        check(memcmp(ga, wa, cap * 16) == 0, "loop budget: device count BH in pieces = one walk of n = count, none past it",
+              counts[k], "pieces", 0, 0, 0);
+        check(memcmp(gc, wc, sizeof gc) == 0, "loop budget: device count radius in pieces = one walk of n = count",
+              counts[k], "pieces", 0, 0, 0);
+        clReleaseMemObject(dp), clReleaseMemObject(dq), clReleaseMemObject(dc), clReleaseMemObject(acc_b);
+        clReleaseMemObject(acc_r), clReleaseMemObject(cnt_b), clReleaseMemObject(cnt_r);
+        clReleaseMemObject(dp_r), clReleaseMemObject(dq_r);
+        clsort_tree_destroy(tb);
+        clsort_tree_destroy(tr);
+    }
+    free(pos), free(q), free(ga), free(wa);
+}
+
 /* Radius queries over every point of 40000 (a walk of all 79999 nodes), and
  * Barnes-Hut and radius queries with the walks in pieces (a small budget)
- * against one walk each. */
+ * against one walk each, also over trees built with a device count. */
 static void test_budget_tree(int tiny)
 {
     clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, NULL, "clsort_create");
@@ -265,6 +331,7 @@ static void test_budget_tree(int tiny)
             test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 2, 1, 0.5f);
             clsort_tree_destroy(tree);
         }
+        budget_tree_device_count(cs, cb, tiny ? 150 : 2000);
     }
     clsort_destroy(cs);
     clsort_destroy(cb);

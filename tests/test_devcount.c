@@ -6,7 +6,9 @@
  * (clamped); the outputs past the count must keep their bytes. Then a cull
  * -> pack -> sort -> gather chain on events whose count never comes to the
  * host, and the refusals. Its cases join the scan, split, gather, radix and
- * binning parts. Included by tests/test_clsort.c. */
+ * binning parts; the tree part (builds, Barnes-Hut, radius queries, N-body)
+ * and the select part use its functions for their own. Included by
+ * tests/test_clsort.c first. */
 
 #define DC_FILL 0xa5 /* the bytes outputs start with: past the count they must stay */
 #define DC_AT 12     /* the count's byte offset in its buffer (the other words are noise) */
@@ -519,8 +521,11 @@ static void radix_device_count_chain(const test_env *e)
     free(depth), free(flags), free(idx), free(order), free(payload), free(want), free(got);
 }
 
-/* A call without device counts refuses one; a bad offset, a count buffer
- * too small or shared with an output are refused. */
+/* A call without device counts refuses one (bitonic; the tree's accel and
+ * radius queries, which read the tree's own count; all-pairs N-body); a
+ * bad offset, a count buffer too small or shared with an output are
+ * refused. The tree calls run on a tree never built: refused before any
+ * program is needed. */
 static void radix_device_count_refusals(const test_env *e)
 {
     clsort_context *cs = e->cs;
@@ -546,6 +551,36 @@ static void radix_device_count_refusals(const test_env *e)
     EXPECT_ERR(clsort_pack(cs, k, o, 64, &pd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT,
                "pack's desc.count shared with enq->count");
     EXPECT_ERR(clsort_sort(cs, k, dc, 8, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT, "sort's output is enq->count");
+    {
+        clsort_tree *tree = NULL;
+        clsort_nbody_desc nd;
+        clsort_tree_radius_desc rd;
+        memset(&nd, 0, sizeof nd);
+        nd.method = CLSORT_NBODY_BARNES_HUT;
+        nd.theta = 0.5;
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 1.0f;
+        rd.counts = o;
+        if (clsort_tree_create(cs, &tree) == CLSORT_SUCCESS) {
+            EXPECT_ERR(clsort_tree_accel(cs, tree, o, &nd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                       "tree accel refuses enq->count");
+            check(strstr(clsort_last_error(cs), "enq->count") != NULL, "the refusal names enq->count", 0, "-", 0, 0, 0);
+            EXPECT_ERR(clsort_tree_radius(cs, tree, k, 4, &rd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                       "tree radius refuses enq->count");
+            clsort_tree_destroy(tree);
+        }
+        nd.method = CLSORT_NBODY_TILED;
+        nd.dt = 1e-3;
+        EXPECT_ERR(clsort_nbody(cs, k, o, 16, &nd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "all-pairs nbody refuses enq->count");
+        check(strstr(clsort_last_error(cs), "BARNES_HUT") != NULL, "the refusal names the method that takes one", 0,
+              "-", 0, 0, 0);
+        nd.method = CLSORT_NBODY_BARNES_HUT;
+        EXPECT_ERR(clsort_nbody_accel(cs, k, dc, 2, &nd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "Barnes-Hut nbody_accel's output is enq->count");
+        check(strstr(clsort_last_error(cs), "shares memory") != NULL, "the refusal says the count is shared", 0, "-",
+              0, 0, 0);
+    }
     clReleaseMemObject(k), clReleaseMemObject(o), clReleaseMemObject(dc), clReleaseMemObject(small);
 }
 

@@ -1255,6 +1255,49 @@ static void test_radius(clsort_context *cs, clsort_tree *tree, const float *pos,
     free(q); free(cnt); free(off); free(idx); free(ref);
 }
 
+/* The tree rebuilt from the first m points with the count on the device
+ * (enq->count, n the capacity): view.count holds m, and radius queries
+ * count the points among those m (brute force). */
+static void test_tree_device_count(clsort_context *cs, clsort_tree *tree, const float *pos, size_t n, cl_mem dp)
+{
+    const size_t nq = 64, m = n * 2 / 3;
+    uint32_t m32 = (uint32_t)m, got = 0, cnt[64];
+    float q[64 * 4], r = 0.15f;
+    cl_mem dm = upload(cs, 4, &m32), dq, dc;
+    clsort_tree_desc td;
+    clsort_tree_view v;
+    clsort_tree_radius_desc rd;
+    clsort_enqueue e;
+    size_t i, j, bad = nq;
+    for (i = 0; i < 4 * nq; ++i) q[i] = (float)urand();
+    dq = upload(cs, sizeof q, q);
+    dc = upload(cs, sizeof cnt, NULL);
+    memset(&td, 0, sizeof td);
+    td.has_mass = 1;
+    td.mass_offset = 12;
+    memset(&e, 0, sizeof e);
+    e.count = dm;
+    memset(&rd, 0, sizeof rd);
+    rd.radius = r;
+    rd.counts = dc;
+    if (call_ok(cs, clsort_tree_build(cs, tree, dp, n, &td, &e), "clsort_tree_build with a device count") &&
+        call_ok(cs, clsort_tree_radius(cs, tree, dq, nq, &rd, NULL, NULL), "clsort_tree_radius (device count tree)")) {
+        clsort_tree_get_view(tree, &v);
+        download(cs, v.count, 4, &got);
+        check(v.n == n && got == m32, "device count tree: view.n the capacity, view.count the count", NULL);
+        download(cs, dc, sizeof cnt, cnt);
+        for (bad = 0; bad < nq; ++bad) {
+            uint32_t c = 0;
+            for (j = 0; j < m; ++j)
+                c += radius_d2(pos[4 * j] - q[4 * bad], pos[4 * j + 1] - q[4 * bad + 1], pos[4 * j + 2] - q[4 * bad + 2]) <=
+                     r * r;
+            if (cnt[bad] != c) break;
+        }
+    }
+    check_index(bad, nq, "device count tree: radius counts over the first count points = brute force");
+    clReleaseMemObject(dm); clReleaseMemObject(dq); clReleaseMemObject(dc);
+}
+
 static void test_tree(clsort_context *cs)
 {
     size_t n = 3001, i;
@@ -1272,6 +1315,7 @@ static void test_tree(clsort_context *cs)
         if (test_tree_build(cs, tree, pos, n, dp)) {
             test_barnes_hut(cs, tree, pos, n);
             test_radius(cs, tree, pos, n);
+            test_tree_device_count(cs, tree, pos, n, dp);
         } else {
             check(0, "Barnes-Hut and radius queries (not run: no tree)", NULL);
         }

@@ -393,6 +393,129 @@ static void select_arguments(const test_env *e)
     if (err == CL_SUCCESS) clReleaseMemObject(ro);
 }
 
+/* One device-count call (test_devcount.c's functions): keys of type t with
+ * u32 values (the input index), capacity cap, count at DC_AT of a noisy
+ * buffer; against the reference over the first min(count, cap) keys: the
+ * kept keys and values in order, the outputs' bytes past the kept count as
+ * they were, desc.count and the host count. Then desc.count as the next
+ * call's enq->count: the kept keys selected again by a second bound, against
+ * the reference over the kept ones. */
+static void select_dc_one(clsort_context *cs, clsort_type t, clsort_compare cmp, size_t cap, size_t count, int d)
+{
+    const size_t ks = clsort_type_size(t), m = count < cap ? count : cap;
+    unsigned char *keys = (unsigned char *)malloc(cap * ks + 8), *ko = (unsigned char *)malloc(cap * ks + 8);
+    unsigned char *wk = (unsigned char *)malloc(cap * ks + 8), *gk = (unsigned char *)malloc(cap * ks + 8);
+    unsigned char *k2 = (unsigned char *)malloc(cap * ks + 8), *w2 = (unsigned char *)malloc(cap * ks + 8);
+    uint32_t *vals = (uint32_t *)malloc(cap * 4 + 4), *wv = (uint32_t *)malloc(cap * 4 + 4);
+    uint32_t *gv = (uint32_t *)malloc(cap * 4 + 4), dev_count = 0, dev2 = 0;
+    unsigned char a[8], b[8], a2[8];
+    cl_mem dk, dv, dko, dvo, dkc, dco, dc, dc2;
+    clsort_select_desc sd;
+    clsort_enqueue q;
+    size_t i, kept = 0, kept2 = 0, host_count = 12345, bad;
+    char what[120];
+    int r;
+    select_fill(keys, t, cap, d);
+    select_bounds(keys, t, m, a, b);
+    select_bounds(keys, t, m, a2, a2);
+    for (i = 0; i < cap; ++i) vals[i] = (uint32_t)i;
+    dk = buffer(cs, cap * ks, keys);
+    dv = buffer(cs, cap * 4, vals);
+    dko = dc_out_buffer(cs, cap * ks, ko);
+    dvo = dc_out_buffer(cs, cap * 4, (unsigned char *)gv);
+    dkc = dc_out_buffer(cs, cap * ks, k2);
+    dco = buffer(cs, 4, NULL);
+    dc2 = buffer(cs, 4, NULL);
+    dc = dc_count_buffer(cs, count);
+    memcpy(wk, ko, cap * ks);
+    memcpy(wv, gv, cap * 4);
+    memcpy(w2, k2, cap * ks);
+    for (i = 0; i < m; ++i)
+        if (select_passes(keys, t, i, cmp, a, b)) {
+            memcpy(wk + kept * ks, keys + i * ks, ks);
+            wv[kept++] = (uint32_t)i;
+        }
+    for (i = 0; i < kept; ++i) /* the second selection: GREATER_EQUAL a2 among the kept */
+        if (select_passes(wk, t, i, CLSORT_COMPARE_GREATER_EQUAL, a2, a2)) memcpy(w2 + kept2++ * ks, wk + i * ks, ks);
+    memset(&sd, 0, sizeof sd);
+    sd.type = t;
+    sd.compare = cmp;
+    sd.a = a;
+    sd.b = b;
+    sd.values_in = dv;
+    sd.values_out = dvo;
+    sd.count = dco;
+    dc_enq(&q, dc);
+    snprintf(what, sizeof what, "device count select_if %s %s cap %lu", clsort__types[t].name, compare_names[cmp],
+             (unsigned long)cap);
+    r = clsort_select_if(cs, dk, dko, cap, &sd, &host_count, &q);
+    check(r == CLSORT_SUCCESS, what, count, select_dist_names[d], 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    /* desc.count as the next call's count, no read-back in between */
+    memset(&sd, 0, sizeof sd);
+    sd.type = t;
+    sd.compare = CLSORT_COMPARE_GREATER_EQUAL;
+    sd.a = a2;
+    sd.count = dc2;
+    memset(&q, 0, sizeof q);
+    q.count = dco;
+    r = clsort_select_if(cs, dko, dkc, cap, &sd, NULL, &q);
+    check(r == CLSORT_SUCCESS, "device count select_if: desc.count as the next call's enq->count", count,
+          select_dist_names[d], 0, 0, r);
+    download(cs, dko, cap * ks, gk);
+    download(cs, dvo, cap * 4, gv);
+    download(cs, dco, 4, &dev_count);
+    download(cs, dc2, 4, &dev2);
+    bad = dc_first_diff(gk, wk, 0, cap * ks);
+    check(bad == (size_t)-1, what, count, select_dist_names[d], bad / ks, 0, 0);
+    bad = dc_first_diff((unsigned char *)gv, (unsigned char *)wv, 0, cap * 4);
+    check(bad == (size_t)-1, "device count select_if values (stable), untouched past the kept", count,
+          select_dist_names[d], bad / 4, bad == (size_t)-1 ? 0 : wv[bad / 4], bad == (size_t)-1 ? 0 : gv[bad / 4]);
+    check(dev_count == kept && host_count == kept, "device count select_if: desc.count and the host count", count,
+          select_dist_names[d], 0, (double)kept, (double)dev_count);
+    download(cs, dkc, cap * ks, gk);
+    bad = dc_first_diff(gk, w2, 0, cap * ks);
+    check(bad == (size_t)-1 && dev2 == kept2, "device count select_if chained: the kept keys selected again", count,
+          select_dist_names[d], bad / ks, (double)kept2, (double)dev2);
+    clReleaseMemObject(dk), clReleaseMemObject(dv), clReleaseMemObject(dko), clReleaseMemObject(dvo);
+    clReleaseMemObject(dkc), clReleaseMemObject(dco), clReleaseMemObject(dc2), clReleaseMemObject(dc);
+    free(keys), free(ko), free(wk), free(gk), free(k2), free(w2), free(vals), free(wv), free(gv);
+}
+
+/* The capacities and counts of test_devcount.c, the key types and
+ * comparisons in turn (types the part's other cases build: no program of
+ * its own); the count buffer shared with desc.count is refused. */
+static void select_device_count(const test_env *e)
+{
+    static const clsort_type types[4] = {CLSORT_U32, CLSORT_F32, CLSORT_I64, CLSORT_I8};
+    size_t caps[8], counts[40], nc, nk, c, k, round = 0;
+    nc = dc_capacities(e, caps);
+    for (c = 0; c < nc; ++c) {
+        nk = dc_counts(caps[c], counts, e->tiny);
+        for (k = 0; k < nk; ++k, ++round)
+            select_dc_one(e->cs, types[round % 4], (clsort_compare)(round % 7), caps[c], counts[k],
+                          (int)(round % 4)); /* not SD_SPECIAL: the chained GREATER_EQUAL needs ordered keys */
+    }
+    {
+        uint32_t a = 3;
+        cl_mem dk = buffer(e->cs, 64 * 4, NULL), dko = buffer(e->cs, 64 * 4, NULL), dc = dc_count_buffer(e->cs, 10);
+        clsort_select_desc sd;
+        clsort_enqueue q;
+        clsort_context *cs = e->cs;
+        memset(&sd, 0, sizeof sd);
+        sd.a = &a;
+        sd.count = dc;
+        dc_enq(&q, dc);
+        EXPECT_ERR(clsort_select_if(cs, dk, dko, 64, &sd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "select_if: desc.count shared with enq->count");
+        sd.count = NULL;
+        q.count_offset = 2;
+        EXPECT_ERR(clsort_select_if(cs, dk, dko, 64, &sd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                   "select_if: enq->count_offset not a multiple of 4");
+        clReleaseMemObject(dk), clReleaseMemObject(dko), clReleaseMemObject(dc);
+    }
+}
+
 static const test_case select_cases[] = {
     {"key types x comparisons x distributions", select_types_compares, ON_BOTH, ANY_SIZE},
     {"sizes around the tiles", select_tile_sizes, ON_BOTH, NOT_TINY},
@@ -400,5 +523,6 @@ static const test_case select_cases[] = {
     {"events", select_events, ON_BOTH, NOT_TINY},
     {"prepare", select_prepare, ON_BOTH, NOT_TINY},
     {"bad arguments", select_arguments, ON_PORTABLE, NOT_TINY},
+    {"device count", select_device_count, ON_BOTH, ANY_SIZE},
 };
 static const test_part select_part = TEST_PART(select, "clsort_select_if", CTX_SHARED, 11);

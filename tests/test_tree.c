@@ -1086,6 +1086,353 @@ static void tree_radius_into_tree(const test_env *e)
     clsort_tree_destroy(tree);
 }
 
+/* ---- device counts (clsort_enqueue.count; test_devcount.c's functions) ---- */
+
+/* The view's arrays as (buffer, element bytes, elements for m points), in
+ * one order: codes, permutation, points, nodes, parents, box_lo, box_hi,
+ * com, quad. */
+enum { TDC_ARRAYS = 9 };
+static void tree_dc_arrays(const clsort_tree_view *v, size_t m, cl_mem *buf, size_t *elem, size_t *valid)
+{
+    size_t in = m > 1 ? m - 1 : 0, k;
+    buf[0] = v->codes, elem[0] = v->code_size, valid[0] = m;
+    buf[1] = v->permutation, elem[1] = 4, valid[1] = m;
+    buf[2] = v->points, elem[2] = 16, valid[2] = m;
+    buf[3] = v->nodes, elem[3] = 16, valid[3] = in;
+    buf[4] = v->parents, elem[4] = 4, valid[4] = m ? 2 * m - 1 : 0;
+    buf[5] = v->box_lo, buf[6] = v->box_hi, buf[7] = v->com;
+    for (k = 5; k < 8; ++k) elem[k] = 16, valid[k] = in;
+    buf[8] = v->quad, elem[8] = 32, valid[8] = in;
+}
+
+static size_t tree_dc_bytes(cl_mem m)
+{
+    size_t bytes = 0;
+    clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    return bytes;
+}
+
+static uint32_t tree_dc_word(clsort_context *cs, cl_mem m)
+{
+    uint32_t w = 0xdeadbeefu;
+    download(cs, m, 4, &w);
+    return w;
+}
+
+/* One count of a capacity: tree `a` (capacity cap, kept between counts:
+ * its buffers hold an earlier build) built from the first min(count, cap)
+ * = m records with enq->count against a tree built with n = m: every array
+ * of the view below m byte for byte (the box and scale too), the count word,
+ * the arrays' bytes past m as they were before the build (parents[0] set
+ * to 0 first: a build must write the root's ~0 again, m = 0 none); then,
+ * for 3D trees, with the caller's count word changed after the build (the
+ * tree keeps its own), Barnes-Hut and radius queries of both trees equal
+ * (accelerations past m untouched, radius counts brute force), exactness
+ * against direct sums for m <= exact_max (theta 1e-6), the RMS error at theta 0.5
+ * for m >= 4000, and (nbody) clsort_nbody_accel / clsort_nbody with the
+ * method and the count against the same calls with n = m. */
+static void tree_dc_one(clsort_context *cs, clsort_tree *a, cl_mem pos, const float *host, size_t cap, size_t count,
+                        const clsort_tree_desc *td, size_t exact_max, int radius, int nbody)
+{
+    const size_t m = count < cap ? count : cap;
+    const int three = td->dims != 2;
+    clsort_tree *b = tree_for_case(cs);
+    clsort_tree_view va, vb;
+    cl_mem bufa[TDC_ARRAYS], bufb[TDC_ARRAYS], dc, acc_a, acc_b;
+    size_t elem[TDC_ARRAYS], valid[TDC_ARRAYS], elemb[TDC_ARRAYS], validb[TDC_ARRAYS], k, i, bad;
+    unsigned char *before[TDC_ARRAYS], *got, *want;
+    float bounds_a[16], bounds_b[16];
+    const cl_uint zero = 0;
+    clsort_enqueue q;
+    clsort_nbody_desc nd;
+    char what[160];
+    int r;
+    if (!b) return;
+    snprintf(what, sizeof what, "device count tree %uD %u-bit cap %lu", three ? 3u : 2u, td->code_bits ? td->code_bits : 32,
+             (unsigned long)cap);
+    /* the state before: parents[0] = 0, then every array's bytes */
+    clsort_tree_get_view(a, &va);
+    if (va.parents) clEnqueueFillBuffer(clsort_cl_queue(cs), va.parents, &zero, 4, 0, 4, 0, NULL, NULL);
+    tree_dc_arrays(&va, 0, bufa, elem, valid);
+    for (k = 0; k < TDC_ARRAYS; ++k) {
+        before[k] = (unsigned char *)malloc(tree_dc_bytes(bufa[k]) + 1);
+        download(cs, bufa[k], tree_dc_bytes(bufa[k]), before[k]);
+    }
+    dc = dc_count_buffer(cs, count);
+    dc_enq(&q, dc);
+    r = clsort_tree_build(cs, a, pos, cap, td, &q);
+    check(r == CLSORT_SUCCESS, what, count, clsort_last_error(cs), 0, 0, r);
+    r = clsort_tree_build(cs, b, pos, m, td, NULL);
+    check(r == CLSORT_SUCCESS, "device count tree: the reference build (n = count)", m, clsort_last_error(cs), 0, 0, r);
+    clsort_tree_get_view(a, &va);
+    clsort_tree_get_view(b, &vb);
+    check(va.n == cap && vb.n == m, "device count tree: view.n is the capacity", count, "-", 0, (double)cap, (double)va.n);
+    check(va.count != NULL && tree_dc_word(cs, va.count) == (uint32_t)m, "device count tree: view.count holds the count",
+          count, "-", 0, (double)m, va.count ? tree_dc_word(cs, va.count) : -1.0);
+    check(m == 0 || tree_dc_word(cs, vb.count) == (uint32_t)m, "tree view.count = n without a device count", m, "-", 0,
+          (double)m, m ? tree_dc_word(cs, vb.count) : 0);
+    /* the caller's count changes once the build is enqueued: the tree keeps its own */
+    {
+        uint32_t other = (uint32_t)(cap - m / 2);
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), dc, CL_TRUE, DC_AT, 4, &other, 0, NULL, NULL);
+    }
+    tree_dc_arrays(&va, m, bufa, elem, valid);
+    tree_dc_arrays(&vb, m, bufb, elemb, validb);
+    download(cs, va.bounds, 64, bounds_a);
+    if (m) download(cs, vb.bounds, 64, bounds_b);
+    check(m == 0 || memcmp(bounds_a + 8, bounds_b + 8, 32) == 0, "device count tree: the box and scale", count, "-", 0,
+          m ? bounds_b[8] : 0, bounds_a[8]);
+    for (k = 0; k < TDC_ARRAYS; ++k) {
+        static const char *names[TDC_ARRAYS] = {"codes", "permutation", "points", "nodes", "parents", "box_lo",
+                                                "box_hi", "com", "quad"};
+        size_t total = tree_dc_bytes(bufa[k]), vbytes = valid[k] * elem[k];
+        char w2[96];
+        got = (unsigned char *)malloc(total + 1);
+        want = (unsigned char *)malloc(vbytes + 1);
+        download(cs, bufa[k], total, got);
+        download(cs, bufb[k], vbytes, want);
+        bad = dc_first_diff(got, want, 0, vbytes);
+        snprintf(w2, sizeof w2, "device count tree: view.%s below the count = the tree of n = count", names[k]);
+        check(bad == (size_t)-1, w2, count, what, bad / elem[k], 0, 0);
+        bad = dc_first_diff(got, before[k], vbytes, total);
+        snprintf(w2, sizeof w2, "device count tree: view.%s past the count keeps its bytes", names[k]);
+        check(bad == (size_t)-1, w2, count, what, bad / elem[k], bad == (size_t)-1 ? 0 : before[k][bad],
+              bad == (size_t)-1 ? 0 : got[bad]);
+        free(got);
+        free(want);
+        free(before[k]);
+    }
+    if (!three) {
+        clReleaseMemObject(dc);
+        clsort_tree_destroy(b);
+        return;
+    }
+    /* Barnes-Hut: the same accelerations as the tree of n = m, none past m */
+    got = (unsigned char *)malloc(cap * 16 + 16);
+    want = (unsigned char *)malloc(cap * 16 + 16);
+    acc_a = dc_out_buffer(cs, cap * 16, got);
+    acc_b = dc_out_buffer(cs, cap * 16, want);
+    memset(&nd, 0, sizeof nd);
+    nd.softening2 = 1e-4;
+    nd.theta = 0.5;
+    nd.method = CLSORT_NBODY_BARNES_HUT;
+    r = clsort_tree_accel(cs, a, acc_a, &nd, NULL);
+    check(r == CLSORT_SUCCESS, "device count tree: accel", count, clsort_last_error(cs), 0, 0, r);
+    if (m) clsort_tree_accel(cs, b, acc_b, &nd, NULL);
+    download(cs, acc_a, cap * 16, got);
+    download(cs, acc_b, cap * 16, want);
+    bad = dc_first_diff(got, want, 0, cap * 16);
+    check(bad == (size_t)-1, "device count tree: accel = the tree of n = count's, untouched past it", count, what,
+          bad / 16, 0, 0);
+    if (m >= 4000) { /* the error against direct sums, within the tree part's bounds for 4096 bodies */
+        size_t ns = 256, step = m / ns;
+        double se = 0, sr = 0, ref[3], S[3];
+        for (k = 0; k < ns; ++k) {
+            int c;
+            ref_accel_row(host, m, k * step, 1e-4, 1.0, ref, S);
+            for (c = 0; c < 3; ++c) {
+                double d = ((float *)got)[4 * k * step + (size_t)c] - ref[c];
+                se += d * d;
+                sr += ref[c] * ref[c];
+            }
+        }
+        check(sr > 0 && sqrt(se / sr) <= rms_s[1], "device count tree: BH theta 0.5 RMS error against direct sums",
+              count, what, 0, rms_s[1], sr > 0 ? sqrt(se / sr) : -1);
+    }
+    if (m > 0 && m <= exact_max) { /* every node opened: the direct sum within (N + 16) u S */
+        double worst = 0;
+        int ok = 1;
+        nd.theta = 1e-6;
+        r = clsort_tree_accel(cs, a, acc_a, &nd, NULL);
+        download(cs, acc_a, cap * 16, got);
+        for (i = 0; i < m; ++i)
+            if (!accel_ok(host, got, 0, m, i, 1e-4, 1.0, (double)m + 16, &worst)) ok = 0;
+        check(r == CLSORT_SUCCESS && ok, "device count tree: BH theta 1e-6 = direct sums within (N+16) u S", count,
+              what, 0, 0, worst);
+        if (worst > nb_max_ratio) nb_max_ratio = worst;
+        nd.theta = 0.5;
+    }
+    if (radius) { /* radius queries: 37 points of the set (the count's first, where it has some) and a few outside */
+        enum { NQ = 37 };
+        uint32_t ca[NQ], cb[NQ], oa[NQ + 1], ob[NQ + 1], ref;
+        cl_mem dq = buffer(cs, NQ * 16, NULL), dca = buffer(cs, NQ * 4, NULL), dcb = buffer(cs, NQ * 4, NULL);
+        cl_mem doa = buffer(cs, NQ * 4 + 4, NULL), dob = buffer(cs, NQ * 4 + 4, NULL);
+        float qs[NQ * 4];
+        clsort_tree_radius_desc rd;
+        size_t ta = 0, tb = 0, j;
+        int ok = 1;
+        for (i = 0; i < NQ; ++i)
+            for (k = 0; k < 4; ++k)
+                qs[4 * i + k] = i < 30 && m ? host[4 * ((i * 7919) % m) + k] : (float)(urand() * 4 - 2);
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), dq, CL_TRUE, 0, sizeof qs, qs, 0, NULL, NULL);
+        memset(&rd, 0, sizeof rd);
+        rd.radius = 0.3f;
+        rd.counts = dca;
+        rd.offsets = doa;
+        r = clsort_tree_radius(cs, a, dq, NQ, &rd, &ta, NULL);
+        rd.counts = dcb;
+        rd.offsets = dob;
+        if (m) clsort_tree_radius(cs, b, dq, NQ, &rd, &tb, NULL);
+        download(cs, dca, sizeof ca, ca);
+        download(cs, doa, sizeof oa, oa);
+        if (m) download(cs, dcb, sizeof cb, cb), download(cs, dob, sizeof ob, ob);
+        for (i = 0; i < NQ; ++i) { /* brute force over the first m points, in tree_radius's float operations */
+            for (j = 0, ref = 0; j < m; ++j)
+                ref += tree_d2(host[4 * j] - qs[4 * i], host[4 * j + 1] - qs[4 * i + 1], host[4 * j + 2] - qs[4 * i + 2]) <=
+                       0.3f * 0.3f;
+            if (ca[i] != ref || (m && (cb[i] != ca[i] || ob[i] != oa[i]))) ok = 0;
+        }
+        check(r == CLSORT_SUCCESS && ok && ta == tb && oa[NQ] == ta,
+              "device count tree: radius counts = brute force over the count, = the tree of n = count's", count, what,
+              0, (double)tb, (double)ta);
+        clReleaseMemObject(dq), clReleaseMemObject(dca), clReleaseMemObject(dcb), clReleaseMemObject(doa);
+        clReleaseMemObject(dob);
+    }
+    if (nbody) { /* the N-body calls with Barnes-Hut and the (changed back) count */
+        uint32_t cw = (uint32_t)count;
+        float *p1 = (float *)malloc(cap * 16 + 16), *v1 = (float *)malloc(cap * 16 + 16);
+        float *p2 = (float *)malloc(cap * 16 + 16), *v2 = (float *)malloc(cap * 16 + 16);
+        cl_mem dp1, dv1, dp2, dv2;
+        for (i = 0; i < cap * 4; ++i) v1[i] = (float)(urand() - 0.5) * 0.1f;
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), dc, CL_TRUE, DC_AT, 4, &cw, 0, NULL, NULL);
+        memset(got, DC_FILL, cap * 16);
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), acc_a, CL_TRUE, 0, cap * 16, got, 0, NULL, NULL);
+        r = clsort_nbody_accel(cs, pos, acc_a, cap, &nd, &q);
+        check(r == CLSORT_SUCCESS, "device count nbody_accel (Barnes-Hut)", count, clsort_last_error(cs), 0, 0, r);
+        download(cs, acc_a, cap * 16, got);
+        bad = dc_first_diff(got, want, 0, cap * 16);
+        check(bad == (size_t)-1, "device count nbody_accel BH = tree accel of n = count, untouched past it", count,
+              what, bad / 16, 0, 0);
+        /* 3 leapfrog steps: moved with the count, against n = m; past m untouched */
+        nd.dt = 1e-3;
+        nd.steps = 3;
+        nd.integrator = CLSORT_NBODY_LEAPFROG;
+        dp1 = buffer(cs, cap * 16, host);
+        dv1 = buffer(cs, cap * 16, v1);
+        dp2 = buffer(cs, cap * 16, host);
+        dv2 = buffer(cs, cap * 16, v1);
+        r = clsort_nbody(cs, dp1, dv1, cap, &nd, &q);
+        check(r == CLSORT_SUCCESS, "device count nbody (Barnes-Hut)", count, clsort_last_error(cs), 0, 0, r);
+        if (m) clsort_nbody(cs, dp2, dv2, m, &nd, NULL);
+        download(cs, dp1, cap * 16, p1);
+        download(cs, dv1, cap * 16, v2);
+        download(cs, dp2, cap * 16, p2);
+        bad = dc_first_diff((unsigned char *)p1, (unsigned char *)p2, 0, cap * 16);
+        check(bad == (size_t)-1 && (m == 0 || memcmp(p1, host, 16) != 0),
+              "device count nbody BH: positions = n = count's, untouched past it", count, what, bad / 16, 0, 0);
+        download(cs, dv2, cap * 16, p2);
+        bad = dc_first_diff((unsigned char *)v2, (unsigned char *)p2, 0, cap * 16);
+        check(bad == (size_t)-1, "device count nbody BH: velocities = n = count's, untouched past it", count, what,
+              bad / 16, 0, 0);
+        clReleaseMemObject(dp1), clReleaseMemObject(dv1), clReleaseMemObject(dp2), clReleaseMemObject(dv2);
+        free(p1), free(v1), free(p2), free(v2);
+    }
+    clReleaseMemObject(acc_a), clReleaseMemObject(acc_b), clReleaseMemObject(dc);
+    free(got), free(want);
+    clsort_tree_destroy(b);
+}
+
+/* The device count over the capacities and counts of test_devcount.c: 3D
+ * bodies (Plummer, duplicates, clustered) in turn, and 2D points with 64-bit
+ * codes and a given box; --quick samples (below); the tree's own view.count
+ * as the next build's enq->count; a tree grown by a counted build. */
+static void tree_device_count(const test_env *e)
+{
+    static const int dists[3] = {T_PLUMMER, T_DUP, T_CLUSTER};
+    clsort_context *cs = e->cs;
+    size_t caps[8], counts[40], nc, nk, c, k, i;
+    nc = dc_capacities(e, caps);
+    if (e->tiny) nc = 2; /* oclgrind: capacities 1 and 257 (the sort's tiles are the radix part's) */
+    for (c = 0; c < nc; ++c) {
+        const size_t cap = caps[c];
+        float *host = (float *)malloc(cap * 16 + 16);
+        clsort_tree *a = tree_for_case(cs), *a2 = tree_for_case(cs);
+        clsort_tree_desc td, td2;
+        cl_mem pos, pos2;
+        if (!a || !a2) break;
+        tree_points_make(host, cap, dists[c % 3]);
+        pos = buffer(cs, cap * 16, host);
+        memset(&td, 0, sizeof td);
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        /* 2D, 64-bit codes, a given box, 5-float records with x at float 1 */
+        memset(&td2, 0, sizeof td2);
+        td2.dims = 2;
+        td2.code_bits = 64;
+        td2.stride = 20;
+        td2.offset = 4;
+        td2.box_given = 1;
+        td2.box_lo[0] = td2.box_lo[1] = -1.0f;
+        td2.box_hi[0] = td2.box_hi[1] = 1.5f;
+        {
+            float *rec = (float *)malloc(cap * 20 + 20);
+            for (i = 0; i < cap * 5; ++i) rec[i] = (float)(urand() * 3 - 1.25);
+            pos2 = buffer(cs, cap * 20, rec);
+            free(rec);
+        }
+        /* a first build with the whole capacity: the bytes later builds must leave */
+        check(clsort_tree_build(cs, a, pos, cap, &td, NULL) == CLSORT_SUCCESS &&
+                  clsort_tree_build(cs, a2, pos2, cap, &td2, NULL) == CLSORT_SUCCESS,
+              "device count tree: the first build", cap, clsort_last_error(cs), 0, 0, 0);
+        nk = dc_counts(cap, counts, e->tiny);
+        for (k = 0; k < nk; ++k) {
+            /* --quick: 4097 at every other count, 20011 at every fourth, the
+             * N-body calls at every third count of the others; radius queries and
+             * N-body (path-independent kernels over the build) and the 2D
+             * variant on one path, the builds and Barnes-Hut (the sort is
+             * the path's) on both */
+            if (e->quick && !e->tiny && (cap > 5000 ? k % 4 : cap > 4000 ? k % 2 : 0)) continue;
+            /* --tiny (oclgrind): exactness up to 70 bodies, N-body at one count */
+            tree_dc_one(cs, a, pos, host, cap, counts[k], &td, e->tiny ? 70 : 700, quick_variant(e, 0),
+                        quick_variant(e, 0) && (e->tiny ? k == nk / 2 : !e->quick || (k % 3 == 0 && cap < 5000)));
+            if (quick_variant(e, 0) && (!e->quick || k % (e->tiny ? 3u : 2u) == 0))
+                tree_dc_one(cs, a2, pos2, NULL, cap, counts[k], &td2, 0, 0, 0);
+        }
+        { /* view.count as the next build's enq->count: the same tree again */
+            clsort_tree_view v1, v2;
+            clsort_enqueue q;
+            uint32_t w1, w2;
+            clsort_tree_get_view(a, &v1);
+            w1 = tree_dc_word(cs, v1.count);
+            memset(&q, 0, sizeof q);
+            q.count = v1.count;
+            check(clsort_tree_build(cs, a, pos, cap, &td, &q) == CLSORT_SUCCESS &&
+                      clsort_tree_get_view(a, &v2) == CLSORT_SUCCESS && v2.count == v1.count,
+                  "device count tree: view.count as the next build's enq->count", cap, clsort_last_error(cs), 0, 0, 0);
+            w2 = tree_dc_word(cs, v2.count);
+            check(w1 == w2, "device count tree: view.count given back keeps the count", cap, "-", 0, w1, w2);
+            /* another of the tree's buffers as the count: refused */
+            q.count = v2.parents;
+            EXPECT_ERR(clsort_tree_build(cs, a, pos, cap, &td, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+                       "device count tree: enq->count over the tree's view.parents refused");
+        }
+        clReleaseMemObject(pos), clReleaseMemObject(pos2);
+        clsort_tree_destroy(a), clsort_tree_destroy(a2);
+        free(host);
+    }
+    { /* a tree grown by a counted build: its count buffer is kept (the handle of view.count) */
+        clsort_tree *t = tree_for_case(cs);
+        float host[4 * 300];
+        cl_mem p, dc;
+        clsort_tree_desc td;
+        clsort_tree_view v1, v2;
+        clsort_enqueue q;
+        if (!t) return;
+        tree_points_make(host, 300, T_UNIFORM);
+        p = buffer(cs, sizeof host, host);
+        memset(&td, 0, sizeof td);
+        check(clsort_tree_build(cs, t, p, 10, &td, NULL) == CLSORT_SUCCESS && clsort_tree_get_view(t, &v1) == CLSORT_SUCCESS,
+              "device count tree: a small build", 10, clsort_last_error(cs), 0, 0, 0);
+        dc = dc_count_buffer(cs, 150);
+        dc_enq(&q, dc);
+        check(clsort_tree_build(cs, t, p, 300, &td, &q) == CLSORT_SUCCESS && clsort_tree_get_view(t, &v2) == CLSORT_SUCCESS &&
+                  v2.count == v1.count && v2.n == 300 && tree_dc_word(cs, v2.count) == 150,
+              "device count tree: grown by a counted build, view.count kept", 300, clsort_last_error(cs), 0, 0, 0);
+        clReleaseMemObject(p), clReleaseMemObject(dc);
+        clsort_tree_destroy(t);
+    }
+}
+
 /* Path-independent: once, on a context of the part's own, like the N-body part. */
 static const test_case tree_cases[] = {
     {"builds: sizes x distributions", tree_builds, ON_PORTABLE, ANY_SIZE},
@@ -1099,5 +1446,6 @@ static const test_case tree_cases[] = {
     {"radius queries", tree_radius, ON_PORTABLE, ANY_SIZE},
     {"host forms", tree_host, ON_PORTABLE, ANY_SIZE},
     {"arguments", tree_arguments, ON_PORTABLE, ANY_SIZE},
+    {"device count: builds, Barnes-Hut, radius, N-body", tree_device_count, ON_BOTH, ANY_SIZE},
 };
 static const test_part tree_part = TEST_PART(tree, "clsort_tree_build, Barnes-Hut, radius queries", CTX_OWN, 26);
