@@ -15,6 +15,8 @@
  *   TR_PIECES    also tree_accel_piece and tree_radius_piece: the walks in
  *                pieces of a bounded number of moves, one launch each (a
  *                device with a loop budget, clsort.h >>loop budget)
+ *   TR_GROUP     also tree_accel_group, Barnes-Hut walked once per group of
+ *                GW bodies (a power of two) with a stack of GW_STACK words
  *
  * Device counts (common.cl COUNT_ARGS): every kernel over the points takes
  * the host's n as the capacity cap its launch is sized for and the point
@@ -427,6 +429,34 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
  * child's prefix is longer than its parent's), so the stack never overflows. */
 #define TR_STACK (KEY_BITS + 34)
 
+/* The terms of an acceleration (the per-body walks and the group walk add
+ * the same ones): a body b (position, mass b.w) at d = b - body, softened;
+ * and an accepted node (centre of mass and mass b, quadrupole q0, q1) at
+ * d = centre - body, d2 = |d|^2 > 0, so r2 > 0. */
+inline void tr_add_body(float4 b, float4 pi, float eps2, float *ax, float *ay, float *az)
+{
+    const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+    const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
+    const float s = b.w * inv * inv * inv;
+    *ax += s * dx;
+    *ay += s * dy;
+    *az += s * dz;
+}
+
+inline void tr_add_node(float4 b, float4 q0, float4 q1, float dx, float dy, float dz, float d2, float eps2, float *ax,
+                        float *ay, float *az)
+{
+    const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+    const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
+    const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
+    const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
+    const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
+    *ax += s * dx - qx * inv5;
+    *ay += s * dy - qy * inv5;
+    *az += s * dz - qz * inv5;
+}
+
 /* One node c of body i's walk (tree_accel and tree_accel_piece share it, so
  * that the two forms add the same terms: the same bits): a leaf's body or an
  * accepted node added to (ax, ay, az); returns 1 when c is an internal node
@@ -437,32 +467,34 @@ inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const floa
 {
     if (c >= n - 1u) {
         const uint j = c - (n - 1u);
-        if (j == i) return 0;
-        const float4 b = points[j];
-        const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
-        const float r2 = dx * dx + dy * dy + dz * dz + eps2;
-        const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
-        const float s = b.w * inv * inv * inv;
-        *ax += s * dx;
-        *ay += s * dy;
-        *az += s * dz;
+        if (j != i) tr_add_body(points[j], pi, eps2, ax, ay, az);
         return 0;
     }
     const float4 b = com[c];
     const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
     const float d2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
     if (!(d2 > bm * bm * open2)) return 1;
-    /* accepted: d2 > 0, so r2 > 0 */
-    const float4 q0 = quad[2u * c], q1 = quad[2u * c + 1u];
-    const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
-    const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
-    const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
-    const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
-    const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
-    *ax += s * dx - qx * inv5;
-    *ay += s * dy - qy * inv5;
-    *az += s * dz - qz * inv5;
+    tr_add_node(b, quad[2u * c], quad[2u * c + 1u], dx, dy, dz, d2, eps2, ax, ay, az);
     return 0;
+}
+
+/* Body i's whole walk, depth first with a stack (tree_accel; and the group
+ * walk's bodies when its stack is too small). */
+inline void tr_walk_body(uint i, uint n, float4 pi, __global const float4 *points, __global const uint4 *nodes,
+                         __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
+                         float open2, float eps2, float *ax, float *ay, float *az)
+{
+    uint stack[TR_STACK];
+    uint sp = 0;
+    stack[sp++] = 0u;
+    while (sp > 0u) {
+        const uint c = stack[--sp];
+        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, ax, ay, az)) {
+            const uint4 nd = nodes[c];
+            stack[sp++] = nd.y;
+            stack[sp++] = nd.x; /* the left child first */
+        }
+    }
 }
 
 __kernel void tree_accel(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
@@ -475,17 +507,7 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
     if (i >= n) return;
     const float4 pi = points[i];
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
-    uint stack[TR_STACK];
-    uint sp = 0;
-    stack[sp++] = 0u;
-    while (sp > 0u) {
-        const uint c = stack[--sp];
-        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, &ax, &ay, &az)) {
-            const uint4 nd = nodes[c];
-            stack[sp++] = nd.y;
-            stack[sp++] = nd.x; /* the left child first */
-        }
-    }
+    tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
     nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
 }
 
@@ -698,3 +720,160 @@ __kernel void tree_radius_total(__global uint *offsets, uint nq, __global const 
 {
     if (get_global_id(0) == 0) offsets[nq] = total[0];
 }
+
+#ifdef TR_GROUP
+/* ---- Barnes-Hut per group of bodies (tree_accel_group): GW consecutive
+ * bodies (Morton order: close together) walk the tree once, for their
+ * bounding box. A node is accepted for the whole group when the box lies
+ * farther from its centre than bmax / theta and than bmax (per axis the
+ * distance to the box, 0 inside: every body of the box is at least that far,
+ * so each body would accept the node too, and a node holding a body of the
+ * group is always opened); leaves are bodies. Accepted nodes and leaves go to
+ * an interaction list in local memory, which every body of the group then
+ * applies in list order (the body itself skipped), with the same terms as
+ * the per-body walk (tr_add_body, tr_add_node). Each step takes up to GW
+ * nodes off a stack in local memory, one per work-item; the positions of
+ * the children pushed and of the list entries come from a prefix sum, not
+ * from atomics, so the list and its order, and the sums, are the same on
+ * every run. The list is applied when a step could overfill it. The walk
+ * opens at least the nodes every body's own walk opens (the group's box is
+ * nearer than any of its bodies), so its error is at most the per-body
+ * walk's; it applies more terms, but every body reads each one from local
+ * memory at the same time.
+ * A stack that cannot hold a step's children (GW_STACK words; not reached
+ * by the trees of the tests' distributions, but no depth bound makes it
+ * impossible) ends the group walk: its bodies then walk alone, as
+ * tree_accel does. */
+#ifndef GW
+#define GW 64
+#endif
+#ifndef GW_STACK
+#define GW_STACK (32 * GW)
+#endif
+#define GW_LIST (4 * GW)
+#define GW_NODE 0xffffffffu /* a list entry that is an accepted node, not a leaf */
+
+/* Exclusive prefix sum of one uint per work-item over the GW of a group,
+ * *total the sum; s is free again once every work-item has returned and
+ * reached the next barrier (the next call starts with one). */
+inline uint gw_scan(uint x, __local uint *s, uint *total)
+{
+    const uint lid = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1u; d < (uint)GW; d <<= 1) {
+        const uint t = lid >= d ? s[lid - d] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s[lid] += t;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = s[GW - 1];
+    return s[lid] - x;
+}
+
+__kernel __attribute__((reqd_work_group_size(GW, 1, 1)))
+void tree_accel_group(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
+                      __global const float4 *com, __global const float4 *quad, __global const uint *perm, uint cap,
+                      float open2, float eps2, float G, float dt, __global const float4 *pos_old,
+                      __global float4 *pos_new, __global float4 *vel, __global float4 *acc_out,
+                      uint mode COUNT_ARGS)
+{
+    __local float4 l_pos[GW_LIST], l_q0[GW_LIST], l_q1[GW_LIST];
+    __local uint l_leaf[GW_LIST], stack[GW_STACK], scan[GW];
+    __local float box[6][GW];
+    const uint lid = (uint)get_local_id(0), n = (uint)DEVICE_N(cap);
+    const uint first = (uint)get_group_id(0) * (uint)GW, i = first + lid;
+    const int live = i < n, any = first < n; /* any: the same for the whole group */
+    float4 pi = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+    if (any) pi = points[live ? i : first]; /* past n: the group's first body, which leaves the box as it is */
+    box[0][lid] = pi.x, box[1][lid] = pi.y, box[2][lid] = pi.z;
+    box[3][lid] = pi.x, box[4][lid] = pi.y, box[5][lid] = pi.z;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = (uint)GW / 2u; d > 0u; d >>= 1) {
+        if (lid < d)
+            for (uint a = 0; a < 3u; ++a) {
+                box[a][lid] = fmin(box[a][lid], box[a][lid + d]);
+                box[a + 3u][lid] = fmax(box[a + 3u][lid], box[a + 3u][lid + d]);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float lox = box[0][0], loy = box[1][0], loz = box[2][0];
+    const float hix = box[3][0], hiy = box[4][0], hiz = box[5][0];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    uint sp = any ? 1u : 0u, listed = 0u;
+    int overflow = 0;
+    if (lid == 0u) stack[0] = 0u; /* the root (node 0 also for n = 1, where it is the leaf) */
+    while (sp > 0u) {             /* sp, listed and overflow are the same in every work-item */
+        uint take = min(sp, (uint)GW);
+        if (take > (uint)GW_STACK - sp) take = (uint)GW_STACK - sp; /* room for two children each */
+        if (take == 0u) {
+            overflow = 1;
+            break;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* the stack's last pushes (and the root) are visible */
+        const uint base = sp - take;
+        uint listing = 0u, opening = 0u, leaf = GW_NODE;
+        float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f), q0 = e, q1 = e;
+        uint4 nd = (uint4)(0u, 0u, 0u, 0u);
+        if (lid < take) {
+            const uint c = stack[base + lid];
+            if (c >= n - 1u) {
+                leaf = c - (n - 1u);
+                e = points[leaf];
+                listing = 1u;
+            } else {
+                e = com[c];
+                const float bm = hi[c].w;
+                const float d2 = tr_d2(tr_gap(e.x, lox, hix), tr_gap(e.y, loy, hiy), tr_gap(e.z, loz, hiz));
+                if (d2 > bm * bm * open2) {
+                    q0 = quad[2u * c];
+                    q1 = quad[2u * c + 1u];
+                    listing = 1u;
+                } else {
+                    nd = nodes[c];
+                    opening = 1u;
+                }
+            }
+        }
+        uint total;
+        const uint at = gw_scan(listing | (opening << 16), scan, &total); /* its first barrier: every pop read */
+        if (opening) {
+            const uint o = base + 2u * (at >> 16);
+            stack[o] = nd.y;
+            stack[o + 1u] = nd.x; /* the left child on top */
+        }
+        if (listing) {
+            const uint o = listed + (at & 0xffffu);
+            l_pos[o] = e;
+            l_q0[o] = q0;
+            l_q1[o] = q1;
+            l_leaf[o] = leaf;
+        }
+        sp = base + 2u * (total >> 16);
+        listed += total & 0xffffu;
+        if (listed + (uint)GW > (uint)GW_LIST || sp == 0u) { /* apply the list */
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (live)
+                for (uint t = 0; t < listed; ++t) {
+                    const float4 b = l_pos[t];
+                    const uint j = l_leaf[t];
+                    if (j != GW_NODE) {
+                        if (j != i) tr_add_body(b, pi, eps2, &ax, &ay, &az);
+                    } else {
+                        const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+                        const float d2 = dx * dx + dy * dy + dz * dz;
+                        if (d2 > 0.0f) tr_add_node(b, l_q0[t], l_q1[t], dx, dy, dz, d2, eps2, &ax, &ay, &az);
+                    }
+                }
+            listed = 0u;
+            barrier(CLK_LOCAL_MEM_FENCE); /* every body has read the list before the next step writes it */
+        }
+    }
+    if (overflow) { /* each body alone, from the start */
+        ax = ay = az = 0.0f;
+        if (live) tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
+    }
+    if (live) nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
+}
+#endif /* TR_GROUP */
