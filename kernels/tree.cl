@@ -15,6 +15,9 @@
  *   TR_PIECES    also tree_accel_piece and tree_radius_piece: the walks in
  *                pieces of a bounded number of moves, one launch each (a
  *                device with a loop budget, clsort.h >>loop budget)
+ *   TR_GROUP     also tree_accel_group, Barnes-Hut walked once per group of
+ *                at most GW points (a power of two; the groups are tree
+ *                nodes) with a stack of GW_STACK words
  *
  * Device counts (common.cl COUNT_ARGS): every kernel over the points takes
  * the host's n as the capacity cap its launch is sized for and the point
@@ -427,6 +430,34 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
  * child's prefix is longer than its parent's), so the stack never overflows. */
 #define TR_STACK (KEY_BITS + 34)
 
+/* The terms of an acceleration (the per-body walks and the group walk add
+ * the same ones): a body b (position, mass b.w) at d = b - body, softened;
+ * and an accepted node (centre of mass and mass b, quadrupole q0, q1) at
+ * d = centre - body, d2 = |d|^2 > 0, so r2 > 0. */
+inline void tr_add_body(float4 b, float4 pi, float eps2, float *ax, float *ay, float *az)
+{
+    const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+    const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
+    const float s = b.w * inv * inv * inv;
+    *ax += s * dx;
+    *ay += s * dy;
+    *az += s * dz;
+}
+
+inline void tr_add_node(float4 b, float4 q0, float4 q1, float dx, float dy, float dz, float d2, float eps2, float *ax,
+                        float *ay, float *az)
+{
+    const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+    const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
+    const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
+    const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
+    const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
+    *ax += s * dx - qx * inv5;
+    *ay += s * dy - qy * inv5;
+    *az += s * dz - qz * inv5;
+}
+
 /* One node c of body i's walk (tree_accel and tree_accel_piece share it, so
  * that the two forms add the same terms: the same bits): a leaf's body or an
  * accepted node added to (ax, ay, az); returns 1 when c is an internal node
@@ -437,32 +468,34 @@ inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const floa
 {
     if (c >= n - 1u) {
         const uint j = c - (n - 1u);
-        if (j == i) return 0;
-        const float4 b = points[j];
-        const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
-        const float r2 = dx * dx + dy * dy + dz * dz + eps2;
-        const float inv = r2 > 0.0f ? rsqrt(r2) : 0.0f;
-        const float s = b.w * inv * inv * inv;
-        *ax += s * dx;
-        *ay += s * dy;
-        *az += s * dz;
+        if (j != i) tr_add_body(points[j], pi, eps2, ax, ay, az);
         return 0;
     }
     const float4 b = com[c];
     const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
     const float d2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
     if (!(d2 > bm * bm * open2)) return 1;
-    /* accepted: d2 > 0, so r2 > 0 */
-    const float4 q0 = quad[2u * c], q1 = quad[2u * c + 1u];
-    const float r2 = d2 + eps2, inv = rsqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
-    const float qx = q0.x * dx + q0.y * dy + q0.z * dz;
-    const float qy = q0.y * dx + q0.w * dy + q1.x * dz;
-    const float qz = q0.z * dx + q1.x * dy + q1.y * dz;
-    const float s = b.w * inv3 + 2.5f * (dx * qx + dy * qy + dz * qz - eps2 * q1.z) * inv5 * inv2;
-    *ax += s * dx - qx * inv5;
-    *ay += s * dy - qy * inv5;
-    *az += s * dz - qz * inv5;
+    tr_add_node(b, quad[2u * c], quad[2u * c + 1u], dx, dy, dz, d2, eps2, ax, ay, az);
     return 0;
+}
+
+/* Body i's whole walk, depth first with a stack (tree_accel; and the group
+ * walk's bodies when its stack is too small). */
+inline void tr_walk_body(uint i, uint n, float4 pi, __global const float4 *points, __global const uint4 *nodes,
+                         __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
+                         float open2, float eps2, float *ax, float *ay, float *az)
+{
+    uint stack[TR_STACK];
+    uint sp = 0;
+    stack[sp++] = 0u;
+    while (sp > 0u) {
+        const uint c = stack[--sp];
+        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, ax, ay, az)) {
+            const uint4 nd = nodes[c];
+            stack[sp++] = nd.y;
+            stack[sp++] = nd.x; /* the left child first */
+        }
+    }
 }
 
 __kernel void tree_accel(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
@@ -475,17 +508,7 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
     if (i >= n) return;
     const float4 pi = points[i];
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
-    uint stack[TR_STACK];
-    uint sp = 0;
-    stack[sp++] = 0u;
-    while (sp > 0u) {
-        const uint c = stack[--sp];
-        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, &ax, &ay, &az)) {
-            const uint4 nd = nodes[c];
-            stack[sp++] = nd.y;
-            stack[sp++] = nd.x; /* the left child first */
-        }
-    }
+    tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
     nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
 }
 
@@ -698,3 +721,189 @@ __kernel void tree_radius_total(__global uint *offsets, uint nq, __global const 
 {
     if (get_global_id(0) == 0) offsets[nq] = total[0];
 }
+
+#ifdef TR_GROUP
+/* ---- Barnes-Hut per group of bodies (tree_accel_group), as Bonsai walks:
+ * the groups are the tree's nodes of at most GW points whose parent holds
+ * more (one node, the root, when n <= GW). A group's points are close
+ * together (a cell of the Morton order), so its box is small: 64 points
+ * taken in a row instead straddle the edges of large cells, and their boxes
+ * open nearly every node (measured: a few groups listed nearly every point
+ * of the tree). Work-group g takes the groups whose first point lies in
+ * [g GW, (g + 1) GW), one after another, work-item k on the group's point
+ * k: every point in exactly one group, every group in one work-group.
+ * A group walks the tree once, for its box (lo, hi of its node). A node is
+ * accepted for the whole group when the box lies farther from the node's
+ * centre than bmax / theta and than bmax (per axis the distance to the box,
+ * 0 inside: every point of the group is at least that far, so each would
+ * accept the node too, and a node holding a point of the group is always
+ * opened); leaves are points. Accepted nodes and leaves go to an
+ * interaction list in local memory, which every point of the group then
+ * applies in list order (the point itself skipped), with the terms of the
+ * per-body walk (tr_add_body, tr_add_node). Each step takes up to GW nodes
+ * off a stack in local memory, one per work-item; where the children pushed
+ * and the list entries go comes from a prefix sum, not from atomics, so the
+ * list, its order and the sums are the same on every run. The list is
+ * applied when a step could overfill it. The walk opens at least the nodes
+ * every point's own walk opens (the box is nearer than any of its points),
+ * so its error is at most the per-body walk's; it applies more terms, but
+ * each is read from local memory by every point at once.
+ * A stack that cannot hold a step's children (GW_STACK words; not reached
+ * by the tests' distributions, but no depth bound excludes it) ends that
+ * group's walk: its points then walk alone, as in tree_accel. */
+#ifndef GW
+#define GW 64
+#endif
+#ifndef GW_STACK
+#define GW_STACK (32 * GW)
+#endif
+#define GW_LIST (4 * GW)
+#define GW_NODE 0xffffffffu /* a list entry that is an accepted node, not a leaf */
+
+/* Exclusive prefix sum of one uint per work-item over the GW of a group,
+ * *total the sum; s is free again once every work-item has returned and
+ * reached the next barrier (the next call starts with one). */
+inline uint gw_scan(uint x, __local uint *s, uint *total)
+{
+    const uint lid = (uint)get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1u; d < (uint)GW; d <<= 1) {
+        const uint t = lid >= d ? s[lid - d] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s[lid] += t;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = s[GW - 1];
+    return s[lid] - x;
+}
+
+/* The points below node c: [first, last] (a leaf: its one point). */
+inline uint2 tr_range(uint c, uint n, __global const uint4 *nodes)
+{
+    if (c >= n - 1u) return (uint2)(c - (n - 1u), c - (n - 1u));
+    const uint4 nd = nodes[c];
+    return (uint2)(nd.z, nd.w);
+}
+
+__kernel __attribute__((reqd_work_group_size(GW, 1, 1)))
+void tree_accel_group(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
+                      __global const float4 *lo, __global const float4 *hi, __global const float4 *com,
+                      __global const float4 *quad, __global const uint *perm, uint cap, float open2, float eps2,
+                      float G, float dt, __global const float4 *pos_old, __global float4 *pos_new,
+                      __global float4 *vel, __global float4 *acc_out, uint mode COUNT_ARGS)
+{
+    __local float4 l_pos[GW_LIST], l_q0[GW_LIST], l_q1[GW_LIST];
+    __local uint l_leaf[GW_LIST], stack[GW_STACK], scan[GW], groups[GW];
+    const uint lid = (uint)get_local_id(0), n = (uint)DEVICE_N(cap);
+    const uint mine = (uint)get_group_id(0) * (uint)GW + lid;
+    /* the group of point `mine`: the highest node above its leaf with at most GW points */
+    uint starts = 0u, c = 0u;
+    if (mine < n) {
+        c = n - 1u + mine;
+        while (c != 0u) {
+            const uint up = parents[c];
+            const uint2 r = tr_range(up, n, nodes);
+            if (r.y - r.x + 1u > (uint)GW) break;
+            c = up;
+        }
+        starts = tr_range(c, n, nodes).x == mine;
+    }
+    uint count;
+    const uint at = gw_scan(starts, scan, &count);
+    if (starts) groups[at] = c;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint g = 0; g < count; ++g) { /* count, and every loop bound below, is the same in every work-item */
+        const uint gc = groups[g];
+        const uint2 r = tr_range(gc, n, nodes);
+        const uint i = r.x + lid;
+        const int live = i <= r.y;
+        float4 blo, bhi;
+        if (gc >= n - 1u) {
+            blo = points[r.x];
+            bhi = blo;
+        } else {
+            blo = lo[gc];
+            bhi = hi[gc];
+        }
+        const float4 pi = live ? points[i] : (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+        float ax = 0.0f, ay = 0.0f, az = 0.0f;
+        uint sp = 1u, listed = 0u;
+        int overflow = 0;
+        barrier(CLK_LOCAL_MEM_FENCE); /* the previous group's last stack reads are done */
+        if (lid == 0u) stack[0] = 0u;   /* the root (node 0 also for n = 1, where it is the leaf) */
+        while (sp > 0u) {
+            uint take = min(sp, (uint)GW);
+            if (take > (uint)GW_STACK - sp) take = (uint)GW_STACK - sp; /* room for two children each */
+            if (take == 0u) {
+                overflow = 1;
+                break;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE); /* the stack's last pushes (and the root) are visible */
+            const uint base = sp - take;
+            uint listing = 0u, opening = 0u, leaf = GW_NODE;
+            float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f), q0 = e, q1 = e;
+            uint4 nd = (uint4)(0u, 0u, 0u, 0u);
+            if (lid < take) {
+                const uint k = stack[base + lid];
+                if (k >= n - 1u) {
+                    leaf = k - (n - 1u);
+                    e = points[leaf];
+                    listing = 1u;
+                } else {
+                    e = com[k];
+                    const float bm = hi[k].w;
+                    const float d2 =
+                        tr_d2(tr_gap(e.x, blo.x, bhi.x), tr_gap(e.y, blo.y, bhi.y), tr_gap(e.z, blo.z, bhi.z));
+                    if (d2 > bm * bm * open2) {
+                        q0 = quad[2u * k];
+                        q1 = quad[2u * k + 1u];
+                        listing = 1u;
+                    } else {
+                        nd = nodes[k];
+                        opening = 1u;
+                    }
+                }
+            }
+            uint total;
+            const uint o = gw_scan(listing | (opening << 16), scan, &total); /* its first barrier: every pop read */
+            if (opening) {
+                stack[base + 2u * (o >> 16)] = nd.y;
+                stack[base + 2u * (o >> 16) + 1u] = nd.x; /* the left child on top */
+            }
+            if (listing) {
+                const uint t = listed + (o & 0xffffu);
+                l_pos[t] = e;
+                l_q0[t] = q0;
+                l_q1[t] = q1;
+                l_leaf[t] = leaf;
+            }
+            sp = base + 2u * (total >> 16);
+            listed += total & 0xffffu;
+            if (listed + (uint)GW > (uint)GW_LIST || sp == 0u) { /* apply the list */
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (live)
+                    for (uint t = 0; t < listed; ++t) {
+                        const float4 b = l_pos[t];
+                        const uint j = l_leaf[t];
+                        if (j != GW_NODE) {
+                            if (j != i) tr_add_body(b, pi, eps2, &ax, &ay, &az);
+                        } else {
+                            const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+                            const float d2 = dx * dx + dy * dy + dz * dz;
+                            if (d2 > 0.0f) tr_add_node(b, l_q0[t], l_q1[t], dx, dy, dz, d2, eps2, &ax, &ay, &az);
+                        }
+                    }
+                listed = 0u;
+                barrier(CLK_LOCAL_MEM_FENCE); /* every point has read the list before the next step writes it */
+            }
+        }
+        if (overflow) { /* each point of the group alone, from the start */
+            ax = ay = az = 0.0f;
+            if (live) tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
+        }
+        if (live) nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
+    }
+}
+#endif /* TR_GROUP */
