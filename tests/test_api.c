@@ -565,6 +565,26 @@ static void test_contexts(clsort_context *cs)
             clsort_destroy(tc);
         }
     }
+    { /* the Barnes-Hut walk and its stack hook: out of range is refused at create, naming the knob */
+        static const struct { int walk; unsigned stack; const char *knob; } bad_w[] = {
+            {3, 0, "tree_walk"}, {-1, 0, "tree_walk"}, {0, 1, "tree_group_stack"}, {2, 2049, "tree_group_stack"}};
+        size_t i;
+        for (i = 0; i < sizeof bad_w / sizeof bad_w[0]; ++i) {
+            clsort_context_desc td;
+            clsort_context *tc = NULL;
+            char what[96];
+            memset(&td, 0, sizeof td);
+            td.context = clsort_cl_context(cs);
+            td.device = clsort_cl_device(cs);
+            td.tuning.tree_walk = (clsort_tree_walk)bad_w[i].walk;
+            td.tuning.testing.tree_group_stack = bad_w[i].stack;
+            snprintf(what, sizeof what, "invalid Barnes-Hut walk tuning %lu (%s) refused at create", (unsigned long)i,
+                     bad_w[i].knob);
+            check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_w[i].knob),
+                  what, 0, clsort_last_error(tc), 0, 0, 0);
+            clsort_destroy(tc);
+        }
+    }
     memset(&d, 0, sizeof d);
     d.context = clsort_cl_context(cs);
     d.device = clsort_cl_device(cs);

@@ -865,32 +865,100 @@ static void tree_builds(const test_env *e)
     clsort_tree_destroy(tree);
 }
 
+/* A context whose Barnes-Hut walks the way asked (tuning.tree_walk), with
+ * the group walk's stack hook; NULL (a failed check) when it cannot be made. */
+static clsort_context *walk_context(clsort_context *cs, clsort_tree_walk walk, unsigned stack)
+{
+    clsort_tuning t;
+    memset(&t, 0, sizeof t);
+    t.tree_walk = walk;
+    t.testing.tree_group_stack = stack;
+    return tuned_context(cs, &t, "a context with the Barnes-Hut walk asked for");
+}
+
 /* Exactness (theta 1e-6 costs n^2 on the device) and the errors on all
  * bodies of 4096; the accuracy bar (RMS <= 5e-3 at theta 0.5) where nodes
  * hold many bodies: 2^16 (and a 2^18 Plummer sphere in the full run), the
- * reference on 1024 bodies. */
-static void tree_barnes_hut(const test_env *e)
+ * reference on 1024 bodies. Each walk on every device: the per-body walk,
+ * and the group walk (the GPUs' default), which must not be less accurate. */
+static void tree_barnes_hut_walk(const test_env *e, clsort_tree_walk walk)
 {
-    clsort_tree *tree = tree_for_case(e->cs);
+    clsort_context *cs = walk_context(e->cs, walk, 0);
+    clsort_tree *tree = cs ? tree_for_case(cs) : NULL;
     int d;
-    if (!tree) return;
-    test_tree_accel(e->cs, tree, 4096, 4096, T_PLUMMER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
-    test_tree_accel(e->cs, tree, 4096, 4096, T_CLUSTER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
-    test_tree_accel(e->cs, tree, 1000, 1000, T_DUP, 0.0, tree_thetas, 0, rms_s, max_s, 1); /* coincident bodies */
-    for (d = T_CLUSTER; d < T_COUNT; ++d)
-        test_tree_accel(e->cs, tree, 65536, 1024, d, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
-    if (!e->quick) test_tree_accel(e->cs, tree, 262144, 1024, T_PLUMMER, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
-    clsort_tree_destroy(tree);
+    if (tree) {
+        test_tree_accel(cs, tree, 4096, 4096, T_PLUMMER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
+        test_tree_accel(cs, tree, 4096, 4096, T_CLUSTER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
+        test_tree_accel(cs, tree, 1000, 1000, T_DUP, 0.0, tree_thetas, 0, rms_s, max_s, 1); /* coincident bodies */
+        for (d = T_CLUSTER; d < T_COUNT; ++d)
+            test_tree_accel(cs, tree, 65536, 1024, d, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
+        if (!e->quick) test_tree_accel(cs, tree, 262144, 1024, T_PLUMMER, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
+        clsort_tree_destroy(tree);
+    }
+    clsort_destroy(cs);
 }
 
-/* Few bodies: exactness only. */
+static void tree_barnes_hut(const test_env *e) { tree_barnes_hut_walk(e, CLSORT_TREE_WALK_BODY); }
+static void tree_barnes_hut_group(const test_env *e) { tree_barnes_hut_walk(e, CLSORT_TREE_WALK_GROUP); }
+
+/* Few bodies: exactness only, each walk (the groups are then the root or a
+ * few small nodes). */
 static void tree_barnes_hut_exact(const test_env *e)
 {
-    clsort_tree *tree = tree_for_case(e->cs);
-    if (!tree) return;
-    test_tree_accel(e->cs, tree, 70, 70, T_PLUMMER, 1e-4, tree_thetas, 0, rms_s, max_s, 1);
-    test_tree_accel(e->cs, tree, 3, 3, T_UNIFORM, 0.0, tree_thetas, 0, rms_s, max_s, 1);
-    clsort_tree_destroy(tree);
+    clsort_tree_walk walk;
+    for (walk = CLSORT_TREE_WALK_BODY; walk <= CLSORT_TREE_WALK_GROUP; walk = (clsort_tree_walk)(walk + 1)) {
+        clsort_context *cs = walk_context(e->cs, walk, 0);
+        clsort_tree *tree = cs ? tree_for_case(cs) : NULL;
+        if (tree) {
+            test_tree_accel(cs, tree, 70, 70, T_PLUMMER, 1e-4, tree_thetas, 0, rms_s, max_s, 1);
+            test_tree_accel(cs, tree, 3, 3, T_UNIFORM, 0.0, tree_thetas, 0, rms_s, max_s, 1);
+            clsort_tree_destroy(tree);
+        }
+        clsort_destroy(cs);
+    }
+}
+
+/* The group walk's stack full (tuning.testing.tree_group_stack = 2: full
+ * at its second step, for any tree of two points or more): every group
+ * falls back to its points' own walks, whose accelerations are the
+ * per-body walk's bit for bit (the same function, the same order). Sizes
+ * around the group of 64: one group, a group and a point, several. */
+static void tree_barnes_hut_group_full(const test_env *e)
+{
+    static const size_t sizes[] = {2, 63, 64, 65, 1000, 4097};
+    clsort_context *body = walk_context(e->cs, CLSORT_TREE_WALK_BODY, 0);
+    clsort_context *full = walk_context(e->cs, CLSORT_TREE_WALK_GROUP, 2);
+    size_t k, n;
+    for (k = 0; body && full && k < sizeof sizes / sizeof sizes[0]; ++k) {
+        float *pos, *a, *b;
+        clsort_nbody_desc nd;
+        char what[120];
+        n = sizes[k];
+        pos = (float *)malloc(n * 16);
+        a = (float *)malloc(n * 16);
+        b = (float *)malloc(n * 16);
+        if (!pos || !a || !b) {
+            check(0, "group walk, full stack: host memory", n, "-", 0, 0, 0);
+            free(pos), free(a), free(b);
+            break;
+        }
+        tree_points_make(pos, n, k % 2 ? T_CLUSTER : T_PLUMMER);
+        memset(&nd, 0, sizeof nd);
+        nd.method = CLSORT_NBODY_BARNES_HUT;
+        nd.theta = 0.5;
+        nd.softening2 = 1e-4;
+        nd.G = 1.0;
+        memset(a, 0x55, n * 16);
+        memset(b, 0xaa, n * 16);
+        snprintf(what, sizeof what, "group walk with its stack full: the per-body walk's accelerations, n=%lu",
+                 (unsigned long)n);
+        check(clsort_tree_accel_host(body, pos, n, a, &nd) == CLSORT_SUCCESS &&
+                  clsort_tree_accel_host(full, pos, n, b, &nd) == CLSORT_SUCCESS && memcmp(a, b, n * 16) == 0,
+              what, n, clsort_last_error(full), 0, 0, 0);
+        free(pos), free(a), free(b);
+    }
+    clsort_destroy(body);
+    clsort_destroy(full);
 }
 
 static void tree_nbody(const test_env *e) { test_tree_nbody(e->cs, 1024, e->quick ? 100 : 1000); }
@@ -1440,6 +1508,9 @@ static const test_case tree_cases[] = {
     {"bmax: an upper bound at tiny scales", tree_bmax_tiny, ON_PORTABLE, ANY_SIZE},
     {"radius outputs over the tree's buffers: refused", tree_radius_into_tree, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
+    {"Barnes-Hut group walk: errors and exactness", tree_barnes_hut_group, ON_LOOKBACK, NOT_TINY},
+    {"Barnes-Hut group walk with its stack full: the per-body walk", tree_barnes_hut_group_full, ON_PORTABLE,
+     ANY_SIZE},
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
     {"repeated builds, summaries bit for bit", tree_repeat, ON_PORTABLE, NOT_TINY},
