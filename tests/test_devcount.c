@@ -6,7 +6,9 @@
  * (clamped); the outputs past the count must keep their bytes. Then a cull
  * -> pack -> sort -> gather chain on events whose count never comes to the
  * host, and the refusals. Its cases join the scan, split, gather, radix and
- * binning parts. Included by tests/test_clsort.c. */
+ * binning parts; the reduction family's, which take test_reduce.c's
+ * references, are in that file and use the helpers here. Included by
+ * tests/test_clsort.c. */
 
 #define DC_FILL 0xa5 /* the bytes outputs start with: past the count they must stay */
 #define DC_AT 12     /* the count's byte offset in its buffer (the other words are noise) */
