@@ -356,8 +356,10 @@
  *   it. n is then the capacity: buffers are checked for n elements, scratch
  *   and launches are sized for n, and the count used is min(that uint32, n),
  *   read by the kernels when they run. Work-items of element-wise kernels
- *   past the count exit at once. Tiles past it read and write no element:
- *   on GPUs their work-groups return at once (after writing a zero tile sum
+ *   past the count exit at once; grid-stride kernels (clsort_reduce's
+ *   partials, the histogram) stride over the count. Tiles past it read and
+ *   write no element: on GPUs their work-groups return at once (after
+ *   writing a zero tile sum, or the reduction family's identity carry,
  *   where a scan of tile sums reads every tile; a look-back tile after
  *   taking its ticket, as no tile with elements waits on a later one); on
  *   other devices they run on as empty tiles (PoCL's CPU device mis-ran
@@ -368,17 +370,17 @@
  *   bytes at and past it keep their values, also in place. Sums are those
  *   of the first count elements: clsort_reduce's result, the histogram's
  *   counts (every bin written, or added to). The segmented calls count
- *   elements too (n stays the element capacity, desc.segment_count the
- *   number of segments): the segments are clipped to the count. Flags and
- *   keys past it are not read; with offsets, a segment's elements at or
- *   past the count are left out, so a segment that begins there is empty,
- *   and clsort_segmented_reduce still writes every one of its segment_count
- *   results (an empty segment: the identity). That is what a culled stream
- *   needs: its segments (the cells of clsort_cell_offsets or clsort_bin run
- *   with the same device count, which end at the count) get their results
- *   and its empty cells the identity, with no stale value and no clear of
- *   out; host offsets still describe the capacity (off[segment_count] ==
- *   n). A count these calls
+ *   elements too (n stays the element capacity; desc.segment_count, the
+ *   number of segments, stays the host's): their segments are clipped to
+ *   the count. Flags and keys past it are not read; with offsets a
+ *   segment's elements at or past the count are left out (one that begins
+ *   there is empty), and clsort_segmented_reduce writes every one of its
+ *   segment_count results, the identity for an empty segment. That is what
+ *   a culled stream needs: the cells of clsort_cell_offsets or clsort_bin
+ *   run with the same device count end at the count, and every cell, empty
+ *   ones included, gets its result, no stale value from a larger frame.
+ *   Host offsets still describe the capacity (off[segment_count] == n).
+ *   A count these calls
  *   leave on the device is in the same form: pack's and enumerate's
  *   desc.count, split's zeros desc.count, scan's desc.total (u32) and the
  *   run count of reduce-by-key, run-length encode and unique (desc.count)

@@ -553,7 +553,11 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
  * references'. */
 
 /* Segmented scan of cap elements with the count on the device; for offsets
- * the segmented reduce too, for keys reduce-by-key (the same programs). */
+ * the segmented reduce too, for keys reduce-by-key (the same programs).
+ * Offsets: device (host_offsets 0), host (1, over the capacity as the
+ * check asks) or device offsets clamped to the count (2: as the cell
+ * offsets of a culled stream binned with the same count), the same
+ * segments either way. */
 static void rd_dc_seg_one(clsort_context *cs, clsort_type t, clsort_op op, clsort_segments sk, clsort_type kt,
                           size_t cap, size_t count, int sp, int inclusive, int in_place, int host_offsets)
 {
@@ -585,15 +589,20 @@ static void rd_dc_seg_one(clsort_context *cs, clsort_type t, clsort_op op, clsor
     else if (sk == CLSORT_SEGMENTS_KEYS) dseg = buffer(cs, cap * ks, ks == 4 ? (void *)s.k32 : (void *)s.k64);
     else if (sk == CLSORT_SEGMENTS_OFFSETS) {
         d_.segment_count = s.count;
-        if (host_offsets) d_.segment_data_host = s.off;
-        else dseg = buffer(cs, (s.count + 1) * 4, s.off);
+        if (host_offsets == 1) d_.segment_data_host = s.off;
+        else {
+            for (i = 0; i <= s.count && host_offsets == 2; ++i) s.off[i] = s.off[i] < m ? s.off[i] : (uint32_t)m;
+            dseg = buffer(cs, (s.count + 1) * 4, s.off);
+        }
     }
     d_.segment_data = dseg;
     dc = dc_count_buffer(cs, count);
     dc_enq(&q, dc);
     snprintf(what, sizeof what, "device count segmented scan %s %s %s%s %s%s%s cap %lu", rd_tn[t], rd_opn[op], skn[sk],
              sk == CLSORT_SEGMENTS_KEYS ? (ks == 4 ? "-u32" : "-u64") : "", inclusive ? "inclusive" : "exclusive",
-             in_place ? " in-place" : "", host_offsets ? " host-offsets" : "", (unsigned long)cap);
+             in_place ? " in-place" : "",
+             sk != CLSORT_SEGMENTS_OFFSETS ? "" : host_offsets == 1 ? " host-offsets" : host_offsets ? " offsets-to-count" : "",
+             (unsigned long)cap);
     r = clsort_segmented_scan(cs, din, dout, cap, &d_, &q);
     if (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED) goto done; /* no fp64 */
     check(r == CLSORT_SUCCESS, what, count, sp_names[sp], 0, 0, r);
@@ -640,7 +649,7 @@ static void rd_dc_seg_one(clsort_context *cs, clsort_type t, clsort_op op, clsor
         if (sk == CLSORT_SEGMENTS_OFFSETS) {
             r = clsort_segmented_reduce(cs, din, dvo, cap, &d_, &q);
             snprintf(what, sizeof what, "device count segmented reduce %s %s%s cap %lu", rd_tn[t], rd_opn[op],
-                     host_offsets ? " host-offsets" : "", (unsigned long)cap);
+                     host_offsets == 1 ? " host-offsets" : host_offsets ? " offsets-to-count" : "", (unsigned long)cap);
             written = outs; /* every segment, clipped to the count */
         } else {
             clsort_by_key_desc bk;
@@ -1745,7 +1754,7 @@ static void rd_device_count(const test_env *e)
             rd_depth = rd_depth_of(cap);
             if (call < 0 || call == 2)
                 rd_dc_seg_one(e->cs, f32 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, sk, kt, cap, cnt, sp, (int)(r & 1),
-                              (int)(r % 3 == 1), (int)(k / 2 % 2));
+                              (int)(r % 3 == 1), (int)(k / 2 % 3));
             if (call < 0 || call == 3)
                 rd_dc_rle_one(e->cs, r & 1 ? CLSORT_U64 : CLSORT_U32, cap, cnt, sp, (int)(r % 3));
         }
