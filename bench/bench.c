@@ -115,7 +115,8 @@ typedef enum {
     OP_SORT_B10_1PASS, OP_SORT_U8, OP_SORT_U16, OP_SORT_PAIRS_V16, OP_SORT_U32_DCOUNT, OP_SORT_PAIRS_DCOUNT, OP_SORT_U32_DHALF, OP_GATHER_F4, OP_BIN_SORT_GATHER, OP_BIN_SORT,
     OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
-    OP_UNIQUE, OP_HISTOGRAM, OP_TREE_BUILD, OP_SELECT_GT, OP_SELECT_GT_KV, OP_COUNT
+    OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
+    OP_SELECT_GT_KV, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -168,6 +169,9 @@ static const struct row {
     {"run_length_encode", "u32_keys_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
     {"unique", "u32_keys_mean_run_1000", S_REDUCE, CLSORT_FAMILY_REDUCE},
     {"histogram", "u32_256_even_bins", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    /* reduce_by_key's row with n from a device buffer (DEVICE COUNTS), and with capacity n, count n/2 */
+    {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000_device_count", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"reduce_by_key", "u32_keys_u32_sum_mean_run_1000_device_count_half", S_REDUCE, CLSORT_FAMILY_REDUCE},
     {"tree", "build_2d_f4_uniform", S_TREE, CLSORT_FAMILY_TREE},
     {"select", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
     {"select", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
@@ -526,10 +530,16 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         if (op == OP_SEGREDUCE) return clsort_segmented_reduce(cs, B->a, B->b, n, &rd, NULL);
         return clsort_segmented_scan(cs, B->a, B->b, n, &rd, NULL);
     }
-    case OP_REDUCE_BY_KEY: case OP_RLE: case OP_UNIQUE: {
+    case OP_REDUCE_BY_KEY: case OP_RLE: case OP_UNIQUE: case OP_REDUCE_BY_KEY_DCOUNT: case OP_REDUCE_BY_KEY_DHALF: {
         clsort_by_key_desc kd;
+        clsort_enqueue q;
         memset(&kd, 0, sizeof kd);
+        memset(&q, 0, sizeof q);
         kd.count = B->result; /* on the device: no host round trip */
+        if (op == OP_REDUCE_BY_KEY_DCOUNT || op == OP_REDUCE_BY_KEY_DHALF) {
+            q.count = op == OP_REDUCE_BY_KEY_DHALF ? B->dhalf : B->dcount;
+            return clsort_reduce_by_key(cs, B->segkeys, B->a, B->b, B->vb, n, &kd, NULL, &q);
+        }
         if (op == OP_REDUCE_BY_KEY) return clsort_reduce_by_key(cs, B->segkeys, B->a, B->b, B->vb, n, &kd, NULL, NULL);
         if (op == OP_RLE) return clsort_run_length_encode(cs, B->segkeys, B->b, B->vb, n, &kd, NULL, NULL);
         return clsort_unique(cs, B->segkeys, B->b, n, &kd, NULL, NULL);

@@ -141,6 +141,30 @@ inline T rd_clean(T v)
 #endif
 }
 
+/* Device counts (common.cl COUNT_ARGS): every kernel over the elements
+ * takes n from the device (DEVICE_N); the carries' scan and fill_ident,
+ * whose words are all valid, take none. A tile past LAST_TILE(n) is idle:
+ * it reads and writes no element. On GPUs (IDLE_EXIT) its work-group
+ * returns at once, after writing the carry (0, identity) that the carries'
+ * scan reads (RD_IDLE_CARRY) and, on the look-back path, after taking its
+ * ticket (no tile with elements waits on a later one); elsewhere it runs on
+ * as an empty tile, whose carry and look-back status are that same pair.
+ * With n = 0 no element writes the run count, so tile 0 writes 0
+ * (RD_ZERO_COUNT): a count left on the device is always written. */
+#ifdef IDLE_EXIT
+#define RD_IDLE_CARRY(n, carry_c, carry_v)           \
+    if (get_group_id(0) > LAST_TILE(n)) {            \
+        if (get_local_id(0) == 0) {                  \
+            (carry_c)[get_group_id(0)] = 0u;         \
+            (carry_v)[get_group_id(0)] = IDENT;      \
+        }                                            \
+        return;                                      \
+    }
+#else
+#define RD_IDLE_CARRY(n, carry_c, carry_v) (void)0
+#endif
+#define RD_ZERO_COUNT(count, n, g) \
+    if ((count) && (n) == 0 && (g) == 0 && get_local_id(0) == 0) (count)[0] = 0u
 
 /* Segment source of tile index k (-1 .. TILE) lives at ls[PAD(k + 1)]. */
 #define LS_SIZE (PAD(TILE + 1) + 1)
@@ -185,7 +209,7 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
 #if SEG != 0
     if (lid == 0) {
 #if SEG == 2
-        ls[PAD(0)] = base > 0 ? seg[base - 1] : (SEG_T)0;
+        ls[PAD(0)] = base > 0 && base <= n ? seg[base - 1] : (SEG_T)0; /* (an idle tile reads nothing) */
 #endif
 #if SEG == 1
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
@@ -578,7 +602,7 @@ inline void rd3_tile_scan(__global const T *vals, __global const SEG_T *seg, ulo
     const int full = base + TILE <= n;
     /* my elements before n: the fold stops there, as variant 1's (an
      * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
-    const uint left = full ? ITEMS : n - base > k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u;
+    const uint left = full ? ITEMS : n > base + k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u; /* idle tiles: 0 */
     T xr[ITEMS];                         /* as loaded, lane-minor */
     LS_T sr[ITEMS], prev = 0, after = 0; /* (SEG 0: unused) */
     uint cc;
@@ -918,12 +942,14 @@ inline void rd_heads_tile_scan(__global const SEG_T *seg, ulong base, ulong n, _
  * (vals unused: the seg_* kernels' arguments). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
-                        __global T *carry_v)
+                        __global T *carry_v COUNT_ARGS)
 {
     RD_HEADS_LOCALS
     const ulong base = (ulong)get_group_id(0) * TILE;
     uint xc, xv, tc, tv, hm;
     (void)vals;
+    n = DEVICE_N(n);
+    RD_IDLE_CARRY(n, carry_c, carry_v);
     rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
@@ -935,12 +961,15 @@ void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                          __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
-                         __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+                         __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count COUNT_ARGS)
 {
     RD_HEADS_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     uint xc, xv, tc, tv, hm;
+    n = DEVICE_N(n);
+    IDLE_RETURN(g > LAST_TILE(n));
+    RD_ZERO_COUNT(count, n, g);
     const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
     (void)vals;
     rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
@@ -954,12 +983,14 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
 /* carry_c[g], carry_v[g] = the pair sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
-                      __global T *carry_v)
+                      __global T *carry_v COUNT_ARGS)
 {
     RD_TILE_LOCALS
     const ulong base = (ulong)get_group_id(0) * TILE;
     uint xc, tc;
     T xv, tv;
+    n = DEVICE_N(n);
+    RD_IDLE_CARRY(n, carry_c, carry_v);
 #ifdef RD_V3
     RD3_REGS
     rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
@@ -976,13 +1007,15 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
 /* Scans each tile from its prefix pair (pre_c, pre_v: NULL = identity). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
-                    __global const T *pre_v, uint mode, __global T *out, __global uint *out_c)
+                    __global const T *pre_v, uint mode, __global T *out, __global uint *out_c COUNT_ARGS)
 {
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     uint xc, tc;
     T xv, tv;
+    n = DEVICE_N(n);
+    IDLE_RETURN(g > LAST_TILE(n));
     /* read the prefix before the tile: in place, other tiles are written */
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
@@ -1002,13 +1035,16 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
-                       __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count)
+                       __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count COUNT_ARGS)
 {
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
     const ulong base = (ulong)g * TILE;
     uint xc, tc;
     T xv, tv;
+    n = DEVICE_N(n);
+    IDLE_RETURN(g > LAST_TILE(n));
+    RD_ZERO_COUNT(count, n, g);
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
     (void)mv_in;
@@ -1251,12 +1287,14 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
 #ifndef RD_HEADS
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
-                       LB_SPARE_ARGS, uint mode, __global T *out)
+                       LB_SPARE_ARGS, uint mode, __global T *out COUNT_ARGS)
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
     LB_SPARE_CLEAR();
+    n = DEVICE_N(n);
     const uint g = rd_take_tile(status, &tile_id);
+    IDLE_RETURN(g > LAST_TILE(n)); /* publishing nothing: no tile with elements waits on a later one */
     const ulong base = (ulong)g * TILE;
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
@@ -1279,12 +1317,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
                           __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
-                          __global uint *count)
+                          __global uint *count COUNT_ARGS)
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
     LB_SPARE_CLEAR();
+    n = DEVICE_N(n);
     const uint g = rd_take_tile(status, &tile_id);
+    IDLE_RETURN(g > LAST_TILE(n)); /* publishing nothing: no tile with elements waits on a later one */
+    RD_ZERO_COUNT(count, n, g);
     const ulong base = (ulong)g * TILE;
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
@@ -1312,12 +1353,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                             __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
                             __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
-                            __global uint *count)
+                            __global uint *count COUNT_ARGS)
 {
     RD_HEADS_LOCALS
     RD_LB_LOCALS
     LB_SPARE_CLEAR();
+    n = DEVICE_N(n);
     const uint g = rd_take_tile(status, &tile_id);
+    IDLE_RETURN(g > LAST_TILE(n)); /* publishing nothing: no tile with elements waits on a later one */
+    RD_ZERO_COUNT(count, n, g);
     const ulong base = (ulong)g * TILE;
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, xv, tc, tv, pc, pv, hm;
@@ -1331,12 +1375,23 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
 
 /* ---- offsets to boundary counts, identities --------------------------------- */
 
+/* cnt[0 .. n) = 0 (n: the device count where there is one; the words past
+ * it are never read). */
+__kernel void zero_counts(__global uint *cnt, ulong n COUNT_ARGS)
+{
+    n = DEVICE_N(n);
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) cnt[i] = 0u;
+}
+
 /* cnt (n words, zero on entry): cnt[off[s]] += 1 for s = 1 .. segments - 1
  * with off[s] < n, so that the segment of element i is the number of
- * boundaries at or before i (empty segments included). Offsets out of order
- * give wrong results but never an access out of bounds. */
-__kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt)
+ * boundaries at or before i (empty segments included). With a device count,
+ * n is the count: a boundary at or past it starts no segment among the
+ * elements (its segments are empty). Offsets out of order give wrong
+ * results but never an access out of bounds. */
+__kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt COUNT_ARGS)
 {
+    n = DEVICE_N(n);
     for (size_t s = get_global_id(0) + 1; s < segments; s += get_global_size(0)) {
         uint o = off[s];
         if (o < n) atomic_inc(&cnt[o]);
@@ -1369,11 +1424,12 @@ inline T rd_wg_reduce(T x, __local T *s)
 /* partials[group] = the reduction of tiles group, group + groups, ... (each
  * work-item folds its strided elements in order). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_partials(__global const T *in, ulong n, __global T *partials)
+void reduce_partials(__global const T *in, ulong n, __global T *partials COUNT_ARGS)
 {
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
+    n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
         if (base + TILE <= n) {
             for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, rd_clean(in[base + j * WG + lid]));
@@ -1467,10 +1523,11 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
-                    uint shift, __global volatile uint *counts)
+                    uint shift, __global volatile uint *counts COUNT_ARGS)
 {
     __local uint h[LBINS];
     const uint lid = (uint)get_local_id(0);
+    n = DEVICE_N(n); /* the chunks split the count, not the capacity */
     const T lo = RD_FROM_BITS((TB)lo_b), hi = RD_FROM_BITS((TB)hi_b), scale = RD_FROM_BITS((TB)scale_b);
     /* a histogram per work-item when they all fit (no atomics: CPUs, few
      * bins), else one per work-group with local atomics, else global atomics */

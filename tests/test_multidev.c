@@ -12,8 +12,8 @@
  *   2. a clsort context on device K (default 1: the second) of the shared
  *      context, with a queue of ours, runs one call of every family: scan,
  *      split and pack, gather, radix sort (keys, pairs, u64 keys with the
- *      permutation), bitonic sort, binning, reduce, reduce by key, segmented
- *      scan, histogram, N-body accelerations, tree build, Barnes-Hut, radius
+ *      permutation), bitonic sort, binning, reduce, reduce by key (also with
+ *      a device count), segmented scan, histogram, N-body accelerations, tree build, Barnes-Hut, radius
  *      queries, select_if (family_tests: every family of the registry has a
  *      row, checked).
  * Fewer than two devices is a failure (this test exists to run several),
@@ -953,6 +953,37 @@ static void test_reduce_family(clsort_context *cs)
         for (bad = 0; bad < runs && ko[bad] == rk[bad] && vo[bad] == rv[bad]; ++bad) {}
         if (count != runs) bad = 0;
         check_index(bad, runs, "clsort_reduce_by_key (keys, sums, run count) = reference");
+    }
+    { /* the same with its count on the device (DEVICE COUNTS): the runs of the first m keys, the run count
+       * left in desc.count */
+        const size_t m = 5003;
+        uint32_t words[2], dev_runs = 0;
+        size_t runs_m = 0, got_m = 0;
+        cl_mem dcount, druns = upload(cs, 4, NULL);
+        clsort_enqueue q;
+        words[0] = 0xdeadbeefu;
+        words[1] = (uint32_t)m;
+        dcount = upload(cs, sizeof words, words);
+        for (i = 0; i < m; ++i) {
+            if (i == 0 || keys[i] != keys[i - 1]) rk[runs_m] = keys[i], rv[runs_m++] = 0;
+            rv[runs_m - 1] += u[i];
+        }
+        memset(&q, 0, sizeof q);
+        q.count = dcount;
+        q.count_offset = 4;
+        bk.count = druns;
+        if (call_ok(cs, clsort_reduce_by_key(cs, dk, du, dko, dvo, n, &bk, &got_m, &q),
+                    "clsort_reduce_by_key u32 sum, device count")) {
+            download(cs, dko, n * 4, ko);
+            download(cs, dvo, n * 4, vo);
+            download(cs, druns, 4, &dev_runs);
+            for (bad = 0; bad < runs_m && ko[bad] == rk[bad] && vo[bad] == rv[bad]; ++bad) {}
+            if (got_m != runs_m || dev_runs != runs_m) bad = 0;
+            check_index(bad, runs_m, "clsort_reduce_by_key with a device count (keys, sums, run counts) = reference");
+        }
+        bk.count = NULL;
+        clReleaseMemObject(dcount);
+        clReleaseMemObject(druns);
     }
     /* segmented scan: i32 inclusive max, segments by u32 head flags */
     for (i = 0; i < n; ++i) {

@@ -17,6 +17,8 @@ __extension__ typedef unsigned __int128 rd_u128;
 static const char *rd_tn[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
 static const char *rd_opn[] = {"sum", "min", "max"};
 static double rd_depth; /* set per context */
+/* The float sums' depth of a call of n elements on the default tiles. */
+static double rd_depth_of(size_t n) { return ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8; }
 
 static double rd_as_double(clsort_type t, uint64_t b)
 {
@@ -539,6 +541,359 @@ static void test_rd_hist_case(clsort_context *cs, clsort_type t, size_t n, unsig
     free(in); free(ref); free(got);
 }
 
+/* ---- device counts (clsort_enqueue.count) ----
+ * Each call of the family with its element count read on the device (the
+ * capacities, counts, count buffers and DC_FILL outputs of
+ * tests/test_devcount.c), against the references above over the first
+ * `count` elements (clamped to the capacity): outputs per element or per
+ * run are written below the count (the run count) only and keep their bytes
+ * past it, every segment of a segmented reduce is written (its elements past
+ * the count left out), the sums and histogram counts are those of the first
+ * count elements, and the run counts left on the device are the
+ * references'. */
+
+/* Segmented scan of cap elements with the count on the device; for offsets
+ * the segmented reduce too, for keys reduce-by-key (the same programs).
+ * Offsets: device (host_offsets 0), host (1, over the capacity as the
+ * check asks) or device offsets clamped to the count (2: as the cell
+ * offsets of a culled stream binned with the same count), the same
+ * segments either way. */
+static void rd_dc_seg_one(clsort_context *cs, clsort_type t, clsort_op op, clsort_segments sk, clsort_type kt,
+                          size_t cap, size_t count, int sp, int inclusive, int in_place, int host_offsets)
+{
+    static const char *skn[] = {"none", "flags-u32", "flags-u8", "keys", "offsets"};
+    size_t es = clsort_type_size(t), ks = clsort_type_size(kt), m = count < cap ? count : cap, i, bad = (size_t)-1;
+    unsigned char *in = (unsigned char *)malloc(cap * es + 8), *init = (unsigned char *)malloc(cap * es + 8);
+    unsigned char *got = (unsigned char *)malloc(cap * es + 8);
+    uint64_t acc = 0, want = 0;
+    double mag = 0;
+    rd_segs s;
+    clsort_reduce_desc d_;
+    clsort_enqueue q;
+    cl_mem din, dout, dseg = NULL, dc;
+    char what[192];
+    int r;
+    rd_fill(in, t, cap, (int)(count % 3));
+    rd_segs_make(&s, cap, sp);
+    memset(&d_, 0, sizeof d_);
+    d_.type = t;
+    d_.op = op;
+    d_.inclusive = inclusive;
+    d_.segments = sk;
+    d_.key_type = kt;
+    din = buffer(cs, cap * es, in);
+    if (in_place) memcpy(init, in, cap * es);
+    dout = in_place ? din : dc_out_buffer(cs, cap * es, init);
+    if (sk == CLSORT_SEGMENTS_FLAGS_U8) dseg = buffer(cs, cap, s.f8);
+    else if (sk == CLSORT_SEGMENTS_FLAGS_U32) dseg = buffer(cs, cap * 4, s.f32);
+    else if (sk == CLSORT_SEGMENTS_KEYS) dseg = buffer(cs, cap * ks, ks == 4 ? (void *)s.k32 : (void *)s.k64);
+    else if (sk == CLSORT_SEGMENTS_OFFSETS) {
+        d_.segment_count = s.count;
+        if (host_offsets == 1) d_.segment_data_host = s.off;
+        else {
+            for (i = 0; i <= s.count && host_offsets == 2; ++i) s.off[i] = s.off[i] < m ? s.off[i] : (uint32_t)m;
+            dseg = buffer(cs, (s.count + 1) * 4, s.off);
+        }
+    }
+    d_.segment_data = dseg;
+    dc = dc_count_buffer(cs, count);
+    dc_enq(&q, dc);
+    snprintf(what, sizeof what, "device count segmented scan %s %s %s%s %s%s%s cap %lu", rd_tn[t], rd_opn[op], skn[sk],
+             sk == CLSORT_SEGMENTS_KEYS ? (ks == 4 ? "-u32" : "-u64") : "", inclusive ? "inclusive" : "exclusive",
+             in_place ? " in-place" : "",
+             sk != CLSORT_SEGMENTS_OFFSETS ? "" : host_offsets == 1 ? " host-offsets" : host_offsets ? " offsets-to-count" : "",
+             (unsigned long)cap);
+    r = clsort_segmented_scan(cs, din, dout, cap, &d_, &q);
+    if (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED) goto done; /* no fp64 */
+    check(r == CLSORT_SUCCESS, what, count, sp_names[sp], 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    download(cs, dout, cap * es, got);
+    for (i = 0; i < m && bad == (size_t)-1; ++i) {
+        uint64_t x = rd_clean(t, op, rd_get(in, t, i)), before;
+        double ax = fabs(rd_as_double(t, x));
+        int head = i == 0 || rd_inc(&s, sk, i) != 0;
+        if (head) { acc = rd_ident(t, op); mag = 0; }
+        before = acc;
+        acc = rd_apply(t, op, acc, x);
+        if (ax == ax) mag += ax;
+        want = inclusive ? acc : head ? rd_ident(t, op) : before;
+        if (!rd_match(t, op, rd_get(got, t, i), want, mag)) bad = i;
+    }
+    check(bad == (size_t)-1, what, count, sp_names[sp], bad, rd_as_double(t, want),
+          bad == (size_t)-1 ? 0 : rd_as_double(t, rd_get(got, t, bad)));
+    bad = dc_first_diff(got, init, m * es, cap * es);
+    check(bad == (size_t)-1, "device count segmented scan: the elements past the count keep their bytes", count,
+          sp_names[sp], bad / es, 0, 0);
+    if (sk == CLSORT_SEGMENTS_OFFSETS || sk == CLSORT_SEGMENTS_KEYS) {
+        /* segmented reduce (offsets) or reduce-by-key (keys): results per
+         * segment or run, the elements below the count only */
+        size_t outs = sk == CLSORT_SEGMENTS_OFFSETS ? s.count : cap, seg = 0, runs = 0, got_count = 12345;
+        unsigned char *vinit = (unsigned char *)malloc((outs + 4) * es), *vgot = (unsigned char *)malloc((outs + 4) * es);
+        unsigned char *kinit = (unsigned char *)malloc(cap * ks + 8), *kgot = (unsigned char *)malloc(cap * ks + 8);
+        uint64_t *ref = (uint64_t *)malloc((outs + 1) * 8);
+        double *rmag = (double *)calloc(outs + 1, sizeof(double));
+        cl_mem dvo = dc_out_buffer(cs, (outs + 4) * es, vinit), dko = dc_out_buffer(cs, cap * ks, kinit);
+        cl_mem dcnt = dc_count_buffer(cs, 0xdeadbeefu); /* desc.count: every word 0xdeadbeef until word 0 is written */
+        uint32_t dev_count = 0;
+        size_t written;
+        if (in_place) clEnqueueWriteBuffer(clsort_cl_queue(cs), din, CL_TRUE, 0, cap * es, in, 0, NULL, NULL);
+        for (i = 0; i < outs; ++i) ref[i] = rd_ident(t, op);
+        for (i = 0; i < m; ++i) {
+            uint64_t x = rd_clean(t, op, rd_get(in, t, i));
+            double ax = fabs(rd_as_double(t, x));
+            if (sk == CLSORT_SEGMENTS_OFFSETS) seg += s.inc[i];
+            else if (i > 0 && s.k32[i] != s.k32[i - 1]) ++seg;
+            ref[seg] = rd_apply(t, op, ref[seg], x);
+            if (ax == ax) rmag[seg] += ax;
+        }
+        if (sk == CLSORT_SEGMENTS_OFFSETS) {
+            r = clsort_segmented_reduce(cs, din, dvo, cap, &d_, &q);
+            snprintf(what, sizeof what, "device count segmented reduce %s %s%s cap %lu", rd_tn[t], rd_opn[op],
+                     host_offsets == 1 ? " host-offsets" : host_offsets ? " offsets-to-count" : "", (unsigned long)cap);
+            written = outs; /* every segment, clipped to the count */
+        } else {
+            clsort_by_key_desc bk;
+            clsort_enqueue bq = q;
+            runs = m ? seg + 1 : 0;
+            memset(&bk, 0, sizeof bk);
+            bk.key_type = kt;
+            bk.type = t;
+            bk.op = op;
+            bk.count = dcnt;
+            r = clsort_reduce_by_key(cs, dseg, din, dko, dvo, cap, &bk, &got_count, &bq);
+            snprintf(what, sizeof what, "device count reduce by key %s %s keys %s cap %lu", rd_tn[t], rd_opn[op],
+                     ks == 4 ? "u32" : "u64", (unsigned long)cap);
+            written = runs;
+        }
+        check(r == CLSORT_SUCCESS, what, count, sp_names[sp], 0, 0, r);
+        if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+        download(cs, dvo, (outs + 4) * es, vgot);
+        for (i = 0, bad = (size_t)-1; i < written && bad == (size_t)-1; ++i)
+            if (!rd_match(t, op, rd_get(vgot, t, i), ref[i], rmag[i])) bad = i;
+        check(bad == (size_t)-1, what, count, sp_names[sp], bad, bad == (size_t)-1 ? 0 : rd_as_double(t, ref[bad]),
+              bad == (size_t)-1 ? 0 : rd_as_double(t, rd_get(vgot, t, bad)));
+        bad = dc_first_diff(vgot, vinit, written * es, (outs + 4) * es);
+        check(bad == (size_t)-1, "device count: the results past the last segment or run keep their bytes", count,
+              sp_names[sp], bad / es, 0, 0);
+        if (sk == CLSORT_SEGMENTS_KEYS) {
+            size_t j = 0;
+            download(cs, dko, cap * ks, kgot);
+            download(cs, dcnt, 4, &dev_count);
+            check(got_count == runs && dev_count == runs, "device count reduce by key: the run count (host, device)",
+                  count, sp_names[sp], 0, (double)runs, (double)dev_count);
+            for (i = 0, bad = (size_t)-1; i < m && bad == (size_t)-1; ++i)
+                if (i == 0 || s.k32[i] != s.k32[i - 1]) {
+                    if (ks == 4 ? ((uint32_t *)kgot)[j] != s.k32[i] : ((uint64_t *)kgot)[j] != s.k64[i]) bad = j;
+                    ++j;
+                }
+            if (bad == (size_t)-1) bad = dc_first_diff(kgot, kinit, runs * ks, cap * ks);
+            check(bad == (size_t)-1, "device count reduce by key: the keys, and past the run count their bytes",
+                  count, sp_names[sp], bad, 0, 0);
+        }
+        clReleaseMemObject(dvo), clReleaseMemObject(dko), clReleaseMemObject(dcnt);
+        free(vinit), free(vgot), free(kinit), free(kgot), free(ref), free(rmag);
+    }
+done:
+    clReleaseMemObject(din);
+    if (!in_place) clReleaseMemObject(dout);
+    if (dseg) clReleaseMemObject(dseg);
+    clReleaseMemObject(dc);
+    rd_segs_free(&s);
+    free(in), free(init), free(got);
+}
+
+/* Run-length encode and unique (values of 0, 4 or 8 bytes) of cap keys of kt
+ * with the count on the device. */
+static void rd_dc_rle_one(clsort_context *cs, clsort_type kt, size_t cap, size_t count, int sp, int with_values)
+{
+    size_t ks = clsort_type_size(kt), vs = with_values == 2 ? 8 : with_values ? 4 : 0;
+    size_t m = count < cap ? count : cap, runs = 0, got = 12345, i, j, bad;
+    rd_segs s;
+    unsigned char *vals = (unsigned char *)malloc(cap * 8 + 8), *kinit = (unsigned char *)malloc(cap * ks + 8);
+    unsigned char *kgot = (unsigned char *)malloc(cap * ks + 8), *linit = (unsigned char *)malloc(cap * 4 + 4);
+    unsigned char *vinit = (unsigned char *)malloc(cap * 8 + 8), *vgot = (unsigned char *)malloc(cap * 8 + 8);
+    uint32_t *lgot = (uint32_t *)malloc(cap * 4 + 4), run = 0, dev_count = 0;
+    cl_mem dk, dko, dlen, dv, dvo, dcnt, dc;
+    clsort_by_key_desc bk;
+    clsort_enqueue q;
+    int r;
+    rd_segs_make(&s, cap, sp);
+    for (i = 0; i < cap * 8; ++i) vals[i] = (unsigned char)rnd64();
+    for (i = 0; i < m; ++i) runs += i == 0 || s.k32[i] != s.k32[i - 1];
+    dk = buffer(cs, cap * ks, ks == 4 ? (void *)s.k32 : (void *)s.k64);
+    dko = dc_out_buffer(cs, cap * ks, kinit);
+    dlen = dc_out_buffer(cs, cap * 4, linit);
+    dv = buffer(cs, cap * 8, vals);
+    dvo = dc_out_buffer(cs, cap * 8, vinit);
+    dcnt = dc_count_buffer(cs, 0xdeadbeefu);
+    dc = dc_count_buffer(cs, count);
+    memset(&bk, 0, sizeof bk);
+    bk.key_type = kt;
+    bk.count = dcnt;
+    dc_enq(&q, dc);
+    r = clsort_run_length_encode(cs, dk, dko, dlen, cap, &bk, &got, &q);
+    check(r == CLSORT_SUCCESS, "device count run-length encode", count, sp_names[sp], 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    download(cs, dko, cap * ks, kgot);
+    download(cs, dlen, cap * 4, lgot);
+    download(cs, dcnt, 4, &dev_count);
+    check(got == runs && dev_count == runs, "device count run-length encode: the run count (host, device)", count,
+          sp_names[sp], 0, (double)runs, (double)dev_count);
+    for (i = 0, j = 0, bad = (size_t)-1; i < m && bad == (size_t)-1; ++i) {
+        ++run;
+        if (i + 1 == m || s.k32[i + 1] != s.k32[i]) {
+            if (lgot[j] != run || (ks == 4 ? ((uint32_t *)kgot)[j] != s.k32[i] : ((uint64_t *)kgot)[j] != s.k64[i]))
+                bad = j;
+            ++j;
+            run = 0;
+        }
+    }
+    if (bad == (size_t)-1) bad = dc_first_diff(kgot, kinit, runs * ks, cap * ks);
+    if (bad == (size_t)-1) bad = dc_first_diff((unsigned char *)lgot, linit, runs * 4, cap * 4);
+    check(bad == (size_t)-1, "device count run-length encode: keys, lengths, and past the run count their bytes",
+          count, sp_names[sp], bad, 0, 0);
+    /* unique: the first key of each run (and its value) */
+    clReleaseMemObject(dko);
+    dko = dc_out_buffer(cs, cap * ks, kinit);
+    if (vs) {
+        bk.values_in = dv;
+        bk.values_out = dvo;
+        bk.value_size = vs;
+    }
+    got = 12345;
+    r = clsort_unique(cs, dk, dko, cap, &bk, &got, &q);
+    check(r == CLSORT_SUCCESS, "device count unique", count, sp_names[sp], 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    download(cs, dko, cap * ks, kgot);
+    download(cs, dvo, cap * 8, vgot);
+    download(cs, dcnt, 4, &dev_count);
+    check(got == runs && dev_count == runs, "device count unique: the run count (host, device)", count, sp_names[sp], 0,
+          (double)runs, (double)dev_count);
+    for (i = 0, j = 0, bad = (size_t)-1; i < m && bad == (size_t)-1; ++i)
+        if (i == 0 || s.k32[i] != s.k32[i - 1]) {
+            if ((ks == 4 ? ((uint32_t *)kgot)[j] != s.k32[i] : ((uint64_t *)kgot)[j] != s.k64[i]) ||
+                (vs && memcmp(vgot + j * vs, vals + i * vs, vs) != 0))
+                bad = j;
+            ++j;
+        }
+    if (bad == (size_t)-1) bad = dc_first_diff(kgot, kinit, runs * ks, cap * ks);
+    if (bad == (size_t)-1) bad = dc_first_diff(vgot, vinit, runs * vs, cap * 8);
+    check(bad == (size_t)-1, vs ? "device count unique: keys, first values, and past the run count their bytes"
+                                : "device count unique: keys, and past the run count their bytes",
+          count, sp_names[sp], bad, 0, 0);
+    clReleaseMemObject(dk), clReleaseMemObject(dko), clReleaseMemObject(dlen), clReleaseMemObject(dv);
+    clReleaseMemObject(dvo), clReleaseMemObject(dcnt), clReleaseMemObject(dc);
+    rd_segs_free(&s);
+    free(vals), free(kinit), free(kgot), free(linit), free(vinit), free(vgot), free(lgot);
+}
+
+/* clsort_reduce of cap elements with the count on the device: the result
+ * to the host and to desc.result. */
+static void rd_dc_reduce_one(clsort_context *cs, clsort_type t, clsort_op op, size_t cap, size_t count)
+{
+    size_t es = clsort_type_size(t), m = count < cap ? count : cap, i;
+    unsigned char *in = (unsigned char *)malloc(cap * es + 8);
+    uint64_t acc = rd_ident(t, op), got = 0, got_dev = 0;
+    double mag = 0;
+    cl_mem din, dres, dc;
+    clsort_reduce_desc rd;
+    clsort_enqueue q;
+    char what[96];
+    int r, d = (int)(count % 3);
+    rd_fill(in, t, cap, d);
+    for (i = 0; i < m; ++i) {
+        uint64_t x = rd_clean(t, op, rd_get(in, t, i));
+        double ax = fabs(rd_as_double(t, x));
+        acc = rd_apply(t, op, acc, x);
+        if (ax == ax) mag += ax;
+    }
+    din = buffer(cs, cap * es, in);
+    dres = buffer(cs, 8, NULL);
+    dc = dc_count_buffer(cs, count);
+    memset(&rd, 0, sizeof rd);
+    rd.type = t;
+    rd.op = op;
+    rd.result = dres;
+    dc_enq(&q, dc);
+    rd_depth = rd_depth_of(cap);
+    snprintf(what, sizeof what, "device count reduce %s %s cap %lu", rd_tn[t], rd_opn[op], (unsigned long)cap);
+    r = clsort_reduce(cs, din, cap, &rd, &got, &q);
+    check(r == CLSORT_SUCCESS, what, count, clsort_last_error(cs), 0, 0, r);
+    download(cs, dres, es, &got_dev);
+    check(rd_match(t, op, got, acc, mag) && got == got_dev, what, count,
+          d == 0 ? "random" : d == 1 ? "max (wraps)" : "small", 0, rd_as_double(t, acc), rd_as_double(t, got));
+    clReleaseMemObject(din), clReleaseMemObject(dres), clReleaseMemObject(dc);
+    free(in);
+}
+
+/* The even histogram of cap samples with the count on the device: bins over
+ * [0, 900) of samples in [-50, 1050) (negative ones wrap far out of range
+ * for unsigned types; floats: every 97th NaN), added to counts that held a
+ * pattern (accumulate) or overwriting them; the words past counts keep it. */
+static void rd_dc_hist_one(clsort_context *cs, clsort_type t, size_t cap, size_t count, unsigned bins, int accumulate)
+{
+    enum { GUARD = 8 };
+    size_t es = clsort_type_size(t), m = count < cap ? count : cap, i;
+    unsigned char *in = (unsigned char *)calloc(cap * es + 8, 1);
+    uint32_t *ref = (uint32_t *)malloc((bins + GUARD) * 4), *got = (uint32_t *)malloc((bins + GUARD) * 4);
+    clsort_histogram_desc hd;
+    clsort_enqueue q;
+    cl_mem ds, dcounts, dc;
+    char what[96];
+    int r, fl = t == CLSORT_F32 || t == CLSORT_F64;
+    for (i = 0; i < bins + GUARD; ++i) ref[i] = 0xa5a5a5a5u + (uint32_t)i;
+    dcounts = buffer(cs, (bins + GUARD) * 4, ref);
+    if (!accumulate)
+        for (i = 0; i < bins; ++i) ref[i] = 0;
+    for (i = 0; i < cap; ++i) {
+        int64_t v = (int64_t)(rnd64() % 1100) - 50;
+        double x = (double)v + 0.25;
+        if (t == CLSORT_F32) ((float *)in)[i] = i % 97 == 5 ? NAN : (float)x;
+        else if (t == CLSORT_F64) ((double *)in)[i] = i % 97 == 5 ? NAN : x;
+        else if (es == 4) ((uint32_t *)in)[i] = (uint32_t)v;
+        else ((uint64_t *)in)[i] = (uint64_t)v;
+    }
+    for (i = 0; i < m; ++i) {
+        if (t == CLSORT_F32) {
+            float x = ((float *)in)[i], sc = (float)((double)bins / 900.0);
+            volatile float f;
+            if (!(x >= 0.0f && x < 900.0f)) continue;
+            f = x - 0.0f;
+            f = f * sc;
+            ref[f >= (float)bins ? bins - 1 : (uint32_t)f]++;
+        } else if (t == CLSORT_F64) {
+            double x = ((double *)in)[i], f;
+            if (!(x >= 0.0 && x < 900.0)) continue;
+            f = (x - 0.0) * ((double)bins / 900.0);
+            ref[f >= (double)bins ? bins - 1 : (uint32_t)f]++;
+        } else {
+            uint64_t x = rd_get(in, t, i);
+            int64_t v = t == CLSORT_I32 ? (int64_t)(int32_t)(uint32_t)x : (int64_t)x;
+            if (t == CLSORT_U32 || t == CLSORT_U64 ? x < 900 : v >= 0 && v < 900)
+                ref[(uint32_t)(x * bins / 900)]++;
+        }
+    }
+    memset(&hd, 0, sizeof hd);
+    hd.type = t;
+    hd.bins = bins;
+    hd.accumulate = accumulate;
+    if (fl) hd.upper = 900.0;
+    else hd.upper_int = 900;
+    ds = buffer(cs, cap * es, in);
+    dc = dc_count_buffer(cs, count);
+    dc_enq(&q, dc);
+    snprintf(what, sizeof what, "device count histogram %s, %u bins%s, cap %lu", rd_tn[t], bins,
+             accumulate ? " accumulate" : "", (unsigned long)cap);
+    r = clsort_histogram_even(cs, ds, cap, dcounts, &hd, &q);
+    check(r == CLSORT_SUCCESS, what, count, clsort_last_error(cs), 0, 0, r);
+    download(cs, dcounts, (bins + GUARD) * 4, got);
+    for (i = 0; i < bins + GUARD && got[i] == ref[i]; ++i) {}
+    check(i == bins + GUARD, what, count, i < bins ? "a bin" : "a word past counts", i, i < bins + GUARD ? ref[i] : 0,
+          i < bins + GUARD ? got[i] : 0);
+    clReleaseMemObject(ds), clReleaseMemObject(dcounts), clReleaseMemObject(dc);
+    free(in), free(ref), free(got);
+}
+
 /* Determinism on the look-back path: repeated f32 scans (no segments, and
  * u8 flags) and reductions of the same input give the same bits every run. */
 static void test_rd_determinism(clsort_context *cs, size_t n, int runs)
@@ -656,11 +1011,23 @@ static void test_rd_variants(clsort_context *cs, int tiny, unsigned shapes_run)
         for (i = 0; i < (tiny ? 4u : 6u); ++i)
             for (p = 0; p < 5; ++p) {
                 size_t n = ns[i];
+                /* the largest n also with a device count (the same
+                 * programs): past one tile, at a tile edge, in the last
+                 * tile, 0 and past the capacity */
+                const int dev = i + 1 == (tiny ? 4u : 6u);
+                const size_t dcount = p == 0 ? tile + 1 : p == 1 ? n - 1 : p == 2 ? 2 * tile : p == 3 ? 0 : n + 9;
                 if (tiny && p != 1 && p != 4) continue;
                 test_rd_rle_case(vc, (i + (size_t)p) & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)((i + (size_t)p) % 3));
-                if ((i + (size_t)p) % 2 == 0)
+                if (dev)
+                    rd_dc_rle_one(vc, (i + (size_t)p) & 1 ? CLSORT_U64 : CLSORT_U32, n, dcount, pats[p],
+                                  (int)((i + (size_t)p) % 3));
+                if ((i + (size_t)p) % 2 == 0) {
                     test_rd_seg_case(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
                                      CLSORT_U32, n, pats[p], 0, 1, 0, 0);
+                    if (dev)
+                        rd_dc_seg_one(vc, p & 1 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS,
+                                      CLSORT_U32, n, dcount, pats[p], 1, 0, 0);
+                }
                 if (shapes[v][0] == REGS && (!tiny || (i + (size_t)p) % 2)) {
                     /* variant 3: another segment kind, type and operator each time */
                     static const clsort_type vt[] = {CLSORT_U64, CLSORT_F64, CLSORT_I32, CLSORT_F32, CLSORT_I64};
@@ -668,6 +1035,10 @@ static void test_rd_variants(clsort_context *cs, int tiny, unsigned shapes_run)
                     test_rd_seg_case(vc, vt[k], (clsort_op)((i + (size_t)p) % 3), (clsort_segments)sk,
                                      p & 1 ? CLSORT_U64 : CLSORT_U32, n, pats[p], (int)(i % 3), (int)(p & 1),
                                      (int)(i & 1), (int)(p == 2));
+                    if (dev)
+                        rd_dc_seg_one(vc, vt[k], (clsort_op)((i + (size_t)p) % 3), (clsort_segments)sk,
+                                      p & 1 ? CLSORT_U64 : CLSORT_U32, n, dcount, pats[p], (int)(p & 1), (int)(i & 1),
+                                      (int)(p == 2));
                 }
             }
         if (!tiny) test_rd_bykey_determinism(vc, (size_t)1 << 17, 4);
@@ -815,9 +1186,6 @@ static size_t rd_kmax(const test_env *e)
 {
     return e->tiny ? 6 : e->quick ? 14 : sizeof rd_sizes / sizeof rd_sizes[0];
 }
-
-/* The float sums' depth of a call of n elements on the default tiles. */
-static double rd_depth_of(size_t n) { return ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8; }
 
 /* --quick: half of the types and operators, each on one of the paths
  * (quick_few); --full and --tiny take every operator of every type on both. */
@@ -1294,10 +1662,18 @@ static void rd_small_tiles(const test_env *e)
     rd_depth = 70000;
     for (t = CLSORT_U32; t < T_WIDE_END; t += 2)
         for (sk = CLSORT_SEGMENTS_NONE; sk <= CLSORT_SEGMENTS_OFFSETS; ++sk)
-            if (!quick || (t / 2 + sk + (int)e->path) % 3 == 0) /* --quick: a third, each path its own */
-                test_rd_seg_case(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32,
-                             e->tiny ? 300 : 65537, SP_SHORT, 0, sk & 1, 0, 0);
+            if (!quick || (t / 2 + sk + (int)e->path) % 3 == 0) { /* --quick: a third, each path its own */
+                const size_t n = e->tiny ? 300 : 65537;
+                /* with a device count too (many idle tiles, carries of
+                 * several levels): 0, a tile edge, mid-tile, the capacity */
+                const size_t dcount = sk == 0 ? 0 : sk == 1 ? 64 * 3 : sk == 2 ? n / 3 + 7 : n;
+                test_rd_seg_case(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32, n,
+                                 SP_SHORT, 0, sk & 1, 0, 0);
+                rd_dc_seg_one(small, (clsort_type)t, (clsort_op)(sk % 3), (clsort_segments)sk, CLSORT_U32, n, dcount,
+                              SP_SHORT, sk & 1, 0, 0);
+            }
     test_rd_rle_case(small, CLSORT_U32, e->tiny ? 300 : 65537, SP_SHORT, 1);
+    rd_dc_rle_one(small, CLSORT_U32, e->tiny ? 300 : 65537, e->tiny ? 129 : 40000, SP_SHORT, 1);
     clsort_destroy(small);
 }
 
@@ -1334,6 +1710,266 @@ static void rd_variants(const test_env *e)
     unsigned shapes_run = quick ? (lookback ? 0u : 1u << 7) : e->tiny ? (lookback ? 0x24u : 0x81u) : lookback ? 0xaau : 0x55u;
     test_rd_variants(e->cs, e->quick, shapes_run);
 }
+/* Device counts on the part's context, over the capacities and counts of
+ * tests/test_devcount.c, with the programs this part's earlier cases built
+ * on the same path (--quick and --tiny run the operators and segmentation
+ * kinds each on one path: quick_few, quick_variant; --full builds them all):
+ * clsort_reduce, the histogram (every sample type, the three counting
+ * modes, accumulate), the segmented scan with its segmented reduce (offsets,
+ * host and device) or reduce-by-key (keys), in place or not, run-length
+ * encode and unique (values of 0, 4 or 8 bytes). --tiny (oclgrind): every
+ * other count and the last, one call each in turn. */
+static void rd_device_count(const test_env *e)
+{
+    typedef struct { clsort_type t; clsort_op op; } type_op;
+    /* rd_types' operators on each path (quick_few), and the sums the histogram's programs hold */
+    static const type_op red[2][6] = {
+        {{CLSORT_U32, CLSORT_OP_SUM}, {CLSORT_F32, CLSORT_OP_MAX}, {CLSORT_U64, CLSORT_OP_MIN},
+         {CLSORT_I64, CLSORT_OP_SUM}, {CLSORT_F32, CLSORT_OP_SUM}, {CLSORT_I32, CLSORT_OP_SUM}},
+        {{CLSORT_U32, CLSORT_OP_MIN}, {CLSORT_I32, CLSORT_OP_SUM}, {CLSORT_U64, CLSORT_OP_MAX},
+         {CLSORT_I64, CLSORT_OP_MIN}, {CLSORT_F32, CLSORT_OP_SUM}, {CLSORT_U32, CLSORT_OP_SUM}}};
+    /* u32 sums of each kind the path built (rd_segmentations, rd_types, rd_by_key, rd_device_offsets) */
+    static const clsort_segments kinds[2][4] = {
+        {CLSORT_SEGMENTS_NONE, CLSORT_SEGMENTS_FLAGS_U8, CLSORT_SEGMENTS_KEYS, CLSORT_SEGMENTS_OFFSETS},
+        {CLSORT_SEGMENTS_FLAGS_U32, CLSORT_SEGMENTS_KEYS, CLSORT_SEGMENTS_OFFSETS, CLSORT_SEGMENTS_KEYS}};
+    static const clsort_type hist_t[4] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64};
+    static const unsigned bins[4] = {1, 7, 300, 5000}; /* per work-item, per work-group and global counters */
+    const int lb = e->path == CLSORT_PATH_LOOKBACK;
+    size_t caps[8], counts[40], nc, nk, c, k;
+    nc = dc_capacities(e, caps);
+    for (c = 0; c < nc; ++c) {
+        nk = dc_counts(caps[c], counts, e->tiny);
+        for (k = 0; k < nk; ++k) {
+            const size_t cap = caps[c], cnt = counts[k], r = k + c;
+            const int sp = (int)((k + 2 * c) % SP_COUNT), call = e->tiny ? (int)(k / 2 % 4) : -1;
+            const clsort_segments sk = kinds[lb][r % 4];
+            /* f32 sums where rd_segmentations built them: portable none, u8
+             * flags, offsets; look-back u32 flags, u32 keys */
+            const int f32 = r % 3 == 0 && (lb ? sk != CLSORT_SEGMENTS_OFFSETS : sk != CLSORT_SEGMENTS_KEYS);
+            const clsort_type kt = lb && !f32 && r % 8 >= 4 ? CLSORT_U64 : CLSORT_U32;
+            if (e->tiny && k % 2 && k + 1 != nk) continue;
+            if (call < 0 || call == 0) rd_dc_reduce_one(e->cs, red[lb][r % 6].t, red[lb][r % 6].op, cap, cnt);
+            if (call < 0 || call == 1)
+                rd_dc_hist_one(e->cs, hist_t[r % 4], cap, cnt, bins[(k / 4 + c) % 4], (int)(k % 3 == 1));
+            rd_depth = rd_depth_of(cap);
+            if (call < 0 || call == 2)
+                rd_dc_seg_one(e->cs, f32 ? CLSORT_F32 : CLSORT_U32, CLSORT_OP_SUM, sk, kt, cap, cnt, sp, (int)(r & 1),
+                              (int)(r % 3 == 1), (int)(k / 2 % 3));
+            if (call < 0 || call == 3)
+                rd_dc_rle_one(e->cs, r & 1 ? CLSORT_U64 : CLSORT_U32, cap, cnt, sp, (int)(r % 3));
+        }
+    }
+}
+
+/* A culled stream whose counts never come to the host: pack the visible
+ * elements of a key-sorted stream with their values (the visible count to
+ * the device), reduce their values by key with that count (the run count to
+ * the device), then with the run count the sum of the run sums
+ * (clsort_reduce to desc.result) and a histogram of the run keys (one count
+ * per key with a visible element), and unique of the visible keys with the
+ * pack's count. Each call waits on the one before by its event; nothing is
+ * read back until the end. Against the same steps on the host. */
+static void rd_device_count_chain(const test_env *e)
+{
+    enum { KEYS = 512, GUARD = 8 };
+    clsort_context *cs = e->cs;
+    const size_t n = e->tiny ? 3001 : 50021;
+    uint32_t *keys = (uint32_t *)malloc(n * 4), *vals = (uint32_t *)malloc(n * 4), *flags = (uint32_t *)malloc(n * 4);
+    uint32_t *rk = (uint32_t *)malloc(n * 4), *rv = (uint32_t *)malloc(n * 4), *got = (uint32_t *)malloc(n * 4);
+    uint32_t hist[KEYS + GUARD], ghist[KEYS + GUARD], vis = 0, runs = 0, total = 0, dvis_v = 0, druns_v = 0;
+    uint32_t duniq_v = 0, dsum_v = 0;
+    unsigned char *init = (unsigned char *)malloc(n * 4);
+    cl_mem dk, dv, df, dkc, dvc, dvis, dko, dvo, druns, dsum, dhist, duk, duniq;
+    cl_event ev[5] = {NULL, NULL, NULL, NULL, NULL};
+    clsort_split_desc pd;
+    clsort_by_key_desc bk;
+    clsort_reduce_desc rd;
+    clsort_histogram_desc hd;
+    clsort_enqueue q;
+    size_t i, bad;
+    int r[5], j;
+    for (i = 0; i < n; ++i) {
+        keys[i] = (uint32_t)(i * KEYS / n); /* sorted: runs of about n / 512 */
+        vals[i] = (uint32_t)(rnd64() >> 40);
+        flags[i] = (uint32_t)(rnd64() % 7 < 2) * (uint32_t)(1 + rnd64() % 5);
+    }
+    for (i = 0; i < KEYS + GUARD; ++i) hist[i] = i < KEYS ? 0u : 0x5a5a5a5au;
+    dk = buffer(cs, n * 4, keys);
+    dv = buffer(cs, n * 4, vals);
+    df = buffer(cs, n * 4, flags);
+    dkc = buffer(cs, n * 4, NULL);
+    dvc = buffer(cs, n * 4, NULL);
+    dvis = buffer(cs, 4, NULL);
+    dko = dc_out_buffer(cs, n * 4, init);
+    dvo = dc_out_buffer(cs, n * 4, init);
+    duk = dc_out_buffer(cs, n * 4, init);
+    druns = buffer(cs, 4, NULL);
+    duniq = buffer(cs, 4, NULL);
+    dsum = buffer(cs, 4, NULL);
+    dhist = buffer(cs, sizeof hist, hist);
+    /* pack: the visible keys and values, their count into dvis */
+    memset(&pd, 0, sizeof pd);
+    pd.flags = df;
+    pd.values_in = dv;
+    pd.values_out = dvc;
+    pd.count = dvis;
+    memset(&q, 0, sizeof q);
+    q.event = &ev[0];
+    r[0] = clsort_pack(cs, dk, dkc, n, &pd, NULL, &q);
+    /* reduce by key of the visible ones: the run count into druns */
+    memset(&bk, 0, sizeof bk);
+    bk.count = druns;
+    memset(&q, 0, sizeof q);
+    q.count = dvis;
+    q.num_events_in_wait_list = 1;
+    q.event_wait_list = &ev[0];
+    q.event = &ev[1];
+    r[1] = clsort_reduce_by_key(cs, dkc, dvc, dko, dvo, n, &bk, NULL, &q);
+    /* the sum of the run sums, over the run count */
+    memset(&rd, 0, sizeof rd);
+    rd.result = dsum;
+    q.count = druns;
+    q.event_wait_list = &ev[1];
+    q.event = &ev[2];
+    r[2] = clsort_reduce(cs, dvo, n, &rd, NULL, &q);
+    /* a histogram of the run keys, over the run count */
+    memset(&hd, 0, sizeof hd);
+    hd.bins = KEYS;
+    hd.upper_int = KEYS;
+    q.event_wait_list = &ev[2];
+    q.event = &ev[3];
+    r[3] = clsort_histogram_even(cs, dko, n, dhist, &hd, &q);
+    /* unique of the visible keys, over the pack's count */
+    memset(&bk, 0, sizeof bk);
+    bk.count = duniq;
+    q.count = dvis;
+    q.event_wait_list = &ev[3];
+    q.event = &ev[4];
+    r[4] = clsort_unique(cs, dkc, duk, n, &bk, NULL, &q);
+    for (j = 0; j < 5; ++j) {
+        static const char *steps[5] = {"device count chain: pack", "device count chain: reduce by key",
+                                       "device count chain: reduce", "device count chain: histogram",
+                                       "device count chain: unique"};
+        check(r[j] == CLSORT_SUCCESS, steps[j], n, clsort_last_error(cs), 0, 0, r[j]);
+    }
+    if (ev[4]) clWaitForEvents(1, &ev[4]);
+    for (j = 0; j < 5; ++j)
+        if (ev[j]) clReleaseEvent(ev[j]);
+    /* the host's steps */
+    for (i = 0; i < n; ++i) {
+        if (!flags[i]) continue;
+        if (vis == 0 || keys[i] != rk[runs - 1]) {
+            rk[runs] = keys[i];
+            rv[runs++] = 0;
+            hist[keys[i]]++;
+        }
+        rv[runs - 1] += vals[i];
+        total += vals[i];
+        ++vis;
+    }
+    download(cs, dvis, 4, &dvis_v);
+    download(cs, druns, 4, &druns_v);
+    download(cs, duniq, 4, &duniq_v);
+    download(cs, dsum, 4, &dsum_v);
+    check(dvis_v == vis && druns_v == runs && duniq_v == runs, "device count chain: the counts (visible, runs, unique)",
+          n, "-", 0, (double)runs, (double)druns_v);
+    check(dsum_v == total, "device count chain: the sum of the run sums", n, "-", 0, total, dsum_v);
+    download(cs, dko, n * 4, got);
+    bad = dc_first_diff((unsigned char *)got, (unsigned char *)rk, 0, (size_t)runs * 4);
+    if (bad == (size_t)-1) bad = dc_first_diff((unsigned char *)got, init, (size_t)runs * 4, n * 4);
+    check(bad == (size_t)-1, "device count chain: the run keys, and past the run count their bytes", n, "-", bad / 4, 0,
+          0);
+    download(cs, duk, n * 4, got);
+    bad = dc_first_diff((unsigned char *)got, (unsigned char *)rk, 0, (size_t)runs * 4);
+    if (bad == (size_t)-1) bad = dc_first_diff((unsigned char *)got, init, (size_t)runs * 4, n * 4);
+    check(bad == (size_t)-1, "device count chain: the unique keys, and past the run count their bytes", n, "-", bad / 4,
+          0, 0);
+    download(cs, dvo, n * 4, got);
+    bad = dc_first_diff((unsigned char *)got, (unsigned char *)rv, 0, (size_t)runs * 4);
+    if (bad == (size_t)-1) bad = dc_first_diff((unsigned char *)got, init, (size_t)runs * 4, n * 4);
+    check(bad == (size_t)-1, "device count chain: the run sums, and past the run count their bytes", n, "-", bad / 4, 0,
+          0);
+    download(cs, dhist, sizeof ghist, ghist);
+    for (i = 0; i < KEYS + GUARD && ghist[i] == hist[i]; ++i) {}
+    check(i == KEYS + GUARD, "device count chain: the histogram of the run keys", n, "-", i,
+          i < KEYS + GUARD ? hist[i] : 0, i < KEYS + GUARD ? ghist[i] : 0);
+    clReleaseMemObject(dk), clReleaseMemObject(dv), clReleaseMemObject(df), clReleaseMemObject(dkc);
+    clReleaseMemObject(dvc), clReleaseMemObject(dvis), clReleaseMemObject(dko), clReleaseMemObject(dvo);
+    clReleaseMemObject(druns), clReleaseMemObject(dsum), clReleaseMemObject(dhist), clReleaseMemObject(duk);
+    clReleaseMemObject(duniq);
+    free(keys), free(vals), free(flags), free(rk), free(rv), free(got), free(init);
+}
+
+/* The family's refusals of a device count (before anything is enqueued:
+ * every buffer unchanged): an offset that is not a multiple of 4, a count
+ * buffer too small for it, and an output sharing the count's memory
+ * (desc.result, out, desc.count, keys_out, counts), each naming enq->count. */
+static void rd_device_count_refusals(const test_env *e)
+{
+    clsort_context *cs = e->cs;
+    uint32_t in[64], pat[64], back[64], words[8];
+    cl_mem a = buffer(cs, sizeof in, NULL), o = buffer(cs, sizeof pat, NULL), dc = dc_count_buffer(cs, 5);
+    cl_mem small = buffer(cs, 4, NULL);
+    clsort_reduce_desc rd;
+    clsort_by_key_desc bk;
+    clsort_histogram_desc hd;
+    clsort_enqueue q;
+    size_t i, cnt = 77;
+    uint32_t res = 0;
+    int ok;
+    for (i = 0; i < 64; ++i) in[i] = (uint32_t)i, pat[i] = 0xdeadbeefu;
+    clEnqueueWriteBuffer(clsort_cl_queue(cs), a, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL);
+    clEnqueueWriteBuffer(clsort_cl_queue(cs), o, CL_TRUE, 0, sizeof pat, pat, 0, NULL, NULL);
+    clEnqueueWriteBuffer(clsort_cl_queue(cs), small, CL_TRUE, 0, 4, pat, 0, NULL, NULL);
+    download(cs, dc, sizeof words, words);
+    memset(&rd, 0, sizeof rd);
+    memset(&bk, 0, sizeof bk);
+    memset(&hd, 0, sizeof hd);
+    dc_enq(&q, dc);
+    q.count_offset = 6;
+    EXPECT_ERR(clsort_reduce(cs, a, 64, &rd, &res, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count reduce: count_offset not a multiple of 4");
+    q.count = small;
+    q.count_offset = 4;
+    rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+    rd.segment_data = a;
+    EXPECT_ERR(clsort_segmented_scan(cs, a, o, 64, &rd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count segmented scan: count buffer too small");
+    check(strstr(clsort_last_error(cs), "enq->count") != NULL, "the refusal names enq->count", 0,
+          clsort_last_error(cs), 0, 0, 0);
+    dc_enq(&q, dc);
+    EXPECT_ERR(clsort_segmented_scan(cs, a, dc, 8, &rd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count segmented scan: out is enq->count");
+    memset(&rd, 0, sizeof rd);
+    rd.result = dc;
+    EXPECT_ERR(clsort_reduce(cs, a, 64, &rd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count reduce: desc.result is enq->count");
+    check(strstr(clsort_last_error(cs), "enq->count") != NULL, "the refusal names enq->count", 0,
+          clsort_last_error(cs), 0, 0, 0);
+    bk.count = dc;
+    EXPECT_ERR(clsort_reduce_by_key(cs, a, a, o, small, 1, &bk, &cnt, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count reduce by key: desc.count is enq->count");
+    bk.count = NULL;
+    EXPECT_ERR(clsort_unique(cs, a, dc, 8, &bk, &cnt, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count unique: keys_out is enq->count");
+    hd.bins = 4;
+    hd.upper_int = 64;
+    EXPECT_ERR(clsort_histogram_even(cs, a, 64, dc, &hd, &q), CLSORT_ERROR_INVALID_ARGUMENT,
+               "device count histogram: counts is enq->count");
+    check(strstr(clsort_last_error(cs), "enq->count") != NULL, "the refusal names enq->count", 0,
+          clsort_last_error(cs), 0, 0, 0);
+    download(cs, a, sizeof back, back);
+    ok = memcmp(back, in, sizeof in) == 0;
+    download(cs, o, sizeof back, back);
+    ok = ok && memcmp(back, pat, sizeof pat) == 0;
+    download(cs, small, 4, back);
+    ok = ok && back[0] == pat[0];
+    download(cs, dc, sizeof words, back);
+    ok = ok && memcmp(back, words, sizeof words) == 0 && cnt == 77 && res == 0;
+    check(ok, "device count refusals: every buffer, *count and *result unchanged", 64, "-", 0, 0, 0);
+    clReleaseMemObject(a), clReleaseMemObject(o), clReleaseMemObject(dc), clReleaseMemObject(small);
+}
+
 static void rd_arguments(const test_env *e) { test_rd_arguments(e->cs); }
 static void rd_host(const test_env *e) { test_rd_host(e->cs); }
 
@@ -1355,6 +1991,9 @@ static const test_case reduce_cases[] = {
     {"tile kernel variants", rd_variants, ON_BOTH, ANY_SIZE},
     {"arguments", rd_arguments, ON_BOTH, ANY_SIZE},
     {"host forms", rd_host, ON_BOTH, ANY_SIZE},
+    {"device count", rd_device_count, ON_BOTH, ANY_SIZE},
+    {"device count: cull, reduce by key, reduce, histogram, unique on events", rd_device_count_chain, ON_BOTH, ANY_SIZE},
+    {"device count refusals", rd_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"no wait on the host: host offsets and a user event", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
 };
 static const test_part reduce_part =
