@@ -9817,11 +9817,11 @@ static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree
         if (pieces == 1) {
             clsort__count_kargs(&ka, c, 1);
             if (clsort__tree_group(c->ctx) && n > 0) {
-                cl_kernel k = NULL;
+                cl_kernel gk = NULL;
                 size_t kwg = 0;
-                CLSORT__TRY(clsort__get_kernel(c->ctx, p, "tree_accel_group", &k));
+                CLSORT__TRY(clsort__get_kernel(c->ctx, p, "tree_accel_group", &gk));
                 CLSORT__CHECK(c->ctx,
-                              CLSORT__CL(c->ctx, clGetKernelWorkGroupInfo)(k, c->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                              CLSORT__CL(c->ctx, clGetKernelWorkGroupInfo)(gk, c->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
                                                                            sizeof kwg, &kwg, NULL),
                               "clGetKernelWorkGroupInfo(tree_accel_group)");
                 if (kwg >= CLSORT__TREE_GROUP) { /* else the kernel's registers do not allow the group: per body */

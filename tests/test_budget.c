@@ -16,7 +16,9 @@
  * look-back where it still fits), the classic radix passes instead of the
  * one-sweep ones, N-body's sources in pieces and the tree walks in pieces;
  * N-body and Barnes-Hut results must then equal those of one launch bit for
- * bit (one j-slice; the same walk order). Included by tests/test_clsort.c. */
+ * bit (one j-slice; the same walk order: the one-launch contexts walk the
+ * tree per body, as the pieces do, not per group, the GPUs' default).
+ * Included by tests/test_clsort.c. */
 
 static clsort_context *budget_context(clsort_path path, unsigned long budget, const clsort_tuning *extra,
                                       const char *what)
@@ -196,9 +198,11 @@ static void budget_nbody_compare(clsort_context *cs, clsort_context *cb, size_t 
 static void test_budget_nbody(int tiny)
 {
     clsort_tuning t = nbody_tuning("64:2:1");
-    clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, &t, "clsort_create with an N-body shape");
-    clsort_context *cb =
-        budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, &t, "clsort_create with tuning.testing.loop_budget");
+    clsort_context *cs;
+    clsort_context *cb;
+    t.tree_walk = CLSORT_TREE_WALK_BODY; /* the walk the pieces take (under a budget every walk is per body) */
+    cs = budget_context(CLSORT_PATH_AUTO, 0, &t, "clsort_create with an N-body shape");
+    cb = budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, &t, "clsort_create with tuning.testing.loop_budget");
     const char *saved = path_name;
     path_name = "loop budget";
     if (cs && cb) {
@@ -310,9 +314,18 @@ static void budget_tree_device_count(clsort_context *cs, clsort_context *cb, siz
 /* Radius queries over every point of 40000 (a walk of all 79999 nodes), and
  * Barnes-Hut and radius queries with the walks in pieces (a small budget)
  * against one walk each, also over trees built with a device count. */
+static clsort_tuning body_walk_tuning(void)
+{
+    clsort_tuning t;
+    memset(&t, 0, sizeof t);
+    t.tree_walk = CLSORT_TREE_WALK_BODY; /* the walk the pieces take */
+    return t;
+}
+
 static void test_budget_tree(int tiny)
 {
-    clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, NULL, "clsort_create");
+    const clsort_tuning body = body_walk_tuning();
+    clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, &body, "clsort_create");
     clsort_context *cb =
         budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 1000, NULL, "clsort_create with tuning.testing.loop_budget");
     clsort_tree *tree = NULL;
