@@ -9,7 +9,7 @@
  * binning parts; the tree part (builds, Barnes-Hut, radius queries, N-body)
  * and the select part use its functions for their own, and the reduction
  * family's cases, which take test_reduce.c's references, are in that file
- * and use the helpers here. Included by tests/test_clsort.c first. */
+ * and use the functions here. Included by tests/test_clsort.c first. */
 
 #define DC_FILL 0xa5 /* the bytes outputs start with: past the count they must stay */
 #define DC_AT 12     /* the count's byte offset in its buffer (the other words are noise) */

@@ -9,7 +9,7 @@ two kernels that do the same work can be put side by side.
 are in DIR/index.txt). Classes: global loads and stores (LDG, STG), local
 (shared) memory (LDS, STS, and ATOMS), spills (LDL, STL), global atomics
 (ATOMG, RED), barriers (BAR), fences (MEMBAR, FENCE, ERRBAR, CCTL), warp
-operations (SHFL, MATCH, VOTE, REDUX), branches (BRA, BRX, JMP, CALL, RET,
+operations (SHFL, MATCH, VOTE, REDUX), control (BRA, BRX, JMP, CALL, RET,
 EXIT, BSSY, BSYNC, WARPSYNC), 64-bit address arithmetic (IADD3.X, LEA.HI.X,
 IMAD.WIDE*), and the rest.
 """
@@ -28,7 +28,7 @@ CLASSES = [
     ("BAR", lambda op: op.startswith("BAR")),
     ("fence", lambda op: op.split(".")[0] in ("MEMBAR", "FENCE", "ERRBAR", "CCTL", "CCTLL")),
     ("warp", lambda op: op.split(".")[0] in ("SHFL", "MATCH", "VOTE", "VOTEU", "REDUX")),
-    ("branch", lambda op: op.split(".")[0] in ("BRA", "BRX", "JMP", "CALL", "RET", "EXIT", "BSSY", "BSYNC",
+    ("control", lambda op: op.split(".")[0] in ("BRA", "BRX", "JMP", "CALL", "RET", "EXIT", "BSSY", "BSYNC",
                                                 "WARPSYNC", "YIELD", "NANOSLEEP")),
     ("addr64", lambda op: op.startswith("IMAD.WIDE") or op.startswith("LEA.HI.X") or op.endswith(".X")),
 ]
