@@ -822,9 +822,9 @@
  *           of the group applies, with the same terms. It opens at least
  *           the nodes each point's own walk opens, so it is at least as
  *           accurate (theta 0.5, Plummer: 6.2e-4 against 2.9e-3 at 2^16 on
- *           PoCL, 5.0e-4 against 1.0e-3 at 2^20 on an H200) and, its reads
- *           shared and uniform, 3.1x faster at 2^20 and 3.9x at 2^24 on the
- *           H200 (bench/RESULTS.md, Tree and Barnes-Hut). The
+ *           PoCL, 5.0e-4 against 1.0e-3 at 2^20 on an H100) and, its reads
+ *           shared and uniform, 3.3x faster at 2^20 and 4.4x at 2^24 on the
+ *           H100 (bench/RESULTS.md, Tree and Barnes-Hut). The
  *           list and its order come from prefix sums, so the sums are the
  *           same on every run. A group whose stack (2048 nodes in local
  *           memory) would overflow walks per point instead; no tree of the
