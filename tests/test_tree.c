@@ -926,11 +926,11 @@ static void tree_barnes_hut_exact(const test_env *e)
  * around the group of 64: one group, a group and a point, several. */
 static void tree_barnes_hut_group_full(const test_env *e)
 {
-    static const size_t sizes[] = {2, 63, 64, 65, 1000, 4097};
+    static const size_t sizes[] = {2, 63, 64, 65, 130, 1000, 4097};
     clsort_context *body = walk_context(e->cs, CLSORT_TREE_WALK_BODY, 0);
     clsort_context *full = walk_context(e->cs, CLSORT_TREE_WALK_GROUP, 2);
-    size_t k, n;
-    for (k = 0; body && full && k < sizeof sizes / sizeof sizes[0]; ++k) {
+    size_t k, n, count = e->tiny ? 5 : sizeof sizes / sizeof sizes[0]; /* --tiny (oclgrind): up to 130 */
+    for (k = 0; body && full && k < count; ++k) {
         float *pos, *a, *b;
         clsort_nbody_desc nd;
         char what[120];
