@@ -7411,10 +7411,8 @@ static const char *const clsort__reduce_slot_offsets = "reduce: host offsets";
 static const char *const clsort__reduce_slot_partials = "reduce: partials";
 static const char *const clsort__reduce_slot_partials2 = "reduce: partials of partials"; /* a loop budget's level */
 static const char *const clsort__reduce_slot_count = "reduce: count";
-/* The segmented calls' output for clsort__check_count_apart, and none (no
- * output: n = 0, no segments). */
+/* The segmented calls' output, as clsort__check_count_apart names it. */
 static const char *const clsort__reduce_out_name = "out";
-static const cl_mem clsort__no_mem = NULL;
 
 /* What a pass kernel is built for: the value type and operator, how segments
  * are read (reduce.cl's SEG with its element size), values all 1 (run
@@ -7980,11 +7978,12 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
     clsort__reduce_outs o;
     clsort__program *p, *cp;
     clsort__chain c;
-    cl_mem seg = NULL;
+    cl_mem seg = NULL, written; /* out where the call writes it (none for n = 0) */
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, in, out, n, desc, 0, 0, &pl));
-    CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, n ? &out : &clsort__no_mem, &clsort__reduce_out_name, 1));
+    written = n ? out : NULL;
+    CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &written, &clsort__reduce_out_name, 1));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     memset(&o, 0, sizeof o);
@@ -8004,7 +8003,7 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
     clsort__reduce_outs o;
     clsort__program *p, *cp;
     clsort__chain c;
-    cl_mem seg = NULL;
+    cl_mem seg = NULL, written; /* out where the call writes it (none without segments) */
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (desc && desc->segments != CLSORT_SEGMENTS_OFFSETS)
@@ -8012,8 +8011,8 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
                             "%s: segments must be CLSORT_SEGMENTS_OFFSETS (by keys or flags: clsort_reduce_by_key)", fn);
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc (the offsets) is NULL", fn);
     CLSORT__TRY(clsort__reduce_plan_seg(ctx, fn, in, out, n, desc, 0, 1, &pl));
-    CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, pl.d.segment_count ? &out : &clsort__no_mem,
-                                          &clsort__reduce_out_name, 1));
+    written = pl.d.segment_count ? out : NULL;
+    CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &written, &clsort__reduce_out_name, 1));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (pl.d.segment_count == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     memset(&o, 0, sizeof o);
