@@ -1,9 +1,11 @@
 # clsort.h - build, test, demo, install and bench.
 #   make test      the five-minute check: check-gen, the compile matrix, the
-#                  environment knobs, the suite at --quick size (every family,
-#                  both cross-work-group paths); one "N passed, N failed" at the end
+#                  environment knobs, the suite at --quick size (every family
+#                  and the api part, both cross-work-group paths); one
+#                  "N passed, N failed" at the end
 #   make demo      the examples, each checking its own result
-#   make check     what CI runs: make test, the program cache runs, the demo,
+#   make check     what CI runs: make test, test-limits (the budget and stress
+#                  parts), the program cache runs, the demo,
 #                  then extra-checks (sanitizers, oclgrind, other OpenCL
 #                  implementations, faults, threads, fuzz, valgrind, CMake, MPI)
 #   make check-full  make check and the suite at --full size with every variant
@@ -27,7 +29,7 @@ TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; 
 
 .PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
-  dynamic-check seed check check-full extra-checks install uninstall clean
+  dynamic-check seed check check-full extra-checks install uninstall clean test-limits
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(BUILD)/splats $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -106,21 +108,26 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 # make test: each part's output as it comes, its "N passed, N failed", and
 # at the end one line summing every part (tests/run_parts.sh). The programs
 # are built as its first part, their compile lines not echoed. The suite runs
-# every family on both cross-work-group paths at --quick size, with the
-# program cache on as a user gets it (an empty directory under $(BUILD),
-# cache_when AUTO: on PoCL nothing is stored inside a call or at exit).
-# Under five minutes on two cores from empty caches (294 to 298 s measured);
-# what takes longer belongs in check.
+# every family and the api part on both cross-work-group paths at --quick
+# size, with the program cache on as a user gets it (an empty directory
+# under $(BUILD), cache_when AUTO: on PoCL nothing is stored inside a call or
+# at exit). Under five minutes on two cores from empty caches; what takes
+# longer belongs in check (the budget and stress parts: make test-limits).
 TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
 TEST_STEPS = build '$(MAKE) -s -j$(TEST_JOBS) --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
   check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
-  'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS)' \
+  'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) $(FAMILIES) api' \
   multidev '$(MAKE) --no-print-directory multidev'
 test: deps | $(BUILD)
 	@tests/deps.sh clang
 	@tests/run_parts.sh $(TEST_STEPS)
+
+# The parts make test leaves to check: launches shaped for a loop budget
+# (budget) and the context's shared state under long mixed sequences (stress).
+test-limits: deps $(BUILD)/test_clsort
+	@tests/run_parts.sh 'test_clsort --quick budget stress' './$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) budget stress'
 
 # The suite at full size (up to 2^22, the default of test_clsort) with every
 # variant (--quick runs each on one path).
@@ -469,7 +476,7 @@ extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz va
 
 # What CI runs (.ci/run): make test, the program cache runs, the demo, then
 # extra-checks; within 45 minutes on two cores from empty caches.
-check: test test-cache demo extra-checks
+check: test test-limits test-cache demo extra-checks
 	@echo "make check: all passed"
 
 # The long run: make check and the suite at --full size, every variant on
