@@ -9777,7 +9777,26 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     return clsort__tree_launch(c, p, "tree_summaries", n, &ka);
 }
 
-/* One Barnes-Hut evaluation over a built tree (3D), through nb_integrate. */
+/* Whether the group walk's kernel allows its group on this device (its
+ * registers may allow fewer work-items: CL_KERNEL_WORK_GROUP_SIZE); if not,
+ * the bodies walk alone. */
+static clsort_result clsort__tree_group_fits(clsort_context *ctx, clsort__program *p, int *fits)
+{
+    cl_kernel k = NULL;
+    size_t kwg = 0;
+    CLSORT__TRY(clsort__get_kernel(ctx, p, "tree_accel_group", &k));
+    CLSORT__CHECK(ctx,
+                  CLSORT__CL(ctx, clGetKernelWorkGroupInfo)(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg,
+                                                            &kwg, NULL),
+                  "clGetKernelWorkGroupInfo(tree_accel_group)");
+    *fits = kwg >= CLSORT__TREE_GROUP;
+    return CLSORT_SUCCESS;
+}
+
+/* One Barnes-Hut evaluation over a built tree (3D), through nb_integrate:
+ * per group (tree_accel_group, clsort__tree_group), per body in one launch
+ * (tree_accel), or per body in pieces under a loop budget
+ * (tree_accel_piece). */
 static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree_bufs *b, size_t n, size_t key_size,
                                             const clsort_nbody_desc *nd, cl_mem pos_old, cl_mem pos_new, cl_mem vel,
                                             cl_mem acc, cl_uint mode)
@@ -9791,14 +9810,17 @@ static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree
     cl_uint steps;
     size_t pieces = clsort__tree_pieces(c->ctx, n, &steps), k;
     cl_mem ws = NULL;
+    int group = 0;
     CLSORT__TRY(clsort__tree_program(c->ctx, 3, key_size, key_size == 8 ? 21u : 10u, &p));
+    if (pieces == 1 && n > 0 && clsort__tree_group(c->ctx)) CLSORT__TRY(clsort__tree_group_fits(c->ctx, p, &group));
     if (pieces > 1) CLSORT__TRY(clsort__scratch(c->ctx, clsort__tree_slot_walks, n * 32, &ws));
     for (k = 0; k < pieces; ++k) {
         cl_uint piece = (k > 0 ? 1u : 0u) | (k + 1 == pieces ? 2u : 0u);
         clsort__kargs_init(&ka);
         CLSORT__KARG(&ka, b->points);
         CLSORT__KARG(&ka, b->nodes);
-        if (pieces > 1) CLSORT__KARG(&ka, b->parents);
+        if (pieces > 1 || group) CLSORT__KARG(&ka, b->parents);
+        if (group) CLSORT__KARG(&ka, b->lo);
         CLSORT__KARG(&ka, b->hi);
         CLSORT__KARG(&ka, b->com);
         CLSORT__KARG(&ka, b->quad);
@@ -9813,41 +9835,13 @@ static clsort_result clsort__tree_accel_run(clsort__chain *c, const clsort__tree
         CLSORT__KARG(&ka, vel);
         CLSORT__KARG(&ka, acc);
         CLSORT__KARG(&ka, mode);
+        if (group) {
+            clsort__count_kargs(&ka, c, 1);
+            return clsort__run(c, p, "tree_accel_group", &ka, (n + CLSORT__TREE_GROUP - 1) / CLSORT__TREE_GROUP,
+                               CLSORT__TREE_GROUP);
+        }
         if (pieces == 1) {
             clsort__count_kargs(&ka, c, 1);
-            if (clsort__tree_group(c->ctx) && n > 0) {
-                cl_kernel gk = NULL;
-                size_t kwg = 0;
-                CLSORT__TRY(clsort__get_kernel(c->ctx, p, "tree_accel_group", &gk));
-                CLSORT__CHECK(c->ctx,
-                              CLSORT__CL(c->ctx, clGetKernelWorkGroupInfo)(gk, c->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                                                           sizeof kwg, &kwg, NULL),
-                              "clGetKernelWorkGroupInfo(tree_accel_group)");
-                if (kwg >= CLSORT__TREE_GROUP) { /* else the kernel's registers do not allow the group: per body */
-                    clsort__kargs_init(&ka);
-                    CLSORT__KARG(&ka, b->points);
-                    CLSORT__KARG(&ka, b->nodes);
-                    CLSORT__KARG(&ka, b->parents);
-                    CLSORT__KARG(&ka, b->lo);
-                    CLSORT__KARG(&ka, b->hi);
-                    CLSORT__KARG(&ka, b->com);
-                    CLSORT__KARG(&ka, b->quad);
-                    CLSORT__KARG(&ka, b->perm);
-                    CLSORT__KARG(&ka, n32);
-                    CLSORT__KARG(&ka, open2);
-                    CLSORT__KARG(&ka, eps2);
-                    CLSORT__KARG(&ka, G);
-                    CLSORT__KARG(&ka, dt);
-                    CLSORT__KARG(&ka, pos_old);
-                    CLSORT__KARG(&ka, pos_new);
-                    CLSORT__KARG(&ka, vel);
-                    CLSORT__KARG(&ka, acc);
-                    CLSORT__KARG(&ka, mode);
-                    clsort__count_kargs(&ka, c, 1);
-                    return clsort__run(c, p, "tree_accel_group", &ka, (n + CLSORT__TREE_GROUP - 1) / CLSORT__TREE_GROUP,
-                                       CLSORT__TREE_GROUP);
-                }
-            }
             return clsort__tree_launch(c, p, "tree_accel", n, &ka);
         }
         CLSORT__KARG(&ka, ws);
