@@ -349,7 +349,7 @@ $(BUILD)/test_faults: tests/test_faults.c clsort.h | $(BUILD)
 
 faults: deps $(BUILD)/test_faults
 	$(PIN_POCL) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_faults
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 tests/lsan_run.sh ./$(BUILD)/test_faults
 
 # Two threads, one context each, under ThreadSanitizer.
 threads: deps | $(BUILD)
