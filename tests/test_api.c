@@ -389,6 +389,23 @@ static void test_host_types_conflict(clsort_context *cs)
     check(i == 64, "sort_host: desc.type equal sorts numerically", 64, "-", i, 0, 0);
 }
 
+/* A context with tuning t on cs's handles must be refused at create with a
+ * message naming knob (row i of a table of bad values). */
+static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, const char *knob, size_t i)
+{
+    clsort_context_desc td;
+    clsort_context *tc = NULL;
+    char what[96];
+    memset(&td, 0, sizeof td);
+    td.context = clsort_cl_context(cs);
+    td.device = clsort_cl_device(cs);
+    td.tuning = *t;
+    snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, knob);
+    check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), knob), what, 0,
+          clsort_last_error(tc), 0, 0, 0);
+    clsort_destroy(tc);
+}
+
 static void test_contexts(clsort_context *cs)
 {
     clsort_context *bad = NULL, *borrowed = NULL;
@@ -543,26 +560,19 @@ static void test_contexts(clsort_context *cs)
         static const unsigned bad_max_programs[] = {7, 97}; /* the last two rows */
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
-            clsort_context_desc td;
-            clsort_context *tc = NULL;
-            char what[96];
-            memset(&td, 0, sizeof td);
-            td.context = clsort_cl_context(cs);
-            td.device = clsort_cl_device(cs);
-            td.tuning.tile_wg = bad_t[i].wg;
-            td.tuning.tile_items = bad_t[i].items;
-            td.tuning.bitonic_steps = bad_t[i].steps;
-            td.tuning.nbody_wg = bad_t[i].nwg;
-            td.tuning.nbody_ib = bad_t[i].nib;
-            td.tuning.nbody_js = bad_t[i].njs;
-            td.tuning.nbody_flags = bad_t[i].nflags;
-            td.tuning.onesweep = (clsort_onesweep)bad_t[i].onesweep;
-            td.tuning.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
-            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) td.tuning.testing.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
-            snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, bad_t[i].knob);
-            check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_t[i].knob),
-                  what, 0, clsort_last_error(tc), 0, 0, 0);
-            clsort_destroy(tc);
+            clsort_tuning t;
+            memset(&t, 0, sizeof t);
+            t.tile_wg = bad_t[i].wg;
+            t.tile_items = bad_t[i].items;
+            t.bitonic_steps = bad_t[i].steps;
+            t.nbody_wg = bad_t[i].nwg;
+            t.nbody_ib = bad_t[i].nib;
+            t.nbody_js = bad_t[i].njs;
+            t.nbody_flags = bad_t[i].nflags;
+            t.onesweep = (clsort_onesweep)bad_t[i].onesweep;
+            t.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
+            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) t.testing.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
+            expect_tuning_refused(cs, &t, bad_t[i].knob, i);
         }
     }
     { /* the Barnes-Hut walk and its stack hook: out of range is refused at create, naming the knob */
@@ -570,19 +580,11 @@ static void test_contexts(clsort_context *cs)
             {3, 0, "tree_walk"}, {-1, 0, "tree_walk"}, {0, 1, "tree_group_stack"}, {2, 2049, "tree_group_stack"}};
         size_t i;
         for (i = 0; i < sizeof bad_w / sizeof bad_w[0]; ++i) {
-            clsort_context_desc td;
-            clsort_context *tc = NULL;
-            char what[96];
-            memset(&td, 0, sizeof td);
-            td.context = clsort_cl_context(cs);
-            td.device = clsort_cl_device(cs);
-            td.tuning.tree_walk = (clsort_tree_walk)bad_w[i].walk;
-            td.tuning.testing.tree_group_stack = bad_w[i].stack;
-            snprintf(what, sizeof what, "invalid Barnes-Hut walk tuning %lu (%s) refused at create", (unsigned long)i,
-                     bad_w[i].knob);
-            check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), bad_w[i].knob),
-                  what, 0, clsort_last_error(tc), 0, 0, 0);
-            clsort_destroy(tc);
+            clsort_tuning t;
+            memset(&t, 0, sizeof t);
+            t.tree_walk = (clsort_tree_walk)bad_w[i].walk;
+            t.testing.tree_group_stack = bad_w[i].stack;
+            expect_tuning_refused(cs, &t, bad_w[i].knob, i);
         }
     }
     memset(&d, 0, sizeof d);
