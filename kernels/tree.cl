@@ -520,7 +520,17 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
  * operation is monotone, so no point of a skipped node has d2 <= r2 and the
  * result is exactly the brute-force set, points on the radius included.
  * fill = 0: counts[i] = how many; fill = 1: their records perm[j] to
- * indices[offsets[i] ...] in Morton order. */
+ * indices[offsets[i] ...] in Morton order.
+ *   Periodic axes (periodic = 1): per axis a length L (+inf on an open
+ * axis), and the distance along it is the minimum image
+ *     a = min(|p - q|, L),  d = min(a, L - a)
+ * in float (d = |p - q| when L = +inf). A node's bound along an axis is 0
+ * when q is inside [lo, hi]; else from the near edge a(near) and the far
+ * edge L - a(far): a(p) grows and L - a(p) shrinks as p moves away from q,
+ * each monotone in float, so min(a(near), L - a(far)) bounds d over the
+ * node and the skipped nodes again hold no accepted point. The walks are
+ * compiled twice (periodic a constant of the inlined walk), so that the
+ * open walk keeps its instructions. */
 inline float tr_d2(float dx, float dy, float dz)
 {
 #pragma OPENCL FP_CONTRACT OFF
@@ -534,6 +544,33 @@ inline float tr_gap(float q, float lo, float hi)
     return q < lo ? lo - q : q > hi ? q - hi : 0.0f;
 }
 
+/* a capped at L (a NaN stays NaN, so a NaN coordinate never counts). */
+inline float tr_cap(float a, float L)
+{
+    return a > L ? L : a;
+}
+
+/* The minimum image of a = |p - q| in a period L. */
+inline float tr_min_image(float a, float L)
+{
+    const float c = tr_cap(a, L), o = L - c;
+    return c < o ? c : o;
+}
+
+/* The periodic bound over [lo, hi] (see above). */
+inline float tr_gap_periodic(float q, float lo, float hi, float L)
+{
+    if (q < lo) {
+        const float n = tr_cap(lo - q, L), f = L - tr_cap(hi - q, L);
+        return n < f ? n : f;
+    }
+    if (q > hi) {
+        const float n = tr_cap(q - hi, L), f = L - tr_cap(q - lo, L);
+        return n < f ? n : f;
+    }
+    return 0.0f;
+}
+
 /* A query's walk (tree_radius and tree_radius_piece share both): leaf j's
  * point counted when within the radius (with fill, its record written); and
  * whether the radius reaches internal node c's box (the walk opens it). Two
@@ -542,27 +579,59 @@ inline float tr_gap(float q, float lo, float hi)
  * which made tree_radius about 4% slower on an H100. */
 inline void tr_radius_leaf(uint j, float qx, float qy, float qz, __global const float4 *points,
                            __global const uint *perm, float r2, __global uint *indices, uint base, uint fill,
-                           uint *count)
+                           uint *count, float4 L, const int periodic)
 {
     const float4 p = points[j];
-    if (tr_d2(p.x - qx, p.y - qy, p.z - qz) <= r2) {
+    float dx = p.x - qx, dy = p.y - qy, dz = p.z - qz;
+    if (periodic) {
+        dx = tr_min_image(fabs(dx), L.x);
+        dy = tr_min_image(fabs(dy), L.y);
+        dz = tr_min_image(fabs(dz), L.z);
+    }
+    if (tr_d2(dx, dy, dz) <= r2) {
         if (fill) indices[base + *count] = perm[j];
         ++*count;
     }
 }
 
 inline int tr_radius_reaches(uint c, float qx, float qy, float qz, __global const float4 *lo,
-                             __global const float4 *hi, float r2)
+                             __global const float4 *hi, float r2, float4 L, const int periodic)
 {
     const float4 l = lo[c], h = hi[c];
+    if (periodic)
+        return !(tr_d2(tr_gap_periodic(qx, l.x, h.x, L.x), tr_gap_periodic(qy, l.y, h.y, L.y),
+                       tr_gap_periodic(qz, l.z, h.z, L.z)) > r2);
     return !(tr_d2(tr_gap(qx, l.x, h.x), tr_gap(qy, l.y, h.y), tr_gap(qz, l.z, h.z)) > r2);
+}
+
+/* A query's whole walk from the root; count (with fill, the records written). */
+inline uint tr_radius_walk(float qx, float qy, float qz, __global const float4 *points, __global const uint4 *nodes,
+                           __global const float4 *lo, __global const float4 *hi, __global const uint *perm, uint n,
+                           float r2, __global uint *indices, uint base, uint fill, float4 L, const int periodic)
+{
+    uint count = 0;
+    uint stack[TR_STACK];
+    uint sp = 0;
+    stack[sp++] = 0u; /* the root; for n = 1 the leaf 0 */
+    while (sp > 0u) {
+        const uint c = stack[--sp];
+        if (c >= n - 1u) {
+            tr_radius_leaf(c - (n - 1u), qx, qy, qz, points, perm, r2, indices, base, fill, &count, L, periodic);
+            continue;
+        }
+        if (!tr_radius_reaches(c, qx, qy, qz, lo, hi, r2, L, periodic)) continue;
+        const uint4 nd = nodes[c];
+        stack[sp++] = nd.y;
+        stack[sp++] = nd.x;
+    }
+    return count;
 }
 
 __kernel void tree_radius(__global const float *queries, uint nq, ulong stride, ulong offset,
                           __global const float4 *points, __global const uint4 *nodes, __global const float4 *lo,
                           __global const float4 *hi, __global const uint *perm, uint cap, float r2,
                           __global uint *counts, __global const uint *offsets, __global uint *indices,
-                          uint fill COUNT_ARGS)
+                          uint fill, float4 period, uint periodic COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= nq) return;
@@ -573,21 +642,10 @@ __kernel void tree_radius(__global const float *queries, uint nq, ulong stride, 
     __global const float *qr = queries + (ulong)i * stride + offset;
     const float qx = qr[0], qy = qr[1], qz = DIMS == 3 ? qr[2] : 0.0f;
     const uint base = fill ? offsets[i] : 0u;
-    uint count = 0;
-    uint stack[TR_STACK];
-    uint sp = 0;
-    stack[sp++] = 0u; /* the root; for n = 1 the leaf 0 */
-    while (sp > 0u) {
-        const uint c = stack[--sp];
-        if (c >= n - 1u) {
-            tr_radius_leaf(c - (n - 1u), qx, qy, qz, points, perm, r2, indices, base, fill, &count);
-            continue;
-        }
-        if (!tr_radius_reaches(c, qx, qy, qz, lo, hi, r2)) continue;
-        const uint4 nd = nodes[c];
-        stack[sp++] = nd.y;
-        stack[sp++] = nd.x;
-    }
+    const uint count = periodic ? tr_radius_walk(qx, qy, qz, points, nodes, lo, hi, perm, n, r2, indices, base, fill,
+                                                 period, 1)
+                                : tr_radius_walk(qx, qy, qz, points, nodes, lo, hi, perm, n, r2, indices, base, fill,
+                                                 period, 0);
     if (!fill) counts[i] = count;
 }
 
@@ -673,8 +731,8 @@ __kernel void tree_radius_piece(__global const float *queries, uint nq, ulong st
                                 __global const float4 *points, __global const uint4 *nodes,
                                 __global const uint *parents, __global const float4 *lo, __global const float4 *hi,
                                 __global const uint *perm, uint cap, float r2, __global uint *counts,
-                                __global const uint *offsets, __global uint *indices, uint fill, __global uint *ws,
-                                uint steps, uint piece COUNT_ARGS)
+                                __global const uint *offsets, __global uint *indices, uint fill, float4 period,
+                                uint periodic, __global uint *ws, uint steps, uint piece COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
     if (i >= nq) return;
@@ -699,10 +757,11 @@ __kernel void tree_radius_piece(__global const float *queries, uint nq, ulong st
         }
         st = TR_DONE;
         if (c >= n - 1u) {
-            tr_radius_leaf(c - (n - 1u), qx, qy, qz, points, perm, r2, indices, base, fill, &count);
+            tr_radius_leaf(c - (n - 1u), qx, qy, qz, points, perm, r2, indices, base, fill, &count, period,
+                           periodic != 0u);
             continue;
         }
-        if (!tr_radius_reaches(c, qx, qy, qz, lo, hi, r2)) continue;
+        if (!tr_radius_reaches(c, qx, qy, qz, lo, hi, r2, period, periodic != 0u)) continue;
         c = nodes[c].x; /* the left child next */
         st = 0u;
     }

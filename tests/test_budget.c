@@ -332,7 +332,7 @@ static void test_budget_tree(int tiny)
     const char *saved = path_name;
     path_name = "loop budget";
     if (cs && !tiny && clsort_tree_create(cs, &tree) == CLSORT_SUCCESS) {
-        test_tree_radius(cs, tree, 40000, 20, 3, 0, 100.0f);
+        test_tree_radius(cs, tree, 40000, 20, 3, 0, 100.0f, NULL);
         clsort_tree_destroy(tree);
         tree = NULL;
     }
@@ -340,8 +340,10 @@ static void test_budget_tree(int tiny)
         budget_nbody_compare(cs, cb, tiny ? 200 : 3000, CLSORT_NBODY_BARNES_HUT, 0); /* theta 1e-6: every node */
         budget_nbody_compare(cs, cb, tiny ? 200 : 3000, CLSORT_NBODY_BARNES_HUT, 2); /* theta 0.5, 2 steps */
         if (clsort_tree_create(cb, &tree) == CLSORT_SUCCESS) {
-            test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 3, 0, 100.0f);
-            test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 2, 1, 0.5f);
+            static const float lattice[3] = {4.25f, 0.0f, 4.25f}; /* the walk in pieces, periodic */
+            test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 3, 0, 100.0f, NULL);
+            test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 2, 1, 0.5f, NULL);
+            test_tree_radius(cb, tree, tiny ? 150 : 3000, tiny ? 9 : 40, 3, 1, 0.5f, lattice);
             clsort_tree_destroy(tree);
         }
         budget_tree_device_count(cs, cb, tiny ? 150 : 2000);

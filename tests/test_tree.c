@@ -431,6 +431,28 @@ static float tree_d2(float dx, float dy, float dz)
     return s + z2;
 }
 
+/* The minimum image of a = |p - q| in a period L, as tree_radius evaluates it
+ * (a capped at L, then min(a, L - a); a NaN stays NaN). */
+static float tree_image(float a, float L)
+{
+    float c = a > L ? L : a, o = L - c;
+    return c < o ? c : o;
+}
+
+/* Whether point p (float4) is within r2 of query q (dims floats): open axes
+ * (period NULL or 0) as tree_d2's differences, periodic ones by their
+ * minimum image, in tree_radius's float operations. */
+static int tree_within(const float *p, const float *q, unsigned dims, const float *period, float r2)
+{
+    float d[3];
+    int a;
+    for (a = 0; a < 3; ++a) {
+        d[a] = a < (int)dims ? p[a] - q[a] : 0.0f;
+        if (period && period[a] > 0.0f && a < (int)dims) d[a] = tree_image(fabsf(d[a]), period[a]);
+    }
+    return tree_d2(d[0], d[1], d[2]) <= r2;
+}
+
 static int cmp_u32_asc(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -445,7 +467,7 @@ static int cmp_u32_asc(const void *a, const void *b)
  * same float operations; then the capacity check (indices one short:
  * the error, indices untouched). */
 static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, size_t nq, unsigned dims, int grid,
-                             float r)
+                             float r, const float *period)
 {
     float *pts = (float *)malloc(n * 16 + 16), *qs = (float *)malloc(nq * 32 + 32);
     uint32_t *cnt = (uint32_t *)malloc(nq * 4 + 4), *off = (uint32_t *)malloc(nq * 4 + 8), *idx, *ref;
@@ -456,8 +478,8 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     clsort_result res;
     char what[160];
     float r2 = r * r;
-    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu", dims, grid ? "grid" : "random", (double)r,
-             (unsigned long)nq);
+    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims, grid ? "grid" : "random", (double)r,
+             (unsigned long)nq, period ? " periodic" : "");
     for (i = 0; i < n; ++i) {
         int a;
         for (a = 0; a < 3; ++a)
@@ -474,9 +496,7 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     for (i = 0; i < nq; ++i) {
         uint32_t c = 0;
         for (j = 0; j < n; ++j)
-            if (tree_d2(pts[4 * j] - qs[8 * i + 2], pts[4 * j + 1] - qs[8 * i + 3],
-                        dims == 3 ? pts[4 * j + 2] - qs[8 * i + 4] : 0.0f) <= r2)
-                ++c;
+            if (tree_within(pts + 4 * j, qs + 8 * i + 2, dims, period, r2)) ++c;
         want += c;
     }
     idx = (uint32_t *)malloc(want * 4 + 8);
@@ -499,6 +519,7 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     rd.offsets = doff;
     rd.indices = di;
     rd.capacity = cap;
+    if (period) memcpy(rd.period, period, sizeof rd.period);
     res = clsort_tree_radius(cs, tree, dq, nq, &rd, &total, NULL);
     check(res == CLSORT_SUCCESS, what, n, clsort_last_error(cs), 0, 0, res);
     check(total == want, "tree radius total = brute force", n, what, 0, (double)want, (double)total);
@@ -508,9 +529,7 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     for (i = 0, j = 0; i < nq && res == CLSORT_SUCCESS; ++i) {
         size_t k, c = 0;
         for (k = 0; k < n; ++k)
-            if (tree_d2(pts[4 * k] - qs[8 * i + 2], pts[4 * k + 1] - qs[8 * i + 3],
-                        dims == 3 ? pts[4 * k + 2] - qs[8 * i + 4] : 0.0f) <= r2)
-                ref[j + c++] = (uint32_t)k;
+            if (tree_within(pts + 4 * k, qs + 8 * i + 2, dims, period, r2)) ref[j + c++] = (uint32_t)k;
         if (cnt[i] != c || off[i] != j) break;
         qsort(idx + j, c, 4, cmp_u32_asc);
         if (c && memcmp(idx + j, ref + j, c * 4) != 0) break;
@@ -537,6 +556,7 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
         rd.stride = 32;
         rd.offset = 8;
         rd.counts = dc;
+        if (period) memcpy(rd.period, period, sizeof rd.period);
         res = clsort_tree_radius(cs, tree, dq, nq, &rd, NULL, NULL);
         if (nq) download(cs, dc, nq * 4, off);
         check(res == CLSORT_SUCCESS && (nq == 0 || memcmp(off, cnt, nq * 4) == 0), "tree radius counts only", n, what,
@@ -669,6 +689,14 @@ static void test_tree_arguments(clsort_context *cs, clsort_tree *tree)
         rd.radius = (float)INFINITY;
         TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius inf", CLSORT_ERROR_INVALID_ARGUMENT);
         rd.radius = 1.0f;
+        rd.period[1] = -1.0f;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius period -1", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.period[1] = (float)NAN;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius period NaN", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.period[2] = (float)INFINITY;
+        rd.period[1] = 0.0f;
+        TREE_BAD(clsort_tree_radius(cs, tree, dpos, 16, &rd, NULL, NULL), "radius period inf", CLSORT_ERROR_INVALID_ARGUMENT);
+        rd.period[2] = 0.0f;
         rd.stride = 18;
         TREE_BAD(clsort_tree_radius(cs, tree, dpos, 4, &rd, NULL, NULL), "radius stride 18", CLSORT_ERROR_INVALID_ARGUMENT);
         rd.stride = 0;
@@ -981,13 +1009,45 @@ static void tree_radius(const test_env *e)
     if (!tree) return;
     for (s = 0; s < sizeof rn / sizeof rn[0]; ++s) {
         if (tiny && rn[s] > 300) continue;
-        test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 301, 3, 1, 0.5f);
-        test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 301, 2, 1, 0.75f);
-        if (!tiny) test_tree_radius(e->cs, tree, rn[s], 300, 3, 0, 0.3f);
-        if (!tiny) test_tree_radius(e->cs, tree, rn[s], 300, 2, 0, 0.0f);
+        test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 301, 3, 1, 0.5f, NULL);
+        test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 301, 2, 1, 0.75f, NULL);
+        if (!tiny) test_tree_radius(e->cs, tree, rn[s], 300, 3, 0, 0.3f, NULL);
+        if (!tiny) test_tree_radius(e->cs, tree, rn[s], 300, 2, 0, 0.0f, NULL);
     }
-    test_tree_radius(e->cs, tree, 100, 0, 3, 0, 0.5f);    /* no query */
-    test_tree_radius(e->cs, tree, 300, 50, 3, 1, 100.0f); /* every point of every query */
+    test_tree_radius(e->cs, tree, 100, 0, 3, 0, 0.5f, NULL);    /* no query */
+    test_tree_radius(e->cs, tree, 300, 50, 3, 1, 100.0f, NULL); /* every point of every query */
+    clsort_tree_destroy(tree);
+}
+
+/* Periodic boxes: the grid's 17 values per axis, -2 .. 2 in steps of 1/4,
+ * with a period of 17/4 make a periodic lattice (every operation exact, many
+ * images exactly on the radius); random points in [-2, 2) with a period of
+ * 4, queries also outside the box (the rule, capped at one period, still
+ * holds); each axis periodic alone, all three, and radii past half a
+ * period. Against the brute force under the same rule. */
+static void tree_radius_periodic(const test_env *e)
+{
+    static const size_t rn[] = {1, 2, 31, 257, 1009, 4099};
+    static const float lattice[][3] = {{4.25f, 4.25f, 4.25f}, {4.25f, 0, 0}, {0, 0, 4.25f}, {0, 4.25f, 4.25f}},
+                       box[][3] = {{4, 4, 4}, {0, 4, 0}, {4, 0, 4}};
+    clsort_tree *tree = tree_for_case(e->cs);
+    int tiny = e->tiny;
+    size_t s, k;
+    if (!tree) return;
+    for (s = 0; s < sizeof rn / sizeof rn[0]; ++s) {
+        if (tiny && rn[s] > 300) continue;
+        for (k = 0; k < sizeof lattice / sizeof lattice[0]; ++k) {
+            if (tiny && k % 2) continue;
+            test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 101, 3, 1, 0.5f, lattice[k]);
+            test_tree_radius(e->cs, tree, rn[s], tiny ? 17 : 101, 2, 1, 0.75f, lattice[k]);
+        }
+        for (k = 0; !tiny && k < sizeof box / sizeof box[0]; ++k) {
+            test_tree_radius(e->cs, tree, rn[s], 100, 3, 0, 0.3f, box[k]);
+            test_tree_radius(e->cs, tree, rn[s], 100, 2, 0, 0.6f, box[k]);
+        }
+    }
+    test_tree_radius(e->cs, tree, 300, tiny ? 9 : 50, 3, 1, 2.5f, lattice[0]);  /* past half the period */
+    test_tree_radius(e->cs, tree, 300, 20, 3, 0, 100.0f, box[0]);               /* every point */
     clsort_tree_destroy(tree);
 }
 
@@ -1516,6 +1576,7 @@ static const test_case tree_cases[] = {
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
     {"repeated builds, summaries bit for bit", tree_repeat, ON_PORTABLE, NOT_TINY},
     {"radius queries", tree_radius, ON_PORTABLE, ANY_SIZE},
+    {"radius queries in periodic boxes", tree_radius_periodic, ON_PORTABLE, ANY_SIZE},
     {"host forms", tree_host, ON_PORTABLE, ANY_SIZE},
     {"arguments", tree_arguments, ON_PORTABLE, ANY_SIZE},
     {"device count: builds, Barnes-Hut, radius, N-body", tree_device_count, ON_BOTH, ANY_SIZE},
