@@ -31,7 +31,7 @@ TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; 
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
   dynamic-check seed check check-full extra-checks install uninstall clean test-limits
 
-all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/galaxy $(BUILD)/splats $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
+all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/radius_bench $(BUILD)/galaxy $(BUILD)/splats $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
 # The OpenCL headers, ICD loader, PoCL and xxd, when one is missing.
 deps:
@@ -71,6 +71,8 @@ $(BUILD)/test_large: tests/test_large.c clsort.h | $(BUILD)
 
 $(BUILD)/tree_bench: bench/tree_bench.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tree_bench.c $(LDLIBS)
+$(BUILD)/radius_bench: bench/radius_bench.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/radius_bench.c $(LDLIBS)
 
 $(BUILD)/nbody_multi: bench/nbody_multi.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/nbody_multi.c $(LDLIBS)

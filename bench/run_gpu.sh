@@ -151,7 +151,7 @@ build() {
 }
 build_all() {
     build . build/bench || die "build/bench did not build"
-    build . build/tree_bench build/coldstart || say "run_gpu: a program did not build; its suite will say so"
+    build . build/tree_bench build/radius_bench build/coldstart || say "run_gpu: a program did not build; its suite will say so"
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
@@ -291,6 +291,7 @@ suite_nbody() {
 suite_tree() {
     rec tree.jsonl 400 env BENCH_RUNS="$RUNS" BENCH_ALLPAIRS_MAX=1048576 build/tree_bench ${SIZES:-20 24}
     rec tree.jsonl 200 env BENCH_RUNS="$RUNS" build/tree_bench x 10 "${SIZES:-20}"
+    rec radius.jsonl 300 env BENCH_RUNS="$RUNS" build/radius_bench ${SIZES:-20 22}
 }
 # First calls in new processes (bench/tools/coldstart.c), NVIDIA's own cache
 # off so that clsort's is measured alone: no cache; clsort's cache cold
