@@ -202,7 +202,7 @@ inline int tr_delta(__global const KEY_T *codes, long n, long i, long j)
 }
 
 /* The words tree_summaries passes between work-items start as TR_UNSET
- * (see tr_get below); tree_build sets its node's, a launch before
+ * (see tr_child below); tree_build sets its node's, a launch before
  * tree_summaries reads them. */
 #define TR_UNSET 0xffffffffu
 
@@ -261,8 +261,8 @@ __kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *
  * cache serves a stale copy and no plain read races with a plain write (an
  * atomic exchange to write, an atomic or of 0 to read). Each word proves
  * itself: tree_build sets them to TR_UNSET, a NaN that tr_put never
- * stores (it stores another NaN instead), and tr_get waits until its word
- * holds something else. So no order between the 17 words of a node and its
+ * stores (it stores another NaN instead), and tr_child waits until each
+ * word holds something else. So no order between the 17 words of a node and its
  * arrival counter is needed, which OpenCL 1.2 does not give across work-groups:
  * its mem_fence orders a work-item's own accesses, and NVIDIA compiles
  * mem_fence(CLK_GLOBAL_MEM_FENCE) to membar.cta (work-group scope). With a
@@ -272,13 +272,8 @@ __kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *
  * small: radius queries missed 5 to 68 of 998702844 pairs in 3 of 17
  * builds). The wait ends: the word's writer issued its exchange before the
  * counter increment that let this work-item in. */
-inline float tr_get(volatile __global float *p)
-{
-    uint w;
-    do w = atomic_or((volatile __global uint *)p, 0u);
-    while (w == TR_UNSET);
-    return as_float(w);
-}
+/* One word's atomic read (an or of 0). */
+#define TR_READ(p) atomic_or((volatile __global uint *)(p), 0u)
 inline void tr_put(volatile __global float *p, float v)
 {
     const uint w = as_uint(v);
@@ -309,12 +304,30 @@ inline tr_node tr_child(uint c, uint n, __global const float *points, volatile _
         return r;
     }
     const ulong k = 4UL * c, k8 = 8UL * c; /* 64-bit: nodes past 2^29 (n < 2^31 points) have 8c > 2^32 */
-    r.lx = tr_get(lo + k); r.ly = tr_get(lo + k + 1u); r.lz = tr_get(lo + k + 2u);
-    r.hx = tr_get(hi + k); r.hy = tr_get(hi + k + 1u); r.hz = tr_get(hi + k + 2u);
-    r.cx = tr_get(com + k); r.cy = tr_get(com + k + 1u); r.cz = tr_get(com + k + 2u); r.m = tr_get(com + k + 3u);
-    r.qxx = tr_get(quad + k8); r.qxy = tr_get(quad + k8 + 1u); r.qxz = tr_get(quad + k8 + 2u);
-    r.qyy = tr_get(quad + k8 + 3u); r.qyz = tr_get(quad + k8 + 4u); r.qzz = tr_get(quad + k8 + 5u);
-    r.i2 = tr_get(quad + k8 + 6u);
+    /* The 17 words as one batch, read again while any is unset: every read
+     * is issued before any is tested, so a step of the climb waits about
+     * one memory round trip rather than 17 in a row (a word waited for
+     * alone, as before, made the summaries latency-bound: 146 us for 4096
+     * points on an H100, bench/RESULTS.md). A word once set keeps its value
+     * for the build, so rereading the set ones changes nothing. */
+    uint w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15, w16;
+    do {
+        w0 = TR_READ(lo + k); w1 = TR_READ(lo + k + 1u); w2 = TR_READ(lo + k + 2u);
+        w3 = TR_READ(hi + k); w4 = TR_READ(hi + k + 1u); w5 = TR_READ(hi + k + 2u);
+        w6 = TR_READ(com + k); w7 = TR_READ(com + k + 1u); w8 = TR_READ(com + k + 2u); w9 = TR_READ(com + k + 3u);
+        w10 = TR_READ(quad + k8); w11 = TR_READ(quad + k8 + 1u); w12 = TR_READ(quad + k8 + 2u);
+        w13 = TR_READ(quad + k8 + 3u); w14 = TR_READ(quad + k8 + 4u); w15 = TR_READ(quad + k8 + 5u);
+        w16 = TR_READ(quad + k8 + 6u);
+    } while (w0 == TR_UNSET || w1 == TR_UNSET || w2 == TR_UNSET || w3 == TR_UNSET || w4 == TR_UNSET ||
+             w5 == TR_UNSET || w6 == TR_UNSET || w7 == TR_UNSET || w8 == TR_UNSET || w9 == TR_UNSET ||
+             w10 == TR_UNSET || w11 == TR_UNSET || w12 == TR_UNSET || w13 == TR_UNSET || w14 == TR_UNSET ||
+             w15 == TR_UNSET || w16 == TR_UNSET);
+    r.lx = as_float(w0); r.ly = as_float(w1); r.lz = as_float(w2);
+    r.hx = as_float(w3); r.hy = as_float(w4); r.hz = as_float(w5);
+    r.cx = as_float(w6); r.cy = as_float(w7); r.cz = as_float(w8); r.m = as_float(w9);
+    r.qxx = as_float(w10); r.qxy = as_float(w11); r.qxz = as_float(w12);
+    r.qyy = as_float(w13); r.qyz = as_float(w14); r.qzz = as_float(w15);
+    r.i2 = as_float(w16);
     return r;
 }
 
@@ -340,7 +353,7 @@ inline void tr_shift(tr_node *r, tr_node a)
  * order in which work-groups run: each node is computed exactly once, after
  * both children. A node's words are written (atomics) before the counter
  * increment that lets another work-item read them (atomics, each word
- * waited for: tr_get). No mem_fence: besides the scope above, Mesa llvmpipe
+ * waited for: tr_child). No mem_fence: besides the scope above, Mesa llvmpipe
  * loses the stores that follow a mem_fence in the later iterations of a
  * divergent loop (tests/llvmpipe_fence_loop.c).
  * The quadrupole of a node about its centre of mass c (traceless, Q_ab =
