@@ -221,12 +221,12 @@ __kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *
     if (n == 1 && i == 0) parents[0] = 0xffffffffu;
     if (i >= n - 1) return;
     flags[i] = 0u;
-    for (uint w = 0; w < 4u; ++w) {
-        lo[4 * i + w] = TR_UNSET;
-        hi[4 * i + w] = TR_UNSET;
-        com[4 * i + w] = TR_UNSET;
-    }
-    for (uint w = 0; w < 8u; ++w) quad[8 * i + w] = TR_UNSET;
+    const uint4 unset = (uint4)(TR_UNSET, TR_UNSET, TR_UNSET, TR_UNSET); /* whole 16-byte stores */
+    ((__global uint4 *)lo)[i] = unset;
+    ((__global uint4 *)hi)[i] = unset;
+    ((__global uint4 *)com)[i] = unset;
+    ((__global uint4 *)quad)[2 * i] = unset;
+    ((__global uint4 *)quad)[2 * i + 1] = unset;
     const int d = tr_delta(codes, n, i, i + 1) - tr_delta(codes, n, i, i - 1) >= 0 ? 1 : -1;
     const int dmin = tr_delta(codes, n, i, i - d);
     long lmax = 2;
@@ -274,6 +274,29 @@ __kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *
  * counter increment that let this work-item in. */
 /* One word's atomic read (an or of 0). */
 #define TR_READ(p) atomic_or((volatile __global uint *)(p), 0u)
+
+/* TR_WORDS64 (the host sets it where the device has
+ * cl_khr_int64_base_atomics, unless tuning.testing.status32): the words go
+ * in pairs, one 64-bit atomic each (a node's box, centre and moments in 10
+ * accesses rather than 17), the pair unset while its low word is TR_UNSET
+ * (tr_word never stores that in either half). The extent and bmax share a
+ * pair with a box corner's z, so they are published with it. */
+#ifdef TR_WORDS64
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+inline uint tr_word(float v)
+{
+    const uint w = as_uint(v);
+    return w == TR_UNSET ? 0x7fc00000u : w;
+}
+inline void tr_put2(volatile __global float *p, float a, float b)
+{
+    (void)atom_xchg((volatile __global ulong *)p, (ulong)tr_word(a) | (ulong)tr_word(b) << 32);
+}
+#define TR_READ2(p) atom_add((volatile __global ulong *)(p), (ulong)0)
+#define TR_UNSET2(w) ((uint)(w) == TR_UNSET)
+#define TR_LOW(w) as_float((uint)(w))
+#define TR_HIGH(w) as_float((uint)((w) >> 32))
+#endif
 inline void tr_put(volatile __global float *p, float v)
 {
     const uint w = as_uint(v);
@@ -310,6 +333,23 @@ inline tr_node tr_child(uint c, uint n, __global const float *points, volatile _
      * alone, as before, made the summaries latency-bound: 146 us for 4096
      * points on an H100, bench/RESULTS.md). A word once set keeps its value
      * for the build, so rereading the set ones changes nothing. */
+#ifdef TR_WORDS64
+    ulong p0, p1, p2, p3, p4, p5, p6, p7, p8, p9; /* (lx, ly) (lz, -) (hx, hy) (hz, -) (cx, cy) (cz, m) quad */
+    do {
+        p0 = TR_READ2(lo + k); p1 = TR_READ2(lo + k + 2u); p2 = TR_READ2(hi + k); p3 = TR_READ2(hi + k + 2u);
+        p4 = TR_READ2(com + k); p5 = TR_READ2(com + k + 2u);
+        p6 = TR_READ2(quad + k8); p7 = TR_READ2(quad + k8 + 2u); p8 = TR_READ2(quad + k8 + 4u);
+        p9 = TR_READ2(quad + k8 + 6u);
+    } while (TR_UNSET2(p0) || TR_UNSET2(p1) || TR_UNSET2(p2) || TR_UNSET2(p3) || TR_UNSET2(p4) ||
+             TR_UNSET2(p5) || TR_UNSET2(p6) || TR_UNSET2(p7) || TR_UNSET2(p8) || TR_UNSET2(p9));
+    r.lx = TR_LOW(p0); r.ly = TR_HIGH(p0); r.lz = TR_LOW(p1);
+    r.hx = TR_LOW(p2); r.hy = TR_HIGH(p2); r.hz = TR_LOW(p3);
+    r.cx = TR_LOW(p4); r.cy = TR_HIGH(p4); r.cz = TR_LOW(p5); r.m = TR_HIGH(p5);
+    r.qxx = TR_LOW(p6); r.qxy = TR_HIGH(p6); r.qxz = TR_LOW(p7);
+    r.qyy = TR_HIGH(p7); r.qyz = TR_LOW(p8); r.qzz = TR_HIGH(p8);
+    r.i2 = TR_LOW(p9);
+    return r;
+#else
     uint w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15, w16;
     do {
         w0 = TR_READ(lo + k); w1 = TR_READ(lo + k + 1u); w2 = TR_READ(lo + k + 2u);
@@ -329,6 +369,7 @@ inline tr_node tr_child(uint c, uint n, __global const float *points, volatile _
     r.qyy = as_float(w13); r.qyz = as_float(w14); r.qzz = as_float(w15);
     r.i2 = as_float(w16);
     return r;
+#endif
 }
 
 /* Moves child a's moments to the parent's centre (cx, cy, cz) and adds them
@@ -398,27 +439,37 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         const float ex = fmax(r.cx - r.lx, r.hx - r.cx), ey = fmax(r.cy - r.ly, r.hy - r.cy),
                     ez = fmax(r.cz - r.lz, r.hz - r.cz);
         const ulong k = 4UL * p, k8 = 8UL * p; /* 64-bit, as in tr_child */
+        /* The extent (largest side) and bmax, the farthest box corner from
+         * the centre, rounded up (relative 2^-20), in the scaled form
+         * em * |e / em| (em the largest of ex, ey, ez): the squares of sides
+         * below about 1e-19 underflow, which made bmax 0 for such nodes, and
+         * an upper bound is what the walk needs (a node holding the body is
+         * opened). */
+        const float extent = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
+        const float em = fmax(fmax(ex, ey), ez);
+        float bmax = 0.0f;
+        if (em > 0.0f) {
+            const float sx = ex / em, sy = ey / em, sz = ez / em;
+            bmax = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
+        }
+#ifdef TR_WORDS64
+        tr_put2(lo + k, r.lx, r.ly); tr_put2(lo + k + 2u, r.lz, extent);
+        tr_put2(hi + k, r.hx, r.hy); tr_put2(hi + k + 2u, r.hz, bmax);
+        tr_put2(com + k, r.cx, r.cy); tr_put2(com + k + 2u, r.cz, r.m);
+        tr_put2(quad + k8, r.qxx, r.qxy); tr_put2(quad + k8 + 2u, r.qxz, r.qyy);
+        tr_put2(quad + k8 + 4u, r.qyz, r.qzz); tr_put2(quad + k8 + 6u, r.i2, 0.0f);
+#else
         tr_put(lo + k, r.lx); tr_put(lo + k + 1u, r.ly); tr_put(lo + k + 2u, r.lz);
         tr_put(hi + k, r.hx); tr_put(hi + k + 1u, r.hy); tr_put(hi + k + 2u, r.hz);
         tr_put(com + k, r.cx); tr_put(com + k + 1u, r.cy); tr_put(com + k + 2u, r.cz); tr_put(com + k + 3u, r.m);
         tr_put(quad + k8, r.qxx); tr_put(quad + k8 + 1u, r.qxy); tr_put(quad + k8 + 2u, r.qxz);
         tr_put(quad + k8 + 3u, r.qyy); tr_put(quad + k8 + 4u, r.qyz); tr_put(quad + k8 + 5u, r.qzz);
         tr_put(quad + k8 + 6u, r.i2);
-        /* read by later kernels only: plain stores. The extent (largest side)
-         * and bmax, the farthest box corner from the centre, rounded up
-         * (relative 2^-20), in the scaled form em * |e / em| (em the largest
-         * of ex, ey, ez): the squares of sides below about 1e-19 underflow,
-         * which made bmax 0 for such nodes, and an upper bound is what the
-         * walk needs (a node holding the body is opened) */
-        lo[k + 3u] = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
-        const float em = fmax(fmax(ex, ey), ez);
-        if (em > 0.0f) {
-            const float sx = ex / em, sy = ey / em, sz = ez / em;
-            hi[k + 3u] = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
-        } else {
-            hi[k + 3u] = 0.0f;
-        }
+        /* read by later kernels only: plain stores */
+        lo[k + 3u] = extent;
+        hi[k + 3u] = bmax;
         quad[k8 + 7u] = 0.0f;
+#endif
         cur = r;
         node = p;
     }

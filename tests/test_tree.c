@@ -999,6 +999,78 @@ static void tree_repeat(const test_env *e)
     test_tree_repeat(e->cs, cpu ? (size_t)1 << (e->quick ? 14 : 17) : (size_t)1 << 20, cpu ? 2 : 6);
 }
 
+/* The summaries' words one by one (tuning.testing.status32) and in 64-bit
+ * pairs (the default where int64 atomics exist): every buffer of the view
+ * the same bytes, from a cold start (the first build of each context) and a
+ * second build. Where the device has no int64 atomics both are the 32-bit
+ * form and must still agree. */
+static void tree_summary_words(const test_env *e)
+{
+    static const size_t sizes[] = {1, 2, 3, 64, 1000, 4097, 65537};
+    clsort_tuning t;
+    clsort_context *narrow;
+    size_t k;
+    memset(&t, 0, sizeof t);
+    t.testing.status32 = 1;
+    narrow = tuned_context(e->cs, &t, "a context with 32-bit summary words");
+    for (k = 0; narrow && k < sizeof sizes / sizeof sizes[0]; ++k) {
+        size_t n = sizes[k], i, differ = 0, bytes[7];
+        float *pos;
+        clsort_tree *ta = NULL, *tb = NULL;
+        clsort_tree_view va, vb;
+        clsort_tree_desc td;
+        cl_mem dp, ma[7], mb[7];
+        int b, j;
+        if (e->tiny && n > 1000) break;
+        pos = (float *)malloc(n * 16);
+        if (!pos) break;
+        tree_points_make(pos, n, k % 2 ? T_CLUSTER : T_PLUMMER);
+        dp = buffer(e->cs, n * 16, pos);
+        memset(&td, 0, sizeof td);
+        td.has_mass = 1;
+        td.mass_offset = 12;
+        if (clsort_tree_create(e->cs, &ta) != CLSORT_SUCCESS || clsort_tree_create(narrow, &tb) != CLSORT_SUCCESS) {
+            check(0, "summary words: tree create", n, clsort_last_error(e->cs), 0, 0, 0);
+            clsort_tree_destroy(ta), clsort_tree_destroy(tb);
+            clReleaseMemObject(dp), free(pos);
+            break;
+        }
+        for (b = 0; b < 2; ++b) {
+            int ok = clsort_tree_build(e->cs, ta, dp, n, &td, NULL) == CLSORT_SUCCESS &&
+                     clsort_tree_build(narrow, tb, dp, n, &td, NULL) == CLSORT_SUCCESS &&
+                     clsort_tree_get_view(ta, &va) == CLSORT_SUCCESS && clsort_tree_get_view(tb, &vb) == CLSORT_SUCCESS;
+            check(ok, "summary words: both builds", n, clsort_last_error(e->cs), 0, 0, 0);
+            if (!ok) break;
+            ma[0] = va.points, mb[0] = vb.points, bytes[0] = n * 16;
+            ma[1] = va.parents, mb[1] = vb.parents, bytes[1] = (2 * n - 1) * 4;
+            ma[2] = va.nodes, mb[2] = vb.nodes, bytes[2] = (n - 1) * 16;
+            ma[3] = va.box_lo, mb[3] = vb.box_lo, bytes[3] = (n - 1) * 16;
+            ma[4] = va.box_hi, mb[4] = vb.box_hi, bytes[4] = (n - 1) * 16;
+            ma[5] = va.com, mb[5] = vb.com, bytes[5] = (n - 1) * 16;
+            ma[6] = va.quad, mb[6] = vb.quad, bytes[6] = (n - 1) * 32;
+            for (j = 0; j < 7; ++j) {
+                unsigned char *x, *y;
+                if (bytes[j] == 0) continue;
+                x = (unsigned char *)malloc(bytes[j]);
+                y = (unsigned char *)malloc(bytes[j]);
+                if (x && y) {
+                    download(e->cs, ma[j], bytes[j], x);
+                    download(narrow, mb[j], bytes[j], y);
+                    for (i = 0; i < bytes[j]; ++i) differ += x[i] != y[i];
+                }
+                free(x), free(y);
+            }
+        }
+        check(differ == 0, "tree summaries: 32-bit words and 64-bit pairs, the same bytes", n,
+              k % 2 ? "clusters" : "plummer", 0, 0, (double)differ);
+        clsort_tree_destroy(ta);
+        clsort_tree_destroy(tb);
+        clReleaseMemObject(dp);
+        free(pos);
+    }
+    clsort_destroy(narrow);
+}
+
 /* Grids (points on the radius), random points, 2D and 3D, few and many points. */
 static void tree_radius(const test_env *e)
 {
@@ -1575,6 +1647,7 @@ static const test_case tree_cases[] = {
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
     {"clsort_nbody with Barnes-Hut", tree_nbody, ON_PORTABLE, NOT_TINY},
     {"repeated builds, summaries bit for bit", tree_repeat, ON_PORTABLE, NOT_TINY},
+    {"summaries in 32-bit words and 64-bit pairs, the same bytes", tree_summary_words, ON_PORTABLE, ANY_SIZE},
     {"radius queries", tree_radius, ON_PORTABLE, ANY_SIZE},
     {"radius queries in periodic boxes", tree_radius_periodic, ON_PORTABLE, ANY_SIZE},
     {"host forms", tree_host, ON_PORTABLE, ANY_SIZE},
