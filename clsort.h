@@ -854,6 +854,17 @@
  *           axis (any interval of length L, say [0, L)) give the true
  *           minimum image; elsewhere the rule above still holds, capped at
  *           one period. The tree is the same one: only the query wraps.
+ *             Tree or grid: for one radius over points of even density
+ *           the uniform grid is faster. On an H100, 2^20 uniform points,
+ *           about 32 within r of each (bench/RESULTS.md, radius queries):
+ *           clsort_bin with cells of edge >= r and a search of the 27 cells
+ *           around each query (bench/radius_bench.c has that kernel; the
+ *           library has the binning, not the search) took 1.1 ms in all,
+ *           the tree 7.9 ms (0.6 build, 7.2 queries), open or periodic
+ *           alike. The tree is for points whose density varies (a grid of
+ *           cells of edge r then has too many cells, or too many points in
+ *           some), radii that change from call to call, queries anywhere,
+ *           and a tree the code builds anyway (Barnes-Hut).
  * SELECT    clsort_select_if / clsort_select_if_host: stable compaction by a
  *           comparison, the keys (and values) that pass key < a, <= a, > a,
  *           >= a, == a, != a or a <= key < b, compared as numbers of the key
