@@ -1614,7 +1614,9 @@ typedef struct clsort_histogram_desc {
  * (upper - lower) evaluated in double and rounded to the sample type,
  * truncated, at most bins - 1 (f32: lower taken as the smallest float >=
  * lower, so the bin's edges are float operations; a float x is in the range
- * exactly when lower <= x < upper). counts shares no memory with samples.
+ * exactly when lower <= x < upper); a scale past the sample type's largest
+ * finite value (bins narrower than it can scale to) is refused. counts
+ * shares no memory with samples.
  * enq->count (DEVICE COUNTS): the first count samples are counted. */
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
@@ -8274,6 +8276,13 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
              * says (from the floats, hi - lo was rounded first when the range
              * is not a float, which moved the bins' edges) */
             sc = (float)((double)d->bins / (d->upper - d->lower));
+            /* an infinite scale makes the sample at lower's bin 0 * inf = NaN,
+             * and a NaN converted to the bin index is undefined (OpenCL C
+             * 6.2.3.3): out of bounds on a device that gives UINT_MAX */
+            if (!clsort__finite((double)sc))
+                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                    "%s: the scale bins / (upper - lower) = %g does not fit f32", fn,
+                                    (double)d->bins / (d->upper - d->lower));
             memcpy(&b, &lo, 4); pl->lo = b;
             memcpy(&b, &hi, 4); pl->hi = b;
             memcpy(&b, &sc, 4); pl->scale = b;
@@ -8281,6 +8290,9 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
             double sc = (double)d->bins / (d->upper - d->lower);
             if (!clsort__finite(d->upper - d->lower))
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: upper - lower overflows", fn);
+            if (!clsort__finite(sc)) /* as for f32: no NaN bin at lower */
+                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                    "%s: the scale bins / (upper - lower) does not fit f64", fn);
             memcpy(&pl->lo, &d->lower, 8);
             memcpy(&pl->hi, &d->upper, 8);
             memcpy(&pl->scale, &sc, 8);

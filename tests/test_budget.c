@@ -6,8 +6,9 @@
  * wait to stay within that budget (clsort.h >>loop budget). Each case below
  * needs more than 65535 passes per work-item on llvmpipe without it (run on
  * rusticl with tuning.testing.loop_budget = 1, CLSORT_LOOP_BUDGET=off, it fails):
- * a reduction and a histogram over one forced work-group (a work-item loops
- * over n / 16 elements), the look-back scan and pack with 782 reversed tiles
+ * a reduction and histograms over one forced work-group (a work-item loops
+ * over n / 16 elements; for 8-byte samples in bins that are not a power of
+ * two each sample also runs a 96-pass division loop), the look-back scan and pack with 782 reversed tiles
  * (each tile's fallback sums every predecessor), radius queries that walk all
  * 2n - 1 nodes of a 40000-point tree, and on llvmpipe all-pairs N-body of
  * 66000 bodies. The same shaping runs on every device through the test hook
@@ -56,6 +57,11 @@ static void test_budget_reduce(int tiny)
         test_rd_reduce_case(cs, CLSORT_U32, CLSORT_OP_SUM, n, 0);
         test_rd_reduce_case(cs, CLSORT_I32, CLSORT_OP_MIN, n, 0);
         test_rd_hist_case(cs, CLSORT_U32, n, 7, 0);
+        /* 8-byte samples in 7 bins over ranges of 4333 and 2^64 - 2^60 - 2^40:
+         * a division loop per sample (reduce.cl rd_div96), which the budget
+         * counts too (llvmpipe lost samples from n = 10705 when it did not) */
+        test_rd_hist_case(cs, CLSORT_U64, n, 7, 0);
+        test_rd_hist_case(cs, CLSORT_I64, n, 7, 0);
         clsort_destroy(cs);
     }
     memset(&t, 0, sizeof t);
@@ -68,6 +74,7 @@ static void test_budget_reduce(int tiny)
         test_rd_reduce_case(cs, CLSORT_U32, CLSORT_OP_SUM, n, 0);
         test_rd_reduce_case(cs, CLSORT_U64, CLSORT_OP_MAX, n, 0);
         test_rd_hist_case(cs, CLSORT_F32, n, 5000, 0);
+        test_rd_hist_case(cs, CLSORT_U64, n, 7, 0);
         clsort_destroy(cs);
     }
     memset(&t, 0, sizeof t);

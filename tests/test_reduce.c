@@ -1405,6 +1405,66 @@ static void rd_hist_f32_formula(const test_env *e)
     }
 }
 
+/* Float histograms whose scale bins / (upper - lower) passes the sample
+ * type's largest finite value: the sample at lower would take the bin
+ * 0 * inf = NaN, an undefined index. Refused (the message names the scale,
+ * counts untouched); the largest scales that fit are accepted and count the
+ * samples at lower in bin 0 (upper itself is out). Ranges of one ulp of
+ * normal numbers: f32 2^-123 at 2^-100 (31 bins fit, 32 do not), f64 2^-1022
+ * at 2^-970 (3 fit, 4 do not). */
+static void rd_hist_scale_refused(const test_env *e)
+{
+    static const struct { clsort_type t; int lo_exp, ulp_exp; unsigned bins; int refused; } hc[] = {
+        {CLSORT_F32, -100, -123, 31, 0}, {CLSORT_F32, -100, -123, 32, 1},
+        {CLSORT_F64, -970, -1022, 3, 0}, {CLSORT_F64, -970, -1022, 4, 1},
+    };
+    enum { N = 64, WORDS = 40 };
+    size_t k, i;
+    for (k = 0; k < sizeof hc / sizeof hc[0]; ++k) {
+        clsort_type t = hc[k].t;
+        double lo = ldexp(1.0, hc[k].lo_exp), hi = lo + ldexp(1.0, hc[k].ulp_exp);
+        unsigned bins = hc[k].bins;
+        union { float f[N]; double d[N]; } in;
+        uint32_t got[WORDS];
+        clsort_histogram_desc hd;
+        cl_mem ds, dc;
+        char what[96];
+        clsort_result r;
+        for (i = 0; i < N; ++i) { /* lower and upper in turn */
+            if (t == CLSORT_F32) in.f[i] = (float)(i & 1 ? hi : lo);
+            else in.d[i] = i & 1 ? hi : lo;
+        }
+        for (i = 0; i < WORDS; ++i) got[i] = 0xa5a5a5a5u;
+        memset(&hd, 0, sizeof hd);
+        hd.type = t;
+        hd.bins = bins;
+        hd.lower = lo;
+        hd.upper = hi;
+        snprintf(what, sizeof what, "histogram %s, %u bins over one ulp at 2^%d: scale %s", rd_tn[t], bins,
+                 hc[k].lo_exp, hc[k].refused ? "past the type, refused" : "fits");
+        ds = buffer(e->cs, sizeof in, &in);
+        dc = buffer(e->cs, sizeof got, got);
+        r = clsort_histogram_even(e->cs, ds, N, dc, &hd, NULL);
+        if (t == CLSORT_F64 && r == CLSORT_ERROR_UNSUPPORTED) { /* no fp64 */
+            clReleaseMemObject(ds); clReleaseMemObject(dc);
+            continue;
+        }
+        if (hc[k].refused)
+            check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), "scale") != NULL, what, N,
+                  clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        else
+            check(r == CLSORT_SUCCESS, what, N, clsort_last_error(e->cs), 0, CLSORT_SUCCESS, r);
+        download(e->cs, dc, sizeof got, got);
+        for (i = 0; i < WORDS; ++i) {
+            uint32_t want = r != CLSORT_SUCCESS || i >= bins ? 0xa5a5a5a5u : i == 0 ? N / 2 : 0u;
+            if (got[i] != want) break;
+        }
+        check(i == WORDS, what, N, "samples at lower and upper", i, 0, i < WORDS ? got[i] : 0);
+        clReleaseMemObject(ds);
+        clReleaseMemObject(dc);
+    }
+}
+
 /* clsort_reduce's float sums within the documented bound, depth * u *
  * sum |x| with depth = ceil(n / 2048) + 4 * (1024 + 64) + 8, on the device
  * at hand: 1 followed by n - 1 copies of u / 2 (2^-25, 2^-54), where a long
@@ -1981,6 +2041,7 @@ static const test_case reduce_cases[] = {
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
+    {"histogram: a float scale past the type refused", rd_hist_scale_refused, ON_PORTABLE, ANY_SIZE},
     {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
     {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
     {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
