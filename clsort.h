@@ -1941,8 +1941,12 @@ typedef enum clsort_reduce_fn {
 } clsort_reduce_fn;
 
 /* One call to come: the descriptor it will take, and n where the programs
- * depend on it (the N-body shape; the radix sort's one-sweep passes need
- * n < 2^30); 0 = 65536. The descriptor's cl_mem fields count only as present
+ * depend on it (the N-body shape; the radix sort's passes: a sort of one
+ * tile takes a program of its own, the one-sweep passes need n < 2^30; under
+ * a loop budget, PORTABILITY, the look-back kernels of pack and select and the
+ * one-sweep passes only up to a size); 0 = 65536. The programs prepared are
+ * those of calls of that n: prepare each n a call will take where they differ.
+ * The descriptor's cl_mem fields count only as present
  * or absent (values, permutation, segment offsets, attributes): pass your
  * buffers or CLSORT_PREPARE_PRESENT; no buffer is touched. */
 typedef struct clsort_prepare_call {
@@ -5199,9 +5203,23 @@ static clsort_result clsort__split_program(clsort_context *ctx, const clsort__sp
     return clsort__split_program_for(ctx, a, clsort__lookback(ctx), out);
 }
 
-/* The programs enumerate / pack / split take for desc (clsort_prepare):
- * the flag-counting program and the u32 scan of the tile counts. */
-static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc)
+/* Whether clsort_pack of n > 0 keys runs its look-back kernel: on the
+ * look-back path where its walk over the tiles fits the loop budget
+ * (>>loop budget); else the portable passes, from a program without the
+ * look-back (clsort__split_program_for). */
+static int clsort__pack_lookback(const clsort_context *ctx, const clsort__split_plan *a, size_t n)
+{
+    size_t wg, items, groups;
+    clsort__split_shape(ctx, a, &wg, &items);
+    groups = (n + wg * items - 1) / (wg * items);
+    return clsort__lookback(ctx) && clsort__lookback_fits(ctx, groups, wg, items, groups * 8 + 8);
+}
+
+/* The programs enumerate / pack / split of n keys take for desc
+ * (clsort_prepare): the flag-counting program of the path, the u32 scan of
+ * the tile counts, and where pack's look-back would not fit the loop budget
+ * the flag-counting program without it (pack's portable passes). */
+static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc, size_t n)
 {
     clsort_split_desc d;
     clsort__split_plan a;
@@ -5211,14 +5229,15 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     d.count = NULL; /* a buffer, not part of any program */
     CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
     CLSORT__TRY(clsort__split_program(ctx, &a, &p));
+    if (clsort__lookback(ctx) && !clsort__pack_lookback(ctx, &a, n))
+        CLSORT__TRY(clsort__split_program_for(ctx, &a, 0, &p));
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SPLIT). */
 static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
-    (void)n;
-    return clsort__split_prepare(ctx, call->split);
+    return clsort__split_prepare(ctx, call->split, n);
 }
 
 /* Reads a device uint32 result to the host, if asked for. */
@@ -5347,14 +5366,14 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
-    { /* the look-back kernel where its walk fits the loop budget (>>loop budget) */
+    lookback = clsort__pack_lookback(ctx, &a, n); /* where its walk fits the loop budget (>>loop budget) */
+    r = clsort__split_program_for(ctx, &a, lookback, &p);
+    if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
+    { /* the tiles of the look-back walk (the shape clsort__pack_lookback measured) */
         size_t wg, items;
         clsort__split_shape(ctx, &a, &wg, &items);
         groups = (n + wg * items - 1) / (wg * items);
-        lookback = clsort__lookback(ctx) && clsort__lookback_fits(ctx, groups, wg, items, groups * 8 + 8);
     }
-    r = clsort__split_program_for(ctx, &a, lookback, &p);
-    if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
     if (lookback) {
         clsort__status st;
         r = clsort__scratch(ctx, clsort__split_slot_count, 64, &total);
@@ -10572,8 +10591,8 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     return r;
 }
 
-/* The programs clsort_select_if takes for desc (clsort_prepare): the flags
- * and the pack by u8 flags. */
+/* The programs clsort_select_if of n keys takes for desc (clsort_prepare):
+ * the flags and the pack by u8 flags (clsort__split_prepare). */
 static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     static const char *fn = "clsort_prepare(select)";
@@ -10582,7 +10601,6 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     clsort__program *p;
     clsort_select_desc d;
     static const unsigned char zero[8] = {0};
-    (void)n;
     memset(&d, 0, sizeof d);
     if (call->select) d = *call->select;
     if (!d.a) d.a = zero; /* the bounds and the comparison are kernel arguments, not build options */
@@ -10592,7 +10610,7 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
     sd.count = NULL;
     sd.values_out = sd.values_in;
-    return clsort__split_prepare(ctx, &sd);
+    return clsort__split_prepare(ctx, &sd, n);
 }
 
 /* >>prepare ------------------------------------------------------------------
