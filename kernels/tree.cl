@@ -396,14 +396,17 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
          * (relative 2^-20), in the scaled form em * |e / em| (em the largest
          * of ex, ey, ez): the squares of sides below about 1e-19 underflow,
          * which made bmax 0 for such nodes, and an upper bound is what the
-         * walk needs (a node holding the body is opened) */
+         * walk needs (a node holding the body is opened). A half-extent past
+         * the float range (coordinates near +-3.4e38: cx - lx overflows) is
+         * +inf, which bounds every distance; scaled it was inf / inf, a NaN,
+         * which bounds none. The product may round up to +inf: still a bound. */
         lo[k + 3u] = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
         const float em = fmax(fmax(ex, ey), ez);
-        if (em > 0.0f) {
+        if (em > 0.0f && em <= FLT_MAX) {
             const float sx = ex / em, sy = ey / em, sz = ez / em;
             hi[k + 3u] = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
         } else {
-            hi[k + 3u] = 0.0f;
+            hi[k + 3u] = em > 0.0f ? INFINITY : 0.0f;
         }
         quad[k8 + 7u] = 0.0f;
         cur = r;

@@ -1044,15 +1044,20 @@ static void tree_one_point(const test_env *e)
 /* bmax (view.box_hi[k].w) bounds the distance from node k's centre of mass
  * to each of its points, computed in double, at scales where the squares of
  * the distances underflow in float: 21 points 2^-80 apart near 2^-60, and
- * points at x = 2^-k (k < 120); a unit-scale set as a control. */
+ * points at x = 2^-k (k < 120); where they and the sides overflow: 60 points
+ * of coordinates up to +-3.4e38 (float's largest is 3.4028e38), and
+ * x = +-2^k (k < 128, both signs); a unit-scale set as a control. An
+ * infinite bmax bounds every distance (the walk opens the node); a NaN
+ * bounds none. */
 static void tree_bmax_tiny(const test_env *e)
 {
     enum { NMAX = 160 };
     clsort_tree *tree = tree_for_case(e->cs);
     float rec[4 * NMAX];
     int set;
-    for (set = 0; tree && set < 3; ++set) {
-        size_t n = set == 0 ? 21 : set == 1 ? 119 : NMAX, i, c, j, bad_node = 0, bad = 0;
+    for (set = 0; tree && set < 5; ++set) {
+        size_t n = set == 0 ? 21 : set == 1 ? 119 : set == 2 ? NMAX : set == 3 ? 60 : 127, i, c, j, bad_node = 0,
+               bad = 0;
         double worst = 0.0, worst_b = 0.0;
         float points[4 * NMAX], hi[4 * NMAX], com[4 * NMAX];
         uint32_t nodes[4 * NMAX];
@@ -1060,7 +1065,11 @@ static void tree_bmax_tiny(const test_env *e)
         clsort_tree_view v;
         clsort_result r;
         cl_mem pos;
-        const char *name = set == 0 ? "21 points 2^-80 apart near 2^-60" : set == 1 ? "x = 2^-k, k < 120" : "unit cube";
+        const char *name = set == 0   ? "21 points 2^-80 apart near 2^-60"
+                           : set == 1 ? "x = 2^-k, k < 120"
+                           : set == 2 ? "unit cube"
+                           : set == 3 ? "coordinates up to +-3.4e38"
+                                      : "x = +-2^k, k < 128";
         for (i = 0; i < n; ++i) {
             double u = (double)(rnd64() >> 11) / 9007199254740992.0;
             if (set == 0) {
@@ -1071,10 +1080,18 @@ static void tree_bmax_tiny(const test_env *e)
                 rec[4 * i] = (float)ldexp(1.0, -(int)(i + 1));
                 rec[4 * i + 1] = (float)ldexp(u, -(int)(i % 100) - 20);
                 rec[4 * i + 2] = 0.0f;
-            } else {
+            } else if (set == 2) {
                 rec[4 * i] = (float)u;
                 rec[4 * i + 1] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
                 rec[4 * i + 2] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+            } else if (set == 3) { /* half of them at the corners of the largest box */
+                rec[4 * i] = (float)(i % 2 ? 3.4e38 : -3.4e38 * u);
+                rec[4 * i + 1] = (float)(i % 4 < 2 ? -3.4e38 : 3.4e38 * u);
+                rec[4 * i + 2] = (float)(i % 3 ? 3.4e38 * (2.0 * u - 1.0) : -3.4e38);
+            } else {
+                rec[4 * i] = (float)(i % 2 ? -ldexp(1.0, (int)i) : ldexp(1.0, (int)i));
+                rec[4 * i + 1] = (float)ldexp(u, (int)(i % 100));
+                rec[4 * i + 2] = (float)-ldexp(u, 127 - (int)i);
             }
             rec[4 * i + 3] = 1.0f + (float)(i % 3);
         }
