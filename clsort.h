@@ -12453,15 +12453,20 @@ static void clsort__hex(const unsigned char key[32], char out[65])
 #define CLSORT__SEP "/"
 #endif
 
-/* The cache's files. An entry is read only from a regular file, opened
- * without blocking: a FIFO, a device or a directory in its place is a bad
- * entry, never a hang (opening a FIFO to read waits for a writer, reading
- * it or a terminal waits for data). POSIX: open(O_NONBLOCK), fstat, read;
- * the temporary file of a store is opened O_NONBLOCK too (a FIFO under its
- * name fails to open or to take the bytes, a failed store, never a wait).
- * Windows (no FIFOs among a directory's files): fopen and _fstat.
+/* The cache's files: it opens only regular files, never blocking. An entry
+ * is read only from a regular file, opened without blocking: a FIFO, a
+ * device or a directory in its place is a bad entry, never a hang (opening
+ * a FIFO to read waits for a writer, reading it or a terminal waits for
+ * data). POSIX: open(O_NONBLOCK), fstat, read. The temporary file of a
+ * store is created new (O_CREAT | O_EXCL, which follows no link and opens
+ * nothing that exists), O_NONBLOCK, and checked regular before a byte is
+ * written: whatever else holds its name (a FIFO with a reader, a link to
+ * another file, a device) fails the store, untouched, rather than taking
+ * the bytes and being renamed into the entry's place. Windows (no FIFOs
+ * among a directory's files; _fstat takes the type from GetFileType, a
+ * pipe or a device is not _S_IFREG): fopen and _fstat, the same checks.
  * clsort__file_open_read: 1 open, 0 no such file (or unreadable: a miss),
- * -1 not a regular file. */
+ * -1 not a regular file. clsort__file_create: 1 created, 0 not. */
 #if defined(_WIN32)
 typedef FILE *clsort__file;
 static int clsort__file_open_read(const char *path, clsort__file *f)
@@ -12477,8 +12482,14 @@ static int clsort__file_open_read(const char *path, clsort__file *f)
 }
 static int clsort__file_create(const char *path, clsort__file *f)
 {
+    struct _stat st;
     *f = fopen(path, "wb");
-    return *f != NULL;
+    if (!*f) return 0;
+    if (_fstat(_fileno(*f), &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFREG) {
+        fclose(*f);
+        return 0;
+    }
+    return 1;
 }
 static size_t clsort__file_read(clsort__file f, void *dst, size_t bytes) { return fread(dst, 1, bytes, f); }
 static size_t clsort__file_write(clsort__file f, const void *src, size_t bytes) { return fwrite(src, 1, bytes, f); }
@@ -12498,8 +12509,15 @@ static int clsort__file_open_read(const char *path, clsort__file *f)
 }
 static int clsort__file_create(const char *path, clsort__file *f)
 {
-    *f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY, 0600);
-    return *f >= 0;
+    struct stat st;
+    *f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0600);
+    if (*f < 0) return 0;
+    if (fstat(*f, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*f);
+        errno = EINVAL; /* the store's message: not a regular file */
+        return 0;
+    }
+    return 1;
 }
 /* Whole transfers: read and write may move fewer bytes, or be interrupted. */
 static size_t clsort__file_read(clsort__file f, void *dst, size_t bytes)
