@@ -1750,7 +1750,8 @@ typedef struct clsort_tree clsort_tree;
  * parents, leaf j = node m - 1 + j), and m is on the device only: the
  * uint32 at byte 0 of count. */
 typedef struct clsort_tree_view {
-    size_t n;               /* points of the last build, its capacity where it took a device count (0: none) */
+    size_t n;               /* points of the last build, its capacity where it took a device count (0: none
+                               built, or n = 0: then every other field is 0 or NULL) */
     unsigned dims, code_bits;
     size_t code_size;       /* 4 or 8 */
     cl_mem codes;           /* n codes, sorted ascending */
