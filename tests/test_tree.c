@@ -1322,6 +1322,58 @@ static void tree_radius_into_tree(const test_env *e)
                   memcmp(before, after, sizeof before) == 0,
               what[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
     }
+    /* the other memory the outputs may not share (the argument table has no
+     * radius row): the queries, each other (one handle; overlapping
+     * sub-buffers), and a read-only counts buffer; every buffer unchanged */
+    {
+        uint32_t pattern[64];
+        cl_int err = CL_SUCCESS, e2 = CL_SUCCESS;
+        cl_mem parent, sub_a, sub_b, ro;
+        cl_buffer_region ra, rb;
+        cl_uint align = 0;
+        size_t al;
+        for (i = 0; i < 64; ++i) pattern[i] = 0x5eed0000u + (uint32_t)i;
+        clGetDeviceInfo(clsort_cl_device(e->cs), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align, NULL);
+        al = align / 8 > 64 ? align / 8 : 64;
+        parent = buffer(e->cs, 4 * al, NULL);
+        ra.origin = 0, ra.size = 2 * al; /* sub_b starts inside sub_a */
+        rb.origin = al, rb.size = 2 * al;
+        sub_a = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &ra, &err);
+        sub_b = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &rb, &e2);
+        ro = clCreateBuffer(clsort_cl_context(e->cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NQ * 4, pattern, &err);
+        for (k = 0; k < 4 && err == CL_SUCCESS && e2 == CL_SUCCESS; ++k) {
+            static const char *what2[4] = {"radius: desc.counts = queries refused, the queries untouched",
+                                           "radius: desc.counts = desc.offsets refused, untouched",
+                                           "radius: desc.indices over desc.offsets (overlapping sub-buffers) refused, "
+                                           "untouched",
+                                           "radius: a CL_MEM_READ_ONLY desc.counts refused, untouched"};
+            static const char *say[4] = {"queries", "desc.counts", "sub-buffers", "CL_MEM_READ_ONLY"};
+            cl_mem watch = k == 0 ? pos : k == 1 ? offsets : k == 2 ? parent : ro;
+            clsort_result r;
+            unsigned char b0[4 * N], b1[4 * N];
+            size_t bytes = k == 0 ? sizeof b0 : k == 1 ? (NQ + 1) * 4 : k == 2 ? 4 * al : NQ * 4;
+            if (bytes > sizeof b0) bytes = sizeof b0;
+            memset(&rd, 0, sizeof rd);
+            rd.radius = 0.5f;
+            rd.counts = k == 0 ? pos : k == 1 ? offsets : k == 3 ? ro : counts;
+            rd.offsets = k == 2 ? sub_a : offsets;
+            rd.indices = k == 2 ? sub_b : NULL;
+            rd.capacity = k == 2 ? (2 * al) / 4 : 0;
+            download(e->cs, watch, bytes, b0);
+            r = clsort_tree_radius(e->cs, tree, pos, k == 2 ? (al / 4 - 1 < NQ ? al / 4 - 1 : NQ) : NQ, &rd, NULL, NULL);
+            clFinish(clsort_cl_queue(e->cs));
+            download(e->cs, watch, bytes, b1);
+            check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), say[k]) != NULL &&
+                      memcmp(b0, b1, bytes) == 0,
+                  what2[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        }
+        check(err == CL_SUCCESS && e2 == CL_SUCCESS, "radius refusals: sub-buffers and a read-only buffer", NQ, "-", 0,
+              0, err);
+        if (sub_b && e2 == CL_SUCCESS) clReleaseMemObject(sub_b);
+        if (sub_a && err == CL_SUCCESS) clReleaseMemObject(sub_a);
+        if (ro && err == CL_SUCCESS) clReleaseMemObject(ro);
+        clReleaseMemObject(parent);
+    }
     clReleaseMemObject(pos);
     clReleaseMemObject(counts);
     clReleaseMemObject(offsets);
