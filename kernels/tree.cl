@@ -444,13 +444,18 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
          * em * |e / em| (em the largest of ex, ey, ez): the squares of sides
          * below about 1e-19 underflow, which made bmax 0 for such nodes, and
          * an upper bound is what the walk needs (a node holding the body is
-         * opened). */
+         * opened). A half-extent past the float range (coordinates near
+         * +-3.4e38: cx - lx overflows) is +inf, which bounds every distance;
+         * scaled it was inf / inf, a NaN, which bounds none. The product may
+         * round up to +inf: still a bound. */
         const float extent = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
         const float em = fmax(fmax(ex, ey), ez);
         float bmax = 0.0f;
-        if (em > 0.0f) {
+        if (em > 0.0f && em <= FLT_MAX) {
             const float sx = ex / em, sy = ey / em, sz = ez / em;
             bmax = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
+        } else if (em > 0.0f) {
+            bmax = INFINITY;
         }
 #ifdef TR_WORDS64
         tr_put2(lo + k, r.lx, r.ly); tr_put2(lo + k + 2u, r.lz, extent);

@@ -1269,6 +1269,535 @@ static void api_messages(const test_env *e) { test_messages(e->cs); }
 static void api_limits(const test_env *e) { test_limits(e->cs); }
 static void api_device_count_refusals(const test_env *e) { test_device_count_refusals(e->cs); }
 
+/* ---- prepare covers the call: every family ---- */
+
+/* clsort_prepare builds every program the calls it describes take: after
+ * it, the call builds nothing (PREPARE). Each row is one call of a family
+ * (device and host forms, the descriptor's options that pick programs: types,
+ * values, permutations, in place, segments, methods, sizes that pick the
+ * single-tile sort or multi-level passes), in a fresh context on the part's
+ * path whose cache callbacks store nothing, so that clsort_cache_stats counts
+ * every program made; the rows marked `budget` run under a loop budget
+ * (tuning.testing.loop_budget, as on llvmpipe), where some calls take other
+ * kernels. Only the program counts are checked here: each family's part
+ * checks the results. */
+enum {
+    PR_SCAN, PR_SCAN_F32_TOTAL, PR_SCAN_U64_IN_PLACE, PR_ENUMERATE_KEY_BIT, PR_PACK, PR_PACK_U8_VALUES, PR_PACK_BUDGET,
+    PR_SPLIT_VALUES, PR_GATHER_1, PR_GATHER_12, PR_GATHER_32, PR_SORT_SINGLE, PR_SORT_KEYS, PR_SORT_U8, PR_SORT_U16,
+    PR_SORT_PAIRS_I64, PR_SORT_PERM_VALUES, PR_SORT_IN_PLACE_ODD, PR_SORT_BUDGET, PR_BITONIC, PR_BITONIC_VALUES_PERM,
+    PR_BITONIC_HOST_OFFSETS, PR_BITONIC_DEVICE_OFFSETS, PR_BITONIC_LENGTH, PR_BIN_SORT, PR_BIN_ATOMIC, PR_CELLS,
+    PR_REDUCE, PR_REDUCE_BUDGET, PR_SEGSCAN_U8, PR_SEGSCAN_KEYS, PR_SEGSCAN_BUDGET, PR_SEGREDUCE_HOST, PR_SEGREDUCE_DEVICE, PR_BY_KEY,
+    PR_RLE, PR_UNIQUE, PR_HISTOGRAM_U64, PR_HISTOGRAM_F32, PR_NBODY, PR_NBODY_ATOMIC, PR_NBODY_FP64, PR_NBODY_ACCEL,
+    PR_NBODY_BH, PR_NBODY_BUDGET, PR_TREE_RADIUS_2D64, PR_TREE_ACCEL, PR_TREE_HOST, PR_TREE_COUNT, PR_TREE_BUDGET,
+    PR_SELECT, PR_SELECT_U8_RANGE, PR_SELECT_COUNT, PR_SELECT_BUDGET, PR_ROWS
+};
+
+typedef struct prep_row {
+    int id;
+    clsort_family family;
+    const char *what;
+    size_t n;
+    int budget; /* 1: under a loop budget of 4096 passes */
+} prep_row;
+
+static const prep_row prep_rows[PR_ROWS] = {
+    {PR_SCAN, CLSORT_FAMILY_SCAN, "scan u32 (host)", 1000, 0},
+    {PR_SCAN_F32_TOTAL, CLSORT_FAMILY_SCAN, "scan f32 inclusive with total, several levels", 300000, 0},
+    {PR_SCAN_U64_IN_PLACE, CLSORT_FAMILY_SCAN, "scan u64 in place", 5000, 0},
+    {PR_ENUMERATE_KEY_BIT, CLSORT_FAMILY_SPLIT, "enumerate by a bit of u64 keys", 5000, 0},
+    {PR_PACK, CLSORT_FAMILY_SPLIT, "pack u32 (host)", 5000, 0},
+    {PR_PACK_U8_VALUES, CLSORT_FAMILY_SPLIT, "pack by u8 flags, 8-byte values, count", 5000, 0},
+    {PR_PACK_BUDGET, CLSORT_FAMILY_SPLIT, "pack u32 under a loop budget", 100000, 1},
+    {PR_SPLIT_VALUES, CLSORT_FAMILY_SPLIT, "split u16 keys with values", 5000, 0},
+    {PR_GATHER_1, CLSORT_FAMILY_GATHER, "gather 1-byte", 5000, 0},
+    {PR_GATHER_12, CLSORT_FAMILY_GATHER, "gather 12-byte", 5000, 0},
+    {PR_GATHER_32, CLSORT_FAMILY_GATHER, "gather 32-byte", 5000, 0},
+    {PR_SORT_SINGLE, CLSORT_FAMILY_RADIX, "sort u32, one tile (host)", 100, 0},
+    {PR_SORT_KEYS, CLSORT_FAMILY_RADIX, "sort u32 (host)", 100000, 0},
+    {PR_SORT_U8, CLSORT_FAMILY_RADIX, "sort u8 keys", 5000, 0},
+    {PR_SORT_U16, CLSORT_FAMILY_RADIX, "sort u16 keys", 5000, 0},
+    {PR_SORT_PAIRS_I64, CLSORT_FAMILY_RADIX, "sort i64 descending, 8-byte values (host)", 5000, 0},
+    {PR_SORT_PERM_VALUES, CLSORT_FAMILY_RADIX, "sort f32, permutation and 16-byte values in place", 5000, 0},
+    {PR_SORT_IN_PLACE_ODD, CLSORT_FAMILY_RADIX, "sort 24 bits in place (3 passes), 2-byte values", 5000, 0},
+    {PR_SORT_BUDGET, CLSORT_FAMILY_RADIX, "sort u32 pairs under a loop budget", 100000, 1},
+    {PR_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic f32 (host)", 5000, 0},
+    {PR_BITONIC_VALUES_PERM, CLSORT_FAMILY_BITONIC, "bitonic u64, 8-byte values and permutation", 5000, 0},
+    {PR_BITONIC_HOST_OFFSETS, CLSORT_FAMILY_BITONIC, "bitonic i32, host segment offsets", 5000, 0},
+    {PR_BITONIC_DEVICE_OFFSETS, CLSORT_FAMILY_BITONIC, "bitonic u32, device segment offsets", 5000, 0},
+    {PR_BITONIC_LENGTH, CLSORT_FAMILY_BITONIC, "bitonic i64 descending, equal segments", 5000, 0},
+    {PR_BIN_SORT, CLSORT_FAMILY_BINNING, "bin, sort method, 12-byte attribute", 5000, 0},
+    {PR_BIN_ATOMIC, CLSORT_FAMILY_BINNING, "bin, atomic method, 4-byte attribute in place", 5000, 0},
+    {PR_CELLS, CLSORT_FAMILY_BINNING, "cell keys and cell offsets", 5000, 0},
+    {PR_REDUCE, CLSORT_FAMILY_REDUCE, "reduce f32 max (host)", 5000, 0},
+    {PR_REDUCE_BUDGET, CLSORT_FAMILY_REDUCE, "reduce u32 sum under a loop budget", 300000, 1},
+    {PR_SEGSCAN_U8, CLSORT_FAMILY_REDUCE, "segmented scan, u8 flags (host)", 5000, 0},
+    {PR_SEGSCAN_KEYS, CLSORT_FAMILY_REDUCE, "segmented scan i64 by u64 keys, inclusive, in place", 5000, 0},
+    {PR_SEGSCAN_BUDGET, CLSORT_FAMILY_REDUCE, "segmented scan u32 flags under a loop budget", 100000, 1},
+    {PR_SEGREDUCE_HOST, CLSORT_FAMILY_REDUCE, "segmented reduce, host offsets (host)", 5000, 0},
+    {PR_SEGREDUCE_DEVICE, CLSORT_FAMILY_REDUCE, "segmented reduce u32 min, device offsets", 5000, 0},
+    {PR_BY_KEY, CLSORT_FAMILY_REDUCE, "reduce by key, u64 keys, f32 sums (host)", 5000, 0},
+    {PR_RLE, CLSORT_FAMILY_REDUCE, "run-length encode i32 keys (host)", 5000, 0},
+    {PR_UNIQUE, CLSORT_FAMILY_REDUCE, "unique u32 with 8-byte values, device count", 5000, 0},
+    {PR_HISTOGRAM_U64, CLSORT_FAMILY_REDUCE, "histogram u64, 10 bins (host)", 5000, 0},
+    {PR_HISTOGRAM_F32, CLSORT_FAMILY_REDUCE, "histogram f32, 7 bins", 5000, 0},
+    {PR_NBODY, CLSORT_FAMILY_NBODY, "N-body tiled", 1000, 0},
+    {PR_NBODY_ATOMIC, CLSORT_FAMILY_NBODY, "N-body atomic, tutorial integrator", 1000, 0},
+    {PR_NBODY_FP64, CLSORT_FAMILY_NBODY, "N-body fp64", 1000, 0},
+    {PR_NBODY_ACCEL, CLSORT_FAMILY_NBODY, "N-body accelerations", 1000, 0},
+    {PR_NBODY_BH, CLSORT_FAMILY_NBODY, "N-body Barnes-Hut", 3000, 0},
+    {PR_NBODY_BUDGET, CLSORT_FAMILY_NBODY, "N-body tiled under a loop budget", 3000, 1},
+    {PR_TREE_RADIUS_2D64, CLSORT_FAMILY_TREE, "tree 2D, 64-bit codes, given box, radius with lists", 3000, 0},
+    {PR_TREE_ACCEL, CLSORT_FAMILY_TREE, "tree 3D with masses, Barnes-Hut", 3000, 0},
+    {PR_TREE_HOST, CLSORT_FAMILY_TREE, "tree host forms (accelerations, radius)", 3000, 0},
+    {PR_TREE_COUNT, CLSORT_FAMILY_TREE, "tree with a device count, radius", 3000, 0},
+    {PR_TREE_BUDGET, CLSORT_FAMILY_TREE, "tree with masses, Barnes-Hut under a loop budget", 3000, 1},
+    {PR_SELECT, CLSORT_FAMILY_SELECT, "select u32 greater (host)", 5000, 0},
+    {PR_SELECT_U8_RANGE, CLSORT_FAMILY_SELECT, "select u8 in range, 8-byte values", 5000, 0},
+    {PR_SELECT_COUNT, CLSORT_FAMILY_SELECT, "select f32 with device counts", 5000, 0},
+    {PR_SELECT_BUDGET, CLSORT_FAMILY_SELECT, "select u32 under a loop budget", 100000, 1},
+};
+
+static size_t prep_no_blob(void *user, const char *key, void *data, size_t capacity)
+{
+    (void)user, (void)key, (void)data, (void)capacity;
+    return 0;
+}
+static int prep_drop_blob(void *user, const char *key, const void *data, size_t size)
+{
+    (void)user, (void)key, (void)data, (void)size;
+    return 0;
+}
+
+/* The inputs every row draws from (cap elements): random words (8 per
+ * element), zeros (8 words per element), 0/1 flags as u32 and u8, keys
+ * i / 3 (nondecreasing, below n: also gather indices), float4 positions in
+ * [0, 1) with unit masses, nseg segments' offsets for the largest n. */
+typedef struct prep_data {
+    size_t cap;
+    uint32_t *words, *zeros, *flags32, *keys32, *offs;
+    uint8_t *flags8;
+    float *pos;
+    size_t nseg;
+} prep_data;
+
+/* Row r's clsort_prepare (run = 0) or its calls (run = 1), with the same
+ * descriptors; every call's result must be CLSORT_SUCCESS. */
+static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, const prep_data *pd, int run)
+{
+    const size_t n = row->n;
+    clsort_prepare_call call;
+    clsort_prepare_desc pdesc;
+    clsort_scan_desc scd;
+    clsort_split_desc spd;
+    clsort_sort_desc sod;
+    clsort_bitonic_desc bid;
+    clsort_bin_desc bnd;
+    clsort_attribute at;
+    clsort_reduce_desc rd;
+    clsort_by_key_desc kd;
+    clsort_histogram_desc hd;
+    clsort_nbody_desc nd;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc trd;
+    clsort_select_desc sed;
+    clsort_enqueue enq;
+    cl_mem m[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const uint32_t half = (uint32_t)(n / 2);
+    void *h = malloc(n * 64 + 1024), *h2 = malloc(n * 64 + 1024), *h3 = malloc(n * 64 + 1024);
+    const uint32_t bound = 0x80000000u;
+    const uint8_t lo8 = 10, hi8 = 200;
+    const float fb = 0.5f;
+    clsort_tree *tree = NULL;
+    size_t cnt = 0, i;
+    clsort_result r = CLSORT_SUCCESS;
+    int k;
+    memset(&call, 0, sizeof call);
+    memset(&pdesc, 0, sizeof pdesc);
+    memset(&scd, 0, sizeof scd), memset(&spd, 0, sizeof spd), memset(&sod, 0, sizeof sod);
+    memset(&bid, 0, sizeof bid), memset(&bnd, 0, sizeof bnd), memset(&at, 0, sizeof at);
+    memset(&rd, 0, sizeof rd), memset(&kd, 0, sizeof kd), memset(&hd, 0, sizeof hd);
+    memset(&nd, 0, sizeof nd), memset(&td, 0, sizeof td), memset(&trd, 0, sizeof trd);
+    memset(&sed, 0, sizeof sed), memset(&enq, 0, sizeof enq);
+    if (!h || !h2 || !h3) {
+        free(h), free(h2), free(h3);
+        return CLSORT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(h, pd->words, n * 32);
+    call.n = n;
+    pdesc.calls = &call;
+    pdesc.count = 1;
+    /* run = 1: the buffers a device-level call takes (every row makes the
+     * same: 32 bytes per element of random words, positions and zeros, the
+     * flags, the segment offsets, the keys, a device count of n / 2) */
+    if (run) {
+        m[0] = buffer(cs, n * 32 + 64, pd->words);
+        m[1] = buffer(cs, n * 32 + 64, pd->zeros);
+        m[2] = buffer(cs, n * 32 + 64, pd->pos);
+        m[3] = buffer(cs, n * 32 + 64, pd->zeros);
+        m[4] = buffer(cs, n * 4 + 64, pd->flags32);
+        m[5] = buffer(cs, (pd->nseg + 1) * 4, pd->offs);
+        m[6] = buffer(cs, n * 4 + 64, pd->keys32);
+        m[7] = buffer(cs, 4, &half);
+    }
+    switch (row->id) {
+    case PR_SCAN:
+        call.op = CLSORT_PREPARE_SCAN;
+        if (run) r = clsort_scan_host(cs, CLSORT_U32, 0, h, h2, n, NULL);
+        break;
+    case PR_SCAN_F32_TOTAL:
+        call.op = CLSORT_PREPARE_SCAN, scd.type = CLSORT_F32, scd.inclusive = 1, call.scan = &scd;
+        if (run) scd.total = m[3], r = clsort_scan(cs, m[2], m[1], n, &scd, NULL);
+        break;
+    case PR_SCAN_U64_IN_PLACE:
+        call.op = CLSORT_PREPARE_SCAN, scd.type = CLSORT_U64, call.scan = &scd;
+        if (run) r = clsort_scan(cs, m[0], m[0], n, &scd, NULL);
+        break;
+    case PR_ENUMERATE_KEY_BIT:
+        call.op = CLSORT_PREPARE_SPLIT, spd.type = CLSORT_U64, spd.flags_kind = CLSORT_FLAGS_KEY_BIT, spd.bit = 40;
+        call.split = &spd;
+        if (run) r = clsort_enumerate(cs, m[0], m[1], n, &spd, &cnt, NULL);
+        break;
+    case PR_PACK:
+    case PR_PACK_BUDGET:
+        call.op = CLSORT_PREPARE_SPLIT;
+        if (run) r = clsort_pack_host(cs, CLSORT_U32, h, pd->flags32, h2, n, &cnt);
+        break;
+    case PR_PACK_U8_VALUES:
+        call.op = CLSORT_PREPARE_SPLIT, spd.flags_kind = CLSORT_FLAGS_U8, spd.value_size = 8, call.split = &spd;
+        spd.flags = spd.values_in = spd.values_out = spd.count = CLSORT_PREPARE_PRESENT;
+        if (run) {
+            spd.flags = m[4], spd.values_in = m[2], spd.values_out = m[3], spd.count = m[5];
+            r = clsort_pack(cs, m[0], m[1], n, &spd, &cnt, NULL);
+        }
+        break;
+    case PR_SPLIT_VALUES:
+        call.op = CLSORT_PREPARE_SPLIT, spd.type = CLSORT_U16, spd.flags_kind = CLSORT_FLAGS_U32;
+        spd.flags = spd.values_in = spd.values_out = CLSORT_PREPARE_PRESENT, call.split = &spd;
+        if (run) {
+            spd.flags = m[4], spd.values_in = m[2], spd.values_out = m[3];
+            r = clsort_split(cs, m[0], m[1], n, &spd, &cnt, NULL);
+        }
+        break;
+    case PR_GATHER_1:
+    case PR_GATHER_12:
+    case PR_GATHER_32:
+        call.op = CLSORT_PREPARE_GATHER;
+        if (run) {
+            r = clsort_gather(cs, m[0], m[1], m[6], n, row->id == PR_GATHER_1 ? 1 : row->id == PR_GATHER_12 ? 12 : 32,
+                              NULL);
+        }
+        break;
+    case PR_SORT_SINGLE:
+    case PR_SORT_KEYS:
+        call.op = CLSORT_PREPARE_SORT;
+        if (run) r = clsort_sort_host(cs, CLSORT_U32, h, NULL, NULL, n, NULL);
+        break;
+    case PR_SORT_U8:
+    case PR_SORT_U16:
+        call.op = CLSORT_PREPARE_SORT, sod.type = row->id == PR_SORT_U8 ? CLSORT_U8 : CLSORT_U16, call.sort = &sod;
+        if (run) r = clsort_sort(cs, m[0], m[1], n, &sod, NULL);
+        break;
+    case PR_SORT_PAIRS_I64:
+        call.op = CLSORT_PREPARE_SORT, sod.type = CLSORT_I64, sod.descending = 1, sod.value_size = 8;
+        sod.values_in = sod.values_out = CLSORT_PREPARE_PRESENT, call.sort = &sod;
+        if (run) r = clsort_sort_host(cs, CLSORT_I64, h, h2, NULL, n, &sod);
+        break;
+    case PR_SORT_PERM_VALUES:
+        call.op = CLSORT_PREPARE_SORT, sod.type = CLSORT_F32, sod.value_size = 16;
+        sod.values_in = sod.values_out = sod.permutation = CLSORT_PREPARE_PRESENT, call.sort = &sod;
+        if (run) {
+            sod.values_in = sod.values_out = m[2], sod.permutation = m[3];
+            r = clsort_sort(cs, m[0], m[1], n, &sod, NULL);
+        }
+        break;
+    case PR_SORT_IN_PLACE_ODD:
+        call.op = CLSORT_PREPARE_SORT, sod.end_bit = 24, sod.value_size = 2;
+        sod.values_in = sod.values_out = CLSORT_PREPARE_PRESENT, call.sort = &sod;
+        if (run) sod.values_in = sod.values_out = m[2], r = clsort_sort(cs, m[0], m[0], n, &sod, NULL);
+        break;
+    case PR_SORT_BUDGET:
+        call.op = CLSORT_PREPARE_SORT, sod.values_in = sod.values_out = CLSORT_PREPARE_PRESENT, call.sort = &sod;
+        if (run) r = clsort_sort_host(cs, CLSORT_U32, h, h2, NULL, n, &sod);
+        break;
+    case PR_BITONIC:
+        call.op = CLSORT_PREPARE_BITONIC, bid.type = CLSORT_F32, call.bitonic = &bid;
+        if (run) memcpy(h, pd->pos, n * 4), r = clsort_bitonic_sort_host(cs, CLSORT_F32, h, NULL, NULL, n, &bid);
+        break;
+    case PR_BITONIC_VALUES_PERM:
+        call.op = CLSORT_PREPARE_BITONIC, bid.type = CLSORT_U64, bid.value_size = 8;
+        bid.values_in = bid.values_out = bid.permutation = CLSORT_PREPARE_PRESENT, call.bitonic = &bid;
+        if (run) {
+            bid.values_in = m[2], bid.values_out = m[3], bid.permutation = m[1];
+            r = clsort_bitonic_sort(cs, m[0], m[0], n, &bid, NULL);
+        }
+        break;
+    case PR_BITONIC_HOST_OFFSETS:
+        call.op = CLSORT_PREPARE_BITONIC, bid.type = CLSORT_I32, bid.segment_offsets_host = pd->offs;
+        bid.segment_count = pd->nseg, call.bitonic = &bid;
+        if (run) r = clsort_bitonic_sort_host(cs, CLSORT_I32, h, NULL, NULL, n, &bid);
+        break;
+    case PR_BITONIC_DEVICE_OFFSETS:
+        call.op = CLSORT_PREPARE_BITONIC, bid.segment_offsets = CLSORT_PREPARE_PRESENT, bid.segment_count = pd->nseg;
+        call.bitonic = &bid;
+        if (run) bid.segment_offsets = m[5], r = clsort_bitonic_sort(cs, m[0], m[1], n, &bid, NULL);
+        break;
+    case PR_BITONIC_LENGTH:
+        call.op = CLSORT_PREPARE_BITONIC, bid.type = CLSORT_I64, bid.descending = 1, bid.segment_length = n / 8;
+        call.bitonic = &bid;
+        if (run) r = clsort_bitonic_sort(cs, m[0], m[1], n, &bid, NULL);
+        break;
+    case PR_BIN_SORT:
+    case PR_BIN_ATOMIC:
+    case PR_CELLS:
+        call.op = CLSORT_PREPARE_BIN, call.bin = &bnd;
+        bnd.grid.dims = 3, bnd.grid.stride = 16, bnd.grid.order = CLSORT_CELL_MORTON;
+        for (k = 0; k < 3; ++k) bnd.grid.cells[k] = 16, bnd.grid.cell_size[k] = 1.0f / 16;
+        bnd.method = row->id == PR_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;
+        at.elem_size = row->id == PR_BIN_ATOMIC ? 4 : 12;
+        at.src = at.dst = CLSORT_PREPARE_PRESENT;
+        if (row->id != PR_CELLS) bnd.attributes = &at, bnd.attribute_count = 1;
+        if (run && row->id == PR_CELLS) {
+            r = clsort_cell_keys(cs, m[2], m[1], n, &bnd.grid, NULL);
+            if (r == CLSORT_SUCCESS) r = clsort_cell_offsets(cs, m[6], n, 4096, m[3], NULL);
+        } else if (run) {
+            at.src = m[0], at.dst = row->id == PR_BIN_ATOMIC ? m[0] : m[1], bnd.permutation = m[3];
+            r = clsort_bin(cs, m[2], n, &bnd, NULL);
+        }
+        break;
+    case PR_REDUCE:
+        call.op = CLSORT_PREPARE_REDUCE, rd.type = CLSORT_F32, rd.op = CLSORT_OP_MAX, call.reduce = &rd;
+        if (run) r = clsort_reduce_host(cs, CLSORT_F32, CLSORT_OP_MAX, pd->pos, n, h2);
+        break;
+    case PR_REDUCE_BUDGET:
+        call.op = CLSORT_PREPARE_REDUCE;
+        if (run) r = clsort_reduce_host(cs, CLSORT_U32, CLSORT_OP_SUM, pd->words, n, h2);
+        break;
+    case PR_SEGSCAN_U8:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_SEGMENTED_SCAN, call.reduce = &rd;
+        rd.segments = CLSORT_SEGMENTS_FLAGS_U8;
+        if (run) rd.segment_data_host = pd->flags8, r = clsort_segmented_scan_host(cs, CLSORT_U32, h, h2, n, &rd);
+        break;
+    case PR_SEGSCAN_KEYS:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_SEGMENTED_SCAN, call.reduce = &rd;
+        rd.type = CLSORT_I64, rd.segments = CLSORT_SEGMENTS_KEYS, rd.key_type = CLSORT_U64, rd.inclusive = 1;
+        rd.segment_data = CLSORT_PREPARE_PRESENT;
+        if (run) rd.segment_data = m[1], r = clsort_segmented_scan(cs, m[0], m[0], n, &rd, NULL);
+        break;
+    case PR_SEGSCAN_BUDGET:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_SEGMENTED_SCAN, call.reduce = &rd;
+        rd.segments = CLSORT_SEGMENTS_FLAGS_U32;
+        if (run) rd.segment_data_host = pd->flags32, r = clsort_segmented_scan_host(cs, CLSORT_U32, h, h2, n, &rd);
+        break;
+    case PR_SEGREDUCE_HOST:
+    case PR_SEGREDUCE_DEVICE:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_SEGMENTED_REDUCE, call.reduce = &rd;
+        rd.segments = CLSORT_SEGMENTS_OFFSETS, rd.segment_count = pd->nseg;
+        if (row->id == PR_SEGREDUCE_DEVICE) rd.op = CLSORT_OP_MIN, rd.segment_data = CLSORT_PREPARE_PRESENT;
+        else rd.segment_data_host = pd->offs;
+        if (run && row->id == PR_SEGREDUCE_DEVICE)
+            rd.segment_data = m[5], r = clsort_segmented_reduce(cs, m[0], m[1], n, &rd, NULL);
+        else if (run)
+            r = clsort_segmented_reduce_host(cs, CLSORT_U32, h, h2, n, &rd);
+        break;
+    case PR_BY_KEY:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_REDUCE_BY_KEY, call.by_key = &kd;
+        kd.key_type = CLSORT_U64, kd.type = CLSORT_F32;
+        if (run) r = clsort_reduce_by_key_host(cs, CLSORT_U64, CLSORT_F32, pd->keys32, pd->pos, h2, h3, n / 2, &kd, &cnt);
+        break;
+    case PR_RLE:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE, call.by_key = &kd;
+        kd.key_type = CLSORT_I32;
+        if (run) r = clsort_run_length_encode_host(cs, CLSORT_I32, pd->flags32, h2, (uint32_t *)h3, n, &kd, &cnt);
+        break;
+    case PR_UNIQUE:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_UNIQUE, call.by_key = &kd;
+        kd.value_size = 8, kd.values_in = kd.values_out = kd.count = CLSORT_PREPARE_PRESENT;
+        if (run) {
+            kd.values_in = m[2], kd.values_out = m[3], kd.count = m[5];
+            enq.count = m[7];
+            r = clsort_unique(cs, m[0], m[1], n, &kd, NULL, &enq);
+        }
+        break;
+    case PR_HISTOGRAM_U64:
+    case PR_HISTOGRAM_F32:
+        call.op = CLSORT_PREPARE_REDUCE, call.reduce_fn = CLSORT_REDUCE_FN_HISTOGRAM, call.histogram = &hd;
+        hd.type = row->id == PR_HISTOGRAM_U64 ? CLSORT_U64 : CLSORT_F32;
+        hd.bins = row->id == PR_HISTOGRAM_U64 ? 10 : 7, hd.lower_int = 0, hd.upper_int = 1000000007;
+        hd.lower = 0.0, hd.upper = 1.0;
+        if (run && row->id == PR_HISTOGRAM_U64) r = clsort_histogram_even_host(cs, CLSORT_U64, h, n, (uint32_t *)h2, &hd);
+        else if (run) r = clsort_histogram_even(cs, m[2], n, m[1], &hd, NULL);
+        break;
+    case PR_NBODY:
+    case PR_NBODY_ATOMIC:
+    case PR_NBODY_FP64:
+    case PR_NBODY_ACCEL:
+    case PR_NBODY_BH:
+    case PR_NBODY_BUDGET:
+        call.op = CLSORT_PREPARE_NBODY, call.nbody = &nd;
+        nd.dt = 0.001, nd.softening2 = 0.01;
+        if (row->id == PR_NBODY_ATOMIC) nd.method = CLSORT_NBODY_ATOMIC, nd.integrator = CLSORT_NBODY_TUTORIAL;
+        if (row->id == PR_NBODY_FP64) nd.fp64 = 1;
+        if (row->id == PR_NBODY_BH) nd.method = CLSORT_NBODY_BARNES_HUT, nd.theta = 0.7;
+        if (run && row->id == PR_NBODY_FP64) {
+            double *p = (double *)h;
+            for (i = 0; i < 4 * n; ++i) p[i] = pd->pos[i];
+            clReleaseMemObject(m[0]);
+            m[0] = buffer(cs, n * 32 + 64, p);
+            r = clsort_nbody(cs, m[0], m[3], n, &nd, NULL);
+        } else if (run && row->id == PR_NBODY_ACCEL) {
+            r = clsort_nbody_accel(cs, m[2], m[3], n, &nd, NULL);
+        } else if (run) {
+            r = clsort_nbody(cs, m[2], m[3], n, &nd, NULL);
+        }
+        break;
+    case PR_TREE_RADIUS_2D64:
+    case PR_TREE_ACCEL:
+    case PR_TREE_HOST:
+    case PR_TREE_COUNT:
+    case PR_TREE_BUDGET:
+        call.op = CLSORT_PREPARE_TREE, call.tree = &td;
+        if (row->id == PR_TREE_RADIUS_2D64) {
+            td.dims = 2, td.code_bits = 64, td.box_given = 1, td.box_hi[0] = td.box_hi[1] = 1.0f;
+        } else if (row->id != PR_TREE_COUNT) {
+            td.has_mass = 1, td.mass_offset = 12;
+        }
+        if (!run) break;
+        if (row->id == PR_TREE_HOST) {
+            r = clsort_tree_accel_host(cs, pd->pos, n, (float *)h2, &nd);
+            if (r == CLSORT_SUCCESS)
+                r = clsort_tree_radius_host(cs, pd->pos, n, pd->pos, n / 4, 0.05f, (uint32_t *)h2, (uint32_t *)h3,
+                                            (uint32_t *)h, n * 16, &cnt);
+            break;
+        }
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS && row->id == PR_TREE_COUNT) enq.count = m[7];
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, m[2], n, &td, row->id == PR_TREE_COUNT ? &enq : NULL);
+        if (r == CLSORT_SUCCESS && (row->id == PR_TREE_ACCEL || row->id == PR_TREE_BUDGET)) {
+            nd.softening2 = 0.01;
+            r = clsort_tree_accel(cs, tree, m[3], &nd, NULL);
+        } else if (r == CLSORT_SUCCESS) {
+            trd.radius = td.dims == 2 ? 0.01f : 0.05f, trd.counts = m[1], trd.offsets = m[3], trd.indices = m[0], trd.capacity = n * 8;
+            r = clsort_tree_radius(cs, tree, m[2], n, &trd, &cnt, NULL);
+        }
+        break;
+    case PR_SELECT:
+    case PR_SELECT_BUDGET:
+        call.op = CLSORT_PREPARE_SELECT, sed.compare = CLSORT_COMPARE_GREATER, call.select = &sed;
+        if (run) sed.a = &bound, r = clsort_select_if_host(cs, CLSORT_U32, h, NULL, h2, NULL, n, &sed, &cnt);
+        break;
+    case PR_SELECT_U8_RANGE:
+        call.op = CLSORT_PREPARE_SELECT, sed.type = CLSORT_U8, sed.compare = CLSORT_COMPARE_IN_RANGE, sed.value_size = 8;
+        sed.values_in = sed.values_out = CLSORT_PREPARE_PRESENT, call.select = &sed;
+        if (run) {
+            sed.a = &lo8, sed.b = &hi8, sed.values_in = m[2], sed.values_out = m[3];
+            r = clsort_select_if(cs, m[0], m[1], n, &sed, &cnt, NULL);
+        }
+        break;
+    case PR_SELECT_COUNT:
+        call.op = CLSORT_PREPARE_SELECT, sed.type = CLSORT_F32, sed.count = CLSORT_PREPARE_PRESENT, call.select = &sed;
+        if (run) {
+            sed.a = &fb, sed.count = m[4], enq.count = m[7];
+            r = clsort_select_if(cs, m[2], m[1], n, &sed, NULL, &enq);
+        }
+        break;
+    default:
+        r = CLSORT_ERROR_INVALID_ARGUMENT;
+    }
+    if (!run && r == CLSORT_SUCCESS) r = clsort_prepare(cs, &pdesc);
+    if (run && r == CLSORT_SUCCESS && clFinish(clsort_cl_queue(cs)) != CL_SUCCESS) r = CLSORT_ERROR_OPENCL;
+    if (tree) clsort_tree_destroy(tree);
+    for (k = 0; k < 8; ++k)
+        if (m[k]) clReleaseMemObject(m[k]);
+    free(h), free(h2), free(h3);
+    return r;
+}
+
+static void api_prepare_covers(const test_env *e)
+{
+    prep_data pd;
+    size_t cap = 0, i;
+    int row, fp64;
+    char ext[4096] = "";
+    clGetDeviceInfo(clsort_cl_device(e->cs), CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    for (row = 0; row < PR_ROWS; ++row)
+        if (prep_rows[row].n > cap) cap = prep_rows[row].n;
+    memset(&pd, 0, sizeof pd);
+    pd.cap = cap;
+    pd.nseg = 37;
+    pd.words = (uint32_t *)malloc(cap * 32);
+    pd.zeros = (uint32_t *)calloc(cap, 32);
+    pd.flags32 = (uint32_t *)malloc(cap * 4);
+    pd.flags8 = (uint8_t *)malloc(cap);
+    pd.keys32 = (uint32_t *)malloc(cap * 4);
+    pd.pos = (float *)malloc(cap * 16);
+    pd.offs = (uint32_t *)malloc((pd.nseg + 1) * 4);
+    if (!pd.words || !pd.zeros || !pd.flags32 || !pd.flags8 || !pd.keys32 || !pd.pos || !pd.offs) {
+        check(0, "prepare covers: host memory", cap, "-", 0, 0, 0);
+        goto done;
+    }
+    for (i = 0; i < cap * 8; ++i) pd.words[i] = (uint32_t)rnd64();
+    for (i = 0; i < cap; ++i) {
+        pd.flags32[i] = (uint32_t)(rnd64() & 1);
+        pd.flags8[i] = (uint8_t)pd.flags32[i];
+        pd.keys32[i] = (uint32_t)(i / 3);
+        pd.pos[4 * i] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+        pd.pos[4 * i + 1] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+        pd.pos[4 * i + 2] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+        pd.pos[4 * i + 3] = 1.0f;
+    }
+    for (row = 0; row < PR_ROWS; ++row) {
+        const prep_row *pr = &prep_rows[row];
+        clsort_context_desc cd;
+        clsort_context *cs = NULL;
+        clsort_cache_stats st;
+        unsigned long prepared;
+        clsort_result r;
+        char what[200];
+        if (pr->id != row) {
+            check(0, "prepare covers: the rows in the order of their ids", (size_t)row, pr->what, 0, row, pr->id);
+            continue;
+        }
+        if (pr->id == PR_NBODY_FP64 && !fp64) continue; /* refused there (the nbody part checks the refusal) */
+        /* --tiny (oclgrind, the other implementations): the loop-budget rows on
+         * the look-back path, where they pick other kernels, and a quarter of
+         * the others on each path */
+        if (e->tiny && (pr->budget ? e->path != CLSORT_PATH_LOOKBACK
+                                   : row % 4 != (e->path == CLSORT_PATH_LOOKBACK ? 1 : 0)))
+            continue;
+        for (i = 0; i <= pd.nseg; ++i) pd.offs[i] = (uint32_t)(i * pr->n / pd.nseg);
+        memset(&cd, 0, sizeof cd);
+        cd.context = clsort_cl_context(e->cs);
+        cd.device = clsort_cl_device(e->cs);
+        cd.queue = clsort_cl_queue(e->cs);
+        cd.path = e->path;
+        cd.cache_load = prep_no_blob;
+        cd.cache_store = prep_drop_blob;
+        if (pr->budget) cd.tuning.testing.loop_budget = 4096;
+        if (clsort_create(&cs, &cd) != CLSORT_SUCCESS) {
+            check(0, "prepare covers: a context with counting cache callbacks", 0, clsort_last_error(cs), 0, 0, 0);
+            clsort_destroy(cs);
+            continue;
+        }
+        r = prep_row_call(cs, pr, &pd, 0);
+        snprintf(what, sizeof what, "clsort_prepare(%s): %s", clsort_family_name(pr->family), pr->what);
+        check(r == CLSORT_SUCCESS, what, pr->n, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        clsort_cache_stats_get(cs, &st);
+        prepared = st.builds + st.hits;
+        r = prep_row_call(cs, pr, &pd, 1);
+        snprintf(what, sizeof what, "the call after prepare (%s): %s", clsort_family_name(pr->family), pr->what);
+        check(r == CLSORT_SUCCESS, what, pr->n, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        clsort_cache_stats_get(cs, &st);
+        snprintf(what, sizeof what, "prepare covers the call (%s): %s%s: programs made by prepare, then in all",
+                 clsort_family_name(pr->family), pr->what, pr->budget ? " (loop budget 4096)" : "");
+        check(st.enabled && prepared > 0 && st.builds + st.hits == prepared, what, pr->n, "-", 0, (double)prepared,
+              (double)(st.builds + st.hits));
+        clsort_destroy(cs);
+    }
+done:
+    free(pd.words), free(pd.zeros), free(pd.flags32), free(pd.flags8), free(pd.keys32), free(pd.pos), free(pd.offs);
+}
+
 static const test_case api_cases[] = {
     {"scan and split bad arguments", api_bad_arguments, ON_BOTH, ANY_SIZE},
     {"events", api_events, ON_BOTH, ANY_SIZE},
@@ -1281,5 +1810,6 @@ static const test_case api_cases[] = {
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
     {"device counts: the calls that take none refuse enq->count", api_device_count_refusals, ON_BOTH, ANY_SIZE},
+    {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, ANY_SIZE},
 };
 static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED, 3);

@@ -581,6 +581,70 @@ static void test_special_entries(void)
     remove(fifo);
 }
 
+/* The store's temporary file: created new and regular, or the store fails
+ * and leaves whatever holds its name alone. Its name (the key, the pid, the
+ * context's address, the store's counter) is taken first by a link to
+ * another file of the directory (a store that followed it truncated and
+ * overwrote that file, then renamed the link into the entry's place), then
+ * by a FIFO that a reader holds open (a store that opened it wrote the entry
+ * into the pipe and renamed the FIFO into the entry's place). Each store
+ * must fail (counted), write nothing through the name, and leave no entry. */
+static void test_special_temp(void)
+{
+    static const char keep[] = "another file of the directory";
+    char dir[600], temp[1300], victim[800], entry[800], hex[65], back[64];
+    unsigned char key[32], blob[256];
+    clsort_context *cs;
+    struct stat st;
+    int kind;
+    path_of(dir, sizeof dir, "special_temp");
+    rmtree(dir);
+    mkdir(dir, 0700);
+    if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_BUILD)) == NULL) return;
+    memset(key, 0xab, sizeof key);
+    memset(blob, 0x5a, sizeof blob);
+    clsort__hex(key, hex);
+    snprintf(entry, sizeof entry, "%s/%s.bin", dir, hex);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    for (kind = 0; kind < 2; ++kind) {
+        unsigned long failures = cs->cache.store_failures;
+        int rd = -1, made;
+        FILE *f = fopen(victim, "wb");
+        if (f) fputs(keep, f), fclose(f);
+        snprintf(temp, sizeof temp, "%s/%s.%ld.%lx.%lu.tmp", dir, hex, (long)getpid(),
+                 (unsigned long)((size_t)cs & 0xffffffffu), cs->cache.temp_counter + 1);
+        if (kind == 0) {
+            made = symlink("victim", temp) == 0;
+        } else {
+            made = mkfifo(temp, 0600) == 0;
+            if (made) rd = open(temp, O_RDONLY | O_NONBLOCK); /* a reader: a writer's open would succeed */
+            made = made && rd >= 0;
+        }
+        if (!made) {
+            check(0, kind ? "special temporary file: a FIFO with a reader" : "special temporary file: a link");
+            break;
+        }
+        clsort__cache_write(cs, key, blob, sizeof blob);
+        check(cs->cache.store_failures == failures + 1 && lstat(entry, &st) != 0,
+              kind ? "a FIFO (with a reader) under the store's temporary name: the store fails, no entry"
+                   : "a link under the store's temporary name: the store fails, no entry");
+        if (kind == 0) {
+            memset(back, 0, sizeof back);
+            f = fopen(victim, "rb");
+            if (f) (void)!fread(back, 1, sizeof back - 1, f), fclose(f);
+            check(strcmp(back, keep) == 0, "a link under the store's temporary name: its target untouched");
+        } else {
+            check(read(rd, back, sizeof back) <= 0 && lstat(temp, &st) == 0 && S_ISFIFO(st.st_mode),
+                  "a FIFO under the store's temporary name: nothing written into it, left in place");
+            close(rd);
+        }
+        remove(temp);
+        remove(entry);
+    }
+    clsort_destroy(cs);
+    rmtree(dir);
+}
+
 /* When the cache stores (desc.cache_when, CLSORT_CACHE_WHEN): AUTO spends
  * nothing inside a call or clsort_destroy where taking a binary compiles
  * (CPU devices), and stores at the build elsewhere; BUILD, LEAVE and FLUSH
@@ -1848,6 +1912,12 @@ int main(int argc, char **argv)
     setenv("CLSORT_CACHE_DIR", "off", 1); /* each test names its directory */
     unsetenv("CLSORT_CACHE_MAX");        /* the default bound, unless a test sets one */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 2 && strcmp(argv[2], "special") == 0) { /* the files that are not regular */
+        test_special_entries();
+        test_special_temp();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
     if (argc > 2 && strcmp(argv[2], "workset") == 0) {
         test_workset();
         printf("%d passed, %d failed\n", passed, failed);
@@ -1877,6 +1947,7 @@ int main(int argc, char **argv)
     test_corrupt();
     printf("entries that are not regular files...\n");
     test_special_entries();
+    test_special_temp();
     printf("directories...\n");
     test_dirs();
     printf("callbacks...\n");

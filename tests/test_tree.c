@@ -1173,18 +1173,179 @@ static void tree_one_point(const test_env *e)
     if (tree) clsort_tree_destroy(tree);
 }
 
+/* Every field of clsort_tree_view the manual documents, at the edge sizes:
+ * n = 0 (nothing else), 1, 2 (apart and at one point), 3 (two at one
+ * point), and builds with a device count m = 0, 1, 2 of capacity 5; 2D and
+ * 3D, 32- and 64-bit codes. Each build follows one of 5 other points into
+ * the same tree, whose every view buffer is then filled with 0xa5a5a5a5, so
+ * that a word the build leaves unwritten cannot pass: view.n, dims, code_bits, code_size; the count
+ * word; the box and the code scale in bounds (2^bits / the largest side);
+ * codes from that box and scale, the permutation (stable by code), the
+ * points (record order through it, z = 0 in 2D, unit masses); parents (the
+ * root's 0xffffffff), nodes, box_lo/box_hi (.w the extent and bmax), com,
+ * quad's unused word 0 (m - 1 internal nodes). */
+static void tree_view_edges(const test_env *e)
+{
+    static const float stale[20] = {9, 8, 7, 1, -6, 5, 4, 1, 3, -2, 1, 1, 0.5f, 0.25f, -0.125f, 1, 11, 12, 13, 1};
+    static const float sets[4][12] = {{0.25f, -3.0f, 7.5f, 1, 0, 0, 0, 1, 0, 0, 0, 1},
+                                      {0.25f, -3.0f, 7.5f, 1, -1.0f, 2.0f, 7.75f, 1, 0, 0, 0, 1},
+                                      {0.5f, 0.5f, 0.5f, 1, 0.5f, 0.5f, 0.5f, 1, 0, 0, 0, 1},
+                                      {0.5f, 0.5f, 0.5f, 1, -0.5f, 1.5f, 2.0f, 1, 0.5f, 0.5f, 0.5f, 1}};
+    static const size_t set_n[4] = {1, 2, 2, 3};
+    clsort_tree *tree = tree_for_case(e->cs);
+    cl_mem sp = buffer(e->cs, sizeof stale, stale);
+    int k, t;
+    for (t = 0; tree && t < 4; ++t)
+        for (k = -1; k < 4 + 3; ++k) { /* k: -1 n = 0; 0..3 the sets; 4..6 device counts 0, 1, 2 */
+            const unsigned dims = t & 1 ? 3u : 2u, cbits = t & 2 ? 64u : 32u;
+            const size_t m = k < 0 ? 0 : k < 4 ? set_n[k] : (size_t)(k - 4), n = k < 4 ? m : 5;
+            const float *rec = k >= 4 ? sets[3] : k >= 0 ? sets[k] : NULL;
+            float recs[20], bounds[16], points[20], lo[16], hi[16], com[16], quad[32];
+            uint32_t perm[5], parents[9], nodes[16], word = 0;
+            uint64_t codes[5];
+            unsigned char raw[40];
+            clsort_tree_desc td;
+            clsort_tree_view v;
+            clsort_enqueue enq;
+            cl_mem cnt = NULL, p = NULL;
+            clsort_result r;
+            char what[120];
+            size_t i, a, bad = 0;
+            unsigned bpa = dims == 3 ? (cbits == 64 ? 21u : 10u) : (cbits == 64 ? 31u : 16u);
+            float ext = 0.0f, scale;
+            memset(&td, 0, sizeof td);
+            td.dims = dims;
+            td.code_bits = cbits;
+            snprintf(what, sizeof what, "tree view at the edges: %uD %u-bit, n = %lu%s", dims, cbits, (unsigned long)m,
+                     k >= 4 ? " (device count, capacity 5)" : k == 2 ? " at one point" : k == 3 ? ", two at one point" : "");
+            r = clsort_tree_build(e->cs, tree, sp, 5, &td, NULL); /* the stale tree */
+            check(r == CLSORT_SUCCESS, "tree view at the edges: the 5-point build before", 5, clsort_last_error(e->cs), 0,
+                  0, r);
+            if (r == CLSORT_SUCCESS && clsort_tree_get_view(tree, &v) == CLSORT_SUCCESS) { /* then garbage in every word */
+                const cl_mem all[11] = {v.codes, v.permutation, v.points, v.nodes, v.parents, v.box_lo,
+                                        v.box_hi, v.com, v.quad, v.bounds, v.count};
+                const cl_uint garbage = 0xa5a5a5a5u;
+                size_t bytes = 0;
+                for (i = 0; i < 11; ++i)
+                    if (clGetMemObjectInfo(all[i], CL_MEM_SIZE, sizeof bytes, &bytes, NULL) != CL_SUCCESS ||
+                        clEnqueueFillBuffer(clsort_cl_queue(e->cs), all[i], &garbage, 4, 0, bytes, 0, NULL, NULL) !=
+                            CL_SUCCESS)
+                        check(0, "tree view at the edges: garbage over the stale tree", 5, "-", i, 0, 0);
+            }
+            memset(recs, 0, sizeof recs);
+            if (rec) memcpy(recs, rec, 12 * sizeof(float));
+            if (k >= 4) recs[12] = 3.0f, recs[13] = 4.0f, recs[14] = 5.0f, recs[15] = 1.0f; /* past the count */
+            p = buffer(e->cs, sizeof recs, recs);
+            memset(&enq, 0, sizeof enq);
+            if (k >= 4) {
+                cl_uint c32 = (cl_uint)m;
+                cnt = buffer(e->cs, 4, &c32);
+                enq.count = cnt;
+            }
+            r = clsort_tree_build(e->cs, tree, p, n, &td, k >= 4 ? &enq : NULL);
+            check(r == CLSORT_SUCCESS, what, m, clsort_last_error(e->cs), 0, 0, r);
+            if (r != CLSORT_SUCCESS || clsort_tree_get_view(tree, &v) != CLSORT_SUCCESS) goto next;
+            if (n == 0) {
+                check(v.n == 0 && v.dims == 0 && v.code_bits == 0 && v.code_size == 0 && !v.codes && !v.permutation &&
+                          !v.points && !v.nodes && !v.parents && !v.box_lo && !v.box_hi && !v.com && !v.quad &&
+                          !v.bounds && !v.count,
+                      "tree view of n = 0: n 0, every other field 0 or NULL", 0, what, 0, 0, (double)v.n);
+                goto next;
+            }
+            check(v.n == n && v.dims == dims && v.code_bits == (dims == 3 ? (cbits == 64 ? 63u : 30u) : (cbits == 64 ? 62u : 32u)) &&
+                      v.code_size == cbits / 8 && v.count != NULL,
+                  "tree view: n, dims, code_bits, code_size, count", m, what, 0, (double)n, (double)v.n);
+            download(e->cs, v.count, 4, &word);
+            check(word == (uint32_t)m, "tree view: the count word", m, what, 0, (double)m, word);
+            if (m == 0) goto next;
+            download(e->cs, v.bounds, 64, bounds);
+            for (a = 0; a < dims; ++a) {
+                float mn = rec[a], mx = rec[a];
+                for (i = 1; i < m; ++i) mn = rec[4 * i + a] < mn ? rec[4 * i + a] : mn, mx = rec[4 * i + a] > mx ? rec[4 * i + a] : mx;
+                check(bounds[8 + a] == mn && bounds[12 + a] == mx, "tree view: bounds, the box", m, what, a, mn, bounds[8 + a]);
+                if (mx - mn > ext) ext = mx - mn;
+            }
+            scale = ext > 0.0f ? (float)((uint64_t)1 << bpa) / ext : 0.0f;
+            check(bounds[11] == scale, "tree view: bounds[11], the code scale 2^bits / the largest side (0: a point)", m,
+                  what, 11, scale, bounds[11]);
+            download(e->cs, v.codes, m * v.code_size, raw);
+            download(e->cs, v.permutation, m * 4, perm);
+            download(e->cs, v.points, m * 16, points);
+            download(e->cs, v.parents, (2 * m - 1) * 4, parents);
+            for (i = 0; i < m; ++i) {
+                uint64_t c = 0;
+                const uint32_t j = perm[i];
+                if (j >= m) { bad = i + 1; break; }
+                for (a = 0; a < dims; ++a) c |= tree_spread(tree_cell(rec[4 * j + a], bounds[8 + a], bounds[11], bpa), dims) << a;
+                codes[i] = tree_code_at(raw, v.code_size, i);
+                if (codes[i] != c || (i > 0 && (codes[i - 1] > c || (codes[i - 1] == c && perm[i - 1] >= j))) ||
+                    points[4 * i] != rec[4 * j] || points[4 * i + 1] != rec[4 * j + 1] ||
+                    points[4 * i + 2] != (dims == 3 ? rec[4 * j + 2] : 0.0f) || points[4 * i + 3] != 1.0f) {
+                    bad = i + 1;
+                    break;
+                }
+            }
+            check(bad == 0, "tree view: codes, permutation (stable by code), points", m, what, bad ? bad - 1 : 0, 0, 0);
+            check(parents[0] == 0xffffffffu, "tree view: the root's parent 0xffffffff", m, what, 0, 0xffffffffu, parents[0]);
+            if (m == 1) goto next;
+            download(e->cs, v.nodes, (m - 1) * 16, nodes);
+            download(e->cs, v.box_lo, (m - 1) * 16, lo);
+            download(e->cs, v.box_hi, (m - 1) * 16, hi);
+            download(e->cs, v.com, (m - 1) * 16, com);
+            download(e->cs, v.quad, (m - 1) * 32, quad);
+            for (i = 1; i < 2 * m - 1; ++i)
+                if (parents[i] >= m - 1 || (nodes[4 * parents[i]] != i && nodes[4 * parents[i] + 1] != i)) bad = i;
+            check(bad == 0, "tree view: every node's parent has it as a child", m, what, bad, 0, 0);
+            {
+                float l[3] = {points[0], points[1], points[2]}, h[3] = {points[0], points[1], points[2]}, c[3] = {0, 0, 0};
+                float e3 = 0.0f, d2max = 0.0f;
+                for (i = 0; i < m; ++i)
+                    for (a = 0; a < 3; ++a) {
+                        float x = points[4 * i + a];
+                        l[a] = x < l[a] ? x : l[a], h[a] = x > h[a] ? x : h[a];
+                        c[a] += x / (float)m;
+                    }
+                for (a = 0; a < 3; ++a) e3 = h[a] - l[a] > e3 ? h[a] - l[a] : e3;
+                for (i = 0; i < m; ++i) {
+                    float d2 = 0.0f;
+                    for (a = 0; a < 3; ++a) d2 += (points[4 * i + a] - com[a]) * (points[4 * i + a] - com[a]);
+                    d2max = d2 > d2max ? d2 : d2max;
+                }
+                check(nodes[2] == 0 && nodes[3] == m - 1 && lo[0] == l[0] && lo[1] == l[1] && lo[2] == l[2] &&
+                          hi[0] == h[0] && hi[1] == h[1] && hi[2] == h[2] && lo[3] == e3 &&
+                          sqrt((double)d2max) <= (double)hi[3] * (1 + 1e-6) && com[3] == (float)m &&
+                          fabs(com[0] - c[0]) <= 1e-6f * (1 + e3) && fabs(com[1] - c[1]) <= 1e-6f * (1 + e3) &&
+                          fabs(com[2] - c[2]) <= 1e-6f * (1 + e3),
+                      "tree view: the root's range, box, extent, bmax, centre and mass", m, what, 0, 0, 0);
+                for (i = 0; i + 1 < m; ++i)
+                    if (quad[8 * i + 7] != 0.0f) bad = i + 1;
+                check(bad == 0, "tree view: quad[2k + 1].w = 0", m, what, bad, 0, bad ? quad[8 * (bad - 1) + 7] : 0);
+            }
+        next:
+            if (p) clReleaseMemObject(p);
+            if (cnt) clReleaseMemObject(cnt);
+        }
+    clReleaseMemObject(sp);
+    if (tree) clsort_tree_destroy(tree);
+}
+
 /* bmax (view.box_hi[k].w) bounds the distance from node k's centre of mass
  * to each of its points, computed in double, at scales where the squares of
  * the distances underflow in float: 21 points 2^-80 apart near 2^-60, and
- * points at x = 2^-k (k < 120); a unit-scale set as a control. */
+ * points at x = 2^-k (k < 120); where they and the sides overflow: 60 points
+ * of coordinates up to +-3.4e38 (float's largest is 3.4028e38), and
+ * x = +-2^k (k < 128, both signs); a unit-scale set as a control. An
+ * infinite bmax bounds every distance (the walk opens the node); a NaN
+ * bounds none. */
 static void tree_bmax_tiny(const test_env *e)
 {
     enum { NMAX = 160 };
     clsort_tree *tree = tree_for_case(e->cs);
     float rec[4 * NMAX];
     int set;
-    for (set = 0; tree && set < 3; ++set) {
-        size_t n = set == 0 ? 21 : set == 1 ? 119 : NMAX, i, c, j, bad_node = 0, bad = 0;
+    for (set = 0; tree && set < 5; ++set) {
+        size_t n = set == 0 ? 21 : set == 1 ? 119 : set == 2 ? NMAX : set == 3 ? 60 : 127, i, c, j, bad_node = 0,
+               bad = 0;
         double worst = 0.0, worst_b = 0.0;
         float points[4 * NMAX], hi[4 * NMAX], com[4 * NMAX];
         uint32_t nodes[4 * NMAX];
@@ -1192,7 +1353,11 @@ static void tree_bmax_tiny(const test_env *e)
         clsort_tree_view v;
         clsort_result r;
         cl_mem pos;
-        const char *name = set == 0 ? "21 points 2^-80 apart near 2^-60" : set == 1 ? "x = 2^-k, k < 120" : "unit cube";
+        const char *name = set == 0   ? "21 points 2^-80 apart near 2^-60"
+                           : set == 1 ? "x = 2^-k, k < 120"
+                           : set == 2 ? "unit cube"
+                           : set == 3 ? "coordinates up to +-3.4e38"
+                                      : "x = +-2^k, k < 128";
         for (i = 0; i < n; ++i) {
             double u = (double)(rnd64() >> 11) / 9007199254740992.0;
             if (set == 0) {
@@ -1203,10 +1368,18 @@ static void tree_bmax_tiny(const test_env *e)
                 rec[4 * i] = (float)ldexp(1.0, -(int)(i + 1));
                 rec[4 * i + 1] = (float)ldexp(u, -(int)(i % 100) - 20);
                 rec[4 * i + 2] = 0.0f;
-            } else {
+            } else if (set == 2) {
                 rec[4 * i] = (float)u;
                 rec[4 * i + 1] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
                 rec[4 * i + 2] = (float)((double)(rnd64() >> 11) / 9007199254740992.0);
+            } else if (set == 3) { /* half of them at the corners of the largest box */
+                rec[4 * i] = (float)(i % 2 ? 3.4e38 : -3.4e38 * u);
+                rec[4 * i + 1] = (float)(i % 4 < 2 ? -3.4e38 : 3.4e38 * u);
+                rec[4 * i + 2] = (float)(i % 3 ? 3.4e38 * (2.0 * u - 1.0) : -3.4e38);
+            } else {
+                rec[4 * i] = (float)(i % 2 ? -ldexp(1.0, (int)i) : ldexp(1.0, (int)i));
+                rec[4 * i + 1] = (float)ldexp(u, (int)(i % 100));
+                rec[4 * i + 2] = (float)-ldexp(u, 127 - (int)i);
             }
             rec[4 * i + 3] = 1.0f + (float)(i % 3);
         }
@@ -1280,6 +1453,58 @@ static void tree_radius_into_tree(const test_env *e)
         check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), "the tree's") != NULL &&
                   memcmp(before, after, sizeof before) == 0,
               what[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+    }
+    /* the other memory the outputs may not share (the argument table has no
+     * radius row): the queries, each other (one handle; overlapping
+     * sub-buffers), and a read-only counts buffer; every buffer unchanged */
+    {
+        uint32_t pattern[64];
+        cl_int err = CL_SUCCESS, e2 = CL_SUCCESS;
+        cl_mem parent, sub_a, sub_b, ro;
+        cl_buffer_region ra, rb;
+        cl_uint align = 0;
+        size_t al;
+        for (i = 0; i < 64; ++i) pattern[i] = 0x5eed0000u + (uint32_t)i;
+        clGetDeviceInfo(clsort_cl_device(e->cs), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align, NULL);
+        al = align / 8 > 64 ? align / 8 : 64;
+        parent = buffer(e->cs, 4 * al, NULL);
+        ra.origin = 0, ra.size = 2 * al; /* sub_b starts inside sub_a */
+        rb.origin = al, rb.size = 2 * al;
+        sub_a = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &ra, &err);
+        sub_b = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &rb, &e2);
+        ro = clCreateBuffer(clsort_cl_context(e->cs), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NQ * 4, pattern, &err);
+        for (k = 0; k < 4 && err == CL_SUCCESS && e2 == CL_SUCCESS; ++k) {
+            static const char *what2[4] = {"radius: desc.counts = queries refused, the queries untouched",
+                                           "radius: desc.counts = desc.offsets refused, untouched",
+                                           "radius: desc.indices over desc.offsets (overlapping sub-buffers) refused, "
+                                           "untouched",
+                                           "radius: a CL_MEM_READ_ONLY desc.counts refused, untouched"};
+            static const char *say[4] = {"queries", "desc.counts", "sub-buffers", "CL_MEM_READ_ONLY"};
+            cl_mem watch = k == 0 ? pos : k == 1 ? offsets : k == 2 ? parent : ro;
+            clsort_result r;
+            unsigned char b0[4 * N], b1[4 * N];
+            size_t bytes = k == 0 ? sizeof b0 : k == 1 ? (NQ + 1) * 4 : k == 2 ? 4 * al : NQ * 4;
+            if (bytes > sizeof b0) bytes = sizeof b0;
+            memset(&rd, 0, sizeof rd);
+            rd.radius = 0.5f;
+            rd.counts = k == 0 ? pos : k == 1 ? offsets : k == 3 ? ro : counts;
+            rd.offsets = k == 2 ? sub_a : offsets;
+            rd.indices = k == 2 ? sub_b : NULL;
+            rd.capacity = k == 2 ? (2 * al) / 4 : 0;
+            download(e->cs, watch, bytes, b0);
+            r = clsort_tree_radius(e->cs, tree, pos, k == 2 ? (al / 4 - 1 < NQ ? al / 4 - 1 : NQ) : NQ, &rd, NULL, NULL);
+            clFinish(clsort_cl_queue(e->cs));
+            download(e->cs, watch, bytes, b1);
+            check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(e->cs), say[k]) != NULL &&
+                      memcmp(b0, b1, bytes) == 0,
+                  what2[k], NQ, clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        }
+        check(err == CL_SUCCESS && e2 == CL_SUCCESS, "radius refusals: sub-buffers and a read-only buffer", NQ, "-", 0,
+              0, err);
+        if (sub_b && e2 == CL_SUCCESS) clReleaseMemObject(sub_b);
+        if (sub_a && err == CL_SUCCESS) clReleaseMemObject(sub_a);
+        if (ro && err == CL_SUCCESS) clReleaseMemObject(ro);
+        clReleaseMemObject(parent);
     }
     clReleaseMemObject(pos);
     clReleaseMemObject(counts);
@@ -1638,6 +1863,7 @@ static void tree_device_count(const test_env *e)
 static const test_case tree_cases[] = {
     {"builds: sizes x distributions", tree_builds, ON_PORTABLE, ANY_SIZE},
     {"one point: the root's parent", tree_one_point, ON_PORTABLE, ANY_SIZE},
+    {"view fields at the edge sizes", tree_view_edges, ON_PORTABLE, ANY_SIZE},
     {"bmax: an upper bound at tiny scales", tree_bmax_tiny, ON_PORTABLE, ANY_SIZE},
     {"radius outputs over the tree's buffers: refused", tree_radius_into_tree, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
