@@ -1405,43 +1405,150 @@ static void rd_hist_f32_formula(const test_env *e)
     }
 }
 
-/* clsort_reduce's float sums within the documented bound, depth * u *
- * sum |x| with depth = ceil(n / 2048) + 4 * (1024 + 64) + 8, on the device
- * at hand: 1 followed by n - 1 copies of u / 2 (2^-25, 2^-54), where a long
- * left-to-right fold loses every small term (a work-item's run of adds is
- * its depth). The exact sum is 1 + (n - 1) u / 2, a double. */
+/* Float sums of the reduction family within the documented bound (REDUCE):
+ * |error| <= depth * u * sum |x| over the segment so far, depth =
+ * ceil(n / 2048) + 4 * (1024 + 64) + 8 (the manual's formula at its largest:
+ * tiles of >= 2048 elements, <= 1024 items), u = 2^-24 (f32), 2^-53 (f64),
+ * on data where a long left-to-right fold loses nearly every term:
+ *   set 0: 1, then n - 1 copies of u/2 (each lost against 1 in a fold);
+ *   set 1: 1, then u/2, u, 3u/2 in turn (each rounds to 0 or to u);
+ *   set 2: -1 at every 4096th element, -u/2 between.
+ * Every value is +-(b + k u/2) (b in {0, 1}, k in 0..3, b k = 0, one sign
+ * per set), so each prefix's exact sum is +-(B + K u/2) from integer counts,
+ * one rounding in double. The calls: clsort_reduce (to the host),
+ * clsort_segmented_reduce (one segment, host offsets), clsort_reduce_by_key
+ * (one run), each twice (the same bits: Determinism, REDUCE), and
+ * clsort_segmented_scan (inclusive, every prefix against its bound).
+ * clsort_reduce's partials over a grid of 4 work-groups per compute unit
+ * broke the bound on CPUs (PoCL on 2 cores: 15887 u sum|x| at 2^20, sets 0
+ * and 1); the tile kernels kept it. */
+static void rd_ill_term(int set, size_t i, unsigned *b, unsigned *k)
+{
+    if (set == 2) {
+        *b = i % 4096 == 0;
+        *k = !*b;
+        return;
+    }
+    *b = i == 0;
+    *k = i == 0 ? 0u : set == 0 ? 1u : 1u + (unsigned)(i % 3);
+}
+
 static void rd_sum_bound(const test_env *e)
 {
     static const size_t sizes[3] = {(size_t)1 << 20, ((size_t)1 << 22) + 3, (size_t)1 << 24};
-    int t, s;
-    for (t = 0; t < 2; ++t)
-        for (s = 0; s < (e->quick ? 2 : 3); ++s) {
-            size_t n = sizes[s], i, es = t ? 8 : 4;
-            double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u, exact = 1.0 + (double)(n - 1) * half_u;
-            double depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8, got, bound = depth * u * exact;
-            void *in = malloc(n * es);
-            clsort_reduce_desc rd;
-            clsort_result r;
-            cl_mem din;
-            char what[128];
-            union { float f; double d; } res;
-            for (i = 0; i < n; ++i) {
-                if (t) ((double *)in)[i] = i ? half_u : 1.0;
-                else ((float *)in)[i] = i ? (float)half_u : 1.0f;
+    static const char *set_names[3] = {"1, then u/2", "1, then u/2, u, 3u/2 in turn", "-1 every 4096th, -u/2 between"};
+    static const char *fn_names[3] = {"clsort_reduce", "clsort_segmented_reduce (one segment)",
+                                      "clsort_reduce_by_key (one run)"};
+    /* --quick: 2^20 and 2^22 + 3 on the portable path, 2^20 on the look-back */
+    int nsz = !e->quick ? 3 : e->path == CLSORT_PATH_LOOKBACK ? 1 : 2, s;
+    for (s = 0; s < nsz; ++s) {
+        const size_t n = sizes[s];
+        const double depth = ceil((double)n / 2048.0) + 4 * (1024 + 64) + 8;
+        const uint32_t off[2] = {0, (uint32_t)n};
+        cl_mem dkeys = buffer(e->cs, n * 4, NULL), dout = buffer(e->cs, n * 8, NULL);
+        void *in = malloc(n * 8), *out = malloc(n * 8);
+        uint32_t zero = 0;
+        int t, set, f;
+        clEnqueueFillBuffer(clsort_cl_queue(e->cs), dkeys, &zero, 4, 0, n * 4, 0, NULL, NULL);
+        for (t = 0; t < 2; ++t)
+            for (set = 0; set < 3; ++set) {
+                const size_t es = t ? 8 : 4;
+                const double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u;
+                const double sign = set == 2 ? -1.0 : 1.0;
+                double B = 0, K = 0, exact, bound;
+                size_t i, bad;
+                unsigned b, k;
+                cl_mem din;
+                int unsupported = 0;
+                char what[192];
+                for (i = 0; i < n; ++i) {
+                    double x;
+                    rd_ill_term(set, i, &b, &k);
+                    x = sign * ((double)b + (double)k * half_u); /* exact: b or k is 0 */
+                    if (t) ((double *)in)[i] = x;
+                    else ((float *)in)[i] = (float)x;
+                    B += b;
+                    K += k;
+                }
+                exact = sign * (B + K * half_u);
+                bound = depth * u * (B + K * half_u);
+                din = buffer(e->cs, n * es, in);
+                for (f = 0; f < 3 && !unsupported; ++f) {
+                    union { float f; double d; } res[2];
+                    int run;
+                    for (run = 0; run < 2; ++run) {
+                        clsort_result r;
+                        size_t cnt = 0;
+                        if (f == 0) {
+                            clsort_reduce_desc rd;
+                            memset(&rd, 0, sizeof rd);
+                            rd.type = t ? CLSORT_F64 : CLSORT_F32;
+                            r = clsort_reduce(e->cs, din, n, &rd, &res[run], NULL);
+                        } else if (f == 1) {
+                            clsort_reduce_desc rd;
+                            memset(&rd, 0, sizeof rd);
+                            rd.type = t ? CLSORT_F64 : CLSORT_F32;
+                            rd.segments = CLSORT_SEGMENTS_OFFSETS;
+                            rd.segment_data_host = off;
+                            rd.segment_count = 1;
+                            r = clsort_segmented_reduce(e->cs, din, dout, n, &rd, NULL);
+                            if (r == CLSORT_SUCCESS) download(e->cs, dout, es, &res[run]);
+                        } else {
+                            clsort_by_key_desc bk;
+                            memset(&bk, 0, sizeof bk);
+                            bk.type = t ? CLSORT_F64 : CLSORT_F32;
+                            r = clsort_reduce_by_key(e->cs, dkeys, din, NULL, dout, n, &bk, &cnt, NULL);
+                            if (r == CLSORT_SUCCESS) download(e->cs, dout, es, &res[run]);
+                            if (r == CLSORT_SUCCESS) check(cnt == 1, "clsort_reduce_by_key: one run", n, "keys 0", 0, 1, (double)cnt);
+                        }
+                        if (t && r == CLSORT_ERROR_UNSUPPORTED) { /* no fp64 */
+                            unsupported = 1;
+                            break;
+                        }
+                        check(r == CLSORT_SUCCESS, fn_names[f], n, clsort_last_error(e->cs), 0, 0, r);
+                        if (r != CLSORT_SUCCESS) break;
+                    }
+                    if (run < 2) continue;
+                    snprintf(what, sizeof what, "%s %s sum: within depth * u * sum|x|", fn_names[f], t ? "f64" : "f32");
+                    check(fabs((t ? res[0].d : (double)res[0].f) - exact) <= bound, what, n, set_names[set], 0, exact,
+                          t ? res[0].d : (double)res[0].f);
+                    snprintf(what, sizeof what, "%s %s sum: the same bits on a second run", fn_names[f], t ? "f64" : "f32");
+                    check(memcmp(&res[0], &res[1], es) == 0, what, n, set_names[set], 0, t ? res[0].d : (double)res[0].f,
+                          t ? res[1].d : (double)res[1].f);
+                }
+                if (!unsupported) { /* the segmented scan: every prefix within its own bound */
+                    clsort_reduce_desc rd;
+                    clsort_result r;
+                    double want = 0, got = 0;
+                    memset(&rd, 0, sizeof rd);
+                    rd.type = t ? CLSORT_F64 : CLSORT_F32;
+                    rd.segments = CLSORT_SEGMENTS_OFFSETS;
+                    rd.segment_data_host = off;
+                    rd.segment_count = 1;
+                    rd.inclusive = 1;
+                    r = clsort_segmented_scan(e->cs, din, dout, n, &rd, NULL);
+                    check(r == CLSORT_SUCCESS, "clsort_segmented_scan", n, clsort_last_error(e->cs), 0, 0, r);
+                    download(e->cs, dout, n * es, out);
+                    B = K = 0;
+                    for (bad = 0; bad < n; ++bad) {
+                        rd_ill_term(set, bad, &b, &k);
+                        B += b;
+                        K += k;
+                        want = sign * (B + K * half_u);
+                        got = t ? ((double *)out)[bad] : (double)((float *)out)[bad];
+                        if (!(fabs(got - want) <= depth * u * (B + K * half_u))) break;
+                    }
+                    snprintf(what, sizeof what, "clsort_segmented_scan %s, inclusive: each prefix within depth * u * sum|x|",
+                             t ? "f64" : "f32");
+                    check(r == CLSORT_SUCCESS && bad == n, what, n, set_names[set], bad, want, got);
+                }
+                clReleaseMemObject(din);
             }
-            din = buffer(e->cs, n * es, in);
-            memset(&rd, 0, sizeof rd);
-            rd.type = t ? CLSORT_F64 : CLSORT_F32;
-            r = clsort_reduce(e->cs, din, n, &rd, &res, NULL);
-            clReleaseMemObject(din);
-            free(in);
-            if (t && r == CLSORT_ERROR_UNSUPPORTED) break; /* no fp64 */
-            check(r == CLSORT_SUCCESS, "clsort_reduce", n, clsort_last_error(e->cs), 0, 0, r);
-            got = t ? res.d : (double)res.f;
-            snprintf(what, sizeof what, "clsort_reduce %s sum of 1 and n - 1 copies of u/2: within depth * u * sum|x|",
-                     t ? "f64" : "f32");
-            check(fabs(got - exact) <= bound, what, n, "1, then u/2", 0, exact, got);
-        }
+        clReleaseMemObject(dkeys);
+        clReleaseMemObject(dout);
+        free(in);
+        free(out);
+    }
 }
 
 /* 64-bit histograms whose bins are not powers of two: each sample's bin is
@@ -1981,7 +2088,7 @@ static const test_case reduce_cases[] = {
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
-    {"sum within the error bound: 1 then many u/2", rd_sum_bound, ON_PORTABLE, NOT_TINY},
+    {"float sums within the error bound: 1 then many u/2", rd_sum_bound, ON_BOTH, NOT_TINY},
     {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
     {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, ANY_SIZE},
