@@ -1409,34 +1409,18 @@ static void rd_hist_f32_formula(const test_env *e)
  * |error| <= depth * u * sum |x| over the segment so far, depth =
  * ceil(n / 2048) + 4 * (1024 + 64) + 8 (the manual's formula at its largest:
  * tiles of >= 2048 elements, <= 1024 items), u = 2^-24 (f32), 2^-53 (f64),
- * on data where a long left-to-right fold loses nearly every term:
- *   set 0: 1, then n - 1 copies of u/2 (each lost against 1 in a fold);
- *   set 1: 1, then u/2, u, 3u/2 in turn (each rounds to 0 or to u);
- *   set 2: -1 at every 4096th element, -u/2 between.
- * Every value is +-(b + k u/2) (b in {0, 1}, k in 0..3, b k = 0, one sign
- * per set), so each prefix's exact sum is +-(B + K u/2) from integer counts,
- * one rounding in double. The calls: clsort_reduce (to the host),
+ * on the ill-conditioned sets of check.h (ill_term: a long left-to-right
+ * fold loses nearly every term), each prefix's exact sum +-(B + K u/2)
+ * from integer counts, one rounding in double. The calls: clsort_reduce (to the host),
  * clsort_segmented_reduce (one segment, host offsets), clsort_reduce_by_key
  * (one run), each twice (the same bits: Determinism, REDUCE), and
  * clsort_segmented_scan (inclusive, every prefix against its bound).
  * clsort_reduce's partials over a grid of 4 work-groups per compute unit
  * broke the bound on CPUs (PoCL on 2 cores: 15887 u sum|x| at 2^20, sets 0
  * and 1); the tile kernels kept it. */
-static void rd_ill_term(int set, size_t i, unsigned *b, unsigned *k)
-{
-    if (set == 2) {
-        *b = i % 4096 == 0;
-        *k = !*b;
-        return;
-    }
-    *b = i == 0;
-    *k = i == 0 ? 0u : set == 0 ? 1u : 1u + (unsigned)(i % 3);
-}
-
 static void rd_sum_bound(const test_env *e)
 {
     static const size_t sizes[3] = {(size_t)1 << 20, ((size_t)1 << 22) + 3, (size_t)1 << 24};
-    static const char *set_names[3] = {"1, then u/2", "1, then u/2, u, 3u/2 in turn", "-1 every 4096th, -u/2 between"};
     static const char *fn_names[3] = {"clsort_reduce", "clsort_segmented_reduce (one segment)",
                                       "clsort_reduce_by_key (one run)"};
     /* --quick: 2^20 and 2^22 + 3 on the portable path, 2^20 on the look-back */
@@ -1454,7 +1438,7 @@ static void rd_sum_bound(const test_env *e)
             for (set = 0; set < 3; ++set) {
                 const size_t es = t ? 8 : 4;
                 const double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u;
-                const double sign = set == 2 ? -1.0 : 1.0;
+                const double sign = ill_sign(set);
                 double B = 0, K = 0, exact, bound;
                 size_t i, bad;
                 unsigned b, k;
@@ -1463,7 +1447,7 @@ static void rd_sum_bound(const test_env *e)
                 char what[192];
                 for (i = 0; i < n; ++i) {
                     double x;
-                    rd_ill_term(set, i, &b, &k);
+                    ill_term(set, i, &b, &k);
                     x = sign * ((double)b + (double)k * half_u); /* exact: b or k is 0 */
                     if (t) ((double *)in)[i] = x;
                     else ((float *)in)[i] = (float)x;
@@ -1510,10 +1494,10 @@ static void rd_sum_bound(const test_env *e)
                     }
                     if (run < 2) continue;
                     snprintf(what, sizeof what, "%s %s sum: within depth * u * sum|x|", fn_names[f], t ? "f64" : "f32");
-                    check(fabs((t ? res[0].d : (double)res[0].f) - exact) <= bound, what, n, set_names[set], 0, exact,
+                    check(fabs((t ? res[0].d : (double)res[0].f) - exact) <= bound, what, n, ill_names[set], 0, exact,
                           t ? res[0].d : (double)res[0].f);
                     snprintf(what, sizeof what, "%s %s sum: the same bits on a second run", fn_names[f], t ? "f64" : "f32");
-                    check(memcmp(&res[0], &res[1], es) == 0, what, n, set_names[set], 0, t ? res[0].d : (double)res[0].f,
+                    check(memcmp(&res[0], &res[1], es) == 0, what, n, ill_names[set], 0, t ? res[0].d : (double)res[0].f,
                           t ? res[1].d : (double)res[1].f);
                 }
                 if (!unsupported) { /* the segmented scan: every prefix within its own bound */
@@ -1531,7 +1515,7 @@ static void rd_sum_bound(const test_env *e)
                     download(e->cs, dout, n * es, out);
                     B = K = 0;
                     for (bad = 0; bad < n; ++bad) {
-                        rd_ill_term(set, bad, &b, &k);
+                        ill_term(set, bad, &b, &k);
                         B += b;
                         K += k;
                         want = sign * (B + K * half_u);
@@ -1540,7 +1524,7 @@ static void rd_sum_bound(const test_env *e)
                     }
                     snprintf(what, sizeof what, "clsort_segmented_scan %s, inclusive: each prefix within depth * u * sum|x|",
                              t ? "f64" : "f32");
-                    check(r == CLSORT_SUCCESS && bad == n, what, n, set_names[set], bad, want, got);
+                    check(r == CLSORT_SUCCESS && bad == n, what, n, ill_names[set], bad, want, got);
                 }
                 clReleaseMemObject(din);
             }
