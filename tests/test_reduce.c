@@ -1656,42 +1656,66 @@ static void *rd_watchdog(void *arg)
     return NULL;
 }
 
-/* Device-level calls that take host offsets return before the events of
- * their wait list complete (no call waits on the host inside): segmented
- * reduce and scan (offsets uploaded), bitonic sort by segments (offsets and
- * its plan uploaded). Each runs once to build its programs, then with a user
- * event in enq's wait list that is set only after it returns; the results
+/* Device-level calls return before the events of their wait list complete
+ * (no call that takes an enqueue waits on the host inside, the results it
+ * returns to host pointers aside), and their commands still wait for that
+ * list: segmented reduce and scan (host offsets uploaded), bitonic sort by
+ * segments (host offsets and its plan uploaded), clsort_reduce to
+ * desc.result, reduce by key with desc.count. Each runs once without a wait
+ * list (its programs built), then with a wait list of a user event the host
+ * sets only after the call returns and a write on a second queue, gated by
+ * that event, that brings the input (garbage before it): a call that runs
+ * before its wait list reads garbage. The host offsets are scribbled over
+ * as soon as the call returns (the upload must hold its own copy). Results
  * are checked against the host once the event is set. */
 static void rd_no_wait_on_host(const test_env *e)
 {
-    enum { N = 3000, SEGS = 7 };
+    enum { N = 3000, SEGS = 7, CALLS = 5 };
     static const uint32_t off[SEGS + 1] = {0, 5, 5, 700, 701, 2048, 2999, N};
-    uint32_t *in = (uint32_t *)malloc(N * 4), *got = (uint32_t *)malloc(N * 4), *want = (uint32_t *)malloc(N * 4);
-    cl_mem din = buffer(e->cs, N * 4, NULL), dout = buffer(e->cs, N * 4, NULL);
+    static const char *names[CALLS] = {"clsort_segmented_reduce, host offsets", "clsort_segmented_scan, host offsets",
+                                       "clsort_bitonic_sort, host offsets", "clsort_reduce to desc.result",
+                                       "clsort_reduce_by_key with desc.count"};
+    uint32_t *in = (uint32_t *)malloc(N * 4), *junk = (uint32_t *)malloc(N * 4), *keys = (uint32_t *)malloc(N * 4);
+    uint32_t *got = (uint32_t *)malloc(N * 4), *want = (uint32_t *)malloc(N * 4), hoff[SEGS + 1];
+    cl_mem din = buffer(e->cs, N * 4, NULL), dout = buffer(e->cs, N * 4, NULL), dkeys, dres = buffer(e->cs, 4, NULL);
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueue(clsort_cl_context(e->cs), clsort_cl_device(e->cs), 0, &err);
     int call, run;
     size_t i, s;
-    for (i = 0; i < N; ++i) in[i] = (uint32_t)(rnd64() >> 40);
-    for (call = 0; call < 3; ++call)
+    check(err == CL_SUCCESS, "clCreateCommandQueue (a second queue)", 0, "-", 0, CL_SUCCESS, err);
+    for (s = 0; s < SEGS; ++s)
+        for (i = off[s]; i < off[s + 1]; ++i) keys[i] = (uint32_t)s; /* the runs: the nonempty segments */
+    dkeys = buffer(e->cs, N * 4, keys);
+    for (i = 0; i < N; ++i) {
+        in[i] = (uint32_t)(rnd64() >> 40);
+        junk[i] = ~in[i];
+    }
+    for (call = 0; call < CALLS && err == CL_SUCCESS; ++call)
         for (run = 0; run < 2; ++run) {
-            static const char *names[3] = {"clsort_segmented_reduce, host offsets", "clsort_segmented_scan, host offsets",
-                                           "clsort_bitonic_sort, host offsets"};
             clsort_reduce_desc rd;
             clsort_bitonic_desc bd;
+            clsort_by_key_desc bk;
             clsort_enqueue enq;
+            cl_event wait[2];
             rd_watch w;
             pthread_t th;
-            cl_int err;
             clsort_result r;
-            size_t count = call == 0 ? SEGS : N;
+            size_t count = call == 0 ? SEGS : call == 3 ? 1 : call == 4 ? 0 : N, runs = 0;
             char what[128];
             memset(&enq, 0, sizeof enq);
             memset(&w, 0, sizeof w);
-            clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, N * 4, in, 0, NULL, NULL);
-            if (run == 1) {
+            memcpy(hoff, off, sizeof hoff);
+            if (run == 0) {
+                clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, N * 4, in, 0, NULL, NULL);
+            } else {
+                clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, N * 4, junk, 0, NULL, NULL);
                 w.gate = clCreateUserEvent(clsort_cl_context(e->cs), &err);
                 w.returned = clCreateUserEvent(clsort_cl_context(e->cs), &err);
-                enq.num_events_in_wait_list = 1;
-                enq.event_wait_list = &w.gate;
+                wait[0] = w.gate;
+                clEnqueueWriteBuffer(q2, din, CL_FALSE, 0, N * 4, in, 1, &w.gate, &wait[1]);
+                clFlush(q2);
+                enq.num_events_in_wait_list = 2;
+                enq.event_wait_list = wait;
                 if (pthread_create(&th, NULL, rd_watchdog, &w) != 0) {
                     check(0, "pthread_create", 0, "-", 0, 0, 0);
                     break;
@@ -1699,15 +1723,24 @@ static void rd_no_wait_on_host(const test_env *e)
             }
             memset(&rd, 0, sizeof rd);
             rd.segments = CLSORT_SEGMENTS_OFFSETS;
-            rd.segment_data_host = off;
+            rd.segment_data_host = hoff;
             rd.segment_count = SEGS;
             rd.inclusive = 1;
             memset(&bd, 0, sizeof bd);
-            bd.segment_offsets_host = off;
+            bd.segment_offsets_host = hoff;
             bd.segment_count = SEGS;
+            memset(&bk, 0, sizeof bk);
+            bk.count = dres;
+            if (call == 3) {
+                memset(&rd, 0, sizeof rd);
+                rd.result = dres;
+            }
             r = call == 0 ? clsort_segmented_reduce(e->cs, din, dout, N, &rd, &enq)
               : call == 1 ? clsort_segmented_scan(e->cs, din, dout, N, &rd, &enq)
-                          : clsort_bitonic_sort(e->cs, din, dout, N, &bd, &enq);
+              : call == 2 ? clsort_bitonic_sort(e->cs, din, dout, N, &bd, &enq)
+              : call == 3 ? clsort_reduce(e->cs, din, N, &rd, NULL, &enq)
+                          : clsort_reduce_by_key(e->cs, dkeys, din, NULL, dout, N, &bk, NULL, &enq);
+            for (s = 0; s <= SEGS; ++s) hoff[s] = (uint32_t)(N - s * 400); /* the caller reuses its array */
             if (run == 1) {
                 clSetUserEventStatus(w.returned, CL_COMPLETE);
                 pthread_join(th, NULL);
@@ -1716,7 +1749,7 @@ static void rd_no_wait_on_host(const test_env *e)
             }
             check(r == CLSORT_SUCCESS, names[call], N, clsort_last_error(e->cs), 0, 0, r);
             clFinish(clsort_cl_queue(e->cs));
-            download(e->cs, dout, count * 4, got);
+            clFinish(q2);
             for (s = 0; s < SEGS; ++s) { /* the host's answer per segment */
                 uint32_t acc = 0;
                 size_t lo = off[s], hi = off[s + 1];
@@ -1730,18 +1763,32 @@ static void rd_no_wait_on_host(const test_env *e)
                     if (call == 1) want[i] = acc;
                 }
                 if (call == 0) want[s] = acc;
+                if (call == 3) want[0] = (s ? want[0] : 0) + acc;
+                if (call == 4 && hi > lo) want[runs++] = acc;
             }
+            if (call == 4) { /* the run count on the device, then the runs' sums */
+                uint32_t dc = 0;
+                download(e->cs, dres, 4, &dc);
+                check(dc == runs, "clsort_reduce_by_key: desc.count", N, run ? "after the user event" : "no wait list",
+                      0, (double)runs, dc);
+                count = runs;
+            }
+            download(e->cs, call == 3 ? dres : dout, count * 4, got);
             for (i = 0; i < count && got[i] == want[i]; ++i) {}
             check(i == count, names[call], N, run ? "after the user event" : "no wait list", i, i < count ? want[i] : 0,
                   i < count ? got[i] : 0);
             if (run == 1) {
                 clReleaseEvent(w.gate);
                 clReleaseEvent(w.returned);
+                clReleaseEvent(wait[1]);
             }
         }
+    if (q2) clReleaseCommandQueue(q2);
     clReleaseMemObject(din);
     clReleaseMemObject(dout);
-    free(in); free(got); free(want);
+    clReleaseMemObject(dkeys);
+    clReleaseMemObject(dres);
+    free(in); free(junk); free(keys); free(got); free(want);
 }
 
 /* Tiny tiles: many carry levels at small n (depth: any order). */
@@ -2085,7 +2132,7 @@ static const test_case reduce_cases[] = {
     {"device count", rd_device_count, ON_BOTH, ANY_SIZE},
     {"device count: cull, reduce by key, reduce, histogram, unique on events", rd_device_count_chain, ON_BOTH, ANY_SIZE},
     {"device count refusals", rd_device_count_refusals, ON_BOTH, ANY_SIZE},
-    {"no wait on the host: host offsets and a user event", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
+    {"no wait on the host: a user event in the wait list", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
 };
 static const test_part reduce_part =
     TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED, 65);
