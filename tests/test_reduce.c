@@ -1579,50 +1579,87 @@ static void rd_hist_div_budget(const test_env *e)
     free(in);
 }
 
-/* Device offsets, used as documented without a check: the boundaries are
- * off[1] .. off[segment_count - 1], segment 0 begins at 0 and the last one
- * ends at n whatever off[0] and off[segment_count] say ({0, 10, 20} and
- * {5, 10, 99} for n = 64: [0, 10) and [10, 64)); the same offsets from the
- * host are refused. */
+/* Segment offsets, both forms under one contract (clsort_segmented_reduce):
+ * offsets that keep it (off[0] = 0, non-decreasing, off[segment_count] = n)
+ * give the same segments from the device and from the host; offsets that
+ * break it are refused from the host and, from the device (not checked),
+ * used by the documented rule: element i is in segment #{s : 1 <= s <
+ * segment_count, off[s] <= i} (off[0] and off[segment_count] unread, a
+ * boundary at or past n none, boundaries in any order as if sorted). The
+ * reference applies the rule; segmented reduce (every out[s]) and inclusive
+ * scan, a guard word after each output; n = 64. */
 static void rd_device_offsets(const test_env *e)
 {
-    enum { N = 64 };
-    static const uint32_t offs[2][3] = {{0, 10, 20}, {5, 10, 99}};
-    uint32_t in[N], got[N], want_scan[N], want_red[2] = {0, 0};
+    enum { N = 64, MAXS = 4, GUARD = 0x5eed5eed };
+    static const struct { uint32_t off[MAXS + 1]; size_t count; int valid; const char *name; } oc[] = {
+        {{0, 10, 20}, 2, 0, "{0, 10, 20}: the last segment to n"},
+        {{5, 10, 99}, 2, 0, "{5, 10, 99}: off[0] and off[2] unread"},
+        {{0, 30, 10, 64}, 3, 0, "{0, 30, 10, 64}: boundaries in any order"},
+        {{0, 99, 64, 70, 64}, 4, 0, "{0, 99, 64, 70, 64}: boundaries at or past n make none"},
+        {{0, 10, 10, 64}, 3, 1, "{0, 10, 10, 64}: valid (an empty segment)"},
+    };
+    uint32_t in[N], got[N + 1], want_scan[N], want_red[MAXS];
     cl_mem din = buffer(e->cs, sizeof in, NULL), dout = buffer(e->cs, sizeof got, NULL), doff;
-    size_t i;
-    int k;
-    for (i = 0; i < N; ++i) {
-        in[i] = (uint32_t)(i * 7 + 1);
-        want_red[i >= 10] += in[i];
-        want_scan[i] = (i == 0 || i == 10 ? 0 : want_scan[i - 1]) + in[i];
-    }
+    size_t i, s, k;
+    for (i = 0; i < N; ++i) in[i] = (uint32_t)(i * 7 + 1);
     clEnqueueWriteBuffer(clsort_cl_queue(e->cs), din, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL);
-    for (k = 0; k < 2; ++k) {
+    for (k = 0; k < sizeof oc / sizeof oc[0]; ++k) {
+        const size_t count = oc[k].count;
+        const uint32_t guard = GUARD;
         clsort_reduce_desc rd;
         clsort_result r;
-        doff = buffer(e->cs, sizeof offs[k], offs[k]);
+        char what[160];
+        memset(want_red, 0, sizeof want_red);
+        for (i = 0; i < N; ++i) { /* the rule */
+            size_t seg = 0;
+            for (s = 1; s < count; ++s) seg += oc[k].off[s] <= i;
+            want_red[seg] += in[i];
+        }
+        for (i = 0; i < N; ++i) { /* inclusive scan restarting where the segment changes */
+            size_t seg = 0, prev = 0;
+            for (s = 1; s < count; ++s) {
+                seg += oc[k].off[s] <= i;
+                prev += i > 0 && oc[k].off[s] <= i - 1;
+            }
+            want_scan[i] = (i > 0 && seg == prev ? want_scan[i - 1] : 0) + in[i];
+        }
+        doff = buffer(e->cs, (count + 1) * 4, oc[k].off);
         memset(&rd, 0, sizeof rd);
         rd.segments = CLSORT_SEGMENTS_OFFSETS;
         rd.segment_data = doff;
-        rd.segment_count = 2;
+        rd.segment_count = count;
         rd.inclusive = 1;
+        clEnqueueWriteBuffer(clsort_cl_queue(e->cs), dout, CL_TRUE, count * 4, 4, &guard, 0, NULL, NULL);
         r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
-        download(e->cs, dout, 8, got);
-        check(r == CLSORT_SUCCESS && got[0] == want_red[0] && got[1] == want_red[1],
-              k ? "device offsets {5, 10, 99}, n = 64: segmented reduce over [0, 10) and [10, 64)"
-                : "device offsets {0, 10, 20}, n = 64: segmented reduce over [0, 10) and [10, 64)",
-              N, clsort_last_error(e->cs), 1, want_red[1], got[1]);
+        download(e->cs, dout, (count + 1) * 4, got);
+        for (s = 0; s < count && got[s] == want_red[s]; ++s) {}
+        snprintf(what, sizeof what, "device offsets %s: segmented reduce by the rule", oc[k].name);
+        check(r == CLSORT_SUCCESS && s == count, what, N, clsort_last_error(e->cs), s, s < count ? want_red[s] : 0,
+              s < count ? got[s] : 0);
+        check(got[count] == GUARD, "device offsets: segmented reduce writes nothing past out[segment_count - 1]", N,
+              oc[k].name, count, GUARD, got[count]);
+        clEnqueueWriteBuffer(clsort_cl_queue(e->cs), dout, CL_TRUE, N * 4, 4, &guard, 0, NULL, NULL);
         r = clsort_segmented_scan(e->cs, din, dout, N, &rd, NULL);
         download(e->cs, dout, sizeof got, got);
         for (i = 0; i < N && got[i] == want_scan[i]; ++i) {}
-        check(r == CLSORT_SUCCESS && i == N, "device offsets: segmented scan over [0, 10) and [10, 64)", N,
-              k ? "{5, 10, 99}" : "{0, 10, 20}", i, i < N ? want_scan[i] : 0, i < N ? got[i] : 0);
+        snprintf(what, sizeof what, "device offsets %s: segmented scan by the rule", oc[k].name);
+        check(r == CLSORT_SUCCESS && i == N, what, N, clsort_last_error(e->cs), i, i < N ? want_scan[i] : 0,
+              i < N ? got[i] : 0);
+        check(got[N] == GUARD, "device offsets: segmented scan writes nothing past out[n - 1]", N, oc[k].name, N,
+              GUARD, got[N]);
+        /* the same offsets from the host: refused when they break the
+         * contract (nothing written), the device's answer when they keep it */
         rd.segment_data = NULL;
-        rd.segment_data_host = offs[k];
+        rd.segment_data_host = oc[k].off;
+        memset(got, 0xab, sizeof got);
+        clEnqueueWriteBuffer(clsort_cl_queue(e->cs), dout, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         r = clsort_segmented_reduce(e->cs, din, dout, N, &rd, NULL);
-        check(r == CLSORT_ERROR_INVALID_ARGUMENT, "the same offsets from the host: refused", N,
-              clsort_last_error(e->cs), 0, CLSORT_ERROR_INVALID_ARGUMENT, r);
+        download(e->cs, dout, count * 4, got);
+        for (s = 0; s < count && got[s] == (oc[k].valid ? want_red[s] : 0xababababu); ++s) {}
+        snprintf(what, sizeof what, "host offsets %s: %s", oc[k].name,
+                 oc[k].valid ? "the device form's segments" : "refused, out untouched");
+        check((oc[k].valid ? r == CLSORT_SUCCESS : r == CLSORT_ERROR_INVALID_ARGUMENT) && s == count, what, N,
+              clsort_last_error(e->cs), s, oc[k].valid ? CLSORT_SUCCESS : CLSORT_ERROR_INVALID_ARGUMENT, r);
         clReleaseMemObject(doff);
     }
     clReleaseMemObject(din);
