@@ -1215,7 +1215,7 @@ static void test_argument_table(clsort_context *cs)
 
 
 /* No call that takes a clsort_enqueue waits on the host inside: every row
- * of the argument table, called validly (no count to a host pointer;
+ * of the argument table and clsort_tree_radius (counts only), called validly (no count to a host pointer;
  * segmented reduce with host offsets) with a wait list of one user event
  * that a watchdog thread sets only once the call has returned, or after
  * 20 s, which fails the check instead of hanging (rd_watchdog, the reduce
@@ -1262,6 +1262,46 @@ static void test_no_wait_rows(clsort_context *cs)
         check(err == CL_SUCCESS, "clFinish after the user event", 64, fn_names[f], 0, CL_SUCCESS, err);
         clReleaseEvent(w.gate);
         clReleaseEvent(w.returned);
+    }
+    { /* clsort_tree_radius (no row of the table): counts only, no total or indices (those block) */
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_tree_radius_desc rq;
+        rd_watch w;
+        pthread_t th;
+        cl_int err;
+        clsort_result r;
+        clsort_enqueue enq;
+        memset(&td, 0, sizeof td);
+        memset(&rq, 0, sizeof rq);
+        memset(&w, 0, sizeof w);
+        memset(&enq, 0, sizeof enq);
+        rq.radius = 1.0f;
+        rq.counts = out;
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, flags, 16, &td, NULL); /* 16 float4 points */
+        if (r == CLSORT_SUCCESS) r = clsort_tree_radius(cs, tree, flags, 16, &rq, NULL, NULL);
+        clFinish(clsort_cl_queue(cs));
+        check(r == CLSORT_SUCCESS, "clsort_tree_radius, no wait list", 16, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        w.gate = clCreateUserEvent(clsort_cl_context(cs), &err);
+        w.returned = clCreateUserEvent(clsort_cl_context(cs), &err);
+        enq.num_events_in_wait_list = 1;
+        enq.event_wait_list = &w.gate;
+        if (r == CLSORT_SUCCESS && pthread_create(&th, NULL, rd_watchdog, &w) == 0) {
+            r = clsort_tree_radius(cs, tree, flags, 16, &rq, NULL, &enq);
+            clSetUserEventStatus(w.returned, CL_COMPLETE);
+            pthread_join(th, NULL);
+            check(!w.timed_out, "clsort_tree_radius: returns before its wait list's user event is set", 16,
+                  "user event", 0, 0, 1);
+            check(r == CLSORT_SUCCESS, "clsort_tree_radius with a user event in its wait list", 16,
+                  clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+            err = clFinish(clsort_cl_queue(cs));
+            check(err == CL_SUCCESS, "clFinish after the user event", 16, "clsort_tree_radius", 0, CL_SUCCESS, err);
+        }
+        clSetUserEventStatus(w.gate, CL_COMPLETE); /* set already, unless the thread never ran */
+        clReleaseEvent(w.gate);
+        clReleaseEvent(w.returned);
+        clsort_tree_destroy(tree);
     }
     clReleaseMemObject(in); clReleaseMemObject(out); clReleaseMemObject(flags); clReleaseMemObject(aux);
 }
