@@ -103,7 +103,8 @@
  *   CLSORT_REDUCE_GROUPS  1..65536 (tuning.reduce_groups): work-groups of
  *                   clsort_reduce's partials and of clsort_histogram_even
  *                   instead of the per-device count (a loop budget may raise
- *                   it). For sweeps and tests.
+ *                   it). For sweeps and tests: fewer work-groups than items
+ *                   per work-item void clsort_reduce's error bound (REDUCE).
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
  *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
@@ -256,10 +257,17 @@
  *   zeroes, as it goes, the status words the next call will use, so no
  *   clear launch precedes it (the first call, one larger than any before,
  *   a call after a failed one, and a one-sweep sort with desc.temp add one).
- *   No call waits on the host inside, the results and counts it returns
- *   to host pointers aside (and bitonic's device offsets, read back to plan:
- *   BITONIC); host arrays a device-level call takes (offsets, plans) go up
- *   without waiting.
+ *   No call that takes a clsort_enqueue waits on the host inside (for its
+ *   wait list or its commands), but for the results and counts it returns
+ *   to host pointers (each marked "blocking" at its function: *count,
+ *   *zeros, clsort_reduce's *result, clsort_tree_radius's *total) and two
+ *   reads back a call needs: bitonic's device offsets (to plan: BITONIC)
+ *   and clsort_tree_radius's total when indices are asked for (to size
+ *   them). Host arrays a device-level call takes (offsets, plans) are
+ *   copied during the call and go up after the wait list without a wait:
+ *   the array may be reused as soon as the call returns. The _host forms,
+ *   clsort_nbody_multi and the MPI sorts, which take no clsort_enqueue,
+ *   block until done.
  *   The portable path: reduce-then-scan, two launches or more.
  *
  *   PROGRAM CACHE. A build from source costs 0.1-2.5 s per program on
@@ -652,7 +660,9 @@
  *           inclusive, restarting at every segment; segments by u8/u32 head
  *           flags, by keys (a new segment where the key's bits change: scan
  *           by key) or by segment_count + 1 offsets (device or host; empty
- *           segments allowed); none = a plain scan with min/max. In place.
+ *           segments allowed; host offsets are checked, device offsets are
+ *           not and follow a documented rule: clsort_segmented_reduce);
+ *           none = a plain scan with min/max. In place.
  *           clsort_segmented_reduce: one value per offsets segment (empty:
  *           the identity). clsort_reduce_by_key, clsort_run_length_encode,
  *           clsort_unique (stable, optional values): per run of equal keys,
@@ -694,7 +704,8 @@
  *           cleared and written once). Reduce: per-work-group partials over
  *           a fixed grid of at least items-per-work-item groups (so that
  *           no work-item folds more than ceil(n / tile) + items elements in
- *           a row, on CPUs too), then one work-group (input read once).
+ *           a row, on CPUs too; tuning.reduce_groups overrides it), then one
+ *           work-group (input read once).
  *             Determinism: float results repeat bit for bit from run to run
  *           on both paths, for one device and n (the combination order is
  *           fixed by the tile shape): the look-back path defines a tile's
@@ -1150,7 +1161,8 @@ typedef struct clsort_tuning {
     clsort_tree_walk tree_walk;   /* CLSORT_TREE_WALK: how Barnes-Hut walks the tree */
     unsigned reduce_groups;       /* CLSORT_REDUCE_GROUPS: the work-groups of clsort_reduce's partials and of
                                      clsort_histogram_even, 1..65536, instead of the per-device count (a
-                                     device's loop budget may raise it); for sweeps and tests */
+                                     device's loop budget may raise it); for sweeps and tests (fewer
+                                     than the items per work-item void clsort_reduce's error bound) */
     clsort_test_hooks testing;    /* for tests only, not a stable API (clsort_test_hooks) */
 } clsort_tuning;
 
@@ -1561,14 +1573,18 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
  * elements, not of segments; each segment is clipped to the first count
  * elements (one that begins at or past the count is empty) and every out[s],
  * s < segment_count, is written.
- * Offsets (both calls): host offsets are checked (off[0] == 0,
- * non-decreasing, off[segment_count] == n; else an error). Device offsets
- * are used as they are (checking them would take a read back to the host):
- * segment s begins at off[s] for s = 1 .. segment_count - 1, segment 0 at
- * element 0, and the last segment ends at element n, whatever off[0] and
- * off[segment_count] hold (so {0, 10, 20} with n = 64 makes the segments
- * [0, 10) and [10, 64)); offsets that decrease, or past n, group the
- * elements some other way, never with an access outside the buffers. */
+ * Offsets (both calls, both forms) must satisfy off[0] == 0, off[s] <=
+ * off[s + 1], off[segment_count] == n; such offsets make the same segments
+ * from the host and from the device. Host offsets that break this are refused
+ * (CLSORT_ERROR_INVALID_ARGUMENT, nothing written). Device offsets are not
+ * checked (that would take a read back, a wait on the host); the call
+ * applies one rule to whatever they hold, which for valid offsets is the
+ * above: element i is in segment #{s : 1 <= s < segment_count, off[s] <= i}.
+ * So off[0] and off[segment_count] are not read, a boundary at or past n
+ * makes none, and boundaries out of order count as if sorted: {0, 10, 20}
+ * with n = 64 makes the segments [0, 10) and [10, 64). Nothing is read or
+ * written outside the buffers, and the segmented reduce writes out[0 ..
+ * segment_count) only (the identity for the segments no element is in). */
 CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                                  const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 

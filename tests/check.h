@@ -80,6 +80,27 @@ static void fill(void *p, clsort_type t, size_t n, int d)
     }
 }
 
+/* Ill-conditioned float sums (the scan and reduce parts' error bounds), on
+ * which a long left-to-right fold loses nearly every term:
+ *   set 0: 1, then n - 1 copies of u/2 (each lost against 1 in a fold);
+ *   set 1: 1, then u/2, u, 3u/2 in turn (each rounds to 0 or to u);
+ *   set 2: -1 at every 4096th element, -u/2 between.
+ * Element i is ill_sign(set) * (b + k u/2), b in {0, 1}, k in 0..3, b k =
+ * 0, u the type's unit roundoff: exact in f32 and f64, and every prefix's
+ * exact sum is +-(B + K u/2) from the integer counts B, K. */
+static const char *ill_names[3] = {"1, then u/2", "1, then u/2, u, 3u/2 in turn", "-1 every 4096th, -u/2 between"};
+static double ill_sign(int set) { return set == 2 ? -1.0 : 1.0; }
+static void ill_term(int set, size_t i, unsigned *b, unsigned *k)
+{
+    if (set == 2) {
+        *b = i % 4096 == 0;
+        *k = !*b;
+        return;
+    }
+    *b = i == 0;
+    *k = i == 0 ? 0u : set == 0 ? 1u : 1u + (unsigned)(i % 3);
+}
+
 static cl_mem buffer(clsort_context *cs, size_t bytes, const void *src)
 {
     cl_int e;

@@ -663,13 +663,15 @@ static const unsigned fn_cases[F_FUNCS] = {ARG_ROWS(ARG_ROW_CASES)};
 
 /* in and out are the buffers of the case (for A_ALIAS out == in; for A_OVERLAP
  * two sub-buffers over the same bytes; for A_READONLY out is read-only); where
- * a function may run in place (out == in), the aliased output is another. */
+ * a function may run in place (out == in), the aliased output is another.
+ * gate (not NULL: a valid call, c past A_COUNT): the call's wait list is
+ * that one event, and no count goes to a host pointer (those block). */
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
-                               cl_command_queue foreign_queue)
+                               cl_command_queue foreign_queue, const cl_event *gate)
 {
     int alias = c == A_ALIAS;
     clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
-    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0;
+    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0, *cp = gate ? NULL : &count;
     clsort_enqueue enq;
     const clsort_enqueue *e = NULL;
     clsort_scan_desc sd;
@@ -683,6 +685,11 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     memset(&bd, 0, sizeof bd);
     if (c == A_FOREIGN_QUEUE) {
         enq.queue = foreign_queue;
+        e = &enq;
+    }
+    if (gate) {
+        enq.num_events_in_wait_list = 1;
+        enq.event_wait_list = gate;
         e = &enq;
     }
     pd.flags = f == F_ENUMERATE && (alias || c == A_OVERLAP) ? in : flags;
@@ -707,9 +714,9 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     switch (f) {
     case F_SCAN: return clsort_scan(ctx, in, out, n, &sd, e);
     case F_ENUMERATE: /* the indices are its only buffer besides the flags */
-        return clsort_enumerate(ctx, NULL, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, n, &pd, &count, e);
-    case F_PACK: return clsort_pack(ctx, in, out, n, &pd, &count, e);
-    case F_SPLIT: return clsort_split(ctx, in, out, n, &pd, &count, e);
+        return clsort_enumerate(ctx, NULL, c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, n, &pd, cp, e);
+    case F_PACK: return clsort_pack(ctx, in, out, n, &pd, cp, e);
+    case F_SPLIT: return clsort_split(ctx, in, out, n, &pd, cp, e);
     case F_SORT: case F_SORT_PERM: return clsort_sort(ctx, in, out, n, &so, e);
     case F_GATHER: return clsort_gather(ctx, in, out, aux, n, 4, e);
     case F_CELL_KEYS: return clsort_cell_keys(ctx, in, out, n / 2, &bd.grid, e); /* float2 positions */
@@ -793,9 +800,9 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     case F_REDUCE_BY_KEY: case F_RLE: case F_UNIQUE: {
         clsort_by_key_desc kd;
         memset(&kd, 0, sizeof kd);
-        if (f == F_REDUCE_BY_KEY) return clsort_reduce_by_key(ctx, in, flags, out, aux, n, &kd, &count, e);
-        if (f == F_RLE) return clsort_run_length_encode(ctx, in, out, aux, n, &kd, &count, e);
-        return clsort_unique(ctx, in, out, n, &kd, &count, e);
+        if (f == F_REDUCE_BY_KEY) return clsort_reduce_by_key(ctx, in, flags, out, aux, n, &kd, cp, e);
+        if (f == F_RLE) return clsort_run_length_encode(ctx, in, out, aux, n, &kd, cp, e);
+        return clsort_unique(ctx, in, out, n, &kd, cp, e);
     }
     case F_SELECT: { /* the keys above a bound, values moved: values_in the flags buffer, values_out aux */
         static const uint32_t bound = 8;
@@ -805,7 +812,7 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         sel.a = &bound;
         sel.values_in = flags;
         sel.values_out = aux;
-        return clsort_select_if(ctx, in, out, n, &sel, &count, e);
+        return clsort_select_if(ctx, in, out, n, &sel, cp, e);
     }
     case F_HISTOGRAM: { /* 64 bins: 256 bytes of counts (the short buffer is too small) */
         clsort_histogram_desc hd;
@@ -1179,7 +1186,7 @@ static void test_argument_table(clsort_context *cs)
                 clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
                                      NULL, NULL);
             }
-            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other));
+            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other), NULL);
             clFinish(clsort_cl_queue(cs));
             /* the cases made for them must fail for that reason: the message says so */
             text = c >= A_ALIAS || c == A_NULL_BUF || c == A_FOREIGN_BUF || c == A_FOREIGN_QUEUE ? arg_case_text[c]
@@ -1206,6 +1213,98 @@ static void test_argument_table(clsort_context *cs)
     clsort_destroy(other);
 }
 
+
+/* No call that takes a clsort_enqueue waits on the host inside: every row
+ * of the argument table and clsort_tree_radius (counts only), called validly (no count to a host pointer;
+ * segmented reduce with host offsets) with a wait list of one user event
+ * that a watchdog thread sets only once the call has returned, or after
+ * 20 s, which fails the check instead of hanging (rd_watchdog, the reduce
+ * part). Then the call must have succeeded and its commands complete. The
+ * reduce part's "no wait on the host" case checks results of the calls
+ * that take host arrays. */
+static void test_no_wait_rows(clsort_context *cs)
+{
+    uint32_t data[64];
+    cl_mem in, out, flags, aux;
+    int f, k;
+    for (k = 0; k < 64; ++k) data[k] = (uint32_t)k * 2654435761u >> 28; /* small values: valid indices, cells */
+    in = buffer(cs, 256, data);
+    out = buffer(cs, 256, NULL);
+    flags = buffer(cs, 256, data);
+    aux = buffer(cs, 256, NULL);
+    for (f = 0; f < F_FUNCS; ++f) {
+        char what[160];
+        rd_watch w;
+        pthread_t th;
+        cl_int err;
+        clsort_result r;
+        memset(&w, 0, sizeof w);
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), in, CL_TRUE, 0, 256, data, 0, NULL, NULL);
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL); /* its programs built, nothing to wait for */
+        clFinish(clsort_cl_queue(cs));
+        snprintf(what, sizeof what, "%s, no wait list", fn_names[f]);
+        check(r == CLSORT_SUCCESS, what, 64, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        clEnqueueWriteBuffer(clsort_cl_queue(cs), in, CL_TRUE, 0, 256, data, 0, NULL, NULL);
+        w.gate = clCreateUserEvent(clsort_cl_context(cs), &err);
+        w.returned = clCreateUserEvent(clsort_cl_context(cs), &err);
+        if (pthread_create(&th, NULL, rd_watchdog, &w) != 0) {
+            check(0, "pthread_create", 0, "-", 0, 0, 0);
+            break;
+        }
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, &w.gate);
+        clSetUserEventStatus(w.returned, CL_COMPLETE);
+        pthread_join(th, NULL);
+        snprintf(what, sizeof what, "%s: returns before its wait list's user event is set", fn_names[f]);
+        check(!w.timed_out, what, 64, "user event", 0, 0, 1);
+        snprintf(what, sizeof what, "%s with a user event in its wait list", fn_names[f]);
+        check(r == CLSORT_SUCCESS, what, 64, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        err = clFinish(clsort_cl_queue(cs));
+        check(err == CL_SUCCESS, "clFinish after the user event", 64, fn_names[f], 0, CL_SUCCESS, err);
+        clReleaseEvent(w.gate);
+        clReleaseEvent(w.returned);
+    }
+    { /* clsort_tree_radius (no row of the table): counts only, no total or indices (those block) */
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_tree_radius_desc rq;
+        rd_watch w;
+        pthread_t th;
+        cl_int err;
+        clsort_result r;
+        clsort_enqueue enq;
+        memset(&td, 0, sizeof td);
+        memset(&rq, 0, sizeof rq);
+        memset(&w, 0, sizeof w);
+        memset(&enq, 0, sizeof enq);
+        rq.radius = 1.0f;
+        rq.counts = out;
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, flags, 16, &td, NULL); /* 16 float4 points */
+        if (r == CLSORT_SUCCESS) r = clsort_tree_radius(cs, tree, flags, 16, &rq, NULL, NULL);
+        clFinish(clsort_cl_queue(cs));
+        check(r == CLSORT_SUCCESS, "clsort_tree_radius, no wait list", 16, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+        w.gate = clCreateUserEvent(clsort_cl_context(cs), &err);
+        w.returned = clCreateUserEvent(clsort_cl_context(cs), &err);
+        enq.num_events_in_wait_list = 1;
+        enq.event_wait_list = &w.gate;
+        if (r == CLSORT_SUCCESS && pthread_create(&th, NULL, rd_watchdog, &w) == 0) {
+            r = clsort_tree_radius(cs, tree, flags, 16, &rq, NULL, &enq);
+            clSetUserEventStatus(w.returned, CL_COMPLETE);
+            pthread_join(th, NULL);
+            check(!w.timed_out, "clsort_tree_radius: returns before its wait list's user event is set", 16,
+                  "user event", 0, 0, 1);
+            check(r == CLSORT_SUCCESS, "clsort_tree_radius with a user event in its wait list", 16,
+                  clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
+            err = clFinish(clsort_cl_queue(cs));
+            check(err == CL_SUCCESS, "clFinish after the user event", 16, "clsort_tree_radius", 0, CL_SUCCESS, err);
+        }
+        clSetUserEventStatus(w.gate, CL_COMPLETE); /* set already, unless the thread never ran */
+        clReleaseEvent(w.gate);
+        clReleaseEvent(w.returned);
+        clsort_tree_destroy(tree);
+    }
+    clReleaseMemObject(in); clReleaseMemObject(out); clReleaseMemObject(flags); clReleaseMemObject(aux);
+}
 
 /* DEVICE COUNTS: the calls that take none refuse enq->count (never ignore
  * it) with a message, before anything is enqueued: the bitonic sort and the
@@ -1264,6 +1363,7 @@ static void api_host_types_sort(const test_env *e) { test_host_types_sort(e->cs)
 static void api_host_types_conflict(const test_env *e) { test_host_types_conflict(e->cs); }
 static void api_contexts(const test_env *e) { test_contexts(e->cs); }
 static void api_argument_table(const test_env *e) { test_argument_table(e->cs); }
+static void api_no_wait_rows(const test_env *e) { test_no_wait_rows(e->cs); }
 static void api_aliasing(const test_env *e) { test_aliasing(e->cs); }
 static void api_messages(const test_env *e) { test_messages(e->cs); }
 static void api_limits(const test_env *e) { test_limits(e->cs); }
@@ -1806,6 +1906,7 @@ static const test_case api_cases[] = {
     {"host types: a conflicting descriptor type", api_host_types_conflict, ON_PORTABLE, ANY_SIZE},
     {"contexts, queues, tunings", api_contexts, ON_BOTH, ANY_SIZE},
     {"argument table", api_argument_table, ON_BOTH, ANY_SIZE},
+    {"no wait on the host: every row with a user event", api_no_wait_rows, ON_BOTH, NOT_TINY},
     {"aliasing", api_aliasing, ON_BOTH, ANY_SIZE},
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},

@@ -119,10 +119,79 @@ static void scan_inclusive_in_place(const test_env *e)
 
 static void scan_large(const test_env *e) { test_scan_case(e->cs, CLSORT_U32, ((size_t)1 << 22), D_RANDOM, 0, 0); }
 
+/* clsort_scan's float prefix sums within its documented bound (clsort_scan:
+ * depth * u * sum_j<=i |in[j]|, depth = ceil(n / tile) + items + 2 log2(wg)
+ * + 2, here at its largest as in test_scan_case) on the ill-conditioned
+ * sets of check.h, inclusive with the total: f32 and f64 at 2^20 (and
+ * 2^22 + 3 in the full run), where a long fold of one work-item would pass
+ * it (the reduction's partials did on CPUs). */
+static void scan_ill_conditioned(const test_env *e)
+{
+    static const size_t sizes[2] = {(size_t)1 << 20, ((size_t)1 << 22) + 3};
+    int s, t, set;
+    for (s = 0; s < (e->quick ? 1 : 2); ++s) {
+        const size_t n = sizes[s];
+        const double depth = ceil((double)n / 2048.0) + 1024 + 2 * 10 + 2;
+        void *in = malloc(n * 8), *out = malloc(n * 8);
+        cl_mem dout = buffer(e->cs, n * 8, NULL), dtot = buffer(e->cs, 8, NULL);
+        for (t = 0; t < 2; ++t)
+            for (set = 0; set < 3; ++set) {
+                const size_t es = t ? 8 : 4;
+                const double half_u = t ? ldexp(1.0, -54) : ldexp(1.0, -25), u = 2 * half_u, sign = ill_sign(set);
+                double B = 0, K = 0, want = 0, got = 0;
+                union { float f; double d; } tot;
+                size_t i;
+                unsigned b, k;
+                clsort_scan_desc desc;
+                cl_mem din;
+                char what[128];
+                int r;
+                for (i = 0; i < n; ++i) {
+                    double x;
+                    ill_term(set, i, &b, &k);
+                    x = sign * ((double)b + (double)k * half_u);
+                    if (t) ((double *)in)[i] = x;
+                    else ((float *)in)[i] = (float)x;
+                }
+                din = buffer(e->cs, n * es, in);
+                memset(&desc, 0, sizeof desc);
+                desc.type = t ? CLSORT_F64 : CLSORT_F32;
+                desc.inclusive = 1;
+                desc.total = dtot;
+                r = clsort_scan(e->cs, din, dout, n, &desc, NULL);
+                clReleaseMemObject(din);
+                if (t && r == CLSORT_ERROR_UNSUPPORTED) break; /* no fp64 */
+                check(r == CLSORT_SUCCESS, "clsort_scan", n, clsort_last_error(e->cs), 0, 0, r);
+                if (r != CLSORT_SUCCESS) continue;
+                download(e->cs, dout, n * es, out);
+                download(e->cs, dtot, es, &tot);
+                for (i = 0; i < n; ++i) {
+                    ill_term(set, i, &b, &k);
+                    B += b;
+                    K += k;
+                    want = sign * (B + K * half_u);
+                    got = t ? ((double *)out)[i] : (double)((float *)out)[i];
+                    if (!(fabs(got - want) <= depth * u * (B + K * half_u))) break;
+                }
+                snprintf(what, sizeof what, "scan %s inclusive: each prefix within depth * u * sum|x|", t ? "f64" : "f32");
+                check(i == n, what, n, ill_names[set], i, want, got);
+                want = sign * (B + K * half_u);
+                got = t ? tot.d : (double)tot.f;
+                snprintf(what, sizeof what, "scan %s total within depth * u * sum|x|", t ? "f64" : "f32");
+                check(fabs(got - want) <= depth * u * (B + K * half_u), what, n, ill_names[set], 0, want, got);
+            }
+        clReleaseMemObject(dout);
+        clReleaseMemObject(dtot);
+        free(in);
+        free(out);
+    }
+}
+
 static const test_case scan_cases[] = {
     {"types x distributions", scan_types, ON_BOTH, ANY_SIZE},
     {"u32 inclusive in place", scan_inclusive_in_place, ON_BOTH, ANY_SIZE},
     {"2^22 u32", scan_large, ON_BOTH, IN_FULL},
+    {"float sums within the error bound: 1 then many u/2", scan_ill_conditioned, ON_BOTH, NOT_TINY},
     {"device count", scan_device_count, ON_BOTH, ANY_SIZE},
 };
 static const test_part scan_part = TEST_PART(scan, "clsort_scan", CTX_SHARED, 3);
