@@ -793,7 +793,11 @@
  *           parallel-axis rule. The summary words cross work-items through
  *           atomics (an exchange to write, an or of 0 to read; cleared first),
  *           as the reduction's look-back values: no stale cache line, no
- *           plain read racing a plain write (oclgrind checks it). Layouts: see
+ *           plain read racing a plain write (oclgrind checks it); a child's
+ *           words are read as one batch (each reread while unset), in 64-bit
+ *           pairs where the device has cl_khr_int64_base_atomics (10 atomics
+ *           a node instead of 17; testing.status32 keeps the 32-bit words,
+ *           which give the same bytes). Layouts: see
  *           clsort_tree_view; node numbering: internal 0 .. n-2 (0 = root),
  *           leaf j = n - 1 + j (so the root is node 0 for n = 1 too). With a
  *           device count m (DEVICE COUNTS) every step runs over the first m
