@@ -126,10 +126,14 @@ test: deps | $(BUILD)
 	@tests/deps.sh clang
 	@tests/run_parts.sh $(TEST_STEPS)
 
-# The parts make test leaves to check: launches shaped for a loop budget
-# (budget) and the context's shared state under long mixed sequences (stress).
+# What make test leaves to check (its five minutes): launches shaped for a
+# loop budget (budget), the context's shared state under long mixed sequences
+# (stress), and the family cases marked for here (--limits: the tile variants
+# and the float error bounds of the reduction family, prepare over every
+# family), whose cold builds cost the most.
 test-limits: deps $(BUILD)/test_clsort
-	@tests/run_parts.sh 'test_clsort --quick budget stress' './$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) budget stress'
+	@tests/run_parts.sh 'test_clsort --quick budget stress' './$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) budget stress' \
+	  'test_clsort --quick --limits' './$(BUILD)/test_clsort --quick --limits --jobs $(TEST_JOBS)'
 
 # The suite at full size (up to 2^22, the default of test_clsort) with every
 # variant (--quick runs each on one path).

@@ -193,8 +193,12 @@ static int quick_sample(const test_env *e, unsigned k, unsigned n) { return !e->
 /* Where a case runs: on the context of each cross-work-group path, or on the
  * portable path's alone (its kernels do not depend on the path). */
 enum { ON_PORTABLE = 1, ON_LOOKBACK = 2, ON_BOTH = 3 };
-/* For which size sets. */
-enum { IN_TINY = 1, IN_QUICK = 2, IN_FULL = 4, NOT_TINY = IN_QUICK | IN_FULL, NOT_QUICK = IN_TINY | IN_FULL, ANY_SIZE = 7 };
+/* For which size sets. IN_LIMITS: at --quick only with --limits (make
+ * test-limits), not in make test's run: LIMITS_ANY (also --tiny, --full),
+ * LIMITS_NOT_TINY (also --full). */
+enum { IN_TINY = 1, IN_QUICK = 2, IN_FULL = 4, IN_LIMITS = 8, NOT_TINY = IN_QUICK | IN_FULL,
+       NOT_QUICK = IN_TINY | IN_FULL, ANY_SIZE = 7, LIMITS_ANY = IN_TINY | IN_LIMITS | IN_FULL,
+       LIMITS_NOT_TINY = IN_LIMITS | IN_FULL };
 
 typedef struct test_case {
     const char *name;

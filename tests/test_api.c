@@ -1911,6 +1911,6 @@ static const test_case api_cases[] = {
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
     {"device counts: the calls that take none refuse enq->count", api_device_count_refusals, ON_BOTH, ANY_SIZE},
-    {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, ANY_SIZE},
+    {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, LIMITS_ANY},
 };
 static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED, 3);

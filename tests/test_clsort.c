@@ -61,6 +61,7 @@ static const struct { const char *name, *parts; } part_aliases[] = {
 
 typedef struct run_options {
     int quick, tiny, list, verbose;
+    int limits;                    /* --limits: at --quick the cases marked for make test-limits alone */
     int jobs;                      /* processes that share the units (--jobs) */
     unsigned paths;                /* ON_PORTABLE | ON_LOOKBACK */
     const char *filter;            /* NULL: every case */
@@ -97,7 +98,7 @@ static int choose_part(run_options *o, const char *name)
 static int usage(const char *why)
 {
     size_t i;
-    printf("test_clsort: %s\nusage: test_clsort [--quick|--tiny|--full] [PART ...] [--filter TEXT] "
+    printf("test_clsort: %s\nusage: test_clsort [--quick|--tiny|--full] [--limits] [PART ...] [--filter TEXT] "
            "[--path portable|lookback] [--jobs N] [--list] [--verbose]\nparts:", why);
     for (i = 0; i < PART_COUNT; ++i) printf(" %s", parts[i]->name);
     printf("\n");
@@ -118,6 +119,7 @@ static int parse_options(run_options *o, int argc, char **argv)
         else if (strcmp(a, "--full") == 0) o->quick = o->tiny = 0;
         else if (strcmp(a, "--list") == 0) o->list = 1;
         else if (strcmp(a, "--verbose") == 0) o->verbose = 1;
+        else if (strcmp(a, "--limits") == 0) o->limits = 1;
         else if (strcmp(a, "--jobs") == 0 && i + 1 < argc) {
             o->jobs = atoi(argv[++i]);
             if (o->jobs < 1 || o->jobs > 16) return usage("--jobs takes 1 to 16");
@@ -139,7 +141,13 @@ static int parse_options(run_options *o, int argc, char **argv)
     return 0;
 }
 
-static int size_set(const run_options *o) { return o->tiny ? IN_TINY : o->quick ? IN_QUICK : IN_FULL; }
+/* --limits selects, at --quick, the cases that make test leaves to make
+ * test-limits (IN_LIMITS: their cold builds would take make test past its
+ * five minutes on two cores), and only those. */
+static int size_set(const run_options *o)
+{
+    return o->tiny ? IN_TINY : o->quick ? (o->limits ? IN_LIMITS : IN_QUICK) : IN_FULL;
+}
 
 static int case_selected(const run_options *o, const test_part *p, const test_case *c)
 {
@@ -160,7 +168,7 @@ static void list_parts(const run_options *o)
             printf("  %s/%s%s%s%s\n", p->name, c->name,
                    p->ctx == CTX_NONE ? "" : c->paths == ON_BOTH ? " [each path]" : c->paths == ON_PORTABLE ? " [portable]" : " [lookback]",
                    c->sizes == IN_FULL ? " [--full]" : c->sizes == NOT_TINY ? " [not --tiny]" : c->sizes == NOT_QUICK ? " [not --quick]"
-                   : c->sizes == IN_TINY ? " [--tiny]" : "",
+                   : c->sizes == IN_TINY ? " [--tiny]" : c->sizes & IN_LIMITS ? " [--quick only with --limits]" : "",
                    case_selected(o, p, c) ? "" : " (not selected)");
         }
     }
