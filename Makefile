@@ -230,6 +230,8 @@ sanitize: | $(BUILD)
 	  -o $(BUILD)/test_sanitize tests/test_clsort.c $(LDLIBS)
 	$(PIN_POCL) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick --jobs $(TEST_JOBS)
+	$(PIN_POCL) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$(BUILD)/test_sanitize --quick --limits --jobs $(TEST_JOBS)
 
 # Kernels under oclgrind (data races, uninitialized reads, API misuse) on the
 # --tiny size set, each part in a process of its own: fails on any report.

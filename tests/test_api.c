@@ -1825,12 +1825,14 @@ static void api_prepare_covers(const test_env *e)
     memset(&pd, 0, sizeof pd);
     pd.cap = cap;
     pd.nseg = 37;
-    pd.words = (uint32_t *)malloc(cap * 32);
-    pd.zeros = (uint32_t *)calloc(cap, 32);
-    pd.flags32 = (uint32_t *)malloc(cap * 4);
+    /* each array as long as the buffers made from it (prep_row_call: n * 32 + 64
+     * bytes, n * 4 + 64), n <= cap; the tails past the data are zeros */
+    pd.words = (uint32_t *)calloc(cap * 8 + 16, 4);
+    pd.zeros = (uint32_t *)calloc(cap * 8 + 16, 4);
+    pd.flags32 = (uint32_t *)calloc(cap + 16, 4);
     pd.flags8 = (uint8_t *)malloc(cap);
-    pd.keys32 = (uint32_t *)malloc(cap * 4);
-    pd.pos = (float *)malloc(cap * 16);
+    pd.keys32 = (uint32_t *)calloc(cap + 16, 4);
+    pd.pos = (float *)calloc(cap * 8 + 16, 4);
     pd.offs = (uint32_t *)malloc((pd.nseg + 1) * 4);
     if (!pd.words || !pd.zeros || !pd.flags32 || !pd.flags8 || !pd.keys32 || !pd.pos || !pd.offs) {
         check(0, "prepare covers: host memory", cap, "-", 0, 0, 0);
