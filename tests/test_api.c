@@ -1861,12 +1861,6 @@ static void api_prepare_covers(const test_env *e)
             continue;
         }
         if (pr->id == PR_NBODY_FP64 && !fp64) continue; /* refused there (the nbody part checks the refusal) */
-        /* --tiny (oclgrind, the other implementations): the loop-budget rows on
-         * the look-back path, where they pick other kernels, and a quarter of
-         * the others on each path */
-        if (e->tiny && (pr->budget ? e->path != CLSORT_PATH_LOOKBACK
-                                   : row % 4 != (e->path == CLSORT_PATH_LOOKBACK ? 1 : 0)))
-            continue;
         for (i = 0; i <= pd.nseg; ++i) pd.offs[i] = (uint32_t)(i * pr->n / pd.nseg);
         memset(&cd, 0, sizeof cd);
         cd.context = clsort_cl_context(e->cs);
@@ -1913,6 +1907,6 @@ static const test_case api_cases[] = {
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
     {"device counts: the calls that take none refuse enq->count", api_device_count_refusals, ON_BOTH, ANY_SIZE},
-    {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, LIMITS_ANY},
+    {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, LIMITS_NOT_TINY},
 };
 static const test_part api_part = TEST_PART(api, "arguments, events, host level, contexts, messages, limits", CTX_SHARED, 3);
