@@ -129,9 +129,9 @@ test: deps | $(BUILD)
 # What make test leaves to check (its five minutes): launches shaped for a
 # loop budget (budget), the context's shared state under long mixed sequences
 # (stress), and the family cases marked for here (--limits: the reduction
-# family's tile variants and float error bounds, the radix sort's 8/16-bit
-# keys, host forms and program eviction, prepare over every family), whose
-# cold builds cost the most.
+# family's tile variants, segmentation kinds and float error bounds, the
+# radix sort's 8/16-bit keys, host forms, program eviction and device counts
+# on small tiles, prepare over every family), whose cold builds cost the most.
 test-limits: deps $(BUILD)/test_clsort
 	@tests/run_parts.sh 'test_clsort --quick budget stress' './$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) budget stress' \
 	  'test_clsort --quick --limits' './$(BUILD)/test_clsort --quick --limits --jobs $(TEST_JOBS)'

@@ -2210,7 +2210,7 @@ static void rd_host(const test_env *e) { test_rd_host(e->cs); }
 
 static const test_case reduce_cases[] = {
     {"reduce and flag-segmented scans: types x operators", rd_types, ON_BOTH, ANY_SIZE},
-    {"segmentation kinds x patterns", rd_segmentations, ON_BOTH, ANY_SIZE},
+    {"segmentation kinds x patterns", rd_segmentations, ON_BOTH, LIMITS_ANY},
     {"reduce-by-key, segmented reduce: types x operators", rd_by_key, ON_BOTH, ANY_SIZE},
     {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
