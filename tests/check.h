@@ -148,6 +148,44 @@ static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t,
     return out;
 }
 
+/* The program cache's callbacks with nothing stored: every program a
+ * context makes counts as a build in clsort_cache_stats. */
+static size_t counting_no_blob(void *user, const char *key, void *data, size_t capacity)
+{
+    (void)user, (void)key, (void)data, (void)capacity;
+    return 0;
+}
+static int counting_drop_blob(void *user, const char *key, const void *data, size_t size)
+{
+    (void)user, (void)key, (void)data, (void)size;
+    return 0;
+}
+
+/* A context on cs's OpenCL context, device and queue, on path, whose cache
+ * stores nothing (so its stats count every program it makes), with
+ * tuning.testing.loop_budget = loop_budget (0: the device's); NULL (and a
+ * failed check named what) when the create fails. */
+static clsort_context *counting_context(clsort_context *cs, clsort_path path, unsigned long loop_budget,
+                                        const char *what)
+{
+    clsort_context_desc d;
+    clsort_context *out = NULL;
+    memset(&d, 0, sizeof d);
+    d.context = clsort_cl_context(cs);
+    d.device = clsort_cl_device(cs);
+    d.queue = clsort_cl_queue(cs);
+    d.path = path;
+    d.cache_load = counting_no_blob;
+    d.cache_store = counting_drop_blob;
+    d.tuning.testing.loop_budget = loop_budget;
+    if (clsort_create(&out, &d) != CLSORT_SUCCESS) {
+        check(0, what, 0, clsort_last_error(out), 0, 0, 0);
+        clsort_destroy(out);
+        return NULL;
+    }
+    return out;
+}
+
 static clsort_context *tile_context(clsort_context *cs, unsigned wg, unsigned items)
 {
     clsort_tuning t;

@@ -1457,17 +1457,6 @@ static const prep_row prep_rows[PR_ROWS] = {
     {PR_SELECT_BUDGET, CLSORT_FAMILY_SELECT, "select u32 under a loop budget", 100000, 1},
 };
 
-static size_t prep_no_blob(void *user, const char *key, void *data, size_t capacity)
-{
-    (void)user, (void)key, (void)data, (void)capacity;
-    return 0;
-}
-static int prep_drop_blob(void *user, const char *key, const void *data, size_t size)
-{
-    (void)user, (void)key, (void)data, (void)size;
-    return 0;
-}
-
 /* The inputs every row draws from (cap elements): random words (8 per
  * element), zeros (8 words per element), 0/1 flags as u32 and u8, keys
  * i / 3 (nondecreasing, below n: also gather indices), float4 positions in
@@ -1850,8 +1839,7 @@ static void api_prepare_covers(const test_env *e)
     }
     for (row = 0; row < PR_ROWS; ++row) {
         const prep_row *pr = &prep_rows[row];
-        clsort_context_desc cd;
-        clsort_context *cs = NULL;
+        clsort_context *cs;
         clsort_cache_stats st;
         unsigned long prepared;
         clsort_result r;
@@ -1862,19 +1850,9 @@ static void api_prepare_covers(const test_env *e)
         }
         if (pr->id == PR_NBODY_FP64 && !fp64) continue; /* refused there (the nbody part checks the refusal) */
         for (i = 0; i <= pd.nseg; ++i) pd.offs[i] = (uint32_t)(i * pr->n / pd.nseg);
-        memset(&cd, 0, sizeof cd);
-        cd.context = clsort_cl_context(e->cs);
-        cd.device = clsort_cl_device(e->cs);
-        cd.queue = clsort_cl_queue(e->cs);
-        cd.path = e->path;
-        cd.cache_load = prep_no_blob;
-        cd.cache_store = prep_drop_blob;
-        if (pr->budget) cd.tuning.testing.loop_budget = 4096;
-        if (clsort_create(&cs, &cd) != CLSORT_SUCCESS) {
-            check(0, "prepare covers: a context with counting cache callbacks", 0, clsort_last_error(cs), 0, 0, 0);
-            clsort_destroy(cs);
-            continue;
-        }
+        cs = counting_context(e->cs, e->path, pr->budget ? 4096 : 0,
+                              "prepare covers: a context with counting cache callbacks");
+        if (!cs) continue;
         r = prep_row_call(cs, pr, &pd, 0);
         snprintf(what, sizeof what, "clsort_prepare(%s): %s", clsort_family_name(pr->family), pr->what);
         check(r == CLSORT_SUCCESS, what, pr->n, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);

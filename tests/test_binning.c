@@ -467,19 +467,6 @@ static void bin_offsets(const test_env *e)
 
 static void bin_arguments(const test_env *e) { test_bin_arguments(e->cs); }
 
-/* The program cache's callbacks with nothing stored: every program a
- * context makes counts as a build in clsort_cache_stats. */
-static size_t bin_no_blob(void *user, const char *key, void *data, size_t capacity)
-{
-    (void)user; (void)key; (void)data; (void)capacity;
-    return 0;
-}
-static int bin_drop_blob(void *user, const char *key, const void *data, size_t size)
-{
-    (void)user; (void)key; (void)data; (void)size;
-    return 0;
-}
-
 /* clsort_prepare(CLSORT_PREPARE_BIN) builds every program the clsort_bin
  * it describes needs: after it, the call builds nothing. Both methods, with
  * 4-, 12- and 16-byte attributes (apart and in place), cell offsets or
@@ -500,8 +487,7 @@ static void bin_prepare_covers(const test_env *e)
     for (m = CLSORT_BIN_SORT; m <= CLSORT_BIN_ATOMIC; ++m)
         for (a = -1; a < 3; ++a)
             for (in_place = 0; in_place < (a < 0 ? 1 : 2); ++in_place) {
-                clsort_context_desc cd;
-                clsort_context *cs = NULL;
+                clsort_context *cs;
                 clsort_bin_desc bd;
                 clsort_attribute at;
                 clsort_prepare_call call;
@@ -509,18 +495,8 @@ static void bin_prepare_covers(const test_env *e)
                 clsort_cache_stats st;
                 unsigned long prepared;
                 char what[160];
-                memset(&cd, 0, sizeof cd);
-                cd.context = clsort_cl_context(e->cs);
-                cd.device = clsort_cl_device(e->cs);
-                cd.queue = clsort_cl_queue(e->cs);
-                cd.path = e->path;
-                cd.cache_load = bin_no_blob;
-                cd.cache_store = bin_drop_blob;
-                if (clsort_create(&cs, &cd) != CLSORT_SUCCESS) {
-                    check(0, "context with counting cache callbacks", 0, clsort_last_error(cs), 0, 0, 0);
-                    clsort_destroy(cs);
-                    continue;
-                }
+                cs = counting_context(e->cs, e->path, 0, "context with counting cache callbacks");
+                if (!cs) continue;
                 memset(&bd, 0, sizeof bd);
                 bd.grid.dims = 2;
                 bd.grid.cells[0] = bd.grid.cells[1] = 32;
