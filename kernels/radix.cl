@@ -411,16 +411,19 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
 #ifdef NV_PTX
 /* One ballot per digit bit, as CUB's MatchAny: match.any.sync, one
  * instruction, made the whole sort 1.46x slower on the H100 (2^28 u32 keys
- * 13.4 ms against 9.2). */
+ * 13.4 ms against 9.2). The bit's test and the complement stay inside the
+ * PTX, predicated, as in CUB: ptxas then tests the digit's bits as
+ * predicates, about 3 instructions a bit where a select in C took 5. */
 inline uint os_match_any(uint x, __local uint *scratch)
 {
     uint r = 0xffffffffu;
     (void)scratch;
     for (uint b = 0; b < RADIX_BITS; ++b) {
-        uint bit = (x >> b) & 1u, m;
-        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
-                     : "=r"(m) : "r"(bit));
-        r &= bit ? m : ~m;
+        uint m;
+        asm volatile("{ .reg .pred p; .reg .b32 t; and.b32 t, %1, %2; setp.ne.u32 p, t, 0;"
+                     " vote.sync.ballot.b32 %0, p, 0xffffffff; @!p not.b32 %0, %0; }"
+                     : "=r"(m) : "r"(x), "r"(1u << b));
+        r &= m;
     }
     return r;
 }
@@ -478,7 +481,8 @@ inline uint2 os_digit_scan2(uint2 x, __local uint *wt, __local uint *sa, __local
         wt[2 * w + 1] = inc.y;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint v = 0; v < w; ++v) pre += (uint2)(wt[2 * v], wt[2 * v + 1]);
+    for (uint v = 0; v < OS_WARPS; ++v) /* (a constant bound: unrolled) */
+        if (v < w) pre += (uint2)(wt[2 * v], wt[2 * v + 1]);
     barrier(CLK_LOCAL_MEM_FENCE);
     return inc - x + pre;
 }
@@ -521,7 +525,19 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
  * of the group calls each (some have barriers). The per-key private arrays
  * (k, rank, pos) are the kernel's, passed by pointer to inline functions:
  * once inlined and unrolled, every index is a constant, so the arrays can
- * live in registers, as if written in one function. */
+ * live in registers, as if written in one function.
+ *
+ * The order is chosen for registers, which decide the speed on GPUs: a tile
+ * lives a fixed time (its loads, its look-back), so throughput is tiles in
+ * flight, work-groups per multiprocessor, bounded by registers per
+ * work-item. The keys and their ranks are the long-lived ones (2 * ITEMS
+ * registers): a rank carries its digit (OS_DIGIT_SHIFT), so the local
+ * scatter needs nothing else, and the keys reach local memory before the
+ * look-back, which then waits with them dead. A tile publishes its counts as
+ * soon as it has them and looks back last, when the tiles before it have
+ * most likely published. */
+#define OS_DIGIT_SHIFT 16u /* rank = position among the warp's keys of its digit | digit << 16 (TILE <= 65536) */
+#define OS_RANK_MASK 0xffffu
 
 /* The tile this work-group sorts: the next ticket (status[groups * RADIX]),
  * in the order the work-groups start, so that a tile waits in the look-back
@@ -543,22 +559,26 @@ inline uint os_take_tile(__global volatile uint *status, uint groups, __local ui
     return *tile_id;
 }
 
-/* Warp w's keys (wbase: its first), lane-minor, as images; past the end
- * keys of all ones (the largest digit, ranked after every real key, never
- * written). */
-inline void os_load_keys(__global const KEY_T *keys_in, ulong wbase, uint lane, ulong n, uint kind_in, ulong flip_in,
-                         KEY_T *k)
+/* Warp w's keys (from its first, wk = keys_in + wbase + lane), lane-minor,
+ * as images. A full tile loads without bounds checks; past the end of a
+ * partial one, keys of all ones (the largest digit, ranked after every real
+ * key, never written). */
+inline void os_load_keys(__global const KEY_T *wk, ulong wbase, uint lane, ulong n, int full, uint kind_in,
+                         ulong flip_in, KEY_T *k)
 {
-    for (uint j = 0; j < ITEMS; ++j) {
-        ulong i = wbase + j * OS_WARP + lane;
-        k[j] = i < n ? to_image(keys_in[i], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+    if (full) {
+        for (uint j = 0; j < ITEMS; ++j) k[j] = to_image(wk[j * OS_WARP], kind_in, (KEY_T)flip_in);
+    } else {
+        for (uint j = 0; j < ITEMS; ++j)
+            k[j] = wbase + j * OS_WARP + lane < n ? to_image(wk[j * OS_WARP], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
     }
 }
 
 /* Rank inside the warp: rank[j] = how many of the warp's keys with k[j]'s
- * digit come before k[j] in the input (earlier steps j, then lower lanes).
- * my: the warp's counter of each digit (zero on entry), which ends as the
- * warp's count of the digit. Ends with a barrier. */
+ * digit come before k[j] in the input (earlier steps j, then lower lanes),
+ * with the digit above OS_DIGIT_SHIFT. my: the warp's counter of each digit
+ * (zero on entry), which ends as the warp's count of the digit. Ends with a
+ * barrier. */
 inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __local uint *my, __local uint *scratch,
                          uint *rank)
 {
@@ -570,43 +590,82 @@ inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __loc
         uint old = my[d];
         os_warp_sync();
         if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
-        rank[j] = old + popcount(peers & lt);
+        rank[j] = (old + popcount(peers & lt)) | d << OS_DIGIT_SHIFT;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Work-item d < RADIX, for digit d: the warps' counts of d become their
- * exclusive prefixes (where each warp's keys of digit d start among the
- * tile's), and the tile's count of d is returned (0 for the other
- * work-items). */
-inline uint os_warp_prefixes(__local uint *wh)
+/* Work-item d < RADIX: the tile's count of digit d, the sum of the warps'
+ * counts (0 for the other work-items). */
+inline uint os_tile_digit_count(__local const uint *wh)
 {
     const uint lid = (uint)get_local_id(0);
     uint count = 0;
-    if (lid < RADIX) {
-        for (uint v = 0; v < OS_WARPS; ++v) {
-            uint c = wh[v * RADIX + lid];
-            wh[v * RADIX + lid] = count;
-            count += c;
-        }
-    }
+    if (lid < RADIX)
+        for (uint v = 0; v < OS_WARPS; ++v) count += wh[v * RADIX + lid];
     return count;
 }
 
-/* The look-back, work-item d <= mask for digit d: publishes count (the
- * tile's keys of digit d; tile 0's is already its prefix), adds up the
- * published counts of d of the tiles before it, newest first, back to the
- * newest inclusive prefix (with LB_FALLBACK counting a tile's keys itself
- * when it stays unpublished), and publishes its own prefix. Returns the keys
- * of digit d in the tiles before this one (0 for the other work-items). */
+/* Work-item d <= mask publishes its tile's count of digit d (tile 0's is
+ * already its inclusive prefix). */
+inline void os_publish_count(__global volatile uint *status, uint g, uint count, uint mask)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid < RADIX && lid <= mask)
+        OS_WRITE(&status[(ulong)g * RADIX + lid], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
+}
+
+/* Work-item d < RADIX, for digit d whose keys start at local position start:
+ * the warps' counts of d become where each warp's first key of digit d goes
+ * in the tile. Ends with a barrier. */
+inline void os_warp_offsets(__local uint *wh, uint start)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid < RADIX) {
+        for (uint v = 0; v < OS_WARPS; ++v) {
+            uint c = wh[v * RADIX + lid];
+            wh[v * RADIX + lid] = start;
+            start += c;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The keys to local memory in digit order (K; with values, each position's
+ * digit in D), pos[j] = k[j]'s local position; my: the warp's offsets. Ends
+ * with a barrier. */
+#ifdef HAS_VALUES
+#define OS_DIGITS_P , __local uchar *D
+#else
+#define OS_DIGITS_P
+#endif
+inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, __local const uint *my,
+                                  __local KEY_T *K OS_DIGITS_P, uint *pos)
+{
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint d = rank[j] >> OS_DIGIT_SHIFT;
+        pos[j] = my[d] + (rank[j] & OS_RANK_MASK);
+        K[pos[j]] = k[j];
+#ifdef HAS_VALUES
+        D[pos[j]] = (uchar)d;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The look-back, work-item d <= mask for digit d, after os_publish_count:
+ * adds up the published counts of d of the tiles before this one, newest
+ * first, back to the newest inclusive prefix (with LB_FALLBACK counting a
+ * tile's keys itself when it stays unpublished), and publishes its own
+ * prefix (count: its tile's keys of digit d). Returns the keys of digit d in
+ * the tiles before this one (0 for the other work-items). */
 inline uint os_look_back(__global volatile uint *status, uint g, uint count, uint mask,
                          __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in)
 {
     const uint lid = (uint)get_local_id(0);
     uint excl = 0;
-    if (lid < RADIX && lid <= mask) {
+    if (lid < RADIX && lid <= mask && g != 0) {
         __global volatile uint *st = status + lid;
-        OS_WRITE(&st[(ulong)g * RADIX], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
         uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
         for (uint t = g; t > 0;) {
             uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
@@ -626,7 +685,7 @@ inline uint os_look_back(__global volatile uint *status, uint g, uint count, uin
             --t;
         }
         (void)idle;
-        if (g != 0) OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
+        OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
     }
 #ifndef LB_FALLBACK
     (void)keys_in;
@@ -638,53 +697,24 @@ inline uint os_look_back(__global volatile uint *status, uint g, uint count, uin
     return excl;
 }
 
-/* Each digit's first local position (local_start) and the global position of
- * local position 0 for the digit (out_base), from one scan of the tile's
- * counts (tile_total) and the pass's digit counts (hist_d) at once, and the
- * keys of the digit in earlier tiles (excl). Ends with a barrier. */
-inline void os_digit_starts(uint tile_total, uint hist_d, uint excl, __local uint *wt, __local uint *scratch,
-                            __local uint *s, __local uint *local_start, __local uint *out_base)
-{
-    const uint lid = (uint)get_local_id(0);
-    /* .x: the digit's first local position, .y: its first output position */
-    const uint2 starts = os_digit_scan2((uint2)(lid < RADIX ? tile_total : 0u, hist_d), wt, scratch, s);
-    if (lid < RADIX) {
-        local_start[lid] = starts.x;
-        out_base[lid] = starts.y + excl - starts.x;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-/* The keys to local memory in digit order (K; with values, each position's
- * digit in D), pos[j] = k[j]'s local position. Ends with a barrier. */
-#ifdef HAS_VALUES
-#define OS_DIGITS_P , __local uchar *D
-#else
-#define OS_DIGITS_P
-#endif
-inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask,
-                                  __local const uint *local_start, __local const uint *my, __local KEY_T *K OS_DIGITS_P,
-                                  uint *pos)
-{
-    for (uint j = 0; j < ITEMS; ++j) {
-        uint d = digit_of(k[j], shift, mask);
-        pos[j] = local_start[d] + my[d] + rank[j];
-        K[pos[j]] = k[j];
-#ifdef HAS_VALUES
-        D[pos[j]] = (uchar)d;
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
 /* The tile's keys out, in local order: runs of one digit go to consecutive
- * addresses. */
+ * addresses (out_base[d]: the output position of local position 0 for
+ * digit d). A full tile takes ITEMS keys per work-item, unchecked. */
 inline void os_write_keys(__local const KEY_T *K, __local const uint *out_base, uint tile_n, uint shift, uint mask,
                           uint kind_out, ulong flip_out, __global KEY_T *keys_out)
 {
-    for (uint i = (uint)get_local_id(0); i < tile_n; i += WG) {
-        KEY_T key = K[i];
-        keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+    const uint lid = (uint)get_local_id(0);
+    if (tile_n == TILE) {
+        for (uint j = 0; j < ITEMS; ++j) {
+            uint i = lid + j * WG;
+            KEY_T key = K[i];
+            keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+        }
+    } else {
+        for (uint i = lid; i < tile_n; i += WG) {
+            KEY_T key = K[i];
+            keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+        }
     }
 }
 
@@ -728,8 +758,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #ifdef HAS_VALUES
     __local uchar D[TILE];                 /* digit at each local position (K is overwritten by values) */
 #endif
-    __local uint wh[OS_WARPS * RADIX];     /* per warp and digit: count, then exclusive prefix */
-    __local uint local_start[RADIX];       /* first local position of each digit */
+    __local uint wh[OS_WARPS * RADIX];     /* per warp and digit: count, then first local position */
     __local uint out_base[RADIX];          /* global position of local position 0, per digit */
     __local uint s[PAD(WG) + 1];
     __local uint scratch[WG];
@@ -741,29 +770,33 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     LB_SPARE_CLEAR();
     /* digit d's count in the pass: scanned with the tile's own counts below,
      * into the digit's first output position (every tile does it: RADIX
-     * reads, no launch); read now, used last */
+     * reads, no launch) */
     const uint hist_d = lid < RADIX ? hist[lid] : 0u;
     n = DEVICE_N(n);
     const uint g = os_take_tile(status, groups, wh, &tile_id);
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
     IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with keys waits on a later one) */
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
-    __local uint *my = wh + w * RADIX; /* this warp's counter of each digit */
+    __local uint *my = wh + w * RADIX; /* this warp's counter of each digit, then its offsets */
     KEY_T k[ITEMS];
     uint rank[ITEMS], pos[ITEMS];
 
-    os_load_keys(keys_in, wbase, lane, n, kind_in, flip_in, k);
+    os_load_keys(keys_in + wbase + lane, wbase, lane, n, tile_n == TILE, kind_in, flip_in, k);
     os_rank_keys(k, lane, shift, mask, my, scratch, rank);
-    uint count = os_warp_prefixes(wh);
-    const uint tile_total = count; /* with the padding keys: places them locally */
-    if (lid == mask) count -= TILE - tile_n; /* published without them (their digit is mask) */
-    const uint excl = os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in);
-    os_digit_starts(tile_total, hist_d, excl, wt, scratch, s, local_start, out_base);
-    os_scatter_keys_local(k, rank, shift, mask, local_start, my, K
+    const uint tile_total = os_tile_digit_count(wh); /* with the padding keys: places them locally */
+    const uint count = lid == mask ? tile_total - (TILE - tile_n) : tile_total; /* published without them */
+    os_publish_count(status, g, count, mask);
+    /* .x: the digit's first local position, .y: its first output position */
+    const uint2 starts = os_digit_scan2((uint2)(tile_total, hist_d), wt, scratch, s);
+    os_warp_offsets(wh, starts.x);
+    os_scatter_keys_local(k, rank, my, K
 #ifdef HAS_VALUES
                           , D
 #endif
                           , pos);
+    const uint excl = os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in);
+    if (lid < RADIX) out_base[lid] = starts.y + excl - starts.x;
+    barrier(CLK_LOCAL_MEM_FENCE);
     os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES
     os_move_values(vals_in, iota, wbase, lane, n, tile_n, pos, (__local VAL_T *)buf, D, out_base, vals_out);
