@@ -531,13 +531,43 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
  * lives a fixed time (its loads, its look-back), so throughput is tiles in
  * flight, work-groups per multiprocessor, bounded by registers per
  * work-item. The keys and their ranks are the long-lived ones (2 * ITEMS
- * registers): a rank carries its digit (OS_DIGIT_SHIFT), so the local
- * scatter needs nothing else, and the keys reach local memory before the
- * look-back, which then waits with them dead. A tile publishes its counts as
- * soon as it has them and looks back last, when the tiles before it have
- * most likely published. */
-#define OS_DIGIT_SHIFT 16u /* rank = position among the warp's keys of its digit | digit << 16 (TILE <= 65536) */
-#define OS_RANK_MASK 0xffffu
+ * registers), and the keys reach local memory before the look-back, which
+ * then waits with them dead. A tile publishes its counts as soon as it has
+ * them and looks back last, when the tiles before it have most likely
+ * published. */
+
+/* The ranks (os_rank_keys), in one of two forms, each where it measured
+ * faster (H100, 2^28): keys alone, a rank and its digit a word (u64 keys
+ * 17.3 ms against 19.6; 4-byte keys even); with values, two ranks a word and
+ * the digit taken from the key again (u32 pairs 10.4 ms against 10.8).
+ * TILE <= 65536, so a rank fits in 16 bits. */
+#ifdef HAS_VALUES
+#define OS_RANK_WORDS ((ITEMS + 1) / 2)
+inline void os_rank_put(uint *rank, uint j, uint r, uint d)
+{
+    (void)d;
+    if (j % 2 == 0) rank[j / 2] = r;
+    else rank[j / 2] |= r << 16;
+}
+inline uint os_rank_at(const uint *rank, uint j) { return (rank[j / 2] >> (j % 2 * 16u)) & 0xffffu; }
+inline uint os_digit_at(const uint *rank, uint j, KEY_T key, uint shift, uint mask)
+{
+    (void)rank;
+    (void)j;
+    return digit_of(key, shift, mask);
+}
+#else
+#define OS_RANK_WORDS ITEMS
+inline void os_rank_put(uint *rank, uint j, uint r, uint d) { rank[j] = r | d << 16; }
+inline uint os_rank_at(const uint *rank, uint j) { return rank[j] & 0xffffu; }
+inline uint os_digit_at(const uint *rank, uint j, KEY_T key, uint shift, uint mask)
+{
+    (void)key;
+    (void)shift;
+    (void)mask;
+    return rank[j] >> 16;
+}
+#endif
 
 /* The tile this work-group sorts: the next ticket (status[groups * RADIX]),
  * in the order the work-groups start, so that a tile waits in the look-back
@@ -574,9 +604,9 @@ inline void os_load_keys(__global const KEY_T *wk, ulong wbase, uint lane, ulong
     }
 }
 
-/* Rank inside the warp: rank[j] = how many of the warp's keys with k[j]'s
- * digit come before k[j] in the input (earlier steps j, then lower lanes),
- * with the digit above OS_DIGIT_SHIFT. my: the warp's counter of each digit
+/* Rank inside the warp: k[j]'s rank (os_rank_at) = how many of the warp's
+ * keys with its digit come before it in the input (earlier steps j, then
+ * lower lanes). my: the warp's counter of each digit
  * (zero on entry), which ends as the warp's count of the digit. Ends with a
  * barrier. */
 inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __local uint *my, __local uint *scratch,
@@ -590,7 +620,7 @@ inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __loc
         uint old = my[d];
         os_warp_sync();
         if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
-        rank[j] = (old + popcount(peers & lt)) | d << OS_DIGIT_SHIFT;
+        os_rank_put(rank, j, old + popcount(peers & lt), d);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -639,12 +669,12 @@ inline void os_warp_offsets(__local uint *wh, uint start)
 #else
 #define OS_DIGITS_P
 #endif
-inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, __local const uint *my,
+inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask, __local const uint *my,
                                   __local KEY_T *K OS_DIGITS_P, uint *pos)
 {
     for (uint j = 0; j < ITEMS; ++j) {
-        uint d = rank[j] >> OS_DIGIT_SHIFT;
-        pos[j] = my[d] + (rank[j] & OS_RANK_MASK);
+        uint d = os_digit_at(rank, j, k[j], shift, mask);
+        pos[j] = my[d] + os_rank_at(rank, j);
         K[pos[j]] = k[j];
 #ifdef HAS_VALUES
         D[pos[j]] = (uchar)d;
@@ -779,7 +809,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
     __local uint *my = wh + w * RADIX; /* this warp's counter of each digit, then its offsets */
     KEY_T k[ITEMS];
-    uint rank[ITEMS], pos[ITEMS];
+    uint rank[OS_RANK_WORDS], pos[ITEMS];
 
     os_load_keys(keys_in + wbase + lane, wbase, lane, n, tile_n == TILE, kind_in, flip_in, k);
     os_rank_keys(k, lane, shift, mask, my, scratch, rank);
@@ -789,7 +819,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     /* .x: the digit's first local position, .y: its first output position */
     const uint2 starts = os_digit_scan2((uint2)(tile_total, hist_d), wt, scratch, s);
     os_warp_offsets(wh, starts.x);
-    os_scatter_keys_local(k, rank, my, K
+    os_scatter_keys_local(k, rank, shift, mask, my, K
 #ifdef HAS_VALUES
                           , D
 #endif
