@@ -749,23 +749,35 @@ inline void os_write_keys(__local const KEY_T *K, __local const uint *out_base, 
 }
 
 #ifdef HAS_VALUES
-/* The values the way the keys went: loaded as the keys were (with iota each
- * key's index), to local memory at the keys' positions (V takes the keys'
- * local array, once every work-item has read its keys: the barrier) and out
- * at the digit's base (D). */
-inline void os_move_values(__global const VAL_T *vals_in, uint iota, ulong wbase, uint lane, ulong n, uint tile_n,
+/* The values the way the keys went: loaded as the keys were (wv = vals_in +
+ * wbase + lane; with iota each key's index; a full tile unchecked), to
+ * local memory at the keys' positions (V takes the keys' local array, once
+ * every work-item has read its keys: the barrier) and out at the digit's
+ * base (D). */
+inline void os_move_values(__global const VAL_T *wv, uint iota, ulong wbase, uint lane, ulong n, uint tile_n,
                            const uint *pos, __local VAL_T *V, __local const uchar *D, __local const uint *out_base,
                            __global VAL_T *vals_out)
 {
+    const uint lid = (uint)get_local_id(0);
     VAL_T v[ITEMS];
-    for (uint j = 0; j < ITEMS; ++j) {
-        ulong i = wbase + j * OS_WARP + lane;
-        v[j] = iota ? (VAL_T)i : i < n ? vals_in[i] : (VAL_T)0;
+    if (iota) {
+        for (uint j = 0; j < ITEMS; ++j) v[j] = (VAL_T)(wbase + j * OS_WARP + lane);
+    } else if (tile_n == TILE) {
+        for (uint j = 0; j < ITEMS; ++j) v[j] = wv[j * OS_WARP];
+    } else {
+        for (uint j = 0; j < ITEMS; ++j) v[j] = wbase + j * OS_WARP + lane < n ? wv[j * OS_WARP] : (VAL_T)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint j = 0; j < ITEMS; ++j) V[pos[j]] = v[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = (uint)get_local_id(0); i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
+    if (tile_n == TILE) {
+        for (uint j = 0; j < ITEMS; ++j) {
+            uint i = lid + j * WG;
+            vals_out[out_base[D[i]] + i] = V[i];
+        }
+    } else {
+        for (uint i = lid; i < tile_n; i += WG) vals_out[out_base[D[i]] + i] = V[i];
+    }
 }
 #endif
 
@@ -829,7 +841,8 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     barrier(CLK_LOCAL_MEM_FENCE);
     os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES
-    os_move_values(vals_in, iota, wbase, lane, n, tile_n, pos, (__local VAL_T *)buf, D, out_base, vals_out);
+    os_move_values(vals_in + wbase + lane, iota, wbase, lane, n, tile_n, pos, (__local VAL_T *)buf, D, out_base,
+                   vals_out);
 #endif
 }
 #endif /* ONESWEEP */
