@@ -5784,18 +5784,21 @@ static void clsort__radix_shape(const clsort_context *ctx, size_t key_size, size
  * shape near these). H100, 2^28 u32 keys alone (bench/RESULTS.md, radix
  * one-sweep tile): 256 x 24, 3 work-groups per SM, 5.98 ms; 384 x 20, 2 per
  * SM, 6.47; 256 x 20 6.53; 384 x 16 7.23; 256 x 28 (102 registers) 6.55.
- * With values or the permutation 256 x 20 (2^28 u32 pairs 10.4 ms against
- * 11.5 at 256 x 16); 8-byte keys 256 x 16 (slowest at 384: 22.6 ms against
- * 20.3); 8- and 16-bit keys 16 (not measured on a GPU yet: CLSORT_TILE=256:32
- * is the sweep); tuning.tile_* overrides; shrunk until the tile fits in
- * local memory: the tile stages keys, then values, in one buffer of the
- * larger of the two, so 16-byte values take 8 keys per work-item in 48 KiB.
+ * With values or the permutation 256 x 28 (u32 pairs, 128 registers, 2 per
+ * SM: 2^28 9.64 ms against 9.90 at 256 x 24, 10.59 at 256 x 20 and 12.1 at
+ * 256 x 32, where the compiler took 80 registers; 2^24 0.655 against 0.72;
+ * 2^20 even); 8-byte keys 256 x 16 (2^28 17.2 ms, the same at 256 x 20,
+ * 18.7 at 256 x 12); 8- and 16-bit keys 16 (not measured on a GPU yet:
+ * CLSORT_TILE=256:32 is the sweep); tuning.tile_* overrides; shrunk until the
+ * tile fits in local memory: the tile stages keys, then values, in one
+ * buffer of the larger of the two, so 16-byte values take 8 keys per
+ * work-item in 48 KiB.
  * Returns 0 when the device cannot run it (then the classic passes are
  * used). */
 static int clsort__onesweep_shape(const clsort_context *ctx, size_t key_size, size_t value_size, unsigned radix_bits,
                                   size_t *wg, size_t *items)
 {
-    size_t w = 256, it = key_size != 4 ? 16 : value_size ? 20 : 24, radix = (size_t)1 << radix_bits;
+    size_t w = 256, it = key_size != 4 ? 16 : value_size ? 28 : 24, radix = (size_t)1 << radix_bits;
     if (ctx->tuning.tile_wg) w = ctx->tuning.tile_wg, it = ctx->tuning.tile_items;
     if (radix_bits > 8 || w > ctx->dev.max_wg || w < radix || w % 32 != 0) return 0;
     for (;;) {
@@ -5804,7 +5807,7 @@ static int clsort__onesweep_shape(const clsort_context *ctx, size_t key_size, si
                       w * 4 + 64;
         if (need <= ctx->dev.local_mem && tile <= 65536) break;
         if (it == 1) return 0;
-        it = it == 24 || it == 20 ? 16 : it >> 1;
+        it = it > 16 ? 16 : it >> 1;
     }
     *wg = w;
     *items = it;
