@@ -402,6 +402,34 @@ static void radix_onesweep_knob(const test_env *e)
     }
 }
 
+/* The one-sweep tile's edges on the look-back path: n one key short of 1,
+ * 2 (and, but at --quick, 3) tiles of the tile the plan takes, exactly that,
+ * and one key more, for 4-byte keys alone, with 4-byte values, with the
+ * permutation, and 8-byte keys (each kind its own tile): whole tiles take
+ * the unchecked loads and writes, and the last tile is one key short, full,
+ * or one key. --tiny (oclgrind): one full tile of pairs. */
+static void radix_onesweep_tile_edges(const test_env *e)
+{
+    static const struct {
+        clsort_type t;
+        int mode;
+    } kinds[] = {{CLSORT_U32, M_KEYS}, {CLSORT_F32, M_VAL4}, {CLSORT_I32, M_PERM}, {CLSORT_U64, M_KEYS}};
+    size_t k, m, d;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+        size_t ks = clsort_type_size(kinds[k].t), vs = kinds[k].mode == M_KEYS ? 0 : 4, w = 0, it = 0;
+        /* (a device without the one-sweep tile sorts these sizes by the classic passes) */
+        size_t tile = clsort__onesweep_shape(e->cs, ks, vs, 8, &w, &it) ? w * it : 4096;
+        if (e->tiny && kinds[k].mode != M_VAL4) continue;
+        for (m = 1; m <= (e->tiny ? 1u : e->quick ? 2u : 3u); ++m)
+            for (d = 0; d < 3; ++d) {
+                size_t n = m * tile + d - 1;
+                if (e->tiny && d != 1) continue;
+                test_sort_case(e->cs, kinds[k].t, n, d == 0 ? S_FEW : d == 1 ? S_RANDOM : S_REVERSED, 0, 0, 0,
+                               (int)(d == 2), kinds[k].mode, (int)(m == 2), 0);
+            }
+    }
+}
+
 static void test_sort_arguments(clsort_context *cs)
 {
     uint32_t data[64], back[64], hk[9] = {5, 3, 9, 3, 0, 7, 3, 1, 2}, hv[9], hp[9];
@@ -788,6 +816,7 @@ static const test_case radix_cases[] = {
     {"more programs than the context keeps", radix_program_cache, ON_PORTABLE, LIMITS_ANY},
     {"wide digits", radix_wide_digits, ON_BOTH, ANY_SIZE},
     {"one-sweep off and on (tuning.onesweep)", radix_onesweep_knob, ON_LOOKBACK, ANY_SIZE},
+    {"one-sweep tile edges", radix_onesweep_tile_edges, ON_LOOKBACK, ANY_SIZE},
     {"8- and 16-bit keys", radix_narrow, ON_BOTH, LIMITS_ANY},
     {"host forms, odd addresses, tile shapes", radix_narrow_more, ON_BOTH, LIMITS_ANY},
     {"16-bit keys alone (fill)", radix_fill16, ON_BOTH, ANY_SIZE},
