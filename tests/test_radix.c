@@ -407,7 +407,8 @@ static void radix_onesweep_knob(const test_env *e)
  * and one key more, for 4-byte keys alone, with 4-byte values, with the
  * permutation, and 8-byte keys (each kind its own tile): whole tiles take
  * the unchecked loads and writes, and the last tile is one key short, full,
- * or one key. --tiny (oclgrind): one full tile of pairs. */
+ * or one key. --tiny (oclgrind): two full tiles of pairs (one would be the
+ * single-tile sort where the one-sweep tile shrinks to it). */
 static void radix_onesweep_tile_edges(const test_env *e)
 {
     static const struct {
@@ -420,10 +421,10 @@ static void radix_onesweep_tile_edges(const test_env *e)
         /* (a device without the one-sweep tile sorts these sizes by the classic passes) */
         size_t tile = clsort__onesweep_shape(e->cs, ks, vs, 8, &w, &it) ? w * it : 4096;
         if (e->tiny && kinds[k].mode != M_VAL4) continue;
-        for (m = 1; m <= (e->tiny ? 1u : e->quick ? 2u : 3u); ++m)
+        for (m = 1; m <= (e->quick ? 2u : 3u); ++m)
             for (d = 0; d < 3; ++d) {
                 size_t n = m * tile + d - 1;
-                if (e->tiny && d != 1) continue;
+                if (e->tiny && (d != 1 || m != 2)) continue;
                 test_sort_case(e->cs, kinds[k].t, n, d == 0 ? S_FEW : d == 1 ? S_RANDOM : S_REVERSED, 0, 0, 0,
                                (int)(d == 2), kinds[k].mode, (int)(m == 2), 0);
             }
