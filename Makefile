@@ -488,8 +488,18 @@ dynamic-check: deps | $(BUILD)
 # loading, the sanitizers, kernels under oclgrind, the other OpenCL
 # implementations, fault injection, threads, a bounded fuzz run, valgrind,
 # CMake and pkg-config, the MPI distributed sort with 1-8 ranks.
-extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check mpi-test
+# The fault injection is one process on one core for minutes; the checks
+# after it (EXTRA_LANE) are each one process or a few small ones (a libFuzzer
+# run of fixed length, valgrind, compiles): the two run side by side, one per
+# core (make -j2: faults, and EXTRA_LANE one target after another), each
+# target's output printed whole when it ends (--output-sync).
+EXTRA_LANE = threads fuzz valgrind cmake-check mpi-test
+extra-checks: dynamic-check sanitize oclgrind portability
+	@$(MAKE) --no-print-directory -j2 --output-sync=target faults extra-lane
 	@echo "make extra-checks: all passed"
+.PHONY: extra-lane
+extra-lane:
+	@for t in $(EXTRA_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # What CI runs (.ci/run): make test, the program cache runs, the demo, then
 # extra-checks; within 45 minutes on two cores from empty caches.
