@@ -246,19 +246,25 @@ sanitize: | $(BUILD)
 # oclgrind calls itself a CPU, so the sort runs its CPU kernels (serial
 # scatter, emulated one-sweep); the sort's types case runs again with
 # CLSORT_TILE=4:1024 for the work-group kernel GPUs use (radix_reorder).
+# Each unit is one part on one path (tests/oclgrind_units.sh): every case of
+# every part runs on the paths it runs on in one --tiny run, nothing twice.
 OCLGRIND_DIR    = $(BUILD)/oclgrind
 OCLGRIND        = $(OCLGRIND_DIR)/bin/oclgrind
 OCLGRIND_URL    = http://deb.debian.org/debian/pool/main/o/oclgrind/oclgrind_21.10.orig.tar.gz
 OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62cc
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
-# Each part is a process of its own; with --data-races oclgrind runs one
-# thread, so the parts run two at a time (xargs -P), the longest first (the
-# radix part, one process per path), then tile4 (the radix types case again
-# with CLSORT_TILE=4:1024, the GPU's radix_reorder) and every other part of
-# TEST_PARTS.
-OCLGRIND_SLOW   = reduce bitonic
-OCLGRIND_PARTS  = radix-portable radix-lookback $(OCLGRIND_SLOW) tile4 \
-  $(filter-out radix $(OCLGRIND_SLOW),$(TEST_PARTS))
+# Each unit is a process of its own (PART-portable, PART-lookback, or PART
+# for budget and stress, whose cases make their own contexts; tile4-PATH: the
+# radix types case again with CLSORT_TILE=4:1024, the GPU's radix_reorder);
+# with --data-races oclgrind runs one thread, so the units run two at a time
+# (xargs -P), the longest first (OCLGRIND_FIRST, in the order of their
+# measured seconds under oclgrind on two cores: 2 lanes end together when the
+# last ones are the shortest), then every other unit in the part order.
+# One process per path: a part's two paths no longer run one after the
+# other in one lane (the api part, both paths in one process and listed
+# late, ran alone on one core for its last minutes).
+OCLGRIND_FIRST  = radix-lookback tree-portable radix-portable stress bitonic-portable budget \
+  tile4-portable tile4-lookback select-portable reduce-portable reduce-lookback
 OCLGRIND_JOBS  ?= 2
 
 $(OCLGRIND): tests/oclgrind-shadow.patch | $(BUILD)
@@ -285,9 +291,11 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	    "i5 switch: $$w (0 expected)"; \
 	  [ "$$n" = 0 ] && [ "$$p" -gt 0 ] && [ "$$w" = "0 of 128 work-items wrong" ]
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
-	  printf '%s\n' $(OCLGRIND_PARTS) | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'case @ in tile4) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix --filter radix/types;; \
-	      radix-*) p=@; $(OCLGRIND_RUN) radix --path $${p#radix-};; *) $(OCLGRIND_RUN) @;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
+	  units=$$(tests/oclgrind_units.sh ./$(BUILD)/test_clsort $(OCLGRIND_FIRST)) || exit 1; \
+	  printf '%s\n' $$units | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
+	    'u=@; case $$u in tile4-*) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix --filter radix/types --path $${u#tile4-};; \
+	      *-portable|*-lookback) $(OCLGRIND_RUN) $${u%-*} --path $${u##*-};; \
+	      *) $(OCLGRIND_RUN) $$u;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \
 	  if grep -qE "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group divergence|Oclgrind - )" $(BUILD)/oclgrind.log; then \
 	    echo "oclgrind reported problems:"; grep -m 40 -A 6 -E "^(Uninitialized|Read-write|Write-write|Invalid|Controlflow|Work-group)" $(BUILD)/oclgrind.log; exit 1; \
@@ -480,8 +488,18 @@ dynamic-check: deps | $(BUILD)
 # loading, the sanitizers, kernels under oclgrind, the other OpenCL
 # implementations, fault injection, threads, a bounded fuzz run, valgrind,
 # CMake and pkg-config, the MPI distributed sort with 1-8 ranks.
-extra-checks: dynamic-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check mpi-test
+# The fault injection is one process on one core for minutes; the checks
+# after it (EXTRA_LANE) are each one process or a few small ones (a libFuzzer
+# run of fixed length, valgrind, compiles): the two run side by side, one per
+# core (make -j2: faults, and EXTRA_LANE one target after another), each
+# target's output printed whole when it ends (--output-sync).
+EXTRA_LANE = threads fuzz valgrind cmake-check mpi-test
+extra-checks: dynamic-check sanitize oclgrind portability
+	@$(MAKE) --no-print-directory -j2 --output-sync=target faults extra-lane
 	@echo "make extra-checks: all passed"
+.PHONY: extra-lane
+extra-lane:
+	@for t in $(EXTRA_LANE); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 # What CI runs (.ci/run): make test, the program cache runs, the demo, then
 # extra-checks; within 45 minutes on two cores from empty caches.
