@@ -562,7 +562,9 @@
  *           together, the keys are counted per value (65536 counters, a
  *           tile's in local memory) and radix_fill16 writes each value's
  *           run; not with the CPUs' serial tiles, whose second scatter pass
- *           costs less.
+ *           costs less, and with one-sweep passes only from 2^24 keys on
+ *           (below, the two one-sweep passes are three launches against the
+ *           fill's five: 0.054 against 0.085 ms at 2^20 on an H200).
  *             Key bits: like CUB, [begin_bit, end_bit) of the key's image
  *           (below) is sorted on, default the whole key; Helluy's b is end_bit.
  *           Bits outside the range do not affect the order and are kept.
@@ -1143,6 +1145,8 @@ typedef struct clsort_test_hooks {
                                    256 .. 2^32 - 1 = that many passes (CLSORT_LOOP_BUDGET "off" or a number) */
     unsigned max_programs;      /* programs the context keeps before it releases the least recently used:
                                    0 = 96, else 8 .. 96; a few make the release and rebuild easy to test */
+    int fill16_any_size;        /* 16-bit keys take radix_fill16 at every size where one-sweep passes run,
+                                   not only from 2^24 keys on: so that small tests reach it there */
     unsigned tree_group_stack;  /* words of the Barnes-Hut group walk's stack: 0 = 2048, else 2 .. 2048; a
                                    small one ends group walks early, so that their per-body fallback runs */
 } clsort_test_hooks;
@@ -4944,7 +4948,7 @@ static int clsort__scan_wide_device(const clsort__profile *d) { return d->gpu; }
 static void clsort__scan_shape(const clsort_context *ctx, size_t elem, size_t stage_elem, size_t *wg, size_t *items)
 {
     size_t w = 256, it = elem == 8 ? 8 : 16;
-    if (stage_elem == 0 && clsort__scan_wide_device(&ctx->dev)) it *= 2;
+    if (stage_elem == 0 && elem == 4 && clsort__scan_wide_device(&ctx->dev)) it *= 2;
     if (ctx->dev.serial_groups) w = 4, it *= 64;
     if (ctx->tuning.tile_wg) {
         w = ctx->tuning.tile_wg;
@@ -5160,6 +5164,7 @@ typedef struct clsort__split_plan {
     clsort_split_desc d;
     size_t key_size;
     cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT */
+    int split;       /* clsort_split's plan (its own tile on GPUs: clsort__split_shape) */
 } clsort__split_plan;
 
 static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
@@ -5220,10 +5225,16 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
 }
 
 /* The flag-counting program: T = uint tile scans of 0/1 flags loaded from
- * SRC_T, with the keys (and values) staged through ELEM_T. */
+ * SRC_T, with the keys (and values) staged through ELEM_T. GPUs: enumerate
+ * and pack of keys alone keep 256 x 16; split and anything with values take
+ * 256 x 8, measured on an H200 at 2^28 (bench/RESULTS.md, split): split
+ * 1.56 against 2.31 ms, pack of pairs 2.39 against 2.50, where pack of keys
+ * alone took 1.84 against 1.27. A CLSORT_TILE tile is kept as given. */
 static void clsort__split_shape(const clsort_context *ctx, const clsort__split_plan *a, size_t *wg, size_t *items)
 {
     clsort__scan_shape(ctx, 4, (a->key_size == 8 || a->d.value_size == 8) ? 8 : 4, wg, items);
+    if (clsort__scan_wide_device(&ctx->dev) && !ctx->tuning.tile_wg && (a->split || a->d.value_size) && *items > 1)
+        *items >>= 1;
 }
 
 /* lookback: with the look-back kernels (the look-back path; pack takes
@@ -5285,6 +5296,8 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     CLSORT__TRY(clsort__split_program(ctx, &a, &p));
     if (clsort__lookback(ctx) && !clsort__pack_lookback(ctx, &a, n))
         CLSORT__TRY(clsort__split_program_for(ctx, &a, 0, &p));
+    a.split = 1; /* clsort_split's tile (the same program where the shapes agree) */
+    CLSORT__TRY(clsort__split_program(ctx, &a, &p));
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
@@ -5476,6 +5489,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
+    a.split = 1;
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
@@ -5909,6 +5923,14 @@ static int clsort__onesweep_chosen(const clsort_context *ctx)
     return clsort__radix_onesweep_device(&ctx->dev);
 }
 
+/* 16-bit keys after a one-sweep pass: the count and fill (five launches)
+ * against a second one-sweep pass (three). On an H200 (bench/RESULTS.md,
+ * radix sort) the second pass ran faster up to 2^23 keys (0.054 against
+ * 0.085 ms at 2^20), even at 2^24, and the fill faster from 2^25 (2.94
+ * against 3.45 ms at 2^28): the fill from 2^24 keys, runs of 256 keys per
+ * value on average. */
+#define CLSORT__FILL16_ONESWEEP_MIN ((size_t)1 << 24)
+
 /* Validates the descriptor and decides passes, kernels, shape and scratch. */
 static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size_t n, const clsort_sort_desc *desc,
                                        clsort__sort_plan *pl)
@@ -5976,9 +5998,11 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     /* 16-bit keys alone, all bits, 2 passes of 8: the second pass becomes a
      * count per key value (65536 counters) and a fill of the runs, which
      * rank nothing; not with serial tiles (one work-item per tile, the CPUs'
-     * default), whose scatter pass measured cheaper than the extra count */
+     * default), whose scatter pass measured cheaper than the extra count, and
+     * after a one-sweep pass only from CLSORT__FILL16_ONESWEEP_MIN keys */
     pl->fill16 = !pl->single && !pl->stream_size && width == 16 && pl->begin == 0 && pl->end == 16 && pl->passes == 2 &&
-                 pl->pass_bits == 8 && pl->wg > 1;
+                 pl->pass_bits == 8 && pl->wg > 1 &&
+                 (!pl->onesweep || n >= CLSORT__FILL16_ONESWEEP_MIN || ctx->tuning.testing.fill16_any_size);
     tile = pl->wg * pl->items;
     pl->groups = (n + tile - 1) / tile;
     pl->counts = ((size_t)1 << pl->pass_bits) * pl->groups;

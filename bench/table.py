@@ -19,7 +19,10 @@ and manifest.txt (commit, command, driver, device, date). Older raw files of
 the same formats (a clsort .jsonl and a peer .txt) can be given as DIR too:
 a file stands for a folder holding it alone.
 
-Ratio = peer time / clsort time (above 1: clsort is faster). Floor = the
+Ratio = peer time / clsort time (above 1: clsort is faster). clsort's times
+are host-clock times (bench/bench.c); the peer's are CUDA-event times, and
+where the peer also printed its host-clock time (bench/peers/peer_timing.cuh)
+the table adds it and the same-clock ratio. Floor = the
 row's bytes per item at the copy rate of the same run (the "copy" row: 8 B
 per u32 read and written), or for N-body 20 flops per interaction at the
 device's FP32 peak; "% of floor" = floor time / measured time."""
@@ -126,6 +129,9 @@ def clsort_rows(paths, name_filter=is_clsort_file):
     return rows, device
 
 
+HOST = " host"  # peer_rows' suffix for a peer's host-clock time
+
+
 def peer_rows(paths):
     """peer name -> {n: ms} from every peer .txt of the folder (and old raw peer files)."""
     rows = {}
@@ -140,6 +146,8 @@ def peer_rows(paths):
             elif len(x) >= 4 and x[1].isdigit() and not x[0].startswith("#"):
                 try:
                     rows.setdefault(x[0], {})[int(x[1])] = float(x[2])
+                    if "host" in x[4:-1]:  # the same call on clsort's clock (bench/peers/peer_timing.cuh)
+                        rows.setdefault(x[0] + HOST, {})[int(x[1])] = float(x[x.index("host", 4) + 1])
                 except ValueError:
                     pass
     return rows
@@ -159,7 +167,7 @@ def manifest(path):
 def best_peer(key, n, peers):
     best = None
     for cand in PEERS.get(key, []):
-        names = [p for p in peers if re.fullmatch(cand[3:], p)] if cand.startswith("re:") else [cand]
+        names = [p for p in peers if not p.endswith(HOST) and re.fullmatch(cand[3:], p)] if cand.startswith("re:") else [cand]
         for name in names:
             ms = peers.get(name, {}).get(n)
             if ms is not None and (best is None or ms < best[1]):
@@ -200,14 +208,18 @@ def peers_table(path):
     peers = peer_rows(fs)
     out = []
     if ours:
-        out.append("| row | n | clsort ms | clsort | best peer configuration | peer ms | ratio | % of floor |")
-        out.append("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |")
+        host = any(k.endswith(HOST) for k in peers)
+        out.append("| row | n | clsort ms | clsort | best peer configuration | peer ms | ratio |" +
+                   (" peer host-clock ms | same-clock ratio |" if host else "") + " % of floor |")
+        out.append("| --- | --- | ---: | ---: | --- | ---: | ---: |" + (" ---: | ---: |" if host else "") + " ---: |")
         for key in sorted(ours, key=lambda k: (k[0] != "copy", k[0], k[1], k[2])):
             ms = ours[key]
             bp = best_peer(key[:2], key[2], peers)
-            out.append("| %s/%s | 2^%d | %.4f | %s | %s | %s | %s | %s |" % (
+            hms = peers.get(bp[0] + HOST, {}).get(key[2]) if bp else None
+            out.append("| %s/%s | 2^%d | %.4f | %s | %s | %s | %s |%s %s |" % (
                 key[0], key[1], log2(key[2]), ms, fmt_rate(key, key[2], ms), bp[0] if bp else "-",
                 "%.4f" % bp[1] if bp else "-", "%.2fx" % (bp[1] / ms) if bp else "-",
+                (" %s | %s |" % ("%.4f" % hms if hms else "-", "%.2fx" % (hms / ms) if hms else "-")) if host else "",
                 floor_pct(key, key[2], ms, ours, device, peers)))
     out += tree_table(fs) + coldstart_table(fs) + mpi_tables(fs) + test_lines(fs)
     if not out:

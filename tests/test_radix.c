@@ -553,15 +553,16 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
 }
 
 /* 16-bit keys alone (radix_fill16): dense values (a local window of
- * starts), sparse ones (the global search), one value, both signs. */
-static void test_sort_fill16(clsort_context *cs, int tiny)
+ * starts), sparse ones (the global search), one value, both signs. max_n:
+ * the largest size taken. */
+static void test_sort_fill16(clsort_context *cs, int tiny, size_t max_n)
 {
     static const size_t fn16[] = {2, 4097, 16385, 65537, 300007};
     static const int fd[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_AND3};
     size_t k;
     int di;
     for (k = 0; k < sizeof fn16 / sizeof fn16[0]; ++k) {
-        if (tiny && fn16[k] > 5000) continue;
+        if ((tiny && fn16[k] > 5000) || fn16[k] > max_n) continue;
         for (di = 0; di < (int)(sizeof fd / sizeof fd[0]); ++di) {
             if (fn16[k] > 70000 && fd[di] != S_RANDOM && fd[di] != S_FEW) continue;
             test_sort_case(cs, di % 2 ? CLSORT_I16 : CLSORT_U16, fn16[k], fd[di], 0, 0, 0, (int)((k + (size_t)di) % 2),
@@ -799,7 +800,28 @@ static void test_narrow_refusals(clsort_context *cs)
 
 static void radix_narrow(const test_env *e) { test_sort_narrow(e->cs, e->sizes, e->nsizes, e->tiny, e->quick, e); }
 static void radix_narrow_more(const test_env *e) { test_sort_narrow_more(e->cs, e->tiny, e); }
-static void radix_fill16(const test_env *e) { test_sort_fill16(e->cs, e->tiny); }
+/* 16-bit keys alone: the plan's choice, then on the look-back path with
+ * one-sweep passes forced on, both of their routes: below 2^24 keys two
+ * one-sweep passes, and the fill after one (tuning.testing.fill16_any_size),
+ * which the plan takes only from 2^24 keys on. */
+static void radix_fill16(const test_env *e)
+{
+    int k;
+    test_sort_fill16(e->cs, e->tiny, (size_t)-1);
+    if (clsort_context_path(e->cs) != CLSORT_PATH_LOOKBACK) return;
+    for (k = 0; k < 2; ++k) {
+        clsort_tuning t;
+        clsort_context *cs;
+        memset(&t, 0, sizeof t);
+        t.onesweep = CLSORT_ONESWEEP_ON;
+        t.testing.fill16_any_size = k;
+        cs = tuned_context(e->cs, &t, k ? "context with one-sweep passes and fill16_any_size"
+                                        : "context with one-sweep passes");
+        if (!cs) continue;
+        test_sort_fill16(cs, e->tiny, 70000);
+        clsort_destroy(cs);
+    }
+}
 static void radix_narrow_refusals(const test_env *e) { test_narrow_refusals(e->cs); }
 
 static void radix_large(const test_env *e)

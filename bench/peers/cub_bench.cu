@@ -1,5 +1,5 @@
-// Peer benchmark: CUB device-wide primitives on the GPU, timed with CUDA events (median of reps).
-// Usage: cub_bench log2N...   Prints: name N median_ms Mitems_per_s
+// Peer benchmark: CUB device-wide primitives on the GPU, timed on both clocks (peer_timing.cuh).
+// Usage: cub_bench log2N...   Prints: name N median_ms Mitems_per_s host host_median_ms
 // Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o build/cub_bench bench/peers/cub_bench.cu
 #include <cub/cub.cuh>
 #include <thrust/iterator/zip_iterator.h>
@@ -8,6 +8,7 @@
 #include <vector>
 #include <algorithm>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "peer_timing.cuh"
 
 __global__ void fill(unsigned *k, unsigned *v, unsigned *f, size_t n, unsigned seed) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -21,12 +22,6 @@ struct AboveHalf {
 struct PairAboveHalf {
     __device__ bool operator()(const thrust::tuple<unsigned, unsigned> &kv) const { return thrust::get<0>(kv) > 0x80000000u; }
 };
-template <class F> float med(F f, int reps) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    std::vector<float> t; f(); CK(cudaDeviceSynchronize());
-    for (int i = 0; i < reps; i++) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-    std::sort(t.begin(), t.end()); return t[t.size() / 2];
-}
 int main(int argc, char **argv) {
     for (int ai = 1; ai < argc; ai++) {
         size_t n = (size_t)1 << atoi(argv[ai]);
@@ -50,21 +45,21 @@ int main(int argc, char **argv) {
         int reps = 21;
         int bits[] = {32, 16, 10};
         for (int b : bits) {
-            float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k, k2, n, 0, b); }, reps);
-            printf("cub_sortkeys_u32_b%d %zu %.4f %.1f\n", b, n, ms, n / (ms * 1e3));
+            peer_ms ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k, k2, n, 0, b); }, reps);
+            char name[64]; snprintf(name, sizeof name, "cub_sortkeys_u32_b%d", b); row(name, n, ms);
             ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, b); }, reps);
-            printf("cub_sortpairs_u32_b%d %zu %.4f %.1f\n", b, n, ms, n / (ms * 1e3));
+            snprintf(name, sizeof name, "cub_sortpairs_u32_b%d", b); row(name, n, ms);
         }
-        float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k64, k64b, n); }, reps);
-        printf("cub_sortkeys_u64 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        peer_ms ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k64, k64b, n); }, reps);
+        row("cub_sortkeys_u64", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceScan::ExclusiveSum(tmp, s, k, o, n); }, reps);
-        printf("cub_exclusive_sum_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_exclusive_sum_u32", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, k, f, o, nsel, n); }, reps);
-        printf("cub_select_flagged_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_select_flagged_u32", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceSelect::If(tmp, s, k, o, nsel, n, AboveHalf()); }, reps);
-        printf("cub_select_if_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_select_if_u32", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceSelect::If(tmp, s, kv_in, kv_out, nsel, n, PairAboveHalf()); }, reps);
-        printf("cub_select_if_u32_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_select_if_u32_u32", n, ms);
         {   // comparison sort and segmented sort (fixed 1024-key segments): the anchors for bitonic sort
             size_t tm = 0, ts = 0; int nseg = (int)(n / 1024); int *offs; CK(cudaMalloc(&offs, (nseg + 1) * sizeof(int)));
             std::vector<int> ho(nseg + 1); for (int i = 0; i <= nseg; i++) ho[i] = i * 1024;
@@ -73,14 +68,14 @@ int main(int argc, char **argv) {
             cub::DeviceMergeSort::SortKeysCopy(nullptr, tm, k, k2, (int64_t)n, lt);
             cub::DeviceSegmentedSort::SortKeys(nullptr, ts, k, k2, (int64_t)n, nseg, offs, offs + 1);
             void *tmp2; CK(cudaMalloc(&tmp2, std::max(tm, ts)));
-            float m1 = med([&] { size_t s = tm; cub::DeviceMergeSort::SortKeysCopy(tmp2, s, k, k2, (int64_t)n, lt); }, reps);
-            printf("cub_mergesort_u32 %zu %.4f %.1f\n", n, m1, n / (m1 * 1e3));
-            float m2 = med([&] { size_t s = ts; cub::DeviceSegmentedSort::SortKeys(tmp2, s, k, k2, (int64_t)n, nseg, offs, offs + 1); }, reps);
-            printf("cub_segsort1024_u32 %zu %.4f %.1f\n", n, m2, n / (m2 * 1e3));
+            peer_ms m1 = med([&] { size_t s = tm; cub::DeviceMergeSort::SortKeysCopy(tmp2, s, k, k2, (int64_t)n, lt); }, reps);
+            row("cub_mergesort_u32", n, m1);
+            peer_ms m2 = med([&] { size_t s = ts; cub::DeviceSegmentedSort::SortKeys(tmp2, s, k, k2, (int64_t)n, nseg, offs, offs + 1); }, reps);
+            row("cub_segsort1024_u32", n, m2);
             cudaFree(tmp2); cudaFree(offs);
         }
         ms = med([&] { CK(cudaMemcpyAsync(o, k, n * 4, cudaMemcpyDeviceToDevice)); }, reps);
-        printf("cuda_copy_u32 %zu %.4f %.1f GB/s\n", n, ms, 8.0 * n / (ms * 1e6));
+        printf("cuda_copy_u32 %zu %.4f %.1f GB/s host %.4f\n", n, ms.ms, 8.0 * n / (ms.ms * 1e6), ms.host_ms);
         cudaFree(k); cudaFree(v); cudaFree(f); cudaFree(k2); cudaFree(v2); cudaFree(o); cudaFree(nsel); cudaFree(k64); cudaFree(k64b); cudaFree(tmp);
     }
 }

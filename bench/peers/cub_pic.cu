@@ -1,5 +1,5 @@
 // Peer for particle binning: the same re-binning built from CUB on
-// the GPU, timed with CUDA events (median of 21 after a warm-up).
+// the GPU, timed on both clocks (peer_timing.cuh; median of 21 after a warm-up).
 //   cub_pic log2N...     prints: name N median_ms Mitems_per_s
 // Particles: float4 positions, x and y uniform in the unit square, a 32 x 32
 // periodic grid (cell = floor(32 x) + 32 floor(32 y)), as clsort's bench "bin" rows.
@@ -15,6 +15,7 @@
 #include <vector>
 #include <algorithm>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "peer_timing.cuh"
 
 __global__ void fill_pos(float4 *p, size_t n, unsigned seed) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -42,12 +43,6 @@ __global__ void offsets(const unsigned *k, size_t n, unsigned cells, unsigned *o
     while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (k[m] < c) lo = m + 1; else hi = m; }
     off[c] = (unsigned)lo;
 }
-template <class F> float med(F f, int reps) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    std::vector<float> t; f(); CK(cudaDeviceSynchronize());
-    for (int i = 0; i < reps; i++) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-    std::sort(t.begin(), t.end()); return t[t.size() / 2];
-}
 int main(int argc, char **argv) {
     for (int ai = 1; ai < argc; ai++) {
         size_t n = (size_t)1 << atoi(argv[ai]);
@@ -63,18 +58,18 @@ int main(int argc, char **argv) {
         cub::DeviceRadixSort::SortPairs(nullptr, tb, k, k2, v, v2, n, 0, 10);
         CK(cudaMalloc(&tmp, tb));
         int reps = 21;
-        float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, 10);
+        peer_ms ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, 10);
                              gather4<<<blocks, 256>>>(pos, pos2, v2, n); }, reps);
-        printf("cub_sortpairs10_gather_f4 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_sortpairs10_gather_f4", n, ms);
         ms = med([&] { cell_keys<<<blocks, 256>>>(pos, k, v, n);
                        size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, 10);
                        gather4<<<blocks, 256>>>(pos, pos2, v2, n);
                        offsets<<<(1025 + 255) / 256, 256>>>(k2, n, 1024, off); }, reps);
-        printf("cub_bin_whole %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_bin_whole", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k, k2, v, v2, n, 0, 10); }, reps);
-        printf("cub_sortpairs_u32_b10 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_sortpairs_u32_b10", n, ms);
         ms = med([&] { gather4<<<blocks, 256>>>(pos, pos2, v2, n); }, reps); /* v2: the sorted permutation */
-        printf("cub_gather_f4 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_gather_f4", n, ms);
         std::vector<unsigned> hk(n), ho(1025);
         CK(cudaMemcpy(hk.data(), k2, n * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(ho.data(), off, 1025 * 4, cudaMemcpyDeviceToHost));

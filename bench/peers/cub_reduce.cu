@@ -1,6 +1,6 @@
 // Peer for the reduction family: the CUB counterparts of clsort's bench rows reduce,
 // segmented_scan, scan_by_key, segmented_reduce, reduce_by_key, run_length_encode, unique and
-// histogram, on the same data shapes, timed with CUDA events (median of 21 after a warm-up).
+// histogram, on the same data shapes, timed on both clocks (peer_timing.cuh; median of 21 after a warm-up).
 //   cub_reduce log2N...     prints: name N median_ms Mitems_per_s   (as cub_bench, for compare.py)
 // Data: random u32 values; segments start with probability 1/1000 (mean length 1000), given as
 // run keys (the segment index, for the by-key rows) and as offsets (segmented reduce).
@@ -19,6 +19,7 @@
 #include <vector>
 #include <algorithm>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "peer_timing.cuh"
 
 __device__ unsigned mix(unsigned x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16; return x; }
 
@@ -31,12 +32,6 @@ __global__ void fill(unsigned *v, unsigned *head, int *iota, size_t n, unsigned 
 }
 __global__ void close_offsets(int *off, const int *count, int n) { off[0] = 0; off[*count + 1] = n; }
 
-template <class F> float med(F f, int reps) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    std::vector<float> t; f(); CK(cudaDeviceSynchronize());
-    for (int i = 0; i < reps; i++) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-    std::sort(t.begin(), t.end()); return t[t.size() / 2];
-}
 
 int main(int argc, char **argv) {
     for (int ai = 1; ai < argc; ai++) {
@@ -67,13 +62,13 @@ int main(int argc, char **argv) {
         nseg += 1;
         size_t ts = 0; cub::DeviceSegmentedReduce::Sum(nullptr, ts, v, vo, nseg, off, off + 1);
         void *tmp2; CK(cudaMalloc(&tmp2, ts + 256));
-        float ms;
-#define ROW(name, call) ms = med([&] { size_t s = tb; call; }, reps); printf("%s %zu %.4f %.1f\n", name, n, ms, n / (ms * 1e3))
+        peer_ms ms;
+#define ROW(name, call) ms = med([&] { size_t s = tb; call; }, reps); row(name, n, ms)
         ROW("cub_reduce_sum_u32", cub::DeviceReduce::Sum(tmp, s, v, (unsigned *)sum, ni));
         ROW("cub_inclusive_sum_u32", cub::DeviceScan::InclusiveSum(tmp, s, v, o, ni));
         ROW("cub_inclusive_sum_by_key_u32", cub::DeviceScan::InclusiveSumByKey(tmp, s, keys, v, o, ni));
         ms = med([&] { size_t s2 = ts; cub::DeviceSegmentedReduce::Sum(tmp2, s2, v, vo, nseg, off, off + 1); }, reps);
-        printf("cub_segmented_reduce_sum_u32 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_segmented_reduce_sum_u32", n, ms);
         ROW("cub_reduce_by_key_sum_u32", cub::DeviceReduce::ReduceByKey(tmp, s, keys, ko, v, vo, cnt, cuda::std::plus<unsigned>(), ni));
         ROW("cub_rle_encode_u32", cub::DeviceRunLengthEncode::Encode(tmp, s, keys, ko, vo, cnt, ni));
         ROW("cub_unique_u32", cub::DeviceSelect::Unique(tmp, s, keys, ko, cnt, ni));

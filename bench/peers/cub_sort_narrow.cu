@@ -1,5 +1,5 @@
 // Peer for the radix sort's 8- and 16-bit keys and 16-byte values:
-// CUB on the GPU, timed with CUDA events (median of 21 after a warm-up).
+// CUB on the GPU, timed on both clocks (peer_timing.cuh; median of 21 after a warm-up).
 //   cub_sort_narrow log2N...     prints: name N median_ms Mitems_per_s
 // Keys random from a fixed hash (as cub_bench.cu), all bits sorted:
 //   cub_sortkeys_u8          DeviceRadixSort::SortKeys, uint8_t keys
@@ -13,6 +13,7 @@
 #include <vector>
 #include <algorithm>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "peer_timing.cuh"
 
 __device__ unsigned mix(size_t i, unsigned seed) {
     unsigned x = (unsigned)i * 2654435761u ^ seed; x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
@@ -24,12 +25,6 @@ __global__ void fill(uint8_t *k8, uint16_t *k16, unsigned *k32, uint4 *v, size_t
     unsigned x = mix(i, seed);
     k8[i] = (uint8_t)(x >> 3); k16[i] = (uint16_t)(x >> 7); k32[i] = x;
     v[i] = make_uint4((unsigned)i, x, ~x, (unsigned)i ^ 0x5bd1e995u);
-}
-template <class F> float med(F f, int reps) {
-    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-    std::vector<float> t; f(); CK(cudaDeviceSynchronize());
-    for (int i = 0; i < reps; i++) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-    std::sort(t.begin(), t.end()); return t[t.size() / 2];
 }
 int main(int argc, char **argv) {
     for (int ai = 1; ai < argc; ai++) {
@@ -44,12 +39,12 @@ int main(int argc, char **argv) {
         CK(cub::DeviceRadixSort::SortPairs(nullptr, t3, k32, k32b, v, vb, n));
         size_t tb = std::max({t1, t2, t3}); CK(cudaMalloc(&tmp, tb));
         int reps = 21;
-        float ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k8, k8b, n); }, reps);
-        printf("cub_sortkeys_u8 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        peer_ms ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k8, k8b, n); }, reps);
+        row("cub_sortkeys_u8", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortKeys(tmp, s, k16, k16b, n); }, reps);
-        printf("cub_sortkeys_u16 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_sortkeys_u16", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceRadixSort::SortPairs(tmp, s, k32, k32b, v, vb, n); }, reps);
-        printf("cub_sortpairs_u32_v16 %zu %.4f %.1f\n", n, ms, n / (ms * 1e3));
+        row("cub_sortpairs_u32_v16", n, ms);
         CK(cudaGetLastError());
         cudaFree(k8); cudaFree(k8b); cudaFree(k16); cudaFree(k16b); cudaFree(k32); cudaFree(k32b); cudaFree(v); cudaFree(vb);
         cudaFree(tmp);
