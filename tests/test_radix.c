@@ -553,18 +553,20 @@ static void test_sort_narrow(clsort_context *cs, const size_t *sizes, size_t nsi
 }
 
 /* 16-bit keys alone (radix_fill16): dense values (a local window of
- * starts), sparse ones (the global search), one value, both signs. max_n:
- * the largest size taken. */
-static void test_sort_fill16(clsort_context *cs, int tiny, size_t max_n)
+ * starts), sparse ones (the global search), one value, both signs, at the
+ * sizes from min_n to max_n; few: at --tiny only random, few-distinct and
+ * extreme keys. */
+static void test_sort_fill16(clsort_context *cs, int tiny, size_t min_n, size_t max_n, int few)
 {
     static const size_t fn16[] = {2, 4097, 16385, 65537, 300007};
     static const int fd[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_AND3};
     size_t k;
     int di;
     for (k = 0; k < sizeof fn16 / sizeof fn16[0]; ++k) {
-        if ((tiny && fn16[k] > 5000) || fn16[k] > max_n) continue;
+        if ((tiny && fn16[k] > 5000) || fn16[k] < min_n || fn16[k] > max_n) continue;
         for (di = 0; di < (int)(sizeof fd / sizeof fd[0]); ++di) {
             if (fn16[k] > 70000 && fd[di] != S_RANDOM && fd[di] != S_FEW) continue;
+            if (few && tiny && fd[di] != S_RANDOM && fd[di] != S_FEW && fd[di] != S_EXTREMES) continue;
             test_sort_case(cs, di % 2 ? CLSORT_I16 : CLSORT_U16, fn16[k], fd[di], 0, 0, 0, (int)((k + (size_t)di) % 2),
                            M_KEYS, di % 3 == 1, di == 2);
         }
@@ -807,7 +809,7 @@ static void radix_narrow_more(const test_env *e) { test_sort_narrow_more(e->cs, 
 static void radix_fill16(const test_env *e)
 {
     int k;
-    test_sort_fill16(e->cs, e->tiny, (size_t)-1);
+    test_sort_fill16(e->cs, e->tiny, 0, (size_t)-1, 0);
     if (clsort_context_path(e->cs) != CLSORT_PATH_LOOKBACK) return;
     for (k = 0; k < 2; ++k) {
         clsort_tuning t;
@@ -818,7 +820,7 @@ static void radix_fill16(const test_env *e)
         cs = tuned_context(e->cs, &t, k ? "context with one-sweep passes and fill16_any_size"
                                         : "context with one-sweep passes");
         if (!cs) continue;
-        test_sort_fill16(cs, e->tiny, 70000);
+        test_sort_fill16(cs, e->tiny, 4097, 70000, 1); /* past one tile: the single-tile sort takes less */
         clsort_destroy(cs);
     }
 }
