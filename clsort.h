@@ -4941,8 +4941,9 @@ static const char *const clsort__scan_slot_status = "scan: look-back status";
  * work-items, and each barrier splits those loops: 4 work-items with 1024
  * serial items each ran scan 2.3x and pack 1.4x faster than 64 x 64 on PoCL.
  * tuning.tile_* overrides (8-byte elements take half the items). */
-/* GPUs: plain scans ran fastest with 32 KiB tiles (256 x 32 u32) on the
- * H100, twice the items of pack/split (bench/RESULTS.md). */
+/* GPUs: plain scans of 4-byte values ran fastest with 32 KiB tiles (256 x
+ * 32 u32) on the H100, twice the items of pack/split; 8-byte values keep
+ * 256 x 8 (u64 2^28: 2.17 ms against 2.78 at 256 x 16; bench/RESULTS.md). */
 static int clsort__scan_wide_device(const clsort__profile *d) { return d->gpu; }
 
 static void clsort__scan_shape(const clsort_context *ctx, size_t elem, size_t stage_elem, size_t *wg, size_t *items)
