@@ -260,9 +260,8 @@ OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD
 # (xargs -P), the longest first (OCLGRIND_FIRST, in the order of their
 # measured seconds under oclgrind on two cores: 2 lanes end together when the
 # last ones are the shortest), then every other unit in the part order.
-# One process per path: a part's two paths no longer run one after the
-# other in one lane (the api part, both paths in one process and listed
-# late, ran alone on one core for its last minutes).
+# One process per path, so that no part's two paths run one after the other
+# in one lane while the other core idles at the end.
 OCLGRIND_FIRST  = radix-lookback tree-portable radix-portable stress bitonic-portable budget \
   tile4-portable tile4-lookback select-portable reduce-portable reduce-lookback
 OCLGRIND_JOBS  ?= 2

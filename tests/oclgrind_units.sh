@@ -4,7 +4,7 @@
 # PART-lookback; a part whose cases make their own contexts, budget and
 # stress, as PART), and the radix types case with CLSORT_TILE=4:1024 on each
 # path (tile4-portable, tile4-lookback). Each unit is a process of its own,
-# so the two paths of a part no longer run one after the other in one.
+# so that a part's two paths can run on the two cores at once.
 # The units named after the program come first, in that order (the longest:
 # xargs then keeps both cores busy to the end), then the others in the part
 # order.
