@@ -26,6 +26,9 @@
  * drives this driver and an older one alike (bench/run_gpu.sh before-after):
  * BENCH_ONLY (a list in which the primitive's name must appear), BENCH_VARIANT
  * (a list in which the variant's name must appear), BENCH_RUNS, BENCH_HOST=0.
+ * BENCH_RADIX_BITS and BENCH_END_BIT set the digit width and the key's end bit
+ * of the sort rows u32_keys, u32_u32_pairs and u64_keys (digit-width sweeps;
+ * the rows keep their names).
  *
  * Data: random u32 keys from a fixed seed; flags with half set; 1024-key
  * segments and random 0..2047-key segments from device offsets (bitonic);
@@ -424,6 +427,14 @@ static int run_bin(clsort_context *cs, op_kind op, bufs *B, size_t n)
     return clsort_bin(cs, B->pos, n, &bd, NULL);
 }
 
+/* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment). */
+static void sort_sweep_knobs(clsort_sort_desc *so)
+{
+    const char *bits = getenv("BENCH_RADIX_BITS"), *end = getenv("BENCH_END_BIT");
+    if (bits) so->radix_bits = (unsigned)atoi(bits);
+    if (end) so->end_bit = (unsigned)atoi(end);
+}
+
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
 {
     clsort_scan_desc sd;
@@ -454,14 +465,20 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
         pd.bit = 7;
         return clsort_split(cs, B->a, B->b, n, &pd, &count, NULL);
-    case OP_SORT_U32: return clsort_sort(cs, B->a, B->b, n, &so, NULL);
+    case OP_SORT_U32:
+        sort_sweep_knobs(&so);
+        return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_PAIRS:
+        sort_sweep_knobs(&so);
         so.values_in = B->va;
         so.values_out = B->vb;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_B16: so.end_bit = 16; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_B10: so.end_bit = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
-    case OP_SORT_U64: so.type = CLSORT_U64; return clsort_sort(cs, B->a64, B->b64, n, &so, NULL);
+    case OP_SORT_U64:
+        so.type = CLSORT_U64;
+        sort_sweep_knobs(&so);
+        return clsort_sort(cs, B->a64, B->b64, n, &so, NULL);
     case OP_SORT_PERM: so.permutation = B->vb; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_TEMP: {
         size_t bytes = 0;

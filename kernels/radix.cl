@@ -325,14 +325,17 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
  * counter hist[passes << pass_bits]). The digit width and the passes are
  * arguments, so one program per key width serves every one-sweep sort of
  * that width (keys alone, pairs, any value size, any digit width up to 8
- * bits): on NVIDIA this kernel took more of ptxas's time (0.37-0.50 s) than
+ * bits; wider digits, one per HIST_WORDS): on NVIDIA this kernel took more of ptxas's time (0.37-0.50 s) than
  * the pass kernel, once in every sort program. Each work-group takes the
  * next tile from the counter until none is left, so that groups which start
  * late, or run beside fewer others, do less: with a fixed share each (tiles
  * g, g + groups, ...) the last wave of groups ran alone. Counters of every
- * pass in local memory: at most KEY_BYTES * 256 of them (8-bit digits; a
- * narrower digit needs more passes but fewer counters in all). */
+ * pass in local memory: at most KEY_BYTES * 256 of them for digits up to 8
+ * bits (a narrower digit needs more passes but fewer counters in all), and
+ * HIST_WORDS, set by the host, for wider ones. */
+#ifndef HIST_WORDS /* (the host sets it for digits of 9 bits or more: passes << pass_bits) */
 #define HIST_WORDS (KEY_BYTES * 256u)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_bits, uint passes, uint end,
@@ -400,10 +403,24 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
  * ballots and warp_sync a warp barrier, in inline PTX; otherwise both are
  * emulated with local memory and work-group barriers (slow, but the same
  * algorithm: that is what PoCL and oclgrind check; the host uses this form
- * on CPUs' look-back path only). Needs WG >= RADIX, WG a multiple of 32,
- * n < 2^30. */
+ * on CPUs' look-back path only). Needs WG a multiple of 32, n < 2^30.
+ *
+ * Digits wider than WG allows one per work-item (9-12 bits at WG = 256): the
+ * steps over digits take OS_DPW each, work-item l the digits l, l + WG, ...
+ * (consecutive work-items, consecutive counters and status words), and the
+ * warps' counters shrink to 16 bits (a warp counts at most 32 * ITEMS keys
+ * of a digit, and an offset is below TILE <= 65536), so that 8 warps of
+ * 2048 counters take 32 KiB, not 64. */
 #define OS_WARP 32u
 #define OS_WARPS (WG / OS_WARP)
+#define OS_DPW ((RADIX + WG - 1u) / WG)
+#if RADIX > 256
+typedef ushort os_count_t;
+typedef ushort os_digit_t;
+#else
+typedef uint os_count_t;
+typedef uchar os_digit_t;
+#endif
 #define OS_FLAG_AGG 0x40000000u
 #define OS_FLAG_PREFIX 0x80000000u
 #define OS_COUNT 0x3fffffffu
@@ -463,28 +480,38 @@ inline uint2 os_shfl_up2(uint2 x, uint delta, __local uint *sa, __local uint *sb
 }
 #endif
 
-/* Exclusive scan of two counts per digit at once (work-item d < RADIX holds
- * digit d's, the others give 0): a scan inside each warp by shuffles, then
- * each warp adds the totals of the warps before it (wt: 2 * OS_WARPS words).
- * On NVIDIA two work-group barriers, where a Blelloch scan of 256 takes 19
- * (two of those per tile made the 2^28 sort 5% slower). Ends with a barrier. */
-inline uint2 os_digit_scan2(uint2 x, __local uint *wt, __local uint *sa, __local uint *sb)
+/* Exclusive scan of two counts per digit at once, in place (x[i]: digit
+ * i * WG + lid's, 0 past RADIX): a scan inside each warp by shuffles, then
+ * each warp adds the totals of the warps before it and of the digits
+ * i' < i (wt: 2 * OS_WARPS * OS_DPW words). On NVIDIA two work-group
+ * barriers, where a Blelloch scan of 256 takes 19 (two of those per tile made
+ * the 2^28 sort 5% slower). Ends with a barrier. */
+inline void os_digit_scan2(uint2 *x, __local uint *wt, __local uint *sa, __local uint *sb)
 {
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
-    uint2 inc = x, pre = (uint2)(0u, 0u);
-    for (uint o = 1; o < OS_WARP; o <<= 1) {
-        uint2 y = os_shfl_up2(inc, o, sa, sb);
-        if (lane >= o) inc += y;
-    }
-    if (lane == OS_WARP - 1u) {
-        wt[2 * w] = inc.x;
-        wt[2 * w + 1] = inc.y;
+    uint2 inc[OS_DPW], carry = (uint2)(0u, 0u);
+    for (uint i = 0; i < OS_DPW; ++i) inc[i] = x[i];
+    for (uint o = 1; o < OS_WARP; o <<= 1)
+        for (uint i = 0; i < OS_DPW; ++i) {
+            uint2 y = os_shfl_up2(inc[i], o, sa, sb);
+            if (lane >= o) inc[i] += y;
+        }
+    if (lane == OS_WARP - 1u)
+        for (uint i = 0; i < OS_DPW; ++i) {
+            wt[2 * (i * OS_WARPS + w)] = inc[i].x;
+            wt[2 * (i * OS_WARPS + w) + 1] = inc[i].y;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < OS_DPW; ++i) {
+        uint2 pre = carry;
+        for (uint v = 0; v < OS_WARPS; ++v) { /* (constant bounds: unrolled) */
+            uint2 t = (uint2)(wt[2 * (i * OS_WARPS + v)], wt[2 * (i * OS_WARPS + v) + 1]);
+            if (v < w) pre += t;
+            carry += t;
+        }
+        x[i] = inc[i] - x[i] + pre;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint v = 0; v < OS_WARPS; ++v) /* (a constant bound: unrolled) */
-        if (v < w) pre += (uint2)(wt[2 * v], wt[2 * v + 1]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inc - x + pre;
 }
 
 /* The scratch of a one-sweep sort: the status words of a pass (tiles *
@@ -574,7 +601,7 @@ inline uint os_digit_at(const uint *rank, uint j, KEY_T key, uint shift, uint ma
  * only for tiles whose work-groups started before its own (the LB_REVERSE
  * test hook turns that around). Clears the warps' digit counters wh. Ends
  * with a barrier. */
-inline uint os_take_tile(__global volatile uint *status, uint groups, __local uint *wh, __local uint *tile_id)
+inline uint os_take_tile(__global volatile uint *status, uint groups, __local os_count_t *wh, __local uint *tile_id)
 {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
@@ -609,8 +636,8 @@ inline void os_load_keys(__global const KEY_T *wk, ulong wbase, uint lane, ulong
  * lower lanes). my: the warp's counter of each digit
  * (zero on entry), which ends as the warp's count of the digit. Ends with a
  * barrier. */
-inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __local uint *my, __local uint *scratch,
-                         uint *rank)
+inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __local os_count_t *my,
+                         __local uint *scratch, uint *rank)
 {
     const uint lt = (1u << lane) - 1u;
     for (uint j = 0; j < ITEMS; ++j) {
@@ -619,43 +646,57 @@ inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __loc
         os_warp_sync();
         uint old = my[d];
         os_warp_sync();
-        if ((peers & lt) == 0) my[d] = old + popcount(peers); /* the lowest lane of the peers */
+        if ((peers & lt) == 0) my[d] = (os_count_t)(old + popcount(peers)); /* the lowest lane of the peers */
         os_rank_put(rank, j, old + popcount(peers & lt), d);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Work-item d < RADIX: the tile's count of digit d, the sum of the warps'
- * counts (0 for the other work-items). */
-inline uint os_tile_digit_count(__local const uint *wh)
+/* The digits of this work-item: digit(i) for i < OS_DPW (RADIX or more for
+ * the work-items past the last digit). */
+inline uint os_digit(uint i) { return i * WG + (uint)get_local_id(0); }
+
+/* The pass's count of each of this work-item's digits (hist; 0 past RADIX). */
+inline void os_pass_counts(__global const uint *hist, uint *hist_d)
 {
-    const uint lid = (uint)get_local_id(0);
-    uint count = 0;
-    if (lid < RADIX)
-        for (uint v = 0; v < OS_WARPS; ++v) count += wh[v * RADIX + lid];
-    return count;
+    for (uint i = 0; i < OS_DPW; ++i) hist_d[i] = os_digit(i) < RADIX ? hist[os_digit(i)] : 0u;
 }
 
-/* Work-item d <= mask publishes its tile's count of digit d (tile 0's is
- * already its inclusive prefix). */
-inline void os_publish_count(__global volatile uint *status, uint g, uint count, uint mask)
+/* The tile's count of each of this work-item's digits, the sum of the warps'
+ * counts (0 past RADIX). */
+inline void os_tile_digit_count(__local const os_count_t *wh, uint *count)
 {
-    const uint lid = (uint)get_local_id(0);
-    if (lid < RADIX && lid <= mask)
-        OS_WRITE(&status[(ulong)g * RADIX + lid], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count);
+    for (uint i = 0; i < OS_DPW; ++i) {
+        const uint d = os_digit(i);
+        count[i] = 0;
+        if (d < RADIX)
+            for (uint v = 0; v < OS_WARPS; ++v) count[i] += wh[v * RADIX + d];
+    }
 }
 
-/* Work-item d < RADIX, for digit d whose keys start at local position start:
- * the warps' counts of d become where each warp's first key of digit d goes
- * in the tile. Ends with a barrier. */
-inline void os_warp_offsets(__local uint *wh, uint start)
+/* Each digit d <= mask of this work-item: its tile's count published (tile
+ * 0's is already its inclusive prefix). */
+inline void os_publish_count(__global volatile uint *status, uint g, const uint *count, uint mask)
 {
-    const uint lid = (uint)get_local_id(0);
-    if (lid < RADIX) {
-        for (uint v = 0; v < OS_WARPS; ++v) {
-            uint c = wh[v * RADIX + lid];
-            wh[v * RADIX + lid] = start;
-            start += c;
+    for (uint i = 0; i < OS_DPW; ++i)
+        if (os_digit(i) < RADIX && os_digit(i) <= mask)
+            OS_WRITE(&status[(ulong)g * RADIX + os_digit(i)], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count[i]);
+}
+
+/* Each digit d of this work-item, whose keys start at local position
+ * starts[i].x: the warps' counts of d become where each warp's first key of
+ * digit d goes in the tile. Ends with a barrier. */
+inline void os_warp_offsets(__local os_count_t *wh, const uint2 *starts)
+{
+    for (uint i = 0; i < OS_DPW; ++i) {
+        const uint d = os_digit(i);
+        uint start = starts[i].x;
+        if (d < RADIX) {
+            for (uint v = 0; v < OS_WARPS; ++v) {
+                uint c = wh[v * RADIX + d];
+                wh[v * RADIX + d] = (os_count_t)start;
+                start += c;
+            }
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -665,11 +706,11 @@ inline void os_warp_offsets(__local uint *wh, uint start)
  * digit in D), pos[j] = k[j]'s local position; my: the warp's offsets. Ends
  * with a barrier. */
 #ifdef HAS_VALUES
-#define OS_DIGITS_P , __local uchar *D
+#define OS_DIGITS_P , __local os_digit_t *D
 #else
 #define OS_DIGITS_P
 #endif
-inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask, __local const uint *my,
+inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask, __local const os_count_t *my,
                                   __local KEY_T *K OS_DIGITS_P, uint *pos)
 {
     for (uint j = 0; j < ITEMS; ++j) {
@@ -677,54 +718,65 @@ inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, 
         pos[j] = my[d] + os_rank_at(rank, j);
         K[pos[j]] = k[j];
 #ifdef HAS_VALUES
-        D[pos[j]] = (uchar)d;
+        D[pos[j]] = (os_digit_t)d;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* The look-back, work-item d <= mask for digit d, after os_publish_count:
- * adds up the published counts of d of the tiles before this one, newest
- * first, back to the newest inclusive prefix (with LB_FALLBACK counting a
- * tile's keys itself when it stays unpublished), and publishes its own
- * prefix (count: its tile's keys of digit d). Returns the keys of digit d in
- * the tiles before this one (0 for the other work-items). */
-inline uint os_look_back(__global volatile uint *status, uint g, uint count, uint mask,
-                         __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in)
+/* The look-back, for each digit d <= mask of this work-item, after
+ * os_publish_count: adds up the published counts of d of the tiles before
+ * this one, newest first, back to the newest inclusive prefix (with
+ * LB_FALLBACK counting a tile's keys itself when it stays unpublished), and
+ * publishes its own prefix (count[i]: its tile's keys of digit d). A
+ * work-item of several digits walks back over all of them at once, so their
+ * reads are in flight together, and publishes each as soon as it has it.
+ * excl[i]: the keys of digit d in the tiles before this one (0 for the
+ * other digits). */
+inline void os_look_back(__global volatile uint *status, uint g, const uint *count, uint mask,
+                         __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in, uint *excl)
 {
-    const uint lid = (uint)get_local_id(0);
-    uint excl = 0;
-    if (lid < RADIX && lid <= mask && g != 0) {
-        __global volatile uint *st = status + lid;
-        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
-        for (uint t = g; t > 0;) {
-            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
+    uint t[OS_DPW], idle[OS_DPW]; /* t: the tile to read next + 1 (0: done); idle: reads in a row that found it
+                                     unpublished */
+    uint walking = 0;             /* the digits still walking back */
+    for (uint i = 0; i < OS_DPW; ++i) {
+        excl[i] = 0;
+        idle[i] = 0;
+        t[i] = os_digit(i) < RADIX && os_digit(i) <= mask ? g : 0u;
+        walking += t[i] != 0;
+    }
+    while (walking) {
+        for (uint i = 0; i < OS_DPW; ++i) {
+            if (t[i] == 0) continue;
+            __global volatile uint *st = status + os_digit(i);
+            uint word = OS_READ(&st[(ulong)(t[i] - 1) * RADIX]);
             if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
 #ifdef LB_FALLBACK
-                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
-                    excl += os_tile_count(keys_in, t - 1, n, shift, mask, lid, kind_in, flip_in);
-                    idle = 0;
-                    --t;
+                if (++idle[i] >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
+                    excl[i] += os_tile_count(keys_in, t[i] - 1, n, shift, mask, os_digit(i), kind_in, flip_in);
+                    idle[i] = 0;
+                    --t[i];
                 }
 #endif
-                continue;
+            } else {
+                idle[i] = 0;
+                excl[i] += word & OS_COUNT;
+                t[i] = word & OS_FLAG_PREFIX ? 0u : t[i] - 1u;
             }
-            idle = 0;
-            excl += word & OS_COUNT;
-            if (word & OS_FLAG_PREFIX) break;
-            --t;
+            if (t[i] == 0) {
+                --walking;
+                OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[i] + count[i]));
+            }
         }
-        (void)idle;
-        OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl + count));
     }
 #ifndef LB_FALLBACK
+    (void)idle;
     (void)keys_in;
     (void)n;
     (void)shift;
     (void)kind_in;
     (void)flip_in;
 #endif
-    return excl;
 }
 
 /* The tile's keys out, in local order: runs of one digit go to consecutive
@@ -755,7 +807,7 @@ inline void os_write_keys(__local const KEY_T *K, __local const uint *out_base, 
  * every work-item has read its keys: the barrier) and out at the digit's
  * base (D). */
 inline void os_move_values(__global const VAL_T *wv, uint iota, ulong wbase, uint lane, ulong n, uint tile_n,
-                           const uint *pos, __local VAL_T *V, __local const uchar *D, __local const uint *out_base,
+                           const uint *pos, __local VAL_T *V, __local const os_digit_t *D, __local const uint *out_base,
                            __global VAL_T *vals_out)
 {
     const uint lid = (uint)get_local_id(0);
@@ -798,46 +850,66 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #endif
     __local KEY_T *K = (__local KEY_T *)buf;
 #ifdef HAS_VALUES
-    __local uchar D[TILE];                 /* digit at each local position (K is overwritten by values) */
+    __local os_digit_t D[TILE];            /* digit at each local position (K is overwritten by values) */
 #endif
+#if RADIX > 256
+    /* per warp and digit: count, then first local position (16 bits); then,
+     * once the keys are in local memory, the global position of local
+     * position 0 per digit (out_base, 32 bits) */
+    __local uint wh_words[OS_WARPS * RADIX / 2 > RADIX ? OS_WARPS * RADIX / 2 : RADIX];
+    __local os_count_t *wh = (__local os_count_t *)wh_words;
+    __local uint *out_base = wh_words;
+#else
     __local uint wh[OS_WARPS * RADIX];     /* per warp and digit: count, then first local position */
     __local uint out_base[RADIX];          /* global position of local position 0, per digit */
+#endif
     __local uint s[PAD(WG) + 1];
     __local uint scratch[WG];
-    __local uint wt[2 * OS_WARPS];
+    __local uint wt[2 * OS_WARPS * OS_DPW];
     __local uint tile_id;
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
     const uint mask = (1u << bits) - 1u;
     const uint groups = (uint)get_num_groups(0);
+    uint hist_d[OS_DPW]; /* the pass's count of each digit of this work-item */
     LB_SPARE_CLEAR();
     /* digit d's count in the pass: scanned with the tile's own counts below,
      * into the digit's first output position (every tile does it: RADIX
-     * reads, no launch) */
-    const uint hist_d = lid < RADIX ? hist[lid] : 0u;
+     * reads, no launch); one digit a work-item reads it early, behind the
+     * ranking, more after it (registers) */
+#if OS_DPW == 1
+    os_pass_counts(hist, hist_d);
+#endif
     n = DEVICE_N(n);
     const uint g = os_take_tile(status, groups, wh, &tile_id);
     const ulong base = (ulong)g * TILE, wbase = base + (ulong)w * (OS_WARP * ITEMS);
     IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with keys waits on a later one) */
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
-    __local uint *my = wh + w * RADIX; /* this warp's counter of each digit, then its offsets */
+    __local os_count_t *my = wh + w * RADIX; /* this warp's counter of each digit, then its offsets */
     KEY_T k[ITEMS];
-    uint rank[OS_RANK_WORDS], pos[ITEMS];
+    uint rank[OS_RANK_WORDS], pos[ITEMS], tile_total[OS_DPW], count[OS_DPW], excl[OS_DPW];
+    uint2 starts[OS_DPW]; /* .x: the digit's first local position, .y: its first output position */
 
     os_load_keys(keys_in + wbase + lane, wbase, lane, n, tile_n == TILE, kind_in, flip_in, k);
     os_rank_keys(k, lane, shift, mask, my, scratch, rank);
-    const uint tile_total = os_tile_digit_count(wh); /* with the padding keys: places them locally */
-    const uint count = lid == mask ? tile_total - (TILE - tile_n) : tile_total; /* published without them */
+#if OS_DPW > 1
+    os_pass_counts(hist, hist_d);
+#endif
+    os_tile_digit_count(wh, tile_total); /* with the padding keys: places them locally */
+    for (uint i = 0; i < OS_DPW; ++i) { /* published without them */
+        count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i];
+        starts[i] = (uint2)(tile_total[i], hist_d[i]);
+    }
     os_publish_count(status, g, count, mask);
-    /* .x: the digit's first local position, .y: its first output position */
-    const uint2 starts = os_digit_scan2((uint2)(tile_total, hist_d), wt, scratch, s);
-    os_warp_offsets(wh, starts.x);
+    os_digit_scan2(starts, wt, scratch, s);
+    os_warp_offsets(wh, starts);
     os_scatter_keys_local(k, rank, shift, mask, my, K
 #ifdef HAS_VALUES
                           , D
 #endif
                           , pos);
-    const uint excl = os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in);
-    if (lid < RADIX) out_base[lid] = starts.y + excl - starts.x;
+    os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in, excl);
+    for (uint i = 0; i < OS_DPW; ++i)
+        if (os_digit(i) < RADIX) out_base[os_digit(i)] = starts[i].y + excl[i] - starts[i].x;
     barrier(CLK_LOCAL_MEM_FENCE);
     os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES

@@ -405,28 +405,35 @@ static void radix_onesweep_knob(const test_env *e)
 /* The one-sweep tile's edges on the look-back path: n one key short of 1,
  * 2 (and, but at --quick, 3) tiles of the tile the plan takes, exactly that,
  * and one key more, for 4-byte keys alone, with 4-byte values, with the
- * permutation, and 8-byte keys (each kind its own tile): whole tiles take
- * the unchecked loads and writes, and the last tile is one key short, full,
- * or one key. --tiny (oclgrind): two full tiles of pairs (one would be the
- * single-tile sort where the one-sweep tile shrinks to it). */
+ * permutation, and 8-byte keys (each kind its own tile), and digits wider
+ * than one a work-item (11 bits of u32 keys, 10 of u64 keys with values):
+ * whole tiles take the unchecked loads and writes, and the last tile is one
+ * key short, full, or one key. --tiny (oclgrind): two full tiles of pairs
+ * (one would be the single-tile sort where the one-sweep tile shrinks to it),
+ * at 8 and 11 bits. */
 static void radix_onesweep_tile_edges(const test_env *e)
 {
     static const struct {
         clsort_type t;
         int mode;
-    } kinds[] = {{CLSORT_U32, M_KEYS}, {CLSORT_F32, M_VAL4}, {CLSORT_I32, M_PERM}, {CLSORT_U64, M_KEYS}};
+        unsigned bits; /* digit width (0: the plan's, 8) */
+    } kinds[] = {{CLSORT_U32, M_KEYS, 0},  {CLSORT_F32, M_VAL4, 0}, {CLSORT_I32, M_PERM, 0},
+                 {CLSORT_U64, M_KEYS, 0},  {CLSORT_U32, M_KEYS, 11}, {CLSORT_U64, M_VAL4, 10},
+                 {CLSORT_F32, M_VAL4, 11}};
     size_t k, m, d;
     for (k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
         size_t ks = clsort_type_size(kinds[k].t), vs = kinds[k].mode == M_KEYS ? 0 : 4, w = 0, it = 0;
+        unsigned bits = kinds[k].bits ? kinds[k].bits : 8;
         /* (a device without the one-sweep tile sorts these sizes by the classic passes) */
-        size_t tile = clsort__onesweep_shape(e->cs, ks, vs, 8, &w, &it) ? w * it : 4096;
+        size_t tile = clsort__onesweep_shape(e->cs, ks, vs, bits, &w, &it) ? w * it : 4096;
         if (e->tiny && kinds[k].mode != M_VAL4) continue;
+        if (e->tiny && kinds[k].t == CLSORT_U64) continue;
         for (m = 1; m <= (e->quick ? 2u : 3u); ++m)
             for (d = 0; d < 3; ++d) {
                 size_t n = m * tile + d - 1;
                 if (e->tiny && (d != 1 || m != 2)) continue;
-                test_sort_case(e->cs, kinds[k].t, n, d == 0 ? S_FEW : d == 1 ? S_RANDOM : S_REVERSED, 0, 0, 0,
-                               (int)(d == 2), kinds[k].mode, (int)(m == 2), 0);
+                test_sort_case(e->cs, kinds[k].t, n, d == 0 ? S_FEW : d == 1 ? S_RANDOM : S_REVERSED, 0, 0,
+                               kinds[k].bits, (int)(d == 2), kinds[k].mode, (int)(m == 2), 0);
             }
     }
 }
