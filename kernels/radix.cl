@@ -728,14 +728,47 @@ inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, 
  * os_publish_count: adds up the published counts of d of the tiles before
  * this one, newest first, back to the newest inclusive prefix (with
  * LB_FALLBACK counting a tile's keys itself when it stays unpublished), and
- * publishes its own prefix (count[i]: its tile's keys of digit d). A
- * work-item of several digits walks back over all of them at once, so their
- * reads are in flight together, and publishes each as soon as it has it.
+ * publishes its own prefix (count[i]: its tile's keys of digit d).
  * excl[i]: the keys of digit d in the tiles before this one (0 for the
- * other digits). */
+ * other digits).
+ *
+ * A work-item of several digits (wide digits) walks back over all of them at
+ * once: each round reads the next word of every digit still walking before
+ * it tests any, so the reads are in flight together (tested one after the
+ * other, each read waited for the last: 10-bit digits of u32 keys, four a
+ * work-item, sorted 2^28 keys in 11.9 ms against 6.0 at 8 bits, bench/RESULTS.md,
+ * radix digit width), and publishes each digit's prefix as soon as it has
+ * it. */
 inline void os_look_back(__global volatile uint *status, uint g, const uint *count, uint mask,
                          __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in, uint *excl)
 {
+#if OS_DPW == 1
+    const uint d = os_digit(0);
+    excl[0] = 0;
+    if (d < RADIX && d <= mask && g != 0) {
+        __global volatile uint *st = status + d;
+        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
+        for (uint t = g; t > 0;) {
+            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
+            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
+#ifdef LB_FALLBACK
+                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
+                    excl[0] += os_tile_count(keys_in, t - 1, n, shift, mask, d, kind_in, flip_in);
+                    idle = 0;
+                    --t;
+                }
+#endif
+                continue;
+            }
+            idle = 0;
+            excl[0] += word & OS_COUNT;
+            if (word & OS_FLAG_PREFIX) break;
+            --t;
+        }
+        (void)idle;
+        OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[0] + count[0]));
+    }
+#else
     uint t[OS_DPW], idle[OS_DPW]; /* t: the tile to read next + 1 (0: done); idle: reads in a row that found it
                                      unpublished */
     uint walking = 0;             /* the digits still walking back */
@@ -746,11 +779,12 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
         walking += t[i] != 0;
     }
     while (walking) {
+        uint word[OS_DPW];
+        for (uint i = 0; i < OS_DPW; ++i) /* every read first */
+            word[i] = t[i] ? OS_READ(&status[(ulong)(t[i] - 1) * RADIX + os_digit(i)]) : 0u;
         for (uint i = 0; i < OS_DPW; ++i) {
             if (t[i] == 0) continue;
-            __global volatile uint *st = status + os_digit(i);
-            uint word = OS_READ(&st[(ulong)(t[i] - 1) * RADIX]);
-            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
+            if ((word[i] & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
 #ifdef LB_FALLBACK
                 if (++idle[i] >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
                     excl[i] += os_tile_count(keys_in, t[i] - 1, n, shift, mask, os_digit(i), kind_in, flip_in);
@@ -760,17 +794,18 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
 #endif
             } else {
                 idle[i] = 0;
-                excl[i] += word & OS_COUNT;
-                t[i] = word & OS_FLAG_PREFIX ? 0u : t[i] - 1u;
+                excl[i] += word[i] & OS_COUNT;
+                t[i] = word[i] & OS_FLAG_PREFIX ? 0u : t[i] - 1u;
             }
             if (t[i] == 0) {
                 --walking;
-                OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[i] + count[i]));
+                OS_WRITE(&status[(ulong)g * RADIX + os_digit(i)], OS_FLAG_PREFIX | (excl[i] + count[i]));
             }
         }
     }
-#ifndef LB_FALLBACK
     (void)idle;
+#endif
+#ifndef LB_FALLBACK
     (void)keys_in;
     (void)n;
     (void)shift;
