@@ -406,11 +406,13 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
  * on CPUs' look-back path only). Needs WG a multiple of 32, n < 2^30.
  *
  * Digits wider than WG allows one per work-item (9-12 bits at WG = 256): the
- * steps over digits take OS_DPW each, work-item l the digits l, l + WG, ...
- * (consecutive work-items, consecutive counters and status words), and the
- * warps' counters shrink to 16 bits (a warp counts at most 32 * ITEMS keys
- * of a digit, and an offset is below TILE <= 65536), so that 8 warps of
- * 2048 counters take 32 KiB, not 64. */
+ * steps over digits take OS_DPW consecutive digits each (work-item l the
+ * digits l * OS_DPW ...), so that one scan of a sum per work-item orders
+ * them all, and the warps' counters shrink to 16 bits (a warp counts at most
+ * 32 * ITEMS keys of a digit, and an offset is below TILE <= 65536), so that
+ * 8 warps of 2048 counters take 32 KiB, not 64. What a work-item keeps per
+ * digit across the scatter to local memory (its count and one offset) is in
+ * registers beside the keys and their ranks. */
 #define OS_WARP 32u
 #define OS_WARPS (WG / OS_WARP)
 #define OS_DPW ((RADIX + WG - 1u) / WG)
@@ -480,38 +482,28 @@ inline uint2 os_shfl_up2(uint2 x, uint delta, __local uint *sa, __local uint *sb
 }
 #endif
 
-/* Exclusive scan of two counts per digit at once, in place (x[i]: digit
- * i * WG + lid's, 0 past RADIX): a scan inside each warp by shuffles, then
- * each warp adds the totals of the warps before it and of the digits
- * i' < i (wt: 2 * OS_WARPS * OS_DPW words). On NVIDIA two work-group
- * barriers, where a Blelloch scan of 256 takes 19 (two of those per tile made
- * the 2^28 sort 5% slower). Ends with a barrier. */
-inline void os_digit_scan2(uint2 *x, __local uint *wt, __local uint *sa, __local uint *sb)
+/* Exclusive scan of two counts per work-item at once (the sums over its
+ * digits; 0 past RADIX): a scan inside each warp by shuffles, then each warp
+ * adds the totals of the warps before it (wt: 2 * OS_WARPS words). On NVIDIA
+ * two work-group barriers, where a Blelloch scan of 256 takes 19 (two of
+ * those per tile made the 2^28 sort 5% slower). Ends with a barrier. */
+inline uint2 os_digit_scan2(uint2 x, __local uint *wt, __local uint *sa, __local uint *sb)
 {
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
-    uint2 inc[OS_DPW], carry = (uint2)(0u, 0u);
-    for (uint i = 0; i < OS_DPW; ++i) inc[i] = x[i];
-    for (uint o = 1; o < OS_WARP; o <<= 1)
-        for (uint i = 0; i < OS_DPW; ++i) {
-            uint2 y = os_shfl_up2(inc[i], o, sa, sb);
-            if (lane >= o) inc[i] += y;
-        }
-    if (lane == OS_WARP - 1u)
-        for (uint i = 0; i < OS_DPW; ++i) {
-            wt[2 * (i * OS_WARPS + w)] = inc[i].x;
-            wt[2 * (i * OS_WARPS + w) + 1] = inc[i].y;
-        }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = 0; i < OS_DPW; ++i) {
-        uint2 pre = carry;
-        for (uint v = 0; v < OS_WARPS; ++v) { /* (constant bounds: unrolled) */
-            uint2 t = (uint2)(wt[2 * (i * OS_WARPS + v)], wt[2 * (i * OS_WARPS + v) + 1]);
-            if (v < w) pre += t;
-            carry += t;
-        }
-        x[i] = inc[i] - x[i] + pre;
+    uint2 inc = x, pre = (uint2)(0u, 0u);
+    for (uint o = 1; o < OS_WARP; o <<= 1) {
+        uint2 y = os_shfl_up2(inc, o, sa, sb);
+        if (lane >= o) inc += y;
+    }
+    if (lane == OS_WARP - 1u) {
+        wt[2 * w] = inc.x;
+        wt[2 * w + 1] = inc.y;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint v = 0; v < OS_WARPS; ++v) /* (a constant bound: unrolled) */
+        if (v < w) pre += (uint2)(wt[2 * v], wt[2 * v + 1]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inc - x + pre;
 }
 
 /* The scratch of a one-sweep sort: the status words of a pass (tiles *
@@ -652,9 +644,9 @@ inline void os_rank_keys(const KEY_T *k, uint lane, uint shift, uint mask, __loc
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* The digits of this work-item: digit(i) for i < OS_DPW (RADIX or more for
- * the work-items past the last digit). */
-inline uint os_digit(uint i) { return i * WG + (uint)get_local_id(0); }
+/* The digits of this work-item: os_digit(i) for i < OS_DPW, consecutive
+ * (RADIX or more for the work-items past the last digit). */
+inline uint os_digit(uint i) { return (uint)get_local_id(0) * OS_DPW + i; }
 
 /* The pass's count of each of this work-item's digits (hist; 0 past RADIX). */
 inline void os_pass_counts(__global const uint *hist, uint *hist_d)
@@ -683,14 +675,14 @@ inline void os_publish_count(__global volatile uint *status, uint g, const uint 
             OS_WRITE(&status[(ulong)g * RADIX + os_digit(i)], (g == 0 ? OS_FLAG_PREFIX : OS_FLAG_AGG) | count[i]);
 }
 
-/* Each digit d of this work-item, whose keys start at local position
- * starts[i].x: the warps' counts of d become where each warp's first key of
- * digit d goes in the tile. Ends with a barrier. */
-inline void os_warp_offsets(__local os_count_t *wh, const uint2 *starts)
+/* This work-item's digits, whose keys start at local position start (the
+ * first digit's; each next digit's after the last one's keys): the warps'
+ * counts of each digit d become where each warp's first key of digit d goes
+ * in the tile. Ends with a barrier. */
+inline void os_warp_offsets(__local os_count_t *wh, uint start)
 {
     for (uint i = 0; i < OS_DPW; ++i) {
         const uint d = os_digit(i);
-        uint start = starts[i].x;
         if (d < RADIX) {
             for (uint v = 0; v < OS_WARPS; ++v) {
                 uint c = wh[v * RADIX + d];
@@ -900,7 +892,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #endif
     __local uint s[PAD(WG) + 1];
     __local uint scratch[WG];
-    __local uint wt[2 * OS_WARPS * OS_DPW];
+    __local uint wt[2 * OS_WARPS];
     __local uint tile_id;
     const uint lid = (uint)get_local_id(0), lane = lid & (OS_WARP - 1u), w = lid / OS_WARP;
     const uint mask = (1u << bits) - 1u;
@@ -921,22 +913,29 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: publishes 0 counts */
     __local os_count_t *my = wh + w * RADIX; /* this warp's counter of each digit, then its offsets */
     KEY_T k[ITEMS];
-    uint rank[OS_RANK_WORDS], pos[ITEMS], tile_total[OS_DPW], count[OS_DPW], excl[OS_DPW];
-    uint2 starts[OS_DPW]; /* .x: the digit's first local position, .y: its first output position */
+    uint rank[OS_RANK_WORDS], pos[ITEMS], count[OS_DPW], excl[OS_DPW];
+    uint delta[OS_DPW]; /* per digit: its first output position less its first local position (after the scan) */
 
     os_load_keys(keys_in + wbase + lane, wbase, lane, n, tile_n == TILE, kind_in, flip_in, k);
     os_rank_keys(k, lane, shift, mask, my, scratch, rank);
 #if OS_DPW > 1
     os_pass_counts(hist, hist_d);
 #endif
-    os_tile_digit_count(wh, tile_total); /* with the padding keys: places them locally */
-    for (uint i = 0; i < OS_DPW; ++i) { /* published without them */
-        count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i];
-        starts[i] = (uint2)(tile_total[i], hist_d[i]);
+    uint2 sum = (uint2)(0u, 0u); /* .x: keys of this work-item's digits in the tile, .y: in the pass */
+    {
+        uint tile_total[OS_DPW]; /* with the padding keys: places them locally */
+        os_tile_digit_count(wh, tile_total);
+        for (uint i = 0; i < OS_DPW; ++i) {
+            count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i]; /* published without */
+            delta[i] = sum.y - sum.x;
+            sum += (uint2)(tile_total[i], hist_d[i]);
+        }
     }
     os_publish_count(status, g, count, mask);
-    os_digit_scan2(starts, wt, scratch, s);
-    os_warp_offsets(wh, starts);
+    /* .x: the first local position of this work-item's first digit, .y: its first output position */
+    const uint2 start = os_digit_scan2(sum, wt, scratch, s);
+    for (uint i = 0; i < OS_DPW; ++i) delta[i] += start.y - start.x;
+    os_warp_offsets(wh, start.x);
     os_scatter_keys_local(k, rank, shift, mask, my, K
 #ifdef HAS_VALUES
                           , D
@@ -944,7 +943,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
                           , pos);
     os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in, excl);
     for (uint i = 0; i < OS_DPW; ++i)
-        if (os_digit(i) < RADIX) out_base[os_digit(i)] = starts[i].y + excl[i] - starts[i].x;
+        if (os_digit(i) < RADIX) out_base[os_digit(i)] = delta[i] + excl[i];
     barrier(CLK_LOCAL_MEM_FENCE);
     os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES
