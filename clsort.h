@@ -569,7 +569,11 @@
  *           (below) is sorted on, default the whole key; Helluy's b is end_bit.
  *           Bits outside the range do not affect the order and are kept.
  *           Passes = ceil((end_bit - begin_bit) / radix_bits); radix_bits 0
- *           picks 8-bit digits evened out (10 bits: 2 passes of 5).
+ *           picks 8-bit digits evened out (10 bits: 2 passes of 5), except
+ *           for keys alone on one-sweep passes, where 9-bit digits take a
+ *           pass fewer (ranges of 9, 17-18, 25-27, ... bits) and a 10-bit
+ *           range takes one pass: measured faster there, and nowhere else
+ *           (bench/RESULTS.md, radix digit width).
  *             Order of signed and float keys: numeric. The image of a key is
  *           an order-preserving bijection onto unsigned integers (signed: sign
  *           bit flipped; float: -inf .. -0 first, then +0 .. +inf, then the
@@ -581,7 +585,7 @@
  *           per pass): on GPUs each work-group sorts its tile in local
  *           memory so that writes coalesce; on CPUs (their default) a tile
  *           is one work-item's serial counting-sort scatter of 16384 keys. The look-back path (NVIDIA GPUs by
- *           default) with digits of up to 8 bits and n < 2^30 runs one-sweep
+ *           default) with digits of up to 11 bits and n < 2^30 runs one-sweep
  *           passes (Adinets & Merrill 2022): one upfront read builds every
  *           pass's digit histogram, then each pass is one kernel that ranks a
  *           tile's keys by warp ballots and finds its digits' output offsets
@@ -1375,7 +1379,7 @@ typedef struct clsort_sort_desc {
                                 numerically */
     unsigned begin_bit;      /* sort by bits [begin_bit, end_bit) of the key's image (see the */
     unsigned end_bit;        /*   radix sort notes above); end_bit 0 = the key's width        */
-    unsigned radix_bits;     /* bits per pass, 1..12; 0 = 8, spread evenly over the passes   */
+    unsigned radix_bits;     /* bits per pass, 1..12; 0 = 8 spread evenly over the passes (or 9-10, SORT) */
     int descending;          /* 1: largest first (still stable) */
     cl_mem values_in;        /* optional values moved with the keys (both or neither; */
     cl_mem values_out;       /*   they may be the same buffer)                        */
@@ -5950,6 +5954,31 @@ static int clsort__onesweep_chosen(const clsort_context *ctx)
  * value on average. */
 #define CLSORT__FILL16_ONESWEEP_MIN ((size_t)1 << 24)
 
+/* Keys alone on the one-sweep passes with the plan's own digits (radix_bits
+ * 0): 9-bit digits where they take a pass fewer than 8-bit ones (9, 17-18,
+ * 25-27, ... bits of range), and one pass for a 10-bit range. A wider digit
+ * costs more per pass (its counters, scans and status words grow with
+ * 2^bits; wide digits take several a work-item), so it pays only where it
+ * saves a pass and stays narrow. H100, 2^28 u32 keys (bench/RESULTS.md, radix
+ * digit width): a 9-bit range 2.09 ms in one pass against 2.71 in two, 18
+ * bits 3.83 against 4.06, 10 bits 2.60 against 2.72; but 20 bits in two
+ * 10-bit passes 4.92 against 4.22 in three, 11 bits in one 6.83 against
+ * 2.79, u64 keys in seven 10-bit passes 28.4 against 17.3 in eight, and
+ * values at 10 bits (30-bit range, three passes) 17.4 against 9.35. Kept
+ * only where the wider tile fits. */
+static void clsort__widen_digits(const clsort_context *ctx, clsort__sort_plan *pl, unsigned span, size_t n)
+{
+    clsort__sort_plan wide = *pl;
+    unsigned passes = span == 10 ? 1 : (span + 8) / 9;
+    if (!pl->onesweep || pl->d.radix_bits || pl->stream_size || passes >= pl->passes) return;
+    wide.passes = passes;
+    wide.pass_bits = (span + passes - 1) / passes;
+    if (!clsort__onesweep_shape(ctx, wide.key_size, 0, wide.pass_bits, &wide.wg, &wide.items) ||
+        !clsort__onesweep_fits(ctx, &wide, n) || clsort__hist_words(&wide) * 4 + 64 > ctx->dev.local_mem)
+        return;
+    *pl = wide;
+}
+
 /* Validates the descriptor and decides passes, kernels, shape and scratch. */
 static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size_t n, const clsort_sort_desc *desc,
                                        clsort__sort_plan *pl)
@@ -5981,7 +6010,8 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     if (pl->d.radix_bits) {
         pl->pass_bits = pl->d.radix_bits;
         pl->passes = (span + pl->pass_bits - 1) / pl->pass_bits;
-    } else { /* 8-bit digits, evened out: 10 bits sort as 5 + 5, not 8 + 2 */
+    } else { /* 8-bit digits, evened out: 10 bits sort as 5 + 5, not 8 + 2 (keys alone on the one-sweep
+              * passes may take wider ones: clsort__widen_digits) */
         pl->passes = (span + 7) / 8;
         pl->pass_bits = (span + pl->passes - 1) / pl->passes;
     }
@@ -6015,6 +6045,7 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     /* (the digit histograms of every pass must fit in local memory: 11-bit
      * digits of 8-byte keys take 48 KiB) */
     if (pl->onesweep && clsort__hist_words(pl) * 4 + 64 > ctx->dev.local_mem) pl->onesweep = 0;
+    clsort__widen_digits(ctx, pl, span, n);
     if (!pl->onesweep && !pl->single)
         clsort__radix_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items, &pl->lbits);
     /* 16-bit keys alone, all bits, 2 passes of 8: the second pass becomes a

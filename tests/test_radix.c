@@ -379,6 +379,30 @@ static void radix_wide_digits(const test_env *e)
     }
 }
 
+/* The plan's own digit widths on the look-back path, keys alone: bit ranges
+ * of 9, 10, 17, 18, 27 and (u64 keys) 63 bits, where the one-sweep passes
+ * take 9- and 10-bit digits (clsort__widen_digits), and, for contrast, 11
+ * bits, where they keep 8 or fewer; over several tiles, signed and 64-bit
+ * keys among them, descending at times. */
+static void radix_plan_digit_widths(const test_env *e)
+{
+    static const struct {
+        clsort_type t;
+        unsigned begin, end;
+    } ranges[] = {{CLSORT_U32, 0, 9},   {CLSORT_U32, 0, 10}, {CLSORT_I32, 5, 22}, {CLSORT_U32, 3, 21},
+                  {CLSORT_U32, 0, 27},  {CLSORT_U64, 20, 47}, {CLSORT_U32, 0, 11}, {CLSORT_U64, 0, 63}};
+    static const size_t ns[] = {20011, 70001, 3001};
+    static const int dists[] = {S_RANDOM, S_FEW, S_REVERSED};
+    size_t r, i;
+    for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r)
+        for (i = 0; i < (e->tiny ? 1u : 3u); ++i) {
+            size_t n = e->tiny ? 9000 : ns[i];
+            if (e->tiny && r % 3 != 0) continue;
+            test_sort_case(e->cs, ranges[r].t, n, dists[(r + i) % 3], ranges[r].begin, ranges[r].end, 0,
+                           (int)((r + i) % 2), M_KEYS, (int)(i == 1), 0);
+        }
+}
+
 /* tuning.onesweep on the look-back path: OFF (the classic passes) and ON
  * (one-sweep wherever the device allows it), each against the reference
  * over several tiles, with values, a permutation and 64-bit keys. */
@@ -844,6 +868,7 @@ static const test_case radix_cases[] = {
     {"every radix width", radix_widths, ON_BOTH, NOT_TINY},
     {"more programs than the context keeps", radix_program_cache, ON_PORTABLE, LIMITS_ANY},
     {"wide digits", radix_wide_digits, ON_BOTH, ANY_SIZE},
+    {"digit widths of the plan (keys alone)", radix_plan_digit_widths, ON_LOOKBACK, ANY_SIZE},
     {"one-sweep off and on (tuning.onesweep)", radix_onesweep_knob, ON_LOOKBACK, ANY_SIZE},
     {"one-sweep tile edges", radix_onesweep_tile_edges, ON_LOOKBACK, ANY_SIZE},
     {"8- and 16-bit keys", radix_narrow, ON_BOTH, LIMITS_ANY},
