@@ -570,10 +570,10 @@
  *           Bits outside the range do not affect the order and are kept.
  *           Passes = ceil((end_bit - begin_bit) / radix_bits); radix_bits 0
  *           picks 8-bit digits evened out (10 bits: 2 passes of 5), except
- *           for keys alone on one-sweep passes, where 9-bit digits take a
- *           pass fewer (ranges of 9, 17-18, 25-27, ... bits) and a 10-bit
- *           range takes one pass: measured faster there, and nowhere else
- *           (bench/RESULTS.md, radix digit width).
+ *           for keys alone of up to 4 bytes on one-sweep passes, where 9-bit
+ *           digits take a pass fewer (ranges of 9, 17-18 and 25-27 bits) and
+ *           a 10-bit range takes one pass: measured faster there, and nowhere
+ *           else (bench/RESULTS.md, radix digit width).
  *             Order of signed and float keys: numeric. The image of a key is
  *           an order-preserving bijection onto unsigned integers (signed: sign
  *           bit flipped; float: -inf .. -0 first, then +0 .. +inf, then the
@@ -5954,23 +5954,26 @@ static int clsort__onesweep_chosen(const clsort_context *ctx)
  * value on average. */
 #define CLSORT__FILL16_ONESWEEP_MIN ((size_t)1 << 24)
 
-/* Keys alone on the one-sweep passes with the plan's own digits (radix_bits
- * 0): 9-bit digits where they take a pass fewer than 8-bit ones (9, 17-18,
- * 25-27, ... bits of range), and one pass for a 10-bit range. A wider digit
- * costs more per pass (its counters, scans and status words grow with
- * 2^bits; wide digits take several a work-item), so it pays only where it
- * saves a pass and stays narrow. H100, 2^28 u32 keys (bench/RESULTS.md, radix
- * digit width): a 9-bit range 2.09 ms in one pass against 2.71 in two, 18
- * bits 3.83 against 4.06, 10 bits 2.60 against 2.72; but 20 bits in two
- * 10-bit passes 4.92 against 4.22 in three, 11 bits in one 6.83 against
- * 2.79, u64 keys in seven 10-bit passes 28.4 against 17.3 in eight, and
- * values at 10 bits (30-bit range, three passes) 17.4 against 9.35. Kept
- * only where the wider tile fits. */
+/* Keys alone of up to 4 bytes on the one-sweep passes, with the plan's own
+ * digits (radix_bits 0): 9-bit digits where they take a pass fewer than
+ * 8-bit ones (ranges of 9, 17-18, 25-27 bits), and one pass for a 10-bit
+ * range. A wider digit costs more per pass (its counters, scans and status
+ * words grow with 2^bits, several digits a work-item), so it pays only where
+ * it saves a pass and stays narrow. H100, 2^28 keys, one command
+ * (bench/RESULTS.md, radix digit width), against 8-bit digits: u32 keys of 9
+ * bits 2.09 ms against 3.05, 17 bits 3.65 / 4.48, 18 bits 3.88 / 4.51, 25
+ * bits 5.38 / 5.91, 27 bits 5.66 / 5.90, a 10-bit range 2.61 against 2.72
+ * in two passes of 5. Not taken where it lost: 20 bits in two 10-bit passes
+ * (4.92 against 4.22 in three), 11 bits in one (6.83 against 2.79), u64 keys
+ * (36 bits in four 9-bit passes 10.83 against 10.68 in five, 63 bits in
+ * seven 18.75 against 17.12 in eight) and values (a 30-bit range in three
+ * 10-bit passes, u32 pairs 17.4 against 9.35). Kept only where the wider tile
+ * fits. */
 static void clsort__widen_digits(const clsort_context *ctx, clsort__sort_plan *pl, unsigned span, size_t n)
 {
     clsort__sort_plan wide = *pl;
     unsigned passes = span == 10 ? 1 : (span + 8) / 9;
-    if (!pl->onesweep || pl->d.radix_bits || pl->stream_size || passes >= pl->passes) return;
+    if (!pl->onesweep || pl->d.radix_bits || pl->stream_size || pl->key_size > 4 || passes >= pl->passes) return;
     wide.passes = passes;
     wide.pass_bits = (span + passes - 1) / passes;
     if (!clsort__onesweep_shape(ctx, wide.key_size, 0, wide.pass_bits, &wide.wg, &wide.items) ||

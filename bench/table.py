@@ -76,7 +76,9 @@ BYTES = {
     ("pack", "u32_u32_flags_half"): 16, ("split", "u32_flags_half"): 12, ("split", "u32_key_bit"): 8,
     # one-sweep radix sort: one read for every pass's histogram, then a read and a write per 8-bit pass
     ("sort", "u32_keys"): 36, ("sort", "u32_keys_caller_temp"): 36, ("sort", "u32_u32_pairs"): 68,
-    ("sort", "u32_keys_16bit"): 20, ("sort", "u32_keys_10bit"): 20, ("sort", "u64_keys"): 136,
+    # (a 10-bit range: one pass)
+    ("sort", "u32_keys_16bit"): 20, ("sort", "u32_keys_10bit"): 12, ("sort", "u32_keys_10bit_1pass"): 12,
+    ("sort", "u64_keys"): 136,
     ("sort", "u32_keys_16byte_values"): 164, ("sort", "u8_keys"): 2,
     ("gather", "f4_cell_permutation"): 36, ("bin", "32x32_sort_f4"): 100,
     ("bitonic_seg1024", "u32_keys_1024_segments"): 8,

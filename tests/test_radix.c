@@ -380,10 +380,10 @@ static void radix_wide_digits(const test_env *e)
 }
 
 /* The plan's own digit widths on the look-back path, keys alone: bit ranges
- * of 9, 10, 17, 18, 27 and (u64 keys) 63 bits, where the one-sweep passes
+ * of 9, 10, 17, 18 and 27 bits of 4-byte keys, where the one-sweep passes
  * take 9- and 10-bit digits (clsort__widen_digits), and, for contrast, 11
- * bits, where they keep 8 or fewer; over several tiles, signed and 64-bit
- * keys among them, descending at times. */
+ * bits and 27 and 63 bits of u64 keys, where they keep 8 or fewer; over
+ * several tiles, descending at times. */
 static void radix_plan_digit_widths(const test_env *e)
 {
     static const struct {
