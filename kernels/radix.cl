@@ -930,19 +930,23 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #if OS_DPW > 1
     os_pass_counts(hist, hist_d);
 #endif
-    uint2 sum = (uint2)(0u, 0u); /* .x: keys of this work-item's digits in the tile, .y: in the pass */
+    /* keys of this work-item's digits in the tile (with the padding keys: they
+     * are placed locally) and in the pass (two scalars: oclgrind's
+     * uninitialized-value check crashed on a uint2 summed in this loop) */
+    uint in_tile = 0, in_pass = 0;
     {
-        uint tile_total[OS_DPW]; /* with the padding keys: places them locally */
+        uint tile_total[OS_DPW];
         os_tile_digit_count(wh, tile_total);
         for (uint i = 0; i < OS_DPW; ++i) {
             count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i]; /* published without */
-            delta[i] = sum.y - sum.x;
-            sum += (uint2)(tile_total[i], hist_d[i]);
+            delta[i] = in_pass - in_tile;
+            in_tile += tile_total[i];
+            in_pass += hist_d[i];
         }
     }
     os_publish_count(status, g, count, mask);
     /* .x: the first local position of this work-item's first digit, .y: its first output position */
-    const uint2 start = os_digit_scan2(sum, wt, scratch, s);
+    const uint2 start = os_digit_scan2((uint2)(in_tile, in_pass), wt, scratch, s);
     for (uint i = 0; i < OS_DPW; ++i) delta[i] += start.y - start.x;
     os_warp_offsets(wh, start.x);
     os_scatter_keys_local(k, rank, shift, mask, my, K
