@@ -364,16 +364,22 @@ CHART_ROWS = [  # label, row, n
 
 
 def chart(paths):
+    # each row's figure and its peer's from the same folder (one command): the
+    # last folder that has the row
     ours, peers = {}, {}
     for p in paths:
         fs = files_of(p)
-        ours.update(clsort_rows(fs)[0])
+        theirs = {}
         for k, v in peer_rows(fs).items():
-            peers.setdefault(k, {}).update(v)
+            theirs.setdefault(k, {}).update(v)
+        for k, ms in clsort_rows(fs)[0].items():
+            ours[k] = ms
+            peers[k] = theirs
     bars = []
     for label, key, n in CHART_ROWS:
         ms = ours.get(key + (n,))
-        bp = best_peer(key, n, {k: v for k, v in peers.items() if k.startswith("cub") or k.startswith("cuda")})
+        theirs = peers.get(key + (n,), {})
+        bp = best_peer(key, n, {k: v for k, v in theirs.items() if k.startswith("cub") or k.startswith("cuda")})
         if ms and bp:
             bars.append((label, bp[1] / ms))
     W, left, right, row_h, top = 760, 250, 40, 26, 50
