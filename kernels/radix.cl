@@ -426,6 +426,9 @@ typedef uchar os_digit_t;
 #define OS_FLAG_AGG 0x40000000u
 #define OS_FLAG_PREFIX 0x80000000u
 #define OS_COUNT 0x3fffffffu
+#ifndef OS_LB_WINDOW /* tiles a digit's look-back reads at once (os_look_back) */
+#define OS_LB_WINDOW 1
+#endif
 
 #ifdef NV_PTX
 /* One ballot per digit bit, as CUB's MatchAny: match.any.sync, one
@@ -733,6 +736,13 @@ inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, 
  * excl[i]: the keys of digit d in the tiles before this one (0 for the
  * other digits).
  *
+ * With OS_LB_WINDOW > 1 (the host's choice) a digit reads the words of that
+ * many tiles at once and takes them newest first, so a walk over published
+ * tiles waits for one read in OS_LB_WINDOW: 4-byte keys alone at 4 sorted
+ * 2^28 keys in 5.87 ms against 6.02 (H100), but pairs (9.98 against 9.67)
+ * and u64 keys (18.1 against 17.5) ran slower with it, at their register
+ * limits (bench/RESULTS.md, radix look-back window).
+ *
  * A work-item of several digits (wide digits) walks back over all of them at
  * once: each round reads the next word of every digit still walking before
  * it tests any, so the reads are in flight together (tested one after the
@@ -749,6 +759,7 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
     if (d < RADIX && d <= mask && g != 0) {
         __global volatile uint *st = status + d;
         uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
+#if OS_LB_WINDOW == 1
         for (uint t = g; t > 0;) {
             uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
             if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
@@ -766,6 +777,35 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
             if (word & OS_FLAG_PREFIX) break;
             --t;
         }
+#else
+        for (uint t = g; t > 0;) {
+            /* the words of tiles t - 1 .. t - OS_LB_WINDOW at once (past tile
+             * 0: an empty prefix), then taken newest first */
+            uint word[OS_LB_WINDOW];
+            for (uint k = 0; k < OS_LB_WINDOW; ++k)
+                word[k] = t > k ? OS_READ(&st[(ulong)(t - 1 - k) * RADIX]) : OS_FLAG_PREFIX;
+            uint taken = 0, done = 0;
+            for (uint k = 0; k < OS_LB_WINDOW && !done; ++k) {
+                if ((word[k] & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) break; /* not yet published: read again from it */
+                excl[0] += word[k] & OS_COUNT;
+                done = (word[k] & OS_FLAG_PREFIX) != 0;
+                ++taken;
+            }
+            if (done) break;
+            t -= taken;
+            if (taken > 0) {
+                idle = 0;
+                continue;
+            }
+#ifdef LB_FALLBACK
+            if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
+                excl[0] += os_tile_count(keys_in, t - 1, n, shift, mask, d, kind_in, flip_in);
+                idle = 0;
+                --t;
+            }
+#endif
+        }
+#endif
         (void)idle;
         OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[0] + count[0]));
     }
