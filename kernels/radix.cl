@@ -325,8 +325,9 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
  * counter hist[passes << pass_bits]). The digit width and the passes are
  * arguments, so one program per key width serves every one-sweep sort of
  * that width (keys alone, pairs, any value size, any digit width up to 8
- * bits; wider digits, one per HIST_WORDS): on NVIDIA this kernel took more of ptxas's time (0.37-0.50 s) than
- * the pass kernel, once in every sort program. Each work-group takes the
+ * bits; wider digits, a program per HIST_WORDS): on NVIDIA this kernel took
+ * more of ptxas's time (0.37-0.50 s) than the pass kernel, once in every sort
+ * program. Each work-group takes the
  * next tile from the counter until none is left, so that groups which start
  * late, or run beside fewer others, do less: with a fixed share each (tiles
  * g, g + groups, ...) the last wave of groups ran alone. Counters of every
@@ -405,7 +406,7 @@ void radix_histogram(__global const KEY_T *keys, ulong n, uint begin, uint pass_
  * algorithm: that is what PoCL and oclgrind check; the host uses this form
  * on CPUs' look-back path only). Needs WG a multiple of 32, n < 2^30.
  *
- * Digits wider than WG allows one per work-item (9-12 bits at WG = 256): the
+ * Digits wider than WG allows one per work-item (9-11 bits at WG = 256): the
  * steps over digits take OS_DPW consecutive digits each (work-item l the
  * digits l * OS_DPW ...), so that one scan of a sum per work-item orders
  * them all, and the warps' counters shrink to 16 bits (a warp counts at most
@@ -714,8 +715,8 @@ inline void os_warp_offsets(__local os_count_t *wh, uint start)
 #else
 #define OS_DIGITS_P
 #endif
-inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask, __local const os_count_t *my,
-                                  __local KEY_T *K OS_DIGITS_P, uint *pos)
+inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, uint mask,
+                                  __local const os_count_t *my, __local KEY_T *K OS_DIGITS_P, uint *pos)
 {
     for (uint j = 0; j < ITEMS; ++j) {
         uint d = os_digit_at(rank, j, k[j], shift, mask);
