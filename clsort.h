@@ -1379,7 +1379,8 @@ typedef struct clsort_sort_desc {
                                 numerically */
     unsigned begin_bit;      /* sort by bits [begin_bit, end_bit) of the key's image (see the */
     unsigned end_bit;        /*   radix sort notes above); end_bit 0 = the key's width        */
-    unsigned radix_bits;     /* bits per pass, 1..12; 0 = 8 spread evenly over the passes (or 9-10, SORT) */
+    unsigned radix_bits;     /* bits per pass, 1..12; 0 = 8, spread evenly over the passes (9 or 10
+                                where the radix sort notes above say) */
     int descending;          /* 1: largest first (still stable) */
     cl_mem values_in;        /* optional values moved with the keys (both or neither; */
     cl_mem values_out;       /*   they may be the same buffer)                        */
