@@ -542,6 +542,19 @@ inline uint os_tile_count(__global const KEY_T *keys_in, uint t, ulong n, uint s
     for (ulong i = (ulong)t * TILE; i < end; ++i) c += digit_of(to_image(keys_in[i], kind, (KEY_T)flip), shift, mask) == d;
     return c;
 }
+
+/* A look-back read found tile *t - 1's word of digit d unpublished: after
+ * LB_SPINS such reads in a row (*idle), the walk counts that tile's keys of
+ * digit d itself (keys_in is never written) and steps past it. */
+inline void os_wait_or_count(uint *idle, uint *t, uint *excl, __global const KEY_T *keys_in, ulong n, uint shift,
+                             uint mask, uint d, uint kind_in, ulong flip_in)
+{
+    if (++*idle >= LB_SPINS) {
+        *excl += os_tile_count(keys_in, *t - 1, n, shift, mask, d, kind_in, flip_in);
+        *idle = 0;
+        --*t;
+    }
+}
 #endif
 
 /* The steps of radix_onesweep, in the order it calls them. Every work-item
@@ -765,11 +778,7 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
             uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
             if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
 #ifdef LB_FALLBACK
-                if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
-                    excl[0] += os_tile_count(keys_in, t - 1, n, shift, mask, d, kind_in, flip_in);
-                    idle = 0;
-                    --t;
-                }
+                os_wait_or_count(&idle, &t, &excl[0], keys_in, n, shift, mask, d, kind_in, flip_in);
 #endif
                 continue;
             }
@@ -799,11 +808,7 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
                 continue;
             }
 #ifdef LB_FALLBACK
-            if (++idle >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
-                excl[0] += os_tile_count(keys_in, t - 1, n, shift, mask, d, kind_in, flip_in);
-                idle = 0;
-                --t;
-            }
+            os_wait_or_count(&idle, &t, &excl[0], keys_in, n, shift, mask, d, kind_in, flip_in);
 #endif
         }
 #endif
@@ -828,11 +833,7 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
             if (t[i] == 0) continue;
             if ((word[i] & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
 #ifdef LB_FALLBACK
-                if (++idle[i] >= LB_SPINS) { /* or count its keys of this digit here (keys_in is never written) */
-                    excl[i] += os_tile_count(keys_in, t[i] - 1, n, shift, mask, os_digit(i), kind_in, flip_in);
-                    idle[i] = 0;
-                    --t[i];
-                }
+                os_wait_or_count(&idle[i], &t[i], &excl[i], keys_in, n, shift, mask, os_digit(i), kind_in, flip_in);
 #endif
             } else {
                 idle[i] = 0;
