@@ -5825,11 +5825,11 @@ static int clsort__onesweep_shape(const clsort_context *ctx, size_t key_size, si
      * registers per digit), and as many each (radix.cl os_slot) */
     if (w > ctx->dev.max_wg || w % 32 != 0 || w == 0 || radix > 8 * w || (radix > w && radix % w != 0)) return 0;
     for (;;) {
-        size_t tile = w * it, elem = value_size > key_size ? value_size : key_size, dpw = (radix + w - 1) / w;
+        size_t tile = w * it, elem = value_size > key_size ? value_size : key_size;
+        /* the warps' counters, and out_base (in their memory when wide) */
         size_t counters = wide ? ((w / 32) * radix * 2 > radix * 4 ? (w / 32) * radix * 2 : radix * 4)
                                : (w / 32) * radix * 4 + radix * 4;
-        size_t need = tile * elem + (value_size ? tile * (wide ? 2 : 1) : 0) + counters + (w + w / 32 + 1) * 4 + w * 4 +
-                      (w / 32) * (dpw - 1) * 8 + 64;
+        size_t need = tile * elem + (value_size ? tile * (wide ? 2 : 1) : 0) + counters + (w + w / 32 + 1) * 4 + w * 4 + 64;
         if (need <= ctx->dev.local_mem && tile <= 65536) break;
         if (it == 1) return 0;
         /* wide digits shrink in steps of 4 keys from 16: their counters take
@@ -5947,6 +5947,16 @@ static int clsort__onesweep_chosen(const clsort_context *ctx)
     return clsort__radix_onesweep_device(&ctx->dev);
 }
 
+/* Whether pl's passes (digit width, key and value sizes) of n keys can run
+ * one-sweep, given that they are chosen: its tile (into pl->wg, pl->items),
+ * the loop budget, and the digit histograms of every pass in local memory
+ * (11-bit digits of 8-byte keys take 48 KiB). */
+static int clsort__onesweep_fits_plan(const clsort_context *ctx, clsort__sort_plan *pl, size_t n)
+{
+    return clsort__onesweep_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items) &&
+           clsort__onesweep_fits(ctx, pl, n) && clsort__hist_words(pl) * 4 + 64 <= ctx->dev.local_mem;
+}
+
 /* 16-bit keys after a one-sweep pass: the count and fill (five launches)
  * against a second one-sweep pass (three). On an H200 (bench/RESULTS.md,
  * radix sort) the second pass ran faster up to 2^23 keys (0.054 against
@@ -5977,10 +5987,7 @@ static void clsort__widen_digits(const clsort_context *ctx, clsort__sort_plan *p
     if (!pl->onesweep || pl->d.radix_bits || pl->stream_size || pl->key_size > 4 || passes >= pl->passes) return;
     wide.passes = passes;
     wide.pass_bits = (span + passes - 1) / passes;
-    if (!clsort__onesweep_shape(ctx, wide.key_size, 0, wide.pass_bits, &wide.wg, &wide.items) ||
-        !clsort__onesweep_fits(ctx, &wide, n) || clsort__hist_words(&wide) * 4 + 64 > ctx->dev.local_mem)
-        return;
-    *pl = wide;
+    if (clsort__onesweep_fits_plan(ctx, &wide, n)) *pl = wide;
 }
 
 /* Validates the descriptor and decides passes, kernels, shape and scratch. */
@@ -6042,13 +6049,8 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     if (pl->single) pl->fill = 0; /* one launch already */
     /* a fill takes the classic radix_count + scan: it ranks nothing, so the
      * one-sweep machinery would only add the status words */
-    pl->onesweep = !pl->single && !pl->fill && ctx->path == CLSORT_PATH_LOOKBACK &&
-                   n < ((size_t)1 << 30) && clsort__onesweep_chosen(ctx) &&
-                   clsort__onesweep_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items);
-    if (pl->onesweep && !clsort__onesweep_fits(ctx, pl, n)) pl->onesweep = 0; /* >>loop budget */
-    /* (the digit histograms of every pass must fit in local memory: 11-bit
-     * digits of 8-byte keys take 48 KiB) */
-    if (pl->onesweep && clsort__hist_words(pl) * 4 + 64 > ctx->dev.local_mem) pl->onesweep = 0;
+    pl->onesweep = !pl->single && !pl->fill && ctx->path == CLSORT_PATH_LOOKBACK && n < ((size_t)1 << 30) &&
+                   clsort__onesweep_chosen(ctx) && clsort__onesweep_fits_plan(ctx, pl, n); /* >>loop budget */
     clsort__widen_digits(ctx, pl, span, n);
     if (!pl->onesweep && !pl->single)
         clsort__radix_shape(ctx, pl->key_size, pl->stream_size, pl->pass_bits, &pl->wg, &pl->items, &pl->lbits);

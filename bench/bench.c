@@ -391,6 +391,7 @@ typedef struct bufs {
     uint32_t *hostflags; /* the segment flags on the host (the C loop's input) */
     uint32_t *hostkeys;  /* the run keys on the host */
     uint32_t *hostoff;   /* the segment offsets on the host (segcount + 1) */
+    unsigned radix_bits, end_bit; /* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment; 0: unset) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -427,12 +428,11 @@ static int run_bin(clsort_context *cs, op_kind op, bufs *B, size_t n)
     return clsort_bin(cs, B->pos, n, &bd, NULL);
 }
 
-/* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment). */
-static void sort_sweep_knobs(clsort_sort_desc *so)
+/* The digit-width sweep's settings of the rows that take them (read once, make_bufs). */
+static void sort_sweep_knobs(clsort_sort_desc *so, const bufs *B)
 {
-    const char *bits = getenv("BENCH_RADIX_BITS"), *end = getenv("BENCH_END_BIT");
-    if (bits) so->radix_bits = (unsigned)atoi(bits);
-    if (end) so->end_bit = (unsigned)atoi(end);
+    if (B->radix_bits) so->radix_bits = B->radix_bits;
+    if (B->end_bit) so->end_bit = B->end_bit;
 }
 
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
@@ -466,10 +466,10 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         pd.bit = 7;
         return clsort_split(cs, B->a, B->b, n, &pd, &count, NULL);
     case OP_SORT_U32:
-        sort_sweep_knobs(&so);
+        sort_sweep_knobs(&so, B);
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_PAIRS:
-        sort_sweep_knobs(&so);
+        sort_sweep_knobs(&so, B);
         so.values_in = B->va;
         so.values_out = B->vb;
         return clsort_sort(cs, B->a, B->b, n, &so, NULL);
@@ -477,7 +477,7 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
     case OP_SORT_B10: so.end_bit = 10; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_U64:
         so.type = CLSORT_U64;
-        sort_sweep_knobs(&so);
+        sort_sweep_knobs(&so, B);
         return clsort_sort(cs, B->a64, B->b64, n, &so, NULL);
     case OP_SORT_PERM: so.permutation = B->vb; return clsort_sort(cs, B->a, B->b, n, &so, NULL);
     case OP_SORT_TEMP: {
@@ -690,6 +690,8 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
     uint32_t key = 0;
     int ok = 1;
     memset(B, 0, sizeof *B);
+    if (getenv("BENCH_RADIX_BITS")) B->radix_bits = (unsigned)atoi(getenv("BENCH_RADIX_BITS"));
+    if (getenv("BENCH_END_BIT")) B->end_bit = (unsigned)atoi(getenv("BENCH_END_BIT"));
     B->hostflags = (uint32_t *)malloc(n * 4);
     B->hostkeys = (uint32_t *)malloc(n * 4);
     B->hostoff = (uint32_t *)malloc(n * 4 + 8);
