@@ -857,6 +857,27 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
 #endif
 }
 
+/* A key out: with -DOS_STREAM_OUT (the host's choice: keys alone of 4 or 8
+ * bytes on NVIDIA, passes larger than the L2) as a streaming store
+ * (st.global.cs: first to leave the L2, which keeps the status words and the
+ * pass's input instead). H100: u64 keys 2^28 17.42 -> 17.10 ms, u32 keys
+ * 5.84 -> 5.78, a 10-bit range 2.60 -> 2.50; with values the pass ran 1%
+ * slower, and streaming loads of the keys were slower everywhere
+ * (bench/RESULTS.md, radix cache hints). */
+#if defined(OS_STREAM_OUT) && defined(NV_PTX) && KEY_BYTES == 8
+inline void os_put_key(__global KEY_T *p, KEY_T x)
+{
+    asm volatile("st.global.cs.u64 [%0], %1;" ::"l"(p), "l"((ulong)x) : "memory");
+}
+#elif defined(OS_STREAM_OUT) && defined(NV_PTX) && KEY_BYTES == 4
+inline void os_put_key(__global KEY_T *p, KEY_T x)
+{
+    asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"((uint)x) : "memory");
+}
+#else
+inline void os_put_key(__global KEY_T *p, KEY_T x) { *p = x; }
+#endif
+
 /* The tile's keys out, in local order: runs of one digit go to consecutive
  * addresses (out_base[d]: the output position of local position 0 for
  * digit d). A full tile takes ITEMS keys per work-item, unchecked. */
@@ -868,12 +889,12 @@ inline void os_write_keys(__local const KEY_T *K, __local const uint *out_base, 
         for (uint j = 0; j < ITEMS; ++j) {
             uint i = lid + j * WG;
             KEY_T key = K[i];
-            keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+            os_put_key(&keys_out[out_base[digit_of(key, shift, mask)] + i], from_image(key, kind_out, (KEY_T)flip_out));
         }
     } else {
         for (uint i = lid; i < tile_n; i += WG) {
             KEY_T key = K[i];
-            keys_out[out_base[digit_of(key, shift, mask)] + i] = from_image(key, kind_out, (KEY_T)flip_out);
+            os_put_key(&keys_out[out_base[digit_of(key, shift, mask)] + i], from_image(key, kind_out, (KEY_T)flip_out));
         }
     }
 }

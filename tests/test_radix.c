@@ -462,6 +462,38 @@ static void radix_onesweep_tile_edges(const test_env *e)
     }
 }
 
+/* Keys alone as streaming stores (tuning.testing.stream_out_any_size: the
+ * form NVIDIA takes past 64 MiB a pass, here at test sizes; other devices
+ * sort as always): every 4- and 8-byte key type, both directions, a bit
+ * range and a 9-bit digit, around one-sweep tile edges. */
+static void radix_stream_out(const test_env *e)
+{
+    static const clsort_type types[] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64};
+    static const int dists[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_SPECIALS};
+    const size_t sizes[] = {0, 1, 31, 4097, 6143, 6144, 6145, 20011, 65537};
+    clsort_tuning t;
+    clsort_context *cs;
+    size_t ti, s, d;
+    memset(&t, 0, sizeof t);
+    t.onesweep = CLSORT_ONESWEEP_ON;
+    t.testing.stream_out_any_size = 1;
+    cs = tuned_context(e->cs, &t, "context with one-sweep passes and stream_out_any_size");
+    if (!cs) return;
+    for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti)
+        for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+            for (d = 0; d < sizeof dists / sizeof dists[0]; ++d) {
+                int fl = types[ti] == CLSORT_F32 || types[ti] == CLSORT_F64;
+                if (dists[d] == S_SPECIALS && !fl) continue;
+                if ((e->tiny || e->quick) && (s + d) % (e->tiny ? 5 : 2) != 0) continue;
+                test_sort_case(cs, types[ti], sizes[s], dists[d], 0, 0, 0, (int)((s + d) % 2), M_KEYS, (int)(s % 3 == 1),
+                               0);
+            }
+    test_sort_case(cs, CLSORT_U32, 20011, S_RANDOM, 3, 30, 0, 0, M_KEYS, 0, 0);  /* bits [3, 30) */
+    test_sort_case(cs, CLSORT_U32, 20011, S_RANDOM, 0, 9, 0, 1, M_KEYS, 0, 0);   /* one 9-bit digit */
+    test_sort_case(cs, CLSORT_U64, 20011, S_RANDOM, 8, 44, 0, 0, M_KEYS, 1, 0);  /* u64 bits [8, 44) */
+    clsort_destroy(cs);
+}
+
 static void test_sort_arguments(clsort_context *cs)
 {
     uint32_t data[64], back[64], hk[9] = {5, 3, 9, 3, 0, 7, 3, 1, 2}, hv[9], hp[9];
@@ -871,6 +903,7 @@ static const test_case radix_cases[] = {
     {"digit widths of the plan (keys alone)", radix_plan_digit_widths, ON_LOOKBACK, ANY_SIZE},
     {"one-sweep off and on (tuning.onesweep)", radix_onesweep_knob, ON_LOOKBACK, ANY_SIZE},
     {"one-sweep tile edges", radix_onesweep_tile_edges, ON_LOOKBACK, ANY_SIZE},
+    {"keys alone as streaming stores", radix_stream_out, ON_LOOKBACK, ANY_SIZE},
     {"8- and 16-bit keys", radix_narrow, ON_BOTH, LIMITS_ANY},
     {"host forms, odd addresses, tile shapes", radix_narrow_more, ON_BOTH, LIMITS_ANY},
     {"16-bit keys alone (fill)", radix_fill16, ON_BOTH, ANY_SIZE},
