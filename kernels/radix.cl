@@ -863,7 +863,7 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
  * pass's input instead). H100: u64 keys 2^28 17.42 -> 17.10 ms, u32 keys
  * 5.84 -> 5.78, a 10-bit range 2.60 -> 2.50; with values the pass ran 1%
  * slower, and streaming loads of the keys were slower everywhere
- * (bench/RESULTS.md, radix cache hints). */
+ * (bench/RESULTS.md, radix sort: cache operators). */
 #if defined(OS_STREAM_OUT) && defined(NV_PTX) && KEY_BYTES == 8
 inline void os_put_key(__global KEY_T *p, KEY_T x)
 {
