@@ -464,33 +464,38 @@ static void radix_onesweep_tile_edges(const test_env *e)
 
 /* Keys alone as streaming stores (tuning.testing.stream_out_any_size: the
  * form NVIDIA takes past 64 MiB a pass, here at test sizes; other devices
- * sort as always): every 4- and 8-byte key type, both directions, a bit
- * range and a 9-bit digit, around one-sweep tile edges. */
+ * sort as always): every 4- and 8-byte key type, both directions, around
+ * the type's one-sweep tile (as the tile-edges case finds it), then a bit
+ * range, a 9-bit digit and a u64 range. */
 static void radix_stream_out(const test_env *e)
 {
     static const clsort_type types[] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64};
     static const int dists[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_SPECIALS};
-    const size_t sizes[] = {0, 1, 31, 4097, 6143, 6144, 6145, 20011, 65537};
     clsort_tuning t;
     clsort_context *cs;
-    size_t ti, s, d, n;
+    size_t ti, s, d, n = 0;
     memset(&t, 0, sizeof t);
     t.onesweep = CLSORT_ONESWEEP_ON;
     t.testing.stream_out_any_size = 1;
     cs = tuned_context(e->cs, &t, "context with one-sweep passes and stream_out_any_size");
     if (!cs) return;
-    for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti)
+    for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
+        size_t w = 0, it = 0;
+        size_t tile = clsort__onesweep_shape(cs, clsort_type_size(types[ti]), 0, 8, &w, &it) ? w * it : 4096;
+        const size_t sizes[] = {0, 1, 31, tile - 1, tile, tile + 1, 3 * tile + 7, 65537};
         for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
             for (d = 0; d < sizeof dists / sizeof dists[0]; ++d) {
                 int fl = types[ti] == CLSORT_F32 || types[ti] == CLSORT_F64;
                 if (dists[d] == S_SPECIALS && !fl) continue;
-                if (e->quick && (s + d) % 2 != 0) continue;
-                if (e->tiny && (sizes[s] != 1 && sizes[s] != 6145)) continue; /* (oclgrind: about 2 s a check) */
+                if (e->quick && !e->tiny && (s + d) % 2 != 0) continue;
+                if (e->tiny && s != 1 && s != 5) continue; /* 1 and tile + 1 (oclgrind: about 2 s a check) */
                 if (e->tiny && dists[d] != S_RANDOM && dists[d] != S_SPECIALS) continue;
                 test_sort_case(cs, types[ti], sizes[s], dists[d], 0, 0, 0, (int)((s + d) % 2), M_KEYS, (int)(s % 3 == 1),
                                0);
             }
-    n = e->tiny ? 6145 : 20011;
+        if (types[ti] == CLSORT_U32) n = tile + 1;
+    }
+    if (!e->tiny) n = 3 * n + 7;
     test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 3, 30, 0, 0, M_KEYS, 0, 0); /* bits [3, 30) */
     test_sort_case(cs, CLSORT_U32, n, S_RANDOM, 0, 9, 0, 1, M_KEYS, 0, 0);  /* one 9-bit digit */
     test_sort_case(cs, CLSORT_U64, n, S_RANDOM, 8, 44, 0, 0, M_KEYS, 1, 0); /* u64 bits [8, 44) */
