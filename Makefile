@@ -118,6 +118,7 @@ $(BUILD)/libfakecuda.so: tests/fake_libcuda.c | $(BUILD)
 TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
 TEST_STEPS = build '$(MAKE) -s -j$(TEST_JOBS) --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
   check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
+  'size budget' 'gen/embed.sh --budget' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
   'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) $(FAMILIES) api' \
