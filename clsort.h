@@ -3124,6 +3124,20 @@ static clsort_result clsort__query_device(clsort_context *ctx)
 /* A queue the library may enqueue on: of the context's OpenCL context and
  * device, and in-order (the chained commands of a call rely on it). The one
  * check for clsort_create's desc.queue and every call's enq->queue. */
+/* Whether a handle that failed as a command queue is one of the context's
+ * memory objects (a cl_mem passed as a queue): asked only after a queue check
+ * failed, since some implementations answer any info query on any handle. */
+static int clsort__is_mem_object(clsort_context *ctx, void *handle)
+{
+    cl_mem_object_type type = 0;
+    cl_context mc = NULL;
+    cl_mem m = (cl_mem)handle;
+    return CLSORT__CL(ctx, clGetMemObjectInfo)(m, CL_MEM_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+           type >= CL_MEM_OBJECT_BUFFER && type <= CL_MEM_OBJECT_IMAGE1D_BUFFER &&
+           CLSORT__CL(ctx, clGetMemObjectInfo)(m, CL_MEM_CONTEXT, sizeof mc, &mc, NULL) == CL_SUCCESS &&
+           mc == ctx->cl_ctx;
+}
+
 static clsort_result clsort__check_queue(clsort_context *ctx, cl_command_queue q, const char *what)
 {
     cl_context qc = NULL;
@@ -3132,6 +3146,11 @@ static clsort_result clsort__check_queue(clsort_context *ctx, cl_command_queue q
     if (CLSORT__CL(ctx, clGetCommandQueueInfo)(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL) != CL_SUCCESS ||
         CLSORT__CL(ctx, clGetCommandQueueInfo)(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL) != CL_SUCCESS ||
         CLSORT__CL(ctx, clGetCommandQueueInfo)(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
+        qc = NULL;
+    if ((qc != ctx->cl_ctx || qd != ctx->device) && clsort__is_mem_object(ctx, (void *)q))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s is a memory object (cl_mem), not a command queue",
+                            what);
+    if (!qc)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s is not a valid command queue", what);
     if (qc != ctx->cl_ctx || qd != ctx->device)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,

@@ -478,6 +478,18 @@ static void test_contexts(clsort_context *cs, int tiny)
             check(ooo && clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
                       strstr(clsort_last_error(cs), "in-order"),
                   "a call refuses an out-of-order enq.queue", 64, "-", 0, 0, 0);
+        /* a buffer passed as a queue is named as such (PoCL answers a queue
+         * query on a cl_mem with success and the buffer's context) */
+        enq.queue = (cl_command_queue)qb;
+        check(clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(cs), "enq->queue is a memory object (cl_mem), not a command queue"),
+              "a call names a cl_mem passed as enq.queue", 64, "-", 0, 0, 0);
+        qd.queue = (cl_command_queue)qb;
+        check(clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strstr(clsort_last_error(qc), "is a memory object (cl_mem), not a command queue"),
+              "clsort_create names a cl_mem passed as desc.queue", 0, "-", 0, 0, 0);
+        clsort_destroy(qc);
+        qc = NULL;
         download(cs, qb, sizeof qout, qout);
         check(memcmp(qin, qout, sizeof qin) == 0, "the refused call left its buffer unchanged", 64, "-", 0, 0, 0);
         clReleaseMemObject(qb);
