@@ -29,7 +29,7 @@ TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; 
 
 .PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
-  dynamic-check seed check check-full extra-checks install uninstall clean test-limits
+  dynamic-check readme-check seed check check-full extra-checks install uninstall clean test-limits
 
 all: $(BUILD)/test_clsort $(BUILD)/demo $(BUILD)/hello $(BUILD)/interop $(BUILD)/pic_sort $(BUILD)/bench $(BUILD)/test_large $(BUILD)/nbody_multi $(BUILD)/tree_bench $(BUILD)/radius_bench $(BUILD)/galaxy $(BUILD)/splats $(if $(wildcard $(SEED)),$(BUILD)/seed_nbody)
 
@@ -392,13 +392,15 @@ fuzz: deps | $(BUILD)
 # gen/; the version is the header's. cmake --install installs the same files.
 PREFIX  ?= /usr/local
 VERSION := $(shell awk '/^\#define CLSORT_VERSION_(MAJOR|MINOR|PATCH) / { v = v (v == "" ? "" : ".") $$3 } END { print v }' clsort.h)
-INSTALL_FILES = include/clsort.h lib/pkgconfig/clsort.pc lib/cmake/clsort/clsortConfig.cmake \
+INSTALL_FILES = include/clsort.h lib/pkgconfig/clsort.pc lib/pkgconfig/clsort-dynamic.pc lib/cmake/clsort/clsortConfig.cmake \
   lib/cmake/clsort/clsortConfigVersion.cmake
 install:
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/clsort
 	install -m 644 clsort.h $(DESTDIR)$(PREFIX)/include/clsort.h
-	sed -e 's|@CLSORT_PREFIX@|$(PREFIX)|g' -e 's|@CLSORT_VERSION@|$(VERSION)|g' gen/clsort.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clsort.pc
+	for pc in clsort clsort-dynamic; do \
+	  sed -e 's|@CLSORT_PREFIX@|$(PREFIX)|g' -e 's|@CLSORT_VERSION@|$(VERSION)|g' gen/$$pc.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 	install -m 644 gen/clsortConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/clsort/clsortConfig.cmake
 	sed -e 's|@CLSORT_VERSION@|$(VERSION)|g' gen/clsortConfigVersion.cmake.in \
 	  > $(DESTDIR)$(PREFIX)/lib/cmake/clsort/clsortConfigVersion.cmake
@@ -439,16 +441,31 @@ cmake-check: deps | $(BUILD)
 	verdict $$? "top-level build (test suite)" $(BUILD)/cmake_top.log; \
 	cmake --install $(BUILD)/cmake_top --prefix $(CMAKE_PREFIX_CMAKE) >> $(BUILD)/cmake_top.log 2>&1 && \
 	  for f in $(INSTALL_FILES); do cmp -s $(CMAKE_PREFIX_MAKE)/$$f $(CMAKE_PREFIX_CMAKE)/$$f || \
-	    { [ $$f = lib/pkgconfig/clsort.pc ] && [ -f $(CMAKE_PREFIX_CMAKE)/$$f ]; } || { echo "$$f differs" >> $(BUILD)/cmake_top.log; false; }; done && \
+	    { case $$f in *.pc) [ -f $(CMAKE_PREFIX_CMAKE)/$$f ];; *) false;; esac; } || { echo "$$f differs" >> $(BUILD)/cmake_top.log; false; }; done && \
 	  consumer package_cmake -DCLSORT_VIA=package -DCMAKE_PREFIX_PATH=$(CMAKE_PREFIX_CMAKE); \
 	verdict $$? "find_package after cmake --install (the same files)" $(BUILD)/cmake_package_cmake.log; \
+	consumer dynamic_subdirectory -DCLSORT_VIA=subdirectory -DCLSORT_TARGET=clsort::clsort_dynamic; \
+	verdict $$? "add_subdirectory, clsort::clsort_dynamic" $(BUILD)/cmake_dynamic_subdirectory.log; \
+	consumer dynamic_package -DCLSORT_VIA=package -DCLSORT_TARGET=clsort::clsort_dynamic -DCMAKE_PREFIX_PATH=$(CMAKE_PREFIX_MAKE); \
+	verdict $$? "find_package, clsort::clsort_dynamic" $(BUILD)/cmake_dynamic_package.log; \
 	pc="PKG_CONFIG_PATH=$(CMAKE_PREFIX_MAKE)/lib/pkgconfig"; \
 	{ [ "$$(env $$pc pkg-config --modversion clsort)" = $(VERSION) ] && \
 	  $(CC) -std=c99 $(WARN) $$(env $$pc pkg-config --cflags clsort) -o $(BUILD)/cmake_pkgconfig \
 	    tests/compile/impl.c tests/compile/use.c $$(env $$pc pkg-config --libs clsort) && ./$(BUILD)/cmake_pkgconfig; \
 	} > $(BUILD)/cmake_pkgconfig.log 2>&1; \
 	verdict $$? "pkg-config --cflags --libs clsort" $(BUILD)/cmake_pkgconfig.log; \
+	{ $(CC) -std=c99 $(WARN) -o $(BUILD)/cmake_pkgconfig_dynamic tests/compile/impl.c tests/compile/use.c \
+	    $$(env $$pc pkg-config --cflags --libs clsort-dynamic) && ./$(BUILD)/cmake_pkgconfig_dynamic && \
+	  ! readelf -d $(BUILD)/cmake_pkgconfig_dynamic | grep -q 'libOpenCL'; \
+	} > $(BUILD)/cmake_pkgconfig_dynamic.log 2>&1; \
+	verdict $$? "pkg-config --cflags --libs clsort-dynamic (no libOpenCL linked)" $(BUILD)/cmake_pkgconfig_dynamic.log; \
 	echo "$$passed passed, $$failed failed"; [ $$failed = 0 ]
+
+# README.md's programs built and run with README.md's own command lines, in
+# the order a user meets them (tests/readme_check.sh).
+readme-check: deps | $(BUILD)
+	@tests/deps.sh cmake
+	@tests/readme_check.sh
 
 # valgrind memcheck on two small programs (context, program builds, a sort, a
 # scan, destroy): no error and nothing definitely lost. Small on purpose:
@@ -493,7 +510,7 @@ dynamic-check: deps | $(BUILD)
 # run of fixed length, valgrind, compiles): the two run side by side, one per
 # core (make -j2: faults, and EXTRA_LANE one target after another), each
 # target's output printed whole when it ends (--output-sync).
-EXTRA_LANE = threads fuzz valgrind cmake-check mpi-test
+EXTRA_LANE = threads fuzz valgrind cmake-check readme-check mpi-test
 extra-checks: dynamic-check sanitize oclgrind portability
 	@$(MAKE) --no-print-directory -j2 --output-sync=target faults extra-lane
 	@echo "make extra-checks: all passed"

@@ -579,7 +579,10 @@
  *           bit flipped; float: -inf .. -0 first, then +0 .. +inf, then the
  *           NaNs with the sign bit clear, then those with it set, each by bit
  *           pattern). So -0.0 sorts before +0.0, every NaN after +inf, and
- *           every bit pattern comes out unchanged.
+ *           every bit pattern comes out unchanged. Descending is the exact
+ *           reverse of that order (NaNs with the sign bit set first, then
+ *           those with it clear, +inf, ..., +0.0 before -0.0, ..., -inf
+ *           last), still stable: equal keys keep their input order.
  *             Passes: the portable path counts the digits of each tile,
  *           scans the counts, and reorders (keys read twice, written once
  *           per pass): on GPUs each work-group sorts its tile in local
@@ -596,8 +599,9 @@
  *           with the warp steps emulated in local memory (correct, slower:
  *           the portable path is their default); other GPUs keep the classic
  *           passes.
- *             Programs: a sort's passes are one program per key type,
- *           value size, digit width and tile; the one-sweep histogram is a
+ *             Programs: a sort's passes are one program per key width
+ *           (they sort key images: u32, i32 and f32 share one), value size,
+ *           digit width and tile; the one-sweep histogram is a
  *           program per key width, shared by every sort of that width (a
  *           first u32 sort with values after one without builds only the
  *           pass program); clsort_prepare builds both.
@@ -826,7 +830,8 @@
  *           the all-pairs sum in another order, within the NBODY bound
  *           (tested at theta 1e-6). Accuracy (RMS relative force error
  *           sqrt(sum |a - a_exact|^2 / sum |a_exact|^2) against the double
- *           all-pairs sum, softening 0.01, PoCL): 2^16 bodies, theta 0.3 /
+ *           all-pairs sum, softening eps = 0.01, i.e. softening2 = 1e-4,
+ *           PoCL): 2^16 bodies, theta 0.3 /
  *           0.5 / 0.7 / 1.0: Plummer 4.1e-4 / 2.8e-3 / 8.9e-3 / 3.2e-2, two
  *           spheres 5.1e-4 / 3.8e-3 / 1.2e-2 / 4.6e-2, a disc 2.9e-4 /
  *           1.4e-3 / 4.3e-3 / 1.6e-2, spheres with a disc 1.8e-4 / 8.8e-4 /
