@@ -1892,12 +1892,14 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
  * memory; desc as clsort_tree_accel's (softening2, G, theta). */
 CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float *bodies, size_t n, float *accelerations,
                                                 const clsort_nbody_desc *desc);
-/* points: n float4 (x, y, z, -), queries: nq float4; counts (nq) required,
- * offsets (nq + 1) and indices (capacity) optional as in clsort_tree_radius,
- * total optional. */
+/* points: n float4 (x, y, z, -), queries: nq float4; period: NULL (every
+ * axis open) or 3 floats as clsort_tree_radius_desc.period; counts (nq)
+ * required, offsets (nq + 1) and indices (capacity) optional as in
+ * clsort_tree_radius, total optional. */
 CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
-                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
-                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total);
+                                                 const float *queries, size_t nq, float radius, const float *period,
+                                                 uint32_t *counts, uint32_t *offsets, uint32_t *indices,
+                                                 size_t capacity, size_t *total);
 
 /* ---- select: stable compaction by a comparison ---------------------------------- */
 
@@ -10462,8 +10464,9 @@ CLSORT_API clsort_result clsort_tree_accel_host(clsort_context *ctx, const float
 }
 
 CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const float *points, size_t n,
-                                                 const float *queries, size_t nq, float radius, uint32_t *counts,
-                                                 uint32_t *offsets, uint32_t *indices, size_t capacity, size_t *total)
+                                                 const float *queries, size_t nq, float radius, const float *period,
+                                                 uint32_t *counts, uint32_t *offsets, uint32_t *indices,
+                                                 size_t capacity, size_t *total)
 {
     static const char *fn = "clsort_tree_radius_host";
     clsort_tree *tree = NULL;
@@ -10482,6 +10485,7 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
     memset(&td, 0, sizeof td);
     memset(&rd, 0, sizeof rd);
     rd.radius = radius;
+    if (period) memcpy(rd.period, period, sizeof rd.period);
     r = clsort_tree_create(ctx, &tree);
     if (r == CLSORT_SUCCESS && n) r = clsort__upload(ctx, fn, "points", points, n * 16, &dp);
     if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "queries", nq ? queries : NULL, nq ? nq * 16 : 16, &dq);

@@ -1775,7 +1775,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
         if (row->id == PR_TREE_HOST) {
             r = clsort_tree_accel_host(cs, pd->pos, n, (float *)h2, &nd);
             if (r == CLSORT_SUCCESS)
-                r = clsort_tree_radius_host(cs, pd->pos, n, pd->pos, n / 4, 0.05f, (uint32_t *)h2, (uint32_t *)h3,
+                r = clsort_tree_radius_host(cs, pd->pos, n, pd->pos, n / 4, 0.05f, NULL, (uint32_t *)h2, (uint32_t *)h3,
                                             (uint32_t *)h, n * 16, &cnt);
             break;
         }

@@ -603,7 +603,7 @@ static void test_tree_host(clsort_context *cs, clsort_tree *tree, size_t n)
         want += c;
     }
     idx = (uint32_t *)malloc(want * 4 + 4);
-    check(clsort_tree_radius_host(cs, pos, n, pos, n, 0.25f, cnt, off, idx, want, &total) == CLSORT_SUCCESS,
+    check(clsort_tree_radius_host(cs, pos, n, pos, n, 0.25f, NULL, cnt, off, idx, want, &total) == CLSORT_SUCCESS,
           "clsort_tree_radius_host", n, clsort_last_error(cs), 0, 0, 0);
     for (i = 0; i < n; ++i) {
         int self = 0;
@@ -613,6 +613,24 @@ static void test_tree_host(clsort_context *cs, clsort_tree *tree, size_t n)
     }
     check(ok && total == want && off[n] == want, "clsort_tree_radius_host counts = brute force, self in every list", n,
           "plummer", 0, (double)want, (double)total);
+    { /* the host form's period: x and y periodic with length 1, z open, the
+       * points wrapped into [0, 1) on x and y */
+        static const float period[3] = {1.0f, 1.0f, 0.0f};
+        size_t pwant = 0, ptotal = 0;
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < 2; ++j) pos[4 * i + j] -= floorf(pos[4 * i + j]);
+        for (i = 0; i < n; ++i) {
+            uint32_t c = 0;
+            for (j = 0; j < n; ++j) c += (uint32_t)tree_within(pos + 4 * j, pos + 4 * i, 3, period, 0.25f * 0.25f);
+            cnt2[i] = c;
+            pwant += c;
+        }
+        check(clsort_tree_radius_host(cs, pos, n, pos, n, 0.25f, period, cnt, NULL, NULL, 0, &ptotal) ==
+                      CLSORT_SUCCESS &&
+                  memcmp(cnt, cnt2, n * 4) == 0 && ptotal == pwant,
+              "clsort_tree_radius_host with a period: counts = brute force (minimum images)", n, "plummer wrapped", 0,
+              (double)pwant, (double)ptotal);
+    }
     clReleaseMemObject(dp); clReleaseMemObject(da);
     free(pos); free(acc); free(acc2); free(cnt); free(off); free(cnt2); free(idx);
 }
