@@ -148,6 +148,7 @@
  *   context   clsort_create(&ctx, &desc) / clsort_destroy(ctx)
  *             clsort_last_error(ctx), clsort_result_string(r), clsort_device_name,
  *             clsort_cl_context / _device / _queue / clsort_context_path, clsort_type_size
+ *             clsort_kept_bytes(ctx) (size_t), clsort_trim(ctx)   (CONCEPTS, Scratch memory)
  *   cache     clsort_cache_stats_get(ctx, &stats), clsort_cache_flush(ctx)   (PROGRAM CACHE)
  *   scan      clsort_scan(ctx, in, out, n, &scan_desc, &enq)
  *             clsort_scan_host(ctx, type, inclusive, in, out, n, &total)
@@ -249,6 +250,22 @@
  *   call (so that a warm call is one launch, see LAUNCHES): a call whose
  *   enqueued commands do not run (an event in its wait list that failed)
  *   leaves them in an unknown state; destroy such a context.
+ *   How much: each family keeps its buffers under names of its own; a
+ *   buffer grows when a call needs more, to at least twice its old size
+ *   (16 KiB at first), never past CL_DEVICE_MAX_MEM_ALLOC_SIZE, and never
+ *   shrinks by itself. So after a call of size n a context keeps at most
+ *   about twice what that call (or a larger earlier one) needed as
+ *   temporaries: the radix sort without desc.temp clsort_sort_temp_size(n)
+ *   (about n x (key + value size) and its digit counts), select_if n bytes
+ *   of flags and the pack's tile counts, binning 3 x 4 n bytes and the cell
+ *   offsets, N-body 12 to 16 bytes a body, a look-back call two regions of
+ *   status words (8 bytes a tile), and the rest (reduce, gather, bitonic)
+ *   4 bytes an element or less. clsort_kept_bytes says how much it holds;
+ *   clsort_trim gives it all back (after a large call, before a phase of
+ *   small ones): the next call allocates what it needs again (and, on the
+ *   look-back path, pays the clear launch of a first call, see LAUNCHES).
+ *   A refused call (an argument error) allocates nothing: every call checks
+ *   all of its arguments before it takes any scratch.
  *
  *   LAUNCHES. On the look-back path a scan, enumerate, pack or look-back
  *   segmented scan of more than one tile is one kernel launch, and a
@@ -1275,6 +1292,14 @@ CLSORT_API cl_device_id clsort_cl_device(const clsort_context *ctx);
 CLSORT_API cl_command_queue clsort_cl_queue(const clsort_context *ctx);
 CLSORT_API clsort_path clsort_context_path(const clsort_context *ctx); /* the path AUTO resolved to */
 CLSORT_API size_t clsort_type_size(clsort_type t);
+/* The device memory the context keeps between calls (its scratch buffers
+ * and look-back status, see CONCEPTS, Scratch memory), in bytes; 0 for NULL. */
+CLSORT_API size_t clsort_kept_bytes(const clsort_context *ctx);
+/* Gives that memory back (and the views it keeps of a caller's desc.temp,
+ * whose buffer it then no longer retains); commands already enqueued that
+ * use it finish first (OpenCL frees a buffer only then). Later calls
+ * allocate again. CLSORT_ERROR_INVALID_ARGUMENT for a NULL context. */
+CLSORT_API clsort_result clsort_trim(clsort_context *ctx);
 
 /* What the program cache did in this context (counts since create), for
  * tests and for checking that a deployment hits its cache. */
@@ -3277,6 +3302,47 @@ CLSORT_API void clsort_destroy(clsort_context *ctx)
     CLSORT_FREE(ctx);
 }
 
+CLSORT_API size_t clsort_kept_bytes(const clsort_context *ctx)
+{
+    size_t bytes = 0;
+    int i;
+    if (!ctx) return 0;
+    for (i = 0; i < ctx->num_scratch; ++i)
+        if (ctx->scratch[i].mem) bytes += ctx->scratch[i].size;
+    for (i = 0; i < ctx->num_status; ++i)
+        bytes += (ctx->status[i].mem[0] ? ctx->status[i].size : 0) + (ctx->status[i].mem[1] ? ctx->status[i].size : 0);
+    return bytes;
+}
+
+CLSORT_API clsort_result clsort_trim(clsort_context *ctx)
+{
+    int i, k;
+    if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < ctx->num_scratch; ++i) {
+        if (ctx->scratch[i].mem) CLSORT__CL(ctx, clReleaseMemObject)(ctx->scratch[i].mem);
+        ctx->scratch[i].mem = NULL;
+        ctx->scratch[i].size = 0;
+    }
+    for (i = 0; i < ctx->num_status; ++i) { /* a slot of no size: the next call makes and clears new regions */
+        clsort__status_slot *st = &ctx->status[i];
+        for (k = 0; k < 2; ++k) {
+            if (st->mem[k]) CLSORT__CL(ctx, clReleaseMemObject)(st->mem[k]);
+            st->mem[k] = NULL;
+            st->lo[k] = st->hi[k] = 0;
+        }
+        st->size = 0;
+        st->cur = 0;
+    }
+    for (i = 0; i < CLSORT__MAX_VIEWS; ++i) {
+        if (ctx->view[i]) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view[i]);
+        ctx->view[i] = NULL;
+        ctx->view_origin[i] = ctx->view_size[i] = 0;
+    }
+    if (ctx->view_parent) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view_parent);
+    ctx->view_parent = NULL;
+    return CLSORT_SUCCESS;
+}
+
 CLSORT_API const char *clsort_device_name(const clsort_context *ctx) { return ctx ? ctx->dev.name : ""; }
 CLSORT_API cl_context clsort_cl_context(const clsort_context *ctx) { return ctx ? ctx->cl_ctx : NULL; }
 CLSORT_API cl_device_id clsort_cl_device(const clsort_context *ctx) { return ctx ? ctx->device : NULL; }
@@ -3684,6 +3750,18 @@ typedef struct clsort__chain {
  * its own: not every runtime rejects a foreign queue (oclgrind runs the
  * kernels on it, reading buffers of another context), and an out-of-order
  * queue would run the chained commands in any order. */
+/* enq's queue (one of this context and device, in-order) and wait list:
+ * what clsort__chain_begin checks, for a call that must check them before
+ * it takes scratch (clsort_select_if). */
+static clsort_result clsort__check_enq(clsort_context *ctx, const clsort_enqueue *enq)
+{
+    if (enq && enq->queue && enq->queue != ctx->queue) CLSORT__TRY(clsort__check_queue(ctx, enq->queue, "enq->queue"));
+    if (enq && (enq->num_events_in_wait_list > 0) != (enq->event_wait_list != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "enq: num_events_in_wait_list and event_wait_list disagree");
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, const clsort_enqueue *enq)
 {
     c->ctx = ctx;
@@ -3693,10 +3771,7 @@ static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, 
     c->last = NULL;
     c->count = NULL;
     c->count_at = 0;
-    if (c->queue != ctx->queue) CLSORT__TRY(clsort__check_queue(ctx, c->queue, "enq->queue"));
-    if ((c->num_wait > 0) != (c->wait != NULL))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "enq: num_events_in_wait_list and event_wait_list disagree");
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
     if (enq && enq->count)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "enq->count: this call takes no device count (DEVICE COUNTS lists the calls that do)");
@@ -3705,6 +3780,18 @@ static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, 
 
 static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_t bytes, const char *fn,
                                          const char *what);
+
+/* count x elem + extra, or (size_t)-1 where that does not fit a size_t: the
+ * one byte count of the argument checks (a buffer's bytes from n and an
+ * element size, a record stride and an offset, a count's offset and its 4
+ * bytes), so that no sum or product there wraps to a small number that a
+ * small buffer passes. No buffer holds (size_t)-1 bytes: clsort__check_buffer
+ * refuses it as an overflow. */
+static size_t clsort__bytes(size_t count, size_t elem, size_t extra)
+{
+    if (elem != 0 && count > ((size_t)-1 - extra) / elem) return (size_t)-1;
+    return count * elem + extra;
+}
 
 /* The device count of a call that takes one (DEVICE COUNTS): the buffer
  * holds the uint32 at enq->count_offset (clsort__check_count_apart also
@@ -3715,7 +3802,7 @@ static clsort_result clsort__check_count_buffer(clsort_context *ctx, const clsor
     if (enq->count_offset % 4)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: enq->count_offset %lu is not a multiple of 4", fn,
                             (unsigned long)enq->count_offset);
-    return clsort__check_buffer(ctx, enq->count, enq->count_offset + 4, fn, "enq->count");
+    return clsort__check_buffer(ctx, enq->count, clsort__bytes(enq->count_offset, 1, 4), fn, "enq->count");
 }
 
 /* clsort__chain_begin for a call that takes a device count. */
@@ -4451,6 +4538,10 @@ static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is not a valid cl_mem", fn, what);
     if (owner != ctx->cl_ctx)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s belongs to another OpenCL context", fn, what);
+    if (bytes == (size_t)-1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: the bytes %s needs overflow a size_t (an offset, stride or count too large)", fn,
+                            what);
     if (size < bytes)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s holds %lu bytes, %lu needed", fn, what,
                             (unsigned long)size, (unsigned long)bytes);
@@ -4460,7 +4551,7 @@ static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_
 /* n elements of elem bytes must have a byte count that fits size_t. */
 static clsort_result clsort__check_count(clsort_context *ctx, size_t n, size_t elem, const char *fn)
 {
-    if (n > (size_t)-1 / elem)
+    if (clsort__bytes(n, elem, 0) == (size_t)-1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu overflows the byte count", fn,
                             (unsigned long)n);
     return CLSORT_SUCCESS;
@@ -5106,8 +5197,8 @@ CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out,
     elem = clsort__types[d.type].size;
     CLSORT__TRY(clsort__check_count(ctx, n, elem, fn));
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, out, n * elem, fn, "out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, elem, 0), fn, "in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(n, elem, 0), fn, "out"));
         CLSORT__TRY(clsort__check_align(ctx, in, elem, fn, "in"));
         CLSORT__TRY(clsort__check_align(ctx, out, elem, fn, "out"));
     }
@@ -5176,10 +5267,17 @@ typedef struct clsort__split_plan {
     int split;       /* clsort_split's plan (its own tile on GPUs: clsort__split_shape) */
 } clsort__split_plan;
 
+/* need_keys: 1 when keys_in and keys_out are read and written (pack,
+ * split), 0 for enumerate; with CLSORT__SPLIT_OWN_FLAGS or'ed in, desc.flags
+ * is scratch the caller (select_if) allocates only once everything else
+ * passed: left unchecked here, set in the plan afterwards. */
+#define CLSORT__SPLIT_OWN_FLAGS 2
 static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
                                         size_t n, const clsort_split_desc *desc, int need_keys,
                                         clsort__split_plan *a)
 {
+    int own_flags = need_keys & CLSORT__SPLIT_OWN_FLAGS;
+    need_keys &= 1;
     memset(a, 0, sizeof *a);
     if (desc) a->d = *desc;
     CLSORT__TRY(clsort__check_any_type(ctx, a->d.type, fn)); /* keys move as bits: 1, 2, 4 or 8 bytes */
@@ -5198,23 +5296,23 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
         return clsort__check_io(ctx, fn, &io, 1);
     }
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
-        CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * a->key_size, fn, "keys_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys_in, clsort__bytes(n, a->key_size, 0), fn, "keys_in"));
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
         CLSORT__TRY(clsort__check_align(ctx, keys_in, a->key_size, fn, "keys_in"));
     if (need_keys) {
-        CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * a->key_size, fn, "keys_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys_out, clsort__bytes(n, a->key_size, 0), fn, "keys_out"));
         CLSORT__TRY(clsort__check_align(ctx, keys_out, a->key_size, fn, "keys_out"));
     }
     if (a->d.values_in) {
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, n * a->d.value_size, fn, "desc.values_in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, n * a->d.value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, clsort__bytes(n, a->d.value_size, 0), fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, clsort__bytes(n, a->d.value_size, 0), fn, "desc.values_out"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_in, a->d.value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_out, a->d.value_size, fn, "desc.values_out"));
     }
     if (a->d.flags_kind == CLSORT_FLAGS_KEY_BIT) {
         a->flag_src = keys_in;
-    } else {
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.flags, n * (a->d.flags_kind == CLSORT_FLAGS_U8 ? 1u : 4u), fn,
+    } else if (!own_flags) {
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.flags, clsort__bytes(n, a->d.flags_kind == CLSORT_FLAGS_U8 ? 1u : 4u, 0), fn,
                                          "desc.flags"));
         a->flag_src = a->d.flags;
     }
@@ -5227,7 +5325,7 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
         outs[2] = a->d.count;
         ins[0] = need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? keys_in : NULL;
         ins[1] = a->d.values_in;
-        ins[2] = a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? NULL : a->d.flags;
+        ins[2] = a->d.flags_kind == CLSORT_FLAGS_KEY_BIT || own_flags ? NULL : a->d.flags;
         CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 3, 0u));
     }
     return CLSORT_SUCCESS;
@@ -5329,10 +5427,13 @@ static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *ds
 /* enq->count apart from the outputs of enumerate / pack / split (out: the
  * indices or keys_out). */
 static clsort_result clsort__check_split_count(clsort_context *ctx, const char *fn, const clsort_enqueue *enq,
-                                               cl_mem out, const clsort__split_plan *a)
+                                               cl_mem out, const char *out_name, const clsort__split_plan *a)
 {
     cl_mem outs[3];
-    static const char *const out_names[3] = {"the output", "desc.values_out", "desc.count"};
+    const char *out_names[3];
+    out_names[0] = out_name;
+    out_names[1] = "desc.values_out";
+    out_names[2] = "desc.count";
     outs[0] = out;
     outs[1] = a->d.values_out;
     outs[2] = a->d.count;
@@ -5362,13 +5463,13 @@ CLSORT_API clsort_result clsort_enumerate(clsort_context *ctx, cl_mem keys, cl_m
     if (n > 0) {
         cl_mem outs[2], ins[1];
         static const char *const out_names[2] = {"indices", "desc.count"}, *const in_names[1] = {"the flags"};
-        CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(n, 4, 0), fn, "indices"));
         outs[0] = indices;
         outs[1] = a.d.count;
         ins[0] = a.flag_src;
         CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 2, ins, in_names, 1, 0u));
     }
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, indices, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, indices, "indices", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     r = clsort__split_program(ctx, &a, &p);
@@ -5439,7 +5540,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     lookback = clsort__pack_lookback(ctx, &a, n); /* where its walk fits the loop budget (>>loop budget) */
@@ -5499,7 +5600,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
     a.split = 1;
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
     r = clsort__split_program(ctx, &a, &p);
@@ -5643,8 +5744,8 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
     CLSORT__TRY(clsort__check_count(ctx, n, elem_size, fn));
     if (n > 0) {
         CLSORT__TRY(clsort__check_buffer(ctx, src, 0, fn, "src"));
-        CLSORT__TRY(clsort__check_buffer(ctx, dst, n * elem_size, fn, "dst"));
-        CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
+        CLSORT__TRY(clsort__check_buffer(ctx, dst, clsort__bytes(n, elem_size, 0), fn, "dst"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(n, 4, 0), fn, "indices"));
         {
             clsort__io io[3];
             clsort__io_set(&io[0], dst, "dst", 1, -1);
@@ -6191,17 +6292,17 @@ static clsort_result clsort__check_sort_sizes(clsort_context *ctx, const char *f
                                               size_t n, size_t key_size, cl_mem values_in, cl_mem values_out,
                                               size_t value_size, cl_mem permutation)
 {
-    CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * key_size, fn, "keys_in"));
-    CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * key_size, fn, "keys_out"));
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_in, clsort__bytes(n, key_size, 0), fn, "keys_in"));
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_out, clsort__bytes(n, key_size, 0), fn, "keys_out"));
     CLSORT__TRY(clsort__check_align(ctx, keys_in, key_size, fn, "keys_in"));
     CLSORT__TRY(clsort__check_align(ctx, keys_out, key_size, fn, "keys_out"));
     if (values_in) {
-        CLSORT__TRY(clsort__check_buffer(ctx, values_in, n * value_size, fn, "desc.values_in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, values_out, n * value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, values_in, clsort__bytes(n, value_size, 0), fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, values_out, clsort__bytes(n, value_size, 0), fn, "desc.values_out"));
         CLSORT__TRY(clsort__check_align(ctx, values_in, value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_align(ctx, values_out, value_size, fn, "desc.values_out"));
     }
-    if (permutation) CLSORT__TRY(clsort__check_buffer(ctx, permutation, n * 4, fn, "desc.permutation"));
+    if (permutation) CLSORT__TRY(clsort__check_buffer(ctx, permutation, clsort__bytes(n, 4, 0), fn, "desc.permutation"));
     if (permutation) CLSORT__TRY(clsort__check_align(ctx, permutation, 4, fn, "desc.permutation"));
     return CLSORT_SUCCESS;
 }
@@ -6810,7 +6911,7 @@ static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const ch
                                          d->value_size, d->permutation));
     if (d->segment_offsets) {
         cl_mem_flags f = 0;
-        CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, (pl->seg_count + 1) * 4, fn, "desc.segment_offsets"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, clsort__bytes(pl->seg_count, 4, 4), fn, "desc.segment_offsets"));
         /* the host reads device offsets to plan the passes */
         if (CLSORT__CL(ctx, clGetMemObjectInfo)(d->segment_offsets, CL_MEM_FLAGS, sizeof f, &f, NULL) == CL_SUCCESS &&
             (f & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_WRITE_ONLY)))
@@ -7212,7 +7313,7 @@ static clsort_result clsort__check_positions(clsort_context *ctx, const char *fn
     if (n - 1 > ((size_t)-1 - gr->record) / gr->stride)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu positions overflow the byte count", fn,
                             (unsigned long)n);
-    return clsort__check_buffer(ctx, positions, (n - 1) * gr->stride + gr->record, fn, "positions");
+    return clsort__check_buffer(ctx, positions, clsort__bytes(n - 1, gr->stride, gr->record), fn, "positions");
 }
 
 CLSORT_API clsort_result clsort_grid_keys(clsort_context *ctx, const clsort_grid_desc *grid, size_t *num_cells,
@@ -7309,7 +7410,7 @@ CLSORT_API clsort_result clsort_cell_keys(clsort_context *ctx, cl_mem positions,
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if (n > 0) {
         CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, &gr));
-        CLSORT__TRY(clsort__check_buffer(ctx, keys, n * 4, fn, "keys"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys, clsort__bytes(n, 4, 0), fn, "keys"));
         {
             clsort__io io[2];
             clsort__io_set(&io[0], keys, "keys", 1, -1);
@@ -7342,8 +7443,8 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
     if (num_cells >= (size_t)-1 / 4)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: num_cells = %lu overflows the byte count", fn,
                             (unsigned long)num_cells);
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, sorted_keys, n * 4, fn, "sorted_keys"));
-    CLSORT__TRY(clsort__check_buffer(ctx, offsets, (num_cells + 1) * 4, fn, "offsets"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, sorted_keys, clsort__bytes(n, 4, 0), fn, "sorted_keys"));
+    CLSORT__TRY(clsort__check_buffer(ctx, offsets, clsort__bytes(num_cells, 4, 4), fn, "offsets"));
     {
         clsort__io io[2];
         clsort__io_set(&io[0], offsets, "offsets", 1, -1);
@@ -7368,10 +7469,10 @@ static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *
     size_t i, count;
     clsort_result r;
     CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, gr));
-    if (d->cell_keys) CLSORT__TRY(clsort__check_buffer(ctx, d->cell_keys, n * 4, fn, "desc.cell_keys"));
-    if (d->permutation) CLSORT__TRY(clsort__check_buffer(ctx, d->permutation, n * 4, fn, "desc.permutation"));
+    if (d->cell_keys) CLSORT__TRY(clsort__check_buffer(ctx, d->cell_keys, clsort__bytes(n, 4, 0), fn, "desc.cell_keys"));
+    if (d->permutation) CLSORT__TRY(clsort__check_buffer(ctx, d->permutation, clsort__bytes(n, 4, 0), fn, "desc.permutation"));
     if (d->cell_offsets)
-        CLSORT__TRY(clsort__check_buffer(ctx, d->cell_offsets, ((size_t)gr->num_cells + 1) * 4, fn,
+        CLSORT__TRY(clsort__check_buffer(ctx, d->cell_offsets, clsort__bytes(gr->num_cells, 4, 4), fn,
                                          "desc.cell_offsets"));
     if (d->attribute_count && !d->attributes)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: attribute_count %lu with attributes NULL", fn,
@@ -7387,9 +7488,9 @@ static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *
                                 (unsigned long)i);
         CLSORT__TRY(clsort__check_count(ctx, n, at->elem_size, fn));
         snprintf(what, sizeof what, "attributes[%lu].src", (unsigned long)i);
-        CLSORT__TRY(clsort__check_buffer(ctx, at->src, n * at->elem_size, fn, what));
+        CLSORT__TRY(clsort__check_buffer(ctx, at->src, clsort__bytes(n, at->elem_size, 0), fn, what));
         snprintf(what, sizeof what, "attributes[%lu].dst", (unsigned long)i);
-        CLSORT__TRY(clsort__check_buffer(ctx, at->dst, n * at->elem_size, fn, what));
+        CLSORT__TRY(clsort__check_buffer(ctx, at->dst, clsort__bytes(n, at->elem_size, 0), fn, what));
     }
     /* Aliasing: positions and every src only read, the rest written; an
      * attribute may be reordered in place (dst == src, the same handle), also
@@ -7424,14 +7525,18 @@ static clsort_result clsort__check_bin_count(clsort_context *ctx, const char *fn
 {
     cl_mem outs[3];
     static const char *const out_names[3] = {"desc.cell_keys", "desc.permutation", "desc.cell_offsets"};
-    static const char *const attr_name[1] = {"an attribute's dst"};
+    char name[48];
+    const char *attr_name[1];
     size_t i;
     outs[0] = d->cell_keys;
     outs[1] = d->permutation;
     outs[2] = d->cell_offsets;
     CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, outs, out_names, 3));
-    for (i = 0; i < d->attribute_count; ++i)
+    attr_name[0] = name;
+    for (i = 0; i < d->attribute_count; ++i) {
+        snprintf(name, sizeof name, "desc.attributes[%lu].dst", (unsigned long)i);
         CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &d->attributes[i].dst, attr_name, 1));
+    }
     return CLSORT_SUCCESS;
 }
 
@@ -7950,7 +8055,7 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
         if (d->segment_data_host)
             CLSORT__TRY(clsort__reduce_check_offsets(ctx, (const uint32_t *)d->segment_data_host, d->segment_count,
                                                      n, fn));
-        else CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, (d->segment_count + 1) * 4, fn,
+        else CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, clsort__bytes(d->segment_count, 4, 4), fn,
                                                "desc.segment_data"));
     } else if (d->segments != CLSORT_SEGMENTS_NONE && n > 0) {
         if (host) {
@@ -7960,15 +8065,15 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
             if (d->segment_data_host)
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                     "%s: flags and keys come in segment_data (segment_data_host: offsets only)", fn);
-            CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, n * pl->seg_size, fn, "desc.segment_data"));
+            CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, clsort__bytes(n, pl->seg_size, 0), fn, "desc.segment_data"));
         }
     }
     out_elems = reduce ? d->segment_count : n;
-    if (!host && reduce && out_elems > 0) CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
+    if (!host && reduce && out_elems > 0) CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(out_elems, pl->elem, 0), fn, "out"));
     if (host) return CLSORT_SUCCESS;
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in, n * pl->elem, fn, "in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, pl->elem, 0), fn, "in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(out_elems, pl->elem, 0), fn, "out"));
     }
     {
         /* segmented scan: in place (out == in) allowed; segmented reduce: out
@@ -8095,7 +8200,7 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     CLSORT__TRY(clsort__check_count(ctx, n, elem, fn));
     if (!result && !d.result)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: no result asked for (result or desc.result)", fn);
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, elem, 0), fn, "in"));
     if (d.result) CLSORT__TRY(clsort__check_buffer(ctx, d.result, elem, fn, "desc.result"));
     {
         static const char *const out_names[1] = {"desc.result"};
@@ -8303,10 +8408,10 @@ static clsort_result clsort__by_key_buffers(clsort_context *ctx, const char *fn,
     cl_mem outs[3];
     const char *out_names[3];
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in1, n * s1, fn, w1));
-        if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, n * s2, fn, w2));
-        if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, n * o1, fn, x1));
-        if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, n * o2, fn, x2));
+        CLSORT__TRY(clsort__check_buffer(ctx, in1, clsort__bytes(n, s1, 0), fn, w1));
+        if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, clsort__bytes(n, s2, 0), fn, w2));
+        if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, clsort__bytes(n, o1, 0), fn, x1));
+        if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, clsort__bytes(n, o2, 0), fn, x2));
     }
     clsort__io_set(&io[0], count, "desc.count", 1, -1);
     clsort__io_set(&io[1], n ? out1 : NULL, x1, 1, -1);
@@ -8491,8 +8596,8 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__hist_plan_make(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
-    CLSORT__TRY(clsort__check_buffer(ctx, counts, (size_t)pl.d.bins * 4, fn, "counts"));
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, samples, n * pl.elem, fn, "samples"));
+    CLSORT__TRY(clsort__check_buffer(ctx, counts, clsort__bytes(pl.d.bins, 4, 0), fn, "counts"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, samples, clsort__bytes(n, pl.elem, 0), fn, "samples"));
     {
         clsort__io io[2];
         static const char *const out_names[1] = {"counts"};
@@ -9597,8 +9702,8 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
                 r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
                                  j, k);
         if (r == CLSORT_SUCCESS && n > 0) {
-            r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
-            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
+            r = clsort__check_buffer(ck, parts[k].positions, clsort__bytes(n, m->a.vec, 0), fn, "positions");
+            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, clsort__bytes(n, m->a.vec, 0), fn, "velocities");
             if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
         }
     }
@@ -9724,7 +9829,7 @@ static clsort_result clsort__tree_check_positions(clsort_context *ctx, const cha
     size_t rec = pl->d.offset + pl->d.dims * 4;
     if (pl->d.has_mass && pl->d.mass_offset + 4 > rec) rec = pl->d.mass_offset + 4;
     if (n == 0) return CLSORT_SUCCESS;
-    return clsort__check_buffer(ctx, positions, (n - 1) * pl->stride + rec, fn, "positions");
+    return clsort__check_buffer(ctx, positions, clsort__bytes(n - 1, pl->stride, rec), fn, "positions");
 }
 
 /* One program per code width and dimension: element-wise kernels of 256
@@ -10198,10 +10303,10 @@ static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tre
                                            const char *name, int out)
 {
     static const char *const names[CLSORT__TREE_BUFS + 1] = {
-        "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
-        "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
-        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com", "the tree's view.quad",
-        "the tree's view.count"};
+        "view.bounds of the tree", "unsorted codes of the tree", "view.codes of the tree",
+        "view.permutation of the tree", "view.points of the tree", "view.nodes of the tree", "view.parents of the tree",
+        "arrival counters of the tree", "view.box_lo of the tree", "view.box_hi of the tree", "view.com of the tree",
+        "view.quad of the tree", "view.count of the tree"}; /* argument-like names: check_io says "the output %s" */
     clsort__io io[2 + CLSORT__TREE_BUFS];
     int i;
     clsort__io_set(&io[0], m, name, out, -1);
@@ -10299,7 +10404,7 @@ CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tre
     if (tree->n > 0) {
         if (tree->dims != 3)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: Barnes-Hut needs a 3D tree", fn);
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, tree->n * 16, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, clsort__bytes(tree->n, 16, 0), fn, "accelerations"));
         CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, accelerations, "accelerations", 1));
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
@@ -10346,11 +10451,11 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.indices needs desc.offsets", fn);
     if (nq > 0) {
         rec = d.offset + (tree->n ? tree->dims : 3) * 4;
-        CLSORT__TRY(clsort__check_buffer(ctx, queries, (nq - 1) * d.stride + rec, fn, "queries"));
-        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, nq * 4, fn, "desc.counts"));
+        CLSORT__TRY(clsort__check_buffer(ctx, queries, clsort__bytes(nq - 1, d.stride, rec), fn, "queries"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, clsort__bytes(nq, 4, 0), fn, "desc.counts"));
     }
-    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, (nq + 1) * 4, fn, "desc.offsets"));
-    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? d.capacity * 4 : 1, fn, "desc.indices"));
+    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, clsort__bytes(nq, 4, 4), fn, "desc.offsets"));
+    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? clsort__bytes(d.capacity, 4, 0) : 1, fn, "desc.indices"));
     if (d.capacity > 0xffffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.capacity past 2^32 - 1", fn);
     CLSORT__TRY(clsort__tree_periods(ctx, fn, &d, tree->n ? tree->dims : 3, &period, &periodic));
@@ -10550,7 +10655,7 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
     CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
     if (n > 0) {
         clsort__io io[4];
-        size_t bytes = n * a.vec;
+        size_t bytes = clsort__bytes(n, a.vec, 0);
         CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
         CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
@@ -10599,8 +10704,8 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     d.accelerations = accelerations;
     CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, &d, &a));
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_buffer(ctx, positions, clsort__bytes(n, a.vec, 0), fn, "positions"));
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, clsort__bytes(n, a.vec, 0), fn, "accelerations"));
         CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
         CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
         {
@@ -10723,10 +10828,13 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
     CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     cmp = (cl_uint)pl.d.compare;
+    /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
+    clsort__select_split_desc(&pl, NULL, &sd);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
     if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
-    clsort__select_split_desc(&pl, flags, &sd);
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1, &sp)); /* every buffer of both steps */
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &sp)); /* the device count: both steps read it */
+    sd.flags = flags;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = CLSORT_SUCCESS;
     if (n > 0) {
@@ -12195,9 +12303,9 @@ CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm co
     ks = clsort_type_size(d.type);
     /* the buffers, checked here only when the descriptor is sane (its checks follow in clsort__mpi_begin) */
     if (r == CLSORT_SUCCESS && n > 0 && n <= (size_t)INT_MAX && (d.value_size == 0 || d.value_size == 4 || d.value_size == 8)) {
-        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
-        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, n * d.value_size, fn, "values");
-        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
+        r = clsort__check_buffer(ctx, keys, clsort__bytes(n, ks, 0), fn, "keys");
+        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, clsort__bytes(n, d.value_size, 0), fn, "values");
+        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, clsort__bytes(n, 8, 0), fn, "weights");
     }
     if (r == CLSORT_SUCCESS && (d.keys_out || d.values_out || d.weights_out)) {
         cap = d.capacity;
@@ -12205,10 +12313,10 @@ CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm co
             r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                              "%s: give keys_out, and values_out exactly when value_size is set", fn);
         if (r == CLSORT_SUCCESS && cap > (size_t)INT_MAX) cap = (size_t)INT_MAX;
-        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, cap * ks, fn, "desc.keys_out");
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, clsort__bytes(cap, ks, 0), fn, "desc.keys_out");
         if (r == CLSORT_SUCCESS && d.values_out && (d.value_size == 4 || d.value_size == 8))
-            r = clsort__check_buffer(ctx, d.values_out, cap * d.value_size, fn, "desc.values_out");
-        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, cap * 8, fn, "desc.weights_out");
+            r = clsort__check_buffer(ctx, d.values_out, clsort__bytes(cap, d.value_size, 0), fn, "desc.values_out");
+        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, clsort__bytes(cap, 8, 0), fn, "desc.weights_out");
     }
     r = clsort__mpi_begin(&J, ctx, fn, comm, desc, n, weights != NULL, &st, r);
     if (r != CLSORT_SUCCESS) return r;

@@ -617,16 +617,23 @@ static void test_contexts(clsort_context *cs, int tiny)
  * the function allows no in place use; A_OVERLAP: an output and an input are
  * two sub-buffers over the same bytes of one buffer; A_READONLY: an output
  * created CL_MEM_READ_ONLY. */
+/* A_COUNT_WRAP: enq->count at count_offset SIZE_MAX - 3 (a multiple of 4
+ * whose + 4 wraps to 0); A_COUNT_OUT: enq->count over an output (the tree
+ * build: over the tree's view.codes); A_HUGE: n = 2^32 - 1 with the 256-byte
+ * buffers (n past every buffer, no byte count overflowing: what a call that
+ * took scratch before its checks would allocate 4 GiB for). */
 enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_ALIAS, A_OVERLAP, A_READONLY,
-       A_COUNT };
+       A_COUNT_WRAP, A_COUNT_OUT, A_HUGE, A_COUNT };
 static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
                                               "byte count overflows", "buffer of another context",
                                               "queue of another context", "an output aliasing an input",
                                               "an output over an input's bytes (sub-buffers)",
-                                              "a CL_MEM_READ_ONLY output"};
+                                              "a CL_MEM_READ_ONLY output", "enq->count_offset + 4 wraps",
+                                              "enq->count over an output", "n = 2^32 - 1 past the buffers"};
 /* what the message of each case must contain (NULL: any message) */
 static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow", "another OpenCL context",
-                                             "another", "shar", "shar", "CL_MEM_READ_ONLY"};
+                                             "another", "shar", "shar", "CL_MEM_READ_ONLY", "enq->count",
+                                             "enq->count", NULL};
 /* The rows: X(id, family, function, cases), family the ID of the function's
  * row in CLSORT_FAMILIES (every family has a row: checked), cases the bad
  * argument kinds that apply (A_NO_OUTPUT: a function without an output
@@ -676,11 +683,12 @@ static const unsigned fn_cases[F_FUNCS] = {ARG_ROWS(ARG_ROW_CASES)};
  * gate (not NULL: a valid call, c past A_COUNT): the call's wait list is
  * that one event, and no count goes to a host pointer (those block). */
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
-                               cl_command_queue foreign_queue, const cl_event *gate)
+                               cl_mem count_buf, cl_command_queue foreign_queue, const cl_event *gate)
 {
     int alias = c == A_ALIAS;
     clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
-    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0, *cp = gate ? NULL : &count;
+    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : c == A_HUGE ? (size_t)0xffffffffu : 64, count = 0,
+           *cp = gate ? NULL : &count;
     clsort_enqueue enq;
     const clsort_enqueue *e = NULL;
     clsort_scan_desc sd;
@@ -699,6 +707,11 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     if (gate) {
         enq.num_events_in_wait_list = 1;
         enq.event_wait_list = gate;
+        e = &enq;
+    }
+    if (c == A_COUNT_WRAP || c == A_COUNT_OUT) { /* the count buffer: a buffer of its own, or the output */
+        enq.count = c == A_COUNT_WRAP ? count_buf : out;
+        enq.count_offset = c == A_COUNT_WRAP ? (size_t)-1 - 3 : 0;
         e = &enq;
     }
     pd.flags = f == F_ENUMERATE && (alias || c == A_OVERLAP) ? in : flags;
@@ -758,12 +771,24 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         memset(&td, 0, sizeof td);
         memset(&nd, 0, sizeof nd);
         if (clsort_tree_create(cs, &tree) != CLSORT_SUCCESS) return CLSORT_ERROR_OPENCL;
-        if (f == F_TREE_BUILD || c == A_OVERFLOW) {
+        if (f == F_TREE_BUILD && c == A_COUNT_OUT) { /* the count over a buffer of the tree it builds */
+            clsort_tree_view v;
+            r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (r == CLSORT_SUCCESS) r = clsort_tree_get_view(tree, &v);
+            if (r == CLSORT_SUCCESS) {
+                clsort_trim(cs); /* the valid build's scratch: what the table counts is the refused call's */
+                enq.count = v.codes;
+                r = clsort_tree_build(ctx, tree, in, 16, &td, e);
+            } else {
+                r = CLSORT_ERROR_OPENCL; /* the valid build failed: not what the table checks */
+            }
+        } else if (f == F_TREE_BUILD || c == A_OVERFLOW || c == A_HUGE) { /* accel takes no n */
             r = clsort_tree_build(ctx, tree, c == A_SMALL ? out : in, n / 4, &td, e);
         } else {
             clsort_tree_view v;
             cl_mem acc = c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, points_sub = NULL;
             r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (!gate) clsort_trim(cs); /* the valid build's scratch: what the table counts is the refused call's */
             if (r == CLSORT_SUCCESS && (alias || c == A_OVERLAP)) {
                 /* its input is the tree: the accelerations over the tree's own points (the
                  * handle, or a sub-buffer over its bytes) */
@@ -793,7 +818,7 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
         if (f == F_REDUCE) { /* its only output is desc.result */
-            rd.result = alias || c == A_OVERLAP || c == A_READONLY ? out : aux;
+            rd.result = alias || c == A_OVERLAP || c == A_READONLY || c == A_COUNT_OUT ? out : aux;
             return clsort_reduce(ctx, c == A_SMALL ? out : in, n, &rd, NULL, e);
         }
         if (f == F_SEGSCAN) { /* in place is allowed: the aliasing output is out over the segment flags */
@@ -1146,8 +1171,8 @@ static void test_argument_table(clsort_context *cs)
 {
     uint32_t data[64], back[64];
     clsort_context *other = NULL;
-    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro;
-    cl_mem all[8];
+    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro, cnt;
+    cl_mem all[9];
     cl_buffer_region reg;
     cl_int err;
     int f, c, k;
@@ -1174,6 +1199,8 @@ static void test_argument_table(clsort_context *cs)
     check(err == CL_SUCCESS, "argument table: read-only buffer", 0, "-", 0, 0, err);
     all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign; all[6] = parent;
     all[7] = ro;
+    cnt = buffer(cs, 256, data); /* enq->count of A_COUNT_WRAP */
+    all[8] = cnt;
     for (k = 0; k < CLSORT_FAMILY_COUNT; ++k) { /* every family has a row */
         char what[120];
         int found = 0;
@@ -1190,24 +1217,29 @@ static void test_argument_table(clsort_context *cs)
             cl_mem o = c == A_SMALL ? small : c == A_ALIAS ? in : c == A_OVERLAP ? hi : c == A_READONLY ? ro : out;
             const char *text;
             int ok = 1;
-            for (k = 0; k < 8; ++k) { /* every buffer back to the data */
+            size_t kept;
+            for (k = 0; k < 9; ++k) { /* every buffer back to the data */
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
                                      NULL, NULL);
             }
-            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other), NULL);
+            /* no scratch kept before, so any after the refusal was taken by it (before its checks) */
+            clsort_trim(cs);
+            r = call_with(f, c, cs, in, o, flags, aux, cnt, clsort_cl_queue(other), NULL);
             clFinish(clsort_cl_queue(cs));
+            kept = clsort_kept_bytes(cs);
+            snprintf(what, sizeof what, "%s, %s: refused before taking scratch", fn_names[f], arg_case_names[c]);
+            check(kept == 0, what, 0, "argument-table", 0, 0, (double)kept);
             /* the cases made for them must fail for that reason: the message says so */
             text = c >= A_ALIAS || c == A_NULL_BUF || c == A_FOREIGN_BUF || c == A_FOREIGN_QUEUE ? arg_case_text[c]
                                                                                                  : NULL;
             snprintf(what, sizeof what, "%s, %s: error code and message", fn_names[f], arg_case_names[c]);
-            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0') &&
-                      (!text || strstr(clsort_last_error(cs), text)),
-                  what, 0, "argument-table", 0, want, r);
-            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]) ||
-                (text && !strstr(clsort_last_error(cs), text)))
-                printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
-            for (k = 0; k < 8; ++k) {
+            ok = r == want && (c == A_NULL_CTX || message_ok(clsort_last_error(cs))) &&
+                 (!text || strstr(clsort_last_error(cs), text));
+            check(ok, what, 0, "argument-table", 0, want, r);
+            if (!ok) printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+            ok = 1;
+            for (k = 0; k < 9; ++k) {
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 size_t bytes = all[k] == small ? 16 : 256;
                 download(owner, all[k], bytes, back);
@@ -1219,6 +1251,7 @@ static void test_argument_table(clsort_context *cs)
     clReleaseMemObject(big); clReleaseMemObject(out); clReleaseMemObject(small);
     clReleaseMemObject(flags); clReleaseMemObject(aux); clReleaseMemObject(foreign);
     clReleaseMemObject(lo); clReleaseMemObject(hi); clReleaseMemObject(parent); clReleaseMemObject(ro);
+    clReleaseMemObject(cnt);
     clsort_destroy(other);
 }
 
@@ -1249,7 +1282,7 @@ static void test_no_wait_rows(clsort_context *cs)
         clsort_result r;
         memset(&w, 0, sizeof w);
         clEnqueueWriteBuffer(clsort_cl_queue(cs), in, CL_TRUE, 0, 256, data, 0, NULL, NULL);
-        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL); /* its programs built, nothing to wait for */
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL, NULL); /* its programs built, nothing to wait for */
         clFinish(clsort_cl_queue(cs));
         snprintf(what, sizeof what, "%s, no wait list", fn_names[f]);
         check(r == CLSORT_SUCCESS, what, 64, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
@@ -1260,7 +1293,7 @@ static void test_no_wait_rows(clsort_context *cs)
             check(0, "pthread_create", 0, "-", 0, 0, 0);
             break;
         }
-        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, &w.gate);
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL, &w.gate);
         clSetUserEventStatus(w.returned, CL_COMPLETE);
         pthread_join(th, NULL);
         snprintf(what, sizeof what, "%s: returns before its wait list's user event is set", fn_names[f]);
