@@ -2259,6 +2259,7 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #define CLSORT_IMPLEMENTATION_DONE
 
 /* >>config ----------------------------------------------------------------- */
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2664,7 +2665,11 @@ static unsigned clsort__log2_ceil(cl_ulong x)
     return l;
 }
 
+/* The finiteness checks of every argument (isfinite without math.h): x is
+ * neither NaN nor infinite; _float: and a float holds it (|x| <= FLT_MAX,
+ * which is finite: no check against a rounded 3.4e38). */
 static int clsort__finite(double x) { return x == x && x - x == 0.0; }
+static int clsort__finite_float(double x) { return clsort__finite(x) && x <= (double)FLT_MAX && x >= -(double)FLT_MAX; }
 
 static int clsort__is_pow2(cl_ulong x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -9023,7 +9028,7 @@ static clsort_result clsort__plan_nbody(clsort_context *ctx, const char *fn, siz
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)d->method);
     if (d->fp64 != 0 && d->fp64 != 1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.fp64 must be 0 or 1", fn);
-    if (!d->fp64 && (d->dt > 3.0e38 || d->dt < -3.0e38 || d->softening2 > 3.0e38 || d->G > 3.0e38 || d->G < -3.0e38))
+    if (!d->fp64 && (!clsort__finite_float(d->dt) || !clsort__finite_float(d->softening2) || !clsort__finite_float(d->G)))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: dt, softening2 or G out of float range", fn);
     if (d->fp64 && !ctx->dev.fp64)
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: desc.fp64 on %s, which lacks cl_khr_fp64", fn,
@@ -10171,7 +10176,7 @@ static clsort_result clsort__tree_periods(clsort_context *ctx, const char *fn, c
     *periodic = 0;
     for (a = 0; a < 3; ++a) {
         const float L = d->period[a];
-        if (!(L >= 0.0f && L <= 3.4e38f))
+        if (!(L >= 0.0f && clsort__finite_float((double)L)))
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.period[%u] = %g, must be finite and >= 0",
                                 fn, a, (double)L);
         period->s[a] = a < dims && L > 0.0f ? L : inf;
@@ -10438,7 +10443,7 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
     d = *desc;
     if (d.stride == 0) d.stride = 16;
-    if (!(d.radius >= 0.0f && d.radius <= 3.4e38f))
+    if (!(d.radius >= 0.0f && clsort__finite_float((double)d.radius)))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.radius = %g, must be finite and >= 0", fn,
                             (double)d.radius);
     if (d.stride % 4 || d.offset % 4 || d.stride > (size_t)1 << 30 || d.offset > (size_t)1 << 30)

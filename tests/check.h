@@ -11,6 +11,7 @@
 #include "clsort.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

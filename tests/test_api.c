@@ -1407,7 +1407,90 @@ static void api_contexts(const test_env *e) { test_contexts(e->cs, e->tiny); }
 static void api_argument_table(const test_env *e) { test_argument_table(e->cs); }
 static void api_no_wait_rows(const test_env *e) { test_no_wait_rows(e->cs); }
 static void api_aliasing(const test_env *e) { test_aliasing(e->cs); }
+/* Arguments that must be finite floats take FLT_MAX (finite) and refuse
+ * infinity and NaN, and doubles a float kernel takes refuse what no float
+ * holds: the tree's radius and periods (FLT_MAX: every point in reach; a
+ * period FLT_MAX counts as the open box), N-body's dt, softening2 and G. */
+static void test_finite_floats(clsort_context *cs)
+{
+    enum { N = 64 };
+    float rec[4 * N];
+    uint32_t counts[N], open_counts[N];
+    const uint32_t inf_bits = 0x7f800000u, nan_bits = 0x7fc00000u;
+    float inf, nan_;
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc rd;
+    clsort_nbody_desc nd;
+    cl_mem pos, vel, dc;
+    size_t i, total = 0;
+    int ok, a;
+    clsort_result r;
+    memcpy(&inf, &inf_bits, 4);
+    memcpy(&nan_, &nan_bits, 4);
+    for (i = 0; i < 4 * N; ++i) rec[i] = (i % 4 == 3) ? 1.0f : (float)((i * 2654435761u) % 1000u) / 1000.0f;
+    pos = buffer(cs, sizeof rec, rec);
+    vel = buffer(cs, sizeof rec, NULL);
+    dc = buffer(cs, sizeof counts, NULL);
+    memset(&td, 0, sizeof td);
+    r = clsort_tree_create(cs, &tree);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, pos, N, &td, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: tree build", N, clsort_last_error(cs), 0, 0, r);
+    memset(&rd, 0, sizeof rd);
+    rd.counts = dc;
+    rd.radius = FLT_MAX;
+    r = r == CLSORT_SUCCESS ? clsort_tree_radius(cs, tree, pos, N, &rd, &total, NULL) : r;
+    download(cs, dc, sizeof counts, counts);
+    for (ok = r == CLSORT_SUCCESS && total == (size_t)N * N, i = 0; i < N; ++i) ok = ok && counts[i] == N;
+    check(ok, "finite floats: radius FLT_MAX taken (every point within it)", N, clsort_last_error(cs), 0,
+          (double)N * N, (double)total);
+    rd.radius = 0.25f;
+    r = clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL);
+    download(cs, dc, sizeof open_counts, open_counts);
+    for (a = 0; a < 3; ++a) rd.period[a] = FLT_MAX;
+    r = r == CLSORT_SUCCESS ? clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL) : r;
+    download(cs, dc, sizeof counts, counts);
+    check(r == CLSORT_SUCCESS && memcmp(counts, open_counts, sizeof counts) == 0,
+          "finite floats: period FLT_MAX taken (counts of the open box)", N, clsort_last_error(cs), 0, 0, r);
+    for (a = 0; a < 6; ++a) {
+        static const char *what[6] = {"finite floats: radius +inf refused", "finite floats: radius NaN refused",
+                                      "finite floats: radius -1 refused", "finite floats: period +inf refused",
+                                      "finite floats: period NaN refused", "finite floats: period -FLT_MAX refused"};
+        memset(&rd, 0, sizeof rd);
+        rd.counts = dc;
+        rd.radius = a == 0 ? inf : a == 1 ? nan_ : a == 2 ? -1.0f : 0.25f;
+        rd.period[1] = a == 3 ? inf : a == 4 ? nan_ : a == 5 ? -FLT_MAX : 0.0f;
+        EXPECT_ERR(clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL), CLSORT_ERROR_INVALID_ARGUMENT, what[a]);
+    }
+    clsort_tree_destroy(tree);
+    /* N-body: dt = 0 (nothing moves) with softening2 = FLT_MAX and G = FLT_MAX taken */
+    memset(&nd, 0, sizeof nd);
+    nd.dt = 0.0;
+    nd.softening2 = FLT_MAX;
+    nd.G = FLT_MAX;
+    r = clsort_nbody(cs, pos, vel, N, &nd, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: N-body softening2 and G = FLT_MAX taken", N, clsort_last_error(cs), 0,
+          CLSORT_SUCCESS, r);
+    nd.G = 0.0;
+    nd.softening2 = 1e-2;
+    nd.dt = -(double)FLT_MAX;
+    r = clsort_nbody(cs, pos, vel, N, &nd, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: N-body dt = -FLT_MAX taken", N, clsort_last_error(cs), 0,
+          CLSORT_SUCCESS, r);
+    nd.dt = 3.5e38; /* past FLT_MAX: no float holds it */
+    EXPECT_ERR(clsort_nbody(cs, pos, vel, N, &nd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "finite floats: N-body dt 3.5e38 (past FLT_MAX) refused");
+    nd.dt = 1e-3;
+    nd.G = (double)inf;
+    EXPECT_ERR(clsort_nbody(cs, pos, vel, N, &nd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "finite floats: N-body G = inf refused");
+    clReleaseMemObject(pos);
+    clReleaseMemObject(vel);
+    clReleaseMemObject(dc);
+}
+
 static void api_messages(const test_env *e) { test_messages(e->cs); }
+static void api_finite_floats(const test_env *e) { test_finite_floats(e->cs); }
 static void api_limits(const test_env *e) { test_limits(e->cs); }
 static void api_device_count_refusals(const test_env *e) { test_device_count_refusals(e->cs); }
 
@@ -1925,6 +2008,7 @@ static const test_case api_cases[] = {
     {"no wait on the host: every row with a user event", api_no_wait_rows, ON_BOTH, NOT_TINY},
     {"aliasing", api_aliasing, ON_BOTH, ANY_SIZE},
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
+    {"finite floats: FLT_MAX taken, infinities and NaN refused", api_finite_floats, ON_PORTABLE, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
     {"device counts: the calls that take none refuse enq->count", api_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, LIMITS_NOT_TINY},
