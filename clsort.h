@@ -107,8 +107,10 @@
  *                   per work-item void clsort_reduce's error bound (REDUCE).
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
- *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
- *                   when the program cache stores (see PROGRAM CACHE).
+ *   CLSORT_CACHE_WHEN "auto", "build", "leave" or "flush" when desc.cache_when
+ *                   is AUTO: when the program cache stores (see PROGRAM CACHE;
+ *                   "auto" = unset: the device's choice). Checked also when the
+ *                   cache is off.
  *   CLSORT_CACHE_MAX  the cache directory's size bound when
  *                   desc.cache_max_bytes is 0: bytes, with an optional K, M
  *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
@@ -3020,7 +3022,8 @@ static int clsort__parse_index_pair(const char *sel, unsigned *p, unsigned *d)
 }
 
 /* Finds the device named by sel (see CLSORT_DEVICE), or the default. */
-static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, cl_device_id *out)
+/* sel from `from` (desc.device_select or CLSORT_DEVICE, named when nothing matches). */
+static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, const char *from, cl_device_id *out)
 {
     cl_platform_id plats[CLSORT__MAX_PLATFORMS];
     cl_uint np = 0, p;
@@ -3076,8 +3079,8 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
     }
     if (!best)
         return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
-                            "no OpenCL device matches \"%s\" (%u platform(s) found%s%s)", sel ? sel : "default",
-                            (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
+                            "no OpenCL device matches %s%s\"%s\" (%u platform(s) found%s%s)", sel ? from : "",
+                            sel ? "=" : "", sel ? sel : "default", (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
                             last_error != CL_SUCCESS ? clsort__cl_error_name(last_error) : "");
     *out = best;
     return CLSORT_SUCCESS;
@@ -3171,17 +3174,54 @@ static clsort_result clsort__check_queue(clsort_context *ctx, cl_command_queue q
     return CLSORT_SUCCESS;
 }
 
+/* The environment (ENVIRONMENT in the manual), read only here: clsort__env
+ * is the one getenv of the library, clsort__env_word the one parser of the
+ * variables that take one of a few words (the numbers: clsort__env_fields,
+ * the byte counts: clsort__parse_bytes, both through clsort__env). An unset
+ * or empty variable is absent; a value that is none of a variable's words
+ * fails clsort_create with CLSORT_ERROR_INVALID_ARGUMENT and a message
+ * naming the variable, its value and the words it takes. Words are exact
+ * (lower case as documented: "BUILD" is refused, not guessed). */
+static const char *clsort__env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* *index: the position of $name in words (NULL-terminated), -1 when unset. */
+static clsort_result clsort__env_word(clsort_context *ctx, const char *name, const char *const *words, int *index)
+{
+    const char *v = clsort__env(name);
+    char expected[160] = "";
+    size_t used = 0;
+    int i;
+    *index = -1;
+    if (!v) return CLSORT_SUCCESS;
+    for (i = 0; words[i]; ++i)
+        if (strcmp(v, words[i]) == 0) {
+            *index = i;
+            return CLSORT_SUCCESS;
+        }
+    for (i = 0; words[i] && used + 1 < sizeof expected; ++i) {
+        int w = snprintf(expected + used, sizeof expected - used, "%s\"%s\"", i == 0 ? "" : words[i + 1] ? ", " : " or ",
+                         words[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: %s=\"%.64s\": expected %s", name, v,
+                        expected);
+}
+
 /* The cross-work-group path: the desc's, else $CLSORT_PATH, else the quirk
  * table's choice (dev.lookback_default: NVIDIA GPUs). */
 static clsort_result clsort__resolve_path(clsort_context *ctx, clsort_path asked)
 {
-    const char *env = getenv("CLSORT_PATH");
+    static const char *const words[] = {"portable", "lookback", NULL};
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_PATH", words, &w));
     if (asked != CLSORT_PATH_AUTO) ctx->path = asked;
-    else if (env && *env && strcmp(env, "portable") == 0) ctx->path = CLSORT_PATH_PORTABLE;
-    else if (env && *env && strcmp(env, "lookback") == 0) ctx->path = CLSORT_PATH_LOOKBACK;
-    else if (env && *env)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "clsort_create: CLSORT_PATH=\"%s\", expected \"portable\" or \"lookback\"", env);
+    else if (w == 0) ctx->path = CLSORT_PATH_PORTABLE;
+    else if (w == 1) ctx->path = CLSORT_PATH_LOOKBACK;
     else ctx->path = ctx->dev.lookback_default ? CLSORT_PATH_LOOKBACK : CLSORT_PATH_PORTABLE;
     return CLSORT_SUCCESS;
 }
@@ -3198,8 +3238,9 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
         ctx->cl_ctx = d->context;
         ctx->device = d->device;
     } else {
-        const char *sel = d->device_select ? d->device_select : getenv("CLSORT_DEVICE");
-        CLSORT__TRY(clsort__select_device(ctx, sel, &ctx->device));
+        const char *sel = d->device_select ? d->device_select : clsort__env("CLSORT_DEVICE");
+        CLSORT__TRY(clsort__select_device(ctx, sel, d->device_select ? "desc.device_select" : "CLSORT_DEVICE",
+                                          &ctx->device));
         ctx->cl_ctx = CLSORT__CL(ctx, clCreateContext)(NULL, 1, &ctx->device, NULL, NULL, &e);
         CLSORT__CHECK(ctx, e, "clCreateContext");
         ctx->owns_context = 1;
@@ -3230,9 +3271,9 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
 /* Opens the OpenCL library and resolves every entry point in CLSORT__CL_FUNCS. */
 static clsort_result clsort__load_opencl(clsort_context *ctx)
 {
-    const char *name = getenv("CLSORT_OPENCL_LIBRARY");
+    const char *name = clsort__env("CLSORT_OPENCL_LIBRARY");
     char why[400];
-    if (!name || !*name) {
+    if (!name) {
 #if defined(_WIN32)
         name = "OpenCL.dll";
 #elif defined(__APPLE__)
@@ -4700,9 +4741,9 @@ static clsort_result clsort__bad_knob(clsort_context *ctx, const char *knob, con
  * -1 when it is malformed. */
 static int clsort__env_fields(const char *name, unsigned *v, unsigned count, char *flags, size_t flags_size)
 {
-    const char *env = getenv(name), *s;
+    const char *env = clsort__env(name), *s;
     unsigned i = 0;
-    if (!env || !*env) return 0;
+    if (!env) return 0;
     s = env;
     for (;;) {
         unsigned long x = 0;
@@ -4744,13 +4785,12 @@ static clsort_result clsort__resolve_tile(clsort_context *ctx, clsort_tuning *t)
 
 /* An on/off variable ("1" / "0") into a DEFAULT / ON / OFF enum field (ON
  * = 1, OFF = 2 in each of them) left at DEFAULT; 0 when unset. */
+static const char *const clsort__env_bits[] = {"0", "1", NULL};
 static clsort_result clsort__env_on_off(clsort_context *ctx, const char *name, int *field)
 {
-    const char *env = getenv(name);
-    if (*field != 0 || !env || !*env) return CLSORT_SUCCESS;
-    if (strcmp(env, "1") == 0) *field = 1;
-    else if (strcmp(env, "0") == 0) *field = 2;
-    else return clsort__bad_knob(ctx, name, "expected \"0\" or \"1\"");
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, name, clsort__env_bits, &w));
+    if (*field == 0 && w >= 0) *field = w == 1 ? 1 : 2;
     return CLSORT_SUCCESS;
 }
 
@@ -4767,11 +4807,9 @@ static clsort_result clsort__resolve_onesweep(clsort_context *ctx, clsort_tuning
 /* CLSORT_REVERSE_TILES=1 / reverse_tiles = 1 (a test hook). */
 static clsort_result clsort__resolve_reverse(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_REVERSE_TILES");
-    if (t->testing.reverse_tiles == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->testing.reverse_tiles = 1;
-        else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_REVERSE_TILES", "expected \"0\" or \"1\"");
-    }
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_REVERSE_TILES", clsort__env_bits, &w));
+    if (t->testing.reverse_tiles == 0 && w == 1) t->testing.reverse_tiles = 1;
     if (t->testing.reverse_tiles != 0 && t->testing.reverse_tiles != 1)
         return clsort__bad_knob(ctx, "tuning.testing.reverse_tiles", "must be 0 or 1");
     return CLSORT_SUCCESS;
@@ -4791,11 +4829,9 @@ static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning
 /* CLSORT_STATUS32=1|0 / status32 = 1: the look-back status as 32-bit pairs. */
 static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_STATUS32");
-    if (t->testing.status32 == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->testing.status32 = 1;
-        else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_STATUS32", "expected \"0\" or \"1\"");
-    }
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_STATUS32", clsort__env_bits, &w));
+    if (t->testing.status32 == 0 && w == 1) t->testing.status32 = 1;
     if (t->testing.status32 != 0 && t->testing.status32 != 1)
         return clsort__bad_knob(ctx, "tuning.testing.status32", "must be 0 or 1");
     return CLSORT_SUCCESS;
@@ -4804,12 +4840,11 @@ static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning
 /* CLSORT_RBK_VARIANT=1|3 / reduce_tiles = RAKING, REGISTERS (variants 1, 3). */
 static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_RBK_VARIANT");
-    if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && env && *env) {
-        if (strcmp(env, "1") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_RAKING;
-        else if (strcmp(env, "3") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_REGISTERS;
-        else return clsort__bad_knob(ctx, "CLSORT_RBK_VARIANT", "expected \"1\" (raking) or \"3\" (registers)");
-    }
+    static const char *const words[] = {"1", "3", NULL}; /* raking, registers */
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_RBK_VARIANT", words, &w));
+    if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && w >= 0)
+        t->reduce_tiles = w == 0 ? CLSORT_REDUCE_TILES_RAKING : CLSORT_REDUCE_TILES_REGISTERS;
     if ((int)t->reduce_tiles < 0 || t->reduce_tiles > CLSORT_REDUCE_TILES_REGISTERS)
         return clsort__bad_knob(ctx, "tuning.reduce_tiles", "must be a clsort_reduce_tiles value");
     return CLSORT_SUCCESS;
@@ -4818,12 +4853,11 @@ static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tu
 /* CLSORT_TREE_WALK=body|group / tree_walk, and the group stack hook. */
 static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_TREE_WALK");
-    if (t->tree_walk == CLSORT_TREE_WALK_DEFAULT && env && *env) {
-        if (strcmp(env, "body") == 0) t->tree_walk = CLSORT_TREE_WALK_BODY;
-        else if (strcmp(env, "group") == 0) t->tree_walk = CLSORT_TREE_WALK_GROUP;
-        else return clsort__bad_knob(ctx, "CLSORT_TREE_WALK", "expected \"body\" or \"group\"");
-    }
+    static const char *const words[] = {"body", "group", NULL};
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_TREE_WALK", words, &w));
+    if (t->tree_walk == CLSORT_TREE_WALK_DEFAULT && w >= 0)
+        t->tree_walk = w == 0 ? CLSORT_TREE_WALK_BODY : CLSORT_TREE_WALK_GROUP;
     if ((int)t->tree_walk < 0 || t->tree_walk > CLSORT_TREE_WALK_GROUP)
         return clsort__bad_knob(ctx, "tuning.tree_walk", "must be a clsort_tree_walk value");
     if (t->testing.tree_group_stack == 1 || t->testing.tree_group_stack > 2048)
@@ -4837,16 +4871,15 @@ static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tunin
  * NVIDIA program is stored). */
 static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_CUBIN"), *lib = getenv("CLSORT_CUDA_LIBRARY");
-    if (t->testing.cache_ptx == 0 && env && *env) {
-        if (strcmp(env, "0") == 0) t->testing.cache_ptx = 1;
-        else if (strcmp(env, "1") != 0) return clsort__bad_knob(ctx, "CLSORT_CUBIN", "expected \"0\" or \"1\"");
-    }
+    const char *lib = clsort__env("CLSORT_CUDA_LIBRARY");
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CUBIN", clsort__env_bits, &w));
+    if (t->testing.cache_ptx == 0 && w == 0) t->testing.cache_ptx = 1;
     if (t->testing.cache_ptx != 0 && t->testing.cache_ptx != 1)
         return clsort__bad_knob(ctx, "tuning.testing.cache_ptx", "must be 0 or 1");
     if (t->testing.max_programs != 0 && (t->testing.max_programs < 8 || t->testing.max_programs > CLSORT__MAX_PROGRAMS))
         return clsort__bad_knob(ctx, "tuning.testing.max_programs", "must be 0 or 8 .. 96");
-    if (lib && *lib) {
+    if (lib) {
         if (strlen(lib) >= sizeof ctx->cuda.lib_name)
             return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");
         strcpy(ctx->cuda.lib_name, lib);
@@ -4926,7 +4959,7 @@ static clsort_result clsort__resolve_loop_budget(clsort_context *ctx, clsort_tun
 {
     const char *knob = "tuning.testing.loop_budget";
     if (t->testing.loop_budget == 0) {
-        const char *env = getenv("CLSORT_LOOP_BUDGET");
+        const char *env = clsort__env("CLSORT_LOOP_BUDGET");
         unsigned v[1];
         int got;
         if (env && strcmp(env, "off") == 0) {
@@ -12576,9 +12609,9 @@ static int clsort__parse_bytes(const char *s, cl_ulong *out)
  * clsort_create, as every knob of the environment does. */
 static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_context_desc *d, cl_ulong *bound)
 {
-    const char *env = getenv("CLSORT_CACHE_MAX");
+    const char *env = clsort__env("CLSORT_CACHE_MAX");
     cl_ulong v = 0;
-    int env_set = env && *env;
+    int env_set = env != NULL;
     if (env_set && strcmp(env, "off") != 0 && !clsort__parse_bytes(env, &v))
         return clsort__bad_knob(ctx, "CLSORT_CACHE_MAX",
                                 "expected bytes with an optional K, M or G (\"256M\"), or \"off\" or \"0\" "
@@ -12597,10 +12630,17 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
 {
     clsort__cache *c = &ctx->cache;
     cl_platform_id plat = NULL;
-    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "", *when_env;
+    static const char *const when_words[] = {"auto", "build", "leave", "flush", NULL}; /* clsort_cache_when order */
+    const char *env = clsort__env("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    int when_env;
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    if ((int)d->cache_when < (int)CLSORT_CACHE_WHEN_AUTO || d->cache_when > CLSORT_CACHE_WHEN_FLUSH)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: unknown desc.cache_when %d",
+                            (int)d->cache_when);
+    /* every variable checked, also where the cache turns out off */
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CACHE_WHEN", when_words, &when_env));
     CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
     if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
     if (d->cache_off) return CLSORT_SUCCESS;
@@ -12610,21 +12650,21 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         c->user = d->cache_user;
     } else if (d->cache_dir && *d->cache_dir) {
         base = d->cache_dir;
-    } else if (env && *env) {
+    } else if (env) {
         if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
         base = env;
     } else {
 #if defined(_WIN32)
-        base = getenv("LOCALAPPDATA");
+        base = clsort__env("LOCALAPPDATA");
         sub = "\\clsort";
 #elif defined(__APPLE__)
-        base = getenv("HOME");
+        base = clsort__env("HOME");
         sub = "/Library/Caches/clsort";
 #else
-        base = getenv("XDG_CACHE_HOME");
+        base = clsort__env("XDG_CACHE_HOME");
         sub = "/clsort";
         if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
-            base = getenv("HOME");
+            base = clsort__env("HOME");
             sub = "/.cache/clsort";
         }
 #endif
@@ -12659,11 +12699,7 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
     }
     /* when to store a binary: desc, environment, else the quirk table's row */
     c->when = d->cache_when;
-    if (c->when == CLSORT_CACHE_WHEN_AUTO && (when_env = getenv("CLSORT_CACHE_WHEN")) != NULL) {
-        if (strcmp(when_env, "build") == 0) c->when = CLSORT_CACHE_WHEN_BUILD;
-        else if (strcmp(when_env, "leave") == 0) c->when = CLSORT_CACHE_WHEN_LEAVE;
-        else if (strcmp(when_env, "flush") == 0) c->when = CLSORT_CACHE_WHEN_FLUSH;
-    }
+    if (c->when == CLSORT_CACHE_WHEN_AUTO && when_env >= 0) c->when = (clsort_cache_when)when_env; /* "auto": AUTO */
     if (c->when == CLSORT_CACHE_WHEN_AUTO) {
         c->when = ctx->dev.cache_defer ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD;
         c->ptx_at_build = ctx->dev.cache_cubin;

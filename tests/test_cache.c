@@ -714,6 +714,51 @@ static void test_when(void)
         clsort_destroy(cs);
         check(count_files(dir, ".bin", NULL, 0) == 1, "when: LEAVE: clsort_destroy stores it");
     }
+    { /* a malformed value fails clsort_create naming the variable, also with the cache off or the desc's
+       * cache_when set; "auto" is AUTO */
+        static const char *const bad[] = {"junk", "BUILD", "Leave", "flush ", "autox"};
+        size_t i;
+        int cpu = 0;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            int k;
+            setenv("CLSORT_CACHE_WHEN", bad[i], 1);
+            for (k = 0; k < 3; ++k) { /* cache on; off; desc.cache_when FLUSH */
+                clsort_context_desc d;
+                clsort_result r;
+                char what[160];
+                memset(&d, 0, sizeof d);
+                d.cache_dir = dir;
+                d.cache_off = k == 1;
+                d.cache_when = k == 2 ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_AUTO;
+                cs = NULL;
+                r = clsort_create(&cs, &d);
+                snprintf(what, sizeof what, "when: CLSORT_CACHE_WHEN=\"%s\" refused by clsort_create (%s), naming it",
+                         bad[i], k == 0 ? "cache on" : k == 1 ? "cache off" : "desc.cache_when FLUSH");
+                check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "CLSORT_CACHE_WHEN") &&
+                          strstr(clsort_last_error(cs), "\"auto\", \"build\", \"leave\" or \"flush\""),
+                      what);
+                if (r != CLSORT_ERROR_INVALID_ARGUMENT) printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+                clsort_destroy(cs);
+            }
+        }
+        setenv("CLSORT_CACHE_WHEN", "auto", 1);
+        if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+            cpu = cs->dev.cache_defer;
+            check(cs->cache.when == (cpu ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD),
+                  "when: CLSORT_CACHE_WHEN=auto is AUTO (the device's choice)");
+            clsort_destroy(cs);
+        } else {
+            check(0, "when: CLSORT_CACHE_WHEN=auto accepted");
+        }
+        setenv("CLSORT_CACHE_WHEN", "", 1);
+        if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+            check(cs->cache.when == (cpu ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD),
+                  "when: CLSORT_CACHE_WHEN empty is unset");
+            clsort_destroy(cs);
+        } else {
+            check(0, "when: CLSORT_CACHE_WHEN empty accepted");
+        }
+    }
     unsetenv("CLSORT_CACHE_WHEN");
     rmtree(dir);
     if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) { /* as AUTO resolves on NVIDIA */
@@ -1930,6 +1975,18 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[2], "special") == 0) { /* the files that are not regular */
         test_special_entries();
         test_special_temp();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "when") == 0) { /* when the cache stores, CLSORT_CACHE_WHEN */
+        test_when();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "bound") == 0) { /* the size bound, temporaries */
+        test_bound_lru();
+        test_bound_hit();
+        test_bound_env();
         printf("%d passed, %d failed\n", passed, failed);
         return failed ? 1 : 0;
     }
