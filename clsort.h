@@ -317,14 +317,22 @@
  *   cache hits.
  *     Size (desc.cache_max_bytes, CLSORT_CACHE_MAX; default 256 MiB). After
  *   each store into the directory, while its entries (the files named 64
- *   hex digits and ".bin"; nothing else there is counted or touched) take
- *   more than the bound, the least recently used entry is removed: a hit
+ *   hex digits and ".bin") and the stores' temporary files (the entry's
+ *   name, the writer's process and context, a counter, ".tmp"; nothing else
+ *   there is counted or touched) take more than the bound, the least
+ *   recently used entry is removed: a hit
  *   sets its entry's modification time to now, so the oldest time goes
  *   first (ties by name). The entry just stored stays even when it alone
  *   exceeds the bound. Contexts of any process may share the directory,
  *   each trimming to its own bound after its stores; an entry that vanished
  *   meanwhile counts as gone. clsort_cache_stats counts the removals
- *   (.evicted) and shows the bound (.max_bytes). Callbacks
+ *   (.evicted) and shows the bound (.max_bytes). A temporary file is
+ *   written and renamed over its entry within one store; one left behind
+ *   (its process killed or its disk full mid-write) is stale once not
+ *   written for 10 minutes (CLSORT__CACHE_TEMP_STALE; far longer than any
+ *   store takes, and no guess about which process on which machine is
+ *   alive): clsort_create and each store remove the stale ones. Until then
+ *   a temporary counts toward the bound as an entry does. Callbacks
  *   (desc.cache_load/_store) are not bounded by the library: the storage
  *   is yours, and so is its size.
  *     When (desc.cache_when, CLSORT_CACHE_WHEN): no call and no
@@ -2266,6 +2274,7 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(CLSORT_MALLOC) != defined(CLSORT_FREE)
 #error "clsort.h: define both CLSORT_MALLOC and CLSORT_FREE, or neither"
@@ -2573,6 +2582,7 @@ typedef struct clsort__cache {
     clsort_cache_when when;       /* resolved: BUILD, LEAVE or FLUSH (never AUTO) */
     int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
     unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins, evicted;
+    unsigned long temps_removed;  /* stale store temporaries removed (clsort__cache_trim) */
     cl_ulong max_bytes;           /* the directory's size bound (0: none; callbacks: 0) */
     char warning[512];
 } clsort__cache;
@@ -12623,6 +12633,8 @@ static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_conte
     return CLSORT_SUCCESS;
 }
 
+static void clsort__cache_trim(clsort_context *ctx, const char *keep, int bound); /* the size bound, below */
+
 /* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
  * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
  * directory (never the current directory: a relative result is refused). */
@@ -12711,6 +12723,7 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
         return CLSORT_SUCCESS;
     c->on = 1;
+    if (!c->load) clsort__cache_trim(ctx, NULL, 0); /* stale temporaries of killed stores (the bound: at stores) */
     return CLSORT_SUCCESS;
 }
 
@@ -12998,10 +13011,16 @@ static int clsort__mkdirs(const char *dir)
 /* One entry of the cache directory: its name, size and time of last use
  * (its modification time, which a hit refreshes). */
 typedef struct clsort__cache_file {
-    char name[72];
+    char name[136];
     cl_ulong size;
     cl_ulong used;
+    int temp; /* a store's temporary file (clsort__cache_temp_name), not an entry */
 } clsort__cache_file;
+
+/* Seconds after its last write at which a store's temporary file is left
+ * behind for good (its writer killed, or its disk full before the remove):
+ * a store writes at most 1 GiB (CLSORT__CACHE_MAX) and renames it at once. */
+#define CLSORT__CACHE_TEMP_STALE 600
 
 /* Whether name is an entry's: 64 lowercase hex digits and ".bin", the
  * names clsort__cache_write gives. Nothing else in the directory is ours. */
@@ -13013,10 +13032,28 @@ static int clsort__cache_entry_name(const char *name)
     return strcmp(name + 64, ".bin") == 0;
 }
 
+/* Whether name is a store's temporary file, as clsort__cache_write names
+ * them: 64 lowercase hex digits, ".", the process id (digits), ".", the
+ * context (hex digits), ".", a counter (digits), ".tmp". */
+static int clsort__cache_temp_name(const char *name)
+{
+    int i, part;
+    for (i = 0; i < 64; ++i)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return 0;
+    name += 64;
+    for (part = 0; part < 3; ++part) {
+        int digits = 0;
+        if (*name++ != '.') return 0;
+        while ((*name >= '0' && *name <= '9') || (part == 1 && *name >= 'a' && *name <= 'f')) ++name, ++digits;
+        if (digits == 0 || digits > 20) return 0;
+    }
+    return strcmp(name, ".tmp") == 0;
+}
+
 /* Appends an entry to a list grown by doubling (CLSORT_MALLOC has no
  * realloc); 0 out of memory. */
 static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, size_t *cap, const char *name,
-                                   cl_ulong size, cl_ulong used)
+                                   cl_ulong size, cl_ulong used, int temp)
 {
     clsort__cache_file *f;
     size_t len;
@@ -13038,12 +13075,14 @@ static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, siz
     f->name[len] = '\0';
     f->size = size;
     f->used = used;
+    f->temp = temp;
     return 1;
 }
 
-/* The entries of dir that are regular files (a directory, FIFO or link to
- * one in an entry's name is left alone), into a CLSORT_MALLOC'd list; 0
- * when the directory cannot be read or memory runs out. */
+/* The entries and store temporaries of dir that are regular files (a
+ * directory, FIFO or link to one in such a name is left alone), into a
+ * CLSORT_MALLOC'd list; 0 when the directory cannot be read or memory runs
+ * out. */
 static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t *count)
 {
     size_t cap = 0;
@@ -13055,16 +13094,19 @@ static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t
         char pattern[1200];
         WIN32_FIND_DATAA fd;
         HANDLE h;
-        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*.bin", dir);
+        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*", dir);
         h = FindFirstFileA(pattern, &fd);
         if (h == INVALID_HANDLE_VALUE) return GetLastError() == ERROR_FILE_NOT_FOUND;
         do {
+            int temp = clsort__cache_temp_name(fd.cFileName);
             if ((fd.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) == 0 &&
-                clsort__cache_entry_name(fd.cFileName))
+                (temp || clsort__cache_entry_name(fd.cFileName)))
                 ok = clsort__cache_files_add(list, count, &cap, fd.cFileName,
                                              ((cl_ulong)fd.nFileSizeHigh << 32) | fd.nFileSizeLow,
-                                             ((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
-                                                 fd.ftLastWriteTime.dwLowDateTime);
+                                             /* FILETIME (100 ns since 1601) as seconds since 1970 */
+                                             ((((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
+                                               fd.ftLastWriteTime.dwLowDateTime) / 10000000u) - 11644473600u,
+                                             temp);
         } while (ok && FindNextFileA(h, &fd));
         FindClose(h);
     }
@@ -13076,10 +13118,12 @@ static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t
         while (ok && (e = readdir(d)) != NULL) {
             char path[1300]; /* the directory (< 1024) and a name (< 256) */
             struct stat st;
-            if (!clsort__cache_entry_name(e->d_name)) continue;
+            int temp = clsort__cache_temp_name(e->d_name);
+            if (!temp && !clsort__cache_entry_name(e->d_name)) continue;
             snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", dir, e->d_name);
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue; /* vanished, or not a file */
-            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime);
+            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime,
+                                         temp);
         }
         closedir(d);
     }
@@ -13100,22 +13144,40 @@ static int clsort__cache_file_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* After a store into the directory: while the entries take more than the
- * bound, removes the least recently used, never `keep` (the entry just
- * stored). Other processes store and trim at the same time: a file that
- * vanished meanwhile was removed by one of them and counts as gone. */
-static void clsort__cache_trim(clsort_context *ctx, const char *keep)
+/* Now, in the seconds of a file's modification time (st_mtime; on Windows
+ * converted from FILETIME in clsort__cache_list). */
+static cl_ulong clsort__cache_now(void) { return (cl_ulong)time(NULL); }
+
+/* Opening the directory (clsort_create, bound 0) and after a store into it
+ * (bound 1): removes the stale store temporaries (CLSORT__CACHE_TEMP_STALE),
+ * then, after a store with a bound, while the entries and the temporaries
+ * left take more than it, the least recently used entry, never `keep` (the
+ * entry just stored) nor a temporary a store may still be writing. Other
+ * processes store and trim at the same time: a file that vanished meanwhile
+ * was removed by one of them and counts as gone. */
+static void clsort__cache_trim(clsort_context *ctx, const char *keep, int bound)
 {
     clsort__cache_file *list = NULL;
     size_t count = 0, i;
-    cl_ulong total = 0;
-    if (ctx->cache.max_bytes == 0 || !clsort__cache_list(ctx->cache.dir, &list, &count)) return;
-    for (i = 0; i < count; ++i) total += list[i].size;
-    if (total > ctx->cache.max_bytes) {
+    cl_ulong total = 0, now = clsort__cache_now();
+    if (!clsort__cache_list(ctx->cache.dir, &list, &count)) return;
+    for (i = 0; i < count; ++i) {
+        char path[1200];
+        if (list[i].temp && list[i].used + CLSORT__CACHE_TEMP_STALE <= now) {
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
+            if (remove(path) == 0) {
+                ++ctx->cache.temps_removed;
+                continue;
+            }
+            if (errno == ENOENT) continue; /* another process removed it */
+        }
+        total += list[i].size;
+    }
+    if (bound && ctx->cache.max_bytes && total > ctx->cache.max_bytes) {
         qsort(list, count, sizeof *list, clsort__cache_file_cmp);
         for (i = 0; i < count && total > ctx->cache.max_bytes; ++i) {
             char path[1200];
-            if (strcmp(list[i].name, keep) == 0) continue;
+            if (list[i].temp || strcmp(list[i].name, keep) == 0) continue;
             snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
             if (remove(path) == 0) {
                 ++ctx->cache.evicted;
@@ -13198,7 +13260,7 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
     }
     ++ctx->cache.stores;
     snprintf(temp, sizeof temp, "%s.bin", hex);
-    clsort__cache_trim(ctx, temp);
+    clsort__cache_trim(ctx, temp, 1);
 }
 
 static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,
