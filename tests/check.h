@@ -120,33 +120,41 @@ static void download(clsort_context *cs, cl_mem m, size_t bytes, void *dst)
     }
 }
 
-/* The first word of msg written twice in a row ("the output the output"),
- * as letters compared without case, into word; 0 when none. Words are runs
- * of letters, digits, '.', '_', '>', '-' and '\'' between spaces (numbers
- * may repeat: "n = 5, 5 needed" has a comma). */
+/* A word or a phrase of up to 4 words written twice in a row in msg ("the
+ * the", "the output the output"), compared without case, into word; 0 when
+ * none. Words are what lies between spaces; a repeat counts only when it
+ * has a letter (numbers may repeat: "5 5"). */
 static int doubled_word(const char *msg, char *word, size_t size)
 {
-    const char *prev = NULL, *p = msg;
-    size_t prev_len = 0;
-    while (*p) {
-        const char *w;
-        size_t len, i;
-        int alpha = 0;
+    enum { MAXW = 128 };
+    const char *w[MAXW];
+    size_t len[MAXW], nw = 0, n, i, k;
+    const char *p = msg;
+    while (*p && nw < MAXW) {
         while (*p == ' ') ++p;
-        w = p;
+        if (!*p) break;
+        w[nw] = p;
         while (*p && *p != ' ') ++p;
-        len = (size_t)(p - w);
-        for (i = 0; i < len; ++i) alpha |= (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z');
-        if (alpha && prev && len == prev_len) {
-            for (i = 0; i < len && tolower((unsigned char)w[i]) == tolower((unsigned char)prev[i]); ++i) {}
-            if (i == len) {
-                snprintf(word, size, "%.*s", (int)len, w);
+        len[nw] = (size_t)(p - w[nw]);
+        ++nw;
+    }
+    for (n = 1; n <= 4; ++n)
+        for (i = 0; i + 2 * n <= nw; ++i) {
+            int same = 1, alpha = 0;
+            for (k = 0; k < n && same; ++k) {
+                size_t c;
+                const char *a = w[i + k], *b = w[i + n + k];
+                same = len[i + k] == len[i + n + k];
+                for (c = 0; same && c < len[i + k]; ++c) {
+                    same = tolower((unsigned char)a[c]) == tolower((unsigned char)b[c]);
+                    alpha |= isalpha((unsigned char)a[c]) != 0;
+                }
+            }
+            if (same && alpha) {
+                snprintf(word, size, "%.*s", (int)(w[i + n - 1] + len[i + n - 1] - w[i]), w[i]);
                 return 1;
             }
         }
-        prev = len ? w : prev;
-        prev_len = len ? len : prev_len;
-    }
     return 0;
 }
 

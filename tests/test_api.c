@@ -1130,6 +1130,54 @@ static void test_messages(clsort_context *cs)
               "message: aliasing names both arguments", 0, msg, 0, 0, r);
         clReleaseMemObject(a);
     }
+    { /* the device count's templates, word for word: over an output (select_if: its keys_out; the tree build:
+       * a buffer of its tree), and an offset whose + 4 wraps */
+        static const uint32_t bound = 8;
+        cl_mem k = buffer(cs, 256, NULL), o = buffer(cs, 256, NULL), pts = buffer(cs, 256, NULL);
+        clsort_select_desc sel;
+        clsort_split_desc pd;
+        clsort_enqueue enq;
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_tree_view v;
+        size_t count = 0;
+        memset(&sel, 0, sizeof sel);
+        memset(&pd, 0, sizeof pd);
+        memset(&enq, 0, sizeof enq);
+        memset(&td, 0, sizeof td);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &bound;
+        enq.count = o;
+        r = clsort_select_if(cs, k, o, 64, &sel, &count, &enq);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_select_if: the output keys_out shares memory with enq->count") == 0,
+              "message: select_if's count over its output, word for word", 0, msg, 0, 0, r);
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, pts, 16, &td, NULL);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_get_view(tree, &v);
+        if (r == CLSORT_SUCCESS) {
+            enq.count = v.codes;
+            r = clsort_tree_build(cs, tree, pts, 16, &td, &enq);
+        }
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_tree_build: the output view.codes of the tree shares memory with enq->count") == 0,
+              "message: the tree build's count over its tree's codes, word for word", 0, msg, 0, 0, r);
+        clsort_tree_destroy(tree);
+        pd.flags = k;
+        enq.count = pts;
+        enq.count_offset = (size_t)-1 - 3;
+        r = clsort_pack(cs, k, o, 64, &pd, &count, &enq);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_pack: the bytes enq->count needs overflow a size_t (an offset, stride or count "
+                              "too large)") == 0,
+              "message: a count offset whose + 4 wraps, word for word", 0, msg, 0, 0, r);
+        clReleaseMemObject(k);
+        clReleaseMemObject(o);
+        clReleaseMemObject(pts);
+    }
 }
 
 /* Scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the device
