@@ -122,8 +122,9 @@ static void download(clsort_context *cs, cl_mem m, size_t bytes, void *dst)
 
 /* A word or a phrase of up to 4 words written twice in a row in msg ("the
  * the", "the output the output"), compared without case, into word; 0 when
- * none. Words are what lies between spaces; a repeat counts only when it
- * has a letter (numbers may repeat: "5 5"). */
+ * none. Words are what lies between spaces; a repeat counts only when one
+ * of its words has two letters or more (numbers and dimensions may repeat:
+ * "5 5", "65536 x 65536 x 2 cells"). */
 static int doubled_word(const char *msg, char *word, size_t size)
 {
     enum { MAXW = 128 };
@@ -143,12 +144,14 @@ static int doubled_word(const char *msg, char *word, size_t size)
             int same = 1, alpha = 0;
             for (k = 0; k < n && same; ++k) {
                 size_t c;
+                int letters = 0;
                 const char *a = w[i + k], *b = w[i + n + k];
                 same = len[i + k] == len[i + n + k];
                 for (c = 0; same && c < len[i + k]; ++c) {
                     same = tolower((unsigned char)a[c]) == tolower((unsigned char)b[c]);
-                    alpha |= isalpha((unsigned char)a[c]) != 0;
+                    letters += isalpha((unsigned char)a[c]) != 0;
                 }
+                alpha |= letters >= 2;
             }
             if (same && alpha) {
                 snprintf(word, size, "%.*s", (int)(w[i + n - 1] + len[i + n - 1] - w[i]), w[i]);
