@@ -107,8 +107,10 @@
  *                   per work-item void clsort_reduce's error bound (REDUCE).
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
- *   CLSORT_CACHE_WHEN "build", "leave" or "flush" when desc.cache_when is AUTO:
- *                   when the program cache stores (see PROGRAM CACHE).
+ *   CLSORT_CACHE_WHEN "auto", "build", "leave" or "flush" when desc.cache_when
+ *                   is AUTO: when the program cache stores (see PROGRAM CACHE;
+ *                   "auto" = unset: the device's choice). Checked also when the
+ *                   cache is off.
  *   CLSORT_CACHE_MAX  the cache directory's size bound when
  *                   desc.cache_max_bytes is 0: bytes, with an optional K, M
  *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
@@ -148,6 +150,7 @@
  *   context   clsort_create(&ctx, &desc) / clsort_destroy(ctx)
  *             clsort_last_error(ctx), clsort_result_string(r), clsort_device_name,
  *             clsort_cl_context / _device / _queue / clsort_context_path, clsort_type_size
+ *             clsort_kept_bytes(ctx) (size_t), clsort_trim(ctx)   (CONCEPTS, Scratch memory)
  *   cache     clsort_cache_stats_get(ctx, &stats), clsort_cache_flush(ctx)   (PROGRAM CACHE)
  *   scan      clsort_scan(ctx, in, out, n, &scan_desc, &enq)
  *             clsort_scan_host(ctx, type, inclusive, in, out, n, &total)
@@ -249,6 +252,22 @@
  *   call (so that a warm call is one launch, see LAUNCHES): a call whose
  *   enqueued commands do not run (an event in its wait list that failed)
  *   leaves them in an unknown state; destroy such a context.
+ *   How much: each family keeps its buffers under names of its own; a
+ *   buffer grows when a call needs more, to at least twice its old size
+ *   (16 KiB at first), never past CL_DEVICE_MAX_MEM_ALLOC_SIZE, and never
+ *   shrinks by itself. So after a call of size n a context keeps at most
+ *   about twice what that call (or a larger earlier one) needed as
+ *   temporaries: the radix sort without desc.temp clsort_sort_temp_size(n)
+ *   (about n x (key + value size) and its digit counts), select_if n bytes
+ *   of flags and the pack's tile counts, binning 3 x 4 n bytes and the cell
+ *   offsets, N-body 12 to 16 bytes a body, a look-back call two regions of
+ *   status words (8 bytes a tile), and the rest (reduce, gather, bitonic)
+ *   4 bytes an element or less. clsort_kept_bytes says how much it holds;
+ *   clsort_trim gives it all back (after a large call, before a phase of
+ *   small ones): the next call allocates what it needs again (and, on the
+ *   look-back path, pays the clear launch of a first call, see LAUNCHES).
+ *   A refused call (an argument error) allocates nothing: every call checks
+ *   all of its arguments before it takes any scratch.
  *
  *   LAUNCHES. On the look-back path a scan, enumerate, pack or look-back
  *   segmented scan of more than one tile is one kernel launch, and a
@@ -298,14 +317,22 @@
  *   cache hits.
  *     Size (desc.cache_max_bytes, CLSORT_CACHE_MAX; default 256 MiB). After
  *   each store into the directory, while its entries (the files named 64
- *   hex digits and ".bin"; nothing else there is counted or touched) take
- *   more than the bound, the least recently used entry is removed: a hit
+ *   hex digits and ".bin") and the stores' temporary files (the entry's
+ *   name, the writer's process and context, a counter, ".tmp"; nothing else
+ *   there is counted or touched) take more than the bound, the least
+ *   recently used entry is removed: a hit
  *   sets its entry's modification time to now, so the oldest time goes
  *   first (ties by name). The entry just stored stays even when it alone
  *   exceeds the bound. Contexts of any process may share the directory,
  *   each trimming to its own bound after its stores; an entry that vanished
  *   meanwhile counts as gone. clsort_cache_stats counts the removals
- *   (.evicted) and shows the bound (.max_bytes). Callbacks
+ *   (.evicted) and shows the bound (.max_bytes). A temporary file is
+ *   written and renamed over its entry within one store; one left behind
+ *   (its process killed or its disk full mid-write) is stale once not
+ *   written for 10 minutes (CLSORT__CACHE_TEMP_STALE; far longer than any
+ *   store takes, and no guess about which process on which machine is
+ *   alive): clsort_create and each store remove the stale ones. Until then
+ *   a temporary counts toward the bound as an entry does. Callbacks
  *   (desc.cache_load/_store) are not bounded by the library: the storage
  *   is yours, and so is its size.
  *     When (desc.cache_when, CLSORT_CACHE_WHEN): no call and no
@@ -1280,6 +1307,14 @@ CLSORT_API cl_device_id clsort_cl_device(const clsort_context *ctx);
 CLSORT_API cl_command_queue clsort_cl_queue(const clsort_context *ctx);
 CLSORT_API clsort_path clsort_context_path(const clsort_context *ctx); /* the path AUTO resolved to */
 CLSORT_API size_t clsort_type_size(clsort_type t);
+/* The device memory the context keeps between calls (its scratch buffers
+ * and look-back status, see CONCEPTS, Scratch memory), in bytes; 0 for NULL. */
+CLSORT_API size_t clsort_kept_bytes(const clsort_context *ctx);
+/* Gives that memory back (and the views it keeps of a caller's desc.temp,
+ * whose buffer it then no longer retains); commands already enqueued that
+ * use it finish first (OpenCL frees a buffer only then). Later calls
+ * allocate again. CLSORT_ERROR_INVALID_ARGUMENT for a NULL context. */
+CLSORT_API clsort_result clsort_trim(clsort_context *ctx);
 
 /* What the program cache did in this context (counts since create), for
  * tests and for checking that a deployment hits its cache. */
@@ -2241,10 +2276,12 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #define CLSORT_IMPLEMENTATION_DONE
 
 /* >>config ----------------------------------------------------------------- */
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(CLSORT_MALLOC) != defined(CLSORT_FREE)
 #error "clsort.h: define both CLSORT_MALLOC and CLSORT_FREE, or neither"
@@ -2552,6 +2589,7 @@ typedef struct clsort__cache {
     clsort_cache_when when;       /* resolved: BUILD, LEAVE or FLUSH (never AUTO) */
     int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
     unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins, evicted;
+    unsigned long temps_removed;  /* stale store temporaries removed (clsort__cache_trim) */
     cl_ulong max_bytes;           /* the directory's size bound (0: none; callbacks: 0) */
     char warning[512];
 } clsort__cache;
@@ -2646,7 +2684,11 @@ static unsigned clsort__log2_ceil(cl_ulong x)
     return l;
 }
 
+/* The finiteness checks of every argument (isfinite without math.h): x is
+ * neither NaN nor infinite; _float: and a float holds it (|x| <= FLT_MAX,
+ * which is finite: no check against a rounded 3.4e38). */
 static int clsort__finite(double x) { return x == x && x - x == 0.0; }
+static int clsort__finite_float(double x) { return clsort__finite(x) && x <= (double)FLT_MAX && x >= -(double)FLT_MAX; }
 
 static int clsort__is_pow2(cl_ulong x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -2997,7 +3039,8 @@ static int clsort__parse_index_pair(const char *sel, unsigned *p, unsigned *d)
 }
 
 /* Finds the device named by sel (see CLSORT_DEVICE), or the default. */
-static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, cl_device_id *out)
+/* sel from `from` (desc.device_select or CLSORT_DEVICE, named when nothing matches). */
+static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, const char *from, cl_device_id *out)
 {
     cl_platform_id plats[CLSORT__MAX_PLATFORMS];
     cl_uint np = 0, p;
@@ -3053,8 +3096,8 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
     }
     if (!best)
         return clsort__fail(ctx, CLSORT_ERROR_NO_DEVICE,
-                            "no OpenCL device matches \"%s\" (%u platform(s) found%s%s)", sel ? sel : "default",
-                            (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
+                            "no OpenCL device matches %s%s\"%s\" (%u platform(s) found%s%s)", sel ? from : "",
+                            sel ? "=" : "", sel ? sel : "default", (unsigned)np, last_error != CL_SUCCESS ? "; clGetDeviceIDs: " : "",
                             last_error != CL_SUCCESS ? clsort__cl_error_name(last_error) : "");
     *out = best;
     return CLSORT_SUCCESS;
@@ -3167,17 +3210,54 @@ static clsort_result clsort__check_queue(clsort_context *ctx, cl_command_queue q
     return CLSORT_SUCCESS;
 }
 
+/* The environment (ENVIRONMENT in the manual), read only here: clsort__env
+ * is the one getenv of the library, clsort__env_word the one parser of the
+ * variables that take one of a few words (the numbers: clsort__env_fields,
+ * the byte counts: clsort__parse_bytes, both through clsort__env). An unset
+ * or empty variable is absent; a value that is none of a variable's words
+ * fails clsort_create with CLSORT_ERROR_INVALID_ARGUMENT and a message
+ * naming the variable, its value and the words it takes. Words are exact
+ * (lower case as documented: "BUILD" is refused, not guessed). */
+static const char *clsort__env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* *index: the position of $name in words (NULL-terminated), -1 when unset. */
+static clsort_result clsort__env_word(clsort_context *ctx, const char *name, const char *const *words, int *index)
+{
+    const char *v = clsort__env(name);
+    char expected[160] = "";
+    size_t used = 0;
+    int i;
+    *index = -1;
+    if (!v) return CLSORT_SUCCESS;
+    for (i = 0; words[i]; ++i)
+        if (strcmp(v, words[i]) == 0) {
+            *index = i;
+            return CLSORT_SUCCESS;
+        }
+    for (i = 0; words[i] && used + 1 < sizeof expected; ++i) {
+        int w = snprintf(expected + used, sizeof expected - used, "%s\"%s\"", i == 0 ? "" : words[i + 1] ? ", " : " or ",
+                         words[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: %s=\"%.64s\": expected %s", name, v,
+                        expected);
+}
+
 /* The cross-work-group path: the desc's, else $CLSORT_PATH, else the quirk
  * table's choice (dev.lookback_default: NVIDIA GPUs). */
 static clsort_result clsort__resolve_path(clsort_context *ctx, clsort_path asked)
 {
-    const char *env = getenv("CLSORT_PATH");
+    static const char *const words[] = {"portable", "lookback", NULL};
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_PATH", words, &w));
     if (asked != CLSORT_PATH_AUTO) ctx->path = asked;
-    else if (env && *env && strcmp(env, "portable") == 0) ctx->path = CLSORT_PATH_PORTABLE;
-    else if (env && *env && strcmp(env, "lookback") == 0) ctx->path = CLSORT_PATH_LOOKBACK;
-    else if (env && *env)
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "clsort_create: CLSORT_PATH=\"%s\", expected \"portable\" or \"lookback\"", env);
+    else if (w == 0) ctx->path = CLSORT_PATH_PORTABLE;
+    else if (w == 1) ctx->path = CLSORT_PATH_LOOKBACK;
     else ctx->path = ctx->dev.lookback_default ? CLSORT_PATH_LOOKBACK : CLSORT_PATH_PORTABLE;
     return CLSORT_SUCCESS;
 }
@@ -3194,8 +3274,9 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
         ctx->cl_ctx = d->context;
         ctx->device = d->device;
     } else {
-        const char *sel = d->device_select ? d->device_select : getenv("CLSORT_DEVICE");
-        CLSORT__TRY(clsort__select_device(ctx, sel, &ctx->device));
+        const char *sel = d->device_select ? d->device_select : clsort__env("CLSORT_DEVICE");
+        CLSORT__TRY(clsort__select_device(ctx, sel, d->device_select ? "desc.device_select" : "CLSORT_DEVICE",
+                                          &ctx->device));
         ctx->cl_ctx = CLSORT__CL(ctx, clCreateContext)(NULL, 1, &ctx->device, NULL, NULL, &e);
         CLSORT__CHECK(ctx, e, "clCreateContext");
         ctx->owns_context = 1;
@@ -3226,9 +3307,9 @@ static clsort_result clsort__init(clsort_context *ctx, const clsort_context_desc
 /* Opens the OpenCL library and resolves every entry point in CLSORT__CL_FUNCS. */
 static clsort_result clsort__load_opencl(clsort_context *ctx)
 {
-    const char *name = getenv("CLSORT_OPENCL_LIBRARY");
+    const char *name = clsort__env("CLSORT_OPENCL_LIBRARY");
     char why[400];
-    if (!name || !*name) {
+    if (!name) {
 #if defined(_WIN32)
         name = "OpenCL.dll";
 #elif defined(__APPLE__)
@@ -3301,6 +3382,47 @@ CLSORT_API void clsort_destroy(clsort_context *ctx)
     clsort__unload_opencl(ctx);
 #endif
     CLSORT_FREE(ctx);
+}
+
+CLSORT_API size_t clsort_kept_bytes(const clsort_context *ctx)
+{
+    size_t bytes = 0;
+    int i;
+    if (!ctx) return 0;
+    for (i = 0; i < ctx->num_scratch; ++i)
+        if (ctx->scratch[i].mem) bytes += ctx->scratch[i].size;
+    for (i = 0; i < ctx->num_status; ++i)
+        bytes += (ctx->status[i].mem[0] ? ctx->status[i].size : 0) + (ctx->status[i].mem[1] ? ctx->status[i].size : 0);
+    return bytes;
+}
+
+CLSORT_API clsort_result clsort_trim(clsort_context *ctx)
+{
+    int i, k;
+    if (!ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < ctx->num_scratch; ++i) {
+        if (ctx->scratch[i].mem) CLSORT__CL(ctx, clReleaseMemObject)(ctx->scratch[i].mem);
+        ctx->scratch[i].mem = NULL;
+        ctx->scratch[i].size = 0;
+    }
+    for (i = 0; i < ctx->num_status; ++i) { /* a slot of no size: the next call makes and clears new regions */
+        clsort__status_slot *st = &ctx->status[i];
+        for (k = 0; k < 2; ++k) {
+            if (st->mem[k]) CLSORT__CL(ctx, clReleaseMemObject)(st->mem[k]);
+            st->mem[k] = NULL;
+            st->lo[k] = st->hi[k] = 0;
+        }
+        st->size = 0;
+        st->cur = 0;
+    }
+    for (i = 0; i < CLSORT__MAX_VIEWS; ++i) {
+        if (ctx->view[i]) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view[i]);
+        ctx->view[i] = NULL;
+        ctx->view_origin[i] = ctx->view_size[i] = 0;
+    }
+    if (ctx->view_parent) CLSORT__CL(ctx, clReleaseMemObject)(ctx->view_parent);
+    ctx->view_parent = NULL;
+    return CLSORT_SUCCESS;
 }
 
 CLSORT_API const char *clsort_device_name(const clsort_context *ctx) { return ctx ? ctx->dev.name : ""; }
@@ -3710,6 +3832,18 @@ typedef struct clsort__chain {
  * its own: not every runtime rejects a foreign queue (oclgrind runs the
  * kernels on it, reading buffers of another context), and an out-of-order
  * queue would run the chained commands in any order. */
+/* enq's queue (one of this context and device, in-order) and wait list:
+ * what clsort__chain_begin checks, for a call that must check them before
+ * it takes scratch (clsort_select_if). */
+static clsort_result clsort__check_enq(clsort_context *ctx, const clsort_enqueue *enq)
+{
+    if (enq && enq->queue && enq->queue != ctx->queue) CLSORT__TRY(clsort__check_queue(ctx, enq->queue, "enq->queue"));
+    if (enq && (enq->num_events_in_wait_list > 0) != (enq->event_wait_list != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "enq: num_events_in_wait_list and event_wait_list disagree");
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, const clsort_enqueue *enq)
 {
     c->ctx = ctx;
@@ -3719,10 +3853,7 @@ static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, 
     c->last = NULL;
     c->count = NULL;
     c->count_at = 0;
-    if (c->queue != ctx->queue) CLSORT__TRY(clsort__check_queue(ctx, c->queue, "enq->queue"));
-    if ((c->num_wait > 0) != (c->wait != NULL))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "enq: num_events_in_wait_list and event_wait_list disagree");
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
     if (enq && enq->count)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "enq->count: this call takes no device count (DEVICE COUNTS lists the calls that do)");
@@ -3731,6 +3862,18 @@ static clsort_result clsort__chain_begin(clsort__chain *c, clsort_context *ctx, 
 
 static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_t bytes, const char *fn,
                                          const char *what);
+
+/* count x elem + extra, or (size_t)-1 where that does not fit a size_t: the
+ * one byte count of the argument checks (a buffer's bytes from n and an
+ * element size, a record stride and an offset, a count's offset and its 4
+ * bytes), so that no sum or product there wraps to a small number that a
+ * small buffer passes. No buffer holds (size_t)-1 bytes: clsort__check_buffer
+ * refuses it as an overflow. */
+static size_t clsort__bytes(size_t count, size_t elem, size_t extra)
+{
+    if (elem != 0 && count > ((size_t)-1 - extra) / elem) return (size_t)-1;
+    return count * elem + extra;
+}
 
 /* The device count of a call that takes one (DEVICE COUNTS): the buffer
  * holds the uint32 at enq->count_offset (clsort__check_count_apart also
@@ -3741,7 +3884,7 @@ static clsort_result clsort__check_count_buffer(clsort_context *ctx, const clsor
     if (enq->count_offset % 4)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: enq->count_offset %lu is not a multiple of 4", fn,
                             (unsigned long)enq->count_offset);
-    return clsort__check_buffer(ctx, enq->count, enq->count_offset + 4, fn, "enq->count");
+    return clsort__check_buffer(ctx, enq->count, clsort__bytes(enq->count_offset, 1, 4), fn, "enq->count");
 }
 
 /* clsort__chain_begin for a call that takes a device count. */
@@ -4477,6 +4620,10 @@ static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is not a valid cl_mem", fn, what);
     if (owner != ctx->cl_ctx)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s belongs to another OpenCL context", fn, what);
+    if (bytes == (size_t)-1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: the bytes %s needs overflow a size_t (an offset, stride or count too large)", fn,
+                            what);
     if (size < bytes)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s holds %lu bytes, %lu needed", fn, what,
                             (unsigned long)size, (unsigned long)bytes);
@@ -4486,7 +4633,7 @@ static clsort_result clsort__check_buffer(clsort_context *ctx, cl_mem buf, size_
 /* n elements of elem bytes must have a byte count that fits size_t. */
 static clsort_result clsort__check_count(clsort_context *ctx, size_t n, size_t elem, const char *fn)
 {
-    if (n > (size_t)-1 / elem)
+    if (clsort__bytes(n, elem, 0) == (size_t)-1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu overflows the byte count", fn,
                             (unsigned long)n);
     return CLSORT_SUCCESS;
@@ -4630,9 +4777,9 @@ static clsort_result clsort__bad_knob(clsort_context *ctx, const char *knob, con
  * -1 when it is malformed. */
 static int clsort__env_fields(const char *name, unsigned *v, unsigned count, char *flags, size_t flags_size)
 {
-    const char *env = getenv(name), *s;
+    const char *env = clsort__env(name), *s;
     unsigned i = 0;
-    if (!env || !*env) return 0;
+    if (!env) return 0;
     s = env;
     for (;;) {
         unsigned long x = 0;
@@ -4674,13 +4821,12 @@ static clsort_result clsort__resolve_tile(clsort_context *ctx, clsort_tuning *t)
 
 /* An on/off variable ("1" / "0") into a DEFAULT / ON / OFF enum field (ON
  * = 1, OFF = 2 in each of them) left at DEFAULT; 0 when unset. */
+static const char *const clsort__env_bits[] = {"0", "1", NULL};
 static clsort_result clsort__env_on_off(clsort_context *ctx, const char *name, int *field)
 {
-    const char *env = getenv(name);
-    if (*field != 0 || !env || !*env) return CLSORT_SUCCESS;
-    if (strcmp(env, "1") == 0) *field = 1;
-    else if (strcmp(env, "0") == 0) *field = 2;
-    else return clsort__bad_knob(ctx, name, "expected \"0\" or \"1\"");
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, name, clsort__env_bits, &w));
+    if (*field == 0 && w >= 0) *field = w == 1 ? 1 : 2;
     return CLSORT_SUCCESS;
 }
 
@@ -4697,11 +4843,9 @@ static clsort_result clsort__resolve_onesweep(clsort_context *ctx, clsort_tuning
 /* CLSORT_REVERSE_TILES=1 / reverse_tiles = 1 (a test hook). */
 static clsort_result clsort__resolve_reverse(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_REVERSE_TILES");
-    if (t->testing.reverse_tiles == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->testing.reverse_tiles = 1;
-        else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_REVERSE_TILES", "expected \"0\" or \"1\"");
-    }
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_REVERSE_TILES", clsort__env_bits, &w));
+    if (t->testing.reverse_tiles == 0 && w == 1) t->testing.reverse_tiles = 1;
     if (t->testing.reverse_tiles != 0 && t->testing.reverse_tiles != 1)
         return clsort__bad_knob(ctx, "tuning.testing.reverse_tiles", "must be 0 or 1");
     return CLSORT_SUCCESS;
@@ -4721,11 +4865,9 @@ static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning
 /* CLSORT_STATUS32=1|0 / status32 = 1: the look-back status as 32-bit pairs. */
 static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_STATUS32");
-    if (t->testing.status32 == 0 && env && *env) {
-        if (strcmp(env, "1") == 0) t->testing.status32 = 1;
-        else if (strcmp(env, "0") != 0) return clsort__bad_knob(ctx, "CLSORT_STATUS32", "expected \"0\" or \"1\"");
-    }
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_STATUS32", clsort__env_bits, &w));
+    if (t->testing.status32 == 0 && w == 1) t->testing.status32 = 1;
     if (t->testing.status32 != 0 && t->testing.status32 != 1)
         return clsort__bad_knob(ctx, "tuning.testing.status32", "must be 0 or 1");
     return CLSORT_SUCCESS;
@@ -4734,12 +4876,11 @@ static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning
 /* CLSORT_RBK_VARIANT=1|3 / reduce_tiles = RAKING, REGISTERS (variants 1, 3). */
 static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_RBK_VARIANT");
-    if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && env && *env) {
-        if (strcmp(env, "1") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_RAKING;
-        else if (strcmp(env, "3") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_REGISTERS;
-        else return clsort__bad_knob(ctx, "CLSORT_RBK_VARIANT", "expected \"1\" (raking) or \"3\" (registers)");
-    }
+    static const char *const words[] = {"1", "3", NULL}; /* raking, registers */
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_RBK_VARIANT", words, &w));
+    if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && w >= 0)
+        t->reduce_tiles = w == 0 ? CLSORT_REDUCE_TILES_RAKING : CLSORT_REDUCE_TILES_REGISTERS;
     if ((int)t->reduce_tiles < 0 || t->reduce_tiles > CLSORT_REDUCE_TILES_REGISTERS)
         return clsort__bad_knob(ctx, "tuning.reduce_tiles", "must be a clsort_reduce_tiles value");
     return CLSORT_SUCCESS;
@@ -4748,12 +4889,11 @@ static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tu
 /* CLSORT_TREE_WALK=body|group / tree_walk, and the group stack hook. */
 static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_TREE_WALK");
-    if (t->tree_walk == CLSORT_TREE_WALK_DEFAULT && env && *env) {
-        if (strcmp(env, "body") == 0) t->tree_walk = CLSORT_TREE_WALK_BODY;
-        else if (strcmp(env, "group") == 0) t->tree_walk = CLSORT_TREE_WALK_GROUP;
-        else return clsort__bad_knob(ctx, "CLSORT_TREE_WALK", "expected \"body\" or \"group\"");
-    }
+    static const char *const words[] = {"body", "group", NULL};
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_TREE_WALK", words, &w));
+    if (t->tree_walk == CLSORT_TREE_WALK_DEFAULT && w >= 0)
+        t->tree_walk = w == 0 ? CLSORT_TREE_WALK_BODY : CLSORT_TREE_WALK_GROUP;
     if ((int)t->tree_walk < 0 || t->tree_walk > CLSORT_TREE_WALK_GROUP)
         return clsort__bad_knob(ctx, "tuning.tree_walk", "must be a clsort_tree_walk value");
     if (t->testing.tree_group_stack == 1 || t->testing.tree_group_stack > 2048)
@@ -4767,16 +4907,15 @@ static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tunin
  * NVIDIA program is stored). */
 static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_CUBIN"), *lib = getenv("CLSORT_CUDA_LIBRARY");
-    if (t->testing.cache_ptx == 0 && env && *env) {
-        if (strcmp(env, "0") == 0) t->testing.cache_ptx = 1;
-        else if (strcmp(env, "1") != 0) return clsort__bad_knob(ctx, "CLSORT_CUBIN", "expected \"0\" or \"1\"");
-    }
+    const char *lib = clsort__env("CLSORT_CUDA_LIBRARY");
+    int w;
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CUBIN", clsort__env_bits, &w));
+    if (t->testing.cache_ptx == 0 && w == 0) t->testing.cache_ptx = 1;
     if (t->testing.cache_ptx != 0 && t->testing.cache_ptx != 1)
         return clsort__bad_knob(ctx, "tuning.testing.cache_ptx", "must be 0 or 1");
     if (t->testing.max_programs != 0 && (t->testing.max_programs < 8 || t->testing.max_programs > CLSORT__MAX_PROGRAMS))
         return clsort__bad_knob(ctx, "tuning.testing.max_programs", "must be 0 or 8 .. 96");
-    if (lib && *lib) {
+    if (lib) {
         if (strlen(lib) >= sizeof ctx->cuda.lib_name)
             return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");
         strcpy(ctx->cuda.lib_name, lib);
@@ -4856,7 +4995,7 @@ static clsort_result clsort__resolve_loop_budget(clsort_context *ctx, clsort_tun
 {
     const char *knob = "tuning.testing.loop_budget";
     if (t->testing.loop_budget == 0) {
-        const char *env = getenv("CLSORT_LOOP_BUDGET");
+        const char *env = clsort__env("CLSORT_LOOP_BUDGET");
         unsigned v[1];
         int got;
         if (env && strcmp(env, "off") == 0) {
@@ -5132,8 +5271,8 @@ CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out,
     elem = clsort__types[d.type].size;
     CLSORT__TRY(clsort__check_count(ctx, n, elem, fn));
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, out, n * elem, fn, "out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, elem, 0), fn, "in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(n, elem, 0), fn, "out"));
         CLSORT__TRY(clsort__check_align(ctx, in, elem, fn, "in"));
         CLSORT__TRY(clsort__check_align(ctx, out, elem, fn, "out"));
     }
@@ -5202,10 +5341,17 @@ typedef struct clsort__split_plan {
     int split;       /* clsort_split's plan (its own tile on GPUs: clsort__split_shape) */
 } clsort__split_plan;
 
+/* need_keys: 1 when keys_in and keys_out are read and written (pack,
+ * split), 0 for enumerate; with CLSORT__SPLIT_OWN_FLAGS or'ed in, desc.flags
+ * is scratch the caller (select_if) allocates only once everything else
+ * passed: left unchecked here, set in the plan afterwards. */
+#define CLSORT__SPLIT_OWN_FLAGS 2
 static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
                                         size_t n, const clsort_split_desc *desc, int need_keys,
                                         clsort__split_plan *a)
 {
+    int own_flags = need_keys & CLSORT__SPLIT_OWN_FLAGS;
+    need_keys &= 1;
     memset(a, 0, sizeof *a);
     if (desc) a->d = *desc;
     CLSORT__TRY(clsort__check_any_type(ctx, a->d.type, fn)); /* keys move as bits: 1, 2, 4 or 8 bytes */
@@ -5224,23 +5370,23 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
         return clsort__check_io(ctx, fn, &io, 1);
     }
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
-        CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * a->key_size, fn, "keys_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys_in, clsort__bytes(n, a->key_size, 0), fn, "keys_in"));
     if (need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT)
         CLSORT__TRY(clsort__check_align(ctx, keys_in, a->key_size, fn, "keys_in"));
     if (need_keys) {
-        CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * a->key_size, fn, "keys_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys_out, clsort__bytes(n, a->key_size, 0), fn, "keys_out"));
         CLSORT__TRY(clsort__check_align(ctx, keys_out, a->key_size, fn, "keys_out"));
     }
     if (a->d.values_in) {
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, n * a->d.value_size, fn, "desc.values_in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, n * a->d.value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_in, clsort__bytes(n, a->d.value_size, 0), fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.values_out, clsort__bytes(n, a->d.value_size, 0), fn, "desc.values_out"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_in, a->d.value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_align(ctx, a->d.values_out, a->d.value_size, fn, "desc.values_out"));
     }
     if (a->d.flags_kind == CLSORT_FLAGS_KEY_BIT) {
         a->flag_src = keys_in;
-    } else {
-        CLSORT__TRY(clsort__check_buffer(ctx, a->d.flags, n * (a->d.flags_kind == CLSORT_FLAGS_U8 ? 1u : 4u), fn,
+    } else if (!own_flags) {
+        CLSORT__TRY(clsort__check_buffer(ctx, a->d.flags, clsort__bytes(n, a->d.flags_kind == CLSORT_FLAGS_U8 ? 1u : 4u, 0), fn,
                                          "desc.flags"));
         a->flag_src = a->d.flags;
     }
@@ -5253,7 +5399,7 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
         outs[2] = a->d.count;
         ins[0] = need_keys || a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? keys_in : NULL;
         ins[1] = a->d.values_in;
-        ins[2] = a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? NULL : a->d.flags;
+        ins[2] = a->d.flags_kind == CLSORT_FLAGS_KEY_BIT || own_flags ? NULL : a->d.flags;
         CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 3, 0u));
     }
     return CLSORT_SUCCESS;
@@ -5355,10 +5501,13 @@ static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *ds
 /* enq->count apart from the outputs of enumerate / pack / split (out: the
  * indices or keys_out). */
 static clsort_result clsort__check_split_count(clsort_context *ctx, const char *fn, const clsort_enqueue *enq,
-                                               cl_mem out, const clsort__split_plan *a)
+                                               cl_mem out, const char *out_name, const clsort__split_plan *a)
 {
     cl_mem outs[3];
-    static const char *const out_names[3] = {"the output", "desc.values_out", "desc.count"};
+    const char *out_names[3];
+    out_names[0] = out_name;
+    out_names[1] = "desc.values_out";
+    out_names[2] = "desc.count";
     outs[0] = out;
     outs[1] = a->d.values_out;
     outs[2] = a->d.count;
@@ -5388,13 +5537,13 @@ CLSORT_API clsort_result clsort_enumerate(clsort_context *ctx, cl_mem keys, cl_m
     if (n > 0) {
         cl_mem outs[2], ins[1];
         static const char *const out_names[2] = {"indices", "desc.count"}, *const in_names[1] = {"the flags"};
-        CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(n, 4, 0), fn, "indices"));
         outs[0] = indices;
         outs[1] = a.d.count;
         ins[0] = a.flag_src;
         CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 2, ins, in_names, 1, 0u));
     }
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, indices, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, indices, "indices", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     r = clsort__split_program(ctx, &a, &p);
@@ -5465,7 +5614,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
     lookback = clsort__pack_lookback(ctx, &a, n); /* where its walk fits the loop budget (>>loop budget) */
@@ -5525,7 +5674,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
     a.split = 1;
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &a));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
     r = clsort__split_program(ctx, &a, &p);
@@ -5669,8 +5818,8 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
     CLSORT__TRY(clsort__check_count(ctx, n, elem_size, fn));
     if (n > 0) {
         CLSORT__TRY(clsort__check_buffer(ctx, src, 0, fn, "src"));
-        CLSORT__TRY(clsort__check_buffer(ctx, dst, n * elem_size, fn, "dst"));
-        CLSORT__TRY(clsort__check_buffer(ctx, indices, n * 4, fn, "indices"));
+        CLSORT__TRY(clsort__check_buffer(ctx, dst, clsort__bytes(n, elem_size, 0), fn, "dst"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(n, 4, 0), fn, "indices"));
         {
             clsort__io io[3];
             clsort__io_set(&io[0], dst, "dst", 1, -1);
@@ -6217,17 +6366,17 @@ static clsort_result clsort__check_sort_sizes(clsort_context *ctx, const char *f
                                               size_t n, size_t key_size, cl_mem values_in, cl_mem values_out,
                                               size_t value_size, cl_mem permutation)
 {
-    CLSORT__TRY(clsort__check_buffer(ctx, keys_in, n * key_size, fn, "keys_in"));
-    CLSORT__TRY(clsort__check_buffer(ctx, keys_out, n * key_size, fn, "keys_out"));
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_in, clsort__bytes(n, key_size, 0), fn, "keys_in"));
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_out, clsort__bytes(n, key_size, 0), fn, "keys_out"));
     CLSORT__TRY(clsort__check_align(ctx, keys_in, key_size, fn, "keys_in"));
     CLSORT__TRY(clsort__check_align(ctx, keys_out, key_size, fn, "keys_out"));
     if (values_in) {
-        CLSORT__TRY(clsort__check_buffer(ctx, values_in, n * value_size, fn, "desc.values_in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, values_out, n * value_size, fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, values_in, clsort__bytes(n, value_size, 0), fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, values_out, clsort__bytes(n, value_size, 0), fn, "desc.values_out"));
         CLSORT__TRY(clsort__check_align(ctx, values_in, value_size, fn, "desc.values_in"));
         CLSORT__TRY(clsort__check_align(ctx, values_out, value_size, fn, "desc.values_out"));
     }
-    if (permutation) CLSORT__TRY(clsort__check_buffer(ctx, permutation, n * 4, fn, "desc.permutation"));
+    if (permutation) CLSORT__TRY(clsort__check_buffer(ctx, permutation, clsort__bytes(n, 4, 0), fn, "desc.permutation"));
     if (permutation) CLSORT__TRY(clsort__check_align(ctx, permutation, 4, fn, "desc.permutation"));
     return CLSORT_SUCCESS;
 }
@@ -6836,7 +6985,7 @@ static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const ch
                                          d->value_size, d->permutation));
     if (d->segment_offsets) {
         cl_mem_flags f = 0;
-        CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, (pl->seg_count + 1) * 4, fn, "desc.segment_offsets"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d->segment_offsets, clsort__bytes(pl->seg_count, 4, 4), fn, "desc.segment_offsets"));
         /* the host reads device offsets to plan the passes */
         if (CLSORT__CL(ctx, clGetMemObjectInfo)(d->segment_offsets, CL_MEM_FLAGS, sizeof f, &f, NULL) == CL_SUCCESS &&
             (f & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_WRITE_ONLY)))
@@ -7238,7 +7387,7 @@ static clsort_result clsort__check_positions(clsort_context *ctx, const char *fn
     if (n - 1 > ((size_t)-1 - gr->record) / gr->stride)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu positions overflow the byte count", fn,
                             (unsigned long)n);
-    return clsort__check_buffer(ctx, positions, (n - 1) * gr->stride + gr->record, fn, "positions");
+    return clsort__check_buffer(ctx, positions, clsort__bytes(n - 1, gr->stride, gr->record), fn, "positions");
 }
 
 CLSORT_API clsort_result clsort_grid_keys(clsort_context *ctx, const clsort_grid_desc *grid, size_t *num_cells,
@@ -7335,7 +7484,7 @@ CLSORT_API clsort_result clsort_cell_keys(clsort_context *ctx, cl_mem positions,
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if (n > 0) {
         CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, &gr));
-        CLSORT__TRY(clsort__check_buffer(ctx, keys, n * 4, fn, "keys"));
+        CLSORT__TRY(clsort__check_buffer(ctx, keys, clsort__bytes(n, 4, 0), fn, "keys"));
         {
             clsort__io io[2];
             clsort__io_set(&io[0], keys, "keys", 1, -1);
@@ -7368,8 +7517,8 @@ CLSORT_API clsort_result clsort_cell_offsets(clsort_context *ctx, cl_mem sorted_
     if (num_cells >= (size_t)-1 / 4)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: num_cells = %lu overflows the byte count", fn,
                             (unsigned long)num_cells);
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, sorted_keys, n * 4, fn, "sorted_keys"));
-    CLSORT__TRY(clsort__check_buffer(ctx, offsets, (num_cells + 1) * 4, fn, "offsets"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, sorted_keys, clsort__bytes(n, 4, 0), fn, "sorted_keys"));
+    CLSORT__TRY(clsort__check_buffer(ctx, offsets, clsort__bytes(num_cells, 4, 4), fn, "offsets"));
     {
         clsort__io io[2];
         clsort__io_set(&io[0], offsets, "offsets", 1, -1);
@@ -7394,10 +7543,10 @@ static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *
     size_t i, count;
     clsort_result r;
     CLSORT__TRY(clsort__check_positions(ctx, fn, positions, n, gr));
-    if (d->cell_keys) CLSORT__TRY(clsort__check_buffer(ctx, d->cell_keys, n * 4, fn, "desc.cell_keys"));
-    if (d->permutation) CLSORT__TRY(clsort__check_buffer(ctx, d->permutation, n * 4, fn, "desc.permutation"));
+    if (d->cell_keys) CLSORT__TRY(clsort__check_buffer(ctx, d->cell_keys, clsort__bytes(n, 4, 0), fn, "desc.cell_keys"));
+    if (d->permutation) CLSORT__TRY(clsort__check_buffer(ctx, d->permutation, clsort__bytes(n, 4, 0), fn, "desc.permutation"));
     if (d->cell_offsets)
-        CLSORT__TRY(clsort__check_buffer(ctx, d->cell_offsets, ((size_t)gr->num_cells + 1) * 4, fn,
+        CLSORT__TRY(clsort__check_buffer(ctx, d->cell_offsets, clsort__bytes(gr->num_cells, 4, 4), fn,
                                          "desc.cell_offsets"));
     if (d->attribute_count && !d->attributes)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: attribute_count %lu with attributes NULL", fn,
@@ -7413,9 +7562,9 @@ static clsort_result clsort__check_bin_buffers(clsort_context *ctx, const char *
                                 (unsigned long)i);
         CLSORT__TRY(clsort__check_count(ctx, n, at->elem_size, fn));
         snprintf(what, sizeof what, "attributes[%lu].src", (unsigned long)i);
-        CLSORT__TRY(clsort__check_buffer(ctx, at->src, n * at->elem_size, fn, what));
+        CLSORT__TRY(clsort__check_buffer(ctx, at->src, clsort__bytes(n, at->elem_size, 0), fn, what));
         snprintf(what, sizeof what, "attributes[%lu].dst", (unsigned long)i);
-        CLSORT__TRY(clsort__check_buffer(ctx, at->dst, n * at->elem_size, fn, what));
+        CLSORT__TRY(clsort__check_buffer(ctx, at->dst, clsort__bytes(n, at->elem_size, 0), fn, what));
     }
     /* Aliasing: positions and every src only read, the rest written; an
      * attribute may be reordered in place (dst == src, the same handle), also
@@ -7450,14 +7599,18 @@ static clsort_result clsort__check_bin_count(clsort_context *ctx, const char *fn
 {
     cl_mem outs[3];
     static const char *const out_names[3] = {"desc.cell_keys", "desc.permutation", "desc.cell_offsets"};
-    static const char *const attr_name[1] = {"an attribute's dst"};
+    char name[48];
+    const char *attr_name[1];
     size_t i;
     outs[0] = d->cell_keys;
     outs[1] = d->permutation;
     outs[2] = d->cell_offsets;
     CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, outs, out_names, 3));
-    for (i = 0; i < d->attribute_count; ++i)
+    attr_name[0] = name;
+    for (i = 0; i < d->attribute_count; ++i) {
+        snprintf(name, sizeof name, "desc.attributes[%lu].dst", (unsigned long)i);
         CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &d->attributes[i].dst, attr_name, 1));
+    }
     return CLSORT_SUCCESS;
 }
 
@@ -7976,7 +8129,7 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
         if (d->segment_data_host)
             CLSORT__TRY(clsort__reduce_check_offsets(ctx, (const uint32_t *)d->segment_data_host, d->segment_count,
                                                      n, fn));
-        else CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, (d->segment_count + 1) * 4, fn,
+        else CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, clsort__bytes(d->segment_count, 4, 4), fn,
                                                "desc.segment_data"));
     } else if (d->segments != CLSORT_SEGMENTS_NONE && n > 0) {
         if (host) {
@@ -7986,15 +8139,15 @@ static clsort_result clsort__reduce_plan_seg(clsort_context *ctx, const char *fn
             if (d->segment_data_host)
                 return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                     "%s: flags and keys come in segment_data (segment_data_host: offsets only)", fn);
-            CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, n * pl->seg_size, fn, "desc.segment_data"));
+            CLSORT__TRY(clsort__check_buffer(ctx, d->segment_data, clsort__bytes(n, pl->seg_size, 0), fn, "desc.segment_data"));
         }
     }
     out_elems = reduce ? d->segment_count : n;
-    if (!host && reduce && out_elems > 0) CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
+    if (!host && reduce && out_elems > 0) CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(out_elems, pl->elem, 0), fn, "out"));
     if (host) return CLSORT_SUCCESS;
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in, n * pl->elem, fn, "in"));
-        CLSORT__TRY(clsort__check_buffer(ctx, out, out_elems * pl->elem, fn, "out"));
+        CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, pl->elem, 0), fn, "in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(out_elems, pl->elem, 0), fn, "out"));
     }
     {
         /* segmented scan: in place (out == in) allowed; segmented reduce: out
@@ -8121,7 +8274,7 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     CLSORT__TRY(clsort__check_count(ctx, n, elem, fn));
     if (!result && !d.result)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: no result asked for (result or desc.result)", fn);
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, in, n * elem, fn, "in"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, in, clsort__bytes(n, elem, 0), fn, "in"));
     if (d.result) CLSORT__TRY(clsort__check_buffer(ctx, d.result, elem, fn, "desc.result"));
     {
         static const char *const out_names[1] = {"desc.result"};
@@ -8329,10 +8482,10 @@ static clsort_result clsort__by_key_buffers(clsort_context *ctx, const char *fn,
     cl_mem outs[3];
     const char *out_names[3];
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, in1, n * s1, fn, w1));
-        if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, n * s2, fn, w2));
-        if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, n * o1, fn, x1));
-        if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, n * o2, fn, x2));
+        CLSORT__TRY(clsort__check_buffer(ctx, in1, clsort__bytes(n, s1, 0), fn, w1));
+        if (s2) CLSORT__TRY(clsort__check_buffer(ctx, in2, clsort__bytes(n, s2, 0), fn, w2));
+        if (out1) CLSORT__TRY(clsort__check_buffer(ctx, out1, clsort__bytes(n, o1, 0), fn, x1));
+        if (o2) CLSORT__TRY(clsort__check_buffer(ctx, out2, clsort__bytes(n, o2, 0), fn, x2));
     }
     clsort__io_set(&io[0], count, "desc.count", 1, -1);
     clsort__io_set(&io[1], n ? out1 : NULL, x1, 1, -1);
@@ -8517,8 +8670,8 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__hist_plan_make(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_count(ctx, n, pl.elem, fn));
-    CLSORT__TRY(clsort__check_buffer(ctx, counts, (size_t)pl.d.bins * 4, fn, "counts"));
-    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, samples, n * pl.elem, fn, "samples"));
+    CLSORT__TRY(clsort__check_buffer(ctx, counts, clsort__bytes(pl.d.bins, 4, 0), fn, "counts"));
+    if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, samples, clsort__bytes(n, pl.elem, 0), fn, "samples"));
     {
         clsort__io io[2];
         static const char *const out_names[1] = {"counts"};
@@ -8944,7 +9097,7 @@ static clsort_result clsort__plan_nbody(clsort_context *ctx, const char *fn, siz
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown method %d", fn, (int)d->method);
     if (d->fp64 != 0 && d->fp64 != 1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.fp64 must be 0 or 1", fn);
-    if (!d->fp64 && (d->dt > 3.0e38 || d->dt < -3.0e38 || d->softening2 > 3.0e38 || d->G > 3.0e38 || d->G < -3.0e38))
+    if (!d->fp64 && (!clsort__finite_float(d->dt) || !clsort__finite_float(d->softening2) || !clsort__finite_float(d->G)))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: dt, softening2 or G out of float range", fn);
     if (d->fp64 && !ctx->dev.fp64)
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: desc.fp64 on %s, which lacks cl_khr_fp64", fn,
@@ -9623,8 +9776,8 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
                 r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
                                  j, k);
         if (r == CLSORT_SUCCESS && n > 0) {
-            r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
-            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
+            r = clsort__check_buffer(ck, parts[k].positions, clsort__bytes(n, m->a.vec, 0), fn, "positions");
+            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, clsort__bytes(n, m->a.vec, 0), fn, "velocities");
             if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
         }
     }
@@ -9750,7 +9903,7 @@ static clsort_result clsort__tree_check_positions(clsort_context *ctx, const cha
     size_t rec = pl->d.offset + pl->d.dims * 4;
     if (pl->d.has_mass && pl->d.mass_offset + 4 > rec) rec = pl->d.mass_offset + 4;
     if (n == 0) return CLSORT_SUCCESS;
-    return clsort__check_buffer(ctx, positions, (n - 1) * pl->stride + rec, fn, "positions");
+    return clsort__check_buffer(ctx, positions, clsort__bytes(n - 1, pl->stride, rec), fn, "positions");
 }
 
 /* One program per code width and dimension: element-wise kernels of 256
@@ -10092,7 +10245,7 @@ static clsort_result clsort__tree_periods(clsort_context *ctx, const char *fn, c
     *periodic = 0;
     for (a = 0; a < 3; ++a) {
         const float L = d->period[a];
-        if (!(L >= 0.0f && L <= 3.4e38f))
+        if (!(L >= 0.0f && clsort__finite_float((double)L)))
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.period[%u] = %g, must be finite and >= 0",
                                 fn, a, (double)L);
         period->s[a] = a < dims && L > 0.0f ? L : inf;
@@ -10224,10 +10377,10 @@ static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tre
                                            const char *name, int out)
 {
     static const char *const names[CLSORT__TREE_BUFS + 1] = {
-        "the tree's view.bounds", "the tree's unsorted codes", "the tree's view.codes", "the tree's view.permutation",
-        "the tree's view.points", "the tree's view.nodes", "the tree's view.parents", "the tree's arrival counters",
-        "the tree's view.box_lo", "the tree's view.box_hi", "the tree's view.com", "the tree's view.quad",
-        "the tree's view.count"};
+        "view.bounds of the tree", "unsorted codes of the tree", "view.codes of the tree",
+        "view.permutation of the tree", "view.points of the tree", "view.nodes of the tree", "view.parents of the tree",
+        "arrival counters of the tree", "view.box_lo of the tree", "view.box_hi of the tree", "view.com of the tree",
+        "view.quad of the tree", "view.count of the tree"}; /* argument-like names: check_io says "the output %s" */
     clsort__io io[2 + CLSORT__TREE_BUFS];
     int i;
     clsort__io_set(&io[0], m, name, out, -1);
@@ -10325,7 +10478,7 @@ CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tre
     if (tree->n > 0) {
         if (tree->dims != 3)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: Barnes-Hut needs a 3D tree", fn);
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, tree->n * 16, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, clsort__bytes(tree->n, 16, 0), fn, "accelerations"));
         CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, accelerations, "accelerations", 1));
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
@@ -10359,7 +10512,7 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
     d = *desc;
     if (d.stride == 0) d.stride = 16;
-    if (!(d.radius >= 0.0f && d.radius <= 3.4e38f))
+    if (!(d.radius >= 0.0f && clsort__finite_float((double)d.radius)))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.radius = %g, must be finite and >= 0", fn,
                             (double)d.radius);
     if (d.stride % 4 || d.offset % 4 || d.stride > (size_t)1 << 30 || d.offset > (size_t)1 << 30)
@@ -10372,11 +10525,11 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.indices needs desc.offsets", fn);
     if (nq > 0) {
         rec = d.offset + (tree->n ? tree->dims : 3) * 4;
-        CLSORT__TRY(clsort__check_buffer(ctx, queries, (nq - 1) * d.stride + rec, fn, "queries"));
-        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, nq * 4, fn, "desc.counts"));
+        CLSORT__TRY(clsort__check_buffer(ctx, queries, clsort__bytes(nq - 1, d.stride, rec), fn, "queries"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, clsort__bytes(nq, 4, 0), fn, "desc.counts"));
     }
-    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, (nq + 1) * 4, fn, "desc.offsets"));
-    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? d.capacity * 4 : 1, fn, "desc.indices"));
+    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, clsort__bytes(nq, 4, 4), fn, "desc.offsets"));
+    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? clsort__bytes(d.capacity, 4, 0) : 1, fn, "desc.indices"));
     if (d.capacity > 0xffffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.capacity past 2^32 - 1", fn);
     CLSORT__TRY(clsort__tree_periods(ctx, fn, &d, tree->n ? tree->dims : 3, &period, &periodic));
@@ -10578,7 +10731,7 @@ CLSORT_API clsort_result clsort_nbody(clsort_context *ctx, cl_mem positions, cl_
     CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, desc, &a));
     if (n > 0) {
         clsort__io io[4];
-        size_t bytes = n * a.vec;
+        size_t bytes = clsort__bytes(n, a.vec, 0);
         CLSORT__TRY(clsort__check_buffer(ctx, positions, bytes, fn, "positions"));
         CLSORT__TRY(clsort__check_buffer(ctx, velocities, bytes, fn, "velocities"));
         CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
@@ -10627,8 +10780,8 @@ CLSORT_API clsort_result clsort_nbody_accel(clsort_context *ctx, cl_mem position
     d.accelerations = accelerations;
     CLSORT__TRY(clsort__plan_nbody(ctx, fn, n, &d, &a));
     if (n > 0) {
-        CLSORT__TRY(clsort__check_buffer(ctx, positions, n * a.vec, fn, "positions"));
-        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, n * a.vec, fn, "accelerations"));
+        CLSORT__TRY(clsort__check_buffer(ctx, positions, clsort__bytes(n, a.vec, 0), fn, "positions"));
+        CLSORT__TRY(clsort__check_buffer(ctx, accelerations, clsort__bytes(n, a.vec, 0), fn, "accelerations"));
         CLSORT__TRY(clsort__check_align(ctx, positions, a.vec, fn, "positions"));
         CLSORT__TRY(clsort__check_align(ctx, accelerations, a.vec, fn, "accelerations"));
         {
@@ -10751,10 +10904,13 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
     CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     cmp = (cl_uint)pl.d.compare;
+    /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
+    clsort__select_split_desc(&pl, NULL, &sd);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
     if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
-    clsort__select_split_desc(&pl, flags, &sd);
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1, &sp)); /* every buffer of both steps */
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, &sp)); /* the device count: both steps read it */
+    sd.flags = flags;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = CLSORT_SUCCESS;
     if (n > 0) {
@@ -12223,9 +12379,9 @@ CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm co
     ks = clsort_type_size(d.type);
     /* the buffers, checked here only when the descriptor is sane (its checks follow in clsort__mpi_begin) */
     if (r == CLSORT_SUCCESS && n > 0 && n <= (size_t)INT_MAX && (d.value_size == 0 || d.value_size == 4 || d.value_size == 8)) {
-        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
-        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, n * d.value_size, fn, "values");
-        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
+        r = clsort__check_buffer(ctx, keys, clsort__bytes(n, ks, 0), fn, "keys");
+        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, clsort__bytes(n, d.value_size, 0), fn, "values");
+        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, clsort__bytes(n, 8, 0), fn, "weights");
     }
     if (r == CLSORT_SUCCESS && (d.keys_out || d.values_out || d.weights_out)) {
         cap = d.capacity;
@@ -12233,10 +12389,10 @@ CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm co
             r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                              "%s: give keys_out, and values_out exactly when value_size is set", fn);
         if (r == CLSORT_SUCCESS && cap > (size_t)INT_MAX) cap = (size_t)INT_MAX;
-        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, cap * ks, fn, "desc.keys_out");
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, clsort__bytes(cap, ks, 0), fn, "desc.keys_out");
         if (r == CLSORT_SUCCESS && d.values_out && (d.value_size == 4 || d.value_size == 8))
-            r = clsort__check_buffer(ctx, d.values_out, cap * d.value_size, fn, "desc.values_out");
-        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, cap * 8, fn, "desc.weights_out");
+            r = clsort__check_buffer(ctx, d.values_out, clsort__bytes(cap, d.value_size, 0), fn, "desc.values_out");
+        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, clsort__bytes(cap, 8, 0), fn, "desc.weights_out");
     }
     r = clsort__mpi_begin(&J, ctx, fn, comm, desc, n, weights != NULL, &st, r);
     if (r != CLSORT_SUCCESS) return r;
@@ -12491,9 +12647,9 @@ static int clsort__parse_bytes(const char *s, cl_ulong *out)
  * clsort_create, as every knob of the environment does. */
 static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_context_desc *d, cl_ulong *bound)
 {
-    const char *env = getenv("CLSORT_CACHE_MAX");
+    const char *env = clsort__env("CLSORT_CACHE_MAX");
     cl_ulong v = 0;
-    int env_set = env && *env;
+    int env_set = env != NULL;
     if (env_set && strcmp(env, "off") != 0 && !clsort__parse_bytes(env, &v))
         return clsort__bad_knob(ctx, "CLSORT_CACHE_MAX",
                                 "expected bytes with an optional K, M or G (\"256M\"), or \"off\" or \"0\" "
@@ -12505,6 +12661,8 @@ static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_conte
     return CLSORT_SUCCESS;
 }
 
+static void clsort__cache_trim(clsort_context *ctx, const char *keep, int bound); /* the size bound, below */
+
 /* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
  * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
  * directory (never the current directory: a relative result is refused). */
@@ -12512,10 +12670,17 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
 {
     clsort__cache *c = &ctx->cache;
     cl_platform_id plat = NULL;
-    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "", *when_env;
+    static const char *const when_words[] = {"auto", "build", "leave", "flush", NULL}; /* clsort_cache_when order */
+    const char *env = clsort__env("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    int when_env;
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    if ((int)d->cache_when < (int)CLSORT_CACHE_WHEN_AUTO || d->cache_when > CLSORT_CACHE_WHEN_FLUSH)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: unknown desc.cache_when %d",
+                            (int)d->cache_when);
+    /* every variable checked, also where the cache turns out off */
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CACHE_WHEN", when_words, &when_env));
     CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
     if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
     if (d->cache_off) return CLSORT_SUCCESS;
@@ -12525,21 +12690,21 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         c->user = d->cache_user;
     } else if (d->cache_dir && *d->cache_dir) {
         base = d->cache_dir;
-    } else if (env && *env) {
+    } else if (env) {
         if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
         base = env;
     } else {
 #if defined(_WIN32)
-        base = getenv("LOCALAPPDATA");
+        base = clsort__env("LOCALAPPDATA");
         sub = "\\clsort";
 #elif defined(__APPLE__)
-        base = getenv("HOME");
+        base = clsort__env("HOME");
         sub = "/Library/Caches/clsort";
 #else
-        base = getenv("XDG_CACHE_HOME");
+        base = clsort__env("XDG_CACHE_HOME");
         sub = "/clsort";
         if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
-            base = getenv("HOME");
+            base = clsort__env("HOME");
             sub = "/.cache/clsort";
         }
 #endif
@@ -12574,11 +12739,7 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
     }
     /* when to store a binary: desc, environment, else the quirk table's row */
     c->when = d->cache_when;
-    if (c->when == CLSORT_CACHE_WHEN_AUTO && (when_env = getenv("CLSORT_CACHE_WHEN")) != NULL) {
-        if (strcmp(when_env, "build") == 0) c->when = CLSORT_CACHE_WHEN_BUILD;
-        else if (strcmp(when_env, "leave") == 0) c->when = CLSORT_CACHE_WHEN_LEAVE;
-        else if (strcmp(when_env, "flush") == 0) c->when = CLSORT_CACHE_WHEN_FLUSH;
-    }
+    if (c->when == CLSORT_CACHE_WHEN_AUTO && when_env >= 0) c->when = (clsort_cache_when)when_env; /* "auto": AUTO */
     if (c->when == CLSORT_CACHE_WHEN_AUTO) {
         c->when = ctx->dev.cache_defer ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD;
         c->ptx_at_build = ctx->dev.cache_cubin;
@@ -12590,6 +12751,7 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
         return CLSORT_SUCCESS;
     c->on = 1;
+    if (!c->load) clsort__cache_trim(ctx, NULL, 0); /* stale temporaries of killed stores (the bound: at stores) */
     return CLSORT_SUCCESS;
 }
 
@@ -12877,10 +13039,16 @@ static int clsort__mkdirs(const char *dir)
 /* One entry of the cache directory: its name, size and time of last use
  * (its modification time, which a hit refreshes). */
 typedef struct clsort__cache_file {
-    char name[72];
+    char name[136];
     cl_ulong size;
     cl_ulong used;
+    int temp; /* a store's temporary file (clsort__cache_temp_name), not an entry */
 } clsort__cache_file;
+
+/* Seconds after its last write at which a store's temporary file is left
+ * behind for good (its writer killed, or its disk full before the remove):
+ * a store writes at most 1 GiB (CLSORT__CACHE_MAX) and renames it at once. */
+#define CLSORT__CACHE_TEMP_STALE 600
 
 /* Whether name is an entry's: 64 lowercase hex digits and ".bin", the
  * names clsort__cache_write gives. Nothing else in the directory is ours. */
@@ -12892,10 +13060,28 @@ static int clsort__cache_entry_name(const char *name)
     return strcmp(name + 64, ".bin") == 0;
 }
 
+/* Whether name is a store's temporary file, as clsort__cache_write names
+ * them: 64 lowercase hex digits, ".", the process id (digits), ".", the
+ * context (hex digits), ".", a counter (digits), ".tmp". */
+static int clsort__cache_temp_name(const char *name)
+{
+    int i, part;
+    for (i = 0; i < 64; ++i)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return 0;
+    name += 64;
+    for (part = 0; part < 3; ++part) {
+        int digits = 0;
+        if (*name++ != '.') return 0;
+        while ((*name >= '0' && *name <= '9') || (part == 1 && *name >= 'a' && *name <= 'f')) ++name, ++digits;
+        if (digits == 0 || digits > 20) return 0;
+    }
+    return strcmp(name, ".tmp") == 0;
+}
+
 /* Appends an entry to a list grown by doubling (CLSORT_MALLOC has no
  * realloc); 0 out of memory. */
 static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, size_t *cap, const char *name,
-                                   cl_ulong size, cl_ulong used)
+                                   cl_ulong size, cl_ulong used, int temp)
 {
     clsort__cache_file *f;
     size_t len;
@@ -12917,12 +13103,14 @@ static int clsort__cache_files_add(clsort__cache_file **list, size_t *count, siz
     f->name[len] = '\0';
     f->size = size;
     f->used = used;
+    f->temp = temp;
     return 1;
 }
 
-/* The entries of dir that are regular files (a directory, FIFO or link to
- * one in an entry's name is left alone), into a CLSORT_MALLOC'd list; 0
- * when the directory cannot be read or memory runs out. */
+/* The entries and store temporaries of dir that are regular files (a
+ * directory, FIFO or link to one in such a name is left alone), into a
+ * CLSORT_MALLOC'd list; 0 when the directory cannot be read or memory runs
+ * out. */
 static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t *count)
 {
     size_t cap = 0;
@@ -12934,16 +13122,19 @@ static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t
         char pattern[1200];
         WIN32_FIND_DATAA fd;
         HANDLE h;
-        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*.bin", dir);
+        snprintf(pattern, sizeof pattern, "%s" CLSORT__SEP "*", dir);
         h = FindFirstFileA(pattern, &fd);
         if (h == INVALID_HANDLE_VALUE) return GetLastError() == ERROR_FILE_NOT_FOUND;
         do {
+            int temp = clsort__cache_temp_name(fd.cFileName);
             if ((fd.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) == 0 &&
-                clsort__cache_entry_name(fd.cFileName))
+                (temp || clsort__cache_entry_name(fd.cFileName)))
                 ok = clsort__cache_files_add(list, count, &cap, fd.cFileName,
                                              ((cl_ulong)fd.nFileSizeHigh << 32) | fd.nFileSizeLow,
-                                             ((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
-                                                 fd.ftLastWriteTime.dwLowDateTime);
+                                             /* FILETIME (100 ns since 1601) as seconds since 1970 */
+                                             ((((cl_ulong)fd.ftLastWriteTime.dwHighDateTime << 32) |
+                                               fd.ftLastWriteTime.dwLowDateTime) / 10000000u) - 11644473600u,
+                                             temp);
         } while (ok && FindNextFileA(h, &fd));
         FindClose(h);
     }
@@ -12955,10 +13146,12 @@ static int clsort__cache_list(const char *dir, clsort__cache_file **list, size_t
         while (ok && (e = readdir(d)) != NULL) {
             char path[1300]; /* the directory (< 1024) and a name (< 256) */
             struct stat st;
-            if (!clsort__cache_entry_name(e->d_name)) continue;
+            int temp = clsort__cache_temp_name(e->d_name);
+            if (!temp && !clsort__cache_entry_name(e->d_name)) continue;
             snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", dir, e->d_name);
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue; /* vanished, or not a file */
-            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime);
+            ok = clsort__cache_files_add(list, count, &cap, e->d_name, (cl_ulong)st.st_size, (cl_ulong)st.st_mtime,
+                                         temp);
         }
         closedir(d);
     }
@@ -12979,22 +13172,40 @@ static int clsort__cache_file_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* After a store into the directory: while the entries take more than the
- * bound, removes the least recently used, never `keep` (the entry just
- * stored). Other processes store and trim at the same time: a file that
- * vanished meanwhile was removed by one of them and counts as gone. */
-static void clsort__cache_trim(clsort_context *ctx, const char *keep)
+/* Now, in the seconds of a file's modification time (st_mtime; on Windows
+ * converted from FILETIME in clsort__cache_list). */
+static cl_ulong clsort__cache_now(void) { return (cl_ulong)time(NULL); }
+
+/* Opening the directory (clsort_create, bound 0) and after a store into it
+ * (bound 1): removes the stale store temporaries (CLSORT__CACHE_TEMP_STALE),
+ * then, after a store with a bound, while the entries and the temporaries
+ * left take more than it, the least recently used entry, never `keep` (the
+ * entry just stored) nor a temporary a store may still be writing. Other
+ * processes store and trim at the same time: a file that vanished meanwhile
+ * was removed by one of them and counts as gone. */
+static void clsort__cache_trim(clsort_context *ctx, const char *keep, int bound)
 {
     clsort__cache_file *list = NULL;
     size_t count = 0, i;
-    cl_ulong total = 0;
-    if (ctx->cache.max_bytes == 0 || !clsort__cache_list(ctx->cache.dir, &list, &count)) return;
-    for (i = 0; i < count; ++i) total += list[i].size;
-    if (total > ctx->cache.max_bytes) {
+    cl_ulong total = 0, now = clsort__cache_now();
+    if (!clsort__cache_list(ctx->cache.dir, &list, &count)) return;
+    for (i = 0; i < count; ++i) {
+        char path[1200];
+        if (list[i].temp && list[i].used + CLSORT__CACHE_TEMP_STALE <= now) {
+            snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
+            if (remove(path) == 0) {
+                ++ctx->cache.temps_removed;
+                continue;
+            }
+            if (errno == ENOENT) continue; /* another process removed it */
+        }
+        total += list[i].size;
+    }
+    if (bound && ctx->cache.max_bytes && total > ctx->cache.max_bytes) {
         qsort(list, count, sizeof *list, clsort__cache_file_cmp);
         for (i = 0; i < count && total > ctx->cache.max_bytes; ++i) {
             char path[1200];
-            if (strcmp(list[i].name, keep) == 0) continue;
+            if (list[i].temp || strcmp(list[i].name, keep) == 0) continue;
             snprintf(path, sizeof path, "%s" CLSORT__SEP "%s", ctx->cache.dir, list[i].name);
             if (remove(path) == 0) {
                 ++ctx->cache.evicted;
@@ -13077,7 +13288,7 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
     }
     ++ctx->cache.stores;
     snprintf(temp, sizeof temp, "%s.bin", hex);
-    clsort__cache_trim(ctx, temp);
+    clsort__cache_trim(ctx, temp, 1);
 }
 
 static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, const char *opts,

@@ -629,16 +629,23 @@ static void test_contexts(clsort_context *cs, int tiny)
  * the function allows no in place use; A_OVERLAP: an output and an input are
  * two sub-buffers over the same bytes of one buffer; A_READONLY: an output
  * created CL_MEM_READ_ONLY. */
+/* A_COUNT_WRAP: enq->count at count_offset SIZE_MAX - 3 (a multiple of 4
+ * whose + 4 wraps to 0); A_COUNT_OUT: enq->count over an output (the tree
+ * build: over the tree's view.codes); A_HUGE: n = 2^32 - 1 with the 256-byte
+ * buffers (n past every buffer, no byte count overflowing: what a call that
+ * took scratch before its checks would allocate 4 GiB for). */
 enum { A_NULL_CTX, A_NULL_BUF, A_SMALL, A_OVERFLOW, A_FOREIGN_BUF, A_FOREIGN_QUEUE, A_ALIAS, A_OVERLAP, A_READONLY,
-       A_COUNT };
+       A_COUNT_WRAP, A_COUNT_OUT, A_HUGE, A_COUNT };
 static const char *arg_case_names[A_COUNT] = {"NULL context", "NULL buffer", "n past the end of a buffer",
                                               "byte count overflows", "buffer of another context",
                                               "queue of another context", "an output aliasing an input",
                                               "an output over an input's bytes (sub-buffers)",
-                                              "a CL_MEM_READ_ONLY output"};
+                                              "a CL_MEM_READ_ONLY output", "enq->count_offset + 4 wraps",
+                                              "enq->count over an output", "n = 2^32 - 1 past the buffers"};
 /* what the message of each case must contain (NULL: any message) */
 static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow", "another OpenCL context",
-                                             "another", "shar", "shar", "CL_MEM_READ_ONLY"};
+                                             "another", "shar", "shar", "CL_MEM_READ_ONLY", "enq->count",
+                                             "enq->count", NULL};
 /* The rows: X(id, family, function, cases), family the ID of the function's
  * row in CLSORT_FAMILIES (every family has a row: checked), cases the bad
  * argument kinds that apply (A_NO_OUTPUT: a function without an output
@@ -688,11 +695,12 @@ static const unsigned fn_cases[F_FUNCS] = {ARG_ROWS(ARG_ROW_CASES)};
  * gate (not NULL: a valid call, c past A_COUNT): the call's wait list is
  * that one event, and no count goes to a host pointer (those block). */
 static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_mem out, cl_mem flags, cl_mem aux,
-                               cl_command_queue foreign_queue, const cl_event *gate)
+                               cl_mem count_buf, cl_command_queue foreign_queue, const cl_event *gate)
 {
     int alias = c == A_ALIAS;
     clsort_context *ctx = c == A_NULL_CTX ? NULL : cs;
-    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : 64, count = 0, *cp = gate ? NULL : &count;
+    size_t n = c == A_OVERFLOW ? (size_t)-1 / 2 : c == A_HUGE ? (size_t)0xffffffffu : 64, count = 0,
+           *cp = gate ? NULL : &count;
     clsort_enqueue enq;
     const clsort_enqueue *e = NULL;
     clsort_scan_desc sd;
@@ -711,6 +719,11 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     if (gate) {
         enq.num_events_in_wait_list = 1;
         enq.event_wait_list = gate;
+        e = &enq;
+    }
+    if (c == A_COUNT_WRAP || c == A_COUNT_OUT) { /* the count buffer: a buffer of its own, or the output */
+        enq.count = c == A_COUNT_WRAP ? count_buf : out;
+        enq.count_offset = c == A_COUNT_WRAP ? (size_t)-1 - 3 : 0;
         e = &enq;
     }
     pd.flags = f == F_ENUMERATE && (alias || c == A_OVERLAP) ? in : flags;
@@ -770,12 +783,24 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         memset(&td, 0, sizeof td);
         memset(&nd, 0, sizeof nd);
         if (clsort_tree_create(cs, &tree) != CLSORT_SUCCESS) return CLSORT_ERROR_OPENCL;
-        if (f == F_TREE_BUILD || c == A_OVERFLOW) {
+        if (f == F_TREE_BUILD && c == A_COUNT_OUT) { /* the count over a buffer of the tree it builds */
+            clsort_tree_view v;
+            r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (r == CLSORT_SUCCESS) r = clsort_tree_get_view(tree, &v);
+            if (r == CLSORT_SUCCESS) {
+                clsort_trim(cs); /* the valid build's scratch: what the table counts is the refused call's */
+                enq.count = v.codes;
+                r = clsort_tree_build(ctx, tree, in, 16, &td, e);
+            } else {
+                r = CLSORT_ERROR_OPENCL; /* the valid build failed: not what the table checks */
+            }
+        } else if (f == F_TREE_BUILD || c == A_OVERFLOW || c == A_HUGE) { /* accel takes no n */
             r = clsort_tree_build(ctx, tree, c == A_SMALL ? out : in, n / 4, &td, e);
         } else {
             clsort_tree_view v;
             cl_mem acc = c == A_NULL_BUF || c == A_FOREIGN_BUF ? in : out, points_sub = NULL;
             r = clsort_tree_build(cs, tree, flags, 16, &td, NULL);
+            if (!gate) clsort_trim(cs); /* the valid build's scratch: what the table counts is the refused call's */
             if (r == CLSORT_SUCCESS && (alias || c == A_OVERLAP)) {
                 /* its input is the tree: the accelerations over the tree's own points (the
                  * handle, or a sub-buffer over its bytes) */
@@ -805,7 +830,7 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
         if (f == F_REDUCE) { /* its only output is desc.result */
-            rd.result = alias || c == A_OVERLAP || c == A_READONLY ? out : aux;
+            rd.result = alias || c == A_OVERLAP || c == A_READONLY || c == A_COUNT_OUT ? out : aux;
             return clsort_reduce(ctx, c == A_SMALL ? out : in, n, &rd, NULL, e);
         }
         if (f == F_SEGSCAN) { /* in place is allowed: the aliasing output is out over the segment flags */
@@ -1117,6 +1142,54 @@ static void test_messages(clsort_context *cs)
               "message: aliasing names both arguments", 0, msg, 0, 0, r);
         clReleaseMemObject(a);
     }
+    { /* the device count's templates, word for word: over an output (select_if: its keys_out; the tree build:
+       * a buffer of its tree), and an offset whose + 4 wraps */
+        static const uint32_t bound = 8;
+        cl_mem k = buffer(cs, 256, NULL), o = buffer(cs, 256, NULL), pts = buffer(cs, 256, NULL);
+        clsort_select_desc sel;
+        clsort_split_desc pd;
+        clsort_enqueue enq;
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        clsort_tree_view v;
+        size_t count = 0;
+        memset(&sel, 0, sizeof sel);
+        memset(&pd, 0, sizeof pd);
+        memset(&enq, 0, sizeof enq);
+        memset(&td, 0, sizeof td);
+        sel.compare = CLSORT_COMPARE_GREATER;
+        sel.a = &bound;
+        enq.count = o;
+        r = clsort_select_if(cs, k, o, 64, &sel, &count, &enq);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_select_if: the output keys_out shares memory with enq->count") == 0,
+              "message: select_if's count over its output, word for word", 0, msg, 0, 0, r);
+        r = clsort_tree_create(cs, &tree);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, pts, 16, &td, NULL);
+        if (r == CLSORT_SUCCESS) r = clsort_tree_get_view(tree, &v);
+        if (r == CLSORT_SUCCESS) {
+            enq.count = v.codes;
+            r = clsort_tree_build(cs, tree, pts, 16, &td, &enq);
+        }
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_tree_build: the output view.codes of the tree shares memory with enq->count") == 0,
+              "message: the tree build's count over its tree's codes, word for word", 0, msg, 0, 0, r);
+        clsort_tree_destroy(tree);
+        pd.flags = k;
+        enq.count = pts;
+        enq.count_offset = (size_t)-1 - 3;
+        r = clsort_pack(cs, k, o, 64, &pd, &count, &enq);
+        msg = clsort_last_error(cs);
+        check(r == CLSORT_ERROR_INVALID_ARGUMENT &&
+                  strcmp(msg, "clsort_pack: the bytes enq->count needs overflow a size_t (an offset, stride or count "
+                              "too large)") == 0,
+              "message: a count offset whose + 4 wraps, word for word", 0, msg, 0, 0, r);
+        clReleaseMemObject(k);
+        clReleaseMemObject(o);
+        clReleaseMemObject(pts);
+    }
 }
 
 /* Scratch growth stops at CL_DEVICE_MAX_MEM_ALLOC_SIZE (the device
@@ -1158,8 +1231,8 @@ static void test_argument_table(clsort_context *cs)
 {
     uint32_t data[64], back[64];
     clsort_context *other = NULL;
-    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro;
-    cl_mem all[8];
+    cl_mem big, out, small, flags, aux, foreign, parent, lo, hi, ro, cnt;
+    cl_mem all[9];
     cl_buffer_region reg;
     cl_int err;
     int f, c, k;
@@ -1186,6 +1259,8 @@ static void test_argument_table(clsort_context *cs)
     check(err == CL_SUCCESS, "argument table: read-only buffer", 0, "-", 0, 0, err);
     all[0] = big; all[1] = out; all[2] = small; all[3] = flags; all[4] = aux; all[5] = foreign; all[6] = parent;
     all[7] = ro;
+    cnt = buffer(cs, 256, data); /* enq->count of A_COUNT_WRAP */
+    all[8] = cnt;
     for (k = 0; k < CLSORT_FAMILY_COUNT; ++k) { /* every family has a row */
         char what[120];
         int found = 0;
@@ -1202,24 +1277,29 @@ static void test_argument_table(clsort_context *cs)
             cl_mem o = c == A_SMALL ? small : c == A_ALIAS ? in : c == A_OVERLAP ? hi : c == A_READONLY ? ro : out;
             const char *text;
             int ok = 1;
-            for (k = 0; k < 8; ++k) { /* every buffer back to the data */
+            size_t kept;
+            for (k = 0; k < 9; ++k) { /* every buffer back to the data */
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 clEnqueueWriteBuffer(clsort_cl_queue(owner), all[k], CL_TRUE, 0, all[k] == small ? 16 : 256, data, 0,
                                      NULL, NULL);
             }
-            r = call_with(f, c, cs, in, o, flags, aux, clsort_cl_queue(other), NULL);
+            /* no scratch kept before, so any after the refusal was taken by it (before its checks) */
+            clsort_trim(cs);
+            r = call_with(f, c, cs, in, o, flags, aux, cnt, clsort_cl_queue(other), NULL);
             clFinish(clsort_cl_queue(cs));
+            kept = clsort_kept_bytes(cs);
+            snprintf(what, sizeof what, "%s, %s: refused before taking scratch", fn_names[f], arg_case_names[c]);
+            check(kept == 0, what, 0, "argument-table", 0, 0, (double)kept);
             /* the cases made for them must fail for that reason: the message says so */
             text = c >= A_ALIAS || c == A_NULL_BUF || c == A_FOREIGN_BUF || c == A_FOREIGN_QUEUE ? arg_case_text[c]
                                                                                                  : NULL;
             snprintf(what, sizeof what, "%s, %s: error code and message", fn_names[f], arg_case_names[c]);
-            check(r == want && (c == A_NULL_CTX || clsort_last_error(cs)[0] != '\0') &&
-                      (!text || strstr(clsort_last_error(cs), text)),
-                  what, 0, "argument-table", 0, want, r);
-            if (r != want || (c != A_NULL_CTX && !clsort_last_error(cs)[0]) ||
-                (text && !strstr(clsort_last_error(cs), text)))
-                printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
-            for (k = 0; k < 8; ++k) {
+            ok = r == want && (c == A_NULL_CTX || message_ok(clsort_last_error(cs))) &&
+                 (!text || strstr(clsort_last_error(cs), text));
+            check(ok, what, 0, "argument-table", 0, want, r);
+            if (!ok) printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+            ok = 1;
+            for (k = 0; k < 9; ++k) {
                 clsort_context *owner = all[k] == foreign ? other : cs;
                 size_t bytes = all[k] == small ? 16 : 256;
                 download(owner, all[k], bytes, back);
@@ -1231,6 +1311,7 @@ static void test_argument_table(clsort_context *cs)
     clReleaseMemObject(big); clReleaseMemObject(out); clReleaseMemObject(small);
     clReleaseMemObject(flags); clReleaseMemObject(aux); clReleaseMemObject(foreign);
     clReleaseMemObject(lo); clReleaseMemObject(hi); clReleaseMemObject(parent); clReleaseMemObject(ro);
+    clReleaseMemObject(cnt);
     clsort_destroy(other);
 }
 
@@ -1261,7 +1342,7 @@ static void test_no_wait_rows(clsort_context *cs)
         clsort_result r;
         memset(&w, 0, sizeof w);
         clEnqueueWriteBuffer(clsort_cl_queue(cs), in, CL_TRUE, 0, 256, data, 0, NULL, NULL);
-        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL); /* its programs built, nothing to wait for */
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL, NULL); /* its programs built, nothing to wait for */
         clFinish(clsort_cl_queue(cs));
         snprintf(what, sizeof what, "%s, no wait list", fn_names[f]);
         check(r == CLSORT_SUCCESS, what, 64, clsort_last_error(cs), 0, CLSORT_SUCCESS, r);
@@ -1272,7 +1353,7 @@ static void test_no_wait_rows(clsort_context *cs)
             check(0, "pthread_create", 0, "-", 0, 0, 0);
             break;
         }
-        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, &w.gate);
+        r = call_with(f, A_COUNT, cs, in, out, flags, aux, NULL, NULL, &w.gate);
         clSetUserEventStatus(w.returned, CL_COMPLETE);
         pthread_join(th, NULL);
         snprintf(what, sizeof what, "%s: returns before its wait list's user event is set", fn_names[f]);
@@ -1386,7 +1467,90 @@ static void api_contexts(const test_env *e) { test_contexts(e->cs, e->tiny); }
 static void api_argument_table(const test_env *e) { test_argument_table(e->cs); }
 static void api_no_wait_rows(const test_env *e) { test_no_wait_rows(e->cs); }
 static void api_aliasing(const test_env *e) { test_aliasing(e->cs); }
+/* Arguments that must be finite floats take FLT_MAX (finite) and refuse
+ * infinity and NaN, and doubles a float kernel takes refuse what no float
+ * holds: the tree's radius and periods (FLT_MAX: every point in reach; a
+ * period FLT_MAX counts as the open box), N-body's dt, softening2 and G. */
+static void test_finite_floats(clsort_context *cs)
+{
+    enum { N = 64 };
+    float rec[4 * N];
+    uint32_t counts[N], open_counts[N];
+    const uint32_t inf_bits = 0x7f800000u, nan_bits = 0x7fc00000u;
+    float inf, nan_;
+    clsort_tree *tree = NULL;
+    clsort_tree_desc td;
+    clsort_tree_radius_desc rd;
+    clsort_nbody_desc nd;
+    cl_mem pos, vel, dc;
+    size_t i, total = 0;
+    int ok, a;
+    clsort_result r;
+    memcpy(&inf, &inf_bits, 4);
+    memcpy(&nan_, &nan_bits, 4);
+    for (i = 0; i < 4 * N; ++i) rec[i] = (i % 4 == 3) ? 1.0f : (float)((i * 2654435761u) % 1000u) / 1000.0f;
+    pos = buffer(cs, sizeof rec, rec);
+    vel = buffer(cs, sizeof rec, NULL);
+    dc = buffer(cs, sizeof counts, NULL);
+    memset(&td, 0, sizeof td);
+    r = clsort_tree_create(cs, &tree);
+    if (r == CLSORT_SUCCESS) r = clsort_tree_build(cs, tree, pos, N, &td, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: tree build", N, clsort_last_error(cs), 0, 0, r);
+    memset(&rd, 0, sizeof rd);
+    rd.counts = dc;
+    rd.radius = FLT_MAX;
+    r = r == CLSORT_SUCCESS ? clsort_tree_radius(cs, tree, pos, N, &rd, &total, NULL) : r;
+    download(cs, dc, sizeof counts, counts);
+    for (ok = r == CLSORT_SUCCESS && total == (size_t)N * N, i = 0; i < N; ++i) ok = ok && counts[i] == N;
+    check(ok, "finite floats: radius FLT_MAX taken (every point within it)", N, clsort_last_error(cs), 0,
+          (double)N * N, (double)total);
+    rd.radius = 0.25f;
+    r = clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL);
+    download(cs, dc, sizeof open_counts, open_counts);
+    for (a = 0; a < 3; ++a) rd.period[a] = FLT_MAX;
+    r = r == CLSORT_SUCCESS ? clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL) : r;
+    download(cs, dc, sizeof counts, counts);
+    check(r == CLSORT_SUCCESS && memcmp(counts, open_counts, sizeof counts) == 0,
+          "finite floats: period FLT_MAX taken (counts of the open box)", N, clsort_last_error(cs), 0, 0, r);
+    for (a = 0; a < 6; ++a) {
+        static const char *what[6] = {"finite floats: radius +inf refused", "finite floats: radius NaN refused",
+                                      "finite floats: radius -1 refused", "finite floats: period +inf refused",
+                                      "finite floats: period NaN refused", "finite floats: period -FLT_MAX refused"};
+        memset(&rd, 0, sizeof rd);
+        rd.counts = dc;
+        rd.radius = a == 0 ? inf : a == 1 ? nan_ : a == 2 ? -1.0f : 0.25f;
+        rd.period[1] = a == 3 ? inf : a == 4 ? nan_ : a == 5 ? -FLT_MAX : 0.0f;
+        EXPECT_ERR(clsort_tree_radius(cs, tree, pos, N, &rd, NULL, NULL), CLSORT_ERROR_INVALID_ARGUMENT, what[a]);
+    }
+    clsort_tree_destroy(tree);
+    /* N-body: dt = 0 (nothing moves) with softening2 = FLT_MAX and G = FLT_MAX taken */
+    memset(&nd, 0, sizeof nd);
+    nd.dt = 0.0;
+    nd.softening2 = FLT_MAX;
+    nd.G = FLT_MAX;
+    r = clsort_nbody(cs, pos, vel, N, &nd, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: N-body softening2 and G = FLT_MAX taken", N, clsort_last_error(cs), 0,
+          CLSORT_SUCCESS, r);
+    nd.G = 0.0;
+    nd.softening2 = 1e-2;
+    nd.dt = -(double)FLT_MAX;
+    r = clsort_nbody(cs, pos, vel, N, &nd, NULL);
+    check(r == CLSORT_SUCCESS, "finite floats: N-body dt = -FLT_MAX taken", N, clsort_last_error(cs), 0,
+          CLSORT_SUCCESS, r);
+    nd.dt = 3.5e38; /* past FLT_MAX: no float holds it */
+    EXPECT_ERR(clsort_nbody(cs, pos, vel, N, &nd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "finite floats: N-body dt 3.5e38 (past FLT_MAX) refused");
+    nd.dt = 1e-3;
+    nd.G = (double)inf;
+    EXPECT_ERR(clsort_nbody(cs, pos, vel, N, &nd, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "finite floats: N-body G = inf refused");
+    clReleaseMemObject(pos);
+    clReleaseMemObject(vel);
+    clReleaseMemObject(dc);
+}
+
 static void api_messages(const test_env *e) { test_messages(e->cs); }
+static void api_finite_floats(const test_env *e) { test_finite_floats(e->cs); }
 static void api_limits(const test_env *e) { test_limits(e->cs); }
 static void api_device_count_refusals(const test_env *e) { test_device_count_refusals(e->cs); }
 
@@ -1904,6 +2068,7 @@ static const test_case api_cases[] = {
     {"no wait on the host: every row with a user event", api_no_wait_rows, ON_BOTH, NOT_TINY},
     {"aliasing", api_aliasing, ON_BOTH, ANY_SIZE},
     {"messages", api_messages, ON_BOTH, ANY_SIZE},
+    {"finite floats: FLT_MAX taken, infinities and NaN refused", api_finite_floats, ON_PORTABLE, ANY_SIZE},
     {"limits", api_limits, ON_BOTH, ANY_SIZE},
     {"device counts: the calls that take none refuse enq->count", api_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"prepare covers the call: every family", api_prepare_covers, ON_BOTH, LIMITS_NOT_TINY},

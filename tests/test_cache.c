@@ -714,6 +714,51 @@ static void test_when(void)
         clsort_destroy(cs);
         check(count_files(dir, ".bin", NULL, 0) == 1, "when: LEAVE: clsort_destroy stores it");
     }
+    { /* a malformed value fails clsort_create naming the variable, also with the cache off or the desc's
+       * cache_when set; "auto" is AUTO */
+        static const char *const bad[] = {"junk", "BUILD", "Leave", "flush ", "autox"};
+        size_t i;
+        int cpu = 0;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            int k;
+            setenv("CLSORT_CACHE_WHEN", bad[i], 1);
+            for (k = 0; k < 3; ++k) { /* cache on; off; desc.cache_when FLUSH */
+                clsort_context_desc d;
+                clsort_result r;
+                char what[160];
+                memset(&d, 0, sizeof d);
+                d.cache_dir = dir;
+                d.cache_off = k == 1;
+                d.cache_when = k == 2 ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_AUTO;
+                cs = NULL;
+                r = clsort_create(&cs, &d);
+                snprintf(what, sizeof what, "when: CLSORT_CACHE_WHEN=\"%s\" refused by clsort_create (%s), naming it",
+                         bad[i], k == 0 ? "cache on" : k == 1 ? "cache off" : "desc.cache_when FLUSH");
+                check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "CLSORT_CACHE_WHEN") &&
+                          strstr(clsort_last_error(cs), "\"auto\", \"build\", \"leave\" or \"flush\""),
+                      what);
+                if (r != CLSORT_ERROR_INVALID_ARGUMENT) printf("  got %d: %s\n", (int)r, clsort_last_error(cs));
+                clsort_destroy(cs);
+            }
+        }
+        setenv("CLSORT_CACHE_WHEN", "auto", 1);
+        if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+            cpu = cs->dev.cache_defer;
+            check(cs->cache.when == (cpu ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD),
+                  "when: CLSORT_CACHE_WHEN=auto is AUTO (the device's choice)");
+            clsort_destroy(cs);
+        } else {
+            check(0, "when: CLSORT_CACHE_WHEN=auto accepted");
+        }
+        setenv("CLSORT_CACHE_WHEN", "", 1);
+        if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) {
+            check(cs->cache.when == (cpu ? CLSORT_CACHE_WHEN_FLUSH : CLSORT_CACHE_WHEN_BUILD),
+                  "when: CLSORT_CACHE_WHEN empty is unset");
+            clsort_destroy(cs);
+        } else {
+            check(0, "when: CLSORT_CACHE_WHEN empty accepted");
+        }
+    }
     unsetenv("CLSORT_CACHE_WHEN");
     rmtree(dir);
     if ((cs = make_ctx_when(dir, CLSORT_CACHE_WHEN_AUTO)) != NULL) { /* as AUTO resolves on NVIDIA */
@@ -1669,12 +1714,13 @@ static void test_bound_lru(void)
     check(entry_bytes(dir, &count) <= BOUND && count == 3 && stats(cs).evicted == 1, "bound: 3 entries, within it");
     /* files that are not entries: never counted, never removed, however old and large */
     {
-        /* an upper-case key, 63 digits, a key with a suffix, a temporary file's name */
+        /* an upper-case key, 63 digits, a key with a suffix, a ".tmp" not named as a store names its
+         * temporaries (test_bound_temps has those) */
         static const char *const names[5] = {
             "notes.txt", "ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB.bin",
             "abababababababababababababababababababababababababababababababa.bin",
             "abababababababababababababababababababababababababababababababab.bin.old",
-            "abababababababababababababababababababababababababababababababab.1.2.3.tmp"};
+            "abababababababababababababababababababababababababababababababab.1.x.3.tmp"};
         for (i = 0; i < 5; ++i) snprintf(foreign[i], sizeof foreign[i], "%s/%s", dir, names[i]);
     }
     tag_path(dir, 0xcd, foreign[5], sizeof foreign[5]); /* a directory in an entry's name */
@@ -1712,6 +1758,69 @@ static void test_bound_lru(void)
     entry_bytes(dir, &count);
     check(count == 3 && stats(cs).evicted == 0 && stats(cs).max_bytes == 0, "CLSORT_CACHE_UNBOUNDED: nothing removed");
     clsort_destroy(cs);
+}
+
+/* A store's temporary file (the name clsort__cache_write gives one) of
+ * size bytes, last written at `when`, as a store killed mid-write leaves it. */
+static void fake_temp(const char *dir, int tag, long pid, size_t size, time_t when, char *path, size_t path_size)
+{
+    unsigned char key[32], *data = (unsigned char *)calloc(1, size);
+    char hex[65];
+    tag_key(tag, key);
+    clsort__hex(key, hex);
+    snprintf(path, path_size, "%s/%s.%ld.%lx.%lu.tmp", dir, hex, pid, 0x5eedUL, 7UL);
+    if (data) write_file(path, data, size);
+    free(data);
+    set_mtime(path, when);
+}
+
+/* Temporaries left by stores killed mid-write: removed when a context opens
+ * the directory once they are stale (CLSORT__CACHE_TEMP_STALE), with or
+ * without a bound; a fresh one (a store in flight) kept and counted toward
+ * the bound; ".tmp" files of other names untouched. */
+static void test_bound_temps(void)
+{
+    enum { E = 3000, T = 3000, BOUND = 10000 };
+    char dir[600], stale[800], stale2[800], fresh[800], other[800], path[800];
+    clsort_context *cs;
+    time_t now = time(NULL);
+    int count;
+    path_of(dir, sizeof dir, "bound_temps");
+    rmtree(dir);
+    mkdir(dir, 0700);
+    fake_temp(dir, 0xc1, 999999, 50000, now - CLSORT__CACHE_TEMP_STALE - 60, stale, sizeof stale);
+    fake_temp(dir, 0xc2, (long)getpid(), T, now, fresh, sizeof fresh);
+    snprintf(other, sizeof other, "%s/notes.1.2.3.tmp", dir);
+    write_file(other, (const unsigned char *)"x", 1);
+    set_mtime(other, 10);
+    /* unbounded: the stale temporary goes at create, nothing else */
+    cs = make_ctx_bound(dir, CLSORT_CACHE_UNBOUNDED);
+    if (!cs) return;
+    check(!exists(stale) && cs->cache.temps_removed == 1,
+          "temporaries: a stale one (a store killed mid-write) removed when a context opens the directory");
+    check(exists(fresh), "temporaries: a fresh one (a store in flight) kept");
+    check(exists(other), "temporaries: a .tmp of another name untouched");
+    clsort_destroy(cs);
+    /* a bound: the fresh temporary counts: 3 entries + it + a store of 3000 more = 15000 bytes, the store
+     * must remove two entries (-> 9000) where counting entries alone removes one (12000 -> 9000) */
+    fake_entry(dir, 0xa1, E, 1000);
+    fake_entry(dir, 0xa2, E, 2000);
+    fake_entry(dir, 0xa3, E, 3000);
+    cs = make_ctx_bound(dir, BOUND);
+    if (!cs) return;
+    store_entry(cs, 0xa4, E);
+    entry_bytes(dir, &count);
+    tag_path(dir, 0xa4, path, sizeof path);
+    check(stats(cs).evicted == 2 && count == 2 && exists(path) && exists(fresh),
+          "temporaries: a fresh one counts toward the bound (two entries out, not one), and stays");
+    /* a store finds a temporary gone stale since the context opened the directory: removed then */
+    fake_temp(dir, 0xc3, 999998, 50000, now - CLSORT__CACHE_TEMP_STALE - 1, stale2, sizeof stale2);
+    store_entry(cs, 0xa5, E);
+    check(!exists(stale2) && cs->cache.temps_removed == 1, "temporaries: a stale one removed by a store");
+    clsort_destroy(cs);
+    remove(fresh);
+    remove(other);
+    rmtree(dir);
 }
 
 /* A hit refreshes its entry's time of last use: the real gather program's
@@ -1933,6 +2042,19 @@ int main(int argc, char **argv)
         printf("%d passed, %d failed\n", passed, failed);
         return failed ? 1 : 0;
     }
+    if (argc > 2 && strcmp(argv[2], "when") == 0) { /* when the cache stores, CLSORT_CACHE_WHEN */
+        test_when();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "bound") == 0) { /* the size bound, temporaries */
+        test_bound_lru();
+        test_bound_hit();
+        test_bound_env();
+        test_bound_temps();
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
     if (argc > 2 && strcmp(argv[2], "workset") == 0) {
         test_workset();
         printf("%d passed, %d failed\n", passed, failed);
@@ -1979,6 +2101,7 @@ int main(int argc, char **argv)
     test_bound_lru();
     test_bound_hit();
     test_bound_env();
+    test_bound_temps();
     printf("prepare's progress...\n");
     test_prepare_progress();
     printf("prepare and the work set, cold and warm...\n");
