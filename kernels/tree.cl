@@ -619,23 +619,29 @@ inline float tr_cap(float a, float L)
     return a > L ? L : a;
 }
 
-/* The minimum image of a = |p - q| in a period L. */
+/* The minimum image of a = |p - q| in a period L. On an open axis (L =
+ * +inf) a difference that overflowed to +inf leaves c = +inf and L - c =
+ * inf - inf, a NaN: the far image is taken only when it is smaller (a NaN
+ * never is), so such a point is +inf away, as the open rule has it (counted
+ * when r^2 is +inf), and a NaN difference stays NaN (c is then NaN). */
 inline float tr_min_image(float a, float L)
 {
     const float c = tr_cap(a, L), o = L - c;
-    return c < o ? c : o;
+    return o < c ? o : c;
 }
 
-/* The periodic bound over [lo, hi] (see above). */
+/* The periodic bound over [lo, hi] (see above); the far edge's L - a as in
+ * tr_min_image, taken only when smaller (inf - inf on an open axis: the near
+ * edge's distance, which bounds every point of the node there). */
 inline float tr_gap_periodic(float q, float lo, float hi, float L)
 {
     if (q < lo) {
         const float n = tr_cap(lo - q, L), f = L - tr_cap(hi - q, L);
-        return n < f ? n : f;
+        return f < n ? f : n;
     }
     if (q > hi) {
         const float n = tr_cap(q - hi, L), f = L - tr_cap(q - lo, L);
-        return n < f ? n : f;
+        return f < n ? f : n;
     }
     return 0.0f;
 }

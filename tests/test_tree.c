@@ -436,7 +436,7 @@ static float tree_d2(float dx, float dy, float dz)
 static float tree_image(float a, float L)
 {
     float c = a > L ? L : a, o = L - c;
-    return c < o ? c : o;
+    return o < c ? o : c; /* L - c a NaN (L = c = +inf): c */
 }
 
 /* Whether point p (float4) is within r2 of query q (dims floats): open axes
@@ -462,10 +462,13 @@ static int cmp_u32_asc(const void *a, const void *b)
 /* Radius queries of nq query points against a tree of n points (float4
  * records), dims 2 or 3: grid = 1 puts points and queries on a grid of
  * step 1/4 with r = 1/2 (many points exactly on the radius, every operation
- * exact); else random points and queries with radius r. Counts, offsets, the
+ * exact); grid = 2 takes each coordinate from -3e38, -1, 0, 1, 3e38 (open
+ * axes' differences overflow to +-inf); else random points and queries with
+ * radius r. Counts, offsets, the
  * total and every list (as a set) against a brute-force host search with the
  * same float operations; then the capacity check (indices one short:
  * the error, indices untouched). */
+static const float tree_huge[5] = {-3e38f, -1.0f, 0.0f, 1.0f, 3e38f};
 static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, size_t nq, unsigned dims, int grid,
                              float r, const float *period)
 {
@@ -478,20 +481,25 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     clsort_result res;
     char what[160];
     float r2 = r * r;
-    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims, grid ? "grid" : "random", (double)r,
+    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims,
+             grid == 2 ? "+-3e38" : grid ? "grid" : "random", (double)r,
              (unsigned long)nq, period ? " periodic" : "");
     for (i = 0; i < n; ++i) {
         int a;
         for (a = 0; a < 3; ++a)
-            pts[4 * i + a] = a < (int)dims ? (grid ? (float)((int)(rnd64() % 17) - 8) * 0.25f : (float)(urand() * 4 - 2))
-                                           : 0.0f;
+            pts[4 * i + a] = a >= (int)dims ? 0.0f
+                             : grid == 2   ? tree_huge[rnd64() % 5]
+                             : grid        ? (float)((int)(rnd64() % 17) - 8) * 0.25f
+                                           : (float)(urand() * 4 - 2);
         pts[4 * i + 3] = 1.0f;
     }
     for (i = 0; i < nq; ++i) { /* 8-float query records, x at float 2 */
         int a;
         for (a = 0; a < 8; ++a) qs[8 * i + a] = -7.0f;
         for (a = 0; a < (int)dims; ++a)
-            qs[8 * i + 2 + a] = grid ? (float)((int)(rnd64() % 21) - 10) * 0.25f : (float)(urand() * 5 - 2.5);
+            qs[8 * i + 2 + a] = grid == 2 ? tree_huge[rnd64() % 5]
+                              : grid      ? (float)((int)(rnd64() % 21) - 10) * 0.25f
+                                          : (float)(urand() * 5 - 2.5);
     }
     for (i = 0; i < nq; ++i) {
         uint32_t c = 0;
@@ -1120,6 +1128,16 @@ static void tree_radius_periodic(const test_env *e)
     }
     test_tree_radius(e->cs, tree, 300, tiny ? 9 : 50, 3, 1, 2.5f, lattice[0]);  /* past half the period */
     test_tree_radius(e->cs, tree, 300, 20, 3, 0, 100.0f, box[0]);               /* every point */
+    /* Coordinates +-3e38: an open axis's difference overflows to +inf (its
+     * minimum image inf - inf, a NaN, before: never counted), which the open
+     * rule counts when r^2 is +inf (r = 1e20) and never otherwise; every
+     * axis open, one or two periodic, 2D and 3D. */
+    for (k = 0; k < 4; ++k) {
+        static const float huge_box[][3] = {{0, 0, 0}, {4, 0, 0}, {0, 4, 0}, {4, 0, 4}};
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 1e20f, huge_box[k]);
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 2, 2, 1e20f, huge_box[k]);
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 2.0f, huge_box[k]);
+    }
     clsort_tree_destroy(tree);
 }
 
