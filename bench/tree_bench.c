@@ -13,7 +13,17 @@
  * float step on those bodies; and the all-pairs step (clsort_nbody_accel
  * TILED) where BENCH_ALLPAIRS_MAX (default 2^20) allows. One JSON line per N.
  *   build/tree_bench x [lo hi]   the crossover: Barnes-Hut step vs all-pairs
- *                                for N = 2^lo .. 2^hi (default 10 .. 20) */
+ *                                for N = 2^lo .. 2^hi (default 10 .. 20)
+ *   build/tree_bench c [log2 N ...]  clustered sets (default 20): one
+ *       Barnes-Hut step's evaluation (clsort_nbody_accel, theta 0.5,
+ *       softening 0.01) per set, median of BENCH_RUNS after a warm-up, with
+ *       the interactions per body and the RMS / largest relative error
+ *       against a double all-pairs sum on 256 sampled bodies. Sets: uniform
+ *       (the cube [-1, 1]^3), plummer (scale 1), half_1e-6 (half the bodies
+ *       uniform, half in a cube of side 1e-6), plummer_core (a Plummer
+ *       sphere of scale 1 whose other half is a Plummer sphere of scale 1e-4
+ *       at its centre), coincident (N/16 bodies at one point among uniform
+ *       ones: 2^16 among 2^20). One JSON line per set and N. */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 #include <math.h>
@@ -44,16 +54,42 @@ static double urand(void)
     rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
     return (double)(rs >> 11) / 9007199254740992.0;
 }
-static void plummer(float *pos, size_t n)
+/* A Plummer sphere of scale a (truncated at 20 a), masses 1 / mass_n. */
+static void plummer_scaled(float *pos, size_t n, double a, size_t mass_n)
 {
     size_t i;
     for (i = 0; i < n; ++i) {
         double r, z, ph, s;
         do r = 1.0 / sqrt(pow(urand() * 0.999 + 1e-9, -2.0 / 3.0) - 1.0); while (r > 20.0);
+        r *= a;
         z = 2.0 * urand() - 1.0; ph = 6.283185307179586 * urand(); s = sqrt(1.0 - z * z);
         pos[4 * i] = (float)(r * s * cos(ph)); pos[4 * i + 1] = (float)(r * s * sin(ph));
-        pos[4 * i + 2] = (float)(r * z); pos[4 * i + 3] = (float)(1.0 / (double)n);
+        pos[4 * i + 2] = (float)(r * z); pos[4 * i + 3] = (float)(1.0 / (double)mass_n);
     }
+}
+static void plummer(float *pos, size_t n) { plummer_scaled(pos, n, 1.0, n); }
+
+/* The clustered sets of `tree_bench c` (see the top): mass 1 / n each. */
+static const char *const cluster_sets[] = {"uniform", "plummer", "half_1e-6", "plummer_core", "coincident"};
+static void cluster_set(float *pos, size_t n, int set)
+{
+    size_t i, m = set == 4 ? n / 16 : n / 2;
+    int a;
+    if (set == 1 || set == 3) {
+        plummer_scaled(pos, n, 1.0, n);
+        if (set == 3) plummer_scaled(pos, m, 1e-4, n); /* the core: the first half */
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        for (a = 0; a < 3; ++a) pos[4 * i + a] = (float)(2.0 * urand() - 1.0);
+        pos[4 * i + 3] = (float)(1.0 / (double)n);
+    }
+    for (i = 0; set >= 2 && i < m; ++i) /* every 2nd (half_1e-6) or 16th body (coincident) */
+        for (a = 0; a < 3; ++a) {
+            size_t j = set == 2 ? 2 * i : 16 * i;
+            double c = a == 0 ? 0.25 : a == 1 ? -0.25 : 0.125;
+            pos[4 * j + a] = (float)(set == 2 ? c + 1e-6 * (urand() - 0.5) : c);
+        }
 }
 #define CK(x) do { clsort_result r_ = (x); if (r_ != CLSORT_SUCCESS) { fprintf(stderr, "%s: %s\n", #x, clsort_last_error(cs)); exit(1); } } while (0)
 #define CKCL(x) do { cl_int e_ = (x); if (e_ != CL_SUCCESS) { fprintf(stderr, "%s: OpenCL error %d\n", #x, (int)e_); exit(1); } } while (0)
@@ -139,12 +175,14 @@ static double build_ms(clsort_context *cs, clsort_tree *tree, cl_mem pos, size_t
     return now() - t0;
 }
 
-/* Interactions per body of the walk at open2 (the kernel's criterion) for
+/* Interactions per body of the walk at open2 (the kernel's criterion, with
+ * softening eps2: a node of bmax <= theta eps / 32 accepted at any distance) for
  * `ns` bodies spread over the set, on the host from the built tree:
  * body-body (leaves) and body-node (accepted internal nodes). */
-static void interactions(clsort_context *cs, const clsort_tree *tree, size_t n, double theta, size_t ns,
-                         double *leaves, double *nodes_acc)
+static void interactions_soft(clsort_context *cs, const clsort_tree *tree, size_t n, double theta, double eps2,
+                              size_t ns, double *leaves, double *nodes_acc)
 {
+    float bsoft = (float)(theta * sqrt(eps2) / 32.0);
     clsort_tree_view v;
     cl_command_queue q = clsort_cl_queue(cs);
     float *pts = (float *)malloc(n * 16), *hi = (float *)malloc(n * 16), *com = (float *)malloc(n * 16);
@@ -171,7 +209,7 @@ static void interactions(clsort_context *cs, const clsort_tree *tree, size_t n, 
             }
             dx = com[4 * c] - pts[4 * i], dy = com[4 * c + 1] - pts[4 * i + 1], dz = com[4 * c + 2] - pts[4 * i + 2];
             d2 = dx * dx + dy * dy + dz * dz, bm = hi[4 * c + 3];
-            if (!(d2 > bm * bm * open2)) {
+            if (!(d2 > bm * bm * open2) && !(bm <= bsoft)) {
                 stack[sp++] = nodes[4 * c + 1];
                 stack[sp++] = nodes[4 * c];
             } else {
@@ -182,6 +220,77 @@ static void interactions(clsort_context *cs, const clsort_tree *tree, size_t n, 
     *leaves = lv / (double)ns;
     *nodes_acc = nd / (double)ns;
     free(pts); free(hi); free(com); free(nodes);
+}
+static void interactions(clsort_context *cs, const clsort_tree *tree, size_t n, double theta, size_t ns,
+                         double *leaves, double *nodes_acc)
+{
+    interactions_soft(cs, tree, n, theta, 1e-4, ns, leaves, nodes_acc);
+}
+
+/* `tree_bench c`: the clustered sets (see the top). */
+static void clustered(clsort_context *cs, size_t n, int runs)
+{
+    float *pos = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16);
+    int set, k;
+    if (!pos || !acc) { fprintf(stderr, "out of host memory\n"); exit(1); }
+    for (set = 0; set < 5; ++set) {
+        double t[64], t0, lv, nd_acc, e2 = 0, r2 = 0, mx = 0;
+        cl_int e;
+        cl_mem dpos, dacc;
+        clsort_nbody_desc nd;
+        clsort_tree *tree = NULL;
+        clsort_tree_desc td;
+        size_t s, ns = 256;
+        cluster_set(pos, n, set);
+        dpos = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 16, pos, &e);
+        CKCL(e);
+        dacc = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE, n * 16, NULL, &e);
+        CKCL(e);
+        memset(&nd, 0, sizeof nd);
+        nd.softening2 = 1e-4;
+        nd.method = CLSORT_NBODY_BARNES_HUT;
+        nd.theta = 0.5;
+        for (k = -1; k < runs; ++k) {
+            CKCL(clFinish(clsort_cl_queue(cs)));
+            t0 = now();
+            CK(clsort_nbody_accel(cs, dpos, dacc, n, &nd, NULL));
+            CKCL(clFinish(clsort_cl_queue(cs)));
+            if (k >= 0) t[k] = now() - t0;
+        }
+        CKCL(clEnqueueReadBuffer(clsort_cl_queue(cs), dacc, CL_TRUE, 0, n * 16, acc, 0, NULL, NULL));
+        memset(&td, 0, sizeof td); td.has_mass = 1; td.mass_offset = 12;
+        CK(clsort_tree_create(cs, &tree));
+        CK(clsort_tree_build(cs, tree, dpos, n, &td, NULL));
+        interactions_soft(cs, tree, n, 0.5, 1e-4, 1024, &lv, &nd_acc);
+        clsort_tree_destroy(tree);
+        for (s = 0; s < ns; ++s) { /* the double all-pairs sum of sampled bodies */
+            size_t i = (s * 2654435761u) % n, j;
+            double a[3] = {0, 0, 0}, ee = 0, rr = 0;
+            int c;
+            for (j = 0; j < n; ++j) {
+                double d[3], q;
+                if (j == i) continue;
+                for (c = 0; c < 3; ++c) d[c] = (double)pos[4 * j + c] - pos[4 * i + c];
+                q = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 1e-4;
+                q = pos[4 * j + 3] / (q * sqrt(q));
+                for (c = 0; c < 3; ++c) a[c] += q * d[c];
+            }
+            for (c = 0; c < 3; ++c) {
+                ee += (acc[4 * i + c] - a[c]) * (acc[4 * i + c] - a[c]);
+                rr += a[c] * a[c];
+            }
+            e2 += ee, r2 += rr;
+            if (rr > 0 && sqrt(ee / rr) > mx) mx = sqrt(ee / rr);
+        }
+        printf("{\"set\": \"%s\", \"n\": %lu, \"device\": \"%s\", \"bh_step_theta0.5_ms\": %.3f, "
+               "\"interactions_per_body_theta0.5\": %.0f, \"body_body_theta0.5\": %.0f, "
+               "\"bh_rms_rel_err_theta0.5\": %.3g, \"bh_max_rel_err_theta0.5\": %.3g}\n",
+               cluster_sets[set], (unsigned long)n, clsort_device_name(cs), 1e3 * median(t, runs), lv + nd_acc, lv,
+               r2 > 0 ? sqrt(e2 / r2) : 0.0, mx);
+        fflush(stdout);
+        clReleaseMemObject(dpos); clReleaseMemObject(dacc);
+    }
+    free(pos); free(acc);
 }
 
 /* RMS and largest relative error of acc against ref over `ns` sampled bodies. */
@@ -263,6 +372,11 @@ int main(int argc, char **argv)
     if (runs < 1) runs = 1;
     if (clsort_create(&cs, NULL) != CLSORT_SUCCESS) { fprintf(stderr, "%s\n", clsort_last_error(cs)); return 1; }
     fprintf(stderr, "device: %s\n", clsort_device_name(cs));
+    if (argc > 1 && argv[1][0] == 'c') { /* tree_bench c [log2 N ...]: the clustered sets */
+        for (a = 2; a < argc || a == 2; ++a) clustered(cs, (size_t)1 << (argc > 2 ? atoi(argv[a]) : 20), runs);
+        clsort_destroy(cs);
+        return 0;
+    }
     if (argc > 1 && argv[1][0] == 'x') { /* tree_bench x [lo hi]: the crossover only */
         crossover(cs, argc > 2 ? (unsigned)atoi(argv[2]) : 10, argc > 3 ? (unsigned)atoi(argv[3]) : 20, runs);
         clsort_destroy(cs);

@@ -494,7 +494,18 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
  * eps^2) adds the second-order Taylor expansion of the softened sum:
  * M d / rho^3 - Q d / rho^5 + 5/2 (d.Q d - eps^2 I2) d / rho^7 (the I2 term
  * is the trace part, which vanishes without softening). The result goes to
- * the point's record perm[i] through nb_integrate (nbody.cl). Depth <= the
+ * the point's record perm[i] through nb_integrate (nbody.cl).
+ *   The softening rule: a node with bmax <= bsoft (the host's theta eps /
+ * 32, rounded down; 0 without softening) is accepted at any distance, the
+ * body inside it or not. Its expansion is then within 4 M (b / eps)^3 /
+ * (eps^2 (1 - b / eps)^5) <= 1.5e-4 theta^3 M / eps^2 of its bodies' sum
+ * (the Taylor remainder of the softened kernel, whose k-th derivatives are
+ * at most k! / rho^(k+1)); a node of coincident points (bmax 0) is exact.
+ * So bodies at one point, or closer than eps / 32, which share a Morton
+ * code and are split by index into nodes that are not compact, cost one
+ * node each rather than all of them. An accepted node at d = 0 adds
+ * nothing (each term carries d; without softening, as a coincident body).
+ * Depth <= the
  * code bits + 32 (the augmented key (code, index) has that many bits and a
  * child's prefix is longer than its parent's), so the stack never overflows. */
 #define TR_STACK (KEY_BITS + 34)
@@ -533,7 +544,7 @@ inline void tr_add_node(float4 b, float4 q0, float4 q1, float dx, float dy, floa
  * to open instead (nothing added). */
 inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const float4 *points,
                           __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
-                          float open2, float eps2, float *ax, float *ay, float *az)
+                          float open2, float eps2, float bsoft, float *ax, float *ay, float *az)
 {
     if (c >= n - 1u) {
         const uint j = c - (n - 1u);
@@ -543,8 +554,8 @@ inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const floa
     const float4 b = com[c];
     const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
     const float d2 = dx * dx + dy * dy + dz * dz, bm = hi[c].w;
-    if (!(d2 > bm * bm * open2)) return 1;
-    tr_add_node(b, quad[2u * c], quad[2u * c + 1u], dx, dy, dz, d2, eps2, ax, ay, az);
+    if (!(d2 > bm * bm * open2) && !(bm <= bsoft)) return 1;
+    if (d2 > 0.0f) tr_add_node(b, quad[2u * c], quad[2u * c + 1u], dx, dy, dz, d2, eps2, ax, ay, az);
     return 0;
 }
 
@@ -552,14 +563,14 @@ inline int tr_accel_visit(uint c, uint i, uint n, float4 pi, __global const floa
  * walk's bodies when its stack is too small). */
 inline void tr_walk_body(uint i, uint n, float4 pi, __global const float4 *points, __global const uint4 *nodes,
                          __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
-                         float open2, float eps2, float *ax, float *ay, float *az)
+                         float open2, float eps2, float bsoft, float *ax, float *ay, float *az)
 {
     uint stack[TR_STACK];
     uint sp = 0;
     stack[sp++] = 0u;
     while (sp > 0u) {
         const uint c = stack[--sp];
-        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, ax, ay, az)) {
+        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, bsoft, ax, ay, az)) {
             const uint4 nd = nodes[c];
             stack[sp++] = nd.y;
             stack[sp++] = nd.x; /* the left child first */
@@ -569,7 +580,7 @@ inline void tr_walk_body(uint i, uint n, float4 pi, __global const float4 *point
 
 __kernel void tree_accel(__global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
                          __global const float4 *com, __global const float4 *quad, __global const uint *perm, uint cap,
-                         float open2, float eps2, float G, float dt, __global const float4 *pos_old,
+                         float open2, float eps2, float bsoft, float G, float dt, __global const float4 *pos_old,
                          __global float4 *pos_new, __global float4 *vel, __global float4 *acc_out,
                          uint mode COUNT_ARGS)
 {
@@ -577,7 +588,7 @@ __kernel void tree_accel(__global const float4 *points, __global const uint4 *no
     if (i >= n) return;
     const float4 pi = points[i];
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
-    tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
+    tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, bsoft, &ax, &ay, &az);
     nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
 }
 
@@ -619,23 +630,29 @@ inline float tr_cap(float a, float L)
     return a > L ? L : a;
 }
 
-/* The minimum image of a = |p - q| in a period L. */
+/* The minimum image of a = |p - q| in a period L. On an open axis (L =
+ * +inf) a difference that overflowed to +inf leaves c = +inf and L - c =
+ * inf - inf, a NaN: the far image is taken only when it is smaller (a NaN
+ * never is), so such a point is +inf away, as the open rule has it (counted
+ * when r^2 is +inf), and a NaN difference stays NaN (c is then NaN). */
 inline float tr_min_image(float a, float L)
 {
     const float c = tr_cap(a, L), o = L - c;
-    return c < o ? c : o;
+    return o < c ? o : c;
 }
 
-/* The periodic bound over [lo, hi] (see above). */
+/* The periodic bound over [lo, hi] (see above); the far edge's L - a as in
+ * tr_min_image, taken only when smaller (inf - inf on an open axis: the near
+ * edge's distance, which bounds every point of the node there). */
 inline float tr_gap_periodic(float q, float lo, float hi, float L)
 {
     if (q < lo) {
         const float n = tr_cap(lo - q, L), f = L - tr_cap(hi - q, L);
-        return n < f ? n : f;
+        return f < n ? f : n;
     }
     if (q > hi) {
         const float n = tr_cap(q - hi, L), f = L - tr_cap(q - lo, L);
-        return n < f ? n : f;
+        return f < n ? f : n;
     }
     return 0.0f;
 }
@@ -756,7 +773,8 @@ inline uint tr_next(__global const uint4 *nodes, __global const uint *parents, u
 
 __kernel void tree_accel_piece(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
                                __global const float4 *hi, __global const float4 *com, __global const float4 *quad,
-                               __global const uint *perm, uint cap, float open2, float eps2, float G, float dt,
+                               __global const uint *perm, uint cap, float open2, float eps2, float bsoft, float G,
+                               float dt,
                                __global const float4 *pos_old, __global float4 *pos_new, __global float4 *vel,
                                __global float4 *acc_out, uint mode, __global uint *ws, uint steps,
                                uint piece COUNT_ARGS)
@@ -780,7 +798,7 @@ __kernel void tree_accel_piece(__global const float4 *points, __global const uin
             continue;
         }
         st = TR_DONE;
-        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, &ax, &ay, &az)) {
+        if (tr_accel_visit(c, i, n, pi, points, hi, com, quad, open2, eps2, bsoft, &ax, &ay, &az)) {
             c = nodes[c].x; /* opened: the left child next */
             st = 0u;
         }
@@ -919,7 +937,7 @@ __kernel __attribute__((reqd_work_group_size(GW, 1, 1)))
 void tree_accel_group(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
                       __global const float4 *lo, __global const float4 *hi, __global const float4 *com,
                       __global const float4 *quad, __global const uint *perm, uint cap, float open2, float eps2,
-                      float G, float dt, __global const float4 *pos_old, __global float4 *pos_new,
+                      float bsoft, float G, float dt, __global const float4 *pos_old, __global float4 *pos_new,
                       __global float4 *vel, __global float4 *acc_out, uint mode COUNT_ARGS)
 {
     __local float4 l_pos[GW_LIST], l_q0[GW_LIST], l_q1[GW_LIST];
@@ -984,7 +1002,7 @@ void tree_accel_group(__global const float4 *points, __global const uint4 *nodes
                     const float bm = hi[k].w;
                     const float d2 =
                         tr_d2(tr_gap(e.x, blo.x, bhi.x), tr_gap(e.y, blo.y, bhi.y), tr_gap(e.z, blo.z, bhi.z));
-                    if (d2 > bm * bm * open2) {
+                    if (d2 > bm * bm * open2 || bm <= bsoft) {
                         q0 = quad[2u * k];
                         q1 = quad[2u * k + 1u];
                         listing = 1u;
@@ -1029,7 +1047,7 @@ void tree_accel_group(__global const float4 *points, __global const uint4 *nodes
         }
         if (overflow) { /* each point of the group alone, from the start */
             ax = ay = az = 0.0f;
-            if (live) tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, &ax, &ay, &az);
+            if (live) tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, bsoft, &ax, &ay, &az);
         }
         if (live) nb_integrate(perm[i], G * ax, G * ay, G * az, pos_old, pos_new, vel, acc_out, dt, mode);
     }

@@ -6,17 +6,24 @@
  * tests/test_clsort.c. */
 
 static const char *tree_dist_names[] = {"uniform", "all-equal", "duplicates", "clustered", "plummer", "two spheres",
-                                        "disc"};
-enum { T_UNIFORM, T_EQUAL, T_DUP, T_CLUSTER, T_PLUMMER, T_SPHERES, T_DISC, T_COUNT };
+                                        "disc", "half within 1e-6", "plummer 1e-4 core", "n/16 coincident"};
+enum { T_UNIFORM, T_EQUAL, T_DUP, T_CLUSTER, T_PLUMMER, T_SPHERES, T_DISC, T_HALF, T_CORE, T_COINC, T_COUNT };
 
 /* n float4 bodies (x, y, z, m). */
 static void tree_points_make(float *pos, size_t n, int dist)
 {
     size_t i;
     float *vel = NULL;
-    if (dist == T_PLUMMER || dist == T_SPHERES) {
+    if (dist == T_PLUMMER || dist == T_SPHERES || dist == T_CORE) {
         vel = (float *)malloc(n * 16 + 16);
         plummer(pos, vel, n, 1.0);
+        /* a core: every other body 1e-4 times as far from the centre (a
+         * Plummer sphere of scale 1e-4 holding half the mass) */
+        for (i = 0; i < n && dist == T_CORE; i += 2) {
+            pos[4 * i] *= 1e-4f;
+            pos[4 * i + 1] *= 1e-4f;
+            pos[4 * i + 2] *= 1e-4f;
+        }
         free(vel);
         /* two spheres: every other body moved to a second sphere, half the size, 6 away */
         for (i = 1; i < n && dist == T_SPHERES; i += 2) {
@@ -40,7 +47,12 @@ static void tree_points_make(float *pos, size_t n, int dist)
     for (i = 0; i < n; ++i) {
         float *p = pos + 4 * i;
         int a;
-        if (dist == T_UNIFORM) for (a = 0; a < 3; ++a) p[a] = (float)(urand() * 2.0 - 1.0);
+        if (dist == T_UNIFORM || (dist == T_HALF && i % 2) || (dist == T_COINC && i % 16))
+            for (a = 0; a < 3; ++a) p[a] = (float)(urand() * 2.0 - 1.0);
+        else if (dist == T_HALF) /* a cube of side 1e-6 */
+            p[0] = 0.25f + (float)(1e-6 * (urand() - 0.5)), p[1] = -0.25f + (float)(1e-6 * (urand() - 0.5)),
+            p[2] = 0.125f + (float)(1e-6 * (urand() - 0.5));
+        else if (dist == T_COINC) p[0] = 0.25f, p[1] = -0.25f, p[2] = 0.125f;
         else if (dist == T_EQUAL) p[0] = 0.25f, p[1] = -1.5f, p[2] = 3.0f;
         else if (dist == T_DUP) for (a = 0; a < 3; ++a) p[a] = (float)(rnd64() % 3) * 0.5f;
         else { /* two Gaussian-ish spheres and a thin disc */
@@ -436,7 +448,7 @@ static float tree_d2(float dx, float dy, float dz)
 static float tree_image(float a, float L)
 {
     float c = a > L ? L : a, o = L - c;
-    return c < o ? c : o;
+    return o < c ? o : c; /* L - c a NaN (L = c = +inf): c */
 }
 
 /* Whether point p (float4) is within r2 of query q (dims floats): open axes
@@ -462,10 +474,13 @@ static int cmp_u32_asc(const void *a, const void *b)
 /* Radius queries of nq query points against a tree of n points (float4
  * records), dims 2 or 3: grid = 1 puts points and queries on a grid of
  * step 1/4 with r = 1/2 (many points exactly on the radius, every operation
- * exact); else random points and queries with radius r. Counts, offsets, the
+ * exact); grid = 2 takes each coordinate from -3e38, -1, 0, 1, 3e38 (open
+ * axes' differences overflow to +-inf); else random points and queries with
+ * radius r. Counts, offsets, the
  * total and every list (as a set) against a brute-force host search with the
  * same float operations; then the capacity check (indices one short:
  * the error, indices untouched). */
+static const float tree_huge[5] = {-3e38f, -1.0f, 0.0f, 1.0f, 3e38f};
 static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, size_t nq, unsigned dims, int grid,
                              float r, const float *period)
 {
@@ -478,20 +493,25 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     clsort_result res;
     char what[160];
     float r2 = r * r;
-    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims, grid ? "grid" : "random", (double)r,
+    snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims,
+             grid == 2 ? "+-3e38" : grid ? "grid" : "random", (double)r,
              (unsigned long)nq, period ? " periodic" : "");
     for (i = 0; i < n; ++i) {
         int a;
         for (a = 0; a < 3; ++a)
-            pts[4 * i + a] = a < (int)dims ? (grid ? (float)((int)(rnd64() % 17) - 8) * 0.25f : (float)(urand() * 4 - 2))
-                                           : 0.0f;
+            pts[4 * i + a] = a >= (int)dims ? 0.0f
+                             : grid == 2   ? tree_huge[rnd64() % 5]
+                             : grid        ? (float)((int)(rnd64() % 17) - 8) * 0.25f
+                                           : (float)(urand() * 4 - 2);
         pts[4 * i + 3] = 1.0f;
     }
     for (i = 0; i < nq; ++i) { /* 8-float query records, x at float 2 */
         int a;
         for (a = 0; a < 8; ++a) qs[8 * i + a] = -7.0f;
         for (a = 0; a < (int)dims; ++a)
-            qs[8 * i + 2 + a] = grid ? (float)((int)(rnd64() % 21) - 10) * 0.25f : (float)(urand() * 5 - 2.5);
+            qs[8 * i + 2 + a] = grid == 2 ? tree_huge[rnd64() % 5]
+                              : grid      ? (float)((int)(rnd64() % 21) - 10) * 0.25f
+                                          : (float)(urand() * 5 - 2.5);
     }
     for (i = 0; i < nq; ++i) {
         uint32_t c = 0;
@@ -936,7 +956,7 @@ static void tree_barnes_hut_walk(const test_env *e, clsort_tree_walk walk)
         test_tree_accel(cs, tree, 4096, 4096, T_PLUMMER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
         test_tree_accel(cs, tree, 4096, 4096, T_CLUSTER, 1e-4, tree_thetas, 4, rms_s, max_s, 1);
         test_tree_accel(cs, tree, 1000, 1000, T_DUP, 0.0, tree_thetas, 0, rms_s, max_s, 1); /* coincident bodies */
-        for (d = T_CLUSTER; d < T_COUNT; ++d) /* --quick: the group walk on the Plummer sphere alone */
+        for (d = T_CLUSTER; d <= T_DISC; ++d) /* --quick: the group walk on the Plummer sphere alone */
             if (!e->quick || walk == CLSORT_TREE_WALK_BODY || d == T_PLUMMER)
                 test_tree_accel(cs, tree, 65536, 1024, d, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
         if (!e->quick) test_tree_accel(cs, tree, 262144, 1024, T_PLUMMER, 1e-4, tree_thetas, 4, rms_b, max_b, 0);
@@ -946,6 +966,83 @@ static void tree_barnes_hut_walk(const test_env *e, clsort_tree_walk walk)
 }
 
 static void tree_barnes_hut(const test_env *e) { tree_barnes_hut_walk(e, CLSORT_TREE_WALK_BODY); }
+
+/* Bodies closer than a Morton cell (one code, split by index into nodes
+ * that are not compact): half of them within 1e-6, a Plummer sphere with
+ * half its bodies in a core of scale 1e-4, every 16th body at one point.
+ * The softening rule (a node of bmax <= theta eps / 32 accepted at any distance)
+ * keeps them cheap; its error bound: at theta 1e-6 (every other node
+ * opened) each body within (N + 16) u S (the all-pairs bound, per
+ * component) + 1.5e-4 G M / eps^2 (the rule's, M the total mass: the nodes
+ * it accepts are disjoint) of the double all-pairs sum; at theta 0.3 ..
+ * 1.0 the table's bounds (RMS and largest per-body error). Each walk;
+ * 4096 bodies (before the rule a walk opened about every node of such a
+ * set: 32 s for 2^16 bodies half within 1e-6 on PoCL, 0.6 s after). */
+static void tree_barnes_hut_clustered(const test_env *e)
+{
+    static const int sets[] = {T_HALF, T_CORE, T_COINC};
+    /* half within 1e-6: at theta 0.3 an RMS of 3.4e-3 on PoCL (theta 0.5
+     * 3.6e-3, 1.0 8.5e-3): the cluster's node is accepted whole, and its
+     * centre of mass, a float near 0.25, is rounded by up to half an ulp
+     * (1.5e-8) against offsets of about 5e-7 inside the cluster */
+    static const double rms_h[] = {2e-2, 2e-2, 4.5e-2, 1.6e-1};
+    clsort_tree_walk walk;
+    for (walk = CLSORT_TREE_WALK_BODY; walk <= CLSORT_TREE_WALK_GROUP; walk = (clsort_tree_walk)(walk + 1)) {
+        clsort_context *cs = walk_context(e->cs, walk, 0);
+        clsort_tree *tree = cs ? tree_for_case(cs) : NULL;
+        size_t k, n = e->tiny ? 300 : 4096, i;
+        for (k = 0; tree && k < sizeof sets / sizeof sets[0]; ++k) {
+            float *pos = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16);
+            double eps2 = 1e-4, mtot = 0, worst = 0;
+            size_t bad = n;
+            cl_mem dpos, dacc;
+            clsort_tree_desc td;
+            clsort_nbody_desc nd;
+            char what[200];
+            if (!e->tiny)
+                test_tree_accel(cs, tree, n, n, sets[k], eps2, tree_thetas, 4, sets[k] == T_HALF ? rms_h : rms_s,
+                                max_s, 0);
+            tree_points_make(pos, n, sets[k]);
+            for (i = 0; i < n; ++i) mtot += pos[4 * i + 3];
+            dpos = buffer(cs, n * 16, pos);
+            dacc = buffer(cs, n * 16, NULL);
+            memset(&td, 0, sizeof td);
+            td.has_mass = 1;
+            td.mass_offset = 12;
+            memset(&nd, 0, sizeof nd);
+            nd.softening2 = eps2;
+            nd.theta = 1e-6;
+            nd.method = CLSORT_NBODY_BARNES_HUT;
+            check(clsort_tree_build(cs, tree, dpos, n, &td, NULL) == CLSORT_SUCCESS &&
+                      clsort_tree_accel(cs, tree, dacc, &nd, NULL) == CLSORT_SUCCESS,
+                  "BH clustered: build and accel", n, clsort_last_error(cs), 0, 0, 0);
+            download(cs, dacc, n * 16, acc);
+            for (i = 0; i < n; ++i) {
+                double ref[3], S[3], e2 = 0, b2 = 0, rule = 1.5e-4 * mtot / eps2, u = ldexp(1, -24), r;
+                int c;
+                ref_accel_row(pos, n, i, eps2, 1.0, ref, S);
+                for (c = 0; c < 3; ++c) {
+                    double d = acc[4 * i + c] - ref[c], b = ((double)n + 16) * u * S[c];
+                    e2 += d * d;
+                    b2 += b * b;
+                }
+                r = sqrt(e2) / (sqrt(b2) + rule);
+                if (!(r <= 1.0) && bad == n) bad = i;
+                if (r > worst) worst = r;
+            }
+            snprintf(what, sizeof what,
+                     "BH theta 1e-6 %s n=%lu (%s walk): within (N+16) u |S| + 1.5e-4 G M / eps^2 (worst %.2e of it)",
+                     tree_dist_names[sets[k]], (unsigned long)n, walk == CLSORT_TREE_WALK_BODY ? "body" : "group",
+                     worst);
+            printf("    %s\n", what);
+            check(bad == n, what, n, tree_dist_names[sets[k]], bad, 1.0, worst);
+            clReleaseMemObject(dpos), clReleaseMemObject(dacc);
+            free(pos), free(acc);
+        }
+        clsort_tree_destroy(tree);
+        clsort_destroy(cs);
+    }
+}
 static void tree_barnes_hut_group(const test_env *e) { tree_barnes_hut_walk(e, CLSORT_TREE_WALK_GROUP); }
 
 /* Few bodies: exactness only, each walk (the groups are then the root or a
@@ -1138,6 +1235,16 @@ static void tree_radius_periodic(const test_env *e)
     }
     test_tree_radius(e->cs, tree, 300, tiny ? 9 : 50, 3, 1, 2.5f, lattice[0]);  /* past half the period */
     test_tree_radius(e->cs, tree, 300, 20, 3, 0, 100.0f, box[0]);               /* every point */
+    /* Coordinates +-3e38: an open axis's difference overflows to +inf (its
+     * minimum image inf - inf, a NaN, before: never counted), which the open
+     * rule counts when r^2 is +inf (r = 1e20) and never otherwise; every
+     * axis open, one or two periodic, 2D and 3D. */
+    for (k = 0; k < 4; ++k) {
+        static const float huge_box[][3] = {{0, 0, 0}, {4, 0, 0}, {0, 4, 0}, {4, 0, 4}};
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 1e20f, huge_box[k]);
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 2, 2, 1e20f, huge_box[k]);
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 2.0f, huge_box[k]);
+    }
     clsort_tree_destroy(tree);
 }
 
@@ -1886,6 +1993,7 @@ static const test_case tree_cases[] = {
     {"radius outputs over the tree's buffers: refused", tree_radius_into_tree, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut errors and exactness", tree_barnes_hut, ON_PORTABLE, NOT_TINY},
     {"Barnes-Hut group walk: errors and exactness", tree_barnes_hut_group, ON_LOOKBACK, NOT_TINY},
+    {"Barnes-Hut on bodies closer than a Morton cell", tree_barnes_hut_clustered, ON_PORTABLE, ANY_SIZE},
     {"Barnes-Hut group walk with its stack full: the per-body walk", tree_barnes_hut_group_full, ON_PORTABLE,
      ANY_SIZE},
     {"Barnes-Hut exactness, few bodies", tree_barnes_hut_exact, ON_PORTABLE, IN_TINY},
