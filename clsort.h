@@ -14,7 +14,7 @@
  *     >>engine >>errors >>types >>quirks >>device >>context >>programs
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
- *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
+ *     >>scan >>split >>gather >>copy >>sort >>bitonic >>binning >>reduce
  *     >>nbody >>tree >>nbody step >>select         the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
@@ -81,13 +81,14 @@
  *                   one-sweep passes there on every device but Mesa llvmpipe
  *                   (whose loop limit they break), also where the quirk
  *                   table keeps the classic ones (comparisons).
- *   CLSORT_RBK_VARIANT "1" or "3" (tuning.reduce_tiles = RAKING or
- *                   REGISTERS): the reduction family's tile kernels (see
- *                   REDUCE, Kernels); default 1, and 3 for reduce-by-key,
- *                   run-length encode and unique on NVIDIA (measured).
- *                   Variant 3 on any device: warp shuffles as PTX on NVIDIA
- *                   sm_70+, emulated with local memory and barriers
- *                   elsewhere. For measurements.
+ *   CLSORT_REDUCE_TILES "raking" or "registers" (tuning.reduce_tiles):
+ *                   the reduction family's tile kernels (see REDUCE,
+ *                   Kernels); default raking, and registers for
+ *                   reduce-by-key, run-length encode and unique on NVIDIA
+ *                   (measured). Registers on any device: warp shuffles as
+ *                   PTX on NVIDIA sm_70+, emulated with local memory and
+ *                   barriers elsewhere. For measurements. (CLSORT_RBK_VARIANT
+ *                   "1"/"3", its older name, is refused with this one.)
  *   CLSORT_TREE_WALK "body" or "group" (tuning.tree_walk): how Barnes-Hut
  *                   walks the tree (TREE, Barnes-Hut); default group on
  *                   GPUs, body elsewhere. For measurements.
@@ -685,9 +686,9 @@
  *           v1 op v2); the inclusive scan of the pairs gives each element's
  *           segment index and segmented value. In a tile each work-item
  *           folds its items left to right, then the work-items' pairs are
- *           scanned by raking (variant 1, CLSORT_REDUCE_TILES_RAKING: the
+ *           scanned by raking (CLSORT_REDUCE_TILES_RAKING, "raking": the
  *           tile staged through local memory, 32 lanes fold wg / 32 pairs
- *           each, one work-item folds the lanes; variant 3,
+ *           each, one work-item folds the lanes; "registers",
  *           CLSORT_REDUCE_TILES_REGISTERS: each warp of 32 work-items loads its elements coalesced and hands each
  *           work-item its items through local memory with warp barriers,
  *           so that values stay in registers from load to output (read from
@@ -696,7 +697,7 @@
  *           in each warp, inline PTX on NVIDIA sm_70+ and local memory
  *           with barriers elsewhere (the same tree, so the same bits), then
  *           a left fold over the warps' totals: one work-group barrier
- *           where variant 1 takes four; reduce by key writes only from
+ *           where raking takes four; reduce by key writes only from
  *           work-items that hold a run's start or end; at most 32 items
  *           per work-item; the default of reduce by key, run-length encode
  *           and unique on NVIDIA, where it measured faster, and slower for
@@ -773,7 +774,7 @@
  *           scale) per axis, scale = 2^bits / the largest side (3D: 10 or 21
  *           bits per axis in 32- or 64-bit codes, 2D: 16 or 31), clamped;
  *           records of any layout (stride, offset, mass_offset); (3) the
- *           radix sort with the permutation (>>radix); (4) the points in
+ *           radix sort with the permutation (>>sort); (4) the points in
  *           sorted order; (5) the binary radix tree of Karras (HPG 2012): n - 1
  *           internal nodes, one work-item each, no dependency between nodes;
  *           equal codes are told apart by their index (the paper's
@@ -1095,8 +1096,8 @@ typedef struct clsort_context clsort_context;
 typedef enum clsort_reduce_tiles {
     CLSORT_REDUCE_TILES_DEFAULT = 0, /* REGISTERS for reduce-by-key, run-length encode and unique where the
                                         device's row of the quirk table says (NVIDIA sm_70+), else RAKING */
-    CLSORT_REDUCE_TILES_RAKING,      /* variant 1: the tile staged through local memory, a raking pair scan */
-    CLSORT_REDUCE_TILES_REGISTERS    /* variant 3: elements in registers, a warp-shuffle pair scan (emulated
+    CLSORT_REDUCE_TILES_RAKING,      /* "raking": the tile staged through local memory, a raking pair scan */
+    CLSORT_REDUCE_TILES_REGISTERS    /* "registers": elements in registers, a warp-shuffle pair scan (emulated
                                         with local memory and barriers where the warps are not NVIDIA's) */
 } clsort_reduce_tiles;
 
@@ -1172,7 +1173,7 @@ typedef struct clsort_tuning {
     unsigned nbody_wg, nbody_ib, nbody_js; /* CLSORT_NBODY: the N-body kernel's shape (powers of two,
                                      ib <= 8, js <= wg; all 0 = automatic) */
     unsigned nbody_flags;         /* CLSORT_TUNE_* flags of the N-body build */
-    clsort_reduce_tiles reduce_tiles; /* CLSORT_RBK_VARIANT: the reduction family's tile kernels */
+    clsort_reduce_tiles reduce_tiles; /* CLSORT_REDUCE_TILES: the reduction family's tile kernels */
     clsort_tree_walk tree_walk;   /* CLSORT_TREE_WALK: how Barnes-Hut walks the tree */
     unsigned reduce_groups;       /* CLSORT_REDUCE_GROUPS: the work-groups of clsort_reduce's partials and of
                                      clsort_histogram_even, 1..65536, instead of the per-device count (a
@@ -1953,9 +1954,9 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     X(SCAN, scan, SCAN)                   \
     X(SPLIT, split, SPLIT)                \
     X(GATHER, gather, GATHER)             \
-    X(RADIX, radix, SORT)                 \
+    X(SORT, sort, SORT)                   \
     X(BITONIC, bitonic, BITONIC)          \
-    X(BINNING, binning, BIN)              \
+    X(BINNING, binning, BINNING)          \
     X(REDUCE, reduce, REDUCE)             \
     X(NBODY, nbody, NBODY)                \
     X(TREE, tree, TREE)                   \
@@ -1967,8 +1968,10 @@ typedef enum clsort_family {
     CLSORT_FAMILY_COUNT /* the number of families */
 } clsort_family;
 #undef CLSORT__FAMILY_ENUM
+/* Deprecated: the sort family's older name (it goes in a later release). */
+#define CLSORT_FAMILY_RADIX CLSORT_FAMILY_SORT
 
-/* The family's name ("scan", "radix", ...: its row's name), NULL when f is
+/* The family's name ("scan", "sort", ...: its row's name), NULL when f is
  * not a clsort_family. */
 CLSORT_API const char *clsort_family_name(clsort_family f);
 
@@ -1982,7 +1985,7 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
     CLSORT_PREPARE_GATHER,    /* clsort_gather */
     CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
-    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
+    CLSORT_PREPARE_BINNING,   /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
     CLSORT_PREPARE_NBODY,     /* clsort_nbody / clsort_nbody_accel (desc: nbody, required; the
                                  BARNES_HUT method prepares the tree's programs) */
     CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
@@ -1992,6 +1995,8 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SELECT     /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
                                  the values' presence matter, the bounds may be NULL) */
 } clsort_prepare_op;
+/* Deprecated: the binning family's older operation name (it goes in a later release). */
+#define CLSORT_PREPARE_BIN CLSORT_PREPARE_BINNING
 
 /* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
  * describes (0: clsort_reduce). The _host forms take the same programs. */
@@ -2034,7 +2039,7 @@ typedef struct clsort_prepare_call {
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
  * builds or loads from the program cache, done = 1 .. total in order, with
- * the family that asked for it ("scan", "radix", "gather", ...; a call may
+ * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
  * it; none to build or load: no call. Called on the caller's thread inside
@@ -4705,14 +4710,18 @@ static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning
     return CLSORT_SUCCESS;
 }
 
-/* CLSORT_RBK_VARIANT=1|3 / reduce_tiles = RAKING, REGISTERS (variants 1, 3). */
+/* CLSORT_REDUCE_TILES=raking|registers / reduce_tiles. CLSORT_RBK_VARIANT,
+ * its older name (variant numbers 1 and 3), is refused with the new one. */
 static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tuning *t)
 {
-    const char *env = getenv("CLSORT_RBK_VARIANT");
+    const char *env = getenv("CLSORT_REDUCE_TILES"), *old = getenv("CLSORT_RBK_VARIANT");
+    if (old && *old)
+        return clsort__bad_knob(ctx, "CLSORT_RBK_VARIANT",
+                                "renamed: CLSORT_REDUCE_TILES=raking (was 1) or CLSORT_REDUCE_TILES=registers (was 3)");
     if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && env && *env) {
-        if (strcmp(env, "1") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_RAKING;
-        else if (strcmp(env, "3") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_REGISTERS;
-        else return clsort__bad_knob(ctx, "CLSORT_RBK_VARIANT", "expected \"1\" (raking) or \"3\" (registers)");
+        if (strcmp(env, "raking") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_RAKING;
+        else if (strcmp(env, "registers") == 0) t->reduce_tiles = CLSORT_REDUCE_TILES_REGISTERS;
+        else return clsort__bad_knob(ctx, "CLSORT_REDUCE_TILES", "expected \"raking\" or \"registers\"");
     }
     if ((int)t->reduce_tiles < 0 || t->reduce_tiles > CLSORT_REDUCE_TILES_REGISTERS)
         return clsort__bad_knob(ctx, "tuning.reduce_tiles", "must be a clsort_reduce_tiles value");
@@ -5695,7 +5704,7 @@ static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst
     return clsort__run(c, p, words ? "copy_words" : "copy_bytes", &ka, (size_t)((count + p->wg - 1) / p->wg), p->wg);
 }
 
-/* >>radix --------------------------------------------------------------------
+/* >>sort --------------------------------------------------------------------
  * kernels/radix.cl (with common.cl and keys.cl). Classic passes: radix_count,
  * a scan of the digit counts, radix_reorder (GPUs) or radix_scatter (CPUs:
  * one work-item per tile). One-sweep passes (look-back path, NVIDIA sm_70+
@@ -6111,7 +6120,7 @@ static const char *clsort__bits_type(size_t bytes)
 static void clsort__radix_request(clsort__request *rq, clsort_type type, size_t wg, size_t items)
 {
     const clsort__type_info *ti = &clsort__types[type];
-    clsort__request_init(rq, "radix", wg, items);
+    clsort__request_init(rq, "sort", wg, items);
     clsort__request_source(rq, "common.cl");
     clsort__request_source(rq, "keys.cl");
     clsort__request_source(rq, "radix.cl");
@@ -6180,7 +6189,7 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
 }
 
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SORT). */
-static clsort_result clsort__radix_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+static clsort_result clsort__sort_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__sort_prepare(ctx, call->sort, n);
 }
@@ -7120,7 +7129,7 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_ty
 
 /* >>binning ------------------------------------------------------------------
  * kernels/bin.cl (with common.cl): cell keys, cell offsets by binary search,
- * atomic counting; clsort_bin chains them with a radix sort (>>radix) and
+ * atomic counting; clsort_bin chains them with a radix sort (>>sort) and
  * gathers (>>gather). */
 
 static const char *const clsort__bin_slot_keys = "binning: unsorted keys";
@@ -7569,7 +7578,7 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
-/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BIN). */
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BINNING). */
 static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__bin_prepare(ctx, call->bin, n);
@@ -9633,7 +9642,7 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
  * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
  * the tree's copy of a device count (tree_count), the box (tree_box_init,
  * tree_box_reduce, tree_box_final), Morton codes
- * (tree_keys), the radix sort with the permutation (>>radix), the points in
+ * (tree_keys), the radix sort with the permutation (>>sort), the points in
  * sorted order (tree_points), the radix tree (tree_build), the summaries
  * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
  * clsort_tree own their buffers; the N-body method builds into the context's

@@ -192,7 +192,7 @@ static void test_host_level(clsort_context *cs)
 
 static const char *const ht_names[CLSORT_TYPE_COUNT] = {"u32", "i32", "f32", "u64", "i64", "f64",
                                                         "u8",  "i8",  "u16", "i16"};
-/* The documented order of keys of type ref.t: test_radix.c's cmp_numeric,
+/* The documented order of keys of type ref.t: test_sort.c's cmp_numeric,
  * written from the numbers rather than from the library's bit image
  * (integers numerically; floats -inf .. -0, +0 .. +inf, then the NaNs with
  * the sign bit clear, then those with it set, each by bit pattern). */
@@ -1421,14 +1421,14 @@ static const prep_row prep_rows[PR_ROWS] = {
     {PR_GATHER_1, CLSORT_FAMILY_GATHER, "gather 1-byte", 5000, 0},
     {PR_GATHER_12, CLSORT_FAMILY_GATHER, "gather 12-byte", 5000, 0},
     {PR_GATHER_32, CLSORT_FAMILY_GATHER, "gather 32-byte", 5000, 0},
-    {PR_SORT_SINGLE, CLSORT_FAMILY_RADIX, "sort u32, one tile (host)", 100, 0},
-    {PR_SORT_KEYS, CLSORT_FAMILY_RADIX, "sort u32 (host)", 100000, 0},
-    {PR_SORT_U8, CLSORT_FAMILY_RADIX, "sort u8 keys", 5000, 0},
-    {PR_SORT_U16, CLSORT_FAMILY_RADIX, "sort u16 keys", 5000, 0},
-    {PR_SORT_PAIRS_I64, CLSORT_FAMILY_RADIX, "sort i64 descending, 8-byte values (host)", 5000, 0},
-    {PR_SORT_PERM_VALUES, CLSORT_FAMILY_RADIX, "sort f32, permutation and 16-byte values in place", 5000, 0},
-    {PR_SORT_IN_PLACE_ODD, CLSORT_FAMILY_RADIX, "sort 24 bits in place (3 passes), 2-byte values", 5000, 0},
-    {PR_SORT_BUDGET, CLSORT_FAMILY_RADIX, "sort u32 pairs under a loop budget", 100000, 1},
+    {PR_SORT_SINGLE, CLSORT_FAMILY_SORT, "sort u32, one tile (host)", 100, 0},
+    {PR_SORT_KEYS, CLSORT_FAMILY_SORT, "sort u32 (host)", 100000, 0},
+    {PR_SORT_U8, CLSORT_FAMILY_SORT, "sort u8 keys", 5000, 0},
+    {PR_SORT_U16, CLSORT_FAMILY_SORT, "sort u16 keys", 5000, 0},
+    {PR_SORT_PAIRS_I64, CLSORT_FAMILY_SORT, "sort i64 descending, 8-byte values (host)", 5000, 0},
+    {PR_SORT_PERM_VALUES, CLSORT_FAMILY_SORT, "sort f32, permutation and 16-byte values in place", 5000, 0},
+    {PR_SORT_IN_PLACE_ODD, CLSORT_FAMILY_SORT, "sort 24 bits in place (3 passes), 2-byte values", 5000, 0},
+    {PR_SORT_BUDGET, CLSORT_FAMILY_SORT, "sort u32 pairs under a loop budget", 100000, 1},
     {PR_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic f32 (host)", 5000, 0},
     {PR_BITONIC_VALUES_PERM, CLSORT_FAMILY_BITONIC, "bitonic u64, 8-byte values and permutation", 5000, 0},
     {PR_BITONIC_HOST_OFFSETS, CLSORT_FAMILY_BITONIC, "bitonic i32, host segment offsets", 5000, 0},
@@ -1647,7 +1647,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     case PR_BIN_SORT:
     case PR_BIN_ATOMIC:
     case PR_CELLS:
-        call.op = CLSORT_PREPARE_BIN, call.bin = &bnd;
+        call.op = CLSORT_PREPARE_BINNING, call.bin = &bnd;
         bnd.grid.dims = 3, bnd.grid.stride = 16, bnd.grid.order = CLSORT_CELL_MORTON;
         for (k = 0; k < 3; ++k) bnd.grid.cells[k] = 16, bnd.grid.cell_size[k] = 1.0f / 16;
         bnd.method = row->id == PR_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;

@@ -1768,7 +1768,7 @@ static void tree_device_count(const test_env *e)
     clsort_context *cs = e->cs;
     size_t caps[8], counts[40], nc, nk, c, k, i;
     nc = dc_capacities(e, caps);
-    if (e->tiny) nc = 2; /* oclgrind: capacities 1 and 257 (the sort's tiles are the radix part's) */
+    if (e->tiny) nc = 2; /* oclgrind: capacities 1 and 257 (the sort's tiles are the sort part's) */
     for (c = 0; c < nc; ++c) {
         const size_t cap = caps[c];
         float *host = (float *)malloc(cap * 16 + 16);

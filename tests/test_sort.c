@@ -1,4 +1,4 @@
-/* test_clsort, radix: clsort_sort and clsort_sort_host for every key type
+/* test_clsort, sort: clsort_sort and clsort_sort_host for every key type
  * (8 to 64 bits, signed, float with -0, NaN and infinities), distribution,
  * value size and the permutation, bit ranges and digit widths, in place and
  * with a caller's temp, against a stable C sort; the refusals of the narrow
@@ -902,7 +902,7 @@ static void radix_large(const test_env *e)
 
 static void radix_arguments(const test_env *e) { test_sort_arguments(e->cs); }
 
-static const test_case radix_cases[] = {
+static const test_case sort_cases[] = {
     {"types x distributions x modes", radix_types, ON_BOTH, ANY_SIZE},
     {"bit ranges", radix_bit_ranges, ON_BOTH, ANY_SIZE},
     {"every radix width", radix_widths, ON_BOTH, NOT_TINY},
@@ -923,4 +923,4 @@ static const test_case radix_cases[] = {
     {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, LIMITS_ANY},
 };
-static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);
+static const test_part sort_part = TEST_PART(sort, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);
