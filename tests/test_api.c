@@ -391,7 +391,8 @@ static void test_host_types_conflict(clsort_context *cs)
 
 /* A context with tuning t on cs's handles must be refused at create with a
  * message naming knob (row i of a table of bad values). */
-static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, const char *knob, size_t i)
+static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, const clsort_test_hooks *h,
+                                  const char *knob, size_t i)
 {
     clsort_context_desc td;
     clsort_context *tc = NULL;
@@ -401,7 +402,7 @@ static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, co
     td.device = clsort_cl_device(cs);
     td.tuning = *t;
     snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, knob);
-    check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), knob), what, 0,
+    check(clsort_create_testing(&tc, &td, h) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), knob), what, 0,
           clsort_last_error(tc), 0, 0, 0);
     clsort_destroy(tc);
 }
@@ -570,7 +571,9 @@ static void test_contexts(clsort_context *cs, int tiny)
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_tuning t;
+            clsort_test_hooks h;
             memset(&t, 0, sizeof t);
+            memset(&h, 0, sizeof h);
             t.tile_wg = bad_t[i].wg;
             t.tile_items = bad_t[i].items;
             t.bitonic_steps = bad_t[i].steps;
@@ -580,8 +583,8 @@ static void test_contexts(clsort_context *cs, int tiny)
             t.nbody_flags = bad_t[i].nflags;
             t.onesweep = (clsort_onesweep)bad_t[i].onesweep;
             t.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
-            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) t.testing.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
-            expect_tuning_refused(cs, &t, bad_t[i].knob, i);
+            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) h.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
+            expect_tuning_refused(cs, &t, &h, bad_t[i].knob, i);
         }
     }
     { /* the Barnes-Hut walk and its stack hook: out of range is refused at create, naming the knob */
@@ -590,10 +593,12 @@ static void test_contexts(clsort_context *cs, int tiny)
         size_t i;
         for (i = 0; i < sizeof bad_w / sizeof bad_w[0]; ++i) {
             clsort_tuning t;
+            clsort_test_hooks h;
             memset(&t, 0, sizeof t);
+            memset(&h, 0, sizeof h);
             t.tree_walk = (clsort_tree_walk)bad_w[i].walk;
-            t.testing.tree_group_stack = bad_w[i].stack;
-            expect_tuning_refused(cs, &t, bad_w[i].knob, i);
+            h.tree_group_stack = bad_w[i].stack;
+            expect_tuning_refused(cs, &t, &h, bad_w[i].knob, i);
         }
     }
     memset(&d, 0, sizeof d);
@@ -1387,7 +1392,7 @@ static void api_device_count_refusals(const test_env *e) { test_device_count_ref
  * single-tile sort or multi-level passes), in a fresh context on the part's
  * path whose cache callbacks store nothing, so that clsort_cache_stats counts
  * every program made; the rows marked `budget` run under a loop budget
- * (tuning.testing.loop_budget, as on llvmpipe), where some calls take other
+ * (the test hook loop_budget, as on llvmpipe), where some calls take other
  * kernels. Only the program counts are checked here: each family's part
  * checks the results. */
 enum {
