@@ -1,6 +1,7 @@
 # clsort.h - build, test, demo, install and bench.
 #   make test      the five-minute check: check-gen, the compile matrix, the
-#                  environment knobs, the suite at --quick size (every family
+#                  environment knobs, the bench's suite lists against the registry,
+#                  the suite at --quick size (every family
 #                  and the api part, both cross-work-group paths); one
 #                  "N passed, N failed" at the end
 #   make demo      the examples, each checking its own result
@@ -121,6 +122,7 @@ TEST_STEPS = build '$(MAKE) -s -j$(TEST_JOBS) --no-print-directory $(TEST_PROGRA
   'size budget' 'gen/embed.sh --budget' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
+  'bench lists' 'sh bench/run_gpu.sh check && { ! command -v python3 > /dev/null || python3 bench/table.py check; }' \
   'test_clsort --quick' 'rm -rf $(BUILD)/cache_quick && CLSORT_CACHE_DIR=$(CURDIR)/$(BUILD)/cache_quick ./$(BUILD)/test_clsort --quick --jobs $(TEST_JOBS) $(FAMILIES) api' \
   multidev '$(MAKE) --no-print-directory multidev'
 test: deps | $(BUILD)
@@ -167,9 +169,10 @@ ENV_BAD = CLSORT_TILE=3:16 CLSORT_TILE=256 CLSORT_TILE=abc CLSORT_ONESWEEP=2 CLS
           CLSORT_NBODY=64:16:1 CLSORT_NBODY=64:1:1:x CLSORT_PATH=fast CLSORT_REVERSE_TILES=2 CLSORT_CUBIN=2 \
           CLSORT_LOOP_BUDGET=100 CLSORT_LOOP_BUDGET=on CLSORT_REDUCE_GROUPS=0 CLSORT_REDUCE_GROUPS=70000 \
           CLSORT_CACHE_WHEN=junk CLSORT_CACHE_WHEN=BUILD CLSORT_CACHE_MAX=12X CLSORT_TREE_WALK=tree \
-          CLSORT_RBK_VARIANT=2 CLSORT_STATUS32=yes CLSORT_FALLBACK=on CLSORT_ONESWEEP=true
+          CLSORT_RBK_VARIANT=2 CLSORT_STATUS32=yes CLSORT_FALLBACK=on CLSORT_ONESWEEP=true \
+          CLSORT_REDUCE_TILES=3 CLSORT_RBK_VARIANT=1
 ENV_GOOD = CLSORT_TILE=64:8 CLSORT_ONESWEEP=0 CLSORT_BITONIC_STEPS=3 CLSORT_NBODY=64:2:2:p CLSORT_CUBIN=0 \
-           CLSORT_LOOP_BUDGET=4096 CLSORT_REDUCE_GROUPS=3 CLSORT_CACHE_WHEN=auto
+           CLSORT_LOOP_BUDGET=4096 CLSORT_REDUCE_GROUPS=3 CLSORT_CACHE_WHEN=auto CLSORT_REDUCE_TILES=registers
 env-check: deps $(BUILD)/hello
 	@passed=0; failed=0; \
 	for kv in $(ENV_BAD); do \
@@ -258,14 +261,14 @@ OCLGRIND_SHA256 = b40ea81fcf64e9012d63c3128640fde9785ef4f304f9f876f53496595b8e62
 OCLGRIND_RUN    = $(OCLGRIND) --data-races --uninitialized --check-api ./$(BUILD)/test_clsort --tiny
 # Each unit is a process of its own (PART-portable, PART-lookback, or PART
 # for budget and stress, whose cases make their own contexts; tile4-PATH: the
-# radix types case again with CLSORT_TILE=4:1024, the GPU's radix_reorder);
+# sort types case again with CLSORT_TILE=4:1024, the GPU's radix_reorder);
 # with --data-races oclgrind runs one thread, so the units run two at a time
 # (xargs -P), the longest first (OCLGRIND_FIRST, in the order of their
 # measured seconds under oclgrind on two cores: 2 lanes end together when the
 # last ones are the shortest), then every other unit in the part order.
 # One process per path, so that no part's two paths run one after the other
 # in one lane while the other core idles at the end.
-OCLGRIND_FIRST  = radix-lookback tree-portable radix-portable stress bitonic-portable budget \
+OCLGRIND_FIRST  = sort-lookback tree-portable sort-portable stress bitonic-portable budget \
   tile4-portable tile4-lookback select-portable reduce-portable reduce-lookback
 OCLGRIND_JOBS  ?= 2
 
@@ -295,7 +298,7 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 	@rm -f $(BUILD)/oclgrind_part_*.log; \
 	  units=$$(tests/oclgrind_units.sh ./$(BUILD)/test_clsort $(OCLGRIND_FIRST)) || exit 1; \
 	  printf '%s\n' $$units | xargs -P $(OCLGRIND_JOBS) -I @ sh -c \
-	    'u=@; case $$u in tile4-*) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) radix --filter radix/types --path $${u#tile4-};; \
+	    'u=@; case $$u in tile4-*) CLSORT_TILE=4:1024 $(OCLGRIND_RUN) sort --filter sort/types --path $${u#tile4-};; \
 	      *-portable|*-lookback) $(OCLGRIND_RUN) $${u%-*} --path $${u##*-};; \
 	      *) $(OCLGRIND_RUN) $$u;; esac > $(BUILD)/oclgrind_part_@.log 2>&1'; \
 	  status=$$?; cat $(BUILD)/oclgrind_part_*.log > $(BUILD)/oclgrind.log; grep -E "passed, .* failed" $(BUILD)/oclgrind.log; \

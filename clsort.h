@@ -14,7 +14,7 @@
  *     >>engine >>errors >>types >>quirks >>device >>context >>programs
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
- *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
+ *     >>scan >>split >>gather >>copy >>sort >>bitonic >>binning >>reduce
  *     >>nbody >>tree >>nbody step >>select         the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
@@ -81,13 +81,14 @@
  *                   one-sweep passes there on every device but Mesa llvmpipe
  *                   (whose loop limit they break), also where the quirk
  *                   table keeps the classic ones (comparisons).
- *   CLSORT_RBK_VARIANT "1" or "3" (tuning.reduce_tiles = RAKING or
- *                   REGISTERS): the reduction family's tile kernels (see
- *                   REDUCE, Kernels); default 1, and 3 for reduce-by-key,
- *                   run-length encode and unique on NVIDIA (measured).
- *                   Variant 3 on any device: warp shuffles as PTX on NVIDIA
- *                   sm_70+, emulated with local memory and barriers
- *                   elsewhere. For measurements.
+ *   CLSORT_REDUCE_TILES "raking" or "registers" (tuning.reduce_tiles):
+ *                   the reduction family's tile kernels (see REDUCE,
+ *                   Kernels); default raking, and registers for
+ *                   reduce-by-key, run-length encode and unique on NVIDIA
+ *                   (measured). Registers on any device: warp shuffles as
+ *                   PTX on NVIDIA sm_70+, emulated with local memory and
+ *                   barriers elsewhere. For measurements. (CLSORT_RBK_VARIANT
+ *                   "1"/"3", its older name, is refused with this one.)
  *   CLSORT_TREE_WALK "body" or "group" (tuning.tree_walk): how Barnes-Hut
  *                   walks the tree (TREE, Barnes-Hut); default group on
  *                   GPUs, body elsewhere. For measurements.
@@ -116,9 +117,9 @@
  *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
  *                   Unset: 256 MiB (see PROGRAM CACHE, Size).
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
- *   Test hooks (tuning.testing, clsort_test_hooks): for the library's own
- *   tests and measurements, not a stable API (a hook may change or go in any
- *   release):
+ *   Test hooks (clsort_test_hooks, declared under CLSORT_TESTING; see the
+ *   test hooks block after the API): for the library's own tests and
+ *   measurements, not a stable API (a hook may change or go in any release):
  *   CLSORT_REVERSE_TILES "1" (testing.reverse_tiles = 1): the look-back
  *                   scan, pack and one-sweep sort take their tiles in
  *                   reverse start order, which only the decoupled fallback
@@ -381,7 +382,7 @@
  *   counts the cubins stored. The key is the same (it names the device and
  *   driver, so a cubin never reaches another). The process that stores pays
  *   the JIT and link (two ptxas runs per program) and CUDA's context once.
- *   tuning.testing.cache_ptx = 1 or CLSORT_CUBIN=0 stores the PTX.
+ *   testing.cache_ptx = 1 (a test hook) or CLSORT_CUBIN=0 stores the PTX.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -524,7 +525,7 @@
  *             digits of) that tile from the input itself, so they need no
  *             forward progress between work-groups; tested with the tiles
  *             taken in reverse start order (a test hook,
- *             tuning.testing.reverse_tiles) on every implementation above. The reduction family's look-back waits
+ *             testing.reverse_tiles) on every implementation above. The reduction family's look-back waits
  *             without fallback (ticket order: correct where started
  *             work-groups keep running or run one after another; not taken
  *             on a device with a loop budget, below);
@@ -551,7 +552,7 @@
  *             reduction family (whose look-back waits without a bound) its
  *             portable passes, N-body's ATOMIC method past 4608
  *             bodies the tiled kernel; a test hook sets the budget on any
- *             device (tuning.testing.loop_budget, CLSORT_LOOP_BUDGET). Its
+ *             device (testing.loop_budget, CLSORT_LOOP_BUDGET). Its
  *             groups are also widened to twice the SIMD width (in work-groups of
  *             32 or more, llvmpipe loses the stores that follow a mem_fence
  *             in the later iterations of a divergent loop,
@@ -716,9 +717,9 @@
  *           v1 op v2); the inclusive scan of the pairs gives each element's
  *           segment index and segmented value. In a tile each work-item
  *           folds its items left to right, then the work-items' pairs are
- *           scanned by raking (variant 1, CLSORT_REDUCE_TILES_RAKING: the
+ *           scanned by raking (CLSORT_REDUCE_TILES_RAKING, "raking": the
  *           tile staged through local memory, 32 lanes fold wg / 32 pairs
- *           each, one work-item folds the lanes; variant 3,
+ *           each, one work-item folds the lanes; "registers",
  *           CLSORT_REDUCE_TILES_REGISTERS: each warp of 32 work-items loads its elements coalesced and hands each
  *           work-item its items through local memory with warp barriers,
  *           so that values stay in registers from load to output (read from
@@ -727,7 +728,7 @@
  *           in each warp, inline PTX on NVIDIA sm_70+ and local memory
  *           with barriers elsewhere (the same tree, so the same bits), then
  *           a left fold over the warps' totals: one work-group barrier
- *           where variant 1 takes four; reduce by key writes only from
+ *           where raking takes four; reduce by key writes only from
  *           work-items that hold a run's start or end; at most 32 items
  *           per work-item; the default of reduce by key, run-length encode
  *           and unique on NVIDIA, where it measured faster, and slower for
@@ -804,7 +805,7 @@
  *           scale) per axis, scale = 2^bits / the largest side (3D: 10 or 21
  *           bits per axis in 32- or 64-bit codes, 2D: 16 or 31), clamped;
  *           records of any layout (stride, offset, mass_offset); (3) the
- *           radix sort with the permutation (>>radix); (4) the points in
+ *           radix sort with the permutation (>>sort); (4) the points in
  *           sorted order; (5) the binary radix tree of Karras (HPG 2012): n - 1
  *           internal nodes, one work-item each, no dependency between nodes;
  *           equal codes are told apart by their index (the paper's
@@ -1153,8 +1154,8 @@ typedef struct clsort_context clsort_context;
 typedef enum clsort_reduce_tiles {
     CLSORT_REDUCE_TILES_DEFAULT = 0, /* REGISTERS for reduce-by-key, run-length encode and unique where the
                                         device's row of the quirk table says (NVIDIA sm_70+), else RAKING */
-    CLSORT_REDUCE_TILES_RAKING,      /* variant 1: the tile staged through local memory, a raking pair scan */
-    CLSORT_REDUCE_TILES_REGISTERS    /* variant 3: elements in registers, a warp-shuffle pair scan (emulated
+    CLSORT_REDUCE_TILES_RAKING,      /* "raking": the tile staged through local memory, a raking pair scan */
+    CLSORT_REDUCE_TILES_REGISTERS    /* "registers": elements in registers, a warp-shuffle pair scan (emulated
                                         with local memory and barriers where the warps are not NVIDIA's) */
 } clsort_reduce_tiles;
 
@@ -1175,46 +1176,12 @@ typedef enum clsort_tree_walk {
                                      each applies the shared interaction list (local memory) */
 } clsort_tree_walk;
 
-/* tuning.testing.fallback (a test hook): the look-back kernels' decoupled fallback. */
-typedef enum clsort_fallback {
-    CLSORT_FALLBACK_DEFAULT = 0, /* where the device's row of the quirk table says */
-    CLSORT_FALLBACK_ON,
-    CLSORT_FALLBACK_OFF
-} clsort_fallback;
-
 /* nbody_flags of clsort_tuning */
 enum {
     CLSORT_TUNE_NATIVE_RSQRT = 1, /* N-body: native_rsqrt (float only) */
     CLSORT_TUNE_FAST_MATH = 2,    /* N-body: -cl-fast-relaxed-math (the GPUs' default for float) */
     CLSORT_TUNE_PRECISE = 4       /* N-body: never fast math */
 };
-
-/* Test hooks (clsort_tuning.testing): for the library's own tests and
- * measurements only, NOT a stable API: a hook may change or go in any
- * release. All zero = none (the device's choices). */
-typedef struct clsort_test_hooks {
-    int reverse_tiles;          /* 1: the look-back scan, pack and one-sweep sort take their tiles in reverse
-                                   start order, so that only the decoupled fallback lets them finish
-                                   (CLSORT_REVERSE_TILES=1) */
-    clsort_fallback fallback;   /* CLSORT_FALLBACK: the look-back kernels' decoupled fallback, to measure it */
-    int status32;               /* 1: look-back status as pairs of 32-bit words even where the quirk table
-                                   chose 64-bit words, and the tree summaries' words one by one even where
-                                   int64 atomics would pair them (CLSORT_STATUS32=1); to test and measure both */
-    int cache_ptx;              /* 1: on NVIDIA the program cache stores the driver's PTX as it is, not a
-                                   cubin made from it through libcuda (CLSORT_CUBIN=0; see PROGRAM CACHE) */
-    unsigned long loop_budget;  /* the loop budget launches are shaped for (see PORTABILITY) on any device:
-                                   0 = the quirk table's (65535 on Mesa llvmpipe, none elsewhere), 1 = none,
-                                   256 .. 2^32 - 1 = that many passes (CLSORT_LOOP_BUDGET "off" or a number) */
-    unsigned max_programs;      /* programs the context keeps before it releases the least recently used:
-                                   0 = 96, else 8 .. 96; a few make the release and rebuild easy to test */
-    int fill16_any_size;        /* 16-bit keys take radix_fill16 at every size where one-sweep passes run,
-                                   not only from 2^24 keys on: so that small tests reach it there */
-    int stream_out_any_size;    /* keys alone leave the one-sweep passes as streaming stores at every size
-                                   where NVIDIA runs them, not only past 64 MiB a pass: so that small tests
-                                   reach that form there */
-    unsigned tree_group_stack;  /* words of the Barnes-Hut group walk's stack: 0 = 2048, else 2 .. 2048; a
-                                   small one ends group walks early, so that their per-body fallback runs */
-} clsort_test_hooks;
 
 /* Tuning knobs, for measurements and sweeps (see ENVIRONMENT). All zero =
  * the library's per-device choice. A knob left zero falls back to its
@@ -1230,13 +1197,12 @@ typedef struct clsort_tuning {
     unsigned nbody_wg, nbody_ib, nbody_js; /* CLSORT_NBODY: the N-body kernel's shape (powers of two,
                                      ib <= 8, js <= wg; all 0 = automatic) */
     unsigned nbody_flags;         /* CLSORT_TUNE_* flags of the N-body build */
-    clsort_reduce_tiles reduce_tiles; /* CLSORT_RBK_VARIANT: the reduction family's tile kernels */
+    clsort_reduce_tiles reduce_tiles; /* CLSORT_REDUCE_TILES: the reduction family's tile kernels */
     clsort_tree_walk tree_walk;   /* CLSORT_TREE_WALK: how Barnes-Hut walks the tree */
     unsigned reduce_groups;       /* CLSORT_REDUCE_GROUPS: the work-groups of clsort_reduce's partials and of
                                      clsort_histogram_even, 1..65536, instead of the per-device count (a
                                      device's loop budget may raise it); for sweeps and tests (fewer
                                      than the items per work-item void clsort_reduce's error bound) */
-    clsort_test_hooks testing;    /* for tests only, not a stable API (clsort_test_hooks) */
 } clsort_tuning;
 
 /* Program cache callbacks (clsort_context_desc.cache_load/_store), for
@@ -2021,9 +1987,9 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     X(SCAN, scan, SCAN)                   \
     X(SPLIT, split, SPLIT)                \
     X(GATHER, gather, GATHER)             \
-    X(RADIX, radix, SORT)                 \
+    X(SORT, sort, SORT)                   \
     X(BITONIC, bitonic, BITONIC)          \
-    X(BINNING, binning, BIN)              \
+    X(BINNING, binning, BINNING)          \
     X(REDUCE, reduce, REDUCE)             \
     X(NBODY, nbody, NBODY)                \
     X(TREE, tree, TREE)                   \
@@ -2035,8 +2001,10 @@ typedef enum clsort_family {
     CLSORT_FAMILY_COUNT /* the number of families */
 } clsort_family;
 #undef CLSORT__FAMILY_ENUM
+/* Deprecated: the sort family's older name (it goes in a later release). */
+#define CLSORT_FAMILY_RADIX CLSORT_FAMILY_SORT
 
-/* The family's name ("scan", "radix", ...: its row's name), NULL when f is
+/* The family's name ("scan", "sort", ...: its row's name), NULL when f is
  * not a clsort_family. */
 CLSORT_API const char *clsort_family_name(clsort_family f);
 
@@ -2050,7 +2018,7 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SORT,      /* clsort_sort, clsort_sort_host (desc: sort, NULL = u32 keys) */
     CLSORT_PREPARE_GATHER,    /* clsort_gather */
     CLSORT_PREPARE_BITONIC,   /* clsort_bitonic_sort (desc: bitonic, NULL = u32 keys) */
-    CLSORT_PREPARE_BIN,       /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
+    CLSORT_PREPARE_BINNING,   /* clsort_bin (desc: bin, required); also clsort_cell_keys / cell_offsets */
     CLSORT_PREPARE_NBODY,     /* clsort_nbody / clsort_nbody_accel (desc: nbody, required; the
                                  BARNES_HUT method prepares the tree's programs) */
     CLSORT_PREPARE_REDUCE,    /* the reduction family: the function reduce_fn names (desc: reduce,
@@ -2060,6 +2028,8 @@ typedef enum clsort_prepare_op {
     CLSORT_PREPARE_SELECT     /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
                                  the values' presence matter, the bounds may be NULL) */
 } clsort_prepare_op;
+/* Deprecated: the binning family's older operation name (it goes in a later release). */
+#define CLSORT_PREPARE_BIN CLSORT_PREPARE_BINNING
 
 /* Which function of the reduction family a CLSORT_PREPARE_REDUCE call
  * describes (0: clsort_reduce). The _host forms take the same programs. */
@@ -2102,7 +2072,7 @@ typedef struct clsort_prepare_call {
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
  * builds or loads from the program cache, done = 1 .. total in order, with
- * the family that asked for it ("scan", "radix", "gather", ...; a call may
+ * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
  * it; none to build or load: no call. Called on the caller's thread inside
@@ -2295,6 +2265,61 @@ CLSORT_API void clsort_mpi_staging_release(clsort_mpi_staging *staging);
 #endif
 #endif /* CLSORT_MPI */
 #endif /* CLSORT_H */
+
+/* ---- test hooks (CLSORT_TESTING) ------------------------------------------
+ * For the library's own tests and measurements only, NOT a stable API: a
+ * hook may change or go in any release. Declared where CLSORT_TESTING is
+ * defined before the header (the tests do) and in the implementation;
+ * clsort_tuning, what users may set, does not hold them. A context takes
+ * them at creation: clsort_create_testing(&ctx, &desc, &hooks) is
+ * clsort_create with the hooks (NULL: none). Most also come from the
+ * environment (ENVIRONMENT, Test hooks), which every program reads. */
+#if (defined(CLSORT_TESTING) || defined(CLSORT_IMPLEMENTATION)) && !defined(CLSORT_TEST_HOOKS_DECLARED)
+#define CLSORT_TEST_HOOKS_DECLARED
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* clsort_test_hooks.fallback: the look-back kernels' decoupled fallback. */
+typedef enum clsort_fallback {
+    CLSORT_FALLBACK_DEFAULT = 0, /* where the device's row of the quirk table says */
+    CLSORT_FALLBACK_ON,
+    CLSORT_FALLBACK_OFF
+} clsort_fallback;
+
+/* The hooks: all zero = none (the device's choices). */
+typedef struct clsort_test_hooks {
+    int reverse_tiles;          /* 1: the look-back scan, pack and one-sweep sort take their tiles in reverse
+                                   start order, so that only the decoupled fallback lets them finish
+                                   (CLSORT_REVERSE_TILES=1) */
+    clsort_fallback fallback;   /* CLSORT_FALLBACK: the look-back kernels' decoupled fallback, to measure it */
+    int status32;               /* 1: look-back status as pairs of 32-bit words even where the quirk table
+                                   chose 64-bit words, and the tree summaries' words one by one even where
+                                   int64 atomics would pair them (CLSORT_STATUS32=1); to test and measure both */
+    int cache_ptx;              /* 1: on NVIDIA the program cache stores the driver's PTX as it is, not a
+                                   cubin made from it through libcuda (CLSORT_CUBIN=0; see PROGRAM CACHE) */
+    unsigned long loop_budget;  /* the loop budget launches are shaped for (see PORTABILITY) on any device:
+                                   0 = the quirk table's (65535 on Mesa llvmpipe, none elsewhere), 1 = none,
+                                   256 .. 2^32 - 1 = that many passes (CLSORT_LOOP_BUDGET "off" or a number) */
+    unsigned max_programs;      /* programs the context keeps before it releases the least recently used:
+                                   0 = 96, else 8 .. 96; a few make the release and rebuild easy to test */
+    int fill16_any_size;        /* 16-bit keys take radix_fill16 at every size where one-sweep passes run,
+                                   not only from 2^24 keys on: so that small tests reach it there */
+    int stream_out_any_size;    /* keys alone leave the one-sweep passes as streaming stores at every size
+                                   where NVIDIA runs them, not only past 64 MiB a pass: so that small tests
+                                   reach that form there */
+    unsigned tree_group_stack;  /* words of the Barnes-Hut group walk's stack: 0 = 2048, else 2 .. 2048; a
+                                   small one ends group walks early, so that their per-body fallback runs */
+} clsort_test_hooks;
+
+CLSORT_API clsort_result clsort_create_testing(clsort_context **out, const clsort_context_desc *desc,
+                                              const clsort_test_hooks *hooks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLSORT_TESTING */
+
 
 /* ========================================================================== */
 #ifdef CLSORT_IMPLEMENTATION
@@ -2660,6 +2685,7 @@ struct clsort_context {
     clsort__profile dev;
     clsort_path path;      /* resolved: PORTABLE or LOOKBACK */
     clsort_tuning tuning;  /* resolved at create (>>tuning) */
+    clsort_test_hooks testing; /* clsort_create_testing's hooks, resolved with the tuning */
     clsort__program programs[CLSORT__MAX_PROGRAMS];
     int num_programs;
     unsigned long use_clock;
@@ -2948,7 +2974,7 @@ static void clsort__decide(clsort__profile *d)
      * with one 64-bit word by plain volatile 64-bit loads and stores (that
      * form is gone). Other devices with int64 atomics (PoCL, oclgrind): the
      * 64-bit word (one access per publish and read); the rest (rusticl on
-     * llvmpipe): the pairs. tuning.testing.status32 (CLSORT_STATUS32=1)
+     * llvmpipe): the pairs. testing.status32 (CLSORT_STATUS32=1)
      * forces the pairs, so the tests cover both forms on every implementation that has
      * the 64-bit one. */
     d->lb_status64 = d->int64_atomics && !d->nvidia;
@@ -2982,7 +3008,7 @@ static void clsort__decide(clsort__profile *d)
      * grid-stride loop, several launches for N-body's sources and the tree
      * walks, reduce-then-scan for a look-back walk that could exceed it);
      * 0 elsewhere: no device but llvmpipe is known to limit loops, and
-     * there nothing changes. tuning.testing.loop_budget
+     * there nothing changes. testing.loop_budget
      * (CLSORT_LOOP_BUDGET, a test hook) sets it on any device. */
     d->loop_budget = d->llvmpipe ? 65535u : 0u;
     if (d->llvmpipe) {
@@ -3016,7 +3042,7 @@ static void clsort__decide(clsort__profile *d)
      * cache on NVIDIA). So on NVIDIA GPUs the store links the PTX
      * into a cubin with the driver's own libcuda, checks that the driver
      * builds it into the same kernels, and stores that (>>cubin); anything
-     * else stores the PTX. tuning.testing.cache_ptx (CLSORT_CUBIN=0) keeps
+     * else stores the PTX. testing.cache_ptx (CLSORT_CUBIN=0) keeps
      * the PTX. */
     d->cache_cubin = d->nvidia;
     /* Making that cubin runs ptxas twice more (the register counts of the
@@ -3364,7 +3390,8 @@ static void clsort__unload_opencl(clsort_context *ctx)
 }
 #endif
 
-CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_context_desc *desc)
+static clsort_result clsort__create(clsort_context **out, const clsort_context_desc *desc,
+                                    const clsort_test_hooks *hooks)
 {
     clsort_context_desc zero;
     clsort_context *ctx;
@@ -3375,6 +3402,7 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
     ctx = (clsort_context *)CLSORT_MALLOC(sizeof *ctx);
     if (!ctx) return CLSORT_ERROR_OUT_OF_HOST_MEMORY;
     memset(ctx, 0, sizeof *ctx);
+    if (hooks) ctx->testing = *hooks;
     *out = ctx;
 #ifdef CLSORT_DYNAMIC_OPENCL
     r = clsort__load_opencl(ctx);
@@ -3383,6 +3411,17 @@ CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_contex
     r = clsort__init(ctx, desc ? desc : &zero);
     if (r == CLSORT_SUCCESS) ctx->ready = 1;
     return r;
+}
+
+CLSORT_API clsort_result clsort_create(clsort_context **out, const clsort_context_desc *desc)
+{
+    return clsort__create(out, desc, NULL);
+}
+
+CLSORT_API clsort_result clsort_create_testing(clsort_context **out, const clsort_context_desc *desc,
+                                              const clsort_test_hooks *hooks)
+{
+    return clsort__create(out, desc, hooks);
 }
 
 static void clsort__program_release(clsort_context *ctx, struct clsort__program *p); /* >>programs */
@@ -3525,10 +3564,10 @@ static void clsort__program_release(clsort_context *ctx, clsort__program *p)
 
 /* The slot for a new program: a free one, else the least recently used
  * (a call holds at most a few programs, all recent; the test hook
- * tuning.testing.max_programs keeps at least 8). */
+ * testing.max_programs keeps at least 8). */
 static clsort__program *clsort__program_slot(clsort_context *ctx)
 {
-    int i, lru = 0, keep = ctx->tuning.testing.max_programs ? (int)ctx->tuning.testing.max_programs : CLSORT__MAX_PROGRAMS;
+    int i, lru = 0, keep = ctx->testing.max_programs ? (int)ctx->testing.max_programs : CLSORT__MAX_PROGRAMS;
     if (ctx->num_programs < keep) return &ctx->programs[ctx->num_programs++];
     for (i = 1; i < ctx->num_programs; ++i)
         if (ctx->programs[i].last_use < ctx->programs[lru].last_use) lru = i;
@@ -3766,7 +3805,7 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  * Some devices stop a work-item's loops after a fixed number of passes of all
  * its loops together and carry on with wrong values: Mesa llvmpipe after
  * 65535 (tests/llvmpipe_loop_limit.c). The quirk table sets dev.loop_budget
- * there (tuning.testing.loop_budget, CLSORT_LOOP_BUDGET, sets it on any
+ * there (testing.loop_budget, CLSORT_LOOP_BUDGET, sets it on any
  * device: a test hook), and every launch whose loops grow with n, a tile count or a
  * wait keeps each work-item within it, by one of three means:
  *   - grid-stride loops (clear_words, mark_counts, fill_ident,
@@ -3796,11 +3835,11 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
 static unsigned clsort__log2_ceil(cl_ulong x);
 
 /* The loop budget launches are shaped for (0: none): the quirk table's, or
- * the test hook's (tuning.testing.loop_budget: 1 = none, N = N passes). */
+ * the test hook's (testing.loop_budget: 1 = none, N = N passes). */
 static cl_ulong clsort__loop_budget(const clsort_context *ctx)
 {
-    if (ctx->tuning.testing.loop_budget == 1) return 0;
-    if (ctx->tuning.testing.loop_budget) return (cl_ulong)ctx->tuning.testing.loop_budget;
+    if (ctx->testing.loop_budget == 1) return 0;
+    if (ctx->testing.loop_budget) return (cl_ulong)ctx->testing.loop_budget;
     return ctx->dev.loop_budget;
 }
 
@@ -4554,14 +4593,14 @@ static void clsort__status_kargs(clsort__kargs *ka, clsort__status *st)
 /* Whether the look-back kernels carry the decoupled fallback (by choice). */
 static int clsort__fallback_on(const clsort_context *ctx)
 {
-    return ctx->tuning.testing.fallback == CLSORT_FALLBACK_ON ||
-           (ctx->tuning.testing.fallback == CLSORT_FALLBACK_DEFAULT && ctx->dev.lb_fallback);
+    return ctx->testing.fallback == CLSORT_FALLBACK_ON ||
+           (ctx->testing.fallback == CLSORT_FALLBACK_DEFAULT && ctx->dev.lb_fallback);
 }
 
 /* Whether they are built with it (the reverse-tile test hook needs it). */
 static int clsort__fallback_built(const clsort_context *ctx)
 {
-    return ctx->tuning.testing.reverse_tiles || clsort__fallback_on(ctx);
+    return ctx->testing.reverse_tiles || clsort__fallback_on(ctx);
 }
 
 /* Whether scan, pack and the reduction family run their one-pass look-back
@@ -4602,21 +4641,21 @@ static int clsort__lookback_fits(const clsort_context *ctx, size_t groups, size_
 
 /* The look-back build options: the decoupled fallback where the device's
  * profile asks for it (dev.lb_fallback, the quirk table) or
- * tuning.testing.fallback says so; the reverse tile order (test hook) always takes the fallback, its
+ * testing.fallback says so; the reverse tile order (test hook) always takes the fallback, its
  * only way to finish. */
 static const char *clsort__lookback_options(const clsort_context *ctx)
 {
-    if (ctx->tuning.testing.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
+    if (ctx->testing.reverse_tiles) return " -DHAVE_LOOKBACK -DLB_FALLBACK -DLB_REVERSE";
     if (clsort__fallback_on(ctx)) return " -DHAVE_LOOKBACK -DLB_FALLBACK";
     return " -DHAVE_LOOKBACK";
 }
 
 /* The look-back status form (common.cl): 64-bit words where the quirk table
- * chose them (dev.lb_status64) unless tuning.testing.status32 asks for the
+ * chose them (dev.lb_status64) unless testing.status32 asks for the
  * 32-bit pairs. */
 static const char *clsort__status_options(const clsort_context *ctx)
 {
-    return !ctx->dev.lb_status64 || ctx->tuning.testing.status32 ? "" : " -DLB_STATUS64";
+    return !ctx->dev.lb_status64 || ctx->testing.status32 ? "" : " -DLB_STATUS64";
 }
 
 /* >>checks -------------------------------------------------------------------
@@ -4867,44 +4906,48 @@ static clsort_result clsort__resolve_onesweep(clsort_context *ctx, clsort_tuning
 }
 
 /* CLSORT_REVERSE_TILES=1 / reverse_tiles = 1 (a test hook). */
-static clsort_result clsort__resolve_reverse(clsort_context *ctx, clsort_tuning *t)
+static clsort_result clsort__resolve_reverse(clsort_context *ctx)
 {
     int w;
     CLSORT__TRY(clsort__env_word(ctx, "CLSORT_REVERSE_TILES", clsort__env_bits, &w));
-    if (t->testing.reverse_tiles == 0 && w == 1) t->testing.reverse_tiles = 1;
-    if (t->testing.reverse_tiles != 0 && t->testing.reverse_tiles != 1)
-        return clsort__bad_knob(ctx, "tuning.testing.reverse_tiles", "must be 0 or 1");
+    if (ctx->testing.reverse_tiles == 0 && w == 1) ctx->testing.reverse_tiles = 1;
+    if (ctx->testing.reverse_tiles != 0 && ctx->testing.reverse_tiles != 1)
+        return clsort__bad_knob(ctx, "testing.reverse_tiles", "must be 0 or 1");
     return CLSORT_SUCCESS;
 }
 
 /* CLSORT_FALLBACK=1|0 / fallback = ON, OFF; DEFAULT: the device's choice. */
-static clsort_result clsort__resolve_fallback(clsort_context *ctx, clsort_tuning *t)
+static clsort_result clsort__resolve_fallback(clsort_context *ctx)
 {
-    int v = (int)t->testing.fallback;
+    int v = (int)ctx->testing.fallback;
     CLSORT__TRY(clsort__env_on_off(ctx, "CLSORT_FALLBACK", &v));
     if (v < 0 || v > (int)CLSORT_FALLBACK_OFF)
-        return clsort__bad_knob(ctx, "tuning.testing.fallback", "must be a clsort_fallback value");
-    t->testing.fallback = (clsort_fallback)v;
+        return clsort__bad_knob(ctx, "testing.fallback", "must be a clsort_fallback value");
+    ctx->testing.fallback = (clsort_fallback)v;
     return CLSORT_SUCCESS;
 }
 
 /* CLSORT_STATUS32=1|0 / status32 = 1: the look-back status as 32-bit pairs. */
-static clsort_result clsort__resolve_status32(clsort_context *ctx, clsort_tuning *t)
+static clsort_result clsort__resolve_status32(clsort_context *ctx)
 {
     int w;
     CLSORT__TRY(clsort__env_word(ctx, "CLSORT_STATUS32", clsort__env_bits, &w));
-    if (t->testing.status32 == 0 && w == 1) t->testing.status32 = 1;
-    if (t->testing.status32 != 0 && t->testing.status32 != 1)
-        return clsort__bad_knob(ctx, "tuning.testing.status32", "must be 0 or 1");
+    if (ctx->testing.status32 == 0 && w == 1) ctx->testing.status32 = 1;
+    if (ctx->testing.status32 != 0 && ctx->testing.status32 != 1)
+        return clsort__bad_knob(ctx, "testing.status32", "must be 0 or 1");
     return CLSORT_SUCCESS;
 }
 
-/* CLSORT_RBK_VARIANT=1|3 / reduce_tiles = RAKING, REGISTERS (variants 1, 3). */
+/* CLSORT_REDUCE_TILES=raking|registers / reduce_tiles. CLSORT_RBK_VARIANT,
+ * its older name (variant numbers 1 and 3), is refused with the new one. */
 static clsort_result clsort__resolve_reduce_tiles(clsort_context *ctx, clsort_tuning *t)
 {
-    static const char *const words[] = {"1", "3", NULL}; /* raking, registers */
+    static const char *const words[] = {"raking", "registers", NULL};
     int w;
-    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_RBK_VARIANT", words, &w));
+    if (clsort__env("CLSORT_RBK_VARIANT"))
+        return clsort__bad_knob(ctx, "CLSORT_RBK_VARIANT",
+                                "renamed: CLSORT_REDUCE_TILES=raking (was 1) or CLSORT_REDUCE_TILES=registers (was 3)");
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_REDUCE_TILES", words, &w));
     if (t->reduce_tiles == CLSORT_REDUCE_TILES_DEFAULT && w >= 0)
         t->reduce_tiles = w == 0 ? CLSORT_REDUCE_TILES_RAKING : CLSORT_REDUCE_TILES_REGISTERS;
     if ((int)t->reduce_tiles < 0 || t->reduce_tiles > CLSORT_REDUCE_TILES_REGISTERS)
@@ -4922,8 +4965,8 @@ static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tunin
         t->tree_walk = w == 0 ? CLSORT_TREE_WALK_BODY : CLSORT_TREE_WALK_GROUP;
     if ((int)t->tree_walk < 0 || t->tree_walk > CLSORT_TREE_WALK_GROUP)
         return clsort__bad_knob(ctx, "tuning.tree_walk", "must be a clsort_tree_walk value");
-    if (t->testing.tree_group_stack == 1 || t->testing.tree_group_stack > 2048)
-        return clsort__bad_knob(ctx, "tuning.testing.tree_group_stack", "must be 0 or 2 .. 2048");
+    if (ctx->testing.tree_group_stack == 1 || ctx->testing.tree_group_stack > 2048)
+        return clsort__bad_knob(ctx, "testing.tree_group_stack", "must be 0 or 2 .. 2048");
     return CLSORT_SUCCESS;
 }
 
@@ -4931,16 +4974,16 @@ static clsort_result clsort__resolve_tree_walk(clsort_context *ctx, clsort_tunin
  * CLSORT_CUDA_LIBRARY, the libcuda to open for the cubins (>>cubin), read
  * here like every other variable (libcuda itself is opened only when an
  * NVIDIA program is stored). */
-static clsort_result clsort__resolve_cubin(clsort_context *ctx, clsort_tuning *t)
+static clsort_result clsort__resolve_cubin(clsort_context *ctx)
 {
     const char *lib = clsort__env("CLSORT_CUDA_LIBRARY");
     int w;
     CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CUBIN", clsort__env_bits, &w));
-    if (t->testing.cache_ptx == 0 && w == 0) t->testing.cache_ptx = 1;
-    if (t->testing.cache_ptx != 0 && t->testing.cache_ptx != 1)
-        return clsort__bad_knob(ctx, "tuning.testing.cache_ptx", "must be 0 or 1");
-    if (t->testing.max_programs != 0 && (t->testing.max_programs < 8 || t->testing.max_programs > CLSORT__MAX_PROGRAMS))
-        return clsort__bad_knob(ctx, "tuning.testing.max_programs", "must be 0 or 8 .. 96");
+    if (ctx->testing.cache_ptx == 0 && w == 0) ctx->testing.cache_ptx = 1;
+    if (ctx->testing.cache_ptx != 0 && ctx->testing.cache_ptx != 1)
+        return clsort__bad_knob(ctx, "testing.cache_ptx", "must be 0 or 1");
+    if (ctx->testing.max_programs != 0 && (ctx->testing.max_programs < 8 || ctx->testing.max_programs > CLSORT__MAX_PROGRAMS))
+        return clsort__bad_knob(ctx, "testing.max_programs", "must be 0 or 8 .. 96");
     if (lib) {
         if (strlen(lib) >= sizeof ctx->cuda.lib_name)
             return clsort__bad_knob(ctx, "CLSORT_CUDA_LIBRARY", "longer than 255 characters");
@@ -5017,24 +5060,24 @@ static clsort_result clsort__resolve_reduce_groups(clsort_context *ctx, clsort_t
 
 /* CLSORT_LOOP_BUDGET="off" | N / loop_budget = 1 (none), N >= 256; 0: the
  * quirk table's (a test hook: clsort__loop_budget). */
-static clsort_result clsort__resolve_loop_budget(clsort_context *ctx, clsort_tuning *t)
+static clsort_result clsort__resolve_loop_budget(clsort_context *ctx)
 {
-    const char *knob = "tuning.testing.loop_budget";
-    if (t->testing.loop_budget == 0) {
+    const char *knob = "testing.loop_budget";
+    if (ctx->testing.loop_budget == 0) {
         const char *env = clsort__env("CLSORT_LOOP_BUDGET");
         unsigned v[1];
         int got;
         if (env && strcmp(env, "off") == 0) {
-            t->testing.loop_budget = 1;
+            ctx->testing.loop_budget = 1;
             return CLSORT_SUCCESS;
         }
         got = clsort__env_fields("CLSORT_LOOP_BUDGET", v, 1, NULL, 0);
         if (got == 0) return CLSORT_SUCCESS;
         if (got != 1) return clsort__bad_knob(ctx, "CLSORT_LOOP_BUDGET", "expected \"off\" or a number of passes >= 256");
-        t->testing.loop_budget = v[0];
+        ctx->testing.loop_budget = v[0];
         knob = "CLSORT_LOOP_BUDGET";
     }
-    if (t->testing.loop_budget != 1 && (t->testing.loop_budget < 256 || t->testing.loop_budget > 0xffffffffUL))
+    if (ctx->testing.loop_budget != 1 && (ctx->testing.loop_budget < 256 || ctx->testing.loop_budget > 0xffffffffUL))
         return clsort__bad_knob(ctx, knob, "must be 1 (none) or 256 .. 2^32 - 1 passes (0: the device's)");
     return CLSORT_SUCCESS;
 }
@@ -5044,15 +5087,15 @@ static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tu
     ctx->tuning = *asked;
     CLSORT__TRY(clsort__resolve_tile(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_onesweep(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_reverse(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_fallback(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_status32(ctx, &ctx->tuning));
+    CLSORT__TRY(clsort__resolve_reverse(ctx));
+    CLSORT__TRY(clsort__resolve_fallback(ctx));
+    CLSORT__TRY(clsort__resolve_status32(ctx));
     CLSORT__TRY(clsort__resolve_reduce_tiles(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_tree_walk(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_cubin(ctx, &ctx->tuning));
+    CLSORT__TRY(clsort__resolve_cubin(ctx));
     CLSORT__TRY(clsort__resolve_steps(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_reduce_groups(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_loop_budget(ctx, &ctx->tuning));
+    CLSORT__TRY(clsort__resolve_loop_budget(ctx));
     return clsort__resolve_nbody(ctx, &ctx->tuning);
 }
 
@@ -5896,7 +5939,7 @@ static clsort_result clsort__copy_words(clsort__chain *c, cl_mem src, cl_mem dst
     return clsort__run(c, p, words ? "copy_words" : "copy_bytes", &ka, (size_t)((count + p->wg - 1) / p->wg), p->wg);
 }
 
-/* >>radix --------------------------------------------------------------------
+/* >>sort --------------------------------------------------------------------
  * kernels/radix.cl (with common.cl and keys.cl). Classic passes: radix_count,
  * a scan of the digit counts, radix_reorder (GPUs) or radix_scatter (CPUs:
  * one work-item per tile). One-sweep passes (look-back path, NVIDIA sm_70+
@@ -6276,9 +6319,9 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
      * after a one-sweep pass only from CLSORT__FILL16_ONESWEEP_MIN keys */
     pl->fill16 = !pl->single && !pl->stream_size && width == 16 && pl->begin == 0 && pl->end == 16 && pl->passes == 2 &&
                  pl->pass_bits == 8 && pl->wg > 1 &&
-                 (!pl->onesweep || n >= CLSORT__FILL16_ONESWEEP_MIN || ctx->tuning.testing.fill16_any_size);
+                 (!pl->onesweep || n >= CLSORT__FILL16_ONESWEEP_MIN || ctx->testing.fill16_any_size);
     pl->stream_out = pl->onesweep && ctx->dev.nv_ptx && !pl->stream_size && (pl->key_size == 4 || pl->key_size == 8) &&
-                     (2 * n * pl->key_size > CLSORT__STREAM_OUT_MIN || ctx->tuning.testing.stream_out_any_size);
+                     (2 * n * pl->key_size > CLSORT__STREAM_OUT_MIN || ctx->testing.stream_out_any_size);
     tile = pl->wg * pl->items;
     pl->groups = (n + tile - 1) / tile;
     pl->counts = ((size_t)1 << pl->pass_bits) * pl->groups;
@@ -6312,7 +6355,7 @@ static const char *clsort__bits_type(size_t bytes)
 static void clsort__radix_request(clsort__request *rq, clsort_type type, size_t wg, size_t items)
 {
     const clsort__type_info *ti = &clsort__types[type];
-    clsort__request_init(rq, "radix", wg, items);
+    clsort__request_init(rq, "sort", wg, items);
     clsort__request_source(rq, "common.cl");
     clsort__request_source(rq, "keys.cl");
     clsort__request_source(rq, "radix.cl");
@@ -6339,7 +6382,7 @@ static clsort_result clsort__radix_program(clsort_context *ctx, const clsort__so
     if (pl->stream_out) clsort__request_option(&rq, " -DOS_STREAM_OUT");
     if (pl->onesweep)
         clsort__request_option(&rq, " -DONESWEEP%s%s", ctx->dev.nv_ptx ? " -DNV_PTX" : "",
-                               ctx->tuning.testing.reverse_tiles  ? " -DLB_FALLBACK -DLB_REVERSE"
+                               ctx->testing.reverse_tiles  ? " -DLB_FALLBACK -DLB_REVERSE"
                                : clsort__fallback_on(ctx) ? " -DLB_FALLBACK"
                                                           : "");
     return clsort__program_get(ctx, &rq, out);
@@ -6381,7 +6424,7 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
 }
 
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SORT). */
-static clsort_result clsort__radix_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+static clsort_result clsort__sort_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__sort_prepare(ctx, call->sort, n);
 }
@@ -7321,7 +7364,7 @@ CLSORT_API clsort_result clsort_bitonic_sort_host(clsort_context *ctx, clsort_ty
 
 /* >>binning ------------------------------------------------------------------
  * kernels/bin.cl (with common.cl): cell keys, cell offsets by binary search,
- * atomic counting; clsort_bin chains them with a radix sort (>>radix) and
+ * atomic counting; clsort_bin chains them with a radix sort (>>sort) and
  * gathers (>>gather). */
 
 static const char *const clsort__bin_slot_keys = "binning: unsorted keys";
@@ -7774,7 +7817,7 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
     return desc->attribute_count ? clsort__gather_program(ctx, &p) : CLSORT_SUCCESS;
 }
 
-/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BIN). */
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: BINNING). */
 static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__bin_prepare(ctx, call->bin, n);
@@ -9838,7 +9881,7 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
  * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
  * the tree's copy of a device count (tree_count), the box (tree_box_init,
  * tree_box_reduce, tree_box_final), Morton codes
- * (tree_keys), the radix sort with the permutation (>>radix), the points in
+ * (tree_keys), the radix sort with the permutation (>>sort), the points in
  * sorted order (tree_points), the radix tree (tree_build), the summaries
  * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
  * clsort_tree own their buffers; the N-body method builds into the context's
@@ -9972,10 +10015,10 @@ static clsort_result clsort__tree_program(clsort_context *ctx, unsigned dims, si
     if (clsort__loop_budget(ctx)) clsort__request_option(&rq, " -DTR_PIECES");
     /* the summaries' words in 64-bit pairs where int64 atomics allow: 10
      * atomics per node instead of 17 (tree.cl TR_WORDS64) */
-    if (ctx->dev.int64_atomics && !ctx->tuning.testing.status32) clsort__request_option(&rq, " -DTR_WORDS64");
+    if (ctx->dev.int64_atomics && !ctx->testing.status32) clsort__request_option(&rq, " -DTR_WORDS64");
     if (clsort__tree_group(ctx))
         clsort__request_option(&rq, " -DTR_GROUP -DGW=%u -DGW_STACK=%u", (unsigned)CLSORT__TREE_GROUP,
-                               ctx->tuning.testing.tree_group_stack ? ctx->tuning.testing.tree_group_stack
+                               ctx->testing.tree_group_stack ? ctx->testing.tree_group_stack
                                                                     : 32u * CLSORT__TREE_GROUP);
     return clsort__program_get(ctx, &rq, out);
 }
@@ -13975,7 +14018,7 @@ static int clsort__cubin_verify(clsort_context *ctx, cl_program built, const cha
 }
 
 /* What to store of a program just built from source with opts, whose
- * binary is bin: on NVIDIA (dev.cache_cubin, unless tuning.testing.cache_ptx) a
+ * binary is bin: on NVIDIA (dev.cache_cubin, unless testing.cache_ptx) a
  * PTX binary becomes a verified cubin, returned CLSORT_MALLOC'd with its
  * size; NULL = store bin as it is (why, when a cubin was tried, in the
  * cache warning). */
@@ -13988,7 +14031,7 @@ static unsigned char *clsort__cache_cubin(clsort_context *ctx, cl_program prog, 
     char names[1024];
     size_t nnames = 0;
     *out_len = 0;
-    if (!ctx->dev.cache_cubin || ctx->tuning.testing.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
+    if (!ctx->dev.cache_cubin || ctx->testing.cache_ptx || !clsort__is_ptx(bin, len)) return NULL;
     if (clsort__cuda_ready(ctx)) {
         cu->why[0] = '\0';
         if (!clsort__program_kernel_names(ctx, prog, &nnames, names, sizeof names))

@@ -5,9 +5,9 @@
  *   build/bench --list [SUITE...] [--filter REGEX]      the rows, without running
  *
  * Suites, one per family of the registry, in the family order (default:
- * every suite but nbody): scan, pack, gather, sort, bitonic, bin, reduce,
- * nbody (all-pairs N-body; its sizes are log2 N, so it runs on its own),
- * tree, select. A family without a suite and a row stops the driver at start
+ * every suite but nbody), each named as its family: scan, split, gather,
+ * sort, bitonic, binning, reduce, nbody (all-pairs N-body; its sizes are
+ * log2 N, so it runs on its own), tree, select. A family without a suite and a row stops the driver at start
  * (--list says which). Every suite but nbody has the "copy" row, the device's
  * practical bandwidth (clEnqueueCopyBuffer of the same bytes): the byte floor
  * that bench/table.py sets each row against. --filter keeps the rows whose
@@ -81,9 +81,9 @@ static uint32_t rnd(unsigned long long *state)
 /* ---- suites and rows ---- */
 
 enum {
-    S_SCAN = 1u << 0, S_PACK = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BIN = 1u << 4, S_BITONIC = 1u << 5,
+    S_SCAN = 1u << 0, S_SPLIT = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BINNING = 1u << 4, S_BITONIC = 1u << 5,
     S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9,
-    S_ARRAYS = S_SCAN | S_PACK | S_SORT | S_GATHER | S_BIN | S_BITONIC | S_REDUCE | S_TREE |
+    S_ARRAYS = S_SCAN | S_SPLIT | S_SORT | S_GATHER | S_BINNING | S_BITONIC | S_REDUCE | S_TREE |
                S_SELECT /* sizes are element counts */
 };
 
@@ -91,26 +91,35 @@ enum {
 #define NO_FAMILY CLSORT_FAMILY_COUNT
 
 /* One suite per family of the registry (CLSORT_FAMILIES; every family has
- * one, with a row: family_coverage checks it at start), in the family order. */
+ * one, with a row: family_coverage checks it at start), in the family order;
+ * a family's suite is named as the family (clsort_family_name). */
 static const struct suite {
-    const char *name;
     unsigned mask;
     clsort_family family;
     const char *what;
 } suites[] = {
-    {"scan", S_SCAN, CLSORT_FAMILY_SCAN, "exclusive and inclusive scans of u32, f32, u64"},
-    {"pack", S_PACK, CLSORT_FAMILY_SPLIT, "enumerate, pack (stream compaction, keys and values), split"},
-    {"gather", S_GATHER, CLSORT_FAMILY_GATHER, "gather of float4 records by a permutation"},
-    {"sort", S_SORT, CLSORT_FAMILY_RADIX,
-     "radix sort: key widths 8-64 bits, bit ranges, values, the permutation, caller scratch"},
-    {"bitonic", S_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic sort: 1024-key segments, one array, variable segments"},
-    {"bin", S_BIN, CLSORT_FAMILY_BINNING, "particle binning: cell keys, sort, offsets, one float4 array reordered"},
-    {"reduce", S_REDUCE, CLSORT_FAMILY_REDUCE, "reduce, segmented scans and reduce, the by-key family, histogram"},
-    {"nbody", S_NBODY, CLSORT_FAMILY_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
-    {"tree", S_TREE, CLSORT_FAMILY_TREE, "radix tree build over float4 points (codes, sort, nodes, summaries)"},
-    {"select", S_SELECT, CLSORT_FAMILY_SELECT, "select_if: stable compaction by a comparison, keys and values"},
-    {"all", S_ARRAYS, NO_FAMILY, "every suite but nbody (the default)"},
+    {S_SCAN, CLSORT_FAMILY_SCAN, "exclusive and inclusive scans of u32, f32, u64"},
+    {S_SPLIT, CLSORT_FAMILY_SPLIT, "enumerate, pack (stream compaction, keys and values), split"},
+    {S_GATHER, CLSORT_FAMILY_GATHER, "gather of float4 records by a permutation"},
+    {S_SORT, CLSORT_FAMILY_SORT, "radix sort: key widths 8-64 bits, bit ranges, values, the permutation, caller scratch"},
+    {S_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic sort: 1024-key segments, one array, variable segments"},
+    {S_BINNING, CLSORT_FAMILY_BINNING, "particle binning: cell keys, sort, offsets, one float4 array reordered"},
+    {S_REDUCE, CLSORT_FAMILY_REDUCE, "reduce, segmented scans and reduce, the by-key family, histogram"},
+    {S_NBODY, CLSORT_FAMILY_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
+    {S_TREE, CLSORT_FAMILY_TREE, "radix tree build over float4 points (codes, sort, nodes, summaries)"},
+    {S_SELECT, CLSORT_FAMILY_SELECT, "select_if: stable compaction by a comparison, keys and values"},
+    {S_ARRAYS, NO_FAMILY, "every suite but nbody (the default)"},
 };
+#define SUITE_COUNT (sizeof suites / sizeof suites[0])
+
+/* A suite's name: its family's, or "all". */
+static const char *suite_name(size_t s)
+{
+    return suites[s].family == NO_FAMILY ? "all" : clsort_family_name(suites[s].family);
+}
+
+/* Older suite names, refused with the new one. */
+static const struct { const char *name, *now; } suite_renamed[] = {{"pack", "split"}, {"bin", "binning"}};
 
 typedef enum {
     OP_COPY, OP_SCAN_U32, OP_SCAN_U32_INCL, OP_SCAN_F32, OP_SCAN_U64, OP_ENUMERATE, OP_PACK, OP_PACK_KV, OP_SPLIT,
@@ -134,30 +143,30 @@ static const struct row {
     {"scan", "u32_inclusive", S_SCAN, CLSORT_FAMILY_SCAN},
     {"scan", "f32_exclusive", S_SCAN, CLSORT_FAMILY_SCAN},
     {"scan", "u64_exclusive", S_SCAN, CLSORT_FAMILY_SCAN},
-    {"enumerate", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
-    {"pack", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
-    {"pack", "u32_u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
-    {"split", "u32_flags_half", S_PACK, CLSORT_FAMILY_SPLIT},
-    {"split", "u32_key_bit", S_PACK, CLSORT_FAMILY_SPLIT},
-    {"sort", "u32_keys", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_u32_pairs", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_16bit", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_10bit", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u64_keys", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_permutation", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_caller_temp", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_10bit_1pass", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u8_keys", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u16_keys", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_16byte_values", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_device_count", S_SORT, CLSORT_FAMILY_RADIX}, /* u32_keys with n from a device buffer (DEVICE COUNTS) */
-    {"sort", "u32_u32_pairs_device_count", S_SORT, CLSORT_FAMILY_RADIX},
-    {"sort", "u32_keys_device_count_half", S_SORT, CLSORT_FAMILY_RADIX}, /* capacity n, count n/2: the idle tiles' cost */
+    {"enumerate", "u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},
+    {"pack", "u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},
+    {"pack", "u32_u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},
+    {"split", "u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},
+    {"split", "u32_key_bit", S_SPLIT, CLSORT_FAMILY_SPLIT},
+    {"sort", "u32_keys", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_u32_pairs", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_16bit", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_10bit", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u64_keys", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_permutation", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_caller_temp", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_10bit_1pass", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u8_keys", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u16_keys", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_16byte_values", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_device_count", S_SORT, CLSORT_FAMILY_SORT}, /* u32_keys with n from a device buffer (DEVICE COUNTS) */
+    {"sort", "u32_u32_pairs_device_count", S_SORT, CLSORT_FAMILY_SORT},
+    {"sort", "u32_keys_device_count_half", S_SORT, CLSORT_FAMILY_SORT}, /* capacity n, count n/2: the idle tiles' cost */
     {"gather", "f4_cell_permutation", S_GATHER, CLSORT_FAMILY_GATHER},
-    {"bin", "sort10_perm_gather_f4", S_BIN, CLSORT_FAMILY_BINNING},
-    {"bin", "32x32_sort_f4", S_BIN, CLSORT_FAMILY_BINNING},
-    {"bin", "32x32_sort_1pass_f4", S_BIN, CLSORT_FAMILY_BINNING},
-    {"bin", "32x32_atomic_f4", S_BIN, CLSORT_FAMILY_BINNING},
+    {"bin", "sort10_perm_gather_f4", S_BINNING, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_sort_f4", S_BINNING, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_sort_1pass_f4", S_BINNING, CLSORT_FAMILY_BINNING},
+    {"bin", "32x32_atomic_f4", S_BINNING, CLSORT_FAMILY_BINNING},
     {"bitonic_seg1024", "u32_keys_1024_segments", S_BITONIC, CLSORT_FAMILY_BITONIC},
     {"bitonic_u32", "u32_keys", S_BITONIC, CLSORT_FAMILY_BITONIC},
     {"bitonic_var", "u32_keys_segments_0_to_2047_device_offsets", S_BITONIC, CLSORT_FAMILY_BITONIC},
@@ -200,19 +209,19 @@ static const char *family_coverage(char *why, size_t size)
     size_t s;
     int f, op;
     for (f = 0; f < CLSORT_FAMILY_COUNT; ++f) {
-        for (s = 0; s < sizeof suites / sizeof suites[0] && suites[s].family != (clsort_family)f; ++s) continue;
-        if (s == sizeof suites / sizeof suites[0] || family_rows((clsort_family)f) == 0) {
+        for (s = 0; s < SUITE_COUNT && suites[s].family != (clsort_family)f; ++s) continue;
+        if (s == SUITE_COUNT || family_rows((clsort_family)f) == 0) {
             snprintf(why, size, "the family %s has no %s", clsort_family_name((clsort_family)f),
-                     s == sizeof suites / sizeof suites[0] ? "suite" : "row");
+                     s == SUITE_COUNT ? "suite" : "row");
             return why;
         }
     }
     for (op = 0; op < OP_COUNT; ++op)
-        for (s = 0; s < sizeof suites / sizeof suites[0]; ++s)
+        for (s = 0; s < SUITE_COUNT; ++s)
             if ((rows[op].suites & suites[s].mask) && suites[s].family != NO_FAMILY && rows[op].family != NO_FAMILY &&
                 suites[s].family != rows[op].family) {
                 snprintf(why, size, "the row %s/%s is in the suite %s of another family", rows[op].primitive,
-                         rows[op].variant, suites[s].name);
+                         rows[op].variant, suite_name(s));
                 return why;
             }
     return NULL;
@@ -832,11 +841,10 @@ static void list_rows(const selection *sel)
     int op, v;
     char why[160];
     const char *problem = family_coverage(why, sizeof why);
-    printf("suites [family, rows]:\n");
-    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s)
-        if (suites[s].family == NO_FAMILY) printf("  %-8s %s\n", suites[s].name, suites[s].what);
-        else printf("  %-8s [%s, %d] %s\n", suites[s].name, clsort_family_name(suites[s].family),
-                    family_rows(suites[s].family), suites[s].what);
+    printf("suites [rows] (a family's suite is named as the family):\n");
+    for (s = 0; s < SUITE_COUNT; ++s)
+        if (suites[s].family == NO_FAMILY) printf("  %-8s %s\n", suite_name(s), suites[s].what);
+        else printf("  %-8s [%d] %s\n", suite_name(s), family_rows(suites[s].family), suites[s].what);
     printf("families: %s\n", problem ? problem : "every family of the registry has a suite and a row");
     printf("rows (primitive/variant):\n");
     for (op = 0; op < OP_COUNT; ++op)
@@ -851,7 +859,7 @@ static int usage(const char *why)
     size_t s;
     fprintf(stderr, "bench: %s\nusage: build/bench [--list] [SUITE...] [LOG2N...] [--filter REGEX] [--runs N] [--no-host]\n"
                     "suites:", why);
-    for (s = 0; s < sizeof suites / sizeof suites[0]; ++s) fprintf(stderr, " %s", suites[s].name);
+    for (s = 0; s < SUITE_COUNT; ++s) fprintf(stderr, " %s", suite_name(s));
     fprintf(stderr, "\n");
     return 2;
 }
@@ -885,8 +893,16 @@ int main(int argc, char **argv)
             if (sizes[ns] < 1 || sizes[ns] > 34) return usage("sizes are log2 n, 1 to 34");
             ++ns;
         } else {
-            for (s = 0; s < sizeof suites / sizeof suites[0] && strcmp(a, suites[s].name) != 0; ++s) continue;
-            if (s == sizeof suites / sizeof suites[0]) return usage("unknown suite or option");
+            for (s = 0; s < SUITE_COUNT && strcmp(a, suite_name(s)) != 0; ++s) continue;
+            if (s == SUITE_COUNT) {
+                size_t r;
+                for (r = 0; r < sizeof suite_renamed / sizeof suite_renamed[0]; ++r)
+                    if (strcmp(a, suite_renamed[r].name) == 0) {
+                        snprintf(why, sizeof why, "the suite %s is now named %s", a, suite_renamed[r].now);
+                        return usage(why);
+                    }
+                return usage("unknown suite or option");
+            }
             sel.suites |= suites[s].mask;
         }
     }

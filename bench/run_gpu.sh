@@ -9,11 +9,14 @@
 #       build/ is ignored by git: carry build/gpu to the GPU machine.
 #   sh bench/run_gpu.sh SUITE...              on the GPU machine (or any OpenCL machine)
 #   sh bench/run_gpu.sh before-after OLDREV   OLDREV's bench against this tree's, interleaved
+#   sh bench/run_gpu.sh check                 every suite list against clsort.h's registry (make test)
 #
-# Suites: scan pack sort gather bin bitonic reduce select nbody tree coldstart sass
-# mpi peers large tests, and figures (every suite whose figures README.md and
-# RESULTS.md quote: scan pack sort gather bin bitonic reduce select nbody
-# tree peers); large and tests run the test programs that need the device. A suite
+# Suites: one per family of clsort.h's registry (CLSORT_FAMILIES, named as
+# the family: scan split gather sort bitonic binning reduce nbody tree select),
+# then coldstart sass mpi peers large tests; figures is every family's suite
+# and peers (the figures README.md and RESULTS.md quote). sass lists the
+# machine code of the sort's one-sweep pass beside CUB's; large and tests run
+# the test programs that need the device. A suite
 # runs clsort's program and, where nvcc is there, its CUDA peers in the same
 # command (bench/peers/: built here with nvcc), so each ratio comes from one
 # run on one card.
@@ -40,7 +43,12 @@ GPU=build/gpu
 DRY=${RUN_GPU_DRY:-0}
 RUNS=${RUN_GPU_RUNS:-11}
 SIZES=${RUN_GPU_SIZES:-}
-FIGURES="scan pack sort gather bin bitonic reduce select nbody tree peers"
+# The families, in the family order: the names of the rows X(ID, name,
+# PREPARE) of clsort.h's CLSORT_FAMILIES (as the Makefile reads them). Each
+# has its suite_<name> below (checked before anything runs).
+FAMILIES=$(sed -n '/^#define CLSORT_FAMILIES(X)/,/^$/p' clsort.h | sed -n 's/^ *X.[A-Z_0-9]*, *\([a-z_0-9]*\),.*/\1/p' | tr '\n' ' ')
+OTHER_SUITES="coldstart sass mpi peers large tests"
+FIGURES="$FAMILIES peers"
 DEBS_OPENCL="ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo"
 DEBS_MPI="mpich libmpich12 libmpich-dev libhwloc15 libslurm38 libucx0 libnuma1"
 DEBS_BOOST="libboost1.74-dev"
@@ -269,14 +277,14 @@ bench_rows() { # bench_rows SUITE SIZE...: clsort's driver, one suite
 }
 
 suite_scan() { bench_rows scan 20 24 28; peer cub_bench 180 build/cub_bench $(sizes 20 24 28); }
-suite_pack() { bench_rows pack 20 24 28; peer cub_bench 180 build/cub_bench $(sizes 20 24 28); }
+suite_split() { bench_rows split 20 24 28; peer cub_bench 180 build/cub_bench $(sizes 20 24 28); }
 suite_sort() {
     bench_rows sort 20 24 28
     peer cub_bench 180 build/cub_bench $(sizes 20 24 28)
     peer cub_sort_narrow 120 build/cub_sort_narrow $(sizes 20 24 28)
 }
 suite_gather() { bench_rows gather 20 23 24; peer cub_pic 120 build/cub_pic $(sizes 20 23 24); }
-suite_bin() { bench_rows bin 20 23 24; peer cub_pic 120 build/cub_pic $(sizes 20 23 24); }
+suite_binning() { bench_rows binning 20 23 24; peer cub_pic 120 build/cub_pic $(sizes 20 23 24); }
 suite_bitonic() {
     bench_rows bitonic 20 24 28
     peer cub_blockseg 180 build/cub_blockseg $(sizes 20 24 28)
@@ -318,7 +326,10 @@ suite_coldstart() {
 # (NVIDIA): a u32 keys sort at 2^24 stores its programs as cubins (the
 # program cache with CLSORT_CACHE_WHEN=build), cuobjdump lists them and the
 # CUB peer's onesweep kernels, bench/tools/sass_stats.py counts each kernel's
-# instructions by class and keeps the listings.
+# instructions by class (sass_stats.md, with the register and memory counts,
+# in the result folder). The listings themselves are not results: they go to
+# build/sass/<folder>/ (and $OUT/sass/<folder>/ when $OUT is set), made again
+# on demand by this suite; RESULTS.md keeps what was read in them.
 suite_sass() {
     command -v cuobjdump > /dev/null 2>&1 || { say "   (no cuobjdump: skipped)" | tee -a "$DIR/manifest.txt"; return 0; }
     cache=/tmp/clsort-sass-cache
@@ -335,14 +346,18 @@ suite_sass() {
         cuobjdump -res-usage "$c" >> "$DIR/clsort_resources.txt" 2>> "$DIR/stderr.txt"
     done
     rm -f "$DIR"/*.cubin
-    python3 bench/tools/sass_stats.py 'radix' --keep "$DIR/clsort" < "$DIR/clsort.sass" > "$DIR/sass_stats.md"
+    listings=build/sass/$(basename "$DIR")
+    mkdir -p "$listings"
+    python3 bench/tools/sass_stats.py 'radix' --keep "$listings/clsort" < "$DIR/clsort.sass" > "$DIR/sass_stats.md"
     if peer_built cub_bench; then
         cuobjdump -sass build/cub_bench 2>> "$DIR/stderr.txt" |
-            python3 bench/tools/sass_stats.py 'Onesweep|Histogram' --keep "$DIR/cub" >> "$DIR/sass_stats.md"
+            python3 bench/tools/sass_stats.py 'Onesweep|Histogram' --keep "$listings/cub" >> "$DIR/sass_stats.md"
         cuobjdump -res-usage build/cub_bench 2>> "$DIR/stderr.txt" | grep -A1 -E 'Onesweep|Histogram' \
             > "$DIR/cub_resources.txt"
     fi
     rm -f "$DIR/clsort.sass"
+    say "  listings: $listings (not kept in the result folder)" >> "$DIR/manifest.txt"
+    if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then mkdir -p "$OUT/sass" && cp -r "$listings" "$OUT/sass/"; fi
 }
 # The distributed sort (bench/mpi_bench.c): one rank per GPU (at least 1),
 # then 2 ranks; MPICH from build/gpu/root.
@@ -392,11 +407,24 @@ pack() {
     [ "$DRY" = 1 ] || for d in $RESULT_DIRS; do python3 bench/table.py "$d" 2>&1; done > "$OUT/tables.md"
 }
 
+# check_suites: every family of the registry has its suite function.
+check_suites() {
+    [ -n "$FAMILIES" ] || die "no family found in clsort.h's CLSORT_FAMILIES block"
+    for f in $FAMILIES $OTHER_SUITES; do
+        command -v "suite_$f" > /dev/null 2>&1 || die "the suite $f has no suite_$f here"
+    done
+}
+
 run_suite() {
     s=$1
-    case " scan pack sort gather bin bitonic reduce select nbody tree coldstart sass mpi peers large tests " in
+    case " $FAMILIES $OTHER_SUITES " in
         *" $s "*) ;;
-        *) die "unknown suite: $s" ;;
+        *)
+            case $s in # older names
+                pack) die "the suite pack is now named split" ;;
+                bin) die "the suite bin is now named binning" ;;
+            esac
+            die "unknown suite: $s (suites: $FAMILIES $OTHER_SUITES figures)" ;;
     esac
     new_dir "$s"
     "suite_$s"
@@ -435,7 +463,12 @@ before_after() {
 # ---- main ----
 
 ARGS="$*"
-[ $# -gt 0 ] || die "usage: sh bench/run_gpu.sh fetch [OLDREV...] | SUITE... | figures | before-after OLDREV"
+check_suites
+[ $# -gt 0 ] || die "usage: sh bench/run_gpu.sh fetch [OLDREV...] | SUITE... | figures | before-after OLDREV | check"
+if [ "$1" = check ]; then # make test: the suite lists against the registry, nothing run
+    say "run_gpu: suites $FAMILIES(one per family of CLSORT_FAMILIES) and $OTHER_SUITES: each has its function"
+    exit 0
+fi
 if [ "$1" = fetch ]; then
     shift
     fetch "$@"

@@ -11,6 +11,7 @@ folders (bench/results/<date>-<device>-<suite>/, written by bench/run_gpu.sh).
                                  different settings), G items/s, and each / the best peer
   table.py chart DIR... > bench/chart.svg
                                  clsort's speed relative to the best CUB configuration
+  table.py check                 every row its maps name is a row of bench/bench.c (make test)
 
 A folder holds clsort's JSON lines (clsort.jsonl: bench/bench.c; tree.jsonl:
 bench/tree_bench.c), the peers' lines ("name n median_ms ..." in <peer>.txt;
@@ -92,6 +93,32 @@ BYTES = {
     ("select", "u32_greater_half"): 6, ("select", "u32_u32_greater_half"): 12,
 }
 FLOPS_PER_INTERACTION = 20
+
+
+def driver_rows(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench.c")):
+    """The rows of bench/bench.c (its rows[] table and nbody_variants[]): (primitive, variant) pairs.
+    bench.c checks its suites and rows against clsort.h's family registry at start."""
+    src = open(path).read()
+    rows = set(re.findall(r'^\s*\{"(\w+)", "(\w+)", S_\w+', src, re.M))
+    m = re.search(r"nbody_variants\[\] = \{([^}]*)\}", src)
+    rows |= {("nbody", v) for v in re.findall(r'"(\w+)"', m.group(1) if m else "")}
+    return rows
+
+
+def check():
+    """Every key of PEERS, BYTES and CHART_ROWS is a row of the driver (a renamed or removed row
+    fails here, not silently in a table); prints "N passed, N failed"."""
+    rows = driver_rows()
+    keys = [("PEERS", k) for k in PEERS] + [("BYTES", k) for k in BYTES] + [("CHART_ROWS", r[1]) for r in CHART_ROWS]
+    bad = [(m, k) for m, k in keys if k not in rows]
+    for m, k in bad:
+        print("table.py: %s names %s/%s, which bench/bench.c has no row for" % (m, k[0], k[1]))
+    if not rows:
+        bad.append(("rows", None))
+        print("table.py: no row found in bench/bench.c")
+    print("table.py check: %d keys of PEERS, BYTES and CHART_ROWS against %d driver rows" % (len(keys), len(rows)))
+    print("%d passed, %d failed" % (len(keys) - len(bad), len(bad)))
+    return 1 if bad else 0
 FP32_PEAK = {"H100": 64.5e12}  # clpeak through NVIDIA's OpenCL on the H100 (bench/RESULTS.md, N-body)
 
 SKIP_TXT = {"manifest.txt", "stderr.txt"}
@@ -409,6 +436,8 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__)
         return 0 if len(argv) >= 2 else 2
+    if argv[1] == "check":
+        return check()
     if argv[1] == "before-after":
         print(before_after(argv[2]))
     elif argv[1] == "variants":

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime (the progress lines) */
 #endif
 #define CLSORT_IMPLEMENTATION
+#define CLSORT_TESTING /* clsort_test_hooks, clsort_create_testing */
 #include "clsort.h"
 
 #include <ctype.h>
@@ -183,7 +184,8 @@ static int message_ok(const char *msg)
 /* A context on cs's OpenCL context, device and queue whose kernels use the
  * tuning t (clsort_context_desc.tuning: the tests never touch the
  * environment); NULL (and a failed check) when the create fails. */
-static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
+static clsort_context *tuned_context_hooks(clsort_context *cs, const clsort_tuning *t, const clsort_test_hooks *h,
+                                           const char *what)
 {
     clsort_context_desc d;
     clsort_context *out = NULL;
@@ -194,13 +196,18 @@ static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t,
     d.queue = clsort_cl_queue(cs);
     d.path = clsort_context_path(cs);
     d.tuning = *t;
-    r = clsort_create(&out, &d);
+    r = clsort_create_testing(&out, &d, h);
     if (r != CLSORT_SUCCESS) {
         check(0, what, 0, clsort_last_error(out), 0, 0, r);
         clsort_destroy(out);
         return NULL;
     }
     return out;
+}
+
+static clsort_context *tuned_context(clsort_context *cs, const clsort_tuning *t, const char *what)
+{
+    return tuned_context_hooks(cs, t, NULL, what);
 }
 
 /* The program cache's callbacks with nothing stored: every program a
@@ -218,22 +225,24 @@ static int counting_drop_blob(void *user, const char *key, const void *data, siz
 
 /* A context on cs's OpenCL context, device and queue, on path, whose cache
  * stores nothing (so its stats count every program it makes), with
- * tuning.testing.loop_budget = loop_budget (0: the device's); NULL (and a
+ * the test hook loop_budget = loop_budget (0: the device's); NULL (and a
  * failed check named what) when the create fails. */
 static clsort_context *counting_context(clsort_context *cs, clsort_path path, unsigned long loop_budget,
                                         const char *what)
 {
     clsort_context_desc d;
+    clsort_test_hooks h;
     clsort_context *out = NULL;
     memset(&d, 0, sizeof d);
+    memset(&h, 0, sizeof h);
     d.context = clsort_cl_context(cs);
     d.device = clsort_cl_device(cs);
     d.queue = clsort_cl_queue(cs);
     d.path = path;
     d.cache_load = counting_no_blob;
     d.cache_store = counting_drop_blob;
-    d.tuning.testing.loop_budget = loop_budget;
-    if (clsort_create(&out, &d) != CLSORT_SUCCESS) {
+    h.loop_budget = loop_budget;
+    if (clsort_create_testing(&out, &d, &h) != CLSORT_SUCCESS) {
         check(0, what, 0, clsort_last_error(out), 0, 0, 0);
         clsort_destroy(out);
         return NULL;

@@ -2,7 +2,7 @@
 # make oclgrind's units, one per line, for its xargs: every part of
 # test_clsort on each path it has cases on at --tiny (PART-portable,
 # PART-lookback; a part whose cases make their own contexts, budget and
-# stress, as PART), and the radix types case with CLSORT_TILE=4:1024 on each
+# stress, as PART), and the sort types case with CLSORT_TILE=4:1024 on each
 # path (tile4-portable, tile4-lookback). Each unit is a process of its own,
 # so that a part's two paths can run on the two cores at once.
 # The units named after the program come first, in that order (the longest:
@@ -27,7 +27,7 @@ all=$("$prog" --tiny --list | awk '
       if (own[q]) print q
       if (p[q]) print q "-portable"
       if (l[q]) print q "-lookback"
-      if (q == "radix") print "tile4-portable\ntile4-lookback"
+      if (q == "sort") print "tile4-portable\ntile4-lookback"
     }
   }')
 [ -n "$all" ] || { echo "oclgrind_units.sh: no unit in $prog --tiny --list" >&2; exit 1; }

@@ -192,7 +192,7 @@ static void test_host_level(clsort_context *cs)
 
 static const char *const ht_names[CLSORT_TYPE_COUNT] = {"u32", "i32", "f32", "u64", "i64", "f64",
                                                         "u8",  "i8",  "u16", "i16"};
-/* The documented order of keys of type ref.t: test_radix.c's cmp_numeric,
+/* The documented order of keys of type ref.t: test_sort.c's cmp_numeric,
  * written from the numbers rather than from the library's bit image
  * (integers numerically; floats -inf .. -0, +0 .. +inf, then the NaNs with
  * the sign bit clear, then those with it set, each by bit pattern). */
@@ -391,7 +391,8 @@ static void test_host_types_conflict(clsort_context *cs)
 
 /* A context with tuning t on cs's handles must be refused at create with a
  * message naming knob (row i of a table of bad values). */
-static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, const char *knob, size_t i)
+static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, const clsort_test_hooks *h,
+                                  const char *knob, size_t i)
 {
     clsort_context_desc td;
     clsort_context *tc = NULL;
@@ -401,7 +402,7 @@ static void expect_tuning_refused(clsort_context *cs, const clsort_tuning *t, co
     td.device = clsort_cl_device(cs);
     td.tuning = *t;
     snprintf(what, sizeof what, "invalid tuning %lu (%s) refused at create", (unsigned long)i, knob);
-    check(clsort_create(&tc, &td) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), knob), what, 0,
+    check(clsort_create_testing(&tc, &td, h) == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(tc), knob), what, 0,
           clsort_last_error(tc), 0, 0, 0);
     clsort_destroy(tc);
 }
@@ -582,7 +583,9 @@ static void test_contexts(clsort_context *cs, int tiny)
         size_t i;
         for (i = 0; i < sizeof bad_t / sizeof bad_t[0]; ++i) {
             clsort_tuning t;
+            clsort_test_hooks h;
             memset(&t, 0, sizeof t);
+            memset(&h, 0, sizeof h);
             t.tile_wg = bad_t[i].wg;
             t.tile_items = bad_t[i].items;
             t.bitonic_steps = bad_t[i].steps;
@@ -592,8 +595,8 @@ static void test_contexts(clsort_context *cs, int tiny)
             t.nbody_flags = bad_t[i].nflags;
             t.onesweep = (clsort_onesweep)bad_t[i].onesweep;
             t.reduce_tiles = (clsort_reduce_tiles)bad_t[i].rbk;
-            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) t.testing.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
-            expect_tuning_refused(cs, &t, bad_t[i].knob, i);
+            if (i + 2 >= sizeof bad_t / sizeof bad_t[0]) h.max_programs = bad_max_programs[i + 2 - sizeof bad_t / sizeof bad_t[0]];
+            expect_tuning_refused(cs, &t, &h, bad_t[i].knob, i);
         }
     }
     { /* the Barnes-Hut walk and its stack hook: out of range is refused at create, naming the knob */
@@ -602,10 +605,12 @@ static void test_contexts(clsort_context *cs, int tiny)
         size_t i;
         for (i = 0; i < sizeof bad_w / sizeof bad_w[0]; ++i) {
             clsort_tuning t;
+            clsort_test_hooks h;
             memset(&t, 0, sizeof t);
+            memset(&h, 0, sizeof h);
             t.tree_walk = (clsort_tree_walk)bad_w[i].walk;
-            t.testing.tree_group_stack = bad_w[i].stack;
-            expect_tuning_refused(cs, &t, bad_w[i].knob, i);
+            h.tree_group_stack = bad_w[i].stack;
+            expect_tuning_refused(cs, &t, &h, bad_w[i].knob, i);
         }
     }
     memset(&d, 0, sizeof d);
@@ -1563,7 +1568,7 @@ static void api_device_count_refusals(const test_env *e) { test_device_count_ref
  * single-tile sort or multi-level passes), in a fresh context on the part's
  * path whose cache callbacks store nothing, so that clsort_cache_stats counts
  * every program made; the rows marked `budget` run under a loop budget
- * (tuning.testing.loop_budget, as on llvmpipe), where some calls take other
+ * (the test hook loop_budget, as on llvmpipe), where some calls take other
  * kernels. Only the program counts are checked here: each family's part
  * checks the results. */
 enum {
@@ -1597,14 +1602,14 @@ static const prep_row prep_rows[PR_ROWS] = {
     {PR_GATHER_1, CLSORT_FAMILY_GATHER, "gather 1-byte", 5000, 0},
     {PR_GATHER_12, CLSORT_FAMILY_GATHER, "gather 12-byte", 5000, 0},
     {PR_GATHER_32, CLSORT_FAMILY_GATHER, "gather 32-byte", 5000, 0},
-    {PR_SORT_SINGLE, CLSORT_FAMILY_RADIX, "sort u32, one tile (host)", 100, 0},
-    {PR_SORT_KEYS, CLSORT_FAMILY_RADIX, "sort u32 (host)", 100000, 0},
-    {PR_SORT_U8, CLSORT_FAMILY_RADIX, "sort u8 keys", 5000, 0},
-    {PR_SORT_U16, CLSORT_FAMILY_RADIX, "sort u16 keys", 5000, 0},
-    {PR_SORT_PAIRS_I64, CLSORT_FAMILY_RADIX, "sort i64 descending, 8-byte values (host)", 5000, 0},
-    {PR_SORT_PERM_VALUES, CLSORT_FAMILY_RADIX, "sort f32, permutation and 16-byte values in place", 5000, 0},
-    {PR_SORT_IN_PLACE_ODD, CLSORT_FAMILY_RADIX, "sort 24 bits in place (3 passes), 2-byte values", 5000, 0},
-    {PR_SORT_BUDGET, CLSORT_FAMILY_RADIX, "sort u32 pairs under a loop budget", 100000, 1},
+    {PR_SORT_SINGLE, CLSORT_FAMILY_SORT, "sort u32, one tile (host)", 100, 0},
+    {PR_SORT_KEYS, CLSORT_FAMILY_SORT, "sort u32 (host)", 100000, 0},
+    {PR_SORT_U8, CLSORT_FAMILY_SORT, "sort u8 keys", 5000, 0},
+    {PR_SORT_U16, CLSORT_FAMILY_SORT, "sort u16 keys", 5000, 0},
+    {PR_SORT_PAIRS_I64, CLSORT_FAMILY_SORT, "sort i64 descending, 8-byte values (host)", 5000, 0},
+    {PR_SORT_PERM_VALUES, CLSORT_FAMILY_SORT, "sort f32, permutation and 16-byte values in place", 5000, 0},
+    {PR_SORT_IN_PLACE_ODD, CLSORT_FAMILY_SORT, "sort 24 bits in place (3 passes), 2-byte values", 5000, 0},
+    {PR_SORT_BUDGET, CLSORT_FAMILY_SORT, "sort u32 pairs under a loop budget", 100000, 1},
     {PR_BITONIC, CLSORT_FAMILY_BITONIC, "bitonic f32 (host)", 5000, 0},
     {PR_BITONIC_VALUES_PERM, CLSORT_FAMILY_BITONIC, "bitonic u64, 8-byte values and permutation", 5000, 0},
     {PR_BITONIC_HOST_OFFSETS, CLSORT_FAMILY_BITONIC, "bitonic i32, host segment offsets", 5000, 0},
@@ -1823,7 +1828,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     case PR_BIN_SORT:
     case PR_BIN_ATOMIC:
     case PR_CELLS:
-        call.op = CLSORT_PREPARE_BIN, call.bin = &bnd;
+        call.op = CLSORT_PREPARE_BINNING, call.bin = &bnd;
         bnd.grid.dims = 3, bnd.grid.stride = 16, bnd.grid.order = CLSORT_CELL_MORTON;
         for (k = 0; k < 3; ++k) bnd.grid.cells[k] = 16, bnd.grid.cell_size[k] = 1.0f / 16;
         bnd.method = row->id == PR_BIN_ATOMIC ? CLSORT_BIN_ATOMIC : CLSORT_BIN_SORT;

@@ -467,7 +467,7 @@ static void bin_offsets(const test_env *e)
 
 static void bin_arguments(const test_env *e) { test_bin_arguments(e->cs); }
 
-/* clsort_prepare(CLSORT_PREPARE_BIN) builds every program the clsort_bin
+/* clsort_prepare(CLSORT_PREPARE_BINNING) builds every program the clsort_bin
  * it describes needs: after it, the call builds nothing. Both methods, with
  * 4-, 12- and 16-byte attributes (apart and in place), cell offsets or
  * none, each in a fresh context (its program count starts at 0). */
@@ -510,7 +510,7 @@ static void bin_prepare_covers(const test_env *e)
                 bd.attributes = a < 0 ? NULL : &at;
                 bd.attribute_count = a < 0 ? 0 : 1;
                 memset(&call, 0, sizeof call);
-                call.op = CLSORT_PREPARE_BIN;
+                call.op = CLSORT_PREPARE_BINNING;
                 call.n = N;
                 call.bin = &bd;
                 memset(&pd, 0, sizeof pd);

@@ -5,14 +5,14 @@
  * the library shapes every launch whose loops grow with n, a tile count or a
  * wait to stay within that budget (clsort.h >>loop budget). Each case below
  * needs more than 65535 passes per work-item on llvmpipe without it (run on
- * rusticl with tuning.testing.loop_budget = 1, CLSORT_LOOP_BUDGET=off, it fails):
+ * rusticl with the loop_budget hook = 1, CLSORT_LOOP_BUDGET=off, it fails):
  * a reduction and histograms over one forced work-group (a work-item loops
  * over n / 16 elements; for 8-byte samples in bins that are not a power of
  * two each sample also runs a 96-pass division loop), the look-back scan and pack with 782 reversed tiles
  * (each tile's fallback sums every predecessor), radius queries that walk all
  * 2n - 1 nodes of a 40000-point tree, and on llvmpipe all-pairs N-body of
  * 66000 bodies. The same shaping runs on every device through the test hook
- * tuning.testing.loop_budget (a small budget): more work-groups and a second level
+ * the loop_budget hook (a small budget): more work-groups and a second level
  * of partials, the portable passes instead of the look-back (and the
  * look-back where it still fits), the classic radix passes instead of the
  * one-sweep ones, N-body's sources in pieces and the tree walks in pieces;
@@ -21,16 +21,22 @@
  * tree per body, as the pieces do, not per group, the GPUs' default).
  * Included by tests/test_clsort.c. */
 
-static clsort_context *budget_context(clsort_path path, unsigned long budget, const clsort_tuning *extra,
-                                      const char *what)
+/* A context on path under the test hook loop_budget = budget (0: the
+ * device's), with extra's tuning and, reverse_tiles set, the tiles in reverse
+ * start order. */
+static clsort_context *budget_context(clsort_path path, unsigned long budget, int reverse_tiles,
+                                      const clsort_tuning *extra, const char *what)
 {
     clsort_context_desc desc;
+    clsort_test_hooks h;
     clsort_context *cs = NULL;
     memset(&desc, 0, sizeof desc);
+    memset(&h, 0, sizeof h);
     desc.path = path;
     if (extra) desc.tuning = *extra;
-    desc.tuning.testing.loop_budget = budget;
-    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+    h.loop_budget = budget;
+    h.reverse_tiles = reverse_tiles;
+    if (clsort_create_testing(&cs, &desc, &h) != CLSORT_SUCCESS) {
         check(0, what, 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
         return NULL;
@@ -51,7 +57,7 @@ static void test_budget_reduce(int tiny)
     path_name = "loop budget";
     memset(&t, 0, sizeof t);
     t.reduce_groups = 1;
-    cs = budget_context(CLSORT_PATH_AUTO, 0, &t, "clsort_create with tuning.reduce_groups");
+    cs = budget_context(CLSORT_PATH_AUTO, 0, 0, &t, "clsort_create with tuning.reduce_groups");
     if (cs) {
         size_t n = tiny ? 20001 : 2000003;
         test_rd_reduce_case(cs, CLSORT_U32, CLSORT_OP_SUM, n, 0);
@@ -67,7 +73,7 @@ static void test_budget_reduce(int tiny)
     memset(&t, 0, sizeof t);
     t.tile_wg = 2;
     t.tile_items = 2;
-    cs = budget_context(CLSORT_PATH_AUTO, 256, &t, "clsort_create with tuning.testing.loop_budget");
+    cs = budget_context(CLSORT_PATH_AUTO, 256, 0, &t, "clsort_create with the loop_budget hook");
     if (cs) {
         size_t n = tiny ? 3001 : 100003;
         rd_depth = (double)n;
@@ -80,7 +86,7 @@ static void test_budget_reduce(int tiny)
     memset(&t, 0, sizeof t);
     t.tile_wg = 16;
     t.tile_items = 16;
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.testing.loop_budget (look-back)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, 0, &t, "clsort_create with the loop_budget hook (look-back)");
     if (cs) { /* the reduction family's look-back does not run under a budget: the portable passes */
         size_t n = tiny ? 3001 : 40001;
         rd_depth = (double)n;
@@ -101,12 +107,11 @@ static void test_budget_lookback(int tiny, int quick)
     clsort_context *cs;
     const char *saved = path_name;
     memset(&t, 0, sizeof t);
-    t.testing.reverse_tiles = 1;
     t.tile_wg = 16;
     t.tile_items = 16;
     if (!quick) { /* 782 tiles of 256, each summing its predecessors (--full) */
         path_name = "lookback, tiles reversed, 16 x 16";
-        cs = budget_context(CLSORT_PATH_LOOKBACK, 0, &t, "clsort_create with reversed 16 x 16 tiles");
+        cs = budget_context(CLSORT_PATH_LOOKBACK, 0, 1, &t, "clsort_create with reversed 16 x 16 tiles");
         if (cs) {
             test_scan_case(cs, CLSORT_U32, 200001, D_RANDOM, 0, 0);
             test_split_case(cs, 4, 4, 200001, F_RANDOM, 0, 0);
@@ -116,7 +121,7 @@ static void test_budget_lookback(int tiny, int quick)
     /* under a budget of 4096: 8 tiles of 256 fit it (the look-back runs),
      * 79 do not (the portable passes) */
     path_name = "lookback, tiles reversed, loop budget 4096";
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, &t, "clsort_create with tuning.testing.loop_budget (look-back)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 4096, 1, &t, "clsort_create with the loop_budget hook (look-back)");
     if (cs) {
         test_scan_case(cs, CLSORT_U32, 2001, D_RANDOM, 1, 0);
         test_split_case(cs, 4, 4, 2001, F_RANDOM, 0, 0);
@@ -136,7 +141,7 @@ static void test_budget_sort(int tiny)
     const char *saved = path_name;
     memset(&t, 0, sizeof t);
     path_name = "lookback, loop budget 20000";
-    cs = budget_context(CLSORT_PATH_LOOKBACK, 20000, &t, "clsort_create with tuning.testing.loop_budget (sort)");
+    cs = budget_context(CLSORT_PATH_LOOKBACK, 20000, 0, &t, "clsort_create with the loop_budget hook (sort)");
     if (cs) {
         test_sort_case(cs, CLSORT_U32, tiny ? 3001 : 70001, S_RANDOM, 0, 0, 0, 0, M_VAL4, 0, 0);
         test_sort_case(cs, CLSORT_U32, 1001, S_RANDOM, 0, 0, 4, 0, M_KEYS, 0, 0);
@@ -208,8 +213,8 @@ static void test_budget_nbody(int tiny)
     clsort_context *cs;
     clsort_context *cb;
     t.tree_walk = CLSORT_TREE_WALK_BODY; /* the walk the pieces take (under a budget every walk is per body) */
-    cs = budget_context(CLSORT_PATH_AUTO, 0, &t, "clsort_create with an N-body shape");
-    cb = budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, &t, "clsort_create with tuning.testing.loop_budget");
+    cs = budget_context(CLSORT_PATH_AUTO, 0, 0, &t, "clsort_create with an N-body shape");
+    cb = budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 700, 0, &t, "clsort_create with the loop_budget hook");
     const char *saved = path_name;
     path_name = "loop budget";
     if (cs && cb) {
@@ -219,7 +224,7 @@ static void test_budget_nbody(int tiny)
     if (cs && !tiny && strncmp(clsort_device_name(cs), "llvmpipe", 8) == 0) {
         /* llvmpipe's own budget: one launch would loop 258 x 258 passes per
          * work-item (its 256-wide tiles of sources); two pieces */
-        clsort_context *dev = budget_context(CLSORT_PATH_AUTO, 0, NULL, "clsort_create");
+        clsort_context *dev = budget_context(CLSORT_PATH_AUTO, 0, 0, NULL, "clsort_create");
         if (dev) {
             size_t n = 66000, i, bad = n;
             float *pos = (float *)malloc(n * 16), *acc = (float *)malloc(n * 16);
@@ -332,9 +337,9 @@ static clsort_tuning body_walk_tuning(void)
 static void test_budget_tree(int tiny)
 {
     const clsort_tuning body = body_walk_tuning();
-    clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, &body, "clsort_create");
+    clsort_context *cs = budget_context(CLSORT_PATH_AUTO, 0, 0, &body, "clsort_create");
     clsort_context *cb =
-        budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 1000, NULL, "clsort_create with tuning.testing.loop_budget");
+        budget_context(CLSORT_PATH_AUTO, tiny ? 256 : 1000, 0, NULL, "clsort_create with the loop_budget hook");
     clsort_tree *tree = NULL;
     const char *saved = path_name;
     path_name = "loop budget";

@@ -1238,7 +1238,7 @@ static void test_cubin(void)
     setenv("CLSORT_CUBIN", "0", 1);
     if ((cs = nv_ctx(NULL, &p)) != NULL) {
         cubin = convert(cs, p, &len);
-        check(!cubin && cs->tuning.testing.cache_ptx == 1 && cs->cuda.state == 0 && cs->cache.warning[0] == '\0',
+        check(!cubin && cs->testing.cache_ptx == 1 && cs->cuda.state == 0 && cs->cache.warning[0] == '\0',
               "cubin: CLSORT_CUBIN=0: the PTX stored, libcuda not opened, no warning");
         clsort_destroy(cs);
     }

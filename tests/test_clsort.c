@@ -11,8 +11,8 @@
  *            large cases up to about 3 x 10^5 (make test, the sanitizers, portability);
  *            --tiny: a few sizes around tile edges (oclgrind)
  *   PART     only these parts (test_clsort --list names them and their cases);
- *            base, sort and bin are the older names of scan split api,
- *            gather radix and binning
+ *            the older names radix, bin and base are refused with the new
+ *            ones (sort, binning; scan split api)
  *   --filter only the cases whose "part/case" name contains TEXT
  *   --path   the cases that run on each path run on this one only (the
  *            path-independent ones with portable); budget and stress make
@@ -34,7 +34,7 @@
 #include "test_scan.c"
 #include "test_split.c"
 #include "test_gather.c"
-#include "test_radix.c"
+#include "test_sort.c"
 #include "test_bitonic.c"
 #include "test_binning.c"
 #include "test_reduce.c"
@@ -55,9 +55,9 @@
 static const test_part *const parts[] = {CLSORT_FAMILIES(TEST_FAMILY_PART) TEST_SHARED_PARTS(TEST_SHARED_PART)};
 #define PART_COUNT (sizeof parts / sizeof parts[0])
 
-/* Older part names, as several parts. */
-static const struct { const char *name, *parts; } part_aliases[] = {
-    {"base", "scan split api"}, {"sort", "gather radix"}, {"bin", "binning"}};
+/* Older part names: refused with the parts that replace them. */
+static const struct { const char *name, *now; } part_renamed[] = {
+    {"radix", "sort"}, {"bin", "binning"}, {"base", "scan split api"}};
 
 typedef struct run_options {
     int quick, tiny, list, verbose;
@@ -77,22 +77,13 @@ static size_t part_index(const char *name)
     return PART_COUNT;
 }
 
-/* Marks the part `name` (or the parts of an older name); 0 if unknown. */
+/* Marks the part `name`; 0 if unknown. */
 static int choose_part(run_options *o, const char *name)
 {
-    size_t i = part_index(name), a;
-    if (i < PART_COUNT) {
-        o->chosen[i] = 1;
-        return o->any_chosen = 1;
-    }
-    for (a = 0; a < sizeof part_aliases / sizeof part_aliases[0]; ++a)
-        if (strcmp(part_aliases[a].name, name) == 0) {
-            char list[64], *p;
-            snprintf(list, sizeof list, "%s", part_aliases[a].parts);
-            for (p = strtok(list, " "); p; p = strtok(NULL, " ")) o->chosen[part_index(p)] = 1;
-            return o->any_chosen = 1;
-        }
-    return 0;
+    size_t i = part_index(name);
+    if (i == PART_COUNT) return 0;
+    o->chosen[i] = 1;
+    return o->any_chosen = 1;
 }
 
 static int usage(const char *why)
@@ -133,8 +124,12 @@ static int parse_options(run_options *o, int argc, char **argv)
         } else if (strcmp(a, "portable") == 0) o->paths = ON_PORTABLE; /* the older positional form */
         else if (strcmp(a, "lookback") == 0) o->paths = ON_LOOKBACK;
         else if (a[0] == '-' || !choose_part(o, a)) {
-            char why[128];
+            char why[160];
+            size_t r;
             snprintf(why, sizeof why, "unknown argument \"%.60s\"", a);
+            for (r = 0; r < sizeof part_renamed / sizeof part_renamed[0]; ++r)
+                if (strcmp(part_renamed[r].name, a) == 0)
+                    snprintf(why, sizeof why, "the part %s is now named %s", a, part_renamed[r].now);
             return usage(why);
         }
     }

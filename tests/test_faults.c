@@ -19,6 +19,7 @@
  * eighth call only; FIRST: only the scenarios from FIRST on (and create).
  * Ends with "N passed, N failed". */
 #define CLSORT_IMPLEMENTATION
+#define CLSORT_TESTING /* clsort_create_testing */
 #include "clsort.h"
 
 #include <CL/cl_ext.h> /* CL_PLATFORM_NOT_FOUND_KHR */
@@ -706,7 +707,7 @@ static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
  * one of the same size (or smaller) is one launch: scan, pack, the
  * segmented scan; the same with families alternating on one context, and
  * after a call that failed at any of its OpenCL calls (the slot's
- * bookkeeping then clears again). Both status forms (tuning.testing.status32). */
+ * bookkeeping then clears again). Both status forms (the test hook status32). */
 static void launches_per_call(void)
 {
     static const int fam[4] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SORT_ONESWEEP}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
@@ -715,13 +716,15 @@ static void launches_per_call(void)
     for (form = 0; form < 2; ++form) {
         clsort_context *cs = NULL;
         clsort_context_desc d;
+        clsort_test_hooks h;
         bufs b;
         memset(&d, 0, sizeof d);
+        memset(&h, 0, sizeof h);
         d.path = CLSORT_PATH_LOOKBACK;
         d.cache_off = 1;
-        d.tuning.testing.status32 = form;
+        h.status32 = form;
         fail_at = 0;
-        if (clsort_create(&cs, &d) != CLSORT_SUCCESS) {
+        if (clsort_create_testing(&cs, &d, &h) != CLSORT_SUCCESS) {
             check(0, "clsort_create (look-back path)", 0);
             clsort_destroy(cs);
             continue;

@@ -764,7 +764,7 @@ static uint64_t f32_image(float f)
     return (b & 0x80000000u) ? (uint64_t)(~b) : (uint64_t)(b | 0x80000000u);
 }
 
-static void test_radix_sort(clsort_context *cs)
+static void test_sort(clsort_context *cs)
 {
     size_t n = 20011, i, bad;
     uint32_t *k32 = (uint32_t *)xmalloc(n * 4), *o32 = (uint32_t *)xmalloc(n * 4), *vals = (uint32_t *)xmalloc(n * 4);
@@ -1400,7 +1400,7 @@ static const struct family_test {
     clsort_family family;
     void (*run)(clsort_context *cs);
 } family_tests[] = {{CLSORT_FAMILY_SCAN, test_scan},       {CLSORT_FAMILY_SPLIT, test_split_pack},
-                    {CLSORT_FAMILY_GATHER, test_gather},   {CLSORT_FAMILY_RADIX, test_radix_sort},
+                    {CLSORT_FAMILY_GATHER, test_gather},   {CLSORT_FAMILY_SORT, test_sort},
                     {CLSORT_FAMILY_BITONIC, test_bitonic}, {CLSORT_FAMILY_BINNING, test_binning},
                     {CLSORT_FAMILY_REDUCE, test_reduce_family}, {CLSORT_FAMILY_NBODY, test_nbody_accel},
                     {CLSORT_FAMILY_TREE, test_tree},       {CLSORT_FAMILY_SELECT, test_select}};

@@ -4,7 +4,7 @@
  * tests/test_clsort.c. */
 
 /* The look-back scan, pack and one-sweep sort with their tiles taken in
- * reverse start order (tuning.testing.reverse_tiles, a test hook): the first
+ * reverse start order (the test hook reverse_tiles, a test hook): the first
  * work-group to start takes the last tile, so every tile waits on tiles no
  * work-group has started. Only the decoupled fallback (common.cl LB_FALLBACK:
  * a tile that sees no progress sums its predecessor from the input) lets them
@@ -16,14 +16,16 @@ static void test_reverse_tiles(int tiny, int status32)
     static const size_t sizes[] = {4097, 8193, 65537, 300001};
     clsort_context *cs = NULL;
     clsort_context_desc desc;
+    clsort_test_hooks h;
     size_t s;
     memset(&desc, 0, sizeof desc);
+    memset(&h, 0, sizeof h);
     desc.path = CLSORT_PATH_LOOKBACK;
-    desc.tuning.testing.reverse_tiles = 1;
-    desc.tuning.testing.status32 = status32;
+    h.reverse_tiles = 1;
+    h.status32 = status32;
     path_name = status32 ? "lookback, tiles reversed, 32-bit status pairs" : "lookback, tiles reversed";
-    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
-        check(0, "clsort_create with tuning.testing.reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
+    if (clsort_create_testing(&cs, &desc, &h) != CLSORT_SUCCESS) {
+        check(0, "clsort_create with the test hook reverse_tiles", 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
         return;
     }
@@ -48,7 +50,7 @@ static void test_reverse_tiles(int tiny, int status32)
  * a few, 2^k +- 1), alternating on one context, so that each call finds its
  * slot's regions in every state the bookkeeping can leave them (clean,
  * partly cleaned after a larger call, grown). form 0: the default status,
- * 1: tuning.testing.status32, 2: 16-element tiles, with which a large call's status
+ * 1: the test hook status32, 2: 16-element tiles, with which a large call's status
  * passes what a small call's kernel zeroes of it (clsort__status_budget).
  * Each call is checked against the C reference. */
 static void test_status_slots(int tiny, int form)
@@ -57,13 +59,15 @@ static void test_status_slots(int tiny, int form)
     size_t s, ns = sizeof sizes / sizeof sizes[0];
     clsort_context *cs = NULL;
     clsort_context_desc desc;
+    clsort_test_hooks h;
     memset(&desc, 0, sizeof desc);
+    memset(&h, 0, sizeof h);
     desc.path = CLSORT_PATH_LOOKBACK;
-    desc.tuning.testing.status32 = form == 1;
+    h.status32 = form == 1;
     if (form == 2) desc.tuning.tile_wg = 4, desc.tuning.tile_items = 4;
     path_name = form == 1 ? "lookback, 32-bit status pairs, sizes alternating"
                 : form == 2 ? "lookback, 16-element tiles, sizes alternating" : "lookback, sizes alternating";
-    if (clsort_create(&cs, &desc) != CLSORT_SUCCESS) {
+    if (clsort_create_testing(&cs, &desc, &h) != CLSORT_SUCCESS) {
         check(0, "clsort_create for the status slots", 0, clsort_last_error(cs), 0, 0, 0);
         clsort_destroy(cs);
         return;

@@ -936,10 +936,12 @@ static void tree_builds(const test_env *e)
 static clsort_context *walk_context(clsort_context *cs, clsort_tree_walk walk, unsigned stack)
 {
     clsort_tuning t;
+    clsort_test_hooks h;
     memset(&t, 0, sizeof t);
+    memset(&h, 0, sizeof h);
     t.tree_walk = walk;
-    t.testing.tree_group_stack = stack;
-    return tuned_context(cs, &t, "a context with the Barnes-Hut walk asked for");
+    h.tree_group_stack = stack;
+    return tuned_context_hooks(cs, &t, &h, "a context with the Barnes-Hut walk asked for");
 }
 
 /* Exactness (theta 1e-6 costs n^2 on the device) and the errors on all
@@ -1062,7 +1064,7 @@ static void tree_barnes_hut_exact(const test_env *e)
     }
 }
 
-/* The group walk's stack full (tuning.testing.tree_group_stack = 2: full
+/* The group walk's stack full (the test hook tree_group_stack = 2: full
  * at its second step, for any tree of two points or more): every group
  * falls back to its points' own walks, whose accelerations are the
  * per-body walk's bit for bit (the same function, the same order). Sizes
@@ -1114,7 +1116,7 @@ static void tree_repeat(const test_env *e)
     test_tree_repeat(e->cs, cpu ? (size_t)1 << (e->quick ? 14 : 17) : (size_t)1 << 20, cpu ? 2 : 6);
 }
 
-/* The summaries' words one by one (tuning.testing.status32) and in 64-bit
+/* The summaries' words one by one (the test hook status32) and in 64-bit
  * pairs (the default where int64 atomics exist): every buffer of the view
  * the same bytes, from a cold start (the first build of each context) and a
  * second build. Where the device has no int64 atomics both are the 32-bit
@@ -1123,11 +1125,13 @@ static void tree_summary_words(const test_env *e)
 {
     static const size_t sizes[] = {1, 2, 3, 64, 1000, 4097, 65537};
     clsort_tuning t;
+    clsort_test_hooks h;
     clsort_context *narrow;
     size_t k;
     memset(&t, 0, sizeof t);
-    t.testing.status32 = 1;
-    narrow = tuned_context(e->cs, &t, "a context with 32-bit summary words");
+    memset(&h, 0, sizeof h);
+    h.status32 = 1;
+    narrow = tuned_context_hooks(e->cs, &t, &h, "a context with 32-bit summary words");
     for (k = 0; narrow && k < sizeof sizes / sizeof sizes[0]; ++k) {
         size_t n = sizes[k], i, differ = 0, bytes[7];
         float *pos;
@@ -1893,7 +1897,7 @@ static void tree_device_count(const test_env *e)
     clsort_context *cs = e->cs;
     size_t caps[8], counts[40], nc, nk, c, k, i;
     nc = dc_capacities(e, caps);
-    if (e->tiny) nc = 2; /* oclgrind: capacities 1 and 257 (the sort's tiles are the radix part's) */
+    if (e->tiny) nc = 2; /* oclgrind: capacities 1 and 257 (the sort's tiles are the sort part's) */
     for (c = 0; c < nc; ++c) {
         const size_t cap = caps[c];
         float *host = (float *)malloc(cap * 16 + 16);

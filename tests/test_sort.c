@@ -1,4 +1,4 @@
-/* test_clsort, radix: clsort_sort and clsort_sort_host for every key type
+/* test_clsort, sort: clsort_sort and clsort_sort_host for every key type
  * (8 to 64 bits, signed, float with -0, NaN and infinities), distribution,
  * value size and the permutation, bit ranges and digit widths, in place and
  * with a caller's temp, against a stable C sort; the refusals of the narrow
@@ -345,18 +345,20 @@ static void radix_widths(const test_env *e)
             test_sort_case(e->cs, CLSORT_U32, 20011, S_RANDOM, 0, r == 1 ? 9 : 32, r, r & 1, M_PERM, 0, 0);
 }
 
-/* More specializations than the context keeps (tuning.testing.max_programs
+/* More specializations than the context keeps (the test hook max_programs
  * = 8): 16 sorts of different digit widths and streams, twice, so that the
  * least recently used programs are released while others are in use, then
  * rebuilt. */
 static void radix_program_cache(const test_env *e)
 {
     clsort_tuning t;
+    clsort_test_hooks h;
     clsort_context *cs;
     unsigned r, rep;
     memset(&t, 0, sizeof t);
-    t.testing.max_programs = 8;
-    cs = tuned_context(e->cs, &t, "context with tuning.testing.max_programs = 8");
+    memset(&h, 0, sizeof h);
+    h.max_programs = 8;
+    cs = tuned_context_hooks(e->cs, &t, &h, "context with the test hook max_programs = 8");
     if (!cs) return;
     for (rep = 0; rep < 2; ++rep)
         for (r = 1; r <= (e->tiny ? 6u : 16u); ++r)
@@ -462,7 +464,7 @@ static void radix_onesweep_tile_edges(const test_env *e)
     }
 }
 
-/* Keys alone as streaming stores (tuning.testing.stream_out_any_size: the
+/* Keys alone as streaming stores (the test hook stream_out_any_size: the
  * form NVIDIA takes past 64 MiB a pass, here at test sizes; other devices
  * sort as always): every 4- and 8-byte key type, both directions, around
  * the type's one-sweep tile (as the tile-edges case finds it), then a bit
@@ -472,12 +474,14 @@ static void radix_stream_out(const test_env *e)
     static const clsort_type types[] = {CLSORT_U32, CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64};
     static const int dists[] = {S_RANDOM, S_EQUAL, S_SORTED, S_REVERSED, S_FEW, S_EXTREMES, S_SPECIALS};
     clsort_tuning t;
+    clsort_test_hooks h;
     clsort_context *cs;
     size_t ti, s, d, n = 0;
     memset(&t, 0, sizeof t);
+    memset(&h, 0, sizeof h);
     t.onesweep = CLSORT_ONESWEEP_ON;
-    t.testing.stream_out_any_size = 1;
-    cs = tuned_context(e->cs, &t, "context with one-sweep passes and stream_out_any_size");
+    h.stream_out_any_size = 1;
+    cs = tuned_context_hooks(e->cs, &t, &h, "context with one-sweep passes and stream_out_any_size");
     if (!cs) return;
     for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
         size_t w = 0, it = 0;
@@ -875,18 +879,20 @@ static void radix_narrow(const test_env *e) { test_sort_narrow(e->cs, e->sizes, 
 static void radix_narrow_more(const test_env *e) { test_sort_narrow_more(e->cs, e->tiny, e); }
 /* 16-bit keys alone: the plan's choice (on the look-back path of CPUs and
  * NVIDIA GPUs, below 2^24 keys, two one-sweep passes), then with one-sweep
- * passes forced on and tuning.testing.fill16_any_size: the fill after one
+ * passes forced on and the test hook fill16_any_size: the fill after one
  * one-sweep pass, which the plan takes only from 2^24 keys on. */
 static void radix_fill16(const test_env *e)
 {
     clsort_tuning t;
+    clsort_test_hooks h;
     clsort_context *cs;
     test_sort_fill16(e->cs, e->tiny, 0, (size_t)-1, 0);
     if (clsort_context_path(e->cs) != CLSORT_PATH_LOOKBACK) return;
     memset(&t, 0, sizeof t);
+    memset(&h, 0, sizeof h);
     t.onesweep = CLSORT_ONESWEEP_ON;
-    t.testing.fill16_any_size = 1;
-    cs = tuned_context(e->cs, &t, "context with one-sweep passes and fill16_any_size");
+    h.fill16_any_size = 1;
+    cs = tuned_context_hooks(e->cs, &t, &h, "context with one-sweep passes and fill16_any_size");
     if (!cs) return;
     test_sort_fill16(cs, e->tiny, 4097, 70000, 1); /* past one tile: the single-tile sort takes less */
     clsort_destroy(cs);
@@ -902,7 +908,7 @@ static void radix_large(const test_env *e)
 
 static void radix_arguments(const test_env *e) { test_sort_arguments(e->cs); }
 
-static const test_case radix_cases[] = {
+static const test_case sort_cases[] = {
     {"types x distributions x modes", radix_types, ON_BOTH, ANY_SIZE},
     {"bit ranges", radix_bit_ranges, ON_BOTH, ANY_SIZE},
     {"every radix width", radix_widths, ON_BOTH, NOT_TINY},
@@ -923,4 +929,4 @@ static const test_case radix_cases[] = {
     {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, LIMITS_ANY},
 };
-static const test_part radix_part = TEST_PART(radix, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);
+static const test_part sort_part = TEST_PART(sort, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);
