@@ -832,6 +832,58 @@ static void uo_cache_key(const test_env *e)
     }
 }
 
+/* ---- the host forms that take a descriptor ---- */
+
+static void uo_host(const test_env *e)
+{
+    const uo_case *c = &uo_cases[0]; /* argmin: 4-byte floats in, 8-byte pairs out */
+    size_t n = 5003, i, runs = 0, got_runs = 0;
+    float *in = (float *)uo_fill(c, n, UO_RANDOM);
+    unsigned char *want = (unsigned char *)malloc(n * 8), *got = (unsigned char *)malloc(n * 8), acc[16], x[16];
+    unsigned char *per_run = (unsigned char *)malloc(n * 8);
+    uint32_t *keys = (uint32_t *)malloc(n * 4), *keys_out = (uint32_t *)malloc(n * 4);
+    clsort_reduce_desc rd;
+    clsort_by_key_desc bd;
+    c->ident(acc);
+    for (i = 0; i < n; ++i) {
+        keys[i] = (uint32_t)(i / 100);
+        if (i % 100 == 0 && i) memcpy(per_run + (runs++) * 8, acc, 8), c->ident(acc);
+        uo_val(c, in, i, x);
+        c->op(acc, x, acc);
+        memcpy(want + i * 8, acc, 8);
+    }
+    memcpy(per_run + (runs++) * 8, acc, 8);
+    /* a scan restarting every 100 elements, by u8 flags from the host */
+    {
+        uint8_t *heads = (uint8_t *)malloc(n);
+        unsigned char run_acc[16];
+        for (i = 0; i < n; ++i) heads[i] = (uint8_t)(i % 100 == 0);
+        c->ident(run_acc);
+        for (i = 0; i < n; ++i) {
+            if (heads[i]) c->ident(run_acc);
+            uo_val(c, in, i, x);
+            c->op(run_acc, x, run_acc);
+            memcpy(want + i * 8, run_acc, 8);
+        }
+        memset(&rd, 0, sizeof rd);
+        rd.user_op = uo_op_of(c);
+        rd.inclusive = 1;
+        rd.segments = CLSORT_SEGMENTS_FLAGS_U8;
+        rd.segment_data_host = heads;
+        check(clsort_segmented_scan_host(e->cs, CLSORT_U32, in, got, n, &rd) == CLSORT_SUCCESS,
+              "user op: segmented scan host form", n, clsort_last_error(e->cs), 0, 0, 0);
+        uo_check_all(c, "user op: segmented scan host form, 4-byte in, 8-byte out", n, "random", got, want, 8);
+        free(heads);
+    }
+    memset(&bd, 0, sizeof bd);
+    bd.user_op = uo_op_of(c);
+    check(clsort_reduce_by_key_host(e->cs, CLSORT_U32, CLSORT_U32, keys, in, keys_out, got, n, &bd, &got_runs) ==
+              CLSORT_SUCCESS && got_runs == runs,
+          "user op: reduce by key host form", n, clsort_last_error(e->cs), 0, (double)runs, (double)got_runs);
+    if (got_runs == runs) uo_check_all(c, "user op: reduce by key host form's values", runs, "random", got, per_run, 8);
+    free(in), free(want), free(got), free(per_run), free(keys), free(keys_out);
+}
+
 /* ---- prepare: the calls' programs ahead, none built by the calls ---- */
 
 static void uo_prepare(const test_env *e)
@@ -909,4 +961,5 @@ static void uo_prepare(const test_env *e)
     {"user op: build errors name the caller's lines", uo_build_errors, ON_PORTABLE, ANY_SIZE},                \
     {"user op: bad descriptors refused", uo_refusals, ON_BOTH, ANY_SIZE},                                     \
     {"user op: the program cache key includes the snippet", uo_cache_key, ON_PORTABLE, ANY_SIZE},             \
+    {"user op: host forms", uo_host, ON_PORTABLE, ANY_SIZE},                                                  \
     {"user op: prepare", uo_prepare, ON_BOTH, ANY_SIZE},
