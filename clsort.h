@@ -4,7 +4,7 @@
  *
  * CONTENTS (each part of the implementation starts with a greppable tag: >>name)
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
- *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
+ *   CONCEPTS (with LAUNCHES, PROGRAM CACHE and USER OPERATORS), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
  *   SELECT),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
@@ -187,6 +187,8 @@
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
+ *             OpenCL C operator, identity and input transform (USER OPERATORS)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -284,7 +286,8 @@
  *   the current directory. Off: desc.cache_off = 1 or CLSORT_CACHE_DIR=off.
  *   The key is a SHA-256 of the library version, the platform's name and
  *   version, the device's name and version, the driver version, the build
- *   options and every kernel source, so an entry is never used for anything
+ *   options and every kernel source (a caller's operator text included, see
+ *   USER OPERATORS), so an entry is never used for anything
  *   else than what it was built from; an entry carries its key, its length
  *   and a SHA-256 of the binary, checked on every load. Writes go to a
  *   temporary file in the cache directory renamed over the entry (atomic:
@@ -470,6 +473,56 @@
  *   is destroyed: the caller may release its own reference at any time after
  *   the call, and the memory stays allocated until then.
  *
+ *   USER OPERATORS. The reduction family and clsort_scan take a caller's
+ *   operator instead of their built-in ones: OpenCL C functions given as a
+ *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
+ *   into the family's own kernels at run time, as CUB's functors, Boost.
+ *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
+ *   associative operator T name(T a, T b) (a the earlier element; not
+ *   necessarily commutative) on a type T of 1 to 16 bytes (an OpenCL C type
+ *   such as float2 or uint4, or a struct typedef'd in source), with its size
+ *   and identity (an expression of T). transform: a function applied to each
+ *   input element as it is read, T f(IN x) or with_index T f(IN x, ulong i),
+ *   i the element's index: a sum of squares, a dot product's terms, (value,
+ *   index) pairs, with no temporary array; alone, it feeds the built-in
+ *   desc.op on desc.type. For example an argmin:
+ *       clsort_reduce_desc d = {0};
+ *       d.user_op.source = "typedef struct { float v; uint i; } vi;\n"
+ *           "vi amin(vi a, vi b) { return b.v < a.v || (b.v == a.v && b.i < a.i) ? b : a; }\n"
+ *           "vi pair(float x, ulong i) { vi r = {x, (uint)i}; return r; }\n";
+ *       d.user_op.name = "amin";    d.user_op.type = "vi";  d.user_op.size = 8;
+ *       d.user_op.identity = "(vi){INFINITY, 0xffffffffu}";
+ *       d.user_op.transform = "pair"; d.user_op.in_type = "float"; d.user_op.in_size = 4;
+ *       d.user_op.with_index = 1;
+ *       clsort_reduce(cs, floats, n, &d, &result, NULL); // result: {min, its first index}
+ *   The strings are read during the call only; the source is put before the
+ *   library's kernels (its names must not clash with theirs: avoid the
+ *   prefixes rd_ and lb_ and the kernels' upper-case macros, WG, ITEMS, T,
+ *   TK, OP, SEG...), and the program is kept and cached by its whole text
+ *   (PROGRAM CACHE), so another snippet under the same name is another
+ *   program. Errors: a descriptor the host can tell is wrong (size 0 or
+ *   past 16, a type or identity without a name, a name that is not an
+ *   identifier, in_type without in_size) is CLSORT_ERROR_INVALID_ARGUMENT,
+ *   nothing enqueued; code that does not build is CLSORT_ERROR_BUILD with
+ *   the build log in clsort_last_error, whose lines name the caller's own
+ *   (the source is compiled under #line 1 "user_op.source", so an error on
+ *   its third line reads "user_op.source:3:..."; the other fields each
+ *   under their own name: "user_op.identity:1:...", and a size that is not
+ *   sizeof(type) fails the build at "user_op.size"). Results are
+ *   deterministic as the built-in operators' (REDUCE, Determinism): the
+ *   combination order is fixed by the device, n and the tile shape, and the
+ *   operator is applied in that order only, so float operators give the same
+ *   bits on every run; the identity is folded in at segment starts and past
+ *   n, so it must be a true identity (the same bits back: an argmin's ties
+ *   need the index to break them). Values of any size cross the look-back
+ *   path's tile status as 32-bit words in 16-bit chunks, each marked
+ *   written (the same protocol as 8-byte values, REDUCE), so every size
+ *   takes both paths. The _host forms that take a descriptor take user_op
+ *   (their type argument then unused where a name is given; values are
+ *   in_size bytes in, size bytes out); clsort_reduce_host, which takes none,
+ *   does not. Only values take an operator: keys, flags, offsets and
+ *   counts keep their types and meaning.
+ *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
  *           NVIDIA's driver. What is read from device queries is one
@@ -540,6 +593,15 @@
  *           sums of u32, i32, f32, u64, i64 (and f64 where the device has
  *           cl_khr_fp64). Integer sums wrap (modular). f32 sums are rounded
  *           in a tree order, see clsort_scan's comment for the error bound.
+ *           With desc.user_op (USER OPERATORS), any associative operator
+ *           on up to 16 bytes, run by the reduction family's scan (n <
+ *           2^32; desc.total is clsort_reduce's, enqueued first): running
+ *           (min, max) of floats,
+ *               sd.user_op.source = "float2 mm(float2 a, float2 b) { return (float2)(fmin(a.x, b.x), fmax(a.y, b.y)); }\n"
+ *                                   "float2 twice(float x) { return (float2)(x, x); }\n";
+ *               sd.user_op.name = "mm"; sd.user_op.type = "float2"; sd.user_op.size = 8;
+ *               sd.user_op.identity = "(float2)(INFINITY, -INFINITY)";
+ *               sd.user_op.transform = "twice"; sd.user_op.in_type = "float"; sd.user_op.in_size = 4;
  * SPLIT     clsort_enumerate / clsort_pack / clsort_split: flags from a u32 or
  *           u8 array (nonzero = set) or from one bit of the key; stable; keys
  *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
@@ -676,7 +738,14 @@
  *           uint32 (chain sort -> reduce_by_key -> pack by events).
  *           clsort_histogram_even: bins even bins over [lower, upper),
  *           uint32 counts (modulo 2^32 past 2^32 - 1 samples in a bin);
- *           outside values and NaNs not counted. n < 2^32 except
+ *           outside values and NaNs not counted. A caller's operator
+ *           (desc.user_op, USER OPERATORS) in clsort_reduce, the segmented
+ *           scans and reduce and reduce-by-key: any associative operator
+ *           on values of up to 16 bytes, and/or a transform of each input
+ *           element (the sum of squares below, with the built-in sum):
+ *               d.type = CLSORT_F32;  // desc.op SUM
+ *               d.user_op.source = "float sq(float x) { return x * x; }";
+ *               d.user_op.transform = "sq"; n < 2^32 except
  *           clsort_reduce and the histogram (any n). Each takes its element
  *           count on the device too (DEVICE COUNTS), and the run count
  *           left in desc.count can be the next call's.
@@ -1334,7 +1403,10 @@ typedef struct clsort_scan_desc {
  * wg <= 256 and items <= 1024 per device); the error is bounded by
  * that depth * 2^-24 * sum_j<=i |in[j]| (tests check exactly this bound).
  * enq->count (DEVICE COUNTS): the first count elements are scanned,
- * desc.total is their sum. */
+ * desc.total is their sum. desc.user_op (USER OPERATORS): the scan with
+ * that operator and/or transform, as clsort_segmented_scan without segments
+ * (n < 2^32; in place only where the transform keeps the element size;
+ * desc.total: clsort_reduce's result, in its order). */
 CLSORT_API clsort_result clsort_scan(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                      const clsort_scan_desc *desc, const clsort_enqueue *enq);
 /* Host arrays; total may be NULL. */
@@ -1594,7 +1666,11 @@ typedef struct clsort_reduce_desc {
 /* The reduction of n elements (identity for n = 0) to desc.result on the
  * device (no host round trip) and/or to *result on the host (blocking); at
  * least one of them. Any n. desc.result shares no memory with in.
- * enq->count (DEVICE COUNTS): the reduction of the first count elements. */
+ * enq->count (DEVICE COUNTS): the reduction of the first count elements.
+ * desc.user_op (USER OPERATORS), here and in the segmented calls: the
+ * values are of its type (size bytes each: result, out), the input of its
+ * transform's (in_size bytes each); a segmented scan runs in place only
+ * where the two sizes are equal. */
 CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n, const clsort_reduce_desc *desc,
                                        void *result, const clsort_enqueue *enq);
 /* Scan of each segment restarting at its first element (n < 2^32); out == in
