@@ -1482,6 +1482,7 @@ typedef struct clsort_sort_desc {
     size_t value_size;       /* 1, 2, 4, 8 or 16 bytes (0 = 4); a buffer starts at a multiple of it */
     cl_mem permutation;      /* optional: receives n uint32, the input index of each sorted key */
     cl_mem temp;             /* optional scratch of clsort_sort_temp_size() bytes; NULL = the context's */
+    clsort_user_op user_op;  /* optional: records sorted by a caller's key, user_op.transform (USER OPERATORS) */
 } clsort_sort_desc;
 
 /* Stable radix sort of n keys (n < 2^32) from keys_in into keys_out; the same
@@ -6314,8 +6315,20 @@ static clsort_result clsort__sort_prepare(clsort_context *ctx, const clsort_sort
 }
 
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SORT). */
+static clsort_result clsort__sort_user_check(clsort_context *ctx, const char *fn, const clsort_sort_desc *desc,
+                                             clsort_sort_desc *d);
+static clsort_result clsort__sort_user_program(clsort_context *ctx, const clsort_user_op *u, clsort_type type,
+                                               clsort__program **out);
 static clsort_result clsort__radix_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
+    if (call->sort && clsort__user_used(&call->sort->user_op)) { /* records by a caller's key: clsort__sort_user */
+        clsort_sort_desc d;
+        clsort__program *p;
+        CLSORT__TRY(clsort__sort_user_check(ctx, "clsort_prepare(sort)", call->sort, &d));
+        CLSORT__TRY(clsort__sort_user_program(ctx, &call->sort->user_op, d.type, &p));
+        CLSORT__TRY(clsort__gather_program(ctx, &p));
+        return clsort__sort_prepare(ctx, &d, n);
+    }
     return clsort__sort_prepare(ctx, call->sort, n);
 }
 
@@ -6686,6 +6699,124 @@ static clsort_result clsort__sort_run(clsort__chain *c, const clsort__sort_plan 
     return CLSORT_SUCCESS;
 }
 
+/* ---- records sorted by a caller's key (desc.user_op.transform) ----
+ * The key of each record, transform(record) of desc.type, into scratch
+ * (gather.cl user_keys, in a gather program with the caller's text: >>reduce
+ * clsort__user_text), the keys sorted in place with the permutation (the
+ * caller's or scratch) and the values, then the records gathered through the
+ * permutation (in place: into scratch, copied back). One chain: the wait
+ * list goes with the first command, the event with the last. */
+static char *clsort__user_text(const clsort_user_op *u, clsort_type type); /* >>reduce */
+static int clsort__user_ident(const char *s);
+
+/* desc's user_op checked, and *d = desc as the sort of the keys runs it (with
+ * a permutation). */
+static clsort_result clsort__sort_user_check(clsort_context *ctx, const char *fn, const clsort_sort_desc *desc,
+                                             clsort_sort_desc *d)
+{
+    const clsort_user_op *u = &desc->user_op;
+    if (u->name || u->type || u->size || u->identity)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a sort takes user_op.transform (the key of a "
+                            "record), no operator (name, type, size, identity)", fn);
+    if (!u->transform || !clsort__user_ident(u->transform))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.transform (an identifier: the key "
+                            "function) is missing or not an identifier", fn);
+    if (!u->in_type || !u->in_type[0] || u->in_size == 0)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.in_type and in_size (the record) are "
+                            "missing", fn);
+    if (u->with_index != 0 && u->with_index != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.with_index must be 0 or 1", fn);
+    if (desc->temp)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.temp is not taken with user_op (the "
+                            "context's scratch)", fn);
+    *d = *desc;
+    memset(&d->user_op, 0, sizeof d->user_op);
+    if (!d->permutation) d->permutation = CLSORT_PREPARE_PRESENT; /* the plan of a sort with the permutation */
+    return CLSORT_SUCCESS;
+}
+
+/* The gather program with the caller's key function (user_keys). */
+static clsort_result clsort__sort_user_program(clsort_context *ctx, const clsort_user_op *u, clsort_type type,
+                                               clsort__program **out)
+{
+    size_t wg = ctx->dev.max_wg < 64 ? ctx->dev.max_wg : 64;
+    clsort__request rq;
+    clsort_result r;
+    char *text = clsort__user_text(u, type);
+    if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "sort: out of host memory");
+    clsort__request_init(&rq, "gather", wg, 1);
+    clsort__request_text(&rq, text);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "gather.cl");
+    clsort__request_option(&rq, " -DWG=%u%s", (unsigned)wg, clsort__types[type].defines);
+    r = clsort__program_get(ctx, &rq, out);
+    CLSORT_FREE(text);
+    return r;
+}
+
+static clsort_result clsort__sort_user(clsort_context *ctx, cl_mem rin, cl_mem rout, size_t n,
+                                       const clsort_sort_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_sort";
+    static const char *const slot_keys = "sort: caller's keys", *const slot_order = "sort: caller's order",
+                             *const slot_records = "sort: caller's records";
+    clsort_sort_desc d;
+    clsort__sort_plan pl;
+    clsort__chain c;
+    clsort__program *gp;
+    cl_mem keys = NULL, order = desc->permutation, tmp = NULL;
+    size_t rs = desc->user_op.in_size;
+    cl_ulong n64 = (cl_ulong)n;
+    clsort__kargs ka;
+    clsort_result r;
+    CLSORT__TRY(clsort__sort_user_check(ctx, fn, desc, &d));
+    CLSORT__TRY(clsort__plan_sort(ctx, fn, n, &d, &pl));
+    if (n > 0) {
+        clsort__io io[5];
+        cl_mem outs[3];
+        static const char *const out_names[3] = {"keys_out", "desc.values_out", "desc.permutation"};
+        CLSORT__TRY(clsort__check_buffer(ctx, rin, n * rs, fn, "keys_in (the records)"));
+        CLSORT__TRY(clsort__check_buffer(ctx, rout, n * rs, fn, "keys_out (the records)"));
+        if (d.values_in) {
+            CLSORT__TRY(clsort__check_buffer(ctx, d.values_in, n * pl.d.value_size, fn, "desc.values_in"));
+            CLSORT__TRY(clsort__check_buffer(ctx, d.values_out, n * pl.d.value_size, fn, "desc.values_out"));
+        }
+        if (order) CLSORT__TRY(clsort__check_buffer(ctx, order, n * 4, fn, "desc.permutation"));
+        clsort__io_set(&io[0], rout, "keys_out", 1, 3);
+        clsort__io_set(&io[1], d.values_out, "desc.values_out", 1, 4);
+        clsort__io_set(&io[2], order, "desc.permutation", 1, -1);
+        clsort__io_set(&io[3], rin, "keys_in", 0, -1);
+        clsort__io_set(&io[4], d.values_in, "desc.values_in", 0, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, 5));
+        outs[0] = rout;
+        outs[1] = d.values_out;
+        outs[2] = order;
+        CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, outs, out_names, 3));
+    }
+    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
+    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    r = clsort__sort_user_program(ctx, &desc->user_op, d.type, &gp);
+    if (r == CLSORT_SUCCESS) r = clsort__scratch(ctx, slot_keys, n * pl.key_size, &keys);
+    if (r == CLSORT_SUCCESS && !order) r = clsort__scratch(ctx, slot_order, n * 4, &order);
+    if (r == CLSORT_SUCCESS) {
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, rin);
+        CLSORT__KARG(&ka, keys);
+        CLSORT__KARG(&ka, n64);
+        clsort__count_kargs(&ka, &c, 1);
+        r = clsort__run(&c, gp, "user_keys", &ka, (n + gp->wg - 1) / gp->wg, gp->wg);
+    }
+    pl.d.permutation = order;
+    if (r == CLSORT_SUCCESS) r = clsort__sort_run(&c, &pl, keys, keys, n);
+    if (r == CLSORT_SUCCESS && rout != rin) r = clsort__gather_run(&c, rin, rout, order, n, rs, n * rs, 1);
+    if (r == CLSORT_SUCCESS && rout == rin) {
+        r = clsort__scratch(ctx, slot_records, n * rs, &tmp);
+        if (r == CLSORT_SUCCESS) r = clsort__gather_run(&c, rin, tmp, order, n, rs, n * rs, 1);
+        if (r == CLSORT_SUCCESS) r = clsort__copy_words(&c, tmp, rout, n * rs, rs);
+    }
+    return clsort__chain_end(&c, enq, r);
+}
+
 CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_sort_desc *desc, const clsort_enqueue *enq)
 {
@@ -6693,6 +6824,7 @@ CLSORT_API clsort_result clsort_sort(clsort_context *ctx, cl_mem keys_in, cl_mem
     clsort__sort_plan pl;
     clsort__chain c;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (desc && clsort__user_used(&desc->user_op)) return clsort__sort_user(ctx, keys_in, keys_out, n, desc, enq);
     CLSORT__TRY(clsort__plan_sort(ctx, fn, n, desc, &pl));
     if (n > 0) CLSORT__TRY(clsort__check_sort_buffers(ctx, fn, keys_in, keys_out, n, &pl));
     if (n > 0) {
@@ -7851,12 +7983,12 @@ static size_t clsort__reduce_kind_elem(const clsort__reduce_kind *k)
     return k->user.name ? k->user.size : clsort__types[k->type].size;
 }
 
-/* The generated source of k's caller's operator (CLSORT_MALLOC), NULL when
- * host memory ran out. */
-static char *clsort__user_text(const clsort__reduce_kind *k)
+/* The generated source of a caller's operator u on values of type (the
+ * built-in's, where u names no operator) (CLSORT_MALLOC), NULL when host
+ * memory ran out. It ends with T defined as type's OpenCL C name. */
+static char *clsort__user_text(const clsort_user_op *u, clsort_type type)
 {
-    const clsort_user_op *u = &k->user;
-    const char *t = clsort__types[k->type].cl_name, *src = u->source ? u->source : "";
+    const char *t = clsort__types[type].cl_name, *src = u->source ? u->source : "";
     size_t len = strlen(src) + 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
                  (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
                  (u->transform ? strlen(u->transform) : 0);
@@ -7888,7 +8020,7 @@ static char *clsort__user_text(const clsort__reduce_kind *k)
                         "#define RD_IN_T rd_user_in_t\n#define RD_XF(x, i) rd_user_transform(x, i)\n",
                      t, u->transform, u->with_index ? ", i" : "");
     }
-    sprintf(w, "#define T %s\n#line 1 \"common.cl\"\n", clsort__types[k->type].cl_name);
+    sprintf(w, "#define T %s\n#line 1 \"common.cl\"\n", clsort__types[type].cl_name);
     return text;
 }
 
@@ -7983,7 +8115,7 @@ static clsort_result clsort__reduce_program(clsort_context *ctx, const clsort__r
     while (lbins > 64 && (cl_ulong)lbins * 4 + 256 > ctx->dev.local_mem) lbins >>= 1;
     clsort__request_init(&rq, "reduce", wg, items);
     if (k->user.name || k->user.transform) {
-        if (!(text = clsort__user_text(k)))
+        if (!(text = clsort__user_text(&k->user, k->type)))
             return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "reduce program: out of host memory");
         clsort__request_text(&rq, text);
     }
@@ -15180,6 +15312,19 @@ static const unsigned char clsort__kernel_gather_cl[] = {
 0x69,0x66,0x20,0x28,0x64,0x65,0x76,0x5f,0x63,0x6f,0x75,0x6e,0x74,0x29,0x20,0x63,0x6f,0x75,0x6e,0x74,0x20,0x3d,0x20,0x6d,0x69,0x6e,0x28,0x63,0x6f,0x75,0x6e,0x74,0x2c,0x20,0x28,0x75,0x6c,0x6f,0x6e,0x67,0x29,0x64,0x65,0x76,0x5f,0x63,0x6f,0x75,0x6e,0x74,0x5b,0x64,0x65,0x76,0x5f,0x63,0x6f,0x75,0x6e,0x74,0x5f,0x61,0x74,0x5d,0x20,0x2a,0x20,0x75,0x6e,0x69,0x74,0x29,0x3b,0x0a,
 0x69,0x66,0x20,0x28,0x69,0x20,0x3c,0x20,0x63,0x6f,0x75,0x6e,0x74,0x29,0x20,0x64,0x73,0x74,0x5b,0x69,0x5d,0x20,0x3d,0x20,0x73,0x72,0x63,0x5b,0x69,0x5d,0x3b,0x0a,
 0x7d,0x0a,
+0x0a,
+0x0a,
+0x0a,
+0x0a,
+0x0a,
+0x23,0x69,0x66,0x64,0x65,0x66,0x20,0x52,0x44,0x5f,0x58,0x46,0x0a,
+0x5f,0x5f,0x6b,0x65,0x72,0x6e,0x65,0x6c,0x20,0x76,0x6f,0x69,0x64,0x20,0x75,0x73,0x65,0x72,0x5f,0x6b,0x65,0x79,0x73,0x28,0x5f,0x5f,0x67,0x6c,0x6f,0x62,0x61,0x6c,0x20,0x63,0x6f,0x6e,0x73,0x74,0x20,0x52,0x44,0x5f,0x49,0x4e,0x5f,0x54,0x20,0x2a,0x72,0x65,0x63,0x2c,0x20,0x5f,0x5f,0x67,0x6c,0x6f,0x62,0x61,0x6c,0x20,0x54,0x20,0x2a,0x6b,0x65,0x79,0x73,0x2c,0x20,0x75,0x6c,0x6f,0x6e,0x67,0x20,0x6e,0x20,0x43,0x4f,0x55,0x4e,0x54,0x5f,0x41,0x52,0x47,0x53,0x29,0x0a,
+0x7b,0x0a,
+0x75,0x6c,0x6f,0x6e,0x67,0x20,0x69,0x20,0x3d,0x20,0x67,0x65,0x74,0x5f,0x67,0x6c,0x6f,0x62,0x61,0x6c,0x5f,0x69,0x64,0x28,0x30,0x29,0x3b,0x0a,
+0x6e,0x20,0x3d,0x20,0x44,0x45,0x56,0x49,0x43,0x45,0x5f,0x4e,0x28,0x6e,0x29,0x3b,0x0a,
+0x69,0x66,0x20,0x28,0x69,0x20,0x3c,0x20,0x6e,0x29,0x20,0x6b,0x65,0x79,0x73,0x5b,0x69,0x5d,0x20,0x3d,0x20,0x52,0x44,0x5f,0x58,0x46,0x28,0x72,0x65,0x63,0x5b,0x69,0x5d,0x2c,0x20,0x69,0x29,0x3b,0x0a,
+0x7d,0x0a,
+0x23,0x65,0x6e,0x64,0x69,0x66,0x0a,
 };
 /* kernels/keys.cl */
 static const unsigned char clsort__kernel_keys_cl[] = {

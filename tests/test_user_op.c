@@ -832,6 +832,148 @@ static void uo_cache_key(const test_env *e)
     }
 }
 
+/* ---- records sorted by a caller's key (clsort_sort) ---- */
+
+typedef struct uo_particle {
+    float pos[4], vel[4]; /* 32 bytes */
+} uo_particle;
+
+static uint32_t uo_spread(uint32_t v)
+{
+    v &= 1023u;
+    v = (v | v << 16) & 0x030000FFu;
+    v = (v | v << 8) & 0x0300F00Fu;
+    v = (v | v << 4) & 0x030C30C3u;
+    return (v | v << 2) & 0x09249249u;
+}
+static uint32_t uo_morton(const uo_particle *p)
+{
+    return uo_spread((uint32_t)(p->pos[0] * 1023.0f)) | uo_spread((uint32_t)(p->pos[1] * 1023.0f)) << 1 |
+           uo_spread((uint32_t)(p->pos[2] * 1023.0f)) << 2;
+}
+static const char uo_morton_src[] =
+    "typedef struct { float4 pos; float4 vel; } particle;\n"
+    "uint spread(uint v)\n"
+    "{\n"
+    "    v &= 1023u; v = (v | v << 16) & 0x030000FFu; v = (v | v << 8) & 0x0300F00Fu;\n"
+    "    v = (v | v << 4) & 0x030C30C3u; return (v | v << 2) & 0x09249249u;\n"
+    "}\n"
+    "uint morton(particle p)\n"
+    "{\n"
+    "    return spread((uint)(p.pos.x * 1023.0f)) | spread((uint)(p.pos.y * 1023.0f)) << 1 |\n"
+    "           spread((uint)(p.pos.z * 1023.0f)) << 2;\n"
+    "}\n"
+    "ulong mass_key(particle p, ulong i) { return (ulong)as_uint(p.pos.w) << 32 | (ulong)(i % 7); }\n";
+
+static const uo_particle *uo_sort_base;
+static int uo_sort_desc_u64;
+static uint64_t uo_key_of(size_t i)
+{
+    const uo_particle *p = &uo_sort_base[i];
+    uint32_t m;
+    if (!uo_sort_desc_u64) return uo_morton(p);
+    memcpy(&m, &p->pos[3], 4);
+    return (uint64_t)m << 32 | (uint64_t)(i % 7);
+}
+static int uo_by_key(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint64_t x = uo_key_of(i), y = uo_key_of(j);
+    if (uo_sort_desc_u64) return x > y ? -1 : x < y ? 1 : (i > j) - (i < j); /* descending, stable */
+    return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
+}
+
+static void uo_sort_case(clsort_context *cs, size_t n, int in_place, int u64_desc)
+{
+    uo_particle *p = (uo_particle *)malloc(n * sizeof *p + 32), *got = (uo_particle *)malloc(n * sizeof *p + 32);
+    uint32_t *order = (uint32_t *)malloc(n * 4 + 4), *vals = (uint32_t *)malloc(n * 4 + 4);
+    uint32_t *got_perm = (uint32_t *)malloc(n * 4 + 4), *got_vals = (uint32_t *)malloc(n * 4 + 4);
+    cl_mem din, dout, dv, dp;
+    clsort_sort_desc d;
+    size_t i, bad = n;
+    char what[128];
+    int r;
+    for (i = 0; i < n; ++i) {
+        uint64_t x = rnd64();
+        p[i].pos[0] = (float)(x % 1000) / 1000.0f;
+        p[i].pos[1] = (float)((x >> 10) % 1000) / 1000.0f;
+        p[i].pos[2] = (float)((x >> 20) % 1000) / 1000.0f;
+        p[i].pos[3] = (float)((x >> 30) % 5); /* masses: many equal keys */
+        p[i].vel[0] = p[i].vel[1] = p[i].vel[2] = 0.5f;
+        p[i].vel[3] = (float)i;
+        order[i] = (uint32_t)i;
+        vals[i] = (uint32_t)(i * 2654435761u);
+    }
+    uo_sort_base = p;
+    uo_sort_desc_u64 = u64_desc;
+    qsort(order, n, 4, uo_by_key);
+    din = buffer(cs, n * sizeof *p, p);
+    dout = in_place ? din : buffer(cs, n * sizeof *p, NULL);
+    dv = buffer(cs, n * 4, vals);
+    dp = buffer(cs, n * 4, NULL);
+    memset(&d, 0, sizeof d);
+    d.type = u64_desc ? CLSORT_U64 : CLSORT_U32;
+    d.descending = u64_desc;
+    d.values_in = d.values_out = dv;
+    d.permutation = dp;
+    d.user_op.source = uo_morton_src;
+    d.user_op.transform = u64_desc ? "mass_key" : "morton";
+    d.user_op.with_index = u64_desc;
+    d.user_op.in_type = "particle";
+    d.user_op.in_size = sizeof *p;
+    r = clsort_sort(cs, din, dout, n, &d, NULL);
+    snprintf(what, sizeof what, "user op: 32-byte records sorted by %s%s", u64_desc ? "a u64 key, descending" : "Morton codes",
+             in_place ? ", in place" : "");
+    check(r == CLSORT_SUCCESS, what, n, clsort_last_error(cs), 0, 0, r);
+    download(cs, dout, n * sizeof *p, got);
+    download(cs, dp, n * 4, got_perm);
+    download(cs, dv, n * 4, got_vals);
+    for (i = 0; i < n && bad == n; ++i)
+        if (memcmp(&got[i], &p[order[i]], sizeof *p) != 0 || got_perm[i] != order[i] || got_vals[i] != vals[order[i]])
+            bad = i;
+    check(bad == n, what, n, "random", bad, bad < n ? (double)order[bad] : 0, bad < n ? (double)got_perm[bad] : 0);
+    clReleaseMemObject(din);
+    if (!in_place) clReleaseMemObject(dout);
+    clReleaseMemObject(dv);
+    clReleaseMemObject(dp);
+    free(p), free(got), free(order), free(vals), free(got_perm), free(got_vals);
+}
+
+static void uo_sort(const test_env *e)
+{
+    static const size_t sizes[] = {0, 1, 2, 257, 4097, 8193, 100003};
+    size_t s;
+    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        if (e->tiny && sizes[s] > 4097) continue;
+        uo_sort_case(e->cs, sizes[s], (int)(s & 1), (int)(s % 3 == 2));
+    }
+    {   /* refusals: an operator in a sort, no record type, desc.temp */
+        clsort_context *cs = e->cs;
+        cl_mem b = buffer(cs, 64 * 32, NULL), o = buffer(cs, 64 * 32, NULL);
+        clsort_sort_desc d;
+        memset(&d, 0, sizeof d);
+        d.user_op.source = uo_morton_src;
+        d.user_op.transform = "morton";
+        EXPECT_ERR(clsort_sort(cs, b, o, 64, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "user op refused: sort, no in_type");
+        d.user_op.in_type = "particle";
+        d.user_op.in_size = 32;
+        d.user_op.name = "morton";
+        EXPECT_ERR(clsort_sort(cs, b, o, 64, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "user op refused: sort, an operator");
+        d.user_op.name = NULL;
+        d.temp = o;
+        EXPECT_ERR(clsort_sort(cs, b, b, 64, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "user op refused: sort, desc.temp");
+        d.temp = NULL;
+        EXPECT_ERR(clsort_sort(cs, b, o, 65, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT, "user op refused: sort, short buffers");
+        d.user_op.source = "uint morton(float4 p) { return 1u }\n";
+        d.user_op.in_type = "float4";
+        d.user_op.in_size = 16;
+        check(clsort_sort(cs, b, o, 64, &d, NULL) == CLSORT_ERROR_BUILD && strstr(clsort_last_error(cs), "user_op.source:1:"),
+              "user op: a key function that does not build names its line", 0, clsort_last_error(cs), 0, 0, 0);
+        clReleaseMemObject(b);
+        clReleaseMemObject(o);
+    }
+}
+
 /* ---- the host forms that take a descriptor ---- */
 
 static void uo_host(const test_env *e)
@@ -961,5 +1103,6 @@ static void uo_prepare(const test_env *e)
     {"user op: build errors name the caller's lines", uo_build_errors, ON_PORTABLE, ANY_SIZE},                \
     {"user op: bad descriptors refused", uo_refusals, ON_BOTH, ANY_SIZE},                                     \
     {"user op: the program cache key includes the snippet", uo_cache_key, ON_PORTABLE, ANY_SIZE},             \
+    {"user op: records sorted by a caller's key (clsort_sort)", uo_sort, ON_BOTH, ANY_SIZE},                  \
     {"user op: host forms", uo_host, ON_PORTABLE, ANY_SIZE},                                                  \
     {"user op: prepare", uo_prepare, ON_BOTH, ANY_SIZE},
