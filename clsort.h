@@ -474,7 +474,7 @@
  *   the call, and the memory stays allocated until then.
  *
  *   USER OPERATORS. The reduction family and clsort_scan take a caller's
- *   operator instead of their built-in ones: OpenCL C functions given as a
+ *   operator instead of their built-in ones, and clsort_sort a caller's key: OpenCL C functions given as a
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
@@ -521,7 +521,9 @@
  *   (their type argument then unused where a name is given; values are
  *   in_size bytes in, size bytes out); clsort_reduce_host, which takes none,
  *   does not. Only values take an operator: keys, flags, offsets and
- *   counts keep their types and meaning.
+ *   counts keep their types and meaning. clsort_sort takes a transform
+ *   alone: the key (of desc.type) of each record (in_type, in_size bytes,
+ *   any size), the records sorted by it (SORT).
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
@@ -666,6 +668,20 @@
  *             Scratch: n keys (+ n values) + the digit counts, from the
  *           context or from desc.temp (clsort_sort_temp_size says how much;
  *           the context keeps views of it while the same buffer comes back).
+ *           Records by a caller's key (desc.user_op.transform, USER
+ *           OPERATORS), e.g. 32-byte particles by Morton code:
+ *               d.type = CLSORT_U32;
+ *               d.user_op.source = "typedef struct { float4 pos, vel; } particle;\n"
+ *                                  "uint morton(particle p) { ... }\n";
+ *               d.user_op.transform = "morton";
+ *               d.user_op.in_type = "particle"; d.user_op.in_size = 32;
+ *               clsort_sort(cs, particles, sorted, n, &d, NULL);
+ *           keys_in / keys_out hold the records; the keys are computed
+ *           into context scratch (n keys, and n uint32 of permutation unless
+ *           desc.permutation is given), sorted with the permutation and
+ *           desc's values, and the records gathered through it (in place:
+ *           through scratch); stable, begin/end bits, descending as usual;
+ *           desc.temp is not taken.
  * BITONIC   clsort_bitonic_sort / clsort_bitonic_sort_host: a bitonic sorting
  *           network for many small arrays at once and for mid-size arrays:
  *           keys of any clsort_type (same order as SORT: the same key image,
@@ -1372,8 +1388,9 @@ CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx);
 
 /* OpenCL C functions given as text, built into the family's own kernels at
  * run time (the program is cached by that text). All zero: not used. The
- * field user_op of clsort_scan_desc, clsort_reduce_desc and
- * clsort_by_key_desc. Every string is read during the call only. */
+ * field user_op of clsort_scan_desc, clsort_reduce_desc, clsort_by_key_desc
+ * (operator and/or transform) and clsort_sort_desc (transform: a record's
+ * key). Every string is read during the call only. */
 typedef struct clsort_user_op {
     const char *source;    /* OpenCL C: the functions (and types) named below; NULL: none (built-ins) */
     const char *name;      /* the operator, T name(T a, T b) with a the earlier: associative;
