@@ -52,7 +52,7 @@ endif
 # part: one per family, then the parts they share.
 SHARED_PARTS = api budget stress
 TEST_PARTS = $(FAMILIES) $(SHARED_PARTS)
-TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h tests/test_devcount.c $(foreach p,$(TEST_PARTS),tests/test_$(p).c)
+TEST_CLSORT_SRC = tests/test_clsort.c tests/check.h tests/test_devcount.c $(foreach p,$(TEST_PARTS),tests/test_$(p).c) tests/test_user_op.c
 # -O1: half of -O2's compile time, which make test counts; the suite's time
 # on a CPU runtime is the kernels', not its host code's.
 TEST_CFLAGS ?= -O1

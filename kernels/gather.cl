@@ -46,3 +46,16 @@ __kernel void copy_bytes(__global const uchar *src, __global uchar *dst, ulong c
     if (dev_count) count = min(count, (ulong)dev_count[dev_count_at] * unit);
     if (i < count) dst[i] = src[i];
 }
+
+/* A caller's sort key (clsort_sort with desc.user_op.transform; the host
+ * puts the generated source of >>reduce's clsort__user_text first, which
+ * defines RD_XF, RD_IN_T the record and T the key type): keys[i] = the key
+ * of record i. */
+#ifdef RD_XF
+__kernel void user_keys(__global const RD_IN_T *rec, __global T *keys, ulong n COUNT_ARGS)
+{
+    ulong i = get_global_id(0);
+    n = DEVICE_N(n);
+    if (i < n) keys[i] = RD_XF(rec[i], i);
+}
+#endif

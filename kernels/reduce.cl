@@ -15,6 +15,13 @@
  *           (RD_HEADS only)
  *   MV_T    uint or ulong: the type of values moved unreduced (unique;
  *           RD_HEADS only)
+ *   RD_UT   a caller's operator (clsort_user_op), from the source the host
+ *           puts before common.cl: RD_UT the element type (T from here on;
+ *           common.cl keeps uint), RD_UOP(a, b) the operator, RD_UIDENT
+ *           its identity (TK and OP unused)
+ *   RD_XF   a caller's transform: RD_XF(x, i) of each input value x (type
+ *           RD_IN_T, at index i) as it is read, before rd_clean (not in
+ *           the carries' program, whose values are T already)
  *
  * The operator on (count, value) pairs. Every element is a pair (inc, v):
  * inc = how many segment boundaries sit just before it (0 or 1, any number
@@ -69,6 +76,13 @@
 #ifndef MV_T
 #define MV_T uint
 #endif
+#ifdef RD_UT
+#undef T
+#define T RD_UT
+#endif
+#ifndef RD_IN_T
+#define RD_IN_T T
+#endif
 
 #if TK >= 3
 #define TB ulong
@@ -84,6 +98,25 @@
 #else
 #define RD_BITS(x) ((TB)(x))
 #define RD_FROM_BITS(b) ((T)(b))
+#endif
+#ifdef RD_UT /* a caller's type (up to 16 bytes): its bits as 32-bit words */
+#define RD_WORDS ((sizeof(T) + 3) / 4)
+typedef union {
+    T t;
+    uint w[RD_WORDS];
+} rd_words;
+inline rd_words rd_to_words(T x)
+{
+    rd_words u;
+    u.t = x;
+    return u;
+}
+#undef TB
+#define TB rd_words
+#undef RD_BITS
+#define RD_BITS(x) rd_to_words(x)
+#undef RD_FROM_BITS
+#define RD_FROM_BITS(b) ((b).t)
 #endif
 
 /* the operator's identity */
@@ -112,7 +145,15 @@
 #define IDENT ((T)(-INFINITY))
 #endif
 #endif
+#ifdef RD_UOP
+#undef IDENT
+#define IDENT (RD_UIDENT)
+#endif
 
+#ifdef RD_UOP /* a caller's operator: values are read as they are */
+inline T rd_op(T a, T b) { return RD_UOP(a, b); }
+inline T rd_clean(T v) { return v; }
+#else
 /* a then b (a earlier in the sequence) */
 inline T rd_op(T a, T b)
 {
@@ -140,6 +181,14 @@ inline T rd_clean(T v)
     return v;
 #endif
 }
+#endif
+
+/* Element k of p, global index gi, as a value: transformed (RD_XF), cleaned. */
+#ifdef RD_XF
+#define RD_LOAD(p, k, gi) rd_clean(RD_XF((p)[k], gi))
+#else
+#define RD_LOAD(p, k, gi) rd_clean((p)[k])
+#endif
 
 /* Device counts (common.cl COUNT_ARGS): every kernel over the elements
  * takes n from the device (DEVICE_N); the carries' scan and fill_ident,
@@ -188,7 +237,7 @@ inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 /* Loads tile `base` coalesced into local memory: values (NaNs cleaned for
  * min/max), the segment source, for keys the key before the tile and, when
  * need_next, the segment source of the element after it. */
-inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+inline void rd_stage(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                      __local T *lv, __local LS_T *ls)
 {
     const uint lid = (uint)get_local_id(0);
@@ -196,7 +245,7 @@ inline void rd_stage(__global const T *vals, __global const SEG_T *seg, ulong ba
         uint k = j * WG + lid;
         ulong gi = base + k;
 #ifndef VAL_ONE
-        lv[PAD(k)] = gi < n ? rd_clean(vals[gi]) : IDENT;
+        lv[PAD(k)] = gi < n ? RD_LOAD(vals, gi, gi) : IDENT;
 #endif
 #if SEG != 0
 #if SEG == 1
@@ -307,6 +356,9 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
 #define RD_NW (WG / RW)
 #if defined(NV_PTX) && WG >= 32
 #define RD_PTX 1
+#endif
+#ifdef RD_UT /* a caller's type: the emulated shuffles (the same tree, the same bits) */
+#undef RD_PTX
 #endif
 
 #ifdef RD_PTX
@@ -445,14 +497,14 @@ typedef union {
  * values IDENT, sources 0. SEG 2: lane 0 also the key before the warp's
  * first (*prev); with need_next, the last lane the source of the element
  * after the warp's last (*after). */
-inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg0, ulong n, int full, int need_next,
+inline void rd3_load(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong wg0, ulong n, int full, int need_next,
                      T *xr, LS_T *sr, LS_T *prev, LS_T *after)
 {
     const uint lane = (uint)get_local_id(0) % RW;
     if (full) {
-        __global const T *vp = vals + wg0 + lane;
+        __global const RD_IN_T *vp = vals + wg0 + lane;
 #pragma unroll
-        for (uint j = 0; j < ITEMS; ++j) xr[j] = rd_clean(vp[j * RW]);
+        for (uint j = 0; j < ITEMS; ++j) xr[j] = RD_LOAD(vp, j * RW, wg0 + lane + j * RW);
 #if SEG != 0
         __global const SEG_T *sp = seg + wg0 + lane;
 #pragma unroll
@@ -462,7 +514,7 @@ inline void rd3_load(__global const T *vals, __global const SEG_T *seg, ulong wg
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) {
             ulong gi = wg0 + j * RW + lane;
-            xr[j] = gi < n ? rd_clean(vals[gi]) : IDENT;
+            xr[j] = gi < n ? RD_LOAD(vals, gi, gi) : IDENT;
 #if SEG != 0
             sr[j] = gi < n ? RD3_SRC(seg[gi]) : (LS_T)0;
 #endif
@@ -592,7 +644,7 @@ inline void rd3_fold(const T *x, const uint *ci, uint hm, uint cc, uint left, ui
  * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
  * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
  * (none of it reaches an output: it only follows the last element). */
-inline void rd3_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+inline void rd3_tile_scan(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                           __local rd3_cell *buf, __local uint *sc, __local T *sv, T *x, uint *ci, uint *hm_out,
                           uint *nh, uint *xc, T *xv, uint *tc, T *tv)
 {
@@ -770,7 +822,7 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
 
 /* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
  * work-item's elements inside the tile, (*tc, *tv) = the tile's carry. */
-inline void rd_tile_scan(__global const T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
+inline void rd_tile_scan(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong base, ulong n, int need_next,
                          __local T *lv, __local LS_T *ls, __local uint *sc, __local T *sv, uint *xc, T *xv, uint *tc,
                          T *tv, uint *hm)
 {
@@ -982,7 +1034,7 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
 
 /* carry_c[g], carry_v[g] = the pair sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
+void seg_reduce_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
                       __global T *carry_v COUNT_ARGS)
 {
     RD_TILE_LOCALS
@@ -1006,7 +1058,7 @@ void seg_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n
 
 /* Scans each tile from its prefix pair (pre_c, pre_v: NULL = identity). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
+void seg_scan_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                     __global const T *pre_v, uint mode, __global T *out, __global uint *out_c COUNT_ARGS)
 {
     RD_TILE_LOCALS
@@ -1033,7 +1085,7 @@ void seg_scan_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, 
 /* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
  * argument list to both). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
+void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
                        __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count COUNT_ARGS)
 {
@@ -1090,6 +1142,28 @@ void seg_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong 
  * its whole pair scan again in this work-group's local memory.) */
 
 #ifdef HAVE_LOOKBACK
+#ifdef RD_UT /* a caller's type: each 32-bit word as two chunks (the host sizes 4 words per word) */
+#define RD_CHUNKS (2u * (uint)RD_WORDS)
+
+inline void rd_store_bits(__global volatile uint *p, TB b)
+{
+    for (uint k = 0; k < RD_CHUNKS; ++k) atomic_xchg(&p[k], 0x10000u | ((b.w[k / 2] >> (16 * (k % 2))) & 0xffffu));
+}
+
+inline TB rd_load_bits(__global volatile uint *p)
+{
+    for (;;) {
+        TB v;
+        uint written = 0x10000u;
+        for (uint k = 0; k < RD_CHUNKS; k += 2) {
+            uint lo = atomic_add(&p[k], 0u), hi = atomic_add(&p[k + 1], 0u);
+            written &= lo & hi;
+            v.w[k / 2] = (lo & 0xffffu) | (hi & 0xffffu) << 16;
+        }
+        if (written) return v;
+    }
+}
+#else
 #define RD_CHUNKS (TK >= 3 ? 4u : 2u)
 
 inline void rd_store_bits(__global volatile uint *p, TB b)
@@ -1111,6 +1185,7 @@ inline TB rd_load_bits(__global volatile uint *p)
         if (written) return v;
     }
 }
+#endif
 
 #define RD_WIN (WG < 32 ? WG : 32)
 
@@ -1286,7 +1361,7 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
 
 #ifndef RD_HEADS
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
+void seg_scan_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
                        LB_SPARE_ARGS, uint mode, __global T *out COUNT_ARGS)
 {
     RD_TILE_LOCALS
@@ -1314,7 +1389,7 @@ void seg_scan_lookback(__global const T *vals, __global const SEG_T *seg, ulong 
 
 /* mv_in, mv_out: unused, as in seg_scatter_tiles. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void seg_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
+void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
                           __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
                           __global uint *count COUNT_ARGS)
@@ -1424,7 +1499,7 @@ inline T rd_wg_reduce(T x, __local T *s)
 /* partials[group] = the reduction of tiles group, group + groups, ... (each
  * work-item folds its strided elements in order). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_partials(__global const T *in, ulong n, __global T *partials COUNT_ARGS)
+void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
 {
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
@@ -1432,11 +1507,11 @@ void reduce_partials(__global const T *in, ulong n, __global T *partials COUNT_A
     n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
         if (base + TILE <= n) {
-            for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, rd_clean(in[base + j * WG + lid]));
+            for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, RD_LOAD(in, base + j * WG + lid, base + j * WG + lid));
         } else {
             for (uint j = 0; j < ITEMS; ++j) {
                 ulong i = base + j * WG + lid;
-                if (i < n) acc = rd_op(acc, rd_clean(in[i]));
+                if (i < n) acc = rd_op(acc, RD_LOAD(in, i, i));
             }
         }
     }
@@ -1466,6 +1541,7 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
  * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift). counts (bins words) must be zero or hold counts to add to.
  * Work-groups count in local memory when bins <= LBINS (each work-item
  * apart when bins * WG <= LBINS). */
+#ifndef RD_UT /* no histogram of a caller's type */
 #ifndef LBINS
 #define LBINS 1024
 #endif
@@ -1555,3 +1631,4 @@ void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong
             if (sum) atomic_add(&counts[i], sum);
         }
 }
+#endif

@@ -2208,6 +2208,8 @@ static void rd_device_count_refusals(const test_env *e)
 static void rd_arguments(const test_env *e) { test_rd_arguments(e->cs); }
 static void rd_host(const test_env *e) { test_rd_host(e->cs); }
 
+#include "test_user_op.c" /* a caller's operator: USER_OP_CASES */
+
 static const test_case reduce_cases[] = {
     {"reduce and flag-segmented scans: types x operators", rd_types, ON_BOTH, ANY_SIZE},
     {"segmentation kinds x patterns", rd_segmentations, ON_BOTH, LIMITS_ANY},
@@ -2231,6 +2233,7 @@ static const test_case reduce_cases[] = {
     {"device count: cull, reduce by key, reduce, histogram, unique on events", rd_device_count_chain, ON_BOTH, ANY_SIZE},
     {"device count refusals", rd_device_count_refusals, ON_BOTH, ANY_SIZE},
     {"no wait on the host: a user event in the wait list", rd_no_wait_on_host, ON_PORTABLE, NOT_TINY},
+    USER_OP_CASES
 };
 static const test_part reduce_part =
     TEST_PART(reduce, "reduce, segmented scan and reduce, by key, run-length encode, unique, histogram", CTX_SHARED, 65);
