@@ -2989,6 +2989,48 @@ static int clsort__parse_index_pair(const char *sel, unsigned *p, unsigned *d)
     return 1;
 }
 
+/* Whether device d (type t, its platform's and its own name and vendor)
+ * is the one sel asks for, on clsort__select_device's pass. */
+static int clsort__device_wanted(const char *sel, int want_idx, unsigned pi, unsigned di, cl_uint p, cl_uint d,
+                                 int pass, cl_device_type t, const char *const names[4])
+{
+    if (want_idx) return p == pi && d == di;
+    if (sel && (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0)) return (t & CL_DEVICE_TYPE_GPU) != 0;
+    if (sel && (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0)) return (t & CL_DEVICE_TYPE_CPU) != 0;
+    if (sel)
+        return clsort__contains_nocase(names[0], sel) || clsort__contains_nocase(names[1], sel) ||
+               clsort__contains_nocase(names[2], sel) || clsort__contains_nocase(names[3], sel);
+    return pass == 0 ? (t & CL_DEVICE_TYPE_GPU) != 0 : 1;
+}
+
+/* The first device of platform plat (index p) that sel asks for on this
+ * pass, or NULL; *last_error takes a failed clGetDeviceIDs. */
+static cl_device_id clsort__platform_pick(clsort_context *ctx, cl_platform_id plat, cl_uint p, const char *sel,
+                                          int want_idx, unsigned pi, unsigned di, int pass, cl_int *last_error)
+{
+    cl_device_id devs[CLSORT__MAX_DEVICES];
+    cl_uint nd = 0, d;
+    char pname[256] = "", pvendor[256] = "";
+    cl_int de = CLSORT__CL(ctx, clGetDeviceIDs)(plat, CL_DEVICE_TYPE_ALL, CLSORT__MAX_DEVICES, devs, &nd);
+    if (de != CL_SUCCESS) {
+        *last_error = de;
+        return NULL;
+    }
+    if (nd > CLSORT__MAX_DEVICES) nd = CLSORT__MAX_DEVICES;
+    CLSORT__CL(ctx, clGetPlatformInfo)(plat, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+    CLSORT__CL(ctx, clGetPlatformInfo)(plat, CL_PLATFORM_VENDOR, sizeof pvendor, pvendor, NULL);
+    for (d = 0; d < nd; ++d) {
+        cl_device_type t = 0;
+        char dname[256] = "", dvendor[256] = "";
+        const char *const names[4] = {pname, pvendor, dname, dvendor};
+        CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
+        CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+        CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_VENDOR, sizeof dvendor, dvendor, NULL);
+        if (clsort__device_wanted(sel, want_idx, pi, di, p, d, pass, t, names)) return devs[d];
+    }
+    return NULL;
+}
+
 /* Finds the device named by sel (see CLSORT_DEVICE), or the default. */
 static clsort_result clsort__select_device(clsort_context *ctx, const char *sel, cl_device_id *out)
 {
@@ -3009,39 +3051,8 @@ static clsort_result clsort__select_device(clsort_context *ctx, const char *sel,
     if (sel) want_idx = clsort__parse_index_pair(sel, &pi, &di);
     /* pass 0: GPUs (default) or matching devices; pass 1: CPUs by default */
     for (pass = 0; pass < 2 && !best; ++pass) {
-        for (p = 0; p < np && !best; ++p) {
-            cl_device_id devs[CLSORT__MAX_DEVICES];
-            cl_uint nd = 0, d;
-            char pname[256] = "", pvendor[256] = "";
-            cl_int de = CLSORT__CL(ctx, clGetDeviceIDs)(plats[p], CL_DEVICE_TYPE_ALL, CLSORT__MAX_DEVICES, devs, &nd);
-            if (de != CL_SUCCESS) {
-                last_error = de;
-                continue;
-            }
-            if (nd > CLSORT__MAX_DEVICES) nd = CLSORT__MAX_DEVICES;
-            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-            CLSORT__CL(ctx, clGetPlatformInfo)(plats[p], CL_PLATFORM_VENDOR, sizeof pvendor, pvendor, NULL);
-            for (d = 0; d < nd && !best; ++d) {
-                cl_device_type t = 0;
-                char dname[256] = "", dvendor[256] = "";
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
-                CLSORT__CL(ctx, clGetDeviceInfo)(devs[d], CL_DEVICE_VENDOR, sizeof dvendor, dvendor, NULL);
-                if (want_idx) {
-                    if (p == pi && d == di) best = devs[d];
-                } else if (sel && (strcmp(sel, "gpu") == 0 || strcmp(sel, "GPU") == 0)) {
-                    if (t & CL_DEVICE_TYPE_GPU) best = devs[d];
-                } else if (sel && (strcmp(sel, "cpu") == 0 || strcmp(sel, "CPU") == 0)) {
-                    if (t & CL_DEVICE_TYPE_CPU) best = devs[d];
-                } else if (sel) {
-                    if (clsort__contains_nocase(pname, sel) || clsort__contains_nocase(pvendor, sel) ||
-                        clsort__contains_nocase(dname, sel) || clsort__contains_nocase(dvendor, sel))
-                        best = devs[d];
-                } else if (pass == 0 ? (t & CL_DEVICE_TYPE_GPU) != 0 : 1) {
-                    best = devs[d];
-                }
-            }
-        }
+        for (p = 0; p < np && !best; ++p)
+            best = clsort__platform_pick(ctx, plats[p], p, sel, want_idx, pi, di, pass, &last_error);
         if (sel) break;
     }
     if (!best)
@@ -3494,6 +3505,73 @@ static void clsort__tally_report(clsort_context *ctx, cl_ulong h, const char *fa
         }
 }
 
+/* The steps of clsort__program_get, in the order it calls them. */
+
+/* The context's program of request rq (hash h), marked used, or NULL. */
+static clsort__program *clsort__program_held(clsort_context *ctx, const clsort__request *rq, cl_ulong h)
+{
+    int i;
+    for (i = 0; i < ctx->num_programs; ++i)
+        if (clsort__program_is(&ctx->programs[i], rq, h)) {
+            ctx->programs[i].last_use = ++ctx->use_clock;
+            return &ctx->programs[i];
+        }
+    return NULL;
+}
+
+/* The embedded sources rq names: *nsrc of them in srcs, lens. */
+static clsort_result clsort__program_sources(clsort_context *ctx, const clsort__request *rq, const char **srcs,
+                                             size_t *lens, cl_uint *nsrc)
+{
+    int i;
+    for (i = 0; rq->sources[i]; ++i, ++*nsrc) {
+        srcs[*nsrc] = clsort__kernel_source(rq->sources[i], &lens[*nsrc]);
+        if (!srcs[*nsrc]) /* a family asked for a file that gen/embed.sh did not embed */
+            return clsort__fail(ctx, CLSORT_ERROR_BUILD, "%s program: no embedded kernels/%s", rq->family,
+                                rq->sources[i]);
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* p's program built from source (counted in the cache's builds); on a
+ * failure p is released. */
+static clsort_result clsort__program_build(clsort_context *ctx, const clsort__request *rq, clsort__program *p,
+                                           const char **srcs, const size_t *lens, cl_uint nsrc, const char *opts)
+{
+    clsort_result r;
+    cl_int e;
+    p->program = CLSORT__CL(ctx, clCreateProgramWithSource)(ctx->cl_ctx, nsrc, srcs, lens, &e);
+    if (e != CL_SUCCESS) {
+        p->program = NULL;
+        return clsort__cl_fail(ctx, e, "clCreateProgramWithSource");
+    }
+    e = CLSORT__CL(ctx, clBuildProgram)(p->program, 1, &ctx->device, opts, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        r = clsort__build_failed(ctx, rq, p->program, opts, e);
+        clsort__program_release(ctx, p);
+        return r;
+    }
+    ++ctx->cache.builds;
+    return CLSORT_SUCCESS;
+}
+
+/* What the cache does with p (key hash): store it now (a program built
+ * from source, CLSORT_CACHE_WHEN_BUILD), or mark it for clsort_cache_flush. */
+static void clsort__program_cache_plan(clsort_context *ctx, clsort__program *p, const unsigned char *hash,
+                                       const char *opts, int from_source, int ptx_hit)
+{
+    if (from_source && ctx->cache.on && ctx->cache.when == CLSORT_CACHE_WHEN_BUILD) {
+        clsort__cache_store(ctx, p->program, hash, opts, 1);
+    } else if (from_source && ctx->cache.on) {
+        if (ctx->cache.ptx_at_build) clsort__cache_store(ctx, p->program, hash, opts, 0);
+        p->store_pending = 1;
+        memcpy(p->store_key, hash, sizeof p->store_key);
+    } else if (ptx_hit && ctx->cache.ptx_at_build) { /* a PTX entry: clsort_cache_flush makes its cubin */
+        p->store_pending = 1;
+        memcpy(p->store_key, hash, sizeof p->store_key);
+    }
+}
+
 /* The program of a request: from the context, the cache, else built now. */
 static clsort_result clsort__program_get(clsort_context *ctx, const clsort__request *rq, clsort__program **out)
 {
@@ -3505,21 +3583,10 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
     cl_ulong h = clsort__request_hash(rq);
     clsort__program *p;
     clsort_result r;
-    cl_int e;
-    int i, from_source = 0, ptx_hit = 0;
-    for (i = 0; i < ctx->num_programs; ++i)
-        if (clsort__program_is(&ctx->programs[i], rq, h)) {
-            ctx->programs[i].last_use = ++ctx->use_clock;
-            *out = &ctx->programs[i];
-            return CLSORT_SUCCESS;
-        }
+    int from_source = 0, ptx_hit = 0;
+    if ((*out = clsort__program_held(ctx, rq, h)) != NULL) return CLSORT_SUCCESS;
     if (ctx->tally && ctx->tally->counting) return clsort__tally_record(ctx, h, out);
-    for (i = 0; rq->sources[i]; ++i, ++nsrc) {
-        srcs[nsrc] = clsort__kernel_source(rq->sources[i], &lens[nsrc]);
-        if (!srcs[nsrc]) /* a family asked for a file that gen/embed.sh did not embed */
-            return clsort__fail(ctx, CLSORT_ERROR_BUILD, "%s program: no embedded kernels/%s", rq->family,
-                                rq->sources[i]);
-    }
+    CLSORT__TRY(clsort__program_sources(ctx, rq, srcs, lens, &nsrc));
     snprintf(opts, sizeof opts, "-cl-std=CL1.2%s", rq->options); /* and clsort__program_opts */
     p = clsort__program_slot(ctx); /* empty (no sources) until the build succeeds */
     if (ctx->cache.on) {
@@ -3527,18 +3594,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         p->program = clsort__cache_load(ctx, hash, opts, &ptx_hit);
     }
     if (!p->program) {
-        p->program = CLSORT__CL(ctx, clCreateProgramWithSource)(ctx->cl_ctx, nsrc, srcs, lens, &e);
-        if (e != CL_SUCCESS) {
-            p->program = NULL;
-            return clsort__cl_fail(ctx, e, "clCreateProgramWithSource");
-        }
-        e = CLSORT__CL(ctx, clBuildProgram)(p->program, 1, &ctx->device, opts, NULL, NULL);
-        if (e != CL_SUCCESS) {
-            r = clsort__build_failed(ctx, rq, p->program, opts, e);
-            clsort__program_release(ctx, p);
-            return r;
-        }
-        ++ctx->cache.builds;
+        CLSORT__TRY(clsort__program_build(ctx, rq, p, srcs, lens, nsrc, opts));
         from_source = 1;
     }
     r = clsort__program_kernels(ctx, p);
@@ -3546,16 +3602,7 @@ static clsort_result clsort__program_get(clsort_context *ctx, const clsort__requ
         clsort__program_release(ctx, p); /* nothing stored: store_pending is not set yet */
         return r;
     }
-    if (from_source && ctx->cache.on && ctx->cache.when == CLSORT_CACHE_WHEN_BUILD) {
-        clsort__cache_store(ctx, p->program, hash, opts, 1);
-    } else if (from_source && ctx->cache.on) {
-        if (ctx->cache.ptx_at_build) clsort__cache_store(ctx, p->program, hash, opts, 0);
-        p->store_pending = 1;
-        memcpy(p->store_key, hash, sizeof p->store_key);
-    } else if (ptx_hit && ctx->cache.ptx_at_build) { /* a PTX entry: clsort_cache_flush makes its cubin */
-        p->store_pending = 1;
-        memcpy(p->store_key, hash, sizeof p->store_key);
-    }
+    clsort__program_cache_plan(ctx, p, hash, opts, from_source, ptx_hit);
     p->hash = h;
     memcpy(p->sources, rq->sources, sizeof p->sources);
     memcpy(p->options, rq->options, sizeof p->options);
@@ -6004,12 +6051,13 @@ static void clsort__widen_digits(const clsort_context *ctx, clsort__sort_plan *p
     if (clsort__onesweep_fits_plan(ctx, &wide, n)) *pl = wide;
 }
 
-/* Validates the descriptor and decides passes, kernels, shape and scratch. */
-static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size_t n, const clsort_sort_desc *desc,
-                                       clsort__sort_plan *pl)
+/* The steps of clsort__plan_sort, in the order it calls them. */
+
+/* The descriptor checked, with the key's size and bit range. */
+static clsort_result clsort__plan_sort_check(clsort_context *ctx, const char *fn, size_t n,
+                                             const clsort_sort_desc *desc, clsort__sort_plan *pl)
 {
-    unsigned width, span;
-    size_t a = ctx->dev.base_align, tile;
+    unsigned width;
     memset(pl, 0, sizeof *pl);
     if (desc) pl->d = *desc;
     if ((int)pl->d.type < 0 || pl->d.type >= CLSORT_TYPE_COUNT) /* every type: 1-, 2-, 4- and 8-byte keys */
@@ -6031,7 +6079,13 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     CLSORT__TRY(clsort__check_values(ctx, fn, pl->d.values_in, pl->d.values_out, &pl->d.value_size, 1));
     if (n > 0xffffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n = %lu, at most 2^32-1 keys", fn, (unsigned long)n);
-    span = pl->end - pl->begin;
+    return CLSORT_SUCCESS;
+}
+
+/* The passes and their digit width over the span's bits; what moves with
+ * the keys; whether a fill sorts them. */
+static void clsort__plan_sort_digits(clsort__sort_plan *pl, unsigned span, unsigned width)
+{
     if (pl->d.radix_bits) {
         pl->pass_bits = pl->d.radix_bits;
         pl->passes = (span + pl->pass_bits - 1) / pl->pass_bits;
@@ -6047,6 +6101,13 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     /* keys alone sorted by all their bits in one pass (8-bit keys): a digit
      * is then the whole key, so the digit counts alone give the output */
     pl->fill = !pl->stream_size && pl->passes == 1 && pl->begin == 0 && pl->end == width;
+}
+
+/* The kernels: a single tile, the one-sweep or the classic passes, the
+ * 16-bit fill, streaming stores; the tile's shape. */
+static void clsort__plan_sort_kernels(const clsort_context *ctx, clsort__sort_plan *pl, size_t n, unsigned span,
+                                      unsigned width)
+{
     /* the one-sweep passes on the look-back path (32-bit status words hold
      * 30-bit counts: n < 2^30): on NVIDIA sm_70+ with PTX warp steps, and on
      * CPUs, where the emulated warp steps check the algorithm (the tests run
@@ -6078,7 +6139,12 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
                  (!pl->onesweep || n >= CLSORT__FILL16_ONESWEEP_MIN || ctx->tuning.testing.fill16_any_size);
     pl->stream_out = pl->onesweep && ctx->dev.nv_ptx && !pl->stream_size && (pl->key_size == 4 || pl->key_size == 8) &&
                      (2 * n * pl->key_size > CLSORT__STREAM_OUT_MIN || ctx->tuning.testing.stream_out_any_size);
-    tile = pl->wg * pl->items;
+}
+
+/* The tiles, the counts and status words, and the scratch's layout. */
+static void clsort__plan_sort_scratch(const clsort_context *ctx, clsort__sort_plan *pl, size_t n)
+{
+    size_t a = ctx->dev.base_align, tile = pl->wg * pl->items;
     pl->groups = (n + tile - 1) / tile;
     pl->counts = ((size_t)1 << pl->pass_bits) * pl->groups;
     if (pl->onesweep) {
@@ -6089,13 +6155,26 @@ static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size
     /* the counts scratch: the pass's words, or the 65536 value counts of a
      * 16-bit fill (which reuse it after pass 0) */
     pl->count_words = pl->fill16 && pl->counts < 65536 ? 65536 : pl->counts;
-    if (n == 0) return CLSORT_SUCCESS;
+    if (n == 0) return;
     pl->off_vals = clsort__align_up(n * pl->key_size, a);
     pl->off_counts = pl->off_vals + clsort__align_up(n * pl->stream_size, a);
     pl->off_copy = pl->off_counts + clsort__align_up(pl->count_words * 4, a);
     pl->temp_bytes = pl->off_copy;
     if (pl->gather_values && pl->d.values_in == pl->d.values_out)
         pl->temp_bytes += clsort__align_up(n * pl->d.value_size, a);
+}
+
+/* Validates the descriptor and decides passes, kernels, shape and scratch. */
+static clsort_result clsort__plan_sort(clsort_context *ctx, const char *fn, size_t n, const clsort_sort_desc *desc,
+                                       clsort__sort_plan *pl)
+{
+    unsigned width, span;
+    CLSORT__TRY(clsort__plan_sort_check(ctx, fn, n, desc, pl));
+    width = (unsigned)(8 * pl->key_size);
+    span = pl->end - pl->begin;
+    clsort__plan_sort_digits(pl, span, width);
+    clsort__plan_sort_kernels(ctx, pl, n, span, width);
+    clsort__plan_sort_scratch(ctx, pl, n);
     return CLSORT_SUCCESS;
 }
 
@@ -6932,35 +7011,20 @@ static clsort_result clsort__bitonic_long(clsort__chain *c, clsort__program *bp,
     return CLSORT_SUCCESS;
 }
 
-/* The variable segments that fit in a tile, packed several per work-group:
- * consecutive segments, each in a slot of its length rounded up to a power of
- * two, aligned to it; a group closes when the tile or PACK_SEGS (tile/4)
- * segments are full, or at a segment longer than the tile (sorted apart).
- * The plan (4 words per group, a slot per segment) goes up through
- * clsort__write (after the wait list, no wait on the host). */
-static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *bp, const clsort__bitonic_plan *pl,
-                                            cl_mem kin, cl_mem kout, cl_mem idx, const uint32_t *off, cl_mem doff)
+/* clsort__bitonic_packed's plan on the host: the nseg segments of off
+ * grouped into tiles of `tile` elements (see below), 4 words per group in
+ * plan (first segment, count, largest log2 slot, the used length rounded
+ * up to items) and each segment's slot offset in slot; returns the groups. */
+static size_t clsort__bitonic_pack_plan(const uint32_t *off, size_t nseg, size_t tile, size_t items, cl_uint *plan,
+                                        cl_uint *slot)
 {
-    clsort_context *ctx = c->ctx;
-    size_t tile = bp->wg * bp->items, cap = tile >= 4 ? tile / 4 : 1, s, ng = 0, used = 0, cnt = 0, maxlog = 0;
-    size_t nseg = pl->seg_count;
-    cl_uint *plan = (cl_uint *)CLSORT_MALLOC((nseg * 4 + 4) * sizeof(cl_uint));
-    cl_uint *slot = (cl_uint *)CLSORT_MALLOC((nseg + 1) * sizeof(cl_uint));
-    cl_mem dplan = NULL, dslot = NULL;
-    clsort_result r = CLSORT_SUCCESS;
-    clsort__kargs ka;
-    if (!plan || !slot) {
-        CLSORT_FREE(plan);
-        CLSORT_FREE(slot);
-        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_bitonic_sort: %lu bytes for the segment plan",
-                            (unsigned long)(nseg * 20 + 20));
-    }
+    size_t cap = tile >= 4 ? tile / 4 : 1, s, ng = 0, used = 0, cnt = 0, maxlog = 0;
 #define CLSORT__CLOSE_GROUP()                                                                \
     do {                                                                                     \
         if (cnt) {                                                                           \
             plan[4 * ng + 1] = (cl_uint)cnt;                                                 \
             plan[4 * ng + 2] = (cl_uint)maxlog;                                              \
-            plan[4 * ng + 3] = (cl_uint)clsort__align_up(used ? used : 1, bp->items);        \
+            plan[4 * ng + 3] = (cl_uint)clsort__align_up(used ? used : 1, items);            \
             ++ng;                                                                            \
         }                                                                                    \
         used = cnt = maxlog = 0;                                                             \
@@ -6985,6 +7049,32 @@ static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *b
     }
     CLSORT__CLOSE_GROUP();
 #undef CLSORT__CLOSE_GROUP
+    return ng;
+}
+
+/* The variable segments that fit in a tile, packed several per work-group:
+ * consecutive segments, each in a slot of its length rounded up to a power of
+ * two, aligned to it; a group closes when the tile or PACK_SEGS (tile/4)
+ * segments are full, or at a segment longer than the tile (sorted apart).
+ * The plan (4 words per group, a slot per segment) goes up through
+ * clsort__write (after the wait list, no wait on the host). */
+static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *bp, const clsort__bitonic_plan *pl,
+                                            cl_mem kin, cl_mem kout, cl_mem idx, const uint32_t *off, cl_mem doff)
+{
+    clsort_context *ctx = c->ctx;
+    size_t ng = 0, nseg = pl->seg_count;
+    cl_uint *plan = (cl_uint *)CLSORT_MALLOC((nseg * 4 + 4) * sizeof(cl_uint));
+    cl_uint *slot = (cl_uint *)CLSORT_MALLOC((nseg + 1) * sizeof(cl_uint));
+    cl_mem dplan = NULL, dslot = NULL;
+    clsort_result r = CLSORT_SUCCESS;
+    clsort__kargs ka;
+    if (!plan || !slot) {
+        CLSORT_FREE(plan);
+        CLSORT_FREE(slot);
+        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_bitonic_sort: %lu bytes for the segment plan",
+                            (unsigned long)(nseg * 20 + 20));
+    }
+    ng = clsort__bitonic_pack_plan(off, nseg, bp->wg * bp->items, bp->items, plan, slot);
     if (ng) {
         r = clsort__scratch(ctx, clsort__bitonic_slot_plan, ng * 16, &dplan);
         if (r == CLSORT_SUCCESS) r = clsort__scratch(ctx, clsort__bitonic_slot_slots, nseg * 4, &dslot);
@@ -7802,6 +7892,49 @@ static void clsort__reduce_karg_opt(clsort__kargs *ka, const cl_mem *m)
     else CLSORT__KARG_NULL(ka);
 }
 
+/* The steps of clsort__reduce_pass. The portable path's first kernels: the
+ * tiles' carries (*pc, *pv, scratch) and their exclusive scan. */
+static clsort_result clsort__reduce_pass_carries(clsort__chain *c, clsort__program *p, clsort__program *cp,
+                                                 size_t elem, const cl_mem *vals, const cl_mem *seg, cl_ulong n64,
+                                                 size_t groups, const clsort__reduce_outs *o, cl_mem *pc, cl_mem *pv)
+{
+    clsort_context *ctx = c->ctx;
+    clsort__kargs ka;
+    CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cc[0], groups * 4, pc));
+    CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cv[0], groups * elem, pv));
+    clsort__kargs_init(&ka);
+    clsort__reduce_karg_opt(&ka, vals);
+    clsort__reduce_karg_opt(&ka, seg);
+    CLSORT__KARG(&ka, n64);
+    CLSORT__KARG(&ka, *pc);
+    CLSORT__KARG(&ka, *pv);
+    clsort__count_kargs(&ka, c, 1);
+    CLSORT__TRY(clsort__run(c, p, o->heads ? "heads_reduce_tiles" : "seg_reduce_tiles", &ka, groups, p->wg));
+    return clsort__reduce_carries(c, cp, *pc, *pv, groups, elem, 0);
+}
+
+/* The pass's last kernel, its arguments ka so far (the elements and the
+ * tiles' prefixes or status words): the scan, or the scatter of o. */
+static clsort_result clsort__reduce_pass_out(clsort__chain *c, clsort__program *p, clsort__kargs *ka,
+                                             const clsort__reduce_outs *o, int lookback, size_t groups)
+{
+    if (!o->scatter) {
+        CLSORT__KARG(ka, o->mode);
+        CLSORT__KARG(ka, o->out);
+        if (!lookback) CLSORT__KARG_NULL(ka);
+        clsort__count_kargs(ka, c, 1);
+        return clsort__run(c, p, lookback ? "seg_scan_lookback" : "seg_scan_tiles", ka, groups, p->wg);
+    }
+    clsort__reduce_karg_opt(ka, &o->keys_out);
+    clsort__reduce_karg_opt(ka, &o->vals_out);
+    clsort__reduce_karg_opt(ka, &o->mv_in);
+    clsort__reduce_karg_opt(ka, &o->mv_out);
+    clsort__reduce_karg_opt(ka, &o->count);
+    clsort__count_kargs(ka, c, 1);
+    if (o->heads) return clsort__run(c, p, lookback ? "heads_scatter_lookback" : "heads_scatter_tiles", ka, groups, p->wg);
+    return clsort__run(c, p, lookback ? "seg_scatter_lookback" : "seg_scatter_tiles", ka, groups, p->wg);
+}
+
 /* One pass over n > 0 elements (the capacity where the chain has a device
  * count, which its kernels read): vals (NULL with VAL_ONE) and seg (NULL
  * without segments). */
@@ -7828,19 +7961,7 @@ static clsort_result clsort__reduce_pass(clsort__chain *c, clsort__program *p, c
         CLSORT__KARG(&ka, n64);
         clsort__status_kargs(&ka, &st);
     } else {
-        if (groups > 1) {
-            CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cc[0], groups * 4, &pc));
-            CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cv[0], groups * elem, &pv));
-            clsort__kargs_init(&ka);
-            clsort__reduce_karg_opt(&ka, vals);
-            clsort__reduce_karg_opt(&ka, seg);
-            CLSORT__KARG(&ka, n64);
-            CLSORT__KARG(&ka, pc);
-            CLSORT__KARG(&ka, pv);
-            clsort__count_kargs(&ka, c, 1);
-            CLSORT__TRY(clsort__run(c, p, o->heads ? "heads_reduce_tiles" : "seg_reduce_tiles", &ka, groups, p->wg));
-            CLSORT__TRY(clsort__reduce_carries(c, cp, pc, pv, groups, elem, 0));
-        }
+        if (groups > 1) CLSORT__TRY(clsort__reduce_pass_carries(c, p, cp, elem, vals, seg, n64, groups, o, &pc, &pv));
         clsort__kargs_init(&ka);
         clsort__reduce_karg_opt(&ka, vals);
         clsort__reduce_karg_opt(&ka, seg);
@@ -7848,24 +7969,7 @@ static clsort_result clsort__reduce_pass(clsort__chain *c, clsort__program *p, c
         clsort__reduce_karg_opt(&ka, &pc);
         clsort__reduce_karg_opt(&ka, &pv);
     }
-    if (!o->scatter) {
-        CLSORT__KARG(&ka, o->mode);
-        CLSORT__KARG(&ka, o->out);
-        if (!lookback) CLSORT__KARG_NULL(&ka);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, lookback ? "seg_scan_lookback" : "seg_scan_tiles", &ka, groups, p->wg));
-    } else {
-        clsort__reduce_karg_opt(&ka, &o->keys_out);
-        clsort__reduce_karg_opt(&ka, &o->vals_out);
-        clsort__reduce_karg_opt(&ka, &o->mv_in);
-        clsort__reduce_karg_opt(&ka, &o->mv_out);
-        clsort__reduce_karg_opt(&ka, &o->count);
-        clsort__count_kargs(&ka, c, 1);
-        if (o->heads)
-            CLSORT__TRY(clsort__run(c, p, lookback ? "heads_scatter_lookback" : "heads_scatter_tiles", &ka, groups, p->wg));
-        else
-            CLSORT__TRY(clsort__run(c, p, lookback ? "seg_scatter_lookback" : "seg_scatter_tiles", &ka, groups, p->wg));
-    }
+    CLSORT__TRY(clsort__reduce_pass_out(c, p, &ka, o, lookback, groups));
     if (lookback) clsort__status_end(&st);
     return CLSORT_SUCCESS;
 }
@@ -8070,6 +8174,63 @@ static clsort_result clsort__reduce_fill_ident(clsort__chain *c, clsort__program
                        clsort__loop_groups(c->ctx, groups, groups < 1024 ? (groups ? groups : 1) : 1024, 1, 1), p->wg);
 }
 
+/* The steps of clsort_reduce. Each level's reduce_partials: the n64
+ * elements of in to *groups partials (in *partials), again over the
+ * partials until reduce_final's loop fits the loop budget; a fixed number
+ * of partials per device and n: the same order every run. */
+static clsort_result clsort__reduce_levels(clsort__chain *c, clsort__program *p, cl_mem in, cl_ulong n64, size_t elem,
+                                           cl_mem *partials, size_t *groups_out)
+{
+    clsort_context *ctx = c->ctx;
+    size_t tile = p->wg * p->items, groups = 0;
+    clsort__kargs ka;
+    clsort_result r = CLSORT_SUCCESS;
+    int level;
+    for (level = 0; r == CLSORT_SUCCESS && n64 > 0; ++level) {
+        size_t tiles = (size_t)((n64 + tile - 1) / tile);
+        groups = clsort__reduce_groups(ctx, tiles, 4, 1024);
+        /* at least ITEMS work-groups (or one per tile): a work-item then
+         * folds at most ceil(tiles / groups) * ITEMS <= tiles + ITEMS
+         * elements in sequence, within the depth of the error bound
+         * (REDUCE), on devices of few compute units too (CPUs) */
+        if (!ctx->tuning.reduce_groups && groups < p->items) groups = tiles < p->items ? tiles : p->items;
+        /* reduce_partials' work-items fold tiles / groups tiles of ITEMS
+         * elements each, then rd_wg_reduce (>>loop budget) */
+        groups = clsort__loop_groups(ctx, tiles, groups, p->items + 2, clsort__log2_ceil(p->wg) + 2);
+        *groups_out = groups;
+        r = clsort__scratch(ctx, level & 1 ? clsort__reduce_slot_partials2 : clsort__reduce_slot_partials,
+                            groups * elem, partials);
+        if (r != CLSORT_SUCCESS) break;
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, in);
+        CLSORT__KARG(&ka, n64);
+        CLSORT__KARG(&ka, *partials);
+        clsort__count_kargs(&ka, c, level == 0); /* the elements; a level of partials has every one */
+        r = clsort__run(c, p, "reduce_partials", &ka, groups, p->wg);
+        /* reduce_final loops over groups / WG partials: with a loop budget
+         * that may not fit, and the partials are reduced once more */
+        if (clsort__loop_fits(ctx, (groups + p->wg - 1) / p->wg + 2 * clsort__log2_ceil(p->wg) + 4)) break;
+        in = *partials;
+        n64 = groups;
+    }
+    return r;
+}
+
+/* reduce_final: res = the reduction of the groups partials (a scratch
+ * word of the identity when there were none: n = 0). */
+static clsort_result clsort__reduce_final(clsort__chain *c, clsort__program *p, cl_mem partials, size_t groups,
+                                          size_t elem, cl_mem res)
+{
+    cl_uint g32 = (cl_uint)groups;
+    clsort__kargs ka;
+    if (!partials) CLSORT__TRY(clsort__scratch(c->ctx, clsort__reduce_slot_partials, elem, &partials));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, partials);
+    CLSORT__KARG(&ka, g32);
+    CLSORT__KARG(&ka, res);
+    return clsort__run(c, p, "reduce_final", &ka, 1, p->wg);
+}
+
 /* ---- public functions ---- */
 
 CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n, const clsort_reduce_desc *desc,
@@ -8081,12 +8242,9 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     clsort__program *p;
     clsort__chain c;
     cl_mem res, partials = NULL;
-    size_t elem, tile, groups;
-    cl_uint g32;
+    size_t elem, groups = 0;
     cl_ulong n64 = (cl_ulong)n;
-    clsort__kargs ka;
     clsort_result r = CLSORT_SUCCESS;
-    int level;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
@@ -8112,46 +8270,10 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
-    /* a fixed number of partials per device and n: the same order every run */
-    tile = p->wg * p->items;
     res = d.result;
     if (!res) r = clsort__scratch(ctx, clsort__reduce_slot_count, 8, &res);
-    groups = 0;
-    for (level = 0; r == CLSORT_SUCCESS && n64 > 0; ++level) {
-        size_t tiles = (size_t)((n64 + tile - 1) / tile);
-        groups = clsort__reduce_groups(ctx, tiles, 4, 1024);
-        /* at least ITEMS work-groups (or one per tile): a work-item then
-         * folds at most ceil(tiles / groups) * ITEMS <= tiles + ITEMS
-         * elements in sequence, within the depth of the error bound
-         * (REDUCE), on devices of few compute units too (CPUs) */
-        if (!ctx->tuning.reduce_groups && groups < p->items) groups = tiles < p->items ? tiles : p->items;
-        /* reduce_partials' work-items fold tiles / groups tiles of ITEMS
-         * elements each, then rd_wg_reduce (>>loop budget) */
-        groups = clsort__loop_groups(ctx, tiles, groups, p->items + 2, clsort__log2_ceil(p->wg) + 2);
-        r = clsort__scratch(ctx, level & 1 ? clsort__reduce_slot_partials2 : clsort__reduce_slot_partials,
-                            groups * elem, &partials);
-        if (r != CLSORT_SUCCESS) break;
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, in);
-        CLSORT__KARG(&ka, n64);
-        CLSORT__KARG(&ka, partials);
-        clsort__count_kargs(&ka, &c, level == 0); /* the elements; a level of partials has every one */
-        r = clsort__run(&c, p, "reduce_partials", &ka, groups, p->wg);
-        /* reduce_final loops over groups / WG partials: with a loop budget
-         * that may not fit, and the partials are reduced once more */
-        if (clsort__loop_fits(ctx, (groups + p->wg - 1) / p->wg + 2 * clsort__log2_ceil(p->wg) + 4)) break;
-        in = partials;
-        n64 = groups;
-    }
-    g32 = (cl_uint)groups;
-    if (r == CLSORT_SUCCESS && !partials) r = clsort__scratch(ctx, clsort__reduce_slot_partials, elem, &partials);
-    if (r == CLSORT_SUCCESS) {
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, partials);
-        CLSORT__KARG(&ka, g32);
-        CLSORT__KARG(&ka, res);
-        r = clsort__run(&c, p, "reduce_final", &ka, 1, p->wg);
-    }
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_levels(&c, p, in, n64, elem, &partials, &groups);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_final(&c, p, partials, groups, elem, res);
     if (r == CLSORT_SUCCESS && result) r = clsort__read(&c, res, "the result", 0, elem, result);
     return clsort__chain_end(&c, enq, r);
 }
@@ -8403,6 +8525,73 @@ static float clsort__f32_up(double v)
     return f;
 }
 
+/* The steps of clsort__hist_plan_make. Float samples: lower, upper and
+ * the scale as T's bits. */
+static clsort_result clsort__hist_plan_floats(clsort_context *ctx, const char *fn, clsort__hist_plan *pl)
+{
+    const clsort_histogram_desc *d = &pl->d;
+    if (!clsort__finite(d->lower) || !clsort__finite(d->upper) || !(d->lower < d->upper))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: need finite lower < upper", fn);
+    if (d->type == CLSORT_F32) {
+        /* rounded up: a float x is >= lower exactly when x >= lo, and
+         * < upper exactly when x < hi */
+        float lo = clsort__f32_up(d->lower), hi = clsort__f32_up(d->upper), sc;
+        cl_uint b;
+        if (!clsort__finite((double)lo) || !clsort__finite((double)hi) || !(lo < hi) ||
+            !clsort__finite((double)(hi - lo)))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit f32", fn);
+        /* bins / (upper - lower) rounded to f32 once, as the API comment
+         * says (from the floats, hi - lo was rounded first when the range
+         * is not a float, which moved the bins' edges) */
+        sc = (float)((double)d->bins / (d->upper - d->lower));
+        /* an infinite scale makes the sample at lower's bin 0 * inf = NaN,
+         * and a NaN converted to the bin index is undefined (OpenCL C
+         * 6.2.3.3): out of bounds on a device that gives UINT_MAX */
+        if (!clsort__finite((double)sc))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: the scale bins / (upper - lower) = %g does not fit f32", fn,
+                                (double)d->bins / (d->upper - d->lower));
+        memcpy(&b, &lo, 4); pl->lo = b;
+        memcpy(&b, &hi, 4); pl->hi = b;
+        memcpy(&b, &sc, 4); pl->scale = b;
+    } else {
+        double sc = (double)d->bins / (d->upper - d->lower);
+        if (!clsort__finite(d->upper - d->lower))
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: upper - lower overflows", fn);
+        if (!clsort__finite(sc)) /* as for f32: no NaN bin at lower */
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                                "%s: the scale bins / (upper - lower) does not fit f64", fn);
+        memcpy(&pl->lo, &d->lower, 8);
+        memcpy(&pl->hi, &d->upper, 8);
+        memcpy(&pl->scale, &sc, 8);
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* Integer samples: lower, the range as an unsigned integer, and its shift
+ * where it is bins times a power of two. */
+static clsort_result clsort__hist_plan_ints(clsort_context *ctx, const char *fn, clsort__hist_plan *pl)
+{
+    const clsort_histogram_desc *d = &pl->d;
+    int sgn = d->type == CLSORT_I32 || d->type == CLSORT_I64;
+    cl_ulong lo = (cl_ulong)d->lower_int, hi = (cl_ulong)d->upper_int;
+    if (sgn ? !(d->lower_int < d->upper_int) : !(lo < hi))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: need lower_int < upper_int", fn);
+    if (d->type == CLSORT_U32 && hi > 0x100000000ull)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit u32 (upper <= 2^32)", fn);
+    if (d->type == CLSORT_I32 && (d->lower_int < -2147483647 - 1 || d->upper_int > 2147483648ll))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit i32", fn);
+    pl->lo = pl->elem == 4 ? (cl_ulong)(cl_uint)lo : lo;
+    pl->range = hi - lo; /* as an unsigned integer: up to 2^32 for 4-byte samples */
+    pl->shift = 64;
+    if (pl->range % d->bins == 0 && clsort__is_pow2(pl->range / d->bins))
+        pl->shift = clsort__log2_ceil(pl->range / d->bins);
+    /* 8-byte samples divide by a loop (reduce.cl rd_div96: 96 passes
+     * and the one that leaves it), which the loop budget counts too */
+    if (pl->shift == 64 && pl->elem == 8) pl->sample_passes = 1 + 97;
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn, const clsort_histogram_desc *desc,
                                             clsort__hist_plan *pl)
 {
@@ -8416,63 +8605,8 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
     if (d->bins == 0) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bins must be >= 1", fn);
     if (d->accumulate != 0 && d->accumulate != 1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: accumulate must be 0 or 1", fn);
-    if (d->type == CLSORT_F32 || d->type == CLSORT_F64) {
-        if (!clsort__finite(d->lower) || !clsort__finite(d->upper) || !(d->lower < d->upper))
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: need finite lower < upper", fn);
-        if (d->type == CLSORT_F32) {
-            /* rounded up: a float x is >= lower exactly when x >= lo, and
-             * < upper exactly when x < hi */
-            float lo = clsort__f32_up(d->lower), hi = clsort__f32_up(d->upper), sc;
-            cl_uint b;
-            if (!clsort__finite((double)lo) || !clsort__finite((double)hi) || !(lo < hi) ||
-                !clsort__finite((double)(hi - lo)))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit f32", fn);
-            /* bins / (upper - lower) rounded to f32 once, as the API comment
-             * says (from the floats, hi - lo was rounded first when the range
-             * is not a float, which moved the bins' edges) */
-            sc = (float)((double)d->bins / (d->upper - d->lower));
-            /* an infinite scale makes the sample at lower's bin 0 * inf = NaN,
-             * and a NaN converted to the bin index is undefined (OpenCL C
-             * 6.2.3.3): out of bounds on a device that gives UINT_MAX */
-            if (!clsort__finite((double)sc))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: the scale bins / (upper - lower) = %g does not fit f32", fn,
-                                    (double)d->bins / (d->upper - d->lower));
-            memcpy(&b, &lo, 4); pl->lo = b;
-            memcpy(&b, &hi, 4); pl->hi = b;
-            memcpy(&b, &sc, 4); pl->scale = b;
-        } else {
-            double sc = (double)d->bins / (d->upper - d->lower);
-            if (!clsort__finite(d->upper - d->lower))
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: upper - lower overflows", fn);
-            if (!clsort__finite(sc)) /* as for f32: no NaN bin at lower */
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: the scale bins / (upper - lower) does not fit f64", fn);
-            memcpy(&pl->lo, &d->lower, 8);
-            memcpy(&pl->hi, &d->upper, 8);
-            memcpy(&pl->scale, &sc, 8);
-        }
-        return CLSORT_SUCCESS;
-    }
-    {
-        int sgn = d->type == CLSORT_I32 || d->type == CLSORT_I64;
-        cl_ulong lo = (cl_ulong)d->lower_int, hi = (cl_ulong)d->upper_int;
-        if (sgn ? !(d->lower_int < d->upper_int) : !(lo < hi))
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: need lower_int < upper_int", fn);
-        if (d->type == CLSORT_U32 && hi > 0x100000000ull)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit u32 (upper <= 2^32)", fn);
-        if (d->type == CLSORT_I32 && (d->lower_int < -2147483647 - 1 || d->upper_int > 2147483648ll))
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the range does not fit i32", fn);
-        pl->lo = pl->elem == 4 ? (cl_ulong)(cl_uint)lo : lo;
-        pl->range = hi - lo; /* as an unsigned integer: up to 2^32 for 4-byte samples */
-        pl->shift = 64;
-        if (pl->range % d->bins == 0 && clsort__is_pow2(pl->range / d->bins))
-            pl->shift = clsort__log2_ceil(pl->range / d->bins);
-        /* 8-byte samples divide by a loop (reduce.cl rd_div96: 96 passes
-         * and the one that leaves it), which the loop budget counts too */
-        if (pl->shift == 64 && pl->elem == 8) pl->sample_passes = 1 + 97;
-    }
-    return CLSORT_SUCCESS;
+    if (d->type == CLSORT_F32 || d->type == CLSORT_F64) return clsort__hist_plan_floats(ctx, fn, pl);
+    return clsort__hist_plan_ints(ctx, fn, pl);
 }
 
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
@@ -9535,17 +9669,103 @@ static void clsort__multi_free(clsort__multi *m)
     for (k = 0; k < nq; ++k) CLSORT__CL(ctx, clReleaseCommandQueue)(q[k]);
 }
 
+/* The steps of clsort_nbody_multi. Each part's plan (they must agree) and
+ * the call's flags (*flags) checked. */
+static clsort_result clsort__multi_plan(clsort__multi *m, const clsort_nbody_desc *desc, const char *fn,
+                                        unsigned *flags)
+{
+    const unsigned known = CLSORT_NBODY_MULTI_SERIAL | CLSORT_NBODY_MULTI_EVEN | CLSORT_NBODY_MULTI_BALANCE |
+                           CLSORT_NBODY_MULTI_HOST | CLSORT_NBODY_MULTI_DEVICE;
+    const clsort_nbody_part *parts = m->parts;
+    clsort_context *ctx0 = parts[0].ctx;
+    clsort_result r = CLSORT_SUCCESS;
+    unsigned k;
+    for (k = 0; k < m->count && r == CLSORT_SUCCESS; ++k) {
+        r = clsort__plan_nbody(parts[k].ctx, fn, m->n, desc, &m->a);
+        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
+    }
+    *flags = r == CLSORT_SUCCESS ? m->a.d.multi : 0;
+    if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
+    if (r == CLSORT_SUCCESS &&
+        ((*flags & ~known) || (*flags & CLSORT_NBODY_MULTI_EVEN && *flags & CLSORT_NBODY_MULTI_BALANCE) ||
+         (*flags & CLSORT_NBODY_MULTI_HOST && *flags & CLSORT_NBODY_MULTI_DEVICE)))
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: desc.multi = 0x%x: CLSORT_NBODY_MULTI_* flags, at most one of EVEN and BALANCE and one "
+                         "of HOST and DEVICE", fn, *flags);
+    return r;
+}
+
+/* Part k: its slice (the caller's where given), which must start at *at
+ * (then past it), its context (the first's cl_context, no other part's)
+ * and buffers. */
+static clsort_result clsort__multi_part(clsort__multi *m, unsigned k, size_t given, size_t *at, const char *fn)
+{
+    const clsort_nbody_part *parts = m->parts;
+    clsort_context *ctx0 = parts[0].ctx, *ck = parts[k].ctx;
+    size_t n = m->n;
+    clsort_result r = CLSORT_SUCCESS;
+    unsigned j;
+    if (given) {
+        m->first[k] = parts[k].first;
+        m->cnt[k] = parts[k].count;
+    }
+    if (m->first[k] != *at || m->cnt[k] > n - *at)
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
+                         "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
+                         (unsigned long)parts[k].first, (unsigned long)(parts[k].first + parts[k].count),
+                         (unsigned long)n);
+    *at += m->cnt[k];
+    if (r == CLSORT_SUCCESS && ck->cl_ctx != ctx0->cl_ctx)
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx uses another cl_context", fn, k);
+    for (j = 0; j < k && r == CLSORT_SUCCESS; ++j)
+        if (parts[j].ctx == ck)
+            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
+                             j, k);
+    if (r == CLSORT_SUCCESS && n > 0) {
+        r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
+        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
+    }
+    return r;
+}
+
+/* The slices: the caller's, or split by flags where none is given; every
+ * part checked; they must cover the n bodies, no two buffers alike. */
+static clsort_result clsort__multi_slices(clsort__multi *m, unsigned flags, const char *fn)
+{
+    const clsort_nbody_part *parts = m->parts;
+    clsort_context *ctx0 = parts[0].ctx;
+    clsort_result r = CLSORT_SUCCESS;
+    unsigned k, count = m->count;
+    size_t at = 0, given = 0, n = m->n;
+    for (k = 0; k < count; ++k) given += parts[k].count;
+    if (!given) clsort__multi_split(m, parts, flags);
+    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) r = clsort__multi_part(m, k, given, &at, fn);
+    if (r == CLSORT_SUCCESS && n > 0) { /* every part's positions and velocities are written: no two share memory */
+        clsort__io io[2 * CLSORT__MAX_PARTS];
+        for (k = 0; k < count; ++k) {
+            clsort__io_set(&io[2 * k], parts[k].positions, "parts[%lu].positions", 1, -1);
+            clsort__io_set(&io[2 * k + 1], parts[k].velocities, "parts[%lu].velocities", 1, -1);
+            io[2 * k].index = io[2 * k + 1].index = (long)k;
+        }
+        r = clsort__check_io(ctx0, fn, io, (int)(2 * count));
+    }
+    if (r == CLSORT_SUCCESS && at != n)
+        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
+                         (unsigned long)at, (unsigned long)n);
+    return r;
+}
+
 CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsigned count, size_t n,
                                             const clsort_nbody_desc *desc)
 {
     static const char *fn = "clsort_nbody_multi";
-    const unsigned known = CLSORT_NBODY_MULTI_SERIAL | CLSORT_NBODY_MULTI_EVEN | CLSORT_NBODY_MULTI_BALANCE |
-                           CLSORT_NBODY_MULTI_HOST | CLSORT_NBODY_MULTI_DEVICE;
     clsort__multi *m;
     clsort_context *ctx0;
     clsort_result r;
-    unsigned k, j, flags;
-    size_t at = 0, given = 0;
+    unsigned k, flags;
     if (!parts || count == 0 || !parts[0].ctx) return CLSORT_ERROR_INVALID_ARGUMENT;
     ctx0 = parts[0].ctx;
     for (k = 0; k < count; ++k) {
@@ -9561,59 +9781,8 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
     m->parts = parts;
     m->count = count;
     m->n = n;
-    r = CLSORT_SUCCESS;
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        r = clsort__plan_nbody(parts[k].ctx, fn, n, desc, &m->a);
-        if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(parts[k].ctx));
-    }
-    flags = r == CLSORT_SUCCESS ? m->a.d.multi : 0;
-    if (r == CLSORT_SUCCESS && (m->a.d.method != CLSORT_NBODY_TILED || m->a.d.accelerations || m->a.d.temp))
-        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                         "%s: TILED only, desc.accelerations and desc.temp must be NULL", fn);
-    if (r == CLSORT_SUCCESS &&
-        ((flags & ~known) || (flags & CLSORT_NBODY_MULTI_EVEN && flags & CLSORT_NBODY_MULTI_BALANCE) ||
-         (flags & CLSORT_NBODY_MULTI_HOST && flags & CLSORT_NBODY_MULTI_DEVICE)))
-        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                         "%s: desc.multi = 0x%x: CLSORT_NBODY_MULTI_* flags, at most one of EVEN and BALANCE and one "
-                         "of HOST and DEVICE", fn, flags);
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) given += parts[k].count;
-    if (r == CLSORT_SUCCESS && !given) clsort__multi_split(m, parts, flags);
-    for (k = 0; k < count && r == CLSORT_SUCCESS; ++k) {
-        clsort_context *ck = parts[k].ctx;
-        if (given) {
-            m->first[k] = parts[k].first;
-            m->cnt[k] = parts[k].count;
-        }
-        if (m->first[k] != at || m->cnt[k] > n - at)
-            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT,
-                             "%s: parts[%u] covers [%lu, %lu); the slices must tile [0, %lu) in order", fn, k,
-                             (unsigned long)parts[k].first, (unsigned long)(parts[k].first + parts[k].count),
-                             (unsigned long)n);
-        at += m->cnt[k];
-        if (r == CLSORT_SUCCESS && ck->cl_ctx != ctx0->cl_ctx)
-            r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u].ctx uses another cl_context", fn, k);
-        for (j = 0; j < k && r == CLSORT_SUCCESS; ++j)
-            if (parts[j].ctx == ck)
-                r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: parts[%u] and parts[%u] share a context", fn,
-                                 j, k);
-        if (r == CLSORT_SUCCESS && n > 0) {
-            r = clsort__check_buffer(ck, parts[k].positions, n * m->a.vec, fn, "positions");
-            if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ck, parts[k].velocities, n * m->a.vec, fn, "velocities");
-            if (r != CLSORT_SUCCESS && k > 0) r = clsort__fail(ctx0, r, "%s", clsort_last_error(ck));
-        }
-    }
-    if (r == CLSORT_SUCCESS && n > 0) { /* every part's positions and velocities are written: no two share memory */
-        clsort__io io[2 * CLSORT__MAX_PARTS];
-        for (k = 0; k < count; ++k) {
-            clsort__io_set(&io[2 * k], parts[k].positions, "parts[%lu].positions", 1, -1);
-            clsort__io_set(&io[2 * k + 1], parts[k].velocities, "parts[%lu].velocities", 1, -1);
-            io[2 * k].index = io[2 * k + 1].index = (long)k;
-        }
-        r = clsort__check_io(ctx0, fn, io, (int)(2 * count));
-    }
-    if (r == CLSORT_SUCCESS && at != n)
-        r = clsort__fail(ctx0, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the slices cover %lu of %lu bodies", fn,
-                         (unsigned long)at, (unsigned long)n);
+    r = clsort__multi_plan(m, desc, fn, &flags);
+    if (r == CLSORT_SUCCESS) r = clsort__multi_slices(m, flags, fn);
     if (r == CLSORT_SUCCESS && n > 0) {
         m->overlap = !(flags & CLSORT_NBODY_MULTI_SERIAL);
         m->via_host = clsort__multi_via_host(parts, count, flags);
@@ -10928,17 +11097,6 @@ static clsort_result clsort__mpi_fail(clsort_context *ctx, int e, const char *fn
         if (me_ != MPI_SUCCESS) return clsort__mpi_fail(ctx, me_, fn, what); \
     } while (0)
 
-/* Inside clsort__mpi_run: a failed MPI call ends the call at once (its
- * collectives cannot be matched any more). */
-#define CLSORT__MPI_RUN(call, what)                   \
-    do {                                              \
-        int me_ = (call);                             \
-        if (me_ != MPI_SUCCESS) {                     \
-            r = clsort__mpi_fail(ctx, me_, fn, what); \
-            goto done;                                \
-        }                                             \
-    } while (0)
-
 static MPI_Datatype clsort__mpi_type(size_t size) { return size == 4 ? MPI_UINT32_T : MPI_UINT64_T; }
 
 /* The image of the key bits x (ks bytes): kernels/keys.cl to_image, ascending. */
@@ -11220,6 +11378,120 @@ static size_t clsort__mpi_ws_layout(clsort__mpi_ws *w, void *base, int p, unsign
     return (part > psrs ? part : psrs) + 16;
 }
 
+/* The steps of clsort__mpi_partition, in the order it calls them. A
+ * round's probes: candidates 1 .. kmax - 1 of each unfinished column (its
+ * window [lo, hi], the key bits at shift under mask); their count. */
+static size_t clsort__mpi_round_probes(clsort__mpi_ws *w, size_t cols, unsigned shift, uint64_t mask, size_t kmax)
+{
+    size_t c, k, nq;
+    for (c = 0, nq = 0; c < cols; c++) /* candidates 1 .. kmax-1 of each column: one batch of searches */
+        for (k = 1; !w->done[c] && k < kmax; k++, nq++) {
+            w->probe[nq].lo = w->lo[c];
+            w->probe[nq].hi = w->hi[c];
+            w->probe[nq].shift = shift;
+            w->probe[nq].mask = mask;
+            w->probe[nq].d = (uint64_t)k;
+        }
+    return nq;
+}
+
+/* The searched candidates of the unfinished columns (nc words each, from
+ * lo to hi) in cand, and their measure on this rank in buf (0 where the
+ * search failed: local); the number of those columns. */
+static size_t clsort__mpi_round_measure(clsort__mpi_ws *w, const uint64_t *wp, size_t cols, size_t kmax, size_t nc,
+                                        clsort_result local)
+{
+    size_t c, m, k, nq;
+    for (c = 0, m = 0, nq = 0; c < cols; c++) {
+        size_t *cd = w->cand + m * nc;
+        uint64_t *b = w->buf + m * nc;
+        if (w->done[c]) continue;
+        cd[0] = w->lo[c];
+        for (k = 1; k < kmax; k++) cd[k] = w->probe[nq++].lo;
+        cd[kmax] = w->hi[c];
+        for (k = 0; k < nc; k++) b[k] = k <= kmax && local == CLSORT_SUCCESS ? clsort__mpi_measure(wp, cd[k]) : 0;
+        m++;
+    }
+    return m;
+}
+
+/* From the summed measures in buf, each unfinished column either finds its
+ * split (case A) or narrows its window to one bucket (case B). */
+static void clsort__mpi_round_narrow(clsort__mpi_ws *w, size_t cols, size_t kmax, size_t nc, const uint64_t *blow,
+                                     const uint64_t *bhigh, size_t *split)
+{
+    size_t c, m, k;
+    for (c = 0, m = 0; c < cols; c++) {
+        const size_t *cd = w->cand + m * nc;
+        const uint64_t *b = w->buf + m * nc;
+        int found = 0;
+        if (w->done[c]) continue;
+        m++;
+        for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
+            if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
+                split[c + 1] = cd[k];
+                w->done[c] = 1;
+                break;
+            }
+        if (w->done[c]) continue;
+        for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
+            if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
+                w->lo[c] = cd[k - 1];
+                w->hi[c] = cd[k];
+                w->bl[c] = b[k - 1];
+                found = 1;
+                break;
+            }
+        CLSORT_ASSERT(found);
+        (void)found;
+    }
+}
+
+/* The final round's split in [lo, hi] for a column whose boundary lies d
+ * into its run of equal keys on this rank: the largest s in [lo, hi] whose
+ * items [lo, s) weigh at most d (count them where there are no weights). */
+static size_t clsort__mpi_final_split(const uint64_t *wp, size_t lo, size_t hi, uint64_t d)
+{
+    size_t a = lo + 1, z = hi + 1;
+    if (!wp) return lo + (d < (uint64_t)(hi - lo) ? (size_t)d : hi - lo);
+    while (a < z) {
+        size_t mid = a + (z - a) / 2;
+        if (wp[mid] - wp[lo] <= d) a = mid + 1;
+        else z = mid;
+    }
+    return a - 1;
+}
+
+/* The final round: columns that end inside a run of equal keys, by a prefix
+ * sum over the ranks; the MPI error, *what the call it comes from. */
+static int clsort__mpi_final_round(clsort__mpi_job *J, clsort__mpi_ws *w, const uint64_t *wp, const uint64_t *blow,
+                                   const uint64_t *bhigh, size_t *split, const char **what)
+{
+    size_t cols = (size_t)J->p - 1, c, m, k;
+    uint64_t *buf = w->buf, *ex = w->buf + cols;
+    int e = MPI_SUCCESS;
+    for (c = 0, m = 0; c < cols; c++)
+        if (!w->done[c]) buf[m++] = clsort__mpi_measure(wp, w->hi[c]) - clsort__mpi_measure(wp, w->lo[c]);
+    J->st->final_columns = (unsigned)m;
+    if (m > 0) {
+        e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, J->comm);
+        *what = "MPI_Exscan(final round)";
+    }
+    if (m == 0 || e != MPI_SUCCESS) return e;
+    if (J->rank == 0)
+        for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
+    for (c = 0, m = 0; c < cols; c++) {
+        uint64_t target, base, d;
+        if (w->done[c]) continue;
+        target = blow[c] + (bhigh[c] - blow[c]) / 2;
+        base = w->bl[c] + ex[m++];
+        d = target > base ? target - base : 0;
+        split[c + 1] = clsort__mpi_final_split(wp, w->lo[c], w->hi[c], d);
+        w->done[c] = 1;
+    }
+    return e;
+}
+
 /* Splitting positions split[0..p] of this rank's sorted keys such that every
  * partitioning boundary b_j (sum over ranks of the measure at split[j]) lies in
  * [blow[j-1], bhigh[j-1]] (section III-D..F of the paper). A rank whose window
@@ -11230,7 +11502,7 @@ static clsort_result clsort__mpi_partition(clsort__mpi_job *J, clsort__mpi_view 
 {
     clsort_context *ctx = J->ctx;
     const char *fn = J->fn;
-    size_t cols = (size_t)J->p - 1, nc = ((size_t)1 << J->t) + 1, c, m, k, nq;
+    size_t cols = (size_t)J->p - 1, nc = ((size_t)1 << J->t) + 1, c, m, nq;
     unsigned r = (unsigned)(8 * J->ks), used, t = J->t;
     int e = MPI_SUCCESS;
     clsort_result local = CLSORT_SUCCESS;
@@ -11247,97 +11519,22 @@ static clsort_result clsort__mpi_partition(clsort__mpi_job *J, clsort__mpi_view 
     /* search rounds, t bits each from the top, all unfinished columns in one reduction */
     for (used = 0; used < r; used += t) {
         unsigned nb = r - used < t ? r - used : t, shift = r - used - nb;
-        uint64_t mask = ((uint64_t)1 << nb) - 1;
         size_t kmax = (size_t)1 << nb;
-        for (c = 0, nq = 0; c < cols; c++) /* candidates 1 .. kmax-1 of each column: one batch of searches */
-            for (k = 1; !w->done[c] && k < kmax; k++, nq++) {
-                w->probe[nq].lo = w->lo[c];
-                w->probe[nq].hi = w->hi[c];
-                w->probe[nq].shift = shift;
-                w->probe[nq].mask = mask;
-                w->probe[nq].d = (uint64_t)k;
-            }
+        nq = clsort__mpi_round_probes(w, cols, shift, ((uint64_t)1 << nb) - 1, kmax);
         for (c = 0, m = 0; c < cols; c++)
             if (!w->done[c]) m++;
         if (m == 0) break;
         local = clsort__mpi_search(J, v, w->probe, nq);
-        for (c = 0, m = 0, nq = 0; c < cols; c++) {
-            size_t *cd = w->cand + m * nc;
-            uint64_t *b = w->buf + m * nc;
-            if (w->done[c]) continue;
-            cd[0] = w->lo[c];
-            for (k = 1; k < kmax; k++) cd[k] = w->probe[nq++].lo;
-            cd[kmax] = w->hi[c];
-            for (k = 0; k < nc; k++) b[k] = k <= kmax && local == CLSORT_SUCCESS ? clsort__mpi_measure(wp, cd[k]) : 0;
-            m++;
-        }
+        m = clsort__mpi_round_measure(w, wp, cols, kmax, nc, local);
         w->buf[m * nc] = (uint64_t)(local != CLSORT_SUCCESS); /* the ranks whose reads failed */
         J->st->rounds++;
         e = MPI_Allreduce(MPI_IN_PLACE, w->buf, (int)(m * nc + 1), MPI_UINT64_T, MPI_SUM, J->comm);
         what = "MPI_Allreduce(boundary candidates)";
         if (e != MPI_SUCCESS) break;
         if (w->buf[m * nc] != 0) return clsort__mpi_agree(ctx, fn, J->comm, local); /* all ranks stop here */
-        for (c = 0, m = 0; c < cols; c++) {
-            const size_t *cd = w->cand + m * nc;
-            const uint64_t *b = w->buf + m * nc;
-            int found = 0;
-            if (w->done[c]) continue;
-            m++;
-            for (k = 0; k <= kmax; k++) /* case A: the smallest k inside the bounds */
-                if (b[k] >= blow[c] && b[k] <= bhigh[c]) {
-                    split[c + 1] = cd[k];
-                    w->done[c] = 1;
-                    break;
-                }
-            if (w->done[c]) continue;
-            for (k = 1; k <= kmax; k++) /* case B: the bucket that straddles the bounds */
-                if (b[k - 1] < blow[c] && bhigh[c] < b[k]) {
-                    w->lo[c] = cd[k - 1];
-                    w->hi[c] = cd[k];
-                    w->bl[c] = b[k - 1];
-                    found = 1;
-                    break;
-                }
-            CLSORT_ASSERT(found);
-            (void)found;
-        }
+        clsort__mpi_round_narrow(w, cols, kmax, nc, blow, bhigh, split);
     }
-    /* final round: columns that end inside a run of equal keys, by a prefix sum */
-    if (e == MPI_SUCCESS) {
-        uint64_t *buf = w->buf, *ex = w->buf + cols;
-        for (c = 0, m = 0; c < cols; c++)
-            if (!w->done[c]) buf[m++] = clsort__mpi_measure(wp, w->hi[c]) - clsort__mpi_measure(wp, w->lo[c]);
-        J->st->final_columns = (unsigned)m;
-        if (m > 0) {
-            e = MPI_Exscan(buf, ex, (int)m, MPI_UINT64_T, MPI_SUM, J->comm);
-            what = "MPI_Exscan(final round)";
-        }
-        if (m > 0 && e == MPI_SUCCESS) {
-            if (J->rank == 0)
-                for (k = 0; k < m; k++) ex[k] = 0; /* MPI_Exscan leaves rank 0's result undefined */
-            for (c = 0, m = 0; c < cols; c++) {
-                uint64_t target, base, d;
-                size_t s, lo = w->lo[c], hi = w->hi[c];
-                if (w->done[c]) continue;
-                target = blow[c] + (bhigh[c] - blow[c]) / 2;
-                base = w->bl[c] + ex[m++];
-                d = target > base ? target - base : 0;
-                if (!wp) {
-                    s = lo + (d < (uint64_t)(hi - lo) ? (size_t)d : hi - lo);
-                } else { /* the largest s in [lo, hi] whose items [lo, s) weigh at most d */
-                    size_t a = lo + 1, z = hi + 1;
-                    while (a < z) {
-                        size_t mid = a + (z - a) / 2;
-                        if (wp[mid] - wp[lo] <= d) a = mid + 1;
-                        else z = mid;
-                    }
-                    s = a - 1;
-                }
-                split[c + 1] = s;
-                w->done[c] = 1;
-            }
-        }
-    }
+    if (e == MPI_SUCCESS) e = clsort__mpi_final_round(J, w, wp, blow, bhigh, split, &what);
     for (c = 1; c < (size_t)J->p; c++) /* never crossed: keeps the sub-sequences well formed */
         if (split[c] < split[c - 1]) split[c] = split[c - 1];
     if (e != MPI_SUCCESS) return clsort__mpi_fail(ctx, e, fn, what);
@@ -11825,6 +12022,315 @@ static int clsort__mpi_pieces(clsort__mpi_job *J, clsort__mpi_plan *X, clsort_re
 
 /* ---- the whole sort on the device ---- */
 
+/* clsort__mpi_run's state, which its steps share: the rank's sorted items
+ * and result, the host memory of steps II and III, the plan of the pieces. */
+typedef struct clsort__mpi_state {
+    size_t P, me, n, ib, wi;         /* ranks, this rank, its items, bytes per item, the weights' array */
+    size_t m, runs, ssend, srecv, rl; /* items and runs received, items sent and received apart, rounds needed */
+    cl_mem work[3], recv[3], out[3], perm;
+    double *w, *wsum, scale, t;
+    uint64_t *wp, *blow;
+    size_t *split, *roff;
+    int *cnt, *rc;
+    void *wsmem;
+    clsort__mpi_ws ws;
+    clsort__mpi_view v;
+    clsort_mpi_staging own, *stg;
+    clsort__mpi_plan X;
+    unsigned char dummy[16];
+} clsort__mpi_state;
+
+/* In the steps of clsort__mpi_run that return whether the call goes on: a
+ * failed MPI call ends it at once (its collectives cannot be matched any
+ * more), its error in *r. */
+#define CLSORT__MPI_STEP(call, what)                            \
+    do {                                                        \
+        int me_ = (call);                                       \
+        if (me_ != MPI_SUCCESS) {                               \
+            *r = clsort__mpi_fail(J->ctx, me_, J->fn, what);    \
+            return 0;                                           \
+        }                                                       \
+    } while (0)
+
+/* The steps of clsort__mpi_run, in the order it calls them. */
+
+static void clsort__mpi_state_init(const clsort__mpi_job *J, clsort__mpi_state *S)
+{
+    size_t a;
+    memset(S, 0, sizeof *S);
+    S->P = (size_t)J->p;
+    S->me = (size_t)J->rank;
+    S->n = J->n;
+    S->wi = J->arrays - 1;
+    S->scale = 1.0;
+    S->t = MPI_Wtime();
+    S->stg = J->d.staging ? J->d.staging : &S->own;
+    for (a = 0; a < J->arrays; a++) S->ib += J->size[a];
+}
+
+/* The host memory of steps II and III; whether every allocation worked. */
+static int clsort__mpi_host_alloc(const clsort__mpi_job *J, clsort__mpi_state *S)
+{
+    size_t P = S->P, n = S->n;
+    S->split = (size_t *)CLSORT_MALLOC(2 * (P + 1) * sizeof(size_t));
+    S->cnt = (int *)CLSORT_MALLOC(5 * P * sizeof(int));
+    S->blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
+    S->wsmem = CLSORT_MALLOC(clsort__mpi_ws_layout(&S->ws, NULL, J->p, J->t, 0));
+    S->v.sample = (uint64_t *)CLSORT_MALLOC(S->v.ns ? S->v.ns * 8 : 8);
+    S->v.raw = (unsigned char *)CLSORT_MALLOC(S->v.slots ? S->v.slots * S->v.stride * S->v.ks : 8);
+    if (J->weighted) {
+        S->w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
+        S->wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
+        S->wsum = (double *)CLSORT_MALLOC(2 * P * sizeof(double));
+    }
+    return S->split && S->cnt && S->blow && S->wsmem && S->v.sample && S->v.raw &&
+           (!J->weighted || (S->w && S->wp && S->wsum));
+}
+
+/* Step I: the local sort into work (and perm, weighted), host memory for
+ * steps II and III, the sorted weights on the host, the sample read (r: a
+ * local error found before; the result is not agreed yet). */
+static clsort_result clsort__mpi_local_sort(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result r, const cl_mem *in)
+{
+    clsort_context *ctx = J->ctx;
+    const char *fn = J->fn;
+    size_t a, i, n = S->n;
+    int ok;
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++)
+        r = clsort__mpi_buffer(ctx, fn, "the sorted local items", n * J->size[a], CL_MEM_READ_WRITE, &S->work[a]);
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__mpi_buffer(ctx, fn, "the local permutation", n * 4, CL_MEM_READ_WRITE, &S->perm);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, in, S->work, S->perm, n);
+    clsort__mpi_view_shape(&S->v, n, J->ks, J->d.sample ? J->d.sample : 65536);
+    S->v.keys = S->work[0];
+    S->v.kind = J->kind;
+    ok = clsort__mpi_host_alloc(J, S);
+    if (r == CLSORT_SUCCESS && !ok)
+        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host memory for %lu items", fn, (unsigned long)n);
+    if (r == CLSORT_SUCCESS) {
+        clsort__mpi_ws_layout(&S->ws, S->wsmem, J->p, J->t, J->d.algorithm == CLSORT_MPI_PSRS);
+        S->roff = S->split + S->P + 1;
+        S->rc = S->cnt + 4 * S->P;
+    }
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__download(ctx, fn, "the sorted weights", S->work[S->wi], n * 8, S->w);
+    for (i = 0; J->weighted && r == CLSORT_SUCCESS && i < n; i++)
+        if (!(S->w[i] >= 0.0) || S->w[i] > 1e290) /* so no sum of 2^31 of them overflows */
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a weight of %g, must be in [0, 1e290]", fn,
+                             S->w[i]);
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the local sort");
+    J->st->seconds[CLSORT_MPI_STEP_LOCAL_SORT] = clsort__mpi_lap(&S->t);
+    if (r == CLSORT_SUCCESS && S->P > 1) r = clsort__mpi_view_load(J, &S->v); /* one rank splits nothing */
+    return r;
+}
+
+/* The weights' prefix sums wp in fixed point: total weight of any rank * p
+ * * scale < 2^61. Whether the call goes on (*r: an MPI error). */
+static int clsort__mpi_weight_prefix(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result *r)
+{
+    double loc = 0.0, mx = 0.0;
+    size_t i, n = S->n;
+    for (i = 0; i < n; i++) loc += S->w[i];
+    CLSORT__MPI_STEP(MPI_Allreduce(&loc, &mx, 1, MPI_DOUBLE, MPI_MAX, J->comm), "MPI_Allreduce(weight scale)");
+    if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
+        double mxp = mx * (double)J->p;
+        while (mxp * S->scale >= 2305843009213693952.0) S->scale *= 0.5;
+        while (mxp * S->scale < 1152921504606846976.0) S->scale *= 2.0;
+    }
+    S->wp[0] = 0;
+    for (i = 0; i < n; i++) S->wp[i + 1] = S->wp[i] + (uint64_t)(S->w[i] * S->scale + 0.5);
+    return 1;
+}
+
+/* Step II: the splitting positions, by PSRS or by partitioning. Whether the
+ * call goes on: an MPI error, or an error every rank has alike, ends it
+ * (*r); PSRS's local error goes on in *r, agreed after the counts. */
+static int clsort__mpi_splits(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result *r)
+{
+    uint64_t mine, total = 0;
+    if (J->d.algorithm == CLSORT_MPI_PSRS) {
+        clsort_result local = CLSORT_SUCCESS;
+        *r = clsort__mpi_psrs(J, &S->v, S->split, &S->ws, &local);
+        if (*r != CLSORT_SUCCESS) return 0; /* agreed, or MPI */
+        *r = local;                         /* agreed below, after the counts */
+        return 1;
+    }
+    if (J->weighted && !clsort__mpi_weight_prefix(J, S, r)) return 0;
+    mine = J->weighted ? S->wp[S->n] : (uint64_t)S->n;
+    CLSORT__MPI_STEP(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, J->comm), "MPI_Allreduce(total)");
+    *r = clsort__mpi_bounds(J->ctx, J->fn, &J->d, J->p, total, S->scale, S->blow, S->blow + S->P);
+    if (*r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
+        *r = clsort__mpi_partition(J, &S->v, S->wp, S->blow, S->blow + S->P, S->split, &S->ws);
+    return *r == CLSORT_SUCCESS; /* on every rank alike */
+}
+
+/* Step III's counts: what each rank sends and receives (rc, their offsets
+ * roff), the weight received, the result's size checked (*r: a local error,
+ * or the MPI error that ends the call; whether it goes on). */
+static int clsort__mpi_counts(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result *r, const cl_mem *given,
+                              size_t capacity, clsort__mpi_result *res)
+{
+    size_t P = S->P, me = S->me, i, m = 0;
+    const size_t *split = S->split;
+    for (i = 0; i < P; i++) S->cnt[i] = *r == CLSORT_SUCCESS ? (int)(split[i + 1] - split[i]) : 0;
+    CLSORT__MPI_STEP(MPI_Alltoall(S->cnt, 1, MPI_INT, S->rc, 1, MPI_INT, J->comm), "MPI_Alltoall(counts)");
+    if (J->weighted) {
+        for (i = 0; i < P; i++) {
+            size_t j;
+            S->wsum[i] = 0.0;
+            for (j = split[i]; *r == CLSORT_SUCCESS && j < split[i + 1]; j++) S->wsum[i] += S->w[j];
+        }
+        CLSORT__MPI_STEP(MPI_Alltoall(S->wsum, 1, MPI_DOUBLE, S->wsum + P, 1, MPI_DOUBLE, J->comm),
+                         "MPI_Alltoall(weights)");
+        for (i = 0; i < P; i++) res->weight += S->wsum[P + i];
+    }
+    for (i = 0; i < P; i++) {
+        S->roff[i] = m;
+        m += (size_t)S->rc[i];
+        if (S->rc[i] > 0) S->runs++;
+        if (i != me) S->ssend += *r == CLSORT_SUCCESS ? split[i + 1] - split[i] : 0;
+        if (i != me) S->srecv += (size_t)S->rc[i];
+    }
+    S->roff[P] = m;
+    S->m = res->needed = m;
+    if (!J->weighted) res->weight = (double)m;
+    if (*r == CLSORT_SUCCESS && m > (size_t)INT_MAX)
+        *r = clsort__fail(J->ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                          "%s: %lu items would land on this rank, at most 2^31-1", J->fn, (unsigned long)m);
+    if (*r == CLSORT_SUCCESS && given[0] && m > capacity)
+        *r = clsort__fail(J->ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                          "%s: the result needs %lu items on this rank, desc.capacity is %lu (out->needed)", J->fn,
+                          (unsigned long)m, (unsigned long)capacity);
+    return 1;
+}
+
+/* Step III's buffers: the result (the caller's, retained, or new) and,
+ * with several runs, the received runs. */
+static clsort_result clsort__mpi_outputs(clsort__mpi_job *J, clsort__mpi_state *S, const cl_mem *given)
+{
+    clsort_context *ctx = J->ctx;
+    clsort_result r = CLSORT_SUCCESS;
+    size_t a, m = S->m;
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        if (given[0]) {
+            cl_int e = CLSORT__CL(ctx, clRetainMemObject)(given[a]);
+            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clRetainMemObject(an output buffer)");
+            else S->out[a] = given[a];
+        } else {
+            r = clsort__mpi_buffer(ctx, J->fn, "the result", m * J->size[a], CL_MEM_READ_WRITE, &S->out[a]);
+        }
+        if (r == CLSORT_SUCCESS && S->runs > 1)
+            r = clsort__mpi_buffer(ctx, J->fn, "the received runs", m * J->size[a], CL_MEM_READ_WRITE, &S->recv[a]);
+    }
+    return r;
+}
+
+/* Step III's staging and the plan of the pieces: rounds of at most
+ * desc.piece_bytes each way, as many on every rank (agreed with r). */
+static clsort_result clsort__mpi_pieces_plan(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result r)
+{
+    clsort__mpi_plan *X = &S->X;
+    size_t cap = J->d.piece_bytes ? J->d.piece_bytes : (size_t)16 << 20, rl;
+    int rounds;
+    cap = cap / S->ib > 0 ? cap / S->ib : 1;
+    rl = (S->ssend > S->srecv ? S->ssend : S->srecv);
+    X->half = (rl < cap ? rl : cap) + S->P;
+    rl = (rl + cap - 1) / cap;
+    if (r == CLSORT_SUCCESS && rl > 0) r = clsort__mpi_staging_reserve(J, S->stg, 2 * X->half * S->ib);
+    rounds = (int)rl;
+    r = clsort__mpi_agree_max(J->ctx, J->fn, J->comm, r, &rounds);
+    if (r != CLSORT_SUCCESS) return r;
+    X->P = S->P;
+    X->me = S->me;
+    X->R = (size_t)rounds;
+    X->split = S->split;
+    X->roff = S->roff;
+    X->rc = S->rc;
+    X->cnt = S->cnt;
+    X->send = rl ? (unsigned char *)S->stg->host[0] : S->dummy; /* a rank with nothing to move still takes part */
+    X->recv = rl ? (unsigned char *)S->stg->host[1] : S->dummy;
+    if (!rl) X->half = 0;
+    X->work = S->work;
+    X->dest = S->runs > 1 ? S->recv : S->out;
+    J->st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&S->t);
+    return r;
+}
+
+/* Step III's moves: the items that stay, on the device, then the pieces
+ * (*r: a local error, or the MPI error that ends the call; whether it goes
+ * on). */
+static int clsort__mpi_exchange(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result *r)
+{
+    clsort_context *ctx = J->ctx;
+    const size_t *split = S->split, me = S->me;
+    size_t a;
+    int e;
+    for (a = 0; a < J->arrays && *r == CLSORT_SUCCESS; a++) /* the items that stay, on the device */
+        if (split[me + 1] > split[me]) {
+            cl_int ce = CLSORT__CL(ctx, clEnqueueCopyBuffer)(ctx->queue, S->work[a], S->X.dest[a],
+                                                             split[me] * J->size[a], S->roff[me] * J->size[a],
+                                                             (split[me + 1] - split[me]) * J->size[a], 0, NULL, NULL);
+            if (ce != CL_SUCCESS) *r = clsort__cl_fail(ctx, ce, "clEnqueueCopyBuffer(the items that stay)");
+        }
+    e = clsort__mpi_pieces(J, &S->X, r);
+    if (e != MPI_SUCCESS) {
+        *r = clsort__mpi_fail(ctx, e, J->fn, "MPI_Alltoallv(pieces)");
+        return 0;
+    }
+    S->t = MPI_Wtime();
+    return 1;
+}
+
+/* Step IV: the runs in order (none to do with one run or none); on success
+ * the result moves to *res. */
+static clsort_result clsort__mpi_merge(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result r,
+                                       clsort__mpi_result *res)
+{
+    clsort_context *ctx = J->ctx;
+    size_t a, m = S->m;
+    if (r == CLSORT_SUCCESS && S->runs > 1) {
+        if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
+            r = clsort__mpi_host_merge(J, S->recv, S->out, S->roff, m);
+        } else {
+            clsort__release(ctx, &S->perm);
+            if (J->weighted)
+                r = clsort__mpi_buffer(ctx, J->fn, "the permutation of the runs", m * 4, CL_MEM_READ_WRITE, &S->perm);
+            if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, S->recv, S->out, S->perm, m);
+        }
+    }
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, J->fn, "the merge");
+    J->st->seconds[CLSORT_MPI_STEP_MERGE] = clsort__mpi_lap(&S->t);
+    if (r == CLSORT_SUCCESS) {
+        res->m = m;
+        for (a = 0; a < J->arrays; a++) {
+            res->out[a] = S->out[a];
+            S->out[a] = NULL;
+        }
+    }
+    return r;
+}
+
+static void clsort__mpi_state_free(clsort_context *ctx, clsort__mpi_state *S)
+{
+    size_t a;
+    for (a = 0; a < 3; a++) {
+        clsort__release(ctx, &S->work[a]);
+        clsort__release(ctx, &S->recv[a]);
+        clsort__release(ctx, &S->out[a]);
+    }
+    clsort__release(ctx, &S->perm);
+    clsort_mpi_staging_release(&S->own);
+    CLSORT_FREE(S->split);
+    CLSORT_FREE(S->cnt);
+    CLSORT_FREE(S->blow);
+    CLSORT_FREE(S->wsmem);
+    CLSORT_FREE(S->v.sample);
+    CLSORT_FREE(S->v.raw);
+    CLSORT_FREE(S->w);
+    CLSORT_FREE(S->wp);
+    CLSORT_FREE(S->wsum);
+}
+
 /* Steps I-IV for this rank's n items in[] (r: a local error found before,
  * which the first agreement spreads). On success *res holds the result in
  * caller's buffers (retained) or new ones. A local error after the last
@@ -11832,211 +12338,25 @@ static int clsort__mpi_pieces(clsort__mpi_job *J, clsort__mpi_plan *X, clsort_re
 static clsort_result clsort__mpi_run(clsort__mpi_job *J, clsort_result r, const cl_mem *in, const cl_mem *given,
                                      size_t capacity, clsort__mpi_result *res)
 {
-    clsort_context *ctx = J->ctx;
-    const char *fn = J->fn;
-    clsort_mpi_stats *st = J->st;
-    MPI_Comm comm = J->comm;
-    size_t P = (size_t)J->p, me = (size_t)J->rank, n = J->n, a, i, m = 0, runs = 0, ib = 0, wi = J->arrays - 1;
-    size_t ssend = 0, srecv = 0, cap, rl = 0;
-    cl_mem work[3] = {NULL, NULL, NULL}, recv[3] = {NULL, NULL, NULL}, out[3] = {NULL, NULL, NULL}, perm = NULL;
-    double *w = NULL, *wsum = NULL, scale = 1.0, t = MPI_Wtime();
-    uint64_t *wp = NULL, *blow = NULL, total = 0, mine;
-    size_t *split = NULL, *roff = NULL;
-    int *cnt = NULL, *rc = NULL, rounds = 0;
-    void *wsmem = NULL;
-    clsort__mpi_ws ws;
-    clsort__mpi_view v;
-    clsort_mpi_staging own, *stg = J->d.staging ? J->d.staging : &own;
-    clsort__mpi_plan X;
-    unsigned char dummy[16];
-    memset(&own, 0, sizeof own);
-    memset(&v, 0, sizeof v);
-    memset(&X, 0, sizeof X);
+    clsort__mpi_state S;
+    clsort__mpi_state_init(J, &S);
     memset(res, 0, sizeof *res);
-    for (a = 0; a < J->arrays; a++) ib += J->size[a];
-
-    /* step I: the local sort; host memory for steps II and III */
-    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++)
-        r = clsort__mpi_buffer(ctx, fn, "the sorted local items", n * J->size[a], CL_MEM_READ_WRITE, &work[a]);
-    if (r == CLSORT_SUCCESS && J->weighted)
-        r = clsort__mpi_buffer(ctx, fn, "the local permutation", n * 4, CL_MEM_READ_WRITE, &perm);
-    if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, in, work, perm, n);
-    clsort__mpi_view_shape(&v, n, J->ks, J->d.sample ? J->d.sample : 65536);
-    v.keys = work[0];
-    v.kind = J->kind;
-    split = (size_t *)CLSORT_MALLOC(2 * (P + 1) * sizeof(size_t));
-    cnt = (int *)CLSORT_MALLOC(5 * P * sizeof(int));
-    blow = (uint64_t *)CLSORT_MALLOC(2 * P * sizeof(uint64_t));
-    wsmem = CLSORT_MALLOC(clsort__mpi_ws_layout(&ws, NULL, J->p, J->t, 0));
-    v.sample = (uint64_t *)CLSORT_MALLOC(v.ns ? v.ns * 8 : 8);
-    v.raw = (unsigned char *)CLSORT_MALLOC(v.slots ? v.slots * v.stride * v.ks : 8);
-    if (J->weighted) {
-        w = (double *)CLSORT_MALLOC(n ? n * sizeof(double) : 1);
-        wp = (uint64_t *)CLSORT_MALLOC((n + 1) * sizeof(uint64_t));
-        wsum = (double *)CLSORT_MALLOC(2 * P * sizeof(double));
-    }
-    if (r == CLSORT_SUCCESS &&
-        (!split || !cnt || !blow || !wsmem || !v.sample || !v.raw || (J->weighted && (!w || !wp || !wsum))))
-        r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: host memory for %lu items", fn, (unsigned long)n);
-    if (r == CLSORT_SUCCESS) {
-        clsort__mpi_ws_layout(&ws, wsmem, J->p, J->t, J->d.algorithm == CLSORT_MPI_PSRS);
-        roff = split + P + 1;
-        rc = cnt + 4 * P;
-    }
-    if (r == CLSORT_SUCCESS && J->weighted) r = clsort__download(ctx, fn, "the sorted weights", work[wi], n * 8, w);
-    for (i = 0; J->weighted && r == CLSORT_SUCCESS && i < n; i++)
-        if (!(w[i] >= 0.0) || w[i] > 1e290) /* so no sum of 2^31 of them overflows */
-            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a weight of %g, must be in [0, 1e290]", fn, w[i]);
-    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the local sort");
-    st->seconds[CLSORT_MPI_STEP_LOCAL_SORT] = clsort__mpi_lap(&t);
-    if (r == CLSORT_SUCCESS && P > 1) r = clsort__mpi_view_load(J, &v); /* one rank splits nothing */
-    r = clsort__mpi_agree(ctx, fn, comm, r);
+    r = clsort__mpi_local_sort(J, &S, r, in);
+    r = clsort__mpi_agree(J->ctx, J->fn, J->comm, r);
     if (r != CLSORT_SUCCESS) goto done;
-
-    /* step II: splitting positions */
-    if (J->d.algorithm == CLSORT_MPI_PSRS) {
-        clsort_result local = CLSORT_SUCCESS;
-        r = clsort__mpi_psrs(J, &v, split, &ws, &local);
-        if (r != CLSORT_SUCCESS) goto done; /* agreed, or MPI */
-        r = local;                          /* agreed below, after the counts */
-    } else {
-        if (J->weighted) { /* fixed point: total weight of any rank * p * scale < 2^61 */
-            double loc = 0.0, mx = 0.0;
-            for (i = 0; i < n; i++) loc += w[i];
-            CLSORT__MPI_RUN(MPI_Allreduce(&loc, &mx, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(weight scale)");
-            if (mx > 0.0) { /* a power of two: 2^60 <= mx * p * scale < 2^61 */
-                double mxp = mx * (double)J->p;
-                while (mxp * scale >= 2305843009213693952.0) scale *= 0.5;
-                while (mxp * scale < 1152921504606846976.0) scale *= 2.0;
-            }
-            wp[0] = 0;
-            for (i = 0; i < n; i++) wp[i + 1] = wp[i] + (uint64_t)(w[i] * scale + 0.5);
-        }
-        mine = J->weighted ? wp[n] : (uint64_t)n;
-        CLSORT__MPI_RUN(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce(total)");
-        r = clsort__mpi_bounds(ctx, fn, &J->d, J->p, total, scale, blow, blow + P);
-        if (r == CLSORT_SUCCESS) /* same inputs everywhere: every rank agrees without a message */
-            r = clsort__mpi_partition(J, &v, wp, blow, blow + P, split, &ws);
-        if (r != CLSORT_SUCCESS) goto done; /* on every rank alike */
-    }
-    st->seconds[CLSORT_MPI_STEP_PARTITION] = clsort__mpi_lap(&t);
-
-    /* step III: the counts, the result's buffers, the staging; then the pieces */
-    for (i = 0; i < P; i++) cnt[i] = r == CLSORT_SUCCESS ? (int)(split[i + 1] - split[i]) : 0;
-    CLSORT__MPI_RUN(MPI_Alltoall(cnt, 1, MPI_INT, rc, 1, MPI_INT, comm), "MPI_Alltoall(counts)");
-    if (J->weighted) {
-        for (i = 0; i < P; i++) {
-            size_t j;
-            wsum[i] = 0.0;
-            for (j = split[i]; r == CLSORT_SUCCESS && j < split[i + 1]; j++) wsum[i] += w[j];
-        }
-        CLSORT__MPI_RUN(MPI_Alltoall(wsum, 1, MPI_DOUBLE, wsum + P, 1, MPI_DOUBLE, comm), "MPI_Alltoall(weights)");
-        for (i = 0; i < P; i++) res->weight += wsum[P + i];
-    }
-    for (i = 0; i < P; i++) {
-        roff[i] = m;
-        m += (size_t)rc[i];
-        if (rc[i] > 0) runs++;
-        if (i != me) ssend += r == CLSORT_SUCCESS ? split[i + 1] - split[i] : 0;
-        if (i != me) srecv += (size_t)rc[i];
-    }
-    roff[P] = m;
-    res->needed = m;
-    if (!J->weighted) res->weight = (double)m;
-    if (r == CLSORT_SUCCESS && m > (size_t)INT_MAX)
-        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %lu items would land on this rank, at most 2^31-1",
-                         fn, (unsigned long)m);
-    if (r == CLSORT_SUCCESS && given[0] && m > capacity)
-        r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                         "%s: the result needs %lu items on this rank, desc.capacity is %lu (out->needed)", fn,
-                         (unsigned long)m, (unsigned long)capacity);
-    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
-        if (given[0]) {
-            cl_int e = CLSORT__CL(ctx, clRetainMemObject)(given[a]);
-            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clRetainMemObject(an output buffer)");
-            else out[a] = given[a];
-        } else {
-            r = clsort__mpi_buffer(ctx, fn, "the result", m * J->size[a], CL_MEM_READ_WRITE, &out[a]);
-        }
-        if (r == CLSORT_SUCCESS && runs > 1)
-            r = clsort__mpi_buffer(ctx, fn, "the received runs", m * J->size[a], CL_MEM_READ_WRITE, &recv[a]);
-    }
-    cap = J->d.piece_bytes ? J->d.piece_bytes : (size_t)16 << 20;
-    cap = cap / ib > 0 ? cap / ib : 1;
-    rl = (ssend > srecv ? ssend : srecv);
-    X.half = (rl < cap ? rl : cap) + P;
-    rl = (rl + cap - 1) / cap;
-    if (r == CLSORT_SUCCESS && rl > 0) r = clsort__mpi_staging_reserve(J, stg, 2 * X.half * ib);
-    rounds = (int)rl;
-    r = clsort__mpi_agree_max(ctx, fn, comm, r, &rounds);
+    if (!clsort__mpi_splits(J, &S, &r)) goto done;
+    J->st->seconds[CLSORT_MPI_STEP_PARTITION] = clsort__mpi_lap(&S.t);
+    if (!clsort__mpi_counts(J, &S, &r, given, capacity, res)) goto done;
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_outputs(J, &S, given);
+    r = clsort__mpi_pieces_plan(J, &S, r);
     if (r != CLSORT_SUCCESS) goto done;
-    X.P = P;
-    X.me = me;
-    X.R = (size_t)rounds;
-    X.split = split;
-    X.roff = roff;
-    X.rc = rc;
-    X.cnt = cnt;
-    X.send = rl ? (unsigned char *)stg->host[0] : dummy; /* a rank with nothing to move still takes part */
-    X.recv = rl ? (unsigned char *)stg->host[1] : dummy;
-    if (!rl) X.half = 0;
-    X.work = work;
-    X.dest = runs > 1 ? recv : out;
-    st->seconds[CLSORT_MPI_STEP_EXCHANGE] += clsort__mpi_lap(&t);
-    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) /* the items that stay, on the device */
-        if (split[me + 1] > split[me]) {
-            cl_int e = CLSORT__CL(ctx, clEnqueueCopyBuffer)(ctx->queue, work[a], X.dest[a], split[me] * J->size[a],
-                                                            roff[me] * J->size[a],
-                                                            (split[me + 1] - split[me]) * J->size[a], 0, NULL, NULL);
-            if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clEnqueueCopyBuffer(the items that stay)");
-        }
-    {
-        int e = clsort__mpi_pieces(J, &X, &r);
-        if (e != MPI_SUCCESS) {
-            r = clsort__mpi_fail(ctx, e, fn, "MPI_Alltoallv(pieces)");
-            goto done;
-        }
-    }
-    t = MPI_Wtime();
-
-    /* step IV: the runs in order (none to do with one run or none) */
-    if (r == CLSORT_SUCCESS && runs > 1) {
-        if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
-            r = clsort__mpi_host_merge(J, recv, out, roff, m);
-        } else {
-            clsort__release(ctx, &perm);
-            if (J->weighted) r = clsort__mpi_buffer(ctx, fn, "the permutation of the runs", m * 4, CL_MEM_READ_WRITE, &perm);
-            if (r == CLSORT_SUCCESS) r = clsort__mpi_device_sort(J, recv, out, perm, m);
-        }
-    }
-    if (r == CLSORT_SUCCESS) r = clsort__mpi_finish(ctx, fn, "the merge");
-    st->seconds[CLSORT_MPI_STEP_MERGE] = clsort__mpi_lap(&t);
-    if (r == CLSORT_SUCCESS) {
-        res->m = m;
-        for (a = 0; a < J->arrays; a++) {
-            res->out[a] = out[a];
-            out[a] = NULL;
-        }
-    }
+    if (!clsort__mpi_exchange(J, &S, &r)) goto done;
+    r = clsort__mpi_merge(J, &S, r, res);
 done:
-    for (a = 0; a < 3; a++) {
-        clsort__release(ctx, &work[a]);
-        clsort__release(ctx, &recv[a]);
-        clsort__release(ctx, &out[a]);
-    }
-    clsort__release(ctx, &perm);
-    clsort_mpi_staging_release(&own);
-    CLSORT_FREE(split);
-    CLSORT_FREE(cnt);
-    CLSORT_FREE(blow);
-    CLSORT_FREE(wsmem);
-    CLSORT_FREE(v.sample);
-    CLSORT_FREE(v.raw);
-    CLSORT_FREE(w);
-    CLSORT_FREE(wp);
-    CLSORT_FREE(wsum);
+    clsort__mpi_state_free(J->ctx, &S);
     return r;
 }
+#undef CLSORT__MPI_STEP
 
 /* ---- arguments ---- */
 
@@ -12173,6 +12493,65 @@ CLSORT_API void clsort_mpi_device_free(clsort_mpi_device_out *out)
     memset(out, 0, sizeof *out);
 }
 
+/* clsort_mpi_sort_device's buffers: the input's (checked here only when
+ * the descriptor is sane: its checks follow in clsort__mpi_begin) and the
+ * caller's result buffers, with *cap their capacity in items. */
+static clsort_result clsort__mpi_device_buffers(clsort_context *ctx, const char *fn, const clsort_mpi_desc *d,
+                                                cl_mem keys, cl_mem values, cl_mem weights, size_t n, size_t *cap)
+{
+    size_t ks = clsort_type_size(d->type);
+    clsort_result r = CLSORT_SUCCESS;
+    if (n > 0 && n <= (size_t)INT_MAX && (d->value_size == 0 || d->value_size == 4 || d->value_size == 8)) {
+        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
+        if (r == CLSORT_SUCCESS && d->value_size) r = clsort__check_buffer(ctx, values, n * d->value_size, fn, "values");
+        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
+    }
+    if (r == CLSORT_SUCCESS && (d->keys_out || d->values_out || d->weights_out)) {
+        *cap = d->capacity;
+        if (!d->keys_out || (d->value_size != 0) != (d->values_out != NULL))
+            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                             "%s: give keys_out, and values_out exactly when value_size is set", fn);
+        if (r == CLSORT_SUCCESS && *cap > (size_t)INT_MAX) *cap = (size_t)INT_MAX;
+        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d->keys_out, *cap * ks, fn, "desc.keys_out");
+        if (r == CLSORT_SUCCESS && d->values_out && (d->value_size == 4 || d->value_size == 8))
+            r = clsort__check_buffer(ctx, d->values_out, *cap * d->value_size, fn, "desc.values_out");
+        if (r == CLSORT_SUCCESS && d->weights_out)
+            r = clsort__check_buffer(ctx, d->weights_out, *cap * 8, fn, "desc.weights_out");
+    }
+    return r;
+}
+
+/* clsort_mpi_sort's input on the device: in[a] from src[a] (keys, then
+ * values, then weights, as present). */
+static clsort_result clsort__mpi_upload(const clsort__mpi_job *J, const void *const *src, size_t n, cl_mem *in)
+{
+    clsort_result r = CLSORT_SUCCESS;
+    size_t a;
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) /* weights NULL only where n == 0: never read */
+        r = clsort__upload(J->ctx, J->fn, a == 0 ? "keys" : a == 1 && J->vs ? "values" : "weights",
+                           n ? src[a] : NULL, n * J->size[a], &in[a]);
+    return r;
+}
+
+/* clsort_mpi_sort's result on the host: host[a] (CLSORT_MALLOC'd) from
+ * res->out[a], which are released. */
+static clsort_result clsort__mpi_download(const clsort__mpi_job *J, clsort__mpi_result *res, clsort_result r,
+                                          void **host)
+{
+    clsort_context *ctx = J->ctx;
+    size_t a;
+    for (a = 0; a < J->arrays && r == CLSORT_SUCCESS; a++) {
+        host[a] = CLSORT_MALLOC(res->m ? res->m * J->size[a] : 1);
+        if (!host[a])
+            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: the result (%lu items)", J->fn,
+                             (unsigned long)res->m);
+        else
+            r = clsort__download(ctx, J->fn, "the result", res->out[a], res->m * J->size[a], host[a]);
+    }
+    for (a = 0; a < 3; a++) clsort__release(ctx, &res->out[a]);
+    return r;
+}
+
 CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm comm, cl_mem keys, cl_mem values,
                                                 cl_mem weights, size_t n, const clsort_mpi_desc *desc,
                                                 clsort_mpi_device_out *out)
@@ -12185,31 +12564,14 @@ CLSORT_API clsort_result clsort_mpi_sort_device(clsort_context *ctx, MPI_Comm co
     clsort_mpi_desc d;
     clsort_result r;
     double t0 = MPI_Wtime();
-    size_t a = 1, ks, cap = 0;
+    size_t a = 1, cap = 0;
     memset(&st, 0, sizeof st);
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
     r = clsort__check_ctx(ctx, fn);
     if (r == CLSORT_SUCCESS && !out) r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (out) memset(out, 0, sizeof *out);
-    ks = clsort_type_size(d.type);
-    /* the buffers, checked here only when the descriptor is sane (its checks follow in clsort__mpi_begin) */
-    if (r == CLSORT_SUCCESS && n > 0 && n <= (size_t)INT_MAX && (d.value_size == 0 || d.value_size == 4 || d.value_size == 8)) {
-        r = clsort__check_buffer(ctx, keys, n * ks, fn, "keys");
-        if (r == CLSORT_SUCCESS && d.value_size) r = clsort__check_buffer(ctx, values, n * d.value_size, fn, "values");
-        if (r == CLSORT_SUCCESS && weights) r = clsort__check_buffer(ctx, weights, n * 8, fn, "weights");
-    }
-    if (r == CLSORT_SUCCESS && (d.keys_out || d.values_out || d.weights_out)) {
-        cap = d.capacity;
-        if (!d.keys_out || (d.value_size != 0) != (d.values_out != NULL))
-            r = clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                             "%s: give keys_out, and values_out exactly when value_size is set", fn);
-        if (r == CLSORT_SUCCESS && cap > (size_t)INT_MAX) cap = (size_t)INT_MAX;
-        if (r == CLSORT_SUCCESS) r = clsort__check_buffer(ctx, d.keys_out, cap * ks, fn, "desc.keys_out");
-        if (r == CLSORT_SUCCESS && d.values_out && (d.value_size == 4 || d.value_size == 8))
-            r = clsort__check_buffer(ctx, d.values_out, cap * d.value_size, fn, "desc.values_out");
-        if (r == CLSORT_SUCCESS && d.weights_out) r = clsort__check_buffer(ctx, d.weights_out, cap * 8, fn, "desc.weights_out");
-    }
+    if (r == CLSORT_SUCCESS) r = clsort__mpi_device_buffers(ctx, fn, &d, keys, values, weights, n, &cap);
     r = clsort__mpi_begin(&J, ctx, fn, comm, desc, n, weights != NULL, &st, r);
     if (r != CLSORT_SUCCESS) return r;
     if (d.keys_out && J.weighted && !d.weights_out)
@@ -12274,22 +12636,13 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     src[0] = keys;
     src[1] = J.vs ? values : weights;
     src[2] = weights;
-    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) /* weights NULL only where n == 0: never read */
-        r = clsort__upload(ctx, fn, a == 0 ? "keys" : a == 1 && J.vs ? "values" : "weights",
-                           n ? src[a] : NULL, n * J.size[a], &in[a]);
+    r = clsort__mpi_upload(&J, src, n, in);
     st.seconds[CLSORT_MPI_STEP_UPLOAD] = clsort__mpi_lap(&t);
     r = clsort__mpi_run(&J, r, in, none, 0, &res);
     for (a = 0; a < 3; a++) clsort__release(ctx, &in[a]);
     if (r == CLSORT_ERROR_MPI) return r; /* an MPI call failed: no agreement is possible */
     t = MPI_Wtime();
-    for (a = 0; a < J.arrays && r == CLSORT_SUCCESS; a++) {
-        host[a] = CLSORT_MALLOC(res.m ? res.m * J.size[a] : 1);
-        if (!host[a])
-            r = clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: the result (%lu items)", fn, (unsigned long)res.m);
-        else
-            r = clsort__download(ctx, fn, "the result", res.out[a], res.m * J.size[a], host[a]);
-    }
-    for (a = 0; a < 3; a++) clsort__release(ctx, &res.out[a]);
+    r = clsort__mpi_download(&J, &res, r, host);
     st.seconds[CLSORT_MPI_STEP_DOWNLOAD] = clsort__mpi_lap(&t);
     r = clsort__mpi_agree(ctx, fn, comm, r);
     if (r != CLSORT_SUCCESS) {
@@ -12306,7 +12659,6 @@ CLSORT_API clsort_result clsort_mpi_sort(clsort_context *ctx, MPI_Comm comm, con
     out->stats = st;
     return CLSORT_SUCCESS;
 }
-#undef CLSORT__MPI_RUN
 #undef CLSORT__MPI_CHECK
 #endif /* CLSORT_MPI */
 
@@ -12477,72 +12829,69 @@ static clsort_result clsort__cache_bound(clsort_context *ctx, const clsort_conte
     return CLSORT_SUCCESS;
 }
 
-/* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
- * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
- * directory (never the current directory: a relative result is refused). */
-static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d)
+/* The steps of clsort__cache_resolve. The user's cache directory: *base
+ * and *sub; 0 (warned: the cache is off) where there is none. */
+static int clsort__cache_default_dir(clsort_context *ctx, const char **base, const char **sub)
+{
+#if defined(_WIN32)
+    *base = getenv("LOCALAPPDATA");
+    *sub = "\\clsort";
+#elif defined(__APPLE__)
+    *base = getenv("HOME");
+    *sub = "/Library/Caches/clsort";
+#else
+    *base = getenv("XDG_CACHE_HOME");
+    *sub = "/clsort";
+    if (!*base || (*base)[0] != '/') { /* XDG: a relative value is ignored */
+        *base = getenv("HOME");
+        *sub = "/.cache/clsort";
+    }
+#endif
+    if (!*base || !**base) {
+        clsort__cache_warn(ctx, "cache off: no cache directory (set CLSORT_CACHE_DIR or desc.cache_dir)");
+        return 0;
+    }
+    return 1;
+}
+
+/* The cache directory base + sub; 0 (warned: the cache is off) where a
+ * directory not given by the caller (desc or environment) is relative, or
+ * the path is too long. */
+static int clsort__cache_set_dir(clsort_context *ctx, const clsort_context_desc *d, const char *env, const char *base,
+                                 const char *sub)
+{
+    clsort__cache *c = &ctx->cache;
+    size_t len = strlen(base) + strlen(sub);
+#if defined(_WIN32)
+    int absolute = (base[0] && base[1] == ':') || base[0] == '\\' || base[0] == '/';
+#else
+    int absolute = base[0] == '/';
+#endif
+    if (!absolute && base != d->cache_dir && base != env) {
+        clsort__cache_warn(ctx, "cache off: the cache directory \"%s\" is not absolute", base);
+        return 0;
+    }
+    if (len + 80 >= sizeof c->dir) {
+        clsort__cache_warn(ctx, "cache off: the cache directory path is too long");
+        return 0;
+    }
+    snprintf(c->dir, sizeof c->dir, "%s%s", base, sub);
+    return 1;
+}
+
+/* The cache's identity (the version, the platform and device) and when it
+ * stores binaries; on where every query answered. */
+static void clsort__cache_start(clsort_context *ctx, const clsort_context_desc *d)
 {
     clsort__cache *c = &ctx->cache;
     cl_platform_id plat = NULL;
-    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "", *when_env;
-    if ((d->cache_load != NULL) != (d->cache_store != NULL))
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                            "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
-    CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
-    if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
-    if (d->cache_off) return CLSORT_SUCCESS;
-    if (d->cache_load) {
-        c->load = d->cache_load;
-        c->store = d->cache_store;
-        c->user = d->cache_user;
-    } else if (d->cache_dir && *d->cache_dir) {
-        base = d->cache_dir;
-    } else if (env && *env) {
-        if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
-        base = env;
-    } else {
-#if defined(_WIN32)
-        base = getenv("LOCALAPPDATA");
-        sub = "\\clsort";
-#elif defined(__APPLE__)
-        base = getenv("HOME");
-        sub = "/Library/Caches/clsort";
-#else
-        base = getenv("XDG_CACHE_HOME");
-        sub = "/clsort";
-        if (!base || base[0] != '/') { /* XDG: a relative value is ignored */
-            base = getenv("HOME");
-            sub = "/.cache/clsort";
-        }
-#endif
-        if (!base || !*base) {
-            clsort__cache_warn(ctx, "cache off: no cache directory (set CLSORT_CACHE_DIR or desc.cache_dir)");
-            return CLSORT_SUCCESS;
-        }
-    }
-    if (base) {
-        size_t len = strlen(base) + strlen(sub);
-#if defined(_WIN32)
-        int absolute = (base[0] && base[1] == ':') || base[0] == '\\' || base[0] == '/';
-#else
-        int absolute = base[0] == '/';
-#endif
-        if (!absolute && base != d->cache_dir && base != env) {
-            clsort__cache_warn(ctx, "cache off: the cache directory \"%s\" is not absolute", base);
-            return CLSORT_SUCCESS;
-        }
-        if (len + 80 >= sizeof c->dir) {
-            clsort__cache_warn(ctx, "cache off: the cache directory path is too long");
-            return CLSORT_SUCCESS;
-        }
-        snprintf(c->dir, sizeof c->dir, "%s%s", base, sub);
-    }
+    const char *when_env;
     snprintf(c->ident, sizeof c->ident, "clsort=%d.%d.%d\n", CLSORT_VERSION_MAJOR, CLSORT_VERSION_MINOR,
              CLSORT_VERSION_PATCH);
     if (CLSORT__CL(ctx, clGetDeviceInfo)(ctx->device, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS ||
         !plat) {
         clsort__cache_warn(ctx, "cache off: clGetDeviceInfo(CL_DEVICE_PLATFORM) failed");
-        return CLSORT_SUCCESS;
+        return;
     }
     /* when to store a binary: desc, environment, else the quirk table's row */
     c->when = d->cache_when;
@@ -12560,8 +12909,37 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
         !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_NAME, "device") ||
         !clsort__cache_ident_add(ctx, NULL, CL_DEVICE_VERSION, "device version") ||
         !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
-        return CLSORT_SUCCESS;
+        return;
     c->on = 1;
+}
+
+/* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
+ * desc.cache_dir, $CLSORT_CACHE_DIR ("off" = none), then the user's cache
+ * directory (never the current directory: a relative result is refused). */
+static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_context_desc *d)
+{
+    clsort__cache *c = &ctx->cache;
+    const char *env = getenv("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
+    if ((d->cache_load != NULL) != (d->cache_store != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
+    CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
+    if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
+    if (d->cache_off) return CLSORT_SUCCESS;
+    if (d->cache_load) {
+        c->load = d->cache_load;
+        c->store = d->cache_store;
+        c->user = d->cache_user;
+    } else if (d->cache_dir && *d->cache_dir) {
+        base = d->cache_dir;
+    } else if (env && *env) {
+        if (strcmp(env, "off") == 0 || strcmp(env, "0") == 0) return CLSORT_SUCCESS;
+        base = env;
+    } else if (!clsort__cache_default_dir(ctx, &base, &sub)) {
+        return CLSORT_SUCCESS;
+    }
+    if (base && !clsort__cache_set_dir(ctx, d, env, base, sub)) return CLSORT_SUCCESS;
+    clsort__cache_start(ctx, d);
     return CLSORT_SUCCESS;
 }
 
@@ -13512,6 +13890,48 @@ static char *clsort__ptx_maxnreg(clsort_context *ctx, const char *text, const ch
     return out;
 }
 
+/* The steps of clsort__cubin_link. The link's options in opt and val
+ * (their count returned): option values travel in the pointers themselves
+ * (cuda.h's convention); the JIT's own options first: the whole-program
+ * load takes those; log (size bytes) takes the JIT's error log. */
+static unsigned clsort__cubin_link_opts(unsigned level, unsigned maxreg, char *log, size_t size, int *opt, void **val)
+{
+    unsigned nopt = 0;
+    opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
+    if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
+    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)size;
+    return nopt;
+}
+
+/* Where the link went well (ok), *out = a CLSORT_MALLOC'd copy of its
+ * image; whether that worked (cuda.why says why not). */
+static int clsort__cubin_image_copy(clsort__cuda *cu, int ok, const void *image, size_t image_len, unsigned char **out)
+{
+    if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
+        snprintf(cu->why, sizeof cu->why, "cuLinkComplete gave no image (%lu bytes)", (unsigned long)image_len);
+        ok = 0;
+    }
+    if (ok && (*out = (unsigned char *)CLSORT_MALLOC(image_len)) == NULL) {
+        snprintf(cu->why, sizeof cu->why, "out of host memory");
+        ok = 0;
+    }
+    if (ok) memcpy(*out, image, image_len);
+    return ok;
+}
+
+/* The JIT's error log (size bytes), if any, after cuda.why: its own words,
+ * on one line. */
+static void clsort__cu_why_log(clsort__cuda *cu, char *log, size_t size)
+{
+    size_t used = strlen(cu->why), k;
+    if (!log[0]) return;
+    log[size - 1] = '\0';
+    for (k = 0; log[k]; ++k)
+        if (log[k] == '\n' || log[k] == '\r') log[k] = ' ';
+    snprintf(cu->why + used, sizeof cu->why - used, "; JIT log: %s", log);
+}
+
 /* The PTX linked into a cubin by libcuda, in the device's primary context
  * (pushed on this thread for the link, popped after). A CLSORT_MALLOC'd
  * copy of the image (cuLinkComplete's belongs to the link state) and its
@@ -13530,7 +13950,7 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
     char log[512] = "";
     int opt[4], regs[CLSORT__MAX_KERNELS];
     void *val[4];
-    unsigned nopt = 0;
+    unsigned nopt;
     clsort__cu_link link = NULL;
     clsort__cu_context popped = NULL;
     void *image = NULL;
@@ -13539,12 +13959,7 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
     char *tuned = NULL;
     int ok;
     *out_len = 0;
-    /* option values travel in the pointers themselves (cuda.h's convention);
-     * the JIT's own options first: the whole-program load takes those */
-    opt[nopt] = CLSORT__CU_JIT_OPTIMIZATION_LEVEL, val[nopt++] = (void *)(size_t)level;
-    if (maxreg) opt[nopt] = CLSORT__CU_JIT_MAX_REGISTERS, val[nopt++] = (void *)(size_t)maxreg;
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER, val[nopt++] = log;
-    opt[nopt] = CLSORT__CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[nopt++] = (void *)(size_t)sizeof log;
+    nopt = clsort__cubin_link_opts(level, maxreg, log, sizeof log, opt, val);
     text = (unsigned char *)CLSORT_MALLOC(len + 1); /* the PTX with its terminator (cuLinkAddData wants one) */
     if (!text) {
         snprintf(cu->why, sizeof cu->why, "out of host memory");
@@ -13564,22 +13979,8 @@ static unsigned char *clsort__cubin_link(clsort_context *ctx, const unsigned cha
                                            NULL, NULL),
                        "cuLinkAddData") &&
          clsort__cu_ok(ctx, cu->p_cuLinkComplete(link, &image, &image_len), "cuLinkComplete");
-    if (ok && (!image || image_len == 0 || image_len > CLSORT__CACHE_MAX)) { /* (what it is: the driver decides) */
-        snprintf(cu->why, sizeof cu->why, "cuLinkComplete gave no image (%lu bytes)", (unsigned long)image_len);
-        ok = 0;
-    }
-    if (ok && (out = (unsigned char *)CLSORT_MALLOC(image_len)) == NULL) {
-        snprintf(cu->why, sizeof cu->why, "out of host memory");
-        ok = 0;
-    }
-    if (ok) memcpy(out, image, image_len);
-    if (!ok && log[0]) { /* the JIT's own words, on one line */
-        size_t used = strlen(cu->why), k;
-        log[sizeof log - 1] = '\0';
-        for (k = 0; log[k]; ++k)
-            if (log[k] == '\n' || log[k] == '\r') log[k] = ' ';
-        snprintf(cu->why + used, sizeof cu->why - used, "; JIT log: %s", log);
-    }
+    ok = clsort__cubin_image_copy(cu, ok, image, image_len, &out);
+    if (!ok) clsort__cu_why_log(cu, log, sizeof log);
     if (link && !clsort__cu_ok(ctx, cu->p_cuLinkDestroy(link), "cuLinkDestroy")) ok = 0;
     if (!clsort__cu_ok(ctx, cu->p_cuCtxPopCurrent(&popped), "cuCtxPopCurrent")) ok = 0;
     CLSORT_FREE(text);
