@@ -1,7 +1,8 @@
 # clsort.h - build, test, demo, install and bench.
-#   make test      the five-minute check: check-gen, the compile matrix, the
-#                  environment knobs, the bench's suite lists against the registry,
-#                  the suite at --quick size (every family
+#   make test      the five-minute check: check-gen, the size budget, the
+#                  function length (tests/fn_length.sh), the compile matrix,
+#                  the environment knobs, the bench's suite lists against the
+#                  registry, the suite at --quick size (every family
 #                  and the api part, both cross-work-group paths); one
 #                  "N passed, N failed" at the end
 #   make demo      the examples, each checking its own result
@@ -120,6 +121,7 @@ TEST_PROGRAMS = $(BUILD)/test_clsort $(BUILD)/hello $(BUILD)/test_multidev
 TEST_STEPS = build '$(MAKE) -s -j$(TEST_JOBS) --no-print-directory $(TEST_PROGRAMS) && echo "built: $(TEST_PROGRAMS)"' \
   check-gen 'gen/embed.sh --check && echo "the embedded kernels match kernels/*.cl"' \
   'size budget' 'gen/embed.sh --budget' \
+  'function length' 'tests/fn_length.sh' \
   'compile matrix' 'tests/compile_matrix.sh $(BUILD)' \
   env-check '$(MAKE) --no-print-directory env-check' \
   'bench lists' 'sh bench/run_gpu.sh check && { ! command -v python3 > /dev/null || python3 bench/table.py check; }' \

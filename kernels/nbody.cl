@@ -119,9 +119,91 @@ inline void nb_integrate(uint i, real ax, real ay, real az, __global const real4
 /* piece: bit 0, not the first piece (acc_part holds the sums of the sources
  * before j_begin); bit 1, the last (integrate) */
 #define NB_JSPLIT_ARGS , uint j_begin, uint j_end, __global real4 *acc_part, uint piece
+#define NB_J_BEGIN j_begin
+#define NB_J_END j_end
 #else
 #define NB_JSPLIT_ARGS
+#define NB_J_BEGIN 0u
+#define NB_J_END n
 #endif
+
+/* The steps of nbody_step. The j range [begin, end) split into JS slices:
+ * slice q covers [begin + q * chunk, begin + (q + 1) * chunk), chunk (the
+ * result) a multiple of NB_P. */
+inline uint nb_slice_chunk(uint begin, uint end)
+{
+    return (end - begin + JS * NB_P - 1) / (JS * NB_P) * NB_P;
+}
+
+/* Body li's position (li < i_count), else zeros. */
+inline real4 nb_body(__global const real4 *pos_old, uint i_base, uint li, uint i_count)
+{
+    return li < i_count ? pos_old[i_base + li] : (real4)(0, 0, 0, 0);
+}
+
+/* Source j's position where j < end; past the end: mass 0 at the origin,
+ * which adds exactly 0 (r^2 + eps2 > 0, or SOFT_ZERO's guard at r = 0). */
+inline real4 nb_source(__global const real4 *pos_old, uint j, uint end)
+{
+    return j < end ? pos_old[j] : (real4)(0, 0, 0, 0);
+}
+
+/* The sum a of body pi with source pj's pull added (.w unchanged). Scalar
+ * components: the same code on GPUs (which have no vector units), and
+ * oclgrind 21.10's --uninitialized crashes on the float3 form. */
+inline real4 nb_pull(real4 a, real4 pi, real4 pj, real eps2)
+{
+    const real dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+    const real r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const real inv = NB_INV(r2);
+    const real s = pj.w * inv * inv * inv;
+    a.x += s * dx;
+    a.y += s * dy;
+    a.z += s * dz;
+    return a;
+}
+
+#if JS > 1
+/* Lane p's sum a of its body b with the partial sums of slices 1 .. JS - 1
+ * added in order. */
+inline real4 nb_add_slices(__local const real4 *part, uint b, uint p, real4 a)
+{
+    for (uint s = 1; s < JS; ++s) {
+        const real4 o = part[(s * IB + b) * NB_P + p];
+        a.x += o.x;
+        a.y += o.y;
+        a.z += o.z;
+    }
+    return a;
+}
+#endif
+
+#ifdef NB_JSPLIT
+/* The earlier pieces' sum of a body (.w 0): slice 0 goes on from it, with
+ * one slice the same additions in the same order as one launch over all
+ * sources. */
+inline real4 nb_carried(__global const real4 *acc)
+{
+    __global const real *c = (__global const real *)acc;
+    real4 a = (real4)(0, 0, 0, 0);
+    a.x = c[0];
+    a.y = c[1];
+    a.z = c[2];
+    return a;
+}
+
+/* A body's sum a kept for the next piece (component by component, as
+ * nb_integrate's stores). */
+inline void nb_keep(__global real4 *acc, real4 a)
+{
+    __global real *c = (__global real *)acc;
+    c[0] = a.x;
+    c[1] = a.y;
+    c[2] = a.z;
+    c[3] = (real)0;
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global real4 *vel,
                 __global real4 *acc_out, uint n, uint i_base, uint i_count, real dt, real eps2, real G, uint mode
@@ -133,59 +215,26 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
 #endif
     const uint lid = get_local_id(0), p = lid % NB_P, q = lid / NB_P;
     const uint first = (uint)get_group_id(0) * (NB_P * IB);
-#ifdef NB_JSPLIT
-    /* slice q covers [j_begin + q * chunk, j_begin + (q + 1) * chunk) of j */
-    const uint chunk = (j_end - j_begin + JS * NB_P - 1) / (JS * NB_P) * NB_P;
-    const uint j0 = j_begin + q * chunk;
-#else
-    /* slice q covers [q * chunk, (q + 1) * chunk) of j, chunk a multiple of NB_P */
-    const uint chunk = (n + JS * NB_P - 1) / (JS * NB_P) * NB_P;
-    const uint j0 = q * chunk;
-#endif
+    const uint chunk = nb_slice_chunk(NB_J_BEGIN, NB_J_END), j0 = NB_J_BEGIN + q * chunk;
     real4 pi[IB], a[IB]; /* .w unused */
 #pragma unroll
     for (uint b = 0; b < IB; ++b) {
         const uint li = first + b * NB_P + p;
-        pi[b] = li < i_count ? pos_old[i_base + li] : (real4)(0, 0, 0, 0);
+        pi[b] = nb_body(pos_old, i_base, li, i_count);
         a[b] = (real4)(0, 0, 0, 0);
 #ifdef NB_JSPLIT
-        /* slice 0 goes on from the earlier pieces' sums: with one slice the
-         * same additions in the same order as one launch over all sources */
-        if ((piece & 1u) && q == 0u && li < i_count) {
-            __global const real *c = (__global const real *)(acc_part + i_base + li);
-            a[b].x = c[0];
-            a[b].y = c[1];
-            a[b].z = c[2];
-        }
+        if ((piece & 1u) && q == 0u && li < i_count) a[b] = nb_carried(acc_part + i_base + li);
 #endif
     }
     for (uint t = 0; t < chunk; t += NB_P) {
-        const uint j = j0 + t + p;
-        /* past the end: mass 0 at the origin, which adds exactly 0 (r^2 + eps2
-         * > 0, or SOFT_ZERO's guard at r = 0) */
-#ifdef NB_JSPLIT
-        tile[lid] = j < j_end ? pos_old[j] : (real4)(0, 0, 0, 0);
-#else
-        tile[lid] = j < n ? pos_old[j] : (real4)(0, 0, 0, 0);
-#endif
+        tile[lid] = nb_source(pos_old, j0 + t + p, NB_J_END);
         barrier(CLK_LOCAL_MEM_FENCE);
         __local const real4 *sub = tile + q * NB_P;
 #pragma unroll 8
         for (uint k = 0; k < NB_P; ++k) {
             const real4 pj = sub[k];
 #pragma unroll
-            for (uint b = 0; b < IB; ++b) {
-                /* scalar components: the same code on GPUs (which have no
-                 * vector units), and oclgrind 21.10's --uninitialized crashes
-                 * on the float3 form */
-                const real dx = pj.x - pi[b].x, dy = pj.y - pi[b].y, dz = pj.z - pi[b].z;
-                const real r2 = dx * dx + dy * dy + dz * dz + eps2;
-                const real inv = NB_INV(r2);
-                const real s = pj.w * inv * inv * inv;
-                a[b].x += s * dx;
-                a[b].y += s * dy;
-                a[b].z += s * dz;
-            }
+            for (uint b = 0; b < IB; ++b) a[b] = nb_pull(a[b], pi[b], pj, eps2);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -195,27 +244,14 @@ void nbody_step(__global const real4 *pos_old, __global real4 *pos_new, __global
     barrier(CLK_LOCAL_MEM_FENCE);
     if (q != 0u) return; /* no barrier below */
 #pragma unroll
-    for (uint b = 0; b < IB; ++b)
-        for (uint s = 1; s < JS; ++s) {
-            const real4 o = part[(s * IB + b) * NB_P + p];
-            a[b].x += o.x;
-            a[b].y += o.y;
-            a[b].z += o.z;
-        }
+    for (uint b = 0; b < IB; ++b) a[b] = nb_add_slices(part, b, p, a[b]);
 #endif
 #ifdef NB_JSPLIT
-    /* all but the last piece leave the sums in acc_part (component by
-     * component, as nb_integrate's stores) */
-    if (!(piece & 2u)) {
+    if (!(piece & 2u)) { /* all but the last piece leave the sums in acc_part */
 #pragma unroll
         for (uint b = 0; b < IB; ++b) {
             const uint li = first + b * NB_P + p;
-            if (li >= i_count) continue;
-            __global real *c = (__global real *)(acc_part + i_base + li);
-            c[0] = a[b].x;
-            c[1] = a[b].y;
-            c[2] = a[b].z;
-            c[3] = (real)0;
+            if (li < i_count) nb_keep(acc_part + i_base + li, a[b]);
         }
         return;
     }

@@ -241,6 +241,47 @@ void radix_scatter(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     }
 }
 #else
+/* The steps of radix_reorder, in the order it calls them (every work-item
+ * calls each; each ends with a barrier but the last). Coalesced load of the
+ * tile's tile_n keys to K (their images) and, with values, their tile
+ * indices to P. Past the end, keys of all ones: they rank last in every step
+ * and are never written. */
+inline void rr_load(__global const KEY_T *keys_in, ulong base, uint tile_n, uint kind_in, ulong flip_in,
+                    __local KEY_T *K LOCAL_STEP_P)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        K[PAD(k)] = k < tile_n ? to_image(keys_in[base + k], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+#ifdef HAS_VALUES
+        P[k] = (ushort)k;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* start[d]: the global position of local position 0 for digit d <= mask of
+ * the sorted tile K (offsets[d * groups + g]: where tile g's keys of digit d
+ * start in the output). First the local position of d's first key (tile_n
+ * if none): each boundary between runs writes the digits it skips over. */
+inline void rr_digit_starts(__local const KEY_T *K, uint tile_n, uint shift, uint mask, __global const uint *offsets,
+                            uint g, __local uint *start)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint d = lid; d < RADIX; d += WG) start[d] = tile_n;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < tile_n; i += WG) {
+        uint d = digit_of(K[PAD(i)], shift, mask);
+        int prev = i == 0 ? -1 : (int)digit_of(K[PAD(i - 1)], shift, mask);
+        for (int e = prev + 1; e <= (int)d; ++e) start[e] = i;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint groups = (uint)get_num_groups(0);
+    for (uint d = lid; d < RADIX; d += WG)
+        if (d <= mask) start[d] = offsets[(ulong)d * groups + g] - start[d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 /* One pass over one tile: load, stable local sort by the digit, write out.
  * offsets[d * groups + g]: where tile g's keys of digit d start in the output.
  * kind_in/flip_in: image taken on load (first pass), kind_out/flip_out: undone
@@ -270,18 +311,11 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
     const uint mask = (1u << bits) - 1u;
     const uint sort_bits = tile_n ? bits : 0u; /* the same for the whole work-group */
     IDLE_RETURN(tile_n == 0u);
-
-    /* Coalesced load. Past the end, keys of all ones: they rank last in
-     * every step and are never written. */
-    for (uint j = 0; j < ITEMS; ++j) {
-        uint k = j * WG + lid;
-        K[PAD(k)] = k < tile_n ? to_image(keys_in[base + k], kind_in, (KEY_T)flip_in) : ~(KEY_T)0;
+    rr_load(keys_in, base, tile_n, kind_in, flip_in, K
 #ifdef HAS_VALUES
-        P[k] = (ushort)k;
+            , P
 #endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
+            );
     /* stable local sort, LBITS digit bits per step */
     for (uint sb = 0; sb < sort_bits; sb += LBITS)
         radix_local_step(K
@@ -289,22 +323,7 @@ void radix_reorder(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulon
                          , P
 #endif
                          , cnt, s, shift + sb, (1u << min((uint)LBITS, bits - sb)) - 1u);
-
-    /* start[d]: the first local position of digit d (tile_n if none). Each
-     * boundary between runs writes the digits it skips over. */
-    for (uint d = lid; d < RADIX; d += WG) start[d] = tile_n;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < tile_n; i += WG) {
-        uint d = digit_of(K[PAD(i)], shift, mask);
-        int prev = i == 0 ? -1 : (int)digit_of(K[PAD(i - 1)], shift, mask);
-        for (int e = prev + 1; e <= (int)d; ++e) start[e] = i;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    /* start[d] becomes the global position of local position 0 for digit d */
-    const uint groups = (uint)get_num_groups(0);
-    for (uint d = lid; d < RADIX; d += WG)
-        if (d <= mask) start[d] = offsets[(ulong)d * groups + g] - start[d];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    rr_digit_starts(K, tile_n, shift, mask, offsets, g, start);
     for (uint i = lid; i < tile_n; i += WG) {
         KEY_T k = K[PAD(i)];
         uint dst = start[digit_of(k, shift, mask)] + i;
@@ -742,80 +761,72 @@ inline void os_scatter_keys_local(const KEY_T *k, const uint *rank, uint shift, 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* The look-back, for each digit d <= mask of this work-item, after
- * os_publish_count: adds up the published counts of d of the tiles before
- * this one, newest first, back to the newest inclusive prefix (with
- * LB_FALLBACK counting a tile's keys itself when it stays unpublished), and
- * publishes its own prefix (count[i]: its tile's keys of digit d).
- * excl[i]: the keys of digit d in the tiles before this one (0 for the
- * other digits).
- *
- * With OS_LB_WINDOW > 1 (the host's choice) a digit reads the words of that
- * many tiles at once and takes them newest first, so a walk over published
- * tiles waits for one read in OS_LB_WINDOW: 4-byte keys alone at 4 sorted
- * 2^28 keys in 5.87 ms against 6.02 (H100), but pairs (9.98 against 9.67)
- * and u64 keys (18.1 against 17.5) ran slower with it, at their register
- * limits (bench/RESULTS.md, radix look-back window).
- *
- * A work-item of several digits (wide digits) walks back over all of them at
- * once: each round reads the next word of every digit still walking before
- * it tests any, so the reads are in flight together (tested one after the
- * other, each read waited for the last: 10-bit digits of u32 keys, four a
- * work-item, sorted 2^28 keys in 11.9 ms against 6.0 at 8 bits, bench/RESULTS.md,
- * radix digit width), and publishes each digit's prefix as soon as it has
- * it. */
-inline void os_look_back(__global volatile uint *status, uint g, const uint *count, uint mask,
-                         __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in, uint *excl)
+#if OS_DPW == 1 && OS_LB_WINDOW == 1
+/* The steps of os_look_back. One digit d's walk back from tile g, one
+ * status word at a time (st: the digit's column); the keys of d in the
+ * tiles before g. */
+inline uint os_walk_back(__global volatile uint *st, uint g, __global const KEY_T *keys_in, ulong n, uint shift,
+                         uint mask, uint d, uint kind_in, ulong flip_in)
 {
-#if OS_DPW == 1
-    const uint d = os_digit(0); /* (its slot too) */
-    excl[0] = 0;
-    if (d < RADIX && d <= mask && g != 0) {
-        __global volatile uint *st = status + d;
-        uint idle = 0; /* reads in a row that found tile t - 1 unpublished */
-#if OS_LB_WINDOW == 1
-        for (uint t = g; t > 0;) {
-            uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
-            if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
+    uint excl = 0, idle = 0; /* idle: reads in a row that found tile t - 1 unpublished */
+    for (uint t = g; t > 0;) {
+        uint word = OS_READ(&st[(ulong)(t - 1) * RADIX]);
+        if ((word & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) { /* not yet published: wait */
 #ifdef LB_FALLBACK
-                os_wait_or_count(&idle, &t, &excl[0], keys_in, n, shift, mask, d, kind_in, flip_in);
+            os_wait_or_count(&idle, &t, &excl, keys_in, n, shift, mask, d, kind_in, flip_in);
 #endif
-                continue;
-            }
-            idle = 0;
-            excl[0] += word & OS_COUNT;
-            if (word & OS_FLAG_PREFIX) break;
-            --t;
+            continue;
         }
-#else
-        for (uint t = g; t > 0;) {
-            /* the words of tiles t - 1 .. t - OS_LB_WINDOW at once (past tile
-             * 0: an empty prefix), then taken newest first */
-            uint word[OS_LB_WINDOW];
-            for (uint k = 0; k < OS_LB_WINDOW; ++k)
-                word[k] = t > k ? OS_READ(&st[(ulong)(t - 1 - k) * RADIX]) : OS_FLAG_PREFIX;
-            uint taken = 0, done = 0;
-            for (uint k = 0; k < OS_LB_WINDOW && !done; ++k) {
-                if ((word[k] & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) break; /* not yet published: read again from it */
-                excl[0] += word[k] & OS_COUNT;
-                done = (word[k] & OS_FLAG_PREFIX) != 0;
-                ++taken;
-            }
-            if (done) break;
-            t -= taken;
-            if (taken > 0) {
-                idle = 0;
-                continue;
-            }
-#ifdef LB_FALLBACK
-            os_wait_or_count(&idle, &t, &excl[0], keys_in, n, shift, mask, d, kind_in, flip_in);
-#endif
-        }
-#endif
-        (void)idle;
-        OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[0] + count[0]));
+        idle = 0;
+        excl += word & OS_COUNT;
+        if (word & OS_FLAG_PREFIX) break;
+        --t;
     }
+    (void)idle;
+    return excl;
+}
+#elif OS_DPW == 1
+/* The steps of os_look_back. One digit d's walk back from tile g, the
+ * words of OS_LB_WINDOW tiles at a time (st: the digit's column); the keys
+ * of d in the tiles before g. */
+inline uint os_walk_back(__global volatile uint *st, uint g, __global const KEY_T *keys_in, ulong n, uint shift,
+                         uint mask, uint d, uint kind_in, ulong flip_in)
+{
+    uint excl = 0, idle = 0; /* idle: reads in a row that found tile t - 1 unpublished */
+    for (uint t = g; t > 0;) {
+        /* the words of tiles t - 1 .. t - OS_LB_WINDOW at once (past tile
+         * 0: an empty prefix), then taken newest first */
+        uint word[OS_LB_WINDOW];
+        for (uint k = 0; k < OS_LB_WINDOW; ++k)
+            word[k] = t > k ? OS_READ(&st[(ulong)(t - 1 - k) * RADIX]) : OS_FLAG_PREFIX;
+        uint taken = 0, done = 0;
+        for (uint k = 0; k < OS_LB_WINDOW && !done; ++k) {
+            if ((word[k] & (OS_FLAG_AGG | OS_FLAG_PREFIX)) == 0) break; /* not yet published: read again from it */
+            excl += word[k] & OS_COUNT;
+            done = (word[k] & OS_FLAG_PREFIX) != 0;
+            ++taken;
+        }
+        if (done) break;
+        t -= taken;
+        if (taken > 0) {
+            idle = 0;
+            continue;
+        }
+#ifdef LB_FALLBACK
+        os_wait_or_count(&idle, &t, &excl, keys_in, n, shift, mask, d, kind_in, flip_in);
+#endif
+    }
+    (void)idle;
+    return excl;
+}
 #else
+/* The steps of os_look_back. The walk back of all this work-item's digits
+ * at once, each round every read first; each digit's prefix published as
+ * soon as it has it. */
+inline void os_walk_back_digits(__global volatile uint *status, uint g, const uint *count, uint mask,
+                                __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in,
+                                uint *excl)
+{
     uint t[OS_DPW], idle[OS_DPW]; /* t: the tile to read next + 1 (0: done); idle: reads in a row that found it
                                      unpublished */
     uint walking = 0;             /* the digits still walking back */
@@ -847,6 +858,44 @@ inline void os_look_back(__global volatile uint *status, uint g, const uint *cou
         }
     }
     (void)idle;
+}
+#endif
+
+/* The look-back, for each digit d <= mask of this work-item, after
+ * os_publish_count: adds up the published counts of d of the tiles before
+ * this one, newest first, back to the newest inclusive prefix (with
+ * LB_FALLBACK counting a tile's keys itself when it stays unpublished), and
+ * publishes its own prefix (count[i]: its tile's keys of digit d).
+ * excl[i]: the keys of digit d in the tiles before this one (0 for the
+ * other digits).
+ *
+ * With OS_LB_WINDOW > 1 (the host's choice) a digit reads the words of that
+ * many tiles at once and takes them newest first, so a walk over published
+ * tiles waits for one read in OS_LB_WINDOW: 4-byte keys alone at 4 sorted
+ * 2^28 keys in 5.87 ms against 6.02 (H100), but pairs (9.98 against 9.67)
+ * and u64 keys (18.1 against 17.5) ran slower with it, at their register
+ * limits (bench/RESULTS.md, radix look-back window).
+ *
+ * A work-item of several digits (wide digits) walks back over all of them at
+ * once: each round reads the next word of every digit still walking before
+ * it tests any, so the reads are in flight together (tested one after the
+ * other, each read waited for the last: 10-bit digits of u32 keys, four a
+ * work-item, sorted 2^28 keys in 11.9 ms against 6.0 at 8 bits, bench/RESULTS.md,
+ * radix digit width), and publishes each digit's prefix as soon as it has
+ * it. */
+inline void os_look_back(__global volatile uint *status, uint g, const uint *count, uint mask,
+                         __global const KEY_T *keys_in, ulong n, uint shift, uint kind_in, ulong flip_in, uint *excl)
+{
+#if OS_DPW == 1
+    const uint d = os_digit(0); /* (its slot too) */
+    excl[0] = 0;
+    if (d < RADIX && d <= mask && g != 0) {
+        __global volatile uint *st = status + d;
+        excl[0] = os_walk_back(st, g, keys_in, n, shift, mask, d, kind_in, flip_in);
+        OS_WRITE(&st[(ulong)g * RADIX], OS_FLAG_PREFIX | (excl[0] + count[0]));
+    }
+#else
+    os_walk_back_digits(status, g, count, mask, keys_in, n, shift, kind_in, flip_in, excl);
 #endif
 #ifndef LB_FALLBACK
     (void)keys_in;
@@ -932,6 +981,61 @@ inline void os_move_values(__global const VAL_T *wv, uint iota, ulong wbase, uin
 }
 #endif
 
+/* The keys of this work-item's digits in the tile (*in_tile, with the
+ * padding keys: they are placed locally) and in the pass (*in_pass; two
+ * scalars: oclgrind's uninitialized-value check crashed on a uint2 summed
+ * in this loop); count[i]: digit i's keys in the tile, published without
+ * the padding; delta[i]: the pass's keys of my digits before digit i less
+ * the tile's. */
+inline void os_my_digit_counts(__local const os_count_t *wh, const uint *hist_d, uint tile_n, uint mask, uint *count,
+                               uint *delta, uint *in_tile, uint *in_pass)
+{
+    uint tile_total[OS_DPW];
+    os_tile_digit_count(wh, tile_total);
+    for (uint i = 0; i < OS_DPW; ++i) {
+        count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i]; /* published without */
+        delta[i] = *in_pass - *in_tile;
+        *in_tile += tile_total[i];
+        *in_pass += hist_d[i];
+    }
+}
+
+/* out_base[d] for my digits d: the output position of local position 0.
+ * Ends with a barrier. */
+inline void os_out_bases(const uint *delta, const uint *excl, __local uint *out_base)
+{
+    for (uint i = 0; i < OS_DPW; ++i)
+        if (os_digit(i) < RADIX) out_base[os_digit(i)] = delta[i] + excl[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* radix_onesweep's local memory: the tile's keys (then values) in local
+ * order, with values the digit at each local position (K is overwritten by
+ * values); per warp and digit the count, then the first local position
+ * (wh), and the global position of local position 0 per digit (out_base):
+ * with more than 256 digits 16-bit counters, out_base taking their words
+ * once the keys are in local memory. */
+#if defined(HAS_VALUES) && VAL_BYTES > KEY_BYTES
+#define OS_BUF_T VAL_T
+#else
+#define OS_BUF_T KEY_T
+#endif
+#ifdef HAS_VALUES
+#define OS_DIGIT_LOCALS __local os_digit_t D[TILE];
+#else
+#define OS_DIGIT_LOCALS
+#endif
+#if RADIX > 256
+#define OS_WARP_LOCALS                                                                    \
+    __local uint wh_words[OS_WARPS * RADIX / 2 > RADIX ? OS_WARPS * RADIX / 2 : RADIX];  \
+    __local os_count_t *wh = (__local os_count_t *)wh_words;                              \
+    __local uint *out_base = wh_words;
+#else
+#define OS_WARP_LOCALS                  \
+    __local uint wh[OS_WARPS * RADIX];  \
+    __local uint out_base[RADIX];
+#endif
+
 /* One pass: status = status_buf + status_off (zero on entry), this pass's
  * digit counts at hist_buf + hist_off; the spare words as above. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -942,26 +1046,10 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 {
     __global volatile uint *status = status_buf + status_off;
     __global const uint *hist = hist_buf + hist_off;
-#if defined(HAS_VALUES) && VAL_BYTES > KEY_BYTES
-    __local VAL_T buf[TILE]; /* keys, then values, in local order */
-#else
-    __local KEY_T buf[TILE];
-#endif
+    __local OS_BUF_T buf[TILE]; /* keys, then values, in local order */
     __local KEY_T *K = (__local KEY_T *)buf;
-#ifdef HAS_VALUES
-    __local os_digit_t D[TILE];            /* digit at each local position (K is overwritten by values) */
-#endif
-#if RADIX > 256
-    /* per warp and digit: count, then first local position (16 bits); then,
-     * once the keys are in local memory, the global position of local
-     * position 0 per digit (out_base, 32 bits) */
-    __local uint wh_words[OS_WARPS * RADIX / 2 > RADIX ? OS_WARPS * RADIX / 2 : RADIX];
-    __local os_count_t *wh = (__local os_count_t *)wh_words;
-    __local uint *out_base = wh_words;
-#else
-    __local uint wh[OS_WARPS * RADIX];     /* per warp and digit: count, then first local position */
-    __local uint out_base[RADIX];          /* global position of local position 0, per digit */
-#endif
+    OS_DIGIT_LOCALS
+    OS_WARP_LOCALS
     __local uint s[PAD(WG) + 1];
     __local uint scratch[WG];
     __local uint wt[2 * OS_WARPS];
@@ -993,20 +1081,8 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #if OS_DPW > 1
     os_pass_counts(hist, hist_d);
 #endif
-    /* keys of this work-item's digits in the tile (with the padding keys: they
-     * are placed locally) and in the pass (two scalars: oclgrind's
-     * uninitialized-value check crashed on a uint2 summed in this loop) */
     uint in_tile = 0, in_pass = 0;
-    {
-        uint tile_total[OS_DPW];
-        os_tile_digit_count(wh, tile_total);
-        for (uint i = 0; i < OS_DPW; ++i) {
-            count[i] = os_digit(i) == mask ? tile_total[i] - (TILE - tile_n) : tile_total[i]; /* published without */
-            delta[i] = in_pass - in_tile;
-            in_tile += tile_total[i];
-            in_pass += hist_d[i];
-        }
-    }
+    os_my_digit_counts(wh, hist_d, tile_n, mask, count, delta, &in_tile, &in_pass);
     os_publish_count(status, g, count, mask);
     /* .x: the first local position of this work-item's first digit, .y: its first output position */
     const uint2 start = os_digit_scan2((uint2)(in_tile, in_pass), wt, scratch, s);
@@ -1018,9 +1094,7 @@ void radix_onesweep(__global const KEY_T *keys_in, __global KEY_T *keys_out, ulo
 #endif
                           , pos);
     os_look_back(status, g, count, mask, keys_in, n, shift, kind_in, flip_in, excl);
-    for (uint i = 0; i < OS_DPW; ++i)
-        if (os_digit(i) < RADIX) out_base[os_digit(i)] = delta[i] + excl[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    os_out_bases(delta, excl, out_base);
     os_write_keys(K, out_base, tile_n, shift, mask, kind_out, flip_out, keys_out);
 #ifdef HAS_VALUES
     os_move_values(vals_in + wbase + lane, iota, wbase, lane, n, tile_n, pos, (__local VAL_T *)buf, D, out_base,

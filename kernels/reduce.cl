@@ -6,10 +6,11 @@
  *   TK      the clsort_type of T: 0 u32, 1 i32, 2 f32, 3 u64, 4 i64, 5 f64
  *   OP      0 sum (integers wrap), 1 min, 2 max (floats: NaNs ignored, i.e.
  *           read as the identity, so a segment of NaNs gives +-inf)
- *   SEG     how segments are given: 0 none (one segment), 1 head flags
- *           (SEG_T uchar or uint, nonzero = a segment starts here), 2 keys
- *           (SEG_T uint or ulong: a segment starts where the key's bits
- *           change), 3 counts (SEG_T uint: cnt[i] segment boundaries at i, as
+ *   SEG     how segments are given (the host's CLSORT__SEG_* mirror these):
+ *           SEG_NONE (one segment), SEG_FLAGS head flags (SEG_T uchar or
+ *           uint, nonzero = a segment starts here), SEG_KEYS keys (SEG_T uint
+ *           or ulong: a segment starts where the key's bits change),
+ *           SEG_COUNTS counts (SEG_T uint: cnt[i] segment boundaries at i, as
  *           built from offsets by mark_counts; also the tile carries)
  *   VAL_ONE every value is 1 (run lengths: T uint, OP sum); no values read
  *           (RD_HEADS only)
@@ -30,7 +31,7 @@
  * which is associative, so an inclusive scan of the pairs gives at element i
  * C(i) = the index of i's segment and V(i) = the segmented inclusive scan.
  * A tile's carry is the sum of its pairs; carries scan with the same
- * operator (SEG 3: counts = the carries' c). Reduce-by-key and its kin write
+ * operator (SEG_COUNTS: counts = the carries' c). Reduce-by-key and its kin write
  * V at each segment's last element to out[C], the key at its first to
  * keys_out[C].
  *
@@ -55,9 +56,18 @@
 #ifndef OP
 #define OP 0
 #endif
+#define SEG_NONE 0
+#define SEG_FLAGS 1
+#define SEG_KEYS 2
+#define SEG_COUNTS 3
 #ifndef SEG
-#define SEG 0
+#define SEG SEG_NONE
 #endif
+/* The scans' modes (the kernel argument mode; the host's CLSORT__RD_SCAN_*
+ * mirror these): see rd_scan_out. */
+#define RD_SCAN_SEGMENTED 0u
+#define RD_SCAN_INCLUSIVE 1u
+#define RD_SCAN_CARRIES 2u
 #ifndef SEG_T
 #define SEG_T uint
 #endif
@@ -68,7 +78,7 @@
 #if (defined(VAL_ONE) || defined(MV_T)) && !defined(RD_HEADS)
 #error "VAL_ONE and MV_T: run-length encode and unique, on the heads kernels (RD_HEADS)"
 #endif
-#if SEG == 1
+#if SEG == SEG_FLAGS
 #define LS_T uchar
 #else
 #define LS_T SEG_T
@@ -221,12 +231,12 @@ inline T rd_clean(T v)
 /* inc of the element at tile index k, global index gi (< n) */
 inline uint rd_inc(__local const LS_T *ls, int k, ulong gi)
 {
-#if SEG == 0
+#if SEG == SEG_NONE
     (void)ls; (void)k; (void)gi;
     return 0;
-#elif SEG == 1
+#elif SEG == SEG_FLAGS
     return gi > 0 && ls[PAD(k + 1)] != 0;
-#elif SEG == 2
+#elif SEG == SEG_KEYS
     return gi > 0 && ls[PAD(k + 1)] != ls[PAD(k)];
 #else
     (void)gi;
@@ -247,20 +257,20 @@ inline void rd_stage(__global const RD_IN_T *vals, __global const SEG_T *seg, ul
 #ifndef VAL_ONE
         lv[PAD(k)] = gi < n ? RD_LOAD(vals, gi, gi) : IDENT;
 #endif
-#if SEG != 0
-#if SEG == 1
+#if SEG != SEG_NONE
+#if SEG == SEG_FLAGS
         ls[PAD(k + 1)] = (LS_T)(gi < n && seg[gi] != 0);
 #else
         ls[PAD(k + 1)] = gi < n ? seg[gi] : (SEG_T)0;
 #endif
 #endif
     }
-#if SEG != 0
+#if SEG != SEG_NONE
     if (lid == 0) {
-#if SEG == 2
+#if SEG == SEG_KEYS
         ls[PAD(0)] = base > 0 && base <= n ? seg[base - 1] : (SEG_T)0; /* (an idle tile reads nothing) */
 #endif
-#if SEG == 1
+#if SEG == SEG_FLAGS
         ls[PAD(TILE + 1)] = (LS_T)(need_next && base + TILE < n && seg[base + TILE] != 0);
 #else
         ls[PAD(TILE + 1)] = (need_next && base + TILE < n) ? seg[base + TILE] : (SEG_T)0;
@@ -282,9 +292,9 @@ inline void rd_stage(__global const RD_IN_T *vals, __global const SEG_T *seg, ul
 
 /* A work-item's segment starts as bits of one word when its ITEMS fit, so
  * that the output loops do not read the segment source from local memory
- * again (H100: bench/RESULTS.md, reduction family). Not for SEG 3, whose
+ * again (H100: bench/RESULTS.md, reduction family). Not for SEG_COUNTS, whose
  * "starts" are the carries' counts. */
-#if ITEMS <= 32 && SEG != 3
+#if ITEMS <= 32 && SEG != SEG_COUNTS
 #define RD_MASK 1
 #define RD_HEAD(hm, ls, k, k0, gi) (((hm) >> ((k) - (k0))) & 1u)
 #else
@@ -473,14 +483,14 @@ typedef union {
 } rd3_cell;
 
 /* the segment source as staged: flags as 0/1 bytes, keys and counts as they are */
-#if SEG == 1
+#if SEG == SEG_FLAGS
 #define RD3_SRC(x) ((LS_T)((x) != 0))
 #else
 #define RD3_SRC(x) ((LS_T)(x))
 #endif
 
-/* Item i's inc: SEG 3 the count (ci[i]), else bit i of hm. */
-#if SEG == 3
+/* Item i's inc: SEG_COUNTS the count (ci[i]), else bit i of hm. */
+#if SEG == SEG_COUNTS
 #define RD3_INC(i) (ci[i])
 #else
 #define RD3_INC(i) ((hm >> (i)) & 1u)
@@ -494,7 +504,7 @@ typedef union {
 /* All loads first (2 * ITEMS in flight), lane-minor: the warp's RW * ITEMS
  * elements from wg0, the values (NaNs cleaned for min/max) to xr, the
  * segment source as staged to sr; a full tile without index checks. Past n:
- * values IDENT, sources 0. SEG 2: lane 0 also the key before the warp's
+ * values IDENT, sources 0. SEG_KEYS: lane 0 also the key before the warp's
  * first (*prev); with need_next, the last lane the source of the element
  * after the warp's last (*after). */
 inline void rd3_load(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong wg0, ulong n, int full, int need_next,
@@ -505,7 +515,7 @@ inline void rd3_load(__global const RD_IN_T *vals, __global const SEG_T *seg, ul
         __global const RD_IN_T *vp = vals + wg0 + lane;
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) xr[j] = RD_LOAD(vp, j * RW, wg0 + lane + j * RW);
-#if SEG != 0
+#if SEG != SEG_NONE
         __global const SEG_T *sp = seg + wg0 + lane;
 #pragma unroll
         for (uint j = 0; j < ITEMS; ++j) sr[j] = RD3_SRC(sp[j * RW]);
@@ -515,17 +525,17 @@ inline void rd3_load(__global const RD_IN_T *vals, __global const SEG_T *seg, ul
         for (uint j = 0; j < ITEMS; ++j) {
             ulong gi = wg0 + j * RW + lane;
             xr[j] = gi < n ? RD_LOAD(vals, gi, gi) : IDENT;
-#if SEG != 0
+#if SEG != SEG_NONE
             sr[j] = gi < n ? RD3_SRC(seg[gi]) : (LS_T)0;
 #endif
         }
     }
-#if SEG == 2
+#if SEG == SEG_KEYS
     if (lane == 0 && wg0 > 0 && wg0 < n) *prev = seg[wg0 - 1]; /* the key before the warp's first */
 #else
     (void)prev;
 #endif
-#if SEG != 0
+#if SEG != SEG_NONE
     if (need_next && lane == RW - 1 && wg0 + RW * ITEMS < n) *after = RD3_SRC(seg[wg0 + RW * ITEMS]);
 #else
     (void)seg;
@@ -539,20 +549,20 @@ inline void rd3_load(__global const RD_IN_T *vals, __global const SEG_T *seg, ul
  * buf (each warp its own part: warp barriers) and kept as bits: *hm_out,
  * which of my elements start a segment (bit i; not element 0, none at or
  * past `left`, my elements before n); *nh, with need_next, whether the
- * element after my last starts one; SEG 3 also the counts in ci[] and their
- * sum *cc. prev (SEG 2): lane 0's key before the warp; after: the last
- * lane's source after the warp. Ends with a warp barrier (SEG 0 has none). */
+ * element after my last starts one; SEG_COUNTS also the counts in ci[] and their
+ * sum *cc. prev (SEG_KEYS): lane 0's key before the warp; after: the last
+ * lane's source after the warp. Ends with a warp barrier (SEG_NONE has none). */
 inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T after, ulong base, int need_next,
                       uint left, uint *ci, uint *cc, uint *hm_out, uint *nh)
 {
-#if SEG != 0
+#if SEG != SEG_NONE
     const uint lid = (uint)get_local_id(0), lane = lid % RW, wb = lid / RW * (RW * ITEMS);
     const uint k0 = lid * ITEMS, kb = PAD(k0); /* PAD(k0 + i) = kb + i: ITEMS divides 32 */
     uint hm = 0, c = 0;
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j) buf[PAD(wb + j * RW + lane)].s = sr[j];
     rd_wsync_g();
-#if SEG == 2
+#if SEG == SEG_KEYS
     if (lane) prev = buf[PAD(k0 - 1)].s;
 #else
     (void)prev;
@@ -560,9 +570,9 @@ inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T aft
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i) {
         LS_T s = buf[kb + i].s;
-#if SEG == 1
+#if SEG == SEG_FLAGS
         hm |= (uint)(s != 0) << i;
-#elif SEG == 2
+#elif SEG == SEG_KEYS
         hm |= (uint)(s != prev) << i;
         prev = s;
 #else
@@ -571,19 +581,19 @@ inline void rd3_heads(__local rd3_cell *buf, const LS_T *sr, LS_T prev, LS_T aft
         hm |= (uint)(s != 0) << i;
 #endif
     }
-#if SEG != 3
+#if SEG != SEG_COUNTS
     (void)ci;
 #endif
     *nh = 0;
     if (need_next) {
         LS_T s = lane < RW - 1 ? buf[PAD(k0 + ITEMS)].s : after;
-#if SEG == 2
+#if SEG == SEG_KEYS
         *nh = s != prev; /* prev: my last key */
 #else
         *nh = s != 0;
 #endif
     }
-#if SEG != 3
+#if SEG != SEG_COUNTS
     if (base + k0 == 0) hm &= ~1u; /* element 0 starts the first segment: no boundary */
 #endif
     if (left < ITEMS) hm &= (1u << left) - 1u; /* no segment starts past n */
@@ -619,14 +629,14 @@ inline void rd3_values_to_owners(__local rd3_cell *buf, const T *xr, T *x)
 }
 
 /* My first `left` elements (those before n) folded left to right into
- * (*xc, *xv): *xc their segment starts (SEG 3: cc, the sum of their counts). */
+ * (*xc, *xv): *xc their segment starts (SEG_COUNTS: cc, the sum of their counts). */
 inline void rd3_fold(const T *x, const uint *ci, uint hm, uint cc, uint left, uint *xc, T *xv)
 {
     T vv = IDENT;
 #pragma unroll
     for (uint i = 0; i < ITEMS; ++i)
         if (i < left) vv = RD3_INC(i) ? x[i] : rd_op(vv, x[i]);
-#if SEG == 3
+#if SEG == SEG_COUNTS
     (void)hm;
     *xc = cc;
 #else
@@ -639,7 +649,7 @@ inline void rd3_fold(const T *x, const uint *ci, uint hm, uint cc, uint left, ui
 
 /* Loads tile `base` and leaves this work-item's ITEMS elements (tile index
  * k0 + i, k0 = lid * ITEMS) in x[i], their segment starts as bits of *hm_out
- * (SEG 3 also the counts in ci[]), with need_next whether the element after
+ * (SEG_COUNTS also the counts in ci[]), with need_next whether the element after
  * its last starts a segment (*nh), folds them to (*xc, *xv) and scans: then
  * (*xc, *xv) = the pairs before this work-item's elements inside the tile,
  * (*tc, *tv) = the tile's carry. Past n: values IDENT, no segment starts
@@ -656,7 +666,7 @@ inline void rd3_tile_scan(__global const RD_IN_T *vals, __global const SEG_T *se
      * IDENT folded in is not always a no-op: -0.0f + 0.0f) */
     const uint left = full ? ITEMS : n > base + k0 ? (uint)min(n - base - k0, (ulong)ITEMS) : 0u; /* idle tiles: 0 */
     T xr[ITEMS];                         /* as loaded, lane-minor */
-    LS_T sr[ITEMS], prev = 0, after = 0; /* (SEG 0: unused) */
+    LS_T sr[ITEMS], prev = 0, after = 0; /* (SEG_NONE: unused) */
     uint cc;
     rd3_load(vals, seg, wg0, n, full, need_next, xr, sr, &prev, &after);
     rd3_heads(buf, sr, prev, after, base, need_next, left, ci, &cc, hm_out, nh);
@@ -683,10 +693,10 @@ inline void rd3_scan_out(__local rd3_cell *buf, ulong base, ulong n, uint pc, T 
         uint ec = rc;
         rv = h ? x[i] : rd_op(rv, x[i]);
         rc += h;
-        buf[kb + i].t = mode == 1 ? rv : (mode == 0 && (h || g0 + i == 0)) ? IDENT : ev;
+        buf[kb + i].t = mode == RD_SCAN_INCLUSIVE ? rv : (mode == RD_SCAN_SEGMENTED && (h || g0 + i == 0)) ? IDENT : ev;
         if (out_c && g0 + i < n) out_c[g0 + i] = ec;
     }
-#if SEG != 3
+#if SEG != SEG_COUNTS
     (void)ci;
 #else
     (void)hm;
@@ -713,10 +723,10 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
     const ulong g0 = base + (ulong)get_local_id(0) * ITEMS;
     uint rc = pc + xc;
     T rv = xc ? xv : rd_op(pv, xv);
-#if SEG != 3
+#if SEG != SEG_COUNTS
     (void)ci;
 #endif
-#if SEG != 2
+#if SEG != SEG_KEYS
     (void)seg;
     (void)keys_out;
 #endif
@@ -728,7 +738,7 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
         uint h = RD3_INC(i);
         rv = h ? x[i] : rd_op(rv, x[i]);
         rc += h;
-#if SEG == 2
+#if SEG == SEG_KEYS
         if (keys_out && (h || gi == 0)) keys_out[rc] = seg[gi];
 #endif
         const int last = gi + 1 == n;
@@ -739,15 +749,20 @@ inline void rd3_scatter_out(__global const SEG_T *seg, ulong base, ulong n, uint
     }
 }
 
-#define RD_TILE_LOCALS                     \
-    __local rd3_cell buf[TILE_PADDED];     \
-    __local uint sc[RD_SCAN_SIZE];         \
+#define RD_TILE_LOCALS                         \
+    __local rd3_cell buf[TILE_PADDED];         \
+    __local uint sc[RD_SCAN_SIZE];             \
     __local T sv[RD_SCAN_SIZE];
 /* a work-item's registers between rd3_tile_scan and the output */
-#define RD3_REGS                           \
-    T x[ITEMS];                            \
-    uint ci[SEG == 3 ? ITEMS : 1];         \
+#define RD_TILE_REGS                           \
+    T x[ITEMS];                                \
+    uint ci[SEG == SEG_COUNTS ? ITEMS : 1];    \
     uint hm, nh;
+/* The tile kernels' steps (see RD_TILE_SCAN below) */
+#define RD_TILE_SCAN(need_next) \
+    rd3_tile_scan(vals, seg, base, n, need_next, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv)
+#define RD_SCAN_OUT(out_c) rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, out_c)
+#define RD_SCATTER_OUT() rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count)
 #endif /* RD_HEADS */
 #else
 /* Exclusive scan of one pair per work-item, raking (4 barriers where a
@@ -818,6 +833,15 @@ inline void rd_wg_scan(uint *c, T *v, __local uint *sc, __local T *sv, uint *tc,
     __local LS_T ls[LS_SIZE];                \
     __local uint sc[RD_SCAN_SIZE];           \
     __local T sv[RD_SCAN_SIZE];
+#define RD_TILE_REGS uint hm;
+/* The tile kernels' steps, one form for both variants, over the kernels'
+ * variables of these names (RD_TILE_LOCALS, RD_TILE_REGS; the tile's base,
+ * its pairs xc, xv, its carry tc, tv, the prefix pc, pv): stage, fold and
+ * scan the tile, then the scan's output or the scatter's. */
+#define RD_TILE_SCAN(need_next) \
+    rd_tile_scan(vals, seg, base, n, need_next, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm)
+#define RD_SCAN_OUT(out_c) rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c)
+#define RD_SCATTER_OUT() rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count)
 #endif
 
 /* Stage, fold and scan one tile: (*xc, *xv) = the pairs before this
@@ -831,10 +855,10 @@ inline void rd_tile_scan(__global const RD_IN_T *vals, __global const SEG_T *seg
     rd_wg_scan(xc, xv, sc, sv, tc, tv);
 }
 
-/* Scan mode: 0 segmented exclusive (identity at each segment's first
- * element), 1 inclusive, 2 exclusive of the pair operator (no reset; used for
- * the tile carries, with the counts' exclusive prefix to out_c). Results are
- * staged in lv and written coalesced (in == out allowed). */
+/* Scan mode: RD_SCAN_SEGMENTED exclusive (identity at each segment's first
+ * element), RD_SCAN_INCLUSIVE, RD_SCAN_CARRIES exclusive of the pair operator
+ * (no reset; used for the tile carries, with the counts' exclusive prefix to
+ * out_c). Results are staged in lv and written coalesced (in == out allowed). */
 inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc, T xv,
                         uint hm, uint mode, __global T *out, __global uint *out_c)
 {
@@ -850,7 +874,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
         uint ec = rc;
         rv = i ? x : rd_op(rv, x);
         rc += i;
-        lv[PAD(k)] = mode == 1 ? rv : (mode == 0 && (i || gi == 0)) ? IDENT : ev;
+        lv[PAD(k)] = mode == RD_SCAN_INCLUSIVE ? rv : (mode == RD_SCAN_SEGMENTED && (i || gi == 0)) ? IDENT : ev;
         if (out_c) out_c[gi] = ec;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -861,7 +885,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
 }
 
 /* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
- * element keys_out[C] = its key (SEG 2); at its last vals_out[C] = V;
+ * element keys_out[C] = its key (SEG_KEYS); at its last vals_out[C] = V;
  * count[0] = C(n-1) + 1. */
 inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
                            T xv, uint hm, __global SEG_T *keys_out, __global T *vals_out, __global uint *count)
@@ -876,7 +900,7 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
         T x = lv[PAD(k)];
         rv = i ? x : rd_op(rv, x);
         rc += i;
-#if SEG == 2
+#if SEG == SEG_KEYS
         if (keys_out && (i || gi == 0)) keys_out[rc] = ls[PAD(k + 1)];
 #endif
         int last = gi + 1 == n;
@@ -885,13 +909,13 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
             if (last && count) count[0] = rc + 1;
         }
     }
-#if SEG != 2
+#if SEG != SEG_KEYS
     (void)keys_out;
 #endif
 }
 
 /* ---- heads: unique and run-length encode ------------------------------------
- * Built with RD_HEADS (SEG 2, VAL_ONE, T uint, OP sum). The element at
+ * Built with RD_HEADS (SEG_KEYS, VAL_ONE, T uint, OP sum). The element at
  * global index i is a head when i == 0 or its key differs from key[i - 1];
  * the head with C heads after element 0 before and at it goes to slot C
  * (C = the pair scan's count: element 0 is a head but no boundary). No value
@@ -905,8 +929,8 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
  * before it, the run length lengths[C - 1] = i - that head's index;
  * the last element writes the last run's length and count[0]. */
 #ifdef RD_HEADS
-#if SEG != 2 || !defined(VAL_ONE) || TK != 0 || OP != 0
-#error "RD_HEADS: keys (SEG 2), VAL_ONE, T uint, OP sum"
+#if SEG != SEG_KEYS || !defined(VAL_ONE) || TK != 0 || OP != 0
+#error "RD_HEADS: keys (SEG_KEYS), VAL_ONE, T uint, OP sum"
 #endif
 
 /* Whether the element at tile index k, global index gi (< n), is a head. */
@@ -1043,13 +1067,8 @@ void seg_reduce_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, u
     T xv, tv;
     n = DEVICE_N(n);
     RD_IDLE_CARRY(n, carry_c, carry_v);
-#ifdef RD_V3
-    RD3_REGS
-    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
-#else
-    uint hm;
-    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-#endif
+    RD_TILE_REGS
+    RD_TILE_SCAN(0);
     if (get_local_id(0) == 0) {
         carry_c[get_group_id(0)] = tc;
         carry_v[get_group_id(0)] = tv;
@@ -1071,15 +1090,9 @@ void seg_scan_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulo
     /* read the prefix before the tile: in place, other tiles are written */
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
-#ifdef RD_V3
-    RD3_REGS
-    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
-    rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, out_c);
-#else
-    uint hm;
-    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, out_c);
-#endif
+    RD_TILE_REGS
+    RD_TILE_SCAN(0);
+    RD_SCAN_OUT(out_c);
 }
 
 /* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
@@ -1101,15 +1114,9 @@ void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     const T pv = pre_v ? pre_v[g] : IDENT;
     (void)mv_in;
     (void)mv_out;
-#ifdef RD_V3
-    RD3_REGS
-    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
-#else
-    uint hm;
-    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
-#endif
+    RD_TILE_REGS
+    RD_TILE_SCAN(1);
+    RD_SCATTER_OUT();
 }
 
 #endif
@@ -1374,17 +1381,10 @@ void seg_scan_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
-#ifdef RD_V3
-    RD3_REGS
-    rd3_tile_scan(vals, seg, base, n, 0, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    RD_TILE_REGS
+    RD_TILE_SCAN(0);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd3_scan_out(buf, base, n, pc, pv, xc, xv, x, ci, hm, mode, out, 0);
-#else
-    uint hm;
-    rd_tile_scan(vals, seg, base, n, 0, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scan_out(lv, ls, base, n, pc, pv, xc, xv, hm, mode, out, 0);
-#endif
+    RD_SCAN_OUT(0);
 }
 
 /* mv_in, mv_out: unused, as in seg_scatter_tiles. */
@@ -1407,17 +1407,10 @@ void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *se
     T xv, tv, pv;
     (void)mv_in;
     (void)mv_out;
-#ifdef RD_V3
-    RD3_REGS
-    rd3_tile_scan(vals, seg, base, n, 1, buf, sc, sv, x, ci, &hm, &nh, &xc, &xv, &tc, &tv);
+    RD_TILE_REGS
+    RD_TILE_SCAN(1);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd3_scatter_out(seg, base, n, pc, pv, xc, xv, x, ci, hm, nh, keys_out, vals_out, count);
-#else
-    uint hm;
-    rd_tile_scan(vals, seg, base, n, 1, lv, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_scatter_out(lv, ls, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
-#endif
+    RD_SCATTER_OUT();
 }
 #endif
 
