@@ -7,7 +7,8 @@
 #   1. gen/strip.awk drops its comments and indentation, line for line (every
 #      newline stays, so an OpenCL build log's line numbers are kernels/NAME.cl's
 #      own);
-#   2. `xxd -i -c 1` turns the bytes into C, and awk puts the bytes of one
+#   2. `xxd -i -c 1` turns the bytes into C; awk writes them in decimal
+#      (3.6 characters a byte against hex's 5) and puts the bytes of one
 #      source line on one header line, so a kernel edit changes only the
 #      header lines of the kernel lines it touched.
 # Then the table clsort__kernel_source() looks files up in: a new kernels/*.cl
@@ -55,7 +56,8 @@ trap 'rm -f "$tmp" "$region" "$stripped"' EXIT
         echo "/* $f */"
         echo "static const unsigned char ${name}[] = {"
         xxd -i -c 1 < "$stripped" | awk '
-            { sub(/^ +/, ""); sub(/,$/, ""); line = line $0 "," }
+            BEGIN { for (i = 0; i < 256; ++i) dec[sprintf("0x%02x", i)] = i }
+            { sub(/^ +/, ""); sub(/,$/, ""); line = line dec[$0] "," }
             $0 == "0x0a" { print line; line = "" }
             END { if (line != "") print line }'
         echo "};"
