@@ -49,6 +49,7 @@ __kernel void search_bound(__global const KEY_T *hay, ulong n, __global const KE
     ulong base = (ulong)get_group_id(0) * (WG * ITEMS) + lid;
     KEY_T x[ITEMS];
     IDX_T lo[ITEMS], len[ITEMS];
+#pragma unroll
     for (i = 0; i < ITEMS; ++i) {
         ulong e = base + (ulong)i * WG;
         x[i] = e < m ? IMG(needles[e]) : (KEY_T)0;
@@ -67,6 +68,7 @@ __kernel void search_bound(__global const KEY_T *hay, ulong n, __global const KE
     /* in global memory, all ITEMS needles a step at a time */
     for (;;) {
         int busy = 0;
+#pragma unroll
         for (i = 0; i < ITEMS; ++i) {
             if (len[i] > 0) {
                 IDX_T hw = len[i] >> 1;
