@@ -124,7 +124,7 @@ typedef enum {
     OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
-    OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_COUNT
+    OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -187,6 +187,10 @@ static const struct row {
     {"lower_bound", "u32_n_into_16n", S_SEARCH, CLSORT_FAMILY_SEARCH},
     {"lower_bound", "u32_n_into_n_sorted_needles", S_SEARCH, CLSORT_FAMILY_SEARCH},
     {"lower_bound", "u32_n_into_16n_sorted_needles", S_SEARCH, CLSORT_FAMILY_SEARCH},
+    /* one random index array over four arrays (float4, u32, u32, u64: 32 bytes an element), in one
+     * clsort_gather_many and in four clsort_gather calls */
+    {"gather_many", "f4_u32_u32_u64_random", S_GATHER, CLSORT_FAMILY_GATHER},
+    {"gather", "f4_u32_u32_u64_random_four_calls", S_GATHER, CLSORT_FAMILY_GATHER},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -402,6 +406,7 @@ typedef struct bufs {
     uint32_t *hostoff;   /* the segment offsets on the host (segcount + 1) */
     unsigned radix_bits, end_bit; /* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment; 0: unset) */
     cl_mem hay, hay16, sneedles; /* search: n and 16 n sorted keys, n sorted needles (made at the warm-up) */
+    cl_mem ridx;                 /* gather_many: n random indices below n (made at the warm-up) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -626,6 +631,32 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         sd.sorted_needles = sorted;
         return clsort_lower_bound(cs, *hay, wide ? 16 * n : n, sorted ? B->sneedles : B->a, n, B->b, &sd, NULL);
     }
+    case OP_GATHER_MANY4: case OP_GATHER_FOUR_CALLS: {
+        clsort_gather_many_desc gd;
+        int r;
+        if (!B->ridx) {
+            uint32_t *h = (uint32_t *)malloc(n * 4 + 4);
+            unsigned long long st = 0x9a7e4ull;
+            size_t i;
+            int ok = 1;
+            if (!h) return -1;
+            for (i = 0; i < n; ++i) h[i] = (uint32_t)(rnd(&st) % n);
+            B->ridx = buffer(clsort_cl_context(cs), n * 4 + 4, h, &ok);
+            free(h);
+            if (!ok) return -1;
+        }
+        memset(&gd, 0, sizeof gd);
+        gd.count = 4;
+        gd.arrays[0].src = B->pos, gd.arrays[0].dst = B->pos2, gd.arrays[0].elem_size = 16;
+        gd.arrays[1].src = B->a, gd.arrays[1].dst = B->b, gd.arrays[1].elem_size = 4;
+        gd.arrays[2].src = B->flags, gd.arrays[2].dst = B->va, gd.arrays[2].elem_size = 4;
+        gd.arrays[3].src = B->a64, gd.arrays[3].dst = B->b64, gd.arrays[3].elem_size = 8;
+        if (op == OP_GATHER_MANY4) return clsort_gather_many(cs, B->ridx, n, &gd, NULL);
+        for (r = 0; r < 4; ++r)
+            if (clsort_gather(cs, gd.arrays[r].src, gd.arrays[r].dst, B->ridx, n, gd.arrays[r].elem_size, NULL))
+                return -1;
+        return 0;
+    }
     case OP_COUNT: break;
     }
     return -1;
@@ -794,7 +825,7 @@ static void release_bufs(bufs *B)
     cl_mem *all[] = {&B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
-                     &B->hay,     &B->hay16, &B->sneedles};
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);

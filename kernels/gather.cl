@@ -60,7 +60,8 @@ __kernel void copy_bytes(__global const uchar *src, __global uchar *dst, ulong c
     {                                                                                                 \
         __global const TYPE *s_ = (__global const TYPE *)src;                                         \
         __global TYPE *d_ = (__global TYPE *)dst;                                                     \
-        for (u = 0; u < units; ++u) d_[to * units + u] = ok ? s_[from * units + u] : (TYPE)(0);       \
+        if (units == 1) d_[to] = ok ? s_[from] : (TYPE)(0); /* most elements: one piece */          \
+        else for (u = 0; u < units; ++u) d_[to * units + u] = ok ? s_[from * units + u] : (TYPE)(0);  \
     }
 inline void move_element(__global const uchar *src, __global uchar *dst, ulong from, ulong to, int ok, uint shape)
 {
