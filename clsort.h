@@ -6,7 +6,7 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES and PROGRAM CACHE), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
- *   SELECT),
+ *   SELECT, SEARCH),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -15,7 +15,7 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>radix >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step >>select         the families, in that order
+ *     >>nbody >>tree >>nbody step >>select >>search the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -188,6 +188,8 @@
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
+ *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -365,6 +367,7 @@
  *   (both methods), the reduction family (_reduce, _segmented_scan,
  *   _segmented_reduce, _reduce_by_key, _run_length_encode, _unique,
  *   _histogram_even; both paths, every tile variant), _select_if,
+ *   _gather_many, _lower_bound / _upper_bound (the needles),
  *   _tree_build, and _nbody / _nbody_accel with CLSORT_NBODY_BARNES_HUT
  *   can take their element count from a device buffer, so that a cull ->
  *   pack -> sort -> gather
@@ -546,6 +549,12 @@
  *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
  *           optional 4- or 8-byte values.
  * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
+ *           clsort_gather_many: one uint32 index array over up to 8 arrays
+ *           of 1- to 16-byte elements in one launch, gather or scatter
+ *           (dst[indices[i]] = src[i]); the indices are read once, each
+ *           element moves in the widest pieces its size and both buffers'
+ *           alignment allow. A program of its own (gather.cl GATHER_MANY),
+ *           not built by clsort_gather. Byte floor: n (4 + 2 sum(size_a)).
  * SORT      clsort_sort / clsort_sort_host: stable LSD radix sort of u8, i8,
  *           u16, i16, u32, i32, f32, u64, i64 or f64 keys, ascending or
  *           descending, alone, with values of 1, 2, 4, 8 or 16 bytes (16: a
@@ -896,6 +905,30 @@
  *           only !=), in input order; n < 2^32. No flags array: the call
  *           writes one byte per key to context scratch and packs by it as
  *           clsort_pack does (two passes over the keys, one write).
+ * SEARCH    clsort_lower_bound / clsort_upper_bound (and _host): for each
+ *           of m needles, the first position of a sorted haystack of n keys
+ *           whose key is not before it (lower) or is after it (upper), as
+ *           thrust::lower_bound / upper_bound; any clsort_type in
+ *           clsort_sort's order (keys compared through the same key image:
+ *           -0 before +0, NaNs after +inf), ascending or descending, uint32
+ *           (n < 2^32) or uint64 results, device counts on the needles.
+ *             Arbitrary needles: a first launch writes 2^k - 1 evenly
+ *           spaced keys' images (key ((j + 1) n) >> k) to context scratch
+ *           (k = 12 on GPUs, 11 for 8-byte keys: 16 KiB; 8 where work-groups
+ *           run as loops); each work-group of the search loads them to local
+ *           memory, coalesced, so a needle's first k steps are on-chip; the
+ *           remaining ~log2(n / 2^k) steps read the haystack, 8 needles per
+ *           work-item in lock step (8 loads in flight). Byte floor: m (key +
+ *           index) streamed, plus the dependent random reads.
+ *             Sorted needles (desc.sorted_needles: in the haystack's order):
+ *           merge path (Odeh, Green et al. 2012): one launch splits the merge
+ *           of keys and needles into tiles of 2048 items (a binary search
+ *           along each tile's diagonal), a second loads each tile's keys and
+ *           needles to local memory once, merges 8 items per work-item and
+ *           writes the answers coalesced. Byte floor: (n + m) key + m index,
+ *           every access coalesced. Where n > 64 m the call takes the
+ *           binary search instead (reading all n keys would cost more); out
+ *           of order needles give answers in [0, n] without meaning.
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
