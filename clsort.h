@@ -6,7 +6,7 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES, PROGRAM CACHE and USER OPERATORS), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
- *   SELECT),
+ *   SELECT, SEARCH),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -15,7 +15,7 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>sort >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step >>select         the families, in that order
+ *     >>nbody >>tree >>nbody step >>select >>search the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -159,6 +159,7 @@
  *             clsort_pack / clsort_split(ctx, in, out, n, &split_desc, &count, &enq)
  *             clsort_pack_host / clsort_split_host(ctx, type, in, flags, out, n, &count)
  *   gather    clsort_gather(ctx, src, dst, indices, n, elem_size, &enq)
+ *             clsort_gather_many(ctx, indices, n, &gather_many_desc, &enq): up to 8 arrays, gather or scatter
  *   sort      clsort_sort(ctx, keys_in, keys_out, n, &sort_desc, &enq)
  *             clsort_sort_temp_size(ctx, n, &sort_desc, &bytes)
  *             clsort_sort_host(ctx, type, keys, values, permutation, n, &sort_desc)
@@ -193,6 +194,8 @@
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform (USER OPERATORS)
+ *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
+ *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
  *   MPI       clsort_mpi_sort_device(ctx, comm, keys, values, weights, n, &mpi_desc, &dev_out)
@@ -395,6 +398,7 @@
  *   (both methods), the reduction family (_reduce, _segmented_scan,
  *   _segmented_reduce, _reduce_by_key, _run_length_encode, _unique,
  *   _histogram_even; both paths, every tile variant), _select_if,
+ *   _gather_many, _lower_bound / _upper_bound (the needles),
  *   _tree_build, and _nbody / _nbody_accel with CLSORT_NBODY_BARNES_HUT
  *   can take their element count from a device buffer, so that a cull ->
  *   pack -> sort -> gather
@@ -637,6 +641,12 @@
  *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
  *           optional 4- or 8-byte values.
  * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
+ *           clsort_gather_many: one uint32 index array over up to 8 arrays
+ *           of 1- to 16-byte elements in one launch, gather or scatter
+ *           (dst[indices[i]] = src[i]); the indices are read once, each
+ *           element moves in the widest pieces its size and both buffers'
+ *           alignment allow. A program of its own (gather.cl GATHER_MANY),
+ *           not built by clsort_gather. Byte floor: n (4 + 2 sum(size_a)).
  * SORT      clsort_sort / clsort_sort_host: stable LSD radix sort of u8, i8,
  *           u16, i16, u32, i32, f32, u64, i64 or f64 keys, ascending or
  *           descending, alone, with values of 1, 2, 4, 8 or 16 bytes (16: a
@@ -1039,6 +1049,30 @@
  *           only !=), in input order; n < 2^32. No flags array: the call
  *           writes one byte per key to context scratch and packs by it as
  *           clsort_pack does (two passes over the keys, one write).
+ * SEARCH    clsort_lower_bound / clsort_upper_bound (and _host): for each
+ *           of m needles, the first position of a sorted haystack of n keys
+ *           whose key is not before it (lower) or is after it (upper), as
+ *           thrust::lower_bound / upper_bound; any clsort_type in
+ *           clsort_sort's order (keys compared through the same key image:
+ *           -0 before +0, NaNs after +inf), ascending or descending, uint32
+ *           (n < 2^32) or uint64 results, device counts on the needles.
+ *             Arbitrary needles: a first launch writes 2^k - 1 evenly
+ *           spaced keys' images (key ((j + 1) n) >> k) to context scratch
+ *           (k = 12 on GPUs, 11 for 8-byte keys: 16 KiB; 8 where work-groups
+ *           run as loops); each work-group of the search loads them to local
+ *           memory, coalesced, so a needle's first k steps are on-chip; the
+ *           remaining ~log2(n / 2^k) steps read the haystack, 8 needles per
+ *           work-item in lock step (8 loads in flight). Byte floor: m (key +
+ *           index) streamed, plus the dependent random reads.
+ *             Sorted needles (desc.sorted_needles: in the haystack's order):
+ *           merge path (Odeh, Green et al. 2012): one launch splits the merge
+ *           of keys and needles into tiles of 2048 items (a binary search
+ *           along each tile's diagonal), a second loads each tile's keys and
+ *           needles to local memory once, merges 8 items per work-item and
+ *           writes the answers coalesced. Byte floor: (n + m) key + m index,
+ *           every access coalesced. Where n > 64 m the call takes the
+ *           binary search instead (reading all n keys would cost more); out
+ *           of order needles give answers in [0, n] without meaning.
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
@@ -1515,6 +1549,34 @@ CLSORT_API clsort_result clsort_split_host(clsort_context *ctx, clsort_type type
  * enq->count (DEVICE COUNTS): dst[i] for i < count only. */
 CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem dst, cl_mem indices, size_t n,
                                        size_t elem_size, const clsort_enqueue *enq);
+
+#define CLSORT_GATHER_MANY_MAX 8 /* arrays one clsort_gather_many call moves */
+
+/* One array of clsort_gather_many: n elements of elem_size bytes (1 to 16)
+ * read from src, written to dst. */
+typedef struct clsort_gather_array {
+    cl_mem src, dst;
+    size_t elem_size;
+} clsort_gather_array;
+
+typedef struct clsort_gather_many_desc {
+    clsort_gather_array arrays[CLSORT_GATHER_MANY_MAX]; /* the first count are moved */
+    unsigned count;                                     /* 1 .. CLSORT_GATHER_MANY_MAX */
+    int scatter;    /* 0: gather, dst[i] = src[indices[i]]; 1: scatter, dst[indices[i]] = src[i] */
+} clsort_gather_many_desc;
+
+/* One uint32 index array applied to up to 8 arrays of mixed element sizes
+ * (1 to 16 bytes) in one launch, the indices read once (thrust::gather /
+ * scatter over a zip of arrays; a particle's fields after a sort's
+ * permutation). Gather: as clsort_gather for each array (an index past
+ * src's elements gives a zero element). Scatter: dst[indices[i]] = src[i]
+ * for i < n, an index past dst's elements writes nothing; where two
+ * indices are equal one of the elements lands, which one is unspecified
+ * (a permutation has none). Aliasing: each dst shares memory with no other
+ * buffer of the call (srcs and indices may share). enq->count (DEVICE
+ * COUNTS): the elements i < count only. */
+CLSORT_API clsort_result clsort_gather_many(clsort_context *ctx, cl_mem indices, size_t n,
+                                            const clsort_gather_many_desc *desc, const clsort_enqueue *enq);
 
 /* ---- radix sort ----------------------------------------------------------- */
 
@@ -2086,6 +2148,41 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
                                                const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count);
 
+/* ---- search: lower and upper bounds in a sorted array -------------------------- */
+
+typedef struct clsort_search_desc {
+    clsort_type type;       /* key type of the haystack and the needles: any clsort_type (U32 default) */
+    int descending;         /* 1: the haystack is sorted largest first (clsort_sort's descending order) */
+    int sorted_needles;     /* 1: the needles are sorted in the haystack's order: merge path (SEARCH) */
+    size_t index_size;      /* the results: 4 (uint32, n < 2^32; 0 = 4) or 8 (uint64) */
+} clsort_search_desc;
+
+/* For each of the m needles, the first position i of the sorted haystack
+ * (n keys) with !(haystack[i] before needle) (lower bound; n if none),
+ * written to indices[j] (desc.index_size bytes each): thrust::lower_bound,
+ * std::lower_bound per needle. The order is clsort_sort's for desc.type
+ * (ascending, or descending with desc.descending; signed and float keys
+ * numerically, -0 before +0, NaNs after +inf by bit pattern), which the
+ * haystack must be sorted in (otherwise the answers lie in [0, n] without
+ * meaning). desc NULL: u32 keys ascending, uint32 results. Aliasing: indices
+ * shares memory with neither input (the inputs may share). enq->count
+ * (DEVICE COUNTS): the first count needles (m the capacity); n is the
+ * host's. */
+CLSORT_API clsort_result clsort_lower_bound(clsort_context *ctx, cl_mem haystack, size_t n, cl_mem needles, size_t m,
+                                            cl_mem indices, const clsort_search_desc *desc, const clsort_enqueue *enq);
+/* The same with the first position whose key is after the needle
+ * (haystack[i] > needle in the order): thrust::upper_bound. */
+CLSORT_API clsort_result clsort_upper_bound(clsort_context *ctx, cl_mem haystack, size_t n, cl_mem needles, size_t m,
+                                            cl_mem indices, const clsort_search_desc *desc, const clsort_enqueue *enq);
+/* Host arrays of n and m keys of type (desc.type 0 or type, CONCEPTS, Host
+ * level), m results of desc->index_size bytes. */
+CLSORT_API clsort_result clsort_lower_bound_host(clsort_context *ctx, clsort_type type, const void *haystack, size_t n,
+                                                 const void *needles, size_t m, void *indices,
+                                                 const clsort_search_desc *desc);
+CLSORT_API clsort_result clsort_upper_bound_host(clsort_context *ctx, clsort_type type, const void *haystack, size_t n,
+                                                 const void *needles, size_t m, void *indices,
+                                                 const clsort_search_desc *desc);
+
 /* ---- the families: one registry ------------------------------------------- */
 
 /* Every primitive family, one row each, in the order of the manual, the API,
@@ -2109,7 +2206,8 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     X(REDUCE, reduce, REDUCE)             \
     X(NBODY, nbody, NBODY)                \
     X(TREE, tree, TREE)                   \
-    X(SELECT, select, SELECT)
+    X(SELECT, select, SELECT)             \
+    X(SEARCH, search, SEARCH)
 
 #define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
 typedef enum clsort_family {
@@ -2141,8 +2239,10 @@ typedef enum clsort_prepare_op {
                                  by_key or histogram, as that function takes) */
     CLSORT_PREPARE_TREE,      /* clsort_tree_build, _accel, _radius and the _host forms
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
-    CLSORT_PREPARE_SELECT     /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
+    CLSORT_PREPARE_SELECT,    /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
                                  the values' presence matter, the bounds may be NULL) */
+    CLSORT_PREPARE_SEARCH     /* clsort_lower_bound / _upper_bound and their _host forms (desc: search,
+                                 NULL = u32 keys; call.n: the needles) */
 } clsort_prepare_op;
 /* Deprecated: the binning family's older operation name (it goes in a later release). */
 #define CLSORT_PREPARE_BIN CLSORT_PREPARE_BINNING
@@ -2184,6 +2284,8 @@ typedef struct clsort_prepare_call {
     const clsort_histogram_desc *histogram;
     const clsort_tree_desc *tree;
     const clsort_select_desc *select;
+    const clsort_search_desc *search;
+    int gather_many; /* CLSORT_PREPARE_GATHER: 1 = clsort_gather_many's program (0: clsort_gather's) */
 } clsort_prepare_call;
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
@@ -2491,7 +2593,7 @@ CLSORT_API clsort_result clsort_create_testing(clsort_context **out, const clsor
 #define CLSORT__MAX_PROGRAMS 96 /* specializations kept per context (LRU beyond) */
 #define CLSORT__MAX_KERNELS 16  /* kernels per program (the tree program under a loop budget: 14) */
 #define CLSORT__MAX_SOURCES 6   /* kernels/ files per program */
-#define CLSORT__MAX_ARGS 24     /* arguments per kernel */
+#define CLSORT__MAX_ARGS 40     /* arguments per kernel (gather_many: 38) */
 #define CLSORT__MAX_SCRATCH 48  /* named scratch buffers per context */
 #define CLSORT__MAX_STATUS 8    /* look-back status slots per context (clsort__status_begin) */
 #define CLSORT__MAX_VIEWS 4     /* sub-buffer views of one caller scratch buffer */
@@ -6045,11 +6147,25 @@ static clsort_result clsort__gather_program(clsort_context *ctx, clsort__program
     return clsort__program_get(ctx, &rq, out);
 }
 
-/* clsort_prepare's operation of the family (CLSORT_FAMILIES: GATHER). */
+/* clsort_gather_many's program (gather.cl GATHER_MANY). */
+static clsort_result clsort__gather_many_program(clsort_context *ctx, clsort__program **out)
+{
+    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
+    clsort__request rq;
+    clsort__request_init(&rq, "gather", wg, 1);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "gather.cl");
+    clsort__request_option(&rq, " -DWG=%u -DGATHER_MANY", (unsigned)wg);
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* clsort_prepare's operation of the family (CLSORT_FAMILIES: GATHER):
+ * clsort_gather's program, and with call.gather_many clsort_gather_many's. */
 static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     clsort__program *p;
-    (void)call, (void)n;
+    (void)n;
+    if (call->gather_many) return clsort__gather_many_program(ctx, &p);
     return clsort__gather_program(ctx, &p);
 }
 
@@ -6115,6 +6231,118 @@ CLSORT_API clsort_result clsort_gather(clsort_context *ctx, cl_mem src, cl_mem d
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     return clsort__chain_end(&c, enq, clsort__gather_run(&c, src, dst, indices, n, elem_size, src_bytes, 1));
+}
+
+/* The names of gather_many's arrays in messages. */
+static const char *const clsort__gm_src_names[CLSORT_GATHER_MANY_MAX] = {
+    "arrays[0].src", "arrays[1].src", "arrays[2].src", "arrays[3].src",
+    "arrays[4].src", "arrays[5].src", "arrays[6].src", "arrays[7].src"};
+static const char *const clsort__gm_dst_names[CLSORT_GATHER_MANY_MAX] = {
+    "arrays[0].dst", "arrays[1].dst", "arrays[2].dst", "arrays[3].dst",
+    "arrays[4].dst", "arrays[5].dst", "arrays[6].dst", "arrays[7].dst"};
+
+/* gather_many's descriptor: the array count, the direction, the element sizes. */
+static clsort_result clsort__gather_many_check_desc(clsort_context *ctx, const char *fn,
+                                                    const clsort_gather_many_desc *desc)
+{
+    unsigned a;
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the arrays)", fn);
+    if (desc->count < 1 || desc->count > CLSORT_GATHER_MANY_MAX)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.count %u, must be 1 .. %d", fn,
+                            desc->count, CLSORT_GATHER_MANY_MAX);
+    if (desc->scatter != 0 && desc->scatter != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.scatter %d, must be 0 or 1", fn,
+                            desc->scatter);
+    for (a = 0; a < desc->count; ++a) {
+        size_t es = desc->arrays[a].elem_size;
+        if (es < 1 || es > 16)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: arrays[%u].elem_size %lu, must be 1 .. 16", fn,
+                                a, (unsigned long)es);
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* Each array's buffers checked, its element count on the indexed side
+ * (counts) and its piece shape (shapes: the widest piece that divides the
+ * element and both buffers' alignment); then no two arrays share memory. */
+static clsort_result clsort__gather_many_arrays(clsort_context *ctx, const char *fn, cl_mem indices, size_t n,
+                                                const clsort_gather_many_desc *desc, const clsort_enqueue *enq,
+                                                cl_ulong *counts, cl_uint *shapes)
+{
+    clsort__io io[2 * CLSORT_GATHER_MANY_MAX + 1];
+    cl_mem dsts[CLSORT_GATHER_MANY_MAX];
+    int scatter = desc->scatter;
+    unsigned a;
+    CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(n, 4, 0), fn, "indices"));
+    for (a = 0; a < desc->count; ++a) {
+        const clsort_gather_array *ar = &desc->arrays[a];
+        size_t es = ar->elem_size, piece = 16, bytes = 0, align_s, align_d;
+        unsigned lg = 4;
+        CLSORT__TRY(clsort__check_buffer(ctx, ar->src, scatter ? clsort__bytes(n, es, 0) : 0, fn,
+                                         clsort__gm_src_names[a]));
+        CLSORT__TRY(clsort__check_buffer(ctx, ar->dst, scatter ? 0 : clsort__bytes(n, es, 0), fn,
+                                         clsort__gm_dst_names[a]));
+        CLSORT__CHECK(ctx, CLSORT__CL(ctx, clGetMemObjectInfo)(scatter ? ar->dst : ar->src, CL_MEM_SIZE, sizeof bytes,
+                                                              &bytes, NULL),
+                      "clGetMemObjectInfo");
+        counts[a] = (cl_ulong)(bytes / es);
+        align_s = clsort__mem_align(ctx, ar->src), align_d = clsort__mem_align(ctx, ar->dst);
+        while (piece > 1 && (es % piece || align_s < piece || align_d < piece)) piece >>= 1, --lg;
+        shapes[a] = (cl_uint)((es / piece) << 4 | lg);
+        dsts[a] = ar->dst;
+        clsort__io_set(&io[2 * a], ar->dst, clsort__gm_dst_names[a], 1, -1);
+        clsort__io_set(&io[2 * a + 1], ar->src, clsort__gm_src_names[a], 0, -1);
+    }
+    clsort__io_set(&io[2 * desc->count], indices, "indices", 0, -1);
+    CLSORT__TRY(clsort__check_io(ctx, fn, io, (int)(2 * desc->count + 1)));
+    for (a = 0; a < desc->count; ++a) /* one at a time: check_aliasing takes 8 buffers */
+        CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &dsts[a], &clsort__gm_dst_names[a], 1));
+    return CLSORT_SUCCESS;
+}
+
+/* The one gather_many launch: every slot's arguments (unused slots repeat
+ * the first array, never touched). */
+static clsort_result clsort__gather_many_run(clsort__chain *c, cl_mem indices, size_t n,
+                                             const clsort_gather_many_desc *desc, const cl_ulong *counts,
+                                             const cl_uint *shapes)
+{
+    cl_uint arrays = (cl_uint)desc->count, scatter = (cl_uint)desc->scatter;
+    cl_ulong n64 = (cl_ulong)n;
+    clsort__program *p;
+    clsort__kargs ka;
+    unsigned a;
+    CLSORT__TRY(clsort__gather_many_program(c->ctx, &p));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, indices);
+    CLSORT__KARG(&ka, n64);
+    CLSORT__KARG(&ka, arrays);
+    CLSORT__KARG(&ka, scatter);
+    for (a = 0; a < CLSORT_GATHER_MANY_MAX; ++a) {
+        unsigned b = a < desc->count ? a : 0;
+        CLSORT__KARG(&ka, desc->arrays[b].src);
+        CLSORT__KARG(&ka, desc->arrays[b].dst);
+        CLSORT__KARG(&ka, counts[b]);
+        CLSORT__KARG(&ka, shapes[b]);
+    }
+    clsort__count_kargs(&ka, c, 1);
+    return clsort__run(c, p, "gather_many", &ka, (n + p->wg - 1) / p->wg, p->wg);
+}
+
+CLSORT_API clsort_result clsort_gather_many(clsort_context *ctx, cl_mem indices, size_t n,
+                                            const clsort_gather_many_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_gather_many";
+    cl_ulong counts[CLSORT_GATHER_MANY_MAX];
+    cl_uint shapes[CLSORT_GATHER_MANY_MAX];
+    clsort__chain c;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__gather_many_check_desc(ctx, fn, desc));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    if (n > 0) CLSORT__TRY(clsort__gather_many_arrays(ctx, fn, indices, n, desc, enq, counts, shapes));
+    else CLSORT__TRY(clsort__check_count_buffer(ctx, enq, fn));
+    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
+    if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    return clsort__chain_end(&c, enq, clsort__gather_many_run(&c, indices, n, desc, counts, shapes));
 }
 
 /* >>copy ---------------------------------------------------------------------
@@ -11812,6 +12040,296 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     return clsort__split_prepare(ctx, &sd, n);
 }
 
+/* >>search -------------------------------------------------------------------
+ * kernels/search.cl (with common.cl and keys.cl): lower and upper bounds of
+ * m needles in a sorted haystack of n keys. Arbitrary needles: search_sample
+ * writes 2^k - 1 evenly spaced keys' images to context scratch, then
+ * search_bound (ITEMS needles per work-item) runs each needle's first k
+ * steps in local memory and the rest, about log2(n / 2^k), in global
+ * memory. Sorted needles: merge path (search_partition, search_merge), or
+ * the binary search where the needles are far fewer than the keys. One
+ * program per key width and kind, index size and form; the bound (lower or
+ * upper) and the order are arguments. */
+
+static const char *const clsort__search_slot_sample = "search: sample";
+static const char *const clsort__search_slot_part = "search: partition";
+
+/* Sorted needles take merge path where n <= CLSORT__SEARCH_MERGE_RATIO x m:
+ * beyond, the merge's one read of every key costs more than m binary
+ * searches (a search of 2^28 keys costs about the reading of a few
+ * thousand keys; a margin of 64). */
+#define CLSORT__SEARCH_MERGE_RATIO 64
+
+/* A checked clsort_search_desc and the call's shape. */
+typedef struct clsort__search_plan {
+    clsort_search_desc d;
+    size_t key_size, index_size;
+    int merge;       /* merge path (sorted needles, n <= ratio x m) */
+    size_t wg, items;
+    unsigned k_max;  /* the sample: at most 2^k_max - 1 keys in local memory */
+    unsigned k;      /* this call's: min(k_max, ceil(log2(n + 1))) */
+} clsort__search_plan;
+
+/* The shape from device facts: GPUs 256 work-items of 8 needles (8 loads
+ * in flight each), a sample of 4095 keys (2047 of 8 bytes: 16 KiB) and
+ * merge tiles of 2048; work-groups run as loops (CPUs): 4 work-items of 64
+ * needles and a sample of 255 (a work-group's needles are few). tuning.tile_*
+ * sets the work-items and items (tests run the GPU shape on CPUs). */
+static void clsort__search_shape_device(const clsort_context *ctx, size_t key_size, int merge, size_t *wg,
+                                        size_t *items, unsigned *k_max)
+{
+    size_t w = 256, it = 8;
+    unsigned k = key_size == 8 ? 11 : 12;
+    if (ctx->dev.serial_groups) w = 4, it = 64, k = 8;
+    if (ctx->tuning.tile_wg) w = ctx->tuning.tile_wg, it = ctx->tuning.tile_items, k = key_size == 8 ? 11 : 12;
+    clsort__widen(ctx, &w, &it);
+    while (w > ctx->dev.max_wg && w > 1) w >>= 1;
+    if (merge) /* a tile's keys and its needles' answers */
+        while (it > 1 && w * it * (key_size + 4) + 64 > ctx->dev.local_mem) it >>= 1;
+    while (k > 1 && (((size_t)1 << k) * key_size) * 2 > ctx->dev.local_mem) --k;
+    *wg = w;
+    *items = it;
+    *k_max = k;
+}
+
+static clsort_result clsort__plan_search(clsort_context *ctx, const char *fn, const clsort_search_desc *desc,
+                                         size_t n, size_t m, clsort__search_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (desc) pl->d = *desc;
+    CLSORT__TRY(clsort__check_any_type(ctx, pl->d.type, fn));
+    if (pl->d.index_size == 0) pl->d.index_size = 4;
+    if (pl->d.index_size != 4 && pl->d.index_size != 8)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.index_size %lu, must be 4 or 8 (0 = 4)", fn,
+                            (unsigned long)pl->d.index_size);
+    if (pl->d.descending != 0 && pl->d.descending != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.descending %d, must be 0 or 1", fn,
+                            pl->d.descending);
+    if (pl->d.sorted_needles != 0 && pl->d.sorted_needles != 1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.sorted_needles %d, must be 0 or 1", fn,
+                            pl->d.sorted_needles);
+    pl->key_size = clsort__types[pl->d.type].size;
+    pl->index_size = pl->d.index_size;
+    CLSORT__TRY(clsort__check_count(ctx, n, pl->key_size, fn));
+    CLSORT__TRY(clsort__check_count(ctx, m, pl->key_size > pl->index_size ? pl->key_size : pl->index_size, fn));
+    if (pl->index_size == 4 && (cl_ulong)n > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: n = %lu keys: uint32 results take n < 2^32 (desc.index_size 8 for more)", fn,
+                            (unsigned long)n);
+    pl->merge = pl->d.sorted_needles && (cl_ulong)n <= (cl_ulong)CLSORT__SEARCH_MERGE_RATIO * (cl_ulong)m;
+    clsort__search_shape_device(ctx, pl->key_size, pl->merge, &pl->wg, &pl->items, &pl->k_max);
+    pl->k = clsort__log2_ceil((cl_ulong)n + 1);
+    if (pl->k > pl->k_max) pl->k = pl->k_max;
+    return CLSORT_SUCCESS;
+}
+
+/* The program of a plan's form (search.cl SEARCH_MERGE). */
+static clsort_result clsort__search_program(clsort_context *ctx, const clsort__search_plan *pl, clsort__program **out)
+{
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    clsort__request rq;
+    clsort__request_init(&rq, "search", pl->wg, pl->items);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "keys.cl");
+    clsort__request_source(&rq, "search.cl");
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u -DKIND=%u -DIDX_T=%s",
+                           (unsigned)pl->wg, (unsigned)pl->items, ti->bits_name, (unsigned)ti->size,
+                           (unsigned)ti->image, pl->index_size == 8 ? "ulong" : "uint");
+    if (pl->merge) clsort__request_option(&rq, " -DSEARCH_MERGE");
+    else clsort__request_option(&rq, " -DSAMPLE_MAX=%u", (unsigned)((1u << pl->k_max) - 1));
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The flip of a descending order as the key's bits (keys.cl to_image). */
+static void clsort__search_flip(const clsort__search_plan *pl, unsigned char flip[8])
+{
+    memset(flip, pl->d.descending ? 0xff : 0, 8);
+}
+
+/* The arguments the search kernels open with: both arrays, the order and the bound. */
+static void clsort__search_kargs(clsort__kargs *ka, const clsort__search_plan *pl, cl_mem hay, cl_ulong n64,
+                                 cl_mem needles, cl_ulong m64, const cl_uint *upper)
+{
+    unsigned char flip[8];
+    clsort__search_flip(pl, flip);
+    clsort__kargs_init(ka);
+    CLSORT__KARG(ka, hay);
+    CLSORT__KARG(ka, n64);
+    CLSORT__KARG(ka, needles);
+    CLSORT__KARG(ka, m64);
+    clsort__karg(ka, pl->key_size, flip);
+    CLSORT__KARG(ka, *upper);
+}
+
+/* Sorted needles: search_partition splits the merge of haystack and
+ * needles into tiles (a diagonal search each), search_merge merges each. */
+static clsort_result clsort__search_merge_run(clsort__chain *c, const clsort__search_plan *pl, clsort__program *p,
+                                              cl_mem hay, size_t n, cl_mem needles, size_t m, cl_mem out, cl_uint upper)
+{
+    cl_ulong n64 = (cl_ulong)n, m64 = (cl_ulong)m;
+    cl_ulong tile = (cl_ulong)pl->wg * pl->items, tiles = (n64 + m64 + tile - 1) / tile;
+    clsort__kargs ka;
+    cl_mem part;
+    CLSORT__TRY(clsort__scratch(c->ctx, clsort__search_slot_part, (size_t)(tiles + 1) * 8, &part));
+    clsort__search_kargs(&ka, pl, hay, n64, needles, m64, &upper);
+    CLSORT__KARG(&ka, part);
+    CLSORT__KARG(&ka, tiles);
+    clsort__count_kargs(&ka, c, 1);
+    CLSORT__TRY(clsort__run(c, p, "search_partition", &ka, (size_t)((tiles + 1 + p->wg - 1) / p->wg), p->wg));
+    clsort__search_kargs(&ka, pl, hay, n64, needles, m64, &upper);
+    CLSORT__KARG(&ka, part);
+    CLSORT__KARG(&ka, out);
+    clsort__count_kargs(&ka, c, 1);
+    return clsort__run(c, p, "search_merge", &ka, (size_t)tiles, p->wg);
+}
+
+/* Arbitrary needles: search_sample writes 2^k - 1 evenly spaced keys, which
+ * search_bound holds in local memory for its first k steps. */
+static clsort_result clsort__search_bound_run(clsort__chain *c, const clsort__search_plan *pl, clsort__program *p,
+                                              cl_mem hay, size_t n, cl_mem needles, size_t m, cl_mem out, cl_uint upper)
+{
+    cl_ulong n64 = (cl_ulong)n, m64 = (cl_ulong)m;
+    cl_uint k = (cl_uint)pl->k;
+    size_t s = ((size_t)1 << k) - 1, per = p->wg * pl->items;
+    unsigned char flip[8];
+    clsort__kargs ka;
+    cl_mem sample;
+    clsort__search_flip(pl, flip);
+    CLSORT__TRY(clsort__scratch(c->ctx, clsort__search_slot_sample, (s ? s : 1) * pl->key_size, &sample));
+    if (s) {
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, hay);
+        CLSORT__KARG(&ka, n64);
+        CLSORT__KARG(&ka, k);
+        clsort__karg(&ka, pl->key_size, flip);
+        CLSORT__KARG(&ka, sample);
+        CLSORT__TRY(clsort__run(c, p, "search_sample", &ka, (s + p->wg - 1) / p->wg, p->wg));
+    }
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, hay);
+    CLSORT__KARG(&ka, n64);
+    CLSORT__KARG(&ka, needles);
+    CLSORT__KARG(&ka, m64);
+    CLSORT__KARG(&ka, sample);
+    CLSORT__KARG(&ka, k);
+    clsort__karg(&ka, pl->key_size, flip);
+    CLSORT__KARG(&ka, upper);
+    CLSORT__KARG(&ka, out);
+    clsort__count_kargs(&ka, c, 1);
+    return clsort__run(c, p, "search_bound", &ka, (m + per - 1) / per, p->wg);
+}
+
+static clsort_result clsort__search_run(clsort__chain *c, const clsort__search_plan *pl, cl_mem hay, size_t n,
+                                        cl_mem needles, size_t m, cl_mem out, cl_uint upper)
+{
+    clsort__program *p;
+    CLSORT__TRY(clsort__search_program(c->ctx, pl, &p));
+    if (pl->merge) return clsort__search_merge_run(c, pl, p, hay, n, needles, m, out, upper);
+    return clsort__search_bound_run(c, pl, p, hay, n, needles, m, out, upper);
+}
+
+static clsort_result clsort__search(clsort_context *ctx, const char *fn, cl_mem haystack, size_t n, cl_mem needles,
+                                    size_t m, cl_mem indices, const clsort_search_desc *desc,
+                                    const clsort_enqueue *enq, cl_uint upper)
+{
+    clsort__search_plan pl;
+    clsort__chain c;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_search(ctx, fn, desc, n, m, &pl));
+    if (m > 0) {
+        clsort__io io[3];
+        static const char *const out_names[1] = {"indices"};
+        if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, haystack, n * pl.key_size, fn, "haystack"));
+        CLSORT__TRY(clsort__check_buffer(ctx, needles, m * pl.key_size, fn, "needles"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, m * pl.index_size, fn, "indices"));
+        clsort__io_set(&io[0], indices, "indices", 1, -1);
+        clsort__io_set(&io[1], needles, "needles", 0, -1);
+        clsort__io_set(&io[2], n > 0 ? haystack : NULL, "haystack", 0, -1);
+        CLSORT__TRY(clsort__check_io(ctx, fn, io, n > 0 ? 3 : 2));
+        CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &indices, out_names, 1));
+    } else {
+        CLSORT__TRY(clsort__check_count_buffer(ctx, enq, fn));
+    }
+    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
+    if (m == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    /* no keys: every answer is 0; the kernels take a haystack argument all the same */
+    return clsort__chain_end(&c, enq, clsort__search_run(&c, &pl, n > 0 ? haystack : needles, n, needles, m, indices,
+                                                         upper));
+}
+
+CLSORT_API clsort_result clsort_lower_bound(clsort_context *ctx, cl_mem haystack, size_t n, cl_mem needles, size_t m,
+                                            cl_mem indices, const clsort_search_desc *desc, const clsort_enqueue *enq)
+{
+    return clsort__search(ctx, "clsort_lower_bound", haystack, n, needles, m, indices, desc, enq, 0);
+}
+
+CLSORT_API clsort_result clsort_upper_bound(clsort_context *ctx, cl_mem haystack, size_t n, cl_mem needles, size_t m,
+                                            cl_mem indices, const clsort_search_desc *desc, const clsort_enqueue *enq)
+{
+    return clsort__search(ctx, "clsort_upper_bound", haystack, n, needles, m, indices, desc, enq, 1);
+}
+
+static clsort_result clsort__search_host(clsort_context *ctx, const char *fn, clsort_type type, const void *haystack,
+                                         size_t n, const void *needles, size_t m, void *indices,
+                                         const clsort_search_desc *desc, cl_uint upper)
+{
+    clsort__search_plan pl;
+    clsort_search_desc d;
+    cl_mem dh = NULL, dn = NULL, di = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    CLSORT__TRY(clsort__plan_search(ctx, fn, &d, n, m, &pl));
+    if ((n > 0 && m > 0 && !haystack) || (m > 0 && (!needles || !indices)))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: haystack, needles or indices is NULL", fn);
+    if (m == 0) return CLSORT_SUCCESS;
+    r = clsort__upload(ctx, fn, "haystack", n ? haystack : NULL, n ? n * pl.key_size : 1, &dh);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "needles", needles, m * pl.key_size, &dn);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "indices", NULL, m * pl.index_size, &di);
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort__search(ctx, upper ? "clsort_upper_bound" :
+                                                          "clsort_lower_bound", dh, n, dn, m, di, &d, NULL, upper));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "indices", di, m * pl.index_size, indices);
+    clsort__release(ctx, &dh);
+    clsort__release(ctx, &dn);
+    clsort__release(ctx, &di);
+    return r;
+}
+
+CLSORT_API clsort_result clsort_lower_bound_host(clsort_context *ctx, clsort_type type, const void *haystack, size_t n,
+                                                 const void *needles, size_t m, void *indices,
+                                                 const clsort_search_desc *desc)
+{
+    return clsort__search_host(ctx, "clsort_lower_bound_host", type, haystack, n, needles, m, indices, desc, 0);
+}
+
+CLSORT_API clsort_result clsort_upper_bound_host(clsort_context *ctx, clsort_type type, const void *haystack, size_t n,
+                                                 const void *needles, size_t m, void *indices,
+                                                 const clsort_search_desc *desc)
+{
+    return clsort__search_host(ctx, "clsort_upper_bound_host", type, haystack, n, needles, m, indices, desc, 1);
+}
+
+/* The programs a search of call->n needles takes for desc (clsort_prepare):
+ * the binary search's, and with sorted needles merge path's too (the form
+ * depends on n, the keys, which the call does not give). */
+static clsort_result clsort__search_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    static const char *fn = "clsort_prepare(search)";
+    clsort__search_plan pl;
+    clsort__program *p;
+    CLSORT__TRY(clsort__plan_search(ctx, fn, call->search, 0, n, &pl));
+    pl.merge = 0;
+    clsort__search_shape_device(ctx, pl.key_size, 0, &pl.wg, &pl.items, &pl.k_max);
+    CLSORT__TRY(clsort__search_program(ctx, &pl, &p));
+    if (!pl.d.sorted_needles) return CLSORT_SUCCESS;
+    pl.merge = 1;
+    clsort__search_shape_device(ctx, pl.key_size, 1, &pl.wg, &pl.items, &pl.k_max);
+    return clsort__search_program(ctx, &pl, &p);
+}
+
 /* >>prepare ------------------------------------------------------------------
  * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
  * and clsort_prepare. Each family says which programs a call with a
@@ -16044,6 +16562,7 @@ static const unsigned char clsort__kernel_gather_cl[] = {
 10,
 10,
 10,
+35,105,102,110,100,101,102,32,71,65,84,72,69,82,95,77,65,78,89,10,
 35,100,101,102,105,110,101,32,68,69,70,73,78,69,95,71,65,84,72,69,82,40,110,97,109,101,44,32,84,89,80,69,41,32,92,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,110,97,109,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,89,80,69,32,42,115,114,99,44,32,95,95,103,108,111,98,97,108,32,84,89,80,69,32,42,100,115,116,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,105,100,120,44,32,117,108,111,110,103,32,110,44,32,92,10,
 117,105,110,116,32,117,110,105,116,44,32,117,108,111,110,103,32,115,114,99,95,99,111,117,110,116,32,67,79,85,78,84,95,65,82,71,83,41,32,92,10,
@@ -16092,6 +16611,53 @@ static const unsigned char clsort__kernel_gather_cl[] = {
 117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 105,102,32,40,105,32,60,32,110,41,32,107,101,121,115,91,105,93,32,61,32,82,68,95,88,70,40,114,101,99,91,105,93,44,32,105,41,59,10,
+125,10,
+35,101,110,100,105,102,10,
+35,101,108,115,101,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,77,79,86,69,95,80,73,69,67,69,83,40,84,89,80,69,41,32,92,10,
+123,32,92,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,89,80,69,32,42,115,95,32,61,32,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,89,80,69,32,42,41,115,114,99,59,32,92,10,
+95,95,103,108,111,98,97,108,32,84,89,80,69,32,42,100,95,32,61,32,40,95,95,103,108,111,98,97,108,32,84,89,80,69,32,42,41,100,115,116,59,32,92,10,
+105,102,32,40,117,110,105,116,115,32,61,61,32,49,41,32,100,95,91,116,111,93,32,61,32,111,107,32,63,32,115,95,91,102,114,111,109,93,32,58,32,40,84,89,80,69,41,40,48,41,59,32,32,92,10,
+101,108,115,101,32,102,111,114,32,40,117,32,61,32,48,59,32,117,32,60,32,117,110,105,116,115,59,32,43,43,117,41,32,100,95,91,116,111,32,42,32,117,110,105,116,115,32,43,32,117,93,32,61,32,111,107,32,63,32,115,95,91,102,114,111,109,32,42,32,117,110,105,116,115,32,43,32,117,93,32,58,32,40,84,89,80,69,41,40,48,41,59,32,92,10,
+125,10,
+105,110,108,105,110,101,32,118,111,105,100,32,109,111,118,101,95,101,108,101,109,101,110,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,99,104,97,114,32,42,115,114,99,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,100,115,116,44,32,117,108,111,110,103,32,102,114,111,109,44,32,117,108,111,110,103,32,116,111,44,32,105,110,116,32,111,107,44,32,117,105,110,116,32,115,104,97,112,101,41,10,
+123,10,
+117,105,110,116,32,117,110,105,116,115,32,61,32,115,104,97,112,101,32,62,62,32,52,44,32,117,59,10,
+115,119,105,116,99,104,32,40,115,104,97,112,101,32,38,32,49,53,117,41,32,123,10,
+99,97,115,101,32,52,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,52,41,32,98,114,101,97,107,59,10,
+99,97,115,101,32,51,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,50,41,32,98,114,101,97,107,59,10,
+99,97,115,101,32,50,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,41,32,98,114,101,97,107,59,10,
+99,97,115,101,32,49,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,115,104,111,114,116,41,32,98,114,101,97,107,59,10,
+100,101,102,97,117,108,116,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,99,104,97,114,41,32,98,114,101,97,107,59,10,
+125,10,
+125,10,
+10,
+35,100,101,102,105,110,101,32,65,82,82,65,89,95,65,82,71,83,40,107,41,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,99,104,97,114,32,42,115,114,99,35,35,107,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,100,115,116,35,35,107,44,32,117,108,111,110,103,32,99,111,117,110,116,35,35,107,44,32,117,105,110,116,32,115,104,97,112,101,35,35,107,10,
+35,100,101,102,105,110,101,32,77,79,86,69,95,65,82,82,65,89,40,107,41,32,92,10,
+105,102,32,40,97,114,114,97,121,115,32,62,32,107,41,32,123,32,92,10,
+105,102,32,40,115,99,97,116,116,101,114,41,32,123,32,92,10,
+105,102,32,40,106,32,60,32,99,111,117,110,116,35,35,107,41,32,109,111,118,101,95,101,108,101,109,101,110,116,40,115,114,99,35,35,107,44,32,100,115,116,35,35,107,44,32,105,44,32,106,44,32,49,44,32,115,104,97,112,101,35,35,107,41,59,32,92,10,
+125,32,101,108,115,101,32,123,32,92,10,
+109,111,118,101,95,101,108,101,109,101,110,116,40,115,114,99,35,35,107,44,32,100,115,116,35,35,107,44,32,106,44,32,105,44,32,106,32,60,32,99,111,117,110,116,35,35,107,44,32,115,104,97,112,101,35,35,107,41,59,32,92,10,
+125,32,92,10,
+125,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,103,97,116,104,101,114,95,109,97,110,121,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,105,100,120,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,97,114,114,97,121,115,44,32,117,105,110,116,32,115,99,97,116,116,101,114,32,65,82,82,65,89,95,65,82,71,83,40,48,41,32,65,82,82,65,89,95,65,82,71,83,40,49,41,10,
+65,82,82,65,89,95,65,82,71,83,40,50,41,32,65,82,82,65,89,95,65,82,71,83,40,51,41,32,65,82,82,65,89,95,65,82,71,83,40,52,41,32,65,82,82,65,89,95,65,82,71,83,40,53,41,32,65,82,82,65,89,95,65,82,71,83,40,54,41,32,65,82,82,65,89,95,65,82,71,83,40,55,41,10,
+67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,110,41,41,32,114,101,116,117,114,110,59,10,
+117,108,111,110,103,32,106,32,61,32,105,100,120,91,105,93,59,10,
+77,79,86,69,95,65,82,82,65,89,40,48,41,32,77,79,86,69,95,65,82,82,65,89,40,49,41,32,77,79,86,69,95,65,82,82,65,89,40,50,41,32,77,79,86,69,95,65,82,82,65,89,40,51,41,32,77,79,86,69,95,65,82,82,65,89,40,52,41,32,77,79,86,69,95,65,82,82,65,89,40,53,41,32,77,79,86,69,95,65,82,82,65,89,40,54,41,32,77,79,86,69,95,65,82,82,65,89,40,55,41,10,
 125,10,
 35,101,110,100,105,102,10,
 };
@@ -19503,6 +20069,152 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 };
+/* kernels/search.cl */
+static const unsigned char clsort__kernel_search_cl[] = {
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,105,102,110,100,101,102,32,73,68,88,95,84,10,
+35,100,101,102,105,110,101,32,73,68,88,95,84,32,117,105,110,116,10,
+35,101,110,100,105,102,10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,66,69,70,79,82,69,40,97,44,32,98,41,32,40,117,112,112,101,114,32,63,32,40,97,41,32,60,61,32,40,98,41,32,58,32,40,97,41,32,60,32,40,98,41,41,10,
+35,100,101,102,105,110,101,32,73,77,71,40,120,41,32,116,111,95,105,109,97,103,101,40,40,120,41,44,32,75,73,78,68,44,32,102,108,105,112,41,10,
+10,
+35,105,102,110,100,101,102,32,83,69,65,82,67,72,95,77,69,82,71,69,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,97,114,99,104,95,115,97,109,112,108,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,104,97,121,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,107,44,32,75,69,89,95,84,32,102,108,105,112,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,115,97,109,112,108,101,41,10,
+123,10,
+117,105,110,116,32,106,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,106,32,62,61,32,40,49,117,32,60,60,32,107,41,32,45,32,49,117,41,32,114,101,116,117,114,110,59,10,
+115,97,109,112,108,101,91,106,93,32,61,32,73,77,71,40,104,97,121,91,40,40,117,108,111,110,103,41,40,106,32,43,32,49,41,32,42,32,110,41,32,62,62,32,107,93,41,59,10,
+125,10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,97,114,99,104,95,98,111,117,110,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,104,97,121,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,110,101,101,100,108,101,115,44,32,117,108,111,110,103,32,109,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,115,97,109,112,108,101,44,32,117,105,110,116,32,107,44,32,75,69,89,95,84,32,102,108,105,112,44,32,117,105,110,116,32,117,112,112,101,114,44,32,95,95,103,108,111,98,97,108,32,73,68,88,95,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+95,95,108,111,99,97,108,32,75,69,89,95,84,32,116,111,112,91,83,65,77,80,76,69,95,77,65,88,93,59,10,
+117,105,110,116,32,115,32,61,32,40,49,117,32,60,60,32,107,41,32,45,32,49,117,44,32,108,105,100,32,61,32,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,106,44,32,105,59,10,
+102,111,114,32,40,106,32,61,32,108,105,100,59,32,106,32,60,32,115,59,32,106,32,43,61,32,87,71,41,32,116,111,112,91,106,93,32,61,32,115,97,109,112,108,101,91,106,93,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+109,32,61,32,68,69,86,73,67,69,95,78,40,109,41,59,10,
+117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,42,32,40,87,71,32,42,32,73,84,69,77,83,41,32,43,32,108,105,100,59,10,
+75,69,89,95,84,32,120,91,73,84,69,77,83,93,59,10,
+73,68,88,95,84,32,108,111,91,73,84,69,77,83,93,44,32,108,101,110,91,73,84,69,77,83,93,59,10,
+35,112,114,97,103,109,97,32,117,110,114,111,108,108,10,
+102,111,114,32,40,105,32,61,32,48,59,32,105,32,60,32,73,84,69,77,83,59,32,43,43,105,41,32,123,10,
+117,108,111,110,103,32,101,32,61,32,98,97,115,101,32,43,32,40,117,108,111,110,103,41,105,32,42,32,87,71,59,10,
+120,91,105,93,32,61,32,101,32,60,32,109,32,63,32,73,77,71,40,110,101,101,100,108,101,115,91,101,93,41,32,58,32,40,75,69,89,95,84,41,48,59,10,
+10,
+117,105,110,116,32,99,32,61,32,48,44,32,108,32,61,32,101,32,60,32,109,32,63,32,115,32,58,32,48,117,59,10,
+119,104,105,108,101,32,40,108,32,62,32,48,41,32,123,10,
+117,105,110,116,32,104,119,32,61,32,108,32,62,62,32,49,59,10,
+105,102,32,40,66,69,70,79,82,69,40,116,111,112,91,99,32,43,32,104,119,93,44,32,120,91,105,93,41,41,32,99,32,43,61,32,104,119,32,43,32,49,44,32,108,32,45,61,32,104,119,32,43,32,49,59,10,
+101,108,115,101,32,108,32,61,32,104,119,59,10,
+125,10,
+73,68,88,95,84,32,97,32,61,32,99,32,63,32,40,73,68,88,95,84,41,40,40,40,40,117,108,111,110,103,41,99,32,42,32,110,41,32,62,62,32,107,41,32,43,32,49,41,32,58,32,40,73,68,88,95,84,41,48,59,10,
+73,68,88,95,84,32,98,32,61,32,99,32,60,32,115,32,63,32,40,73,68,88,95,84,41,40,40,40,117,108,111,110,103,41,40,99,32,43,32,49,41,32,42,32,110,41,32,62,62,32,107,41,32,58,32,40,73,68,88,95,84,41,110,59,10,
+108,111,91,105,93,32,61,32,97,59,10,
+108,101,110,91,105,93,32,61,32,101,32,60,32,109,32,63,32,98,32,45,32,97,32,58,32,40,73,68,88,95,84,41,48,59,10,
+125,10,
+10,
+102,111,114,32,40,59,59,41,32,123,10,
+105,110,116,32,98,117,115,121,32,61,32,48,59,10,
+35,112,114,97,103,109,97,32,117,110,114,111,108,108,10,
+102,111,114,32,40,105,32,61,32,48,59,32,105,32,60,32,73,84,69,77,83,59,32,43,43,105,41,32,123,10,
+105,102,32,40,108,101,110,91,105,93,32,62,32,48,41,32,123,10,
+73,68,88,95,84,32,104,119,32,61,32,108,101,110,91,105,93,32,62,62,32,49,59,10,
+105,102,32,40,66,69,70,79,82,69,40,73,77,71,40,104,97,121,91,108,111,91,105,93,32,43,32,104,119,93,41,44,32,120,91,105,93,41,41,32,108,111,91,105,93,32,43,61,32,104,119,32,43,32,49,44,32,108,101,110,91,105,93,32,45,61,32,104,119,32,43,32,49,59,10,
+101,108,115,101,32,108,101,110,91,105,93,32,61,32,104,119,59,10,
+98,117,115,121,32,61,32,49,59,10,
+125,10,
+125,10,
+105,102,32,40,33,98,117,115,121,41,32,98,114,101,97,107,59,10,
+125,10,
+102,111,114,32,40,105,32,61,32,48,59,32,105,32,60,32,73,84,69,77,83,59,32,43,43,105,41,32,123,10,
+117,108,111,110,103,32,101,32,61,32,98,97,115,101,32,43,32,40,117,108,111,110,103,41,105,32,42,32,87,71,59,10,
+105,102,32,40,101,32,60,32,109,41,32,111,117,116,91,101,93,32,61,32,108,111,91,105,93,59,10,
+125,10,
+125,10,
+35,101,108,115,101,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,97,114,99,104,95,112,97,114,116,105,116,105,111,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,104,97,121,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,110,101,101,100,108,101,115,44,32,117,108,111,110,103,32,109,44,10,
+75,69,89,95,84,32,102,108,105,112,44,32,117,105,110,116,32,117,112,112,101,114,44,32,95,95,103,108,111,98,97,108,32,117,108,111,110,103,32,42,112,97,114,116,44,32,117,108,111,110,103,32,116,105,108,101,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+117,108,111,110,103,32,116,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,116,32,62,32,116,105,108,101,115,41,32,114,101,116,117,114,110,59,10,
+109,32,61,32,68,69,86,73,67,69,95,78,40,109,41,59,10,
+117,108,111,110,103,32,116,111,116,97,108,32,61,32,110,32,43,32,109,44,32,100,32,61,32,109,105,110,40,116,32,42,32,84,73,76,69,44,32,116,111,116,97,108,41,59,10,
+117,108,111,110,103,32,108,111,32,61,32,100,32,62,32,109,32,63,32,100,32,45,32,109,32,58,32,48,44,32,104,105,32,61,32,109,105,110,40,100,44,32,110,41,59,10,
+119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
+117,108,111,110,103,32,109,105,100,32,61,32,108,111,32,43,32,40,40,104,105,32,45,32,108,111,41,32,62,62,32,49,41,59,10,
+105,102,32,40,66,69,70,79,82,69,40,73,77,71,40,104,97,121,91,109,105,100,93,41,44,32,73,77,71,40,110,101,101,100,108,101,115,91,100,32,45,32,49,32,45,32,109,105,100,93,41,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,59,10,
+101,108,115,101,32,104,105,32,61,32,109,105,100,59,10,
+125,10,
+112,97,114,116,91,116,93,32,61,32,108,111,59,10,
+125,10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,97,114,99,104,95,109,101,114,103,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,104,97,121,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,110,101,101,100,108,101,115,44,32,117,108,111,110,103,32,109,44,10,
+75,69,89,95,84,32,102,108,105,112,44,32,117,105,110,116,32,117,112,112,101,114,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,108,111,110,103,32,42,112,97,114,116,44,32,95,95,103,108,111,98,97,108,32,73,68,88,95,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+95,95,108,111,99,97,108,32,75,69,89,95,84,32,118,91,84,73,76,69,93,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,119,104,101,114,101,91,84,73,76,69,93,59,10,
+117,105,110,116,32,108,105,100,32,61,32,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,106,59,10,
+109,32,61,32,68,69,86,73,67,69,95,78,40,109,41,59,10,
+117,108,111,110,103,32,103,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,44,32,116,111,116,97,108,32,61,32,110,32,43,32,109,59,10,
+117,108,111,110,103,32,100,48,32,61,32,109,105,110,40,103,32,42,32,84,73,76,69,44,32,116,111,116,97,108,41,44,32,100,49,32,61,32,109,105,110,40,100,48,32,43,32,84,73,76,69,44,32,116,111,116,97,108,41,59,10,
+117,108,111,110,103,32,97,48,32,61,32,112,97,114,116,91,103,93,44,32,97,49,32,61,32,112,97,114,116,91,103,32,43,32,49,93,59,10,
+117,108,111,110,103,32,98,48,32,61,32,100,48,32,45,32,97,48,59,10,
+117,105,110,116,32,110,97,32,61,32,40,117,105,110,116,41,40,97,49,32,45,32,97,48,41,44,32,110,116,32,61,32,40,117,105,110,116,41,40,100,49,32,45,32,100,48,41,44,32,110,98,32,61,32,110,116,32,45,32,110,97,59,10,
+102,111,114,32,40,106,32,61,32,108,105,100,59,32,106,32,60,32,110,116,59,32,106,32,43,61,32,87,71,41,32,118,91,106,93,32,61,32,106,32,60,32,110,97,32,63,32,73,77,71,40,104,97,121,91,97,48,32,43,32,106,93,41,32,58,32,73,77,71,40,110,101,101,100,108,101,115,91,98,48,32,43,32,40,106,32,45,32,110,97,41,93,41,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+117,105,110,116,32,100,100,32,61,32,109,105,110,40,108,105,100,32,42,32,73,84,69,77,83,44,32,110,116,41,44,32,108,111,32,61,32,100,100,32,62,32,110,98,32,63,32,100,100,32,45,32,110,98,32,58,32,48,117,44,32,104,105,32,61,32,109,105,110,40,100,100,44,32,110,97,41,59,10,
+119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
+117,105,110,116,32,109,105,100,32,61,32,40,108,111,32,43,32,104,105,41,32,62,62,32,49,59,10,
+105,102,32,40,66,69,70,79,82,69,40,118,91,109,105,100,93,44,32,118,91,110,97,32,43,32,100,100,32,45,32,49,32,45,32,109,105,100,93,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,59,10,
+101,108,115,101,32,104,105,32,61,32,109,105,100,59,10,
+125,10,
+117,105,110,116,32,97,105,32,61,32,108,111,44,32,98,105,32,61,32,100,100,32,45,32,108,111,44,32,101,110,100,32,61,32,109,105,110,40,100,100,32,43,32,73,84,69,77,83,44,32,110,116,41,59,10,
+102,111,114,32,40,106,32,61,32,100,100,59,32,106,32,60,32,101,110,100,59,32,43,43,106,41,32,123,10,
+105,102,32,40,97,105,32,60,32,110,97,32,38,38,32,40,98,105,32,62,61,32,110,98,32,124,124,32,66,69,70,79,82,69,40,118,91,97,105,93,44,32,118,91,110,97,32,43,32,98,105,93,41,41,41,32,43,43,97,105,59,10,
+101,108,115,101,32,119,104,101,114,101,91,98,105,43,43,93,32,61,32,97,105,59,10,
+125,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,106,32,61,32,108,105,100,59,32,106,32,60,32,110,98,59,32,106,32,43,61,32,87,71,41,32,111,117,116,91,98,48,32,43,32,106,93,32,61,32,40,73,68,88,95,84,41,40,97,48,32,43,32,119,104,101,114,101,91,106,93,41,59,10,
+125,10,
+35,101,110,100,105,102,10,
+};
 /* kernels/select.cl */
 static const unsigned char clsort__kernel_select_cl[] = {
 10,
@@ -20777,6 +21489,7 @@ static const clsort__kernel_file clsort__kernel_files[] = {
     {"radix.cl", clsort__kernel_radix_cl, sizeof clsort__kernel_radix_cl},
     {"reduce.cl", clsort__kernel_reduce_cl, sizeof clsort__kernel_reduce_cl},
     {"scan.cl", clsort__kernel_scan_cl, sizeof clsort__kernel_scan_cl},
+    {"search.cl", clsort__kernel_search_cl, sizeof clsort__kernel_search_cl},
     {"select.cl", clsort__kernel_select_cl, sizeof clsort__kernel_select_cl},
     {"split.cl", clsort__kernel_split_cl, sizeof clsort__kernel_split_cl},
     {"tree.cl", clsort__kernel_tree_cl, sizeof clsort__kernel_tree_cl},

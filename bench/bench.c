@@ -7,7 +7,7 @@
  * Suites, one per family of the registry, in the family order (default:
  * every suite but nbody), each named as its family: scan, split, gather,
  * sort, bitonic, binning, reduce, nbody (all-pairs N-body; its sizes are
- * log2 N, so it runs on its own), tree, select. A family without a suite and a row stops the driver at start
+ * log2 N, so it runs on its own), tree, select, search. A family without a suite and a row stops the driver at start
  * (--list says which). Every suite but nbody has the "copy" row, the device's
  * practical bandwidth (clEnqueueCopyBuffer of the same bytes): the byte floor
  * that bench/table.py sets each row against. --filter keeps the rows whose
@@ -35,7 +35,11 @@
  * segments of mean length 1000 (reductions); float4 particles uniform in the
  * unit square on a 32 x 32 periodic grid (bin, gather; their x, y the 2D
  * points of the tree build); select keeps the keys above 2^31 (about half),
- * its count left on the device. The peers time the same
+ * its count left on the device; search: sorted u32 keys spread evenly over
+ * the 32-bit range (key i = i * 2^32 / K plus a random offset below that
+ * step), K = n or 16 n (at n = 2^24: 2^28 keys), and n needles, the random
+ * keys (lower_bound_*) or sorted ones spread alike (*_sorted_needles:
+ * merge path). The peers time the same
  * shapes (bench/peers/). N-body: a uniform ball of equal masses, dt and
  * softening 1e-4, BENCH_NBODY_STEPS (default 4) steps of the tutorial
  * integrator per timed call; "items_per_s" is interactions per second (N^2 per
@@ -82,9 +86,9 @@ static uint32_t rnd(unsigned long long *state)
 
 enum {
     S_SCAN = 1u << 0, S_SPLIT = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BINNING = 1u << 4, S_BITONIC = 1u << 5,
-    S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9,
+    S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9, S_SEARCH = 1u << 10,
     S_ARRAYS = S_SCAN | S_SPLIT | S_SORT | S_GATHER | S_BINNING | S_BITONIC | S_REDUCE | S_TREE |
-               S_SELECT /* sizes are element counts */
+               S_SELECT | S_SEARCH /* sizes are element counts */
 };
 
 /* NO_FAMILY: a suite or row of no one family (all; copy, the byte floor). */
@@ -108,6 +112,7 @@ static const struct suite {
     {S_NBODY, CLSORT_FAMILY_NBODY, "all-pairs N-body step (sizes are log2 N; runs on its own)"},
     {S_TREE, CLSORT_FAMILY_TREE, "radix tree build over float4 points (codes, sort, nodes, summaries)"},
     {S_SELECT, CLSORT_FAMILY_SELECT, "select_if: stable compaction by a comparison, keys and values"},
+    {S_SEARCH, CLSORT_FAMILY_SEARCH, "lower_bound of n needles in n or 16 n sorted keys, arbitrary or sorted"},
     {S_ARRAYS, NO_FAMILY, "every suite but nbody (the default)"},
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])
@@ -128,7 +133,7 @@ typedef enum {
     OP_BIN_SORT_1PASS, OP_BIN_ATOMIC, OP_BITONIC_SEG1024, OP_BITONIC_U32, OP_BITONIC_VAR, OP_REDUCE_U32, OP_REDUCE_F32,
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
-    OP_SELECT_GT_KV, OP_COUNT
+    OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -187,6 +192,14 @@ static const struct row {
     {"tree", "build_2d_f4_uniform", S_TREE, CLSORT_FAMILY_TREE},
     {"select", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
     {"select", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
+    {"lower_bound", "u32_n_into_n", S_SEARCH, CLSORT_FAMILY_SEARCH},
+    {"lower_bound", "u32_n_into_16n", S_SEARCH, CLSORT_FAMILY_SEARCH},
+    {"lower_bound", "u32_n_into_n_sorted_needles", S_SEARCH, CLSORT_FAMILY_SEARCH},
+    {"lower_bound", "u32_n_into_16n_sorted_needles", S_SEARCH, CLSORT_FAMILY_SEARCH},
+    /* one random index array over four arrays (float4, u32, u32, u64: 32 bytes an element), in one
+     * clsort_gather_many and in four clsort_gather calls */
+    {"gather_many", "f4_u32_u32_u64_random", S_GATHER, CLSORT_FAMILY_GATHER},
+    {"gather", "f4_u32_u32_u64_random_four_calls", S_GATHER, CLSORT_FAMILY_GATHER},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -401,6 +414,8 @@ typedef struct bufs {
     uint32_t *hostkeys;  /* the run keys on the host */
     uint32_t *hostoff;   /* the segment offsets on the host (segcount + 1) */
     unsigned radix_bits, end_bit; /* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment; 0: unset) */
+    cl_mem hay, hay16, sneedles; /* search: n and 16 n sorted keys, n sorted needles (made at the warm-up) */
+    cl_mem ridx;                 /* gather_many: n random indices below n (made at the warm-up) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -442,6 +457,26 @@ static void sort_sweep_knobs(clsort_sort_desc *so, const bufs *B)
 {
     if (B->radix_bits) so->radix_bits = B->radix_bits;
     if (B->end_bit) so->end_bit = B->end_bit;
+}
+
+static cl_mem buffer(cl_context cc, size_t bytes, const void *host, int *ok);
+
+/* The search rows' sorted u32 keys: k keys spread evenly over the 32-bit
+ * range (key i = i * 2^32 / k + a random offset below that step); NULL when
+ * host memory or the buffer could not be had. */
+static cl_mem search_keys(cl_context cc, size_t k)
+{
+    uint32_t *h = (uint32_t *)malloc(k * 4 + 4);
+    unsigned long long st = 0x5eed5eedull + k;
+    uint64_t step = ((uint64_t)1 << 32) / (k ? k : 1);
+    size_t i;
+    int ok = 1;
+    cl_mem m;
+    if (!h) return NULL;
+    for (i = 0; i < k; ++i) h[i] = (uint32_t)(i * step + (step > 1 ? rnd(&st) % step : 0));
+    m = buffer(cc, k * 4 + 4, h, &ok);
+    free(h);
+    return ok ? m : NULL;
 }
 
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
@@ -594,6 +629,42 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         sel.count = B->result;
         if (op == OP_SELECT_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
         return clsort_select_if(cs, B->a, B->b, n, &sel, NULL, NULL);
+    }
+    case OP_LB_N: case OP_LB_16N: case OP_LB_SORTED_N: case OP_LB_SORTED_16N: {
+        int wide = op == OP_LB_16N || op == OP_LB_SORTED_16N, sorted = op == OP_LB_SORTED_N || op == OP_LB_SORTED_16N;
+        cl_mem *hay = wide ? &B->hay16 : &B->hay;
+        clsort_search_desc sd;
+        if (!*hay && !(*hay = search_keys(clsort_cl_context(cs), wide ? 16 * n : n))) return -1;
+        if (sorted && !B->sneedles && !(B->sneedles = search_keys(clsort_cl_context(cs), n))) return -1;
+        memset(&sd, 0, sizeof sd);
+        sd.sorted_needles = sorted;
+        return clsort_lower_bound(cs, *hay, wide ? 16 * n : n, sorted ? B->sneedles : B->a, n, B->b, &sd, NULL);
+    }
+    case OP_GATHER_MANY4: case OP_GATHER_FOUR_CALLS: {
+        clsort_gather_many_desc gd;
+        int r;
+        if (!B->ridx) {
+            uint32_t *h = (uint32_t *)malloc(n * 4 + 4);
+            unsigned long long st = 0x9a7e4ull;
+            size_t i;
+            int ok = 1;
+            if (!h) return -1;
+            for (i = 0; i < n; ++i) h[i] = (uint32_t)(rnd(&st) % n);
+            B->ridx = buffer(clsort_cl_context(cs), n * 4 + 4, h, &ok);
+            free(h);
+            if (!ok) return -1;
+        }
+        memset(&gd, 0, sizeof gd);
+        gd.count = 4;
+        gd.arrays[0].src = B->pos, gd.arrays[0].dst = B->pos2, gd.arrays[0].elem_size = 16;
+        gd.arrays[1].src = B->a, gd.arrays[1].dst = B->b, gd.arrays[1].elem_size = 4;
+        gd.arrays[2].src = B->flags, gd.arrays[2].dst = B->va, gd.arrays[2].elem_size = 4;
+        gd.arrays[3].src = B->a64, gd.arrays[3].dst = B->b64, gd.arrays[3].elem_size = 8;
+        if (op == OP_GATHER_MANY4) return clsort_gather_many(cs, B->ridx, n, &gd, NULL);
+        for (r = 0; r < 4; ++r)
+            if (clsort_gather(cs, gd.arrays[r].src, gd.arrays[r].dst, B->ridx, n, gd.arrays[r].elem_size, NULL))
+                return -1;
+        return 0;
     }
     case OP_COUNT: break;
     }
@@ -762,7 +833,8 @@ static void release_bufs(bufs *B)
 {
     cl_mem *all[] = {&B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
-                     &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf};
+                     &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);

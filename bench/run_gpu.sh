@@ -163,7 +163,7 @@ build_all() {
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic; do
+        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic thrust_search; do
             peer_built "$p" && [ "$DRY" != 1 ] && continue # kept from an earlier call on this machine
             x nvcc -O3 -std=c++17 --extended-lambda -arch="sm_${SM:-90}" -o "build/$p" "bench/peers/$p.cu" &
         done
@@ -292,6 +292,13 @@ suite_bitonic() {
 }
 suite_reduce() { bench_rows reduce 24 28; peer cub_reduce 120 build/cub_reduce $(sizes 24 28); }
 suite_select() { bench_rows select 20 24 28; peer cub_bench 180 build/cub_bench $(sizes 20 24 28); }
+# search: lower_bound of n needles in n and 16 n keys (at 24: 2^24 needles in 2^28 keys), then
+# gather_many beside four gathers, each with thrust's (bench/peers/thrust_search.cu)
+suite_search() {
+    bench_rows search 20 24
+    rec clsort.jsonl 200 build/bench gather --no-host --runs "$RUNS" --filter 'gather(_many)?/f4_u32_u32_u64' $(sizes 20 24)
+    peer thrust_search 240 build/thrust_search $(sizes 20 24)
+}
 suite_nbody() {
     rec clsort.jsonl 300 build/bench nbody --no-host --runs 9 ${SIZES:-14 16 18}
     peer seed_nbody 120 build/seed_nbody "${SEED_PLATFORM:-NVIDIA}"

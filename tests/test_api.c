@@ -680,7 +680,8 @@ static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow",
     X(F_HISTOGRAM, REDUCE, "clsort_histogram_even", A_ALL)                  \
     X(F_TREE_BUILD, TREE, "clsort_tree_build", A_NO_OUTPUT)                 \
     X(F_TREE_ACCEL, TREE, "clsort_tree_accel", A_ALL)                       \
-    X(F_SELECT, SELECT, "clsort_select_if (values)", A_ALL)
+    X(F_SELECT, SELECT, "clsort_select_if (values)", A_ALL)                 \
+    X(F_SEARCH, SEARCH, "clsort_lower_bound", A_ALL)
 #define ARG_ROW_ID(id, family, name, cases) id,
 #define ARG_ROW_FAMILY(id, family, name, cases) CLSORT_FAMILY_##family,
 #define ARG_ROW_NAME(id, family, name, cases) name,
@@ -758,6 +759,7 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
     case F_SPLIT: return clsort_split(ctx, in, out, n, &pd, cp, e);
     case F_SORT: case F_SORT_PERM: return clsort_sort(ctx, in, out, n, &so, e);
     case F_GATHER: return clsort_gather(ctx, in, out, aux, n, 4, e);
+    case F_SEARCH: return clsort_lower_bound(ctx, flags, n, in, n, out, NULL, e); /* needles in, keys in flags */
     case F_CELL_KEYS: return clsort_cell_keys(ctx, in, out, n / 2, &bd.grid, e); /* float2 positions */
     case F_CELL_OFFSETS: return clsort_cell_offsets(ctx, in, c == A_OVERFLOW ? 64 : n, n / 2, out, e);
     case F_BITONIC: {
@@ -1579,7 +1581,8 @@ enum {
     PR_REDUCE, PR_REDUCE_BUDGET, PR_SEGSCAN_U8, PR_SEGSCAN_KEYS, PR_SEGSCAN_BUDGET, PR_SEGREDUCE_HOST, PR_SEGREDUCE_DEVICE, PR_BY_KEY,
     PR_RLE, PR_UNIQUE, PR_HISTOGRAM_U64, PR_HISTOGRAM_F32, PR_NBODY, PR_NBODY_ATOMIC, PR_NBODY_FP64, PR_NBODY_ACCEL,
     PR_NBODY_BH, PR_NBODY_BUDGET, PR_TREE_RADIUS_2D64, PR_TREE_ACCEL, PR_TREE_HOST, PR_TREE_COUNT, PR_TREE_BUDGET,
-    PR_SELECT, PR_SELECT_U8_RANGE, PR_SELECT_COUNT, PR_SELECT_BUDGET, PR_ROWS
+    PR_SELECT, PR_SELECT_U8_RANGE, PR_SELECT_COUNT, PR_SELECT_BUDGET, PR_SEARCH, PR_SEARCH_SORTED_U64, PR_SEARCH_HOST,
+    PR_ROWS
 };
 
 typedef struct prep_row {
@@ -1645,6 +1648,9 @@ static const prep_row prep_rows[PR_ROWS] = {
     {PR_SELECT_U8_RANGE, CLSORT_FAMILY_SELECT, "select u8 in range, 8-byte values", 5000, 0},
     {PR_SELECT_COUNT, CLSORT_FAMILY_SELECT, "select f32 with device counts", 5000, 0},
     {PR_SELECT_BUDGET, CLSORT_FAMILY_SELECT, "select u32 under a loop budget", 100000, 1},
+    {PR_SEARCH, CLSORT_FAMILY_SEARCH, "lower_bound u32, device count", 5000, 0},
+    {PR_SEARCH_SORTED_U64, CLSORT_FAMILY_SEARCH, "upper_bound sorted needles, uint64 results (merge path)", 5000, 0},
+    {PR_SEARCH_HOST, CLSORT_FAMILY_SEARCH, "lower_bound_host i16 sorted needles, far fewer than the keys", 100000, 0},
 };
 
 /* The inputs every row draws from (cap elements): random words (8 per
@@ -1679,6 +1685,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     clsort_tree_desc td;
     clsort_tree_radius_desc trd;
     clsort_select_desc sed;
+    clsort_search_desc srd;
     clsort_enqueue enq;
     cl_mem m[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     const uint32_t half = (uint32_t)(n / 2);
@@ -1696,7 +1703,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     memset(&bid, 0, sizeof bid), memset(&bnd, 0, sizeof bnd), memset(&at, 0, sizeof at);
     memset(&rd, 0, sizeof rd), memset(&kd, 0, sizeof kd), memset(&hd, 0, sizeof hd);
     memset(&nd, 0, sizeof nd), memset(&td, 0, sizeof td), memset(&trd, 0, sizeof trd);
-    memset(&sed, 0, sizeof sed), memset(&enq, 0, sizeof enq);
+    memset(&sed, 0, sizeof sed), memset(&enq, 0, sizeof enq), memset(&srd, 0, sizeof srd);
     if (!h || !h2 || !h3) {
         free(h), free(h2), free(h3);
         return CLSORT_ERROR_OUT_OF_HOST_MEMORY;
@@ -1978,6 +1985,20 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
             sed.a = &fb, sed.count = m[4], enq.count = m[7];
             r = clsort_select_if(cs, m[2], m[1], n, &sed, NULL, &enq);
         }
+        break;
+    case PR_SEARCH: /* the keys i / 3 (sorted), random needles */
+        call.op = CLSORT_PREPARE_SEARCH, call.search = &srd;
+        if (run) enq.count = m[7], r = clsort_lower_bound(cs, m[6], n, m[0], n, m[1], &srd, &enq);
+        break;
+    case PR_SEARCH_SORTED_U64:
+        call.op = CLSORT_PREPARE_SEARCH, srd.sorted_needles = 1, srd.index_size = 8, call.search = &srd;
+        if (run) r = clsort_upper_bound(cs, m[6], n, m[6], n, m[1], &srd, NULL);
+        break;
+    case PR_SEARCH_HOST: /* 100000 keys, 100 needles: the binary search serves the sorted needles */
+        call.op = CLSORT_PREPARE_SEARCH, srd.type = CLSORT_I16, srd.sorted_needles = 1, call.search = &srd;
+        call.n = 100;
+        for (i = 0; i < n; ++i) ((int16_t *)h2)[i] = (int16_t)(i / 8);
+        if (run) r = clsort_lower_bound_host(cs, CLSORT_I16, h2, n, h2, 100, h3, &srd);
         break;
     default:
         r = CLSORT_ERROR_INVALID_ARGUMENT;

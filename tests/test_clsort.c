@@ -41,6 +41,7 @@
 #include "test_nbody.c"
 #include "test_tree.c"
 #include "test_select.c"
+#include "test_search.c"
 #include "test_api.c"
 #include "test_budget.c"
 #include "test_stress.c"

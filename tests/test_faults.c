@@ -228,6 +228,12 @@ static void reset(clsort_context *cs, bufs *b)
     clEnqueueWriteBuffer(q, b->flags, CL_TRUE, 0, sizeof h_flags, h_flags, 0, NULL, NULL);
     clEnqueueWriteBuffer(q, b->pos, CL_TRUE, 0, sizeof h_pos, h_pos, 0, NULL, NULL);
     clEnqueueWriteBuffer(q, b->attr, CL_TRUE, 0, sizeof h_attr, h_attr, 0, NULL, NULL);
+    { /* the search scenario's haystack: i << 22 */
+        static uint32_t hay[1024];
+        size_t i;
+        for (i = 0; i < 1024; ++i) hay[i] = (uint32_t)(i << 22);
+        clEnqueueWriteBuffer(q, b->off, CL_TRUE, 0, sizeof hay, hay, 0, NULL, NULL);
+    }
     { /* bodies: positions from the 2D data, z = 0, mass 1/N; at rest */
         static float bodies[N * 4], vels[N * 4];
         size_t i;
@@ -311,7 +317,8 @@ static int inputs_intact(clsort_context *cs, const bufs *b, int in_place, int wi
     X(S_REDUCE, REDUCE, "reduce u32 sum to the host") \
     X(S_TREE, TREE, "tree build + Barnes-Hut + radius queries (a kept tree)") \
     X(S_NBODY_BH, NBODY, "n-body Barnes-Hut 1 step") \
-    X(S_SELECT, SELECT, "select_if u32 > 2^31 with values, count to the host")
+    X(S_SELECT, SELECT, "select_if u32 > 2^31 with values, count to the host") \
+    X(S_SEARCH, SEARCH, "lower_bound of the keys in 1024 sorted u32")
 
 #define SCENARIO_ID(id, family, name) id,
 #define SCENARIO_FAMILY(id, family, name) CLSORT_FAMILY_##family,
@@ -446,6 +453,10 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, k * 4, gotv, 0, NULL, NULL);
         return select_count == k && memcmp(got, want, k * 4) == 0 && memcmp(gotv, wantv, k * 4) == 0;
     }
+    case S_SEARCH: /* the keys' lower bounds in i << 22, i < 1024: ceil(key / 2^22) */
+        for (i = 0; i < N; ++i) want[i] = (h_keys[i] >> 22) + ((h_keys[i] & 0x3fffffu) != 0);
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0;
     case S_REDUCE: /* reduce: the sum in b->off[0] */
         for (i = 0; i < N; ++i) acc += h_keys[i];
         clEnqueueReadBuffer(q, b->off, CL_TRUE, 0, 4, got, 0, NULL, NULL);
@@ -588,6 +599,8 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         select_count = 0;
         return clsort_select_if(cs, b->keys, b->out, N, &sel, &select_count, NULL);
     }
+    case S_SEARCH:
+        return clsort_lower_bound(cs, b->off, 1024, b->keys, N, b->out, NULL, NULL);
     case S_REDUCE: {
         clsort_reduce_desc rd;
         static uint32_t sum;

@@ -1394,6 +1394,37 @@ static void test_select(clsort_context *cs)
     free(keys); free(ko); free(rk); free(vals); free(vo); free(ri);
 }
 
+/* lower_bound (arbitrary needles) and upper_bound (sorted needles: merge
+ * path) of u32 needles in 20011 sorted keys with repeats: the counts of keys
+ * below (at most) each needle. */
+static void test_search(clsort_context *cs)
+{
+    size_t n = 20011, m = 5003, i, bad;
+    uint32_t *hay = (uint32_t *)xmalloc(n * 4), *nd = (uint32_t *)xmalloc(m * 4), *out = (uint32_t *)xmalloc(m * 4);
+    cl_mem dh, dn, di;
+    clsort_search_desc sd;
+    int upper;
+    for (i = 0; i < n; ++i) hay[i] = (uint32_t)(i / 3) * 7; /* keys 0, 0, 0, 7, 7, 7, ... */
+    for (i = 0; i < m; ++i) nd[i] = (uint32_t)(i * 9); /* sorted */
+    dh = upload(cs, n * 4, hay); dn = upload(cs, m * 4, nd); di = upload(cs, m * 4, NULL);
+    for (upper = 0; upper < 2; ++upper) {
+        memset(&sd, 0, sizeof sd);
+        sd.sorted_needles = upper;
+        if (call_ok(cs, upper ? clsort_upper_bound(cs, dh, n, dn, m, di, &sd, NULL)
+                              : clsort_lower_bound(cs, dh, n, dn, m, di, &sd, NULL),
+                    upper ? "clsort_upper_bound u32, sorted needles" : "clsort_lower_bound u32")) {
+            download(cs, di, m * 4, out);
+            for (bad = 0; bad < m; ++bad) { /* keys < x (<= x): 3 per multiple of 7 below (at most) x */
+                size_t below = upper ? (size_t)(nd[bad] / 7 + 1) * 3 : (size_t)((nd[bad] + 6) / 7) * 3;
+                if (out[bad] != (below < n ? below : n)) break;
+            }
+            check_index(bad, m, upper ? "clsort_upper_bound = reference" : "clsort_lower_bound = reference");
+        }
+    }
+    clReleaseMemObject(dh); clReleaseMemObject(dn); clReleaseMemObject(di);
+    free(hay); free(nd); free(out);
+}
+
 /* The calls of each family, in the family order; every family of the
  * registry (CLSORT_FAMILIES) has one (checked). */
 static const struct family_test {
@@ -1403,7 +1434,8 @@ static const struct family_test {
                     {CLSORT_FAMILY_GATHER, test_gather},   {CLSORT_FAMILY_SORT, test_sort},
                     {CLSORT_FAMILY_BITONIC, test_bitonic}, {CLSORT_FAMILY_BINNING, test_binning},
                     {CLSORT_FAMILY_REDUCE, test_reduce_family}, {CLSORT_FAMILY_NBODY, test_nbody_accel},
-                    {CLSORT_FAMILY_TREE, test_tree},       {CLSORT_FAMILY_SELECT, test_select}};
+                    {CLSORT_FAMILY_TREE, test_tree},       {CLSORT_FAMILY_SELECT, test_select},
+                    {CLSORT_FAMILY_SEARCH, test_search}};
 
 static void test_families(cl_context cc, cl_device_id dev, unsigned index)
 {

@@ -30,7 +30,8 @@
     X(WS_REDUCE_BY_KEY, REDUCE, "reduce-by-key u32")                                                      \
     X(WS_NBODY_F32, NBODY, "N-body f32")                                                                  \
     X(WS_TREE_BH, TREE, "tree + Barnes-Hut")                                                              \
-    X(WS_SELECT_U32, SELECT, "select u32 > 2^31 + values")
+    X(WS_SELECT_U32, SELECT, "select u32 > 2^31 + values")                                                \
+    X(WS_SEARCH_U32, SEARCH, "lower_bound u32")
 
 #define WS_ID(id, family, name) id,
 #define WS_NAME(id, family, name) name,
@@ -80,6 +81,20 @@ static void ws_inputs(int which, size_t n, uint32_t *a, uint32_t *b)
     for (i = 0; i < 4 * n + 4; ++i) a[i] = ws_rand(&seed), b[i] = (uint32_t)i;
 }
 
+/* The search's haystack: a[0..n) with its low byte cleared (equal keys),
+ * sorted. */
+static int ws_u32_cmp(const void *x, const void *y)
+{
+    uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+    return (p > q) - (p < q);
+}
+static void ws_search_inputs(uint32_t *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) a[i] &= 0xffffff00u;
+    if (n > 1) qsort(a, n, 4, ws_u32_cmp);
+}
+
 /* The segmented calls' heads and keys: about one run in 5 elements. */
 static uint32_t ws_head(const uint32_t *a, size_t n, size_t i) { return a[n + i] % 5 == 0; }
 static uint32_t ws_key(const uint32_t *a, size_t n, size_t i) { return (uint32_t)(i / 5) + (a[n + i] % 5 == 0); }
@@ -121,6 +136,7 @@ typedef struct ws_descs {
     clsort_by_key_desc by_key;
     clsort_tree_desc tree;
     clsort_select_desc select;
+    clsort_search_desc search;
 } ws_descs;
 
 /* The clsort_prepare call of `which` in *c (its descriptor in *d): the
@@ -162,6 +178,7 @@ static void ws_prepare_call(int which, size_t n, clsort_prepare_call *c, ws_desc
         d->select.values_in = d->select.values_out = CLSORT_PREPARE_PRESENT;
         c->select = &d->select;
         break;
+    case WS_SEARCH_U32: c->search = &d->search; break;
     default: break;
     }
 }
@@ -364,6 +381,11 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         *bytes = 4 + count * 8;
         break;
     }
+    case WS_SEARCH_U32: /* out: the lower bound of each of a[n..2n) in the sorted a[0..n) */
+        ws_search_inputs(a, n);
+        r = clsort_lower_bound_host(cs, CLSORT_U32, a, n, a + n, n, out, NULL);
+        *bytes = n * 4;
+        break;
     default:
         r = CLSORT_ERROR_INVALID_ARGUMENT;
     }
@@ -482,6 +504,7 @@ static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
     case WS_REDUCE_BY_KEY:
     case WS_TREE_BH:
     case WS_SELECT_U32:
+    case WS_SEARCH_U32:
         a = (uint32_t *)malloc(n * 16 + 16), b = (uint32_t *)malloc(n * 16 + 16);
         if (!a || !b) ok = 0;
         if (ok) ws_inputs(which, n, a, b);
@@ -492,6 +515,10 @@ static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
             ok = ws_check_tree(n, f, a);
         } else if (ok && which == WS_SELECT_U32) {
             ok = ws_check_select(n, out, a);
+        } else if (ok && which == WS_SEARCH_U32) { /* a[lb - 1] < needle <= a[lb] */
+            ws_search_inputs(a, n);
+            for (i = 0; i < n && ok; ++i)
+                ok = u[i] <= n && (u[i] == 0 || a[u[i] - 1] < a[n + i]) && (u[i] == n || a[u[i]] >= a[n + i]);
         } else if (ok) {
             ok = ws_check_reduce(which, n, out, a);
         }
