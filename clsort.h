@@ -12146,21 +12146,6 @@ static void clsort__search_flip(const clsort__search_plan *pl, unsigned char fli
     memset(flip, pl->d.descending ? 0xff : 0, 8);
 }
 
-/* The arguments the search kernels open with: both arrays, the order and the bound. */
-static void clsort__search_kargs(clsort__kargs *ka, const clsort__search_plan *pl, cl_mem hay, cl_ulong n64,
-                                 cl_mem needles, cl_ulong m64, const cl_uint *upper)
-{
-    unsigned char flip[8];
-    clsort__search_flip(pl, flip);
-    clsort__kargs_init(ka);
-    CLSORT__KARG(ka, hay);
-    CLSORT__KARG(ka, n64);
-    CLSORT__KARG(ka, needles);
-    CLSORT__KARG(ka, m64);
-    clsort__karg(ka, pl->key_size, flip);
-    CLSORT__KARG(ka, *upper);
-}
-
 /* Sorted needles: search_partition splits the merge of haystack and
  * needles into tiles (a diagonal search each), search_merge merges each. */
 static clsort_result clsort__search_merge_run(clsort__chain *c, const clsort__search_plan *pl, clsort__program *p,
@@ -12168,18 +12153,27 @@ static clsort_result clsort__search_merge_run(clsort__chain *c, const clsort__se
 {
     cl_ulong n64 = (cl_ulong)n, m64 = (cl_ulong)m;
     cl_ulong tile = (cl_ulong)pl->wg * pl->items, tiles = (n64 + m64 + tile - 1) / tile;
-    clsort__kargs ka;
+    unsigned char flip[8];
+    clsort__kargs ka; /* holds pointers to these locals until clsort__run */
     cl_mem part;
+    int k;
+    clsort__search_flip(pl, flip);
     CLSORT__TRY(clsort__scratch(c->ctx, clsort__search_slot_part, (size_t)(tiles + 1) * 8, &part));
-    clsort__search_kargs(&ka, pl, hay, n64, needles, m64, &upper);
-    CLSORT__KARG(&ka, part);
-    CLSORT__KARG(&ka, tiles);
-    clsort__count_kargs(&ka, c, 1);
-    CLSORT__TRY(clsort__run(c, p, "search_partition", &ka, (size_t)((tiles + 1 + p->wg - 1) / p->wg), p->wg));
-    clsort__search_kargs(&ka, pl, hay, n64, needles, m64, &upper);
-    CLSORT__KARG(&ka, part);
-    CLSORT__KARG(&ka, out);
-    clsort__count_kargs(&ka, c, 1);
+    for (k = 0; k < 2; ++k) { /* search_partition, then search_merge: the same first arguments */
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, hay);
+        CLSORT__KARG(&ka, n64);
+        CLSORT__KARG(&ka, needles);
+        CLSORT__KARG(&ka, m64);
+        clsort__karg(&ka, pl->key_size, flip);
+        CLSORT__KARG(&ka, upper);
+        CLSORT__KARG(&ka, part);
+        if (k == 0) CLSORT__KARG(&ka, tiles);
+        else CLSORT__KARG(&ka, out);
+        clsort__count_kargs(&ka, c, 1);
+        if (k == 0)
+            CLSORT__TRY(clsort__run(c, p, "search_partition", &ka, (size_t)((tiles + 1 + p->wg - 1) / p->wg), p->wg));
+    }
     return clsort__run(c, p, "search_merge", &ka, (size_t)tiles, p->wg);
 }
 
