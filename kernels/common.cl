@@ -64,24 +64,25 @@
  * KT, SRC_T holding its bits) with the bounds a (and b), clsort_compare's
  * codes (floats by IEEE rules: a NaN key passes only NOT_EQUAL). */
 #if defined(LOAD_FLAGS) && defined(FLAGS_CMP)
-typedef struct flag_param { KT a, b; uint op; } flag_param;
+/* mask: for op 0..5 the set of outcomes that pass, bit (lt | eq << 1 | gt << 2)
+ * (a NaN key: none of the three, outcome 0, which only NOT_EQUAL keeps), so
+ * that a key's flag is three comparisons and a shift, no branch per key */
+typedef struct flag_param { KT a, b; uint op, mask; } flag_param;
 #define FLAG_PARAM flag_param
 #define FLAG_KARGS KT cmp_a, KT cmp_b, uint cmp_op
-#define FLAG_INIT(bit) flag_param bit; bit.a = cmp_a; bit.b = cmp_b; bit.op = cmp_op
+#define FLAG_INIT(bit)                                                                          \
+    flag_param bit;                                                                             \
+    bit.a = cmp_a;                                                                              \
+    bit.b = cmp_b;                                                                              \
+    bit.op = cmp_op;                                                                            \
+    bit.mask = cmp_op < 6u ? (uint)(0x130414100602ul >> (8u * cmp_op)) & 0xffu : 0u
 #define AS_KT_(t, x) as_##t(x)
 #define AS_KT2(t, x) AS_KT_(t, x)
 #define AS_KT(x) AS_KT2(KT, x)
 inline uint cmp_pass(KT k, flag_param f)
 {
-    switch (f.op) {
-    case 0: return k < f.a;
-    case 1: return k <= f.a;
-    case 2: return k > f.a;
-    case 3: return k >= f.a;
-    case 4: return k == f.a;
-    case 5: return k != f.a;
-    default: return f.a <= k && k < f.b;
-    }
+    const uint m = (uint)(k < f.a) | (uint)(k == f.a) << 1 | (uint)(k > f.a) << 2;
+    return f.op == 6u ? (uint)(f.a <= k && k < f.b) : (f.mask >> m) & 1u;
 }
 /* the flag of a key's bits (the compaction kernels' keys in registers) */
 #define KEY_FLAG(x, f) cmp_pass(AS_KT(x), f)
