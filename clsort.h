@@ -186,6 +186,7 @@
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
+ *             clsort_partition(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
  *   prepare   clsort_prepare(ctx, &prepare_desc): build a set of calls' programs ahead of time
@@ -544,6 +545,30 @@
  *           u8 array (nonzero = set) or from one bit of the key; stable; keys
  *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
  *           optional 4- or 8-byte values.
+ *             Pack and split (and select_if and partition, SELECT) are one
+ *           compaction kernel, a tile agent as CUB's: each tile loads its
+ *           flags and keys (values) once into registers, ranks the flags in
+ *           local memory, learns the set flags before it and writes its
+ *           elements from local memory, coalesced. On the look-back path
+ *           the count before a tile comes from a decoupled look-back in the
+ *           same pass: pack is one launch; split is two, since its second
+ *           part (flag 1) starts at n - (set flags), which no single pass
+ *           knows: a count pass over the flags (count_flags) comes first.
+ *           That costs one more read of the flags (1 or 4 bytes per key, the
+ *           key for a key bit) where CUB's DevicePartition writes the second
+ *           part in reverse order instead (a fix-up to make it stable would
+ *           read and write that part again: 2 x (key + value) bytes per
+ *           key in it). The portable path takes the tile counts from a flag
+ *           scan first (reduce_tiles, the scan of the tile sums), then the
+ *           same tile pass. Bytes moved per key, keys of K bytes, values of
+ *           V, flags of F bytes (a key bit: none, the key is read once
+ *           for both), s the kept fraction: pack on the look-back path
+ *           F + (K + V) read (a key whose flag is 0 is not read, so less
+ *           where whole 32-byte sectors are unflagged), s(K + V) written,
+ *           as CUB's DeviceSelect::Flagged; split F + 2(K + V) as CUB's
+ *           DevicePartition::Flagged, plus the count pass's read of the
+ *           flags (F, for a key bit K), on either path; the portable pack
+ *           F more (the flag scan).
  * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
  * SORT      clsort_sort / clsort_sort_host: stable LSD radix sort of u8, i8,
  *           u16, i16, u32, i32, f32, u64, i64 or f64 keys, ascending or
@@ -892,9 +917,17 @@
  *           comparison, the keys (and values) that pass key < a, <= a, > a,
  *           >= a, == a, != a or a <= key < b, compared as numbers of the key
  *           type (any clsort_type; floats by IEEE rules: a NaN key passes
- *           only !=), in input order; n < 2^32. No flags array: the call
- *           writes one byte per key to context scratch and packs by it as
- *           clsort_pack does (two passes over the keys, one write).
+ *           only !=), in input order; n < 2^32. clsort_partition: the keys
+ *           that pass, then those that fail, both in input order (CUB's
+ *           DevicePartition::If reverses the second part), and how many
+ *           passed. No flags array: the split family's compaction (SPLIT)
+ *           makes each key's flag from the key in its registers. select_if
+ *           on the look-back path is one pass: K + V read, s(K + V)
+ *           written per key (the floor: CUB's DeviceSelect::If moves the
+ *           same); partition is a count pass over the keys (K) and the tile
+ *           pass, K + (K + V) read, K + V written (CUB: (K + V) read and
+ *           written, its second part reversed). The portable path reads the
+ *           keys once more (the flag scan's count per tile).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
@@ -1355,7 +1388,8 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
                                      const clsort_split_desc *desc, size_t *count,
                                      const clsort_enqueue *enq);
 /* Stable split: keys with flag 0 first, then flag 1, each in input order.
- * zeros (optional, blocking) receives the number of flag-0 keys. Out of place. */
+ * zeros (optional, blocking) and desc.count (device) receive the number of
+ * flag-0 keys (of the device count's keys, enq->count). Out of place. */
 CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                       const clsort_split_desc *desc, size_t *zeros,
                                       const clsort_enqueue *enq);
@@ -1922,8 +1956,8 @@ typedef struct clsort_select_desc {
  * with a comparison): the keys (values) that pass desc.compare against the
  * bounds, in input order, to the front of keys_out (values_out); n < 2^32.
  * count (optional, blocking) receives how many. No flags array needed (the
- * call writes n bytes of flags to context scratch, then packs as clsort_pack
- * with CLSORT_FLAGS_U8). Aliasing as clsort_pack: no in place. enq->count
+ * flags are made from the keys inside the compaction: one pass over the keys
+ * on the look-back path). Aliasing as clsort_pack: no in place. enq->count
  * (optional, see DEVICE COUNTS): the first min(that uint32, n) keys are
  * selected from, n the capacity, as clsort_pack. */
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
