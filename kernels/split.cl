@@ -50,6 +50,10 @@
 #define MODE_SPLIT 1u
 #define MODE_PARTITION 2u
 #define NO_RANK 0xffffffffu
+/* count_flags adds tile g's count to word total_at + (g % COUNT_SLOTS) of
+ * the status (the host's CLSORT__COUNT_SLOTS): 32 words in different places
+ * of the memory system rather than one word every tile's atomic waits on */
+#define COUNT_SLOTS 32u
 
 /* Writes the staged elements buf[0..count) to dst: the first `split_at` go to
  * dst0 + i, the rest to dst1 + (i - split_at). */
@@ -207,8 +211,8 @@ void compact_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, u
 #ifdef HAVE_LOOKBACK
 /* One pass with the decoupled look-back (status and the spare as in
  * scan_lookback); SPLIT and PARTITION read the flagged total count_flags
- * added up into status[total_at] first. The tile loads its keys and values
- * before the look-back, so that their reads overlap the wait. */
+ * added up into status[total_at ..] first. The tile loads its keys and
+ * values before the look-back, so that their reads overlap the wait. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void compact_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, FLAG_KARGS,
                       __global volatile uint *status LB_SPARE_ARGS, ulong total_at, __global KEY_T *keys_out,
@@ -229,6 +233,12 @@ void compact_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags
     uint flag[ITEMS], rank[ITEMS];
     VAL_REGS
     const uint ones = tile_load_rank(keys_in, flags, VALS_LOAD base, n, bit, mode, key, flag, rank, tile, s);
+    ulong total = 0;
+    if (mode != MODE_PACK) { /* the same for the whole work-group: its barriers are reached by all */
+        uint part = 0u;
+        for (uint k = get_local_id(0); k < COUNT_SLOTS; k += WG) part += status[total_at + k];
+        total = wg_reduce(part, s);
+    }
 #ifdef FLAG_FROM_KEY
 #define LB_SRC keys_in /* the fallback sums a tile's flags from its source */
 #else
@@ -236,13 +246,13 @@ void compact_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags
 #endif
     const uint off = lb_exclusive_prefix(status, g, LAST_TILE(n), ones, (__global uint *)0, win, &lb_acc, &step,
                                          &prefix LB_INPUT(LB_SRC, n, bit, s));
-    const ulong total = mode == MODE_PACK ? (ulong)off + ones : (ulong)atomic_add(&status[total_at], 0u);
+    if (mode == MODE_PACK) total = (ulong)off + ones;
     tile_scatter(keys_out, VALS_OUT base, n, mode, off, total, ones, key, flag, rank, buf);
     WRITE_COUNT(g, n, mode, (ulong)off + ones);
 }
 
 /* The flagged total before compact_lookback's SPLIT or PARTITION: each tile
- * adds its count to status[total_at] (zero on entry). */
+ * adds its count to status[total_at + g % COUNT_SLOTS] (zero on entry). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void count_flags(__global const SRC_T *in, ulong n, FLAG_KARGS, __global volatile uint *status, ulong total_at
                  COUNT_ARGS)
@@ -256,6 +266,6 @@ void count_flags(__global const SRC_T *in, ulong n, FLAG_KARGS, __global volatil
     uint sum = 0u;
     for (uint j = 0; j < ITEMS; ++j) sum += (uint)LOAD(in, base + j * WG + lid, n, bit);
     const uint r = wg_reduce(sum, s);
-    if (lid == 0 && r) atomic_add(&status[total_at], r);
+    if (lid == 0 && r) atomic_add(&status[total_at + (get_group_id(0) & (COUNT_SLOTS - 1u))], r);
 }
 #endif
