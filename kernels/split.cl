@@ -54,6 +54,8 @@
  * the status (the host's CLSORT__COUNT_SLOTS): 32 words in different places
  * of the memory system rather than one word every tile's atomic waits on */
 #define COUNT_SLOTS 32u
+#define RANK_OF(r) ((r) & 0x7fffffffu)
+#define FLAG_OF(r) ((r) >> 31)
 
 /* Writes the staged elements buf[0..count) to dst: the first `split_at` go to
  * dst0 + i, the rest to dst1 + (i - split_at). */
@@ -65,14 +67,15 @@
 
 /* Phase 1 of a tile: this work-item's elements j*WG+lid (j < ITEMS) into
  * registers (key[], val[]: only the elements a pack keeps, where the flags
- * come first), their flags (flag[]) and exclusive ranks among the tile's
- * flagged elements (rank[]), through `tile` (TILE_PADDED words of local
- * memory; free again on return). Returns the tile's flagged count. */
+ * come first), their exclusive ranks among the tile's flagged elements with
+ * the flag in the top bit (rank[]: RANK_OF, FLAG_OF; one register per
+ * element, not two), through `tile` (TILE_PADDED words of local memory; free
+ * again on return). Returns the tile's flagged count. */
 inline uint tile_load_rank(__global const KEY_T *keys_in, __global const SRC_T *flags,
 #ifdef HAS_VALUES
                            __global const VAL_T *vals_in, VAL_T *val,
 #endif
-                           ulong base, ulong n, FLAG_PARAM bit, uint mode, KEY_T *key, uint *flag, uint *rank,
+                           ulong base, ulong n, FLAG_PARAM bit, uint mode, KEY_T *key, uint *rank,
                            __local uint *tile, __local uint *s)
 {
     const uint lid = (uint)get_local_id(0);
@@ -94,12 +97,12 @@ inline uint tile_load_rank(__global const KEY_T *keys_in, __global const SRC_T *
 #ifdef HAS_VALUES
         val[j] = i < n && (f || mode != MODE_PACK) ? vals_in[i] : (VAL_T)0;
 #endif
-        flag[j] = f;
+        rank[j] = f << 31;
         tile[PAD(k)] = f;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint ones = scan_tile_local(tile, s);
-    for (uint j = 0; j < ITEMS; ++j) rank[j] = tile[PAD(j * WG + lid)];
+    for (uint j = 0; j < ITEMS; ++j) rank[j] |= tile[PAD(j * WG + lid)];
     barrier(CLK_LOCAL_MEM_FENCE); /* tile is buf: every rank read before the staging */
     return ones;
 }
@@ -114,7 +117,7 @@ inline void tile_scatter(__global KEY_T *keys_out,
                          __global VAL_T *vals_out, const VAL_T *val,
 #endif
                          ulong base, ulong n, uint mode, ulong ones_before, ulong ones_total, uint ones,
-                         const KEY_T *key, const uint *flag, const uint *rank, __local ELEM_T *buf)
+                         const KEY_T *key, const uint *rank, __local ELEM_T *buf)
 {
     const uint lid = (uint)get_local_id(0);
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* an idle tile: 0 */
@@ -141,9 +144,10 @@ inline void tile_scatter(__global KEY_T *keys_out,
         const uint k = j * WG + lid;
         uint p = NO_RANK;
         if (base + k < n) {
-            if (flag[j]) p = mode == MODE_SPLIT ? zeros + rank[j] : rank[j];
-            else if (mode == MODE_SPLIT) p = k - rank[j];
-            else if (mode == MODE_PARTITION) p = ones + (k - rank[j]);
+            const uint r = RANK_OF(rank[j]);
+            if (FLAG_OF(rank[j])) p = mode == MODE_SPLIT ? zeros + r : r;
+            else if (mode == MODE_SPLIT) p = k - r;
+            else if (mode == MODE_PARTITION) p = ones + (k - r);
         }
         pos[j] = p;
         if (p != NO_RANK) buf[p] = (ELEM_T)key[j];
@@ -198,12 +202,12 @@ void compact_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     n = DEVICE_N(n); /* an idle tile writes nothing */
     IDLE_RETURN(g > LAST_TILE(n));
     KEY_T key[ITEMS];
-    uint flag[ITEMS], rank[ITEMS];
+    uint rank[ITEMS];
     VAL_REGS
-    const uint ones = tile_load_rank(keys_in, flags, VALS_LOAD base, n, bit, mode, key, flag, rank, tile, s);
+    const uint ones = tile_load_rank(keys_in, flags, VALS_LOAD base, n, bit, mode, key, rank, tile, s);
     const ulong off = offsets[g];
     const ulong total = mode == MODE_PACK ? off + ones : (ulong)ones_total[0];
-    tile_scatter(keys_out, VALS_OUT base, n, mode, off, total, ones, key, flag, rank, buf);
+    tile_scatter(keys_out, VALS_OUT base, n, mode, off, total, ones, key, rank, buf);
     WRITE_COUNT(g, n, mode, off + ones);
 }
 #endif
@@ -230,9 +234,9 @@ void compact_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags
     IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     KEY_T key[ITEMS];
-    uint flag[ITEMS], rank[ITEMS];
+    uint rank[ITEMS];
     VAL_REGS
-    const uint ones = tile_load_rank(keys_in, flags, VALS_LOAD base, n, bit, mode, key, flag, rank, tile, s);
+    const uint ones = tile_load_rank(keys_in, flags, VALS_LOAD base, n, bit, mode, key, rank, tile, s);
     ulong total = 0;
     if (mode != MODE_PACK) { /* the same for the whole work-group: its barriers are reached by all */
         uint part = 0u;
@@ -247,7 +251,7 @@ void compact_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags
     const uint off = lb_exclusive_prefix(status, g, LAST_TILE(n), ones, (__global uint *)0, win, &lb_acc, &step,
                                          &prefix LB_INPUT(LB_SRC, n, bit, s));
     if (mode == MODE_PACK) total = (ulong)off + ones;
-    tile_scatter(keys_out, VALS_OUT base, n, mode, off, total, ones, key, flag, rank, buf);
+    tile_scatter(keys_out, VALS_OUT base, n, mode, off, total, ones, key, rank, buf);
     WRITE_COUNT(g, n, mode, (ulong)off + ones);
 }
 
