@@ -68,6 +68,12 @@ PEERS = {
     ("nbody", "f32_tiled"): ["re:seed_nbody.*"],
     ("select", "u32_greater_half"): ["cub_select_if_u32"],
     ("select", "u32_u32_greater_half"): ["cub_select_if_u32_u32"],
+    # CUB's DevicePartition writes the rejected part in reverse order; clsort keeps both parts stable
+    ("partition", "u32_greater_half"): ["cub_partition_if_u32"],
+    ("partition", "u32_u32_greater_half"): ["cub_partition_if_u32_u32"],
+    ("split", "u32_flags_half"): ["cub_partition_flagged_u32"],
+    ("split", "u32_u32_flags_half"): ["cub_partition_flagged_u32_u32"],
+    ("pack", "u32_u32_flags_half"): ["cub_select_flagged_u32_u32"],
 }
 
 # bytes each item moves at least (read + write), as RESULTS.md derives them
@@ -91,6 +97,9 @@ BYTES = {
     ("histogram", "u32_256_even_bins"): 4,
     # select: every key (and value) read, about half written
     ("select", "u32_greater_half"): 6, ("select", "u32_u32_greater_half"): 12,
+    # partition: every key (and value) read and written; split with values: u32 flags, keys and values
+    ("partition", "u32_greater_half"): 8, ("partition", "u32_u32_greater_half"): 16,
+    ("split", "u32_u32_flags_half"): 20, ("pack", "u32_u8_flags_half"): 7,
 }
 FLOPS_PER_INTERACTION = 20
 
