@@ -810,10 +810,11 @@
  *           points (bodies closer than a Morton cell) gets its box (a
  *           segmented scan per work-group, atomics per run), each of its
  *           points a sub code, the Morton code of its cell over that box
- *           (3D: 10 bits per axis, 2D: 16; the scale a power of two, 2^bits
- *           / the largest side rounded up, so the cells are exact), and the
- *           run is sorted by it: one more stable radix sort, of 64-bit keys
- *           (run start, sub code), every other point keyed by its position.
+ *           (3D: 10 bits per axis, 2D: 16; scale 2^bits / 2^e, 2^e the
+ *           least power of two above the largest side, so that a cell is
+ *           one subtraction and an exact product), and the run is sorted
+ *           by it: one more stable radix sort, of 64-bit keys (run start,
+ *           sub code), every other point keyed by its position.
  *           Whether a run is long is decided on the device: the flag (the
  *           point count, or 0) is the device count (DEVICE COUNTS) of the
  *           boxes, the keys, that sort and the permutation's update, so
@@ -883,11 +884,14 @@
  *           0.5: 8.0e-3 at 2^12, 4.7e-3 at 2^14, 2.7e-3 at 2^16, 1.6e-3 at
  *           2^18). The largest per-body errors are at bodies whose
  *           acceleration nearly cancels. Float only; n < 2^31.
- *             Bodies closer than a Morton cell share a code and are split
- *           by index, into nodes that are not compact. So that they do not
- *           cost all pairs, a node whose bmax b <= theta eps / 32 (eps the
- *           softening length; without softening b = 0: coincident bodies)
- *           is accepted at any distance. Its error is the Taylor remainder
+ *             Bodies closer than a Morton cell share a code. A run of more
+ *           than 16 of them is split by its sub codes (3b), into nodes as
+ *           compact as the run's box allows (cells of 2^-10 of it, 3D);
+ *           within a sub cell, and in shorter runs, by index, into nodes
+ *           that are not compact. So that these do not cost all pairs, a
+ *           node whose bmax b <= theta eps / 32 (eps the softening length;
+ *           without softening b = 0: coincident bodies) is accepted at any
+ *           distance. Its error is the Taylor remainder
  *           of the softened kernel (k-th derivatives at most k! / rho^(k+1),
  *           rho^2 = d^2 + eps^2 >= eps^2): |da| <= 4 G M b^3 / (rho -
  *           b)^5 <= 1.5e-4 theta^3 G M / eps^2 for its mass M (a node of

@@ -234,8 +234,9 @@ static void tree_refine_host(const uint64_t *codes, uint32_t *perm, uint32_t *su
 
 /* One build of n points: records of `stride` floats (coordinates at `off`,
  * mass at `moff` or none), checked against the host: the box, every code, the
- * sorted codes and permutation, the points, every node (children, range,
- * split) and parent, and the summaries (boxes and extent exact, masses exact:
+ * sorted codes and permutation (runs of more than 16 equal codes sorted by
+ * their sub codes: tree_refine_host), the sub codes, the points, every node
+ * (children, range, split: Karras over (code, sub code, index)) and parent, and the summaries (boxes and extent exact, masses exact:
  * the same float additions in the same order, centres within 1e-6 of the box
  * of their node recomputed from the device's children, bmax an upper bound
  * of every point's distance from the centre). */
@@ -1410,7 +1411,8 @@ static void tree_one_point(const test_env *e)
  * codes from that box and scale, the permutation (stable by code), the
  * points (record order through it, z = 0 in 2D, unit masses); parents (the
  * root's 0xffffffff), nodes, box_lo/box_hi (.w the extent and bmax), com,
- * quad's unused word 0 (m - 1 internal nodes). */
+ * quad's unused word 0 (m - 1 internal nodes), subcodes 0 (m < 17: no long
+ * run; the garbage also covers the long-run flag after the box in bounds). */
 static void tree_view_edges(const test_env *e)
 {
     static const float stale[20] = {9, 8, 7, 1, -6, 5, 4, 1, 3, -2, 1, 1, 0.5f, 0.25f, -0.125f, 1, 11, 12, 13, 1};
@@ -1449,11 +1451,11 @@ static void tree_view_edges(const test_env *e)
             check(r == CLSORT_SUCCESS, "tree view at the edges: the 5-point build before", 5, clsort_last_error(e->cs), 0,
                   0, r);
             if (r == CLSORT_SUCCESS && clsort_tree_get_view(tree, &v) == CLSORT_SUCCESS) { /* then garbage in every word */
-                const cl_mem all[11] = {v.codes, v.permutation, v.points, v.nodes, v.parents, v.box_lo,
-                                        v.box_hi, v.com, v.quad, v.bounds, v.count};
+                const cl_mem all[12] = {v.codes, v.permutation, v.points, v.nodes, v.parents, v.box_lo,
+                                        v.box_hi, v.com, v.quad, v.bounds, v.count, v.subcodes};
                 const cl_uint garbage = 0xa5a5a5a5u;
                 size_t bytes = 0;
-                for (i = 0; i < 11; ++i)
+                for (i = 0; i < 12; ++i)
                     if (clGetMemObjectInfo(all[i], CL_MEM_SIZE, sizeof bytes, &bytes, NULL) != CL_SUCCESS ||
                         clEnqueueFillBuffer(clsort_cl_queue(e->cs), all[i], &garbage, 4, 0, bytes, 0, NULL, NULL) !=
                             CL_SUCCESS)
@@ -1475,7 +1477,7 @@ static void tree_view_edges(const test_env *e)
             if (n == 0) {
                 check(v.n == 0 && v.dims == 0 && v.code_bits == 0 && v.code_size == 0 && !v.codes && !v.permutation &&
                           !v.points && !v.nodes && !v.parents && !v.box_lo && !v.box_hi && !v.com && !v.quad &&
-                          !v.bounds && !v.count,
+                          !v.bounds && !v.count && !v.subcodes,
                       "tree view of n = 0: n 0, every other field 0 or NULL", 0, what, 0, 0, (double)v.n);
                 goto next;
             }
@@ -1514,6 +1516,12 @@ static void tree_view_edges(const test_env *e)
             }
             check(bad == 0, "tree view: codes, permutation (stable by code), points", m, what, bad ? bad - 1 : 0, 0, 0);
             check(parents[0] == 0xffffffffu, "tree view: the root's parent 0xffffffff", m, what, 0, 0xffffffffu, parents[0]);
+            {
+                uint32_t subs[5];
+                download(e->cs, v.subcodes, m * 4, subs);
+                for (i = 0; i < m && subs[i] == 0; ++i) {}
+                check(i == m, "tree view: subcodes 0 (no run of more than 16 equal codes)", m, what, i, 0, 0);
+            }
             if (m == 1) goto next;
             download(e->cs, v.nodes, (m - 1) * 16, nodes);
             download(e->cs, v.box_lo, (m - 1) * 16, lo);
