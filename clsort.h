@@ -896,18 +896,25 @@
  *           rho^2 = d^2 + eps^2 >= eps^2): |da| <= 4 G M b^3 / (rho -
  *           b)^5 <= 1.5e-4 theta^3 G M / eps^2 for its mass M (a node of
  *           coincident bodies: exact). Tested against all pairs at 4096
- *           bodies (PoCL, theta 0.3 / 0.5 / 0.7 / 1.0, RMS): half within
- *           1e-6 3.4e-3 to 9.9e-3 / 3.6e-3 / 6.2e-3 / 8.5e-3 (the
- *           cluster's centre of mass, a float near 0.25, carries half an
- *           ulp against offsets of 5e-7: above the table at theta 0.3), a
- *           Plummer sphere with half its bodies in a 1e-4 core 5.4e-6 /
- *           1.8e-5 / 6.3e-5 / 1.6e-4, every 16th body at one point 7.2e-4
- *           / 5.2e-3 / 1.8e-2 / 7.2e-2. 2^16 bodies, half within 1e-6, on
- *           PoCL: 31.5 s a step before, now as long as a uniform set. Left:
- *           a core of 1e-4 in a box of 40 (cells of 0.04) still walks
- *           nearly its whole run (about 10^4 interactions a body): 64-bit
- *           codes (desc.code_bits, clsort_tree_build) give such cores cells
- *           of 2e-5.
+ *           bodies (PoCL, per-body walk, theta 0.3 / 0.5 / 0.7 / 1.0, RMS):
+ *           half within 1e-6 3.7e-3 / 4.2e-3 / 4.7e-3 / 1.5e-2 (the
+ *           cluster's centre of mass, a float near 0.25, carries up to half
+ *           an ulp against offsets of 5e-7, which depends on the order of
+ *           the sums: 3.4e-3 to 1.5e-2 seen; above the table at theta 0.3),
+ *           a Plummer sphere with half its bodies in a 1e-4 core 2.8e-6 /
+ *           1.9e-5 / 6.6e-5 / 1.7e-4, every 16th body at one point 7.2e-4
+ *           / 5.2e-3 / 1.8e-2 / 7.2e-2. 2^16 bodies on PoCL, one step at
+ *           theta 0.5 (bench/tree_bench.c c): half within 1e-6 31.5 s
+ *           before the softening rule, now as long as a uniform set; the
+ *           Plummer sphere with a 1e-4 core (half its bodies in one 32-bit
+ *           cell of 0.04, the box 40 wide) walked nearly its whole run by
+ *           index, about 10^4 interactions a body, a step about 50x a
+ *           uniform set's; with the sub codes (3b) 914 interactions and
+ *           1.6x. The cost of (3b) without a long run: the run pass (about
+ *           two reads of the sorted codes and one write a point) and the
+ *           launches after it, which return at once (tree_run_box,
+ *           tree_refine and the second sort's); with long runs, one more
+ *           64-bit radix sort of n keys of 32 + log2 n bits.
  *             The walk per group (tuning.tree_walk GROUP, the default on
  *           GPUs; BODY above is the default elsewhere and under a loop
  *           budget): the groups are the tree's nodes of at most 64 points
@@ -10102,6 +10109,16 @@ static clsort_result clsort__tree_launch(clsort__chain *c, clsort__program *p, c
  * after tree_runs return at once: no sort. n <= RUN_MIN: tree_runs alone
  * (sub = 0). Scratch: the tree's lo, hi, com, quad, nodes
  * and parents, which tree_build writes afterwards. */
+/* The sort of the long runs' keys (first << 32 | sub, first < n) with
+ * its permutation (the build's; clsort_prepare's with perm PRESENT). */
+static void clsort__tree_runs_sort_desc(size_t n, cl_mem perm, clsort_sort_desc *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->type = CLSORT_U64;
+    sd->end_bit = 32 + clsort__log2_ceil(n);
+    sd->permutation = perm;
+}
+
 static clsort_result clsort__tree_refine_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
                                              cl_mem positions, size_t n, const clsort__tree_bufs *b)
 {
@@ -10154,11 +10171,7 @@ static clsort_result clsort__tree_refine_run(clsort__chain *c, const clsort__tre
         r = clsort__tree_launch(c, p, "tree_refine", n, &ka);
     }
     if (r == CLSORT_SUCCESS) {
-        /* keys (first << 32 | sub): first < n */
-        memset(&sd, 0, sizeof sd);
-        sd.type = CLSORT_U64;
-        sd.end_bit = 32 + clsort__log2_ceil(n);
-        sd.permutation = b->parents;
+        clsort__tree_runs_sort_desc(n, b->parents, &sd);
         r = clsort__plan_sort(ctx, "tree: sort of the long runs", n, &sd, &sp);
         if (r == CLSORT_SUCCESS) r = clsort__sort_run(c, &sp, b->com, b->quad, n);
     }
@@ -10482,7 +10495,8 @@ static void clsort__tree_body_desc(clsort_tree_desc *td)
 
 /* The programs a tree of desc over n points takes (clsort_prepare): the
  * tree's (build, Barnes-Hut, radius queries), the radix sort of its codes
- * with the permutation, and the scan of the radius counts. */
+ * with the permutation, that of the long runs' keys (n > RUN_MIN), and
+ * the scan of the radius counts. */
 static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, const clsort_tree_desc *desc, size_t n)
 {
     clsort__tree_plan pl;
@@ -10495,6 +10509,10 @@ static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, c
     sd.end_bit = pl.code_bits;
     sd.permutation = CLSORT_PREPARE_PRESENT;
     CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    if (n > CLSORT__TREE_RUN_MIN) {
+        clsort__tree_runs_sort_desc(n, CLSORT_PREPARE_PRESENT, &sd);
+        CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    }
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
