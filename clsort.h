@@ -910,11 +910,18 @@
  *           cell of 0.04, the box 40 wide) walked nearly its whole run by
  *           index, about 10^4 interactions a body, a step about 50x a
  *           uniform set's; with the sub codes (3b) 914 interactions and
- *           1.6x. The cost of (3b) without a long run: the run pass (about
- *           two reads of the sorted codes and one write a point) and the
- *           launches after it, which return at once (tree_run_box,
- *           tree_refine and the second sort's); with long runs, one more
- *           64-bit radix sort of n keys of 32 + log2 n bits.
+ *           1.6x (the plain Plummer sphere: 726 interactions, 2.7x). The
+ *           cost of (3b) without a long run: the run pass (about two reads
+ *           of the sorted codes and one write a point) and the launches
+ *           after it, whose work-groups return at once: tree_run_box,
+ *           tree_refine and the second sort's (a build of 2^20 points: 12
+ *           -> 23 launches on the look-back path, 27 -> 65 on the portable
+ *           one). On PoCL the portable path's build (its default) is
+ *           unchanged within the noise; on the look-back path the one-sweep
+ *           passes of no key still run every tile's work-group to its
+ *           barriers: a build 150 -> 195 ms at 2^20, 9 -> 13 ms at 2^16.
+ *           With long runs, one more 64-bit radix sort of n keys of 32 +
+ *           log2 n bits.
  *             The walk per group (tuning.tree_walk GROUP, the default on
  *           GPUs; BODY above is the default elsewhere and under a loop
  *           budget): the groups are the tree's nodes of at most 64 points
