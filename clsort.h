@@ -908,9 +908,9 @@
  *           before the softening rule, now as long as a uniform set; the
  *           Plummer sphere with a 1e-4 core (half its bodies in one 32-bit
  *           cell of 0.04, the box 40 wide) walked nearly its whole run by
- *           index, about 10^4 interactions a body, a step about 50x a
- *           uniform set's; with the sub codes (3b) 914 interactions and
- *           1.6x (the plain Plummer sphere: 726 interactions, 2.7x). The
+ *           index, about 10^4 interactions a body, a step 37x a uniform
+ *           set's; with the sub codes (3b) 914 interactions and 3.0x (the
+ *           plain Plummer sphere: 726 interactions, 2.7x). The
  *           cost of (3b) without a long run: the run pass (about two reads
  *           of the sorted codes and one write a point) and the launches
  *           after it, whose work-groups return at once: tree_run_box,
