@@ -404,9 +404,9 @@ inline int tr_delta(__global const KEY_T *codes, __global const uint *sub, long 
  * capacity, so that the cost follows the count); the launch has at least
  * one work-item, which marks the root of a single point (node 0, the leaf
  * itself) with the parent ~0. */
-__kernel void tree_build(__global const KEY_T *codes, __global const uint *sub, uint cap, __global uint4 *nodes, __global uint *parents,
-                         __global uint *flags, __global uint *lo, __global uint *hi, __global uint *com,
-                         __global uint *quad COUNT_ARGS)
+__kernel void tree_build(__global const KEY_T *codes, __global const uint *sub, uint cap, __global uint4 *nodes,
+                         __global uint *parents, __global uint *flags, __global uint *lo, __global uint *hi,
+                         __global uint *com, __global uint *quad COUNT_ARGS)
 {
     const long n = (long)DEVICE_N(cap), i = (long)get_global_id(0);
     if (n == 1 && i == 0) parents[0] = 0xffffffffu;

@@ -236,10 +236,11 @@ static void tree_refine_host(const uint64_t *codes, uint32_t *perm, uint32_t *su
  * mass at `moff` or none), checked against the host: the box, every code, the
  * sorted codes and permutation (runs of more than 16 equal codes sorted by
  * their sub codes: tree_refine_host), the sub codes, the points, every node
- * (children, range, split: Karras over (code, sub code, index)) and parent, and the summaries (boxes and extent exact, masses exact:
- * the same float additions in the same order, centres within 1e-6 of the box
- * of their node recomputed from the device's children, bmax an upper bound
- * of every point's distance from the centre). */
+ * (children, range, split: Karras over (code, sub code, index)) and parent,
+ * and the summaries (boxes and extent exact, masses exact: the same float
+ * additions in the same order, centres within 1e-6 of the box of their node
+ * recomputed from the device's children, bmax an upper bound of every
+ * point's distance from the centre). */
 static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int dist, unsigned dims, unsigned code_bits,
                            size_t stride, size_t off, int has_mass, int box_given)
 {
