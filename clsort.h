@@ -925,12 +925,30 @@
  *           scale) per axis, scale = 2^bits / the largest side (3D: 10 or 21
  *           bits per axis in 32- or 64-bit codes, 2D: 16 or 31), clamped;
  *           records of any layout (stride, offset, mass_offset); (3) the
- *           radix sort with the permutation (>>sort); (4) the points in
- *           sorted order; (5) the binary radix tree of Karras (HPG 2012): n - 1
- *           internal nodes, one work-item each, no dependency between nodes;
- *           equal codes are told apart by their index (the paper's
- *           augmented keys), so all-equal codes give a balanced tree; depth
- *           <= code bits + 32; (6) summaries in one bottom-up pass: a
+ *           radix sort with the permutation (>>sort); (3b) long runs of
+ *           equal codes made compact: a pass finds each sorted point's run
+ *           (galloping back over the equal codes); a run of more than 16
+ *           points (bodies closer than a Morton cell) gets its box (a
+ *           segmented scan per work-group, atomics per run), each of its
+ *           points a sub code, the Morton code of its cell over that box
+ *           (3D: 10 bits per axis, 2D: 16; scale 2^bits / 2^e, 2^e the
+ *           least power of two above the largest side, so that a cell is
+ *           one subtraction and an exact product), and the run is sorted
+ *           by it: one more stable radix sort, of 64-bit keys (run start,
+ *           sub code), every other point keyed by its position.
+ *           Whether a run is long is decided on the device: the flag (the
+ *           point count, or 0) is the device count (DEVICE COUNTS) of the
+ *           boxes, the keys and that sort, so without a long run they
+ *           return at once: no second sort, no read back, the build stays
+ *           asynchronous (view.subcodes: 0 for every point); (4) the points
+ *           in sorted order (where the flag is set, first the final
+ *           permutation and sub codes from that sort); (5) the binary
+ *           radix tree of Karras (HPG 2012): n - 1 internal nodes, one
+ *           work-item each, no dependency between nodes; over the augmented
+ *           keys (code, sub code, index): points of equal codes are told
+ *           apart by their sub codes, then by their index (the paper's
+ *           tie-breaker), so all-equal codes give a balanced tree; depth
+ *           <= code bits + 64; (6) summaries in one bottom-up pass: a
  *           work-item per leaf climbs, at each node it atomic_inc's the
  *           node's arrival counter (cleared by (5), per node): the first to arrive
  *           stops, the second computes the node from both children and goes
@@ -988,27 +1006,44 @@
  *           0.5: 8.0e-3 at 2^12, 4.7e-3 at 2^14, 2.7e-3 at 2^16, 1.6e-3 at
  *           2^18). The largest per-body errors are at bodies whose
  *           acceleration nearly cancels. Float only; n < 2^31.
- *             Bodies closer than a Morton cell share a code and are split
- *           by index, into nodes that are not compact. So that they do not
- *           cost all pairs, a node whose bmax b <= theta eps / 32 (eps the
- *           softening length; without softening b = 0: coincident bodies)
- *           is accepted at any distance. Its error is the Taylor remainder
+ *             Bodies closer than a Morton cell share a code. A run of more
+ *           than 16 of them is split by its sub codes (3b), into nodes as
+ *           compact as the run's box allows (cells of 2^-10 of it, 3D);
+ *           within a sub cell, and in shorter runs, by index, into nodes
+ *           that are not compact. So that these do not cost all pairs, a
+ *           node whose bmax b <= theta eps / 32 (eps the softening length;
+ *           without softening b = 0: coincident bodies) is accepted at any
+ *           distance. Its error is the Taylor remainder
  *           of the softened kernel (k-th derivatives at most k! / rho^(k+1),
  *           rho^2 = d^2 + eps^2 >= eps^2): |da| <= 4 G M b^3 / (rho -
  *           b)^5 <= 1.5e-4 theta^3 G M / eps^2 for its mass M (a node of
  *           coincident bodies: exact). Tested against all pairs at 4096
- *           bodies (PoCL, theta 0.3 / 0.5 / 0.7 / 1.0, RMS): half within
- *           1e-6 3.4e-3 to 9.9e-3 / 3.6e-3 / 6.2e-3 / 8.5e-3 (the
- *           cluster's centre of mass, a float near 0.25, carries half an
- *           ulp against offsets of 5e-7: above the table at theta 0.3), a
- *           Plummer sphere with half its bodies in a 1e-4 core 5.4e-6 /
- *           1.8e-5 / 6.3e-5 / 1.6e-4, every 16th body at one point 7.2e-4
- *           / 5.2e-3 / 1.8e-2 / 7.2e-2. 2^16 bodies, half within 1e-6, on
- *           PoCL: 31.5 s a step before, now as long as a uniform set. Left:
- *           a core of 1e-4 in a box of 40 (cells of 0.04) still walks
- *           nearly its whole run (about 10^4 interactions a body): 64-bit
- *           codes (desc.code_bits, clsort_tree_build) give such cores cells
- *           of 2e-5.
+ *           bodies (PoCL, per-body walk, theta 0.3 / 0.5 / 0.7 / 1.0, RMS):
+ *           half within 1e-6 3.7e-3 / 4.2e-3 / 4.7e-3 / 1.5e-2 (the
+ *           cluster's centre of mass, a float near 0.25, carries up to half
+ *           an ulp against offsets of 5e-7, which depends on the order of
+ *           the sums: 3.4e-3 to 1.5e-2 seen; above the table at theta 0.3),
+ *           a Plummer sphere with half its bodies in a 1e-4 core 2.8e-6 /
+ *           1.9e-5 / 6.6e-5 / 1.7e-4, every 16th body at one point 7.2e-4
+ *           / 5.2e-3 / 1.8e-2 / 7.2e-2. 2^16 bodies on PoCL, one step at
+ *           theta 0.5 (bench/tree_bench.c c): half within 1e-6 31.5 s
+ *           before the softening rule, now as long as a uniform set; the
+ *           Plummer sphere with a 1e-4 core (half its bodies in one 32-bit
+ *           cell of 0.04, the box 40 wide) walked nearly its whole run by
+ *           index, about 10^4 interactions a body, a step 37x a uniform
+ *           set's; with the sub codes (3b) 914 interactions and 3.0x (the
+ *           plain Plummer sphere: 726 interactions, 2.7x). The
+ *           cost of (3b) without a long run: the run pass (about two reads
+ *           of the sorted codes and one write a point) and the launches
+ *           after it, whose work-groups return at once: tree_run_box,
+ *           tree_refine and the second sort's (a build of 2^20 points: 12
+ *           -> 23 launches on the look-back path, 27 -> 65 on the portable
+ *           one). On PoCL the portable path's build (its default) is
+ *           unchanged within the noise; on the look-back path the one-sweep
+ *           passes of no key still run every tile's work-group to its
+ *           barriers: a build 150 -> 195 ms at 2^20, 9 -> 13 ms at 2^16.
+ *           With long runs, one more 64-bit radix sort of n keys of 32 +
+ *           log2 n bits.
  *             The walk per group (tuning.tree_walk GROUP, the default on
  *           GPUs; BODY above is the default elsewhere and under a loop
  *           budget): the groups are the tree's nodes of at most 64 points
@@ -2073,6 +2108,9 @@ typedef struct clsort_tree_view {
     cl_mem count;           /* a uint32 at byte 0: the points m (n for a build with the host's n), written by
                                the build on its queue; the same handle for the tree's life, usable as a later
                                call's enq->count (count_offset 0), also the next build's */
+    cl_mem subcodes;        /* n uint32 in sorted order: a point's refined code within its run of more than 16
+                               equal codes (TREE: a Morton code over the run's box), 0 elsewhere; the tree is
+                               Karras' over the keys (code, subcode, index) */
 } clsort_tree_view;
 
 CLSORT_API clsort_result clsort_tree_create(clsort_context *ctx, clsort_tree **out);
@@ -2635,7 +2673,7 @@ CLSORT_API clsort_result clsort_create_testing(clsort_context **out, const clsor
 
 #define CLSORT__ERROR_SIZE 8192
 #define CLSORT__MAX_PROGRAMS 96 /* specializations kept per context (LRU beyond) */
-#define CLSORT__MAX_KERNELS 16  /* kernels per program (the tree program under a loop budget: 14) */
+#define CLSORT__MAX_KERNELS 16  /* kernels per program (the tree program under a loop budget: 16) */
 #define CLSORT__MAX_SOURCES 6   /* kernels/ files per program */
 #define CLSORT__MAX_ARGS 40     /* arguments per kernel (gather_many: 38) */
 #define CLSORT__MAX_SCRATCH 48  /* named scratch buffers per context */
@@ -10876,10 +10914,12 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
 
 /* >>tree ---------------------------------------------------------------------
  * kernels/tree.cl (with common.cl and nbody.cl, whose nb_integrate it uses):
- * the tree's copy of a device count (tree_count), the box (tree_box_init,
- * tree_box_reduce, tree_box_final), Morton codes
- * (tree_keys), the radix sort with the permutation (>>sort), the points in
- * sorted order (tree_points), the radix tree (tree_build), the summaries
+ * the tree's copy of a device count and the box's start (tree_start), the
+ * box (tree_box_reduce, tree_box_final), Morton codes (tree_keys), the
+ * radix sort with the permutation (>>sort), the long runs of equal codes
+ * made compact (tree_runs, tree_run_box, tree_refine, a second radix sort;
+ * clsort__tree_refine_run), the points in sorted order (tree_points), the
+ * radix tree (tree_build), the summaries
  * (tree_summaries) and Barnes-Hut accelerations (tree_accel). Trees of a
  * clsort_tree own their buffers; the N-body method builds into the context's
  * named scratch every evaluation (clsort__tree_nbody_eval, called by
@@ -10891,16 +10931,16 @@ CLSORT_API clsort_result clsort_nbody_multi(const clsort_nbody_part *parts, unsi
  * build without a device count). A tree object's count buffer is made once
  * and kept, so that view.count stays one handle across builds. */
 typedef struct clsort__tree_bufs {
-    cl_mem bounds, codes_in, codes, perm, points, nodes, parents, flags, lo, hi, com, quad;
+    cl_mem bounds, codes_in, codes, perm, points, nodes, parents, flags, lo, hi, com, quad, sub;
     cl_mem count;
 } clsort__tree_bufs;
-#define CLSORT__TREE_BUFS 12
+#define CLSORT__TREE_BUFS 13
 static const char *const clsort__tree_slot_count = "tree: count";
 
 static const char *const clsort__tree_slot[CLSORT__TREE_BUFS] = {
     "tree: box", "tree: codes", "tree: sorted codes", "tree: permutation", "tree: points", "tree: nodes",
     "tree: parents", "tree: arrival counters", "tree: box lo", "tree: box hi", "tree: centres of mass",
-    "tree: quadrupoles"};
+    "tree: quadrupoles", "tree: sub codes"};
 
 struct clsort_tree {
     clsort_context *ctx;
@@ -10996,6 +11036,9 @@ static int clsort__tree_group(const clsort_context *ctx)
     return ctx->tuning.tree_walk == CLSORT_TREE_WALK_GROUP || clsort__tree_group_device(&ctx->dev);
 }
 
+/* Runs of more than this many equal codes are refined (tree.cl RUN_MIN). */
+#define CLSORT__TREE_RUN_MIN 16u
+
 static clsort_result clsort__tree_program(clsort_context *ctx, unsigned dims, size_t key_size, unsigned bpa,
                                           clsort__program **out)
 {
@@ -11006,8 +11049,9 @@ static clsort_result clsort__tree_program(clsort_context *ctx, unsigned dims, si
     clsort__request_source(&rq, "nbody.cl");
     clsort__request_source(&rq, "tree.cl");
     /* NB_HELPERS: nbody.cl's integrator, none of its kernels */
-    clsort__request_option(&rq, " -DWG=%u -DKEY_T=%s -DKEY_BITS=%u -DDIMS=%u -DBPA=%u -DNB_HELPERS", (unsigned)wg,
-                           key_size == 8 ? "ulong" : "uint", (unsigned)(8 * key_size), dims, bpa);
+    clsort__request_option(&rq, " -DWG=%u -DKEY_T=%s -DKEY_BITS=%u -DDIMS=%u -DBPA=%u -DRUN_MIN=%u -DNB_HELPERS",
+                           (unsigned)wg, key_size == 8 ? "ulong" : "uint", (unsigned)(8 * key_size), dims, bpa,
+                           (unsigned)CLSORT__TREE_RUN_MIN);
     /* under a loop budget also the walks in pieces (>>loop budget) */
     if (clsort__loop_budget(ctx)) clsort__request_option(&rq, " -DTR_PIECES");
     /* the summaries' words in 64-bit pairs where int64 atomics allow: 10
@@ -11049,7 +11093,7 @@ static clsort_result clsort__tree_buffers(clsort_context *ctx, clsort_tree *tree
     size_t in = n > 1 ? n - 1 : 1, bytes[CLSORT__TREE_BUFS];
     cl_mem *m = &b->bounds;
     int i;
-    bytes[0] = 64;
+    bytes[0] = 80; /* 16 words of the box, then the long-run flag (word 16) */
     bytes[1] = bytes[2] = n * key_size;
     bytes[3] = n * 4;
     bytes[4] = n * 16;
@@ -11058,6 +11102,7 @@ static clsort_result clsort__tree_buffers(clsort_context *ctx, clsort_tree *tree
     bytes[7] = in * 4;
     bytes[8] = bytes[9] = bytes[10] = in * 16;
     bytes[11] = in * 32;
+    bytes[12] = n * 4;
     if (!tree) {
         for (i = 0; i < CLSORT__TREE_BUFS; ++i) CLSORT__TRY(clsort__scratch(ctx, clsort__tree_slot[i], bytes[i], &m[i]));
         b->count = NULL;
@@ -11103,6 +11148,87 @@ static clsort_result clsort__tree_launch(clsort__chain *c, clsort__program *p, c
     return clsort__run(c, p, name, ka, (items + p->wg - 1) / p->wg, p->wg);
 }
 
+/* The sort of the long runs' keys (first << 32 | sub, first < n) with
+ * its permutation (the build's; clsort_prepare's with perm PRESENT). */
+static void clsort__tree_runs_sort_desc(size_t n, cl_mem perm, clsort_sort_desc *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->type = CLSORT_U64;
+    sd->end_bit = 32 + clsort__log2_ceil(n);
+    sd->permutation = perm;
+}
+
+/* The long runs of equal codes (tree.cl tree_runs, tree_run_box,
+ * tree_refine), after the sort: every point's run, and sub = 0 outside the
+ * long ones; then, with the long-run flag (bounds word 16, cleared by
+ * tree_box_final: the point count where some run is long, else 0) as the
+ * device count, the runs' boxes, the keys (first, sub) and their stable
+ * sort with a permutation; tree_points then takes the final order and the
+ * sub codes from it where the flag is set. Without a long run the launches
+ * after tree_runs return at once: no sort. n <= RUN_MIN: tree_runs alone
+ * (sub = 0). Scratch: the tree's lo, hi, com, quad, nodes
+ * and parents, which tree_build writes afterwards. */
+static clsort_result clsort__tree_refine_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
+                                             cl_mem positions, size_t n, const clsort__tree_bufs *b)
+{
+    clsort_context *ctx = c->ctx;
+    clsort__kargs ka;
+    clsort__sort_plan sp;
+    clsort_sort_desc sd;
+    cl_uint n32 = (cl_uint)n;
+    cl_ulong stride = pl->stride / 4, offset = pl->d.offset / 4;
+    cl_mem count = c->count;
+    cl_ulong count_at = c->count_at;
+    clsort_result r;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, b->codes);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, b->sub);
+    CLSORT__KARG(&ka, b->lo);
+    CLSORT__KARG(&ka, b->hi);
+    CLSORT__KARG(&ka, b->bounds);
+    clsort__count_kargs(&ka, c, 1);
+    CLSORT__TRY(clsort__tree_launch(c, p, "tree_runs", n, &ka));
+    if (n <= CLSORT__TREE_RUN_MIN) return CLSORT_SUCCESS; /* no run is long: sub = 0 */
+    /* the flag as the count of the rest (the chain's own count again after) */
+    c->count = b->bounds;
+    c->count_at = 16;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, positions);
+    CLSORT__KARG(&ka, b->perm);
+    CLSORT__KARG(&ka, n32);
+    CLSORT__KARG(&ka, stride);
+    CLSORT__KARG(&ka, offset);
+    CLSORT__KARG(&ka, b->sub);
+    CLSORT__KARG(&ka, b->lo);
+    CLSORT__KARG(&ka, b->hi);
+    clsort__count_kargs(&ka, c, 1);
+    r = clsort__tree_launch(c, p, "tree_run_box", n, &ka);
+    if (r == CLSORT_SUCCESS) {
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, positions);
+        CLSORT__KARG(&ka, b->perm);
+        CLSORT__KARG(&ka, n32);
+        CLSORT__KARG(&ka, stride);
+        CLSORT__KARG(&ka, offset);
+        CLSORT__KARG(&ka, b->sub);
+        CLSORT__KARG(&ka, b->lo);
+        CLSORT__KARG(&ka, b->hi);
+        CLSORT__KARG(&ka, b->com);
+        CLSORT__KARG(&ka, b->nodes);
+        clsort__count_kargs(&ka, c, 1);
+        r = clsort__tree_launch(c, p, "tree_refine", n, &ka);
+    }
+    if (r == CLSORT_SUCCESS) {
+        clsort__tree_runs_sort_desc(n, b->parents, &sd);
+        r = clsort__plan_sort(ctx, "tree: sort of the long runs", n, &sd, &sp);
+        if (r == CLSORT_SUCCESS) r = clsort__sort_run(c, &sp, b->com, b->quad, n);
+    }
+    c->count = count;
+    c->count_at = count_at;
+    return r;
+}
+
 /* Box, codes, sort, points, radix tree, summaries of n >= 1 points, or with
  * a device count (c->count) of that many, n the capacity: the count is first
  * copied, clamped, into b->count, which every later kernel of the chain
@@ -11119,18 +11245,25 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     clsort__kargs ka;
     clsort__sort_plan sp;
     clsort_sort_desc sd;
-    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given, has_mass = (cl_uint)d->has_mass;
+    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given, has_mass = (cl_uint)d->has_mass, what;
     cl_ulong stride = pl->stride / 4, offset = d->offset / 4, moff = d->mass_offset / 4;
     cl_float4 glo, ghi;
     size_t groups;
     int a;
     CLSORT__TRY(clsort__tree_program(ctx, d->dims, pl->key_size, pl->bpa, &p));
-    if (c->count) {
+    /* the tree's copy of the device count and the box reduction's words */
+    what = (c->count ? 1u : 0u) | (d->box_given ? 0u : 2u);
+    if (what) {
+        cl_mem own = c->count ? b->count : b->bounds; /* (not written without a count) */
         clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, b->count);
+        CLSORT__KARG(&ka, own);
+        CLSORT__KARG(&ka, b->bounds);
         CLSORT__KARG(&ka, n32);
+        CLSORT__KARG(&ka, what);
         clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__tree_launch(c, p, "tree_count", 1, &ka));
+        CLSORT__TRY(clsort__tree_launch(c, p, "tree_start", 8, &ka));
+    }
+    if (c->count) {
         c->count = b->count;
         c->count_at = 0;
     } else if (b->count) {
@@ -11143,9 +11276,6 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
         ghi.s[a] = d->box_hi[a];
     }
     if (!d->box_given) {
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, b->bounds);
-        CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_init", 8, &ka));
         groups = (n + p->wg - 1) / p->wg;
         /* a grid-stride loop: per row of wg points DIMS + 2 passes, then the
          * local reduction (>>loop budget) */
@@ -11181,6 +11311,7 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     sd.permutation = b->perm;
     CLSORT__TRY(clsort__plan_sort(ctx, "tree: sort", n, &sd, &sp));
     CLSORT__TRY(clsort__sort_run(c, &sp, b->codes_in, b->codes, n)); /* with the chain's count, if any */
+    CLSORT__TRY(clsort__tree_refine_run(c, pl, p, positions, n, b));
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, positions);
     CLSORT__KARG(&ka, b->perm);
@@ -11190,12 +11321,18 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     CLSORT__KARG(&ka, offset);
     CLSORT__KARG(&ka, moff);
     CLSORT__KARG(&ka, has_mass);
+    CLSORT__KARG(&ka, b->bounds);
+    CLSORT__KARG(&ka, b->quad);
+    CLSORT__KARG(&ka, b->parents);
+    CLSORT__KARG(&ka, b->nodes);
+    CLSORT__KARG(&ka, b->sub);
     clsort__count_kargs(&ka, c, 1);
     CLSORT__TRY(clsort__tree_launch(c, p, "tree_points", n, &ka));
     /* at least one work-item: for one point it marks the leaf, the root, with
      * the parent ~0 */
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, b->codes);
+    CLSORT__KARG(&ka, b->sub);
     CLSORT__KARG(&ka, n32);
     CLSORT__KARG(&ka, b->nodes);
     CLSORT__KARG(&ka, b->parents);
@@ -11407,7 +11544,8 @@ static void clsort__tree_body_desc(clsort_tree_desc *td)
 
 /* The programs a tree of desc over n points takes (clsort_prepare): the
  * tree's (build, Barnes-Hut, radius queries), the radix sort of its codes
- * with the permutation, and the scan of the radius counts. */
+ * with the permutation, that of the long runs' keys (n > RUN_MIN), and
+ * the scan of the radius counts. */
 static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, const clsort_tree_desc *desc, size_t n)
 {
     clsort__tree_plan pl;
@@ -11420,6 +11558,10 @@ static clsort_result clsort__tree_prepare(clsort_context *ctx, const char *fn, c
     sd.end_bit = pl.code_bits;
     sd.permutation = CLSORT_PREPARE_PRESENT;
     CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    if (n > CLSORT__TREE_RUN_MIN) {
+        clsort__tree_runs_sort_desc(n, CLSORT_PREPARE_PRESENT, &sd);
+        CLSORT__TRY(clsort__sort_prepare(ctx, &sd, n));
+    }
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
@@ -11475,7 +11617,8 @@ static clsort_result clsort__tree_check_io(clsort_context *ctx, const clsort_tre
         "view.bounds of the tree", "unsorted codes of the tree", "view.codes of the tree",
         "view.permutation of the tree", "view.points of the tree", "view.nodes of the tree", "view.parents of the tree",
         "arrival counters of the tree", "view.box_lo of the tree", "view.box_hi of the tree", "view.com of the tree",
-        "view.quad of the tree", "view.count of the tree"}; /* argument-like names: check_io says "the output %s" */
+        "view.quad of the tree", "view.subcodes of the tree",
+        "view.count of the tree"}; /* argument-like names: check_io says "the output %s" */
     clsort__io io[2 + CLSORT__TREE_BUFS];
     int i;
     clsort__io_set(&io[0], m, name, out, -1);
@@ -11547,6 +11690,7 @@ CLSORT_API clsort_result clsort_tree_get_view(const clsort_tree *tree, clsort_tr
     out->box_hi = tree->b.hi;
     out->com = tree->b.com;
     out->quad = tree->b.quad;
+    out->subcodes = tree->b.sub;
     out->bounds = tree->b.bounds;
     out->count = tree->b.count;
     return CLSORT_SUCCESS;
@@ -20636,10 +20780,20 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,98,111,120,95,105,110,105,116,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,98,111,120,41,10,
+10,
+35,100,101,102,105,110,101,32,84,82,95,82,85,78,95,70,76,65,71,32,49,54,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,115,116,97,114,116,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,111,119,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,98,111,120,44,32,117,105,110,116,32,99,97,112,44,32,117,105,110,116,32,119,104,97,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,105,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
-105,102,32,40,105,32,60,32,56,117,41,32,98,111,120,91,105,93,32,61,32,105,32,60,32,52,117,32,63,32,48,120,102,102,102,102,102,102,102,102,117,32,58,32,48,117,59,10,
+105,102,32,40,105,32,61,61,32,48,117,32,38,38,32,40,119,104,97,116,32,38,32,49,117,41,41,32,111,119,110,91,48,93,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
+105,102,32,40,40,119,104,97,116,32,38,32,50,117,41,32,38,38,32,105,32,60,32,56,117,41,32,98,111,120,91,105,93,32,61,32,105,32,60,32,52,117,32,63,32,48,120,102,102,102,102,102,102,102,102,117,32,58,32,48,117,59,10,
 125,10,
 10,
 10,
@@ -20709,15 +20863,7 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 125,10,
 102,91,49,49,93,32,61,32,115,99,97,108,101,59,10,
 102,91,49,53,93,32,61,32,48,46,48,102,59,10,
-125,10,
-10,
-10,
-10,
-10,
-10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,99,111,117,110,116,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,111,119,110,44,32,117,105,110,116,32,99,97,112,32,67,79,85,78,84,95,65,82,71,83,41,10,
-123,10,
-105,102,32,40,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,32,61,61,32,48,41,32,111,119,110,91,48,93,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
+98,111,120,91,84,82,95,82,85,78,95,70,76,65,71,93,32,61,32,48,117,59,10,
 125,10,
 10,
 10,
@@ -20749,12 +20895,26 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,112,111,105,110,116,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,111,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,101,114,109,44,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,52,32,42,112,111,105,110,116,115,44,32,117,105,110,116,32,99,97,112,44,10,
-117,108,111,110,103,32,115,116,114,105,100,101,44,32,117,108,111,110,103,32,111,102,102,115,101,116,44,32,117,108,111,110,103,32,109,97,115,115,95,111,102,102,115,101,116,44,32,117,105,110,116,32,104,97,115,95,109,97,115,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,112,111,105,110,116,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,111,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,112,101,114,109,44,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,52,32,42,112,111,105,110,116,115,44,32,117,105,110,116,32,99,97,112,44,10,
+117,108,111,110,103,32,115,116,114,105,100,101,44,32,117,108,111,110,103,32,111,102,102,115,101,116,44,32,117,108,111,110,103,32,109,97,115,115,95,111,102,102,115,101,116,44,32,117,105,110,116,32,104,97,115,95,109,97,115,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,98,111,120,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,108,111,110,103,32,42,115,111,114,116,101,100,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,114,100,101,114,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,101,114,109,95,99,111,112,121,44,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,117,98,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,105,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,114,32,61,32,112,111,115,32,43,32,40,117,108,111,110,103,41,112,101,114,109,91,105,93,32,42,32,115,116,114,105,100,101,59,10,
+117,105,110,116,32,112,105,59,10,
+105,102,32,40,98,111,120,91,84,82,95,82,85,78,95,70,76,65,71,93,32,33,61,32,48,117,41,32,123,10,
+112,105,32,61,32,112,101,114,109,95,99,111,112,121,91,111,114,100,101,114,91,105,93,93,59,10,
+112,101,114,109,91,105,93,32,61,32,112,105,59,10,
+115,117,98,91,105,93,32,61,32,40,117,105,110,116,41,115,111,114,116,101,100,91,105,93,59,10,
+125,32,101,108,115,101,32,123,10,
+112,105,32,61,32,112,101,114,109,91,105,93,59,10,
+125,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,114,32,61,32,112,111,115,32,43,32,40,117,108,111,110,103,41,112,105,32,42,32,115,116,114,105,100,101,59,10,
 10,
 10,
 95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,113,32,61,32,40,95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,41,40,112,111,105,110,116,115,32,43,32,105,41,59,10,
@@ -20767,12 +20927,187 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
-105,110,108,105,110,101,32,105,110,116,32,116,114,95,100,101,108,116,97,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,99,111,100,101,115,44,32,108,111,110,103,32,110,44,32,108,111,110,103,32,105,44,32,108,111,110,103,32,106,41,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,105,102,110,100,101,102,32,82,85,78,95,77,73,78,10,
+35,100,101,102,105,110,101,32,82,85,78,95,77,73,78,32,49,54,10,
+35,101,110,100,105,102,10,
+35,105,102,32,68,73,77,83,32,61,61,32,51,10,
+35,100,101,102,105,110,101,32,83,85,66,95,66,80,65,32,49,48,10,
+35,101,108,115,101,10,
+35,100,101,102,105,110,101,32,83,85,66,95,66,80,65,32,49,54,10,
+35,101,110,100,105,102,10,
+35,100,101,102,105,110,101,32,84,82,95,76,79,78,71,32,48,120,56,48,48,48,48,48,48,48,117,10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,114,117,110,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,99,111,100,101,115,44,32,117,105,110,116,32,99,97,112,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,117,98,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,115,108,111,44,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,115,104,105,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,98,111,120,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,105,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,44,32,110,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
+105,102,32,40,105,32,62,61,32,110,41,32,114,101,116,117,114,110,59,10,
+99,111,110,115,116,32,75,69,89,95,84,32,99,32,61,32,99,111,100,101,115,91,105,93,59,10,
+117,105,110,116,32,102,105,114,115,116,32,61,32,105,44,32,115,116,101,112,32,61,32,49,117,59,10,
+119,104,105,108,101,32,40,115,116,101,112,32,60,61,32,102,105,114,115,116,32,38,38,32,99,111,100,101,115,91,102,105,114,115,116,32,45,32,115,116,101,112,93,32,61,61,32,99,41,32,123,10,
+102,105,114,115,116,32,45,61,32,115,116,101,112,59,10,
+115,116,101,112,32,60,60,61,32,49,59,10,
+125,10,
+102,111,114,32,40,115,116,101,112,32,62,62,61,32,49,59,32,115,116,101,112,32,62,32,48,117,59,32,115,116,101,112,32,62,62,61,32,49,41,10,
+105,102,32,40,115,116,101,112,32,60,61,32,102,105,114,115,116,32,38,38,32,99,111,100,101,115,91,102,105,114,115,116,32,45,32,115,116,101,112,93,32,61,61,32,99,41,32,102,105,114,115,116,32,45,61,32,115,116,101,112,59,10,
+99,111,110,115,116,32,105,110,116,32,105,115,95,108,111,110,103,32,61,32,102,105,114,115,116,32,43,32,82,85,78,95,77,73,78,32,60,32,110,32,38,38,32,99,111,100,101,115,91,102,105,114,115,116,32,43,32,82,85,78,95,77,73,78,93,32,61,61,32,99,59,10,
+115,117,98,91,105,93,32,61,32,105,115,95,108,111,110,103,32,63,32,84,82,95,76,79,78,71,32,124,32,102,105,114,115,116,32,58,32,48,117,59,10,
+105,102,32,40,105,115,95,108,111,110,103,32,38,38,32,102,105,114,115,116,32,61,61,32,105,41,32,123,10,
+115,108,111,91,105,93,32,61,32,40,117,105,110,116,52,41,40,48,120,102,102,102,102,102,102,102,102,117,44,32,48,120,102,102,102,102,102,102,102,102,117,44,32,48,120,102,102,102,102,102,102,102,102,117,44,32,48,120,102,102,102,102,102,102,102,102,117,41,59,10,
+115,104,105,91,105,93,32,61,32,40,117,105,110,116,52,41,40,48,117,44,32,48,117,44,32,48,117,44,32,48,117,41,59,10,
+40,118,111,105,100,41,97,116,111,109,105,99,95,109,97,120,40,38,98,111,120,91,84,82,95,82,85,78,95,70,76,65,71,93,44,32,110,41,59,10,
+125,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,114,117,110,95,98,111,120,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,111,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,101,114,109,44,32,117,105,110,116,32,99,97,112,44,32,117,108,111,110,103,32,115,116,114,105,100,101,44,32,117,108,111,110,103,32,111,102,102,115,101,116,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,117,98,44,32,118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,108,111,44,32,118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,104,105,10,
+67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,109,105,110,91,51,93,91,87,71,93,44,32,115,109,97,120,91,51,93,91,87,71,93,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,97,110,121,59,10,
+99,111,110,115,116,32,117,105,110,116,32,105,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,44,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,110,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
+105,102,32,40,110,32,61,61,32,48,117,41,32,114,101,116,117,114,110,59,10,
+99,111,110,115,116,32,117,105,110,116,32,115,116,32,61,32,105,32,60,32,110,32,63,32,115,117,98,91,105,93,32,58,32,48,117,44,32,102,105,114,115,116,32,61,32,115,116,32,38,32,126,84,82,95,76,79,78,71,59,10,
+99,111,110,115,116,32,105,110,116,32,105,110,95,108,111,110,103,32,61,32,40,115,116,32,38,32,84,82,95,76,79,78,71,41,32,33,61,32,48,117,59,10,
+105,102,32,40,108,105,100,32,61,61,32,48,117,41,32,97,110,121,32,61,32,48,117,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,102,32,40,105,110,95,108,111,110,103,41,32,40,118,111,105,100,41,97,116,111,109,105,99,95,111,114,40,38,97,110,121,44,32,49,117,41,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,102,32,40,97,110,121,32,61,61,32,48,117,41,32,114,101,116,117,114,110,59,10,
+117,105,110,116,32,109,110,91,51,93,32,61,32,123,48,120,102,102,102,102,102,102,102,102,117,44,32,48,120,102,102,102,102,102,102,102,102,117,44,32,48,120,102,102,102,102,102,102,102,102,117,125,44,32,109,120,91,51,93,32,61,32,123,48,117,44,32,48,117,44,32,48,117,125,59,10,
+105,102,32,40,105,110,95,108,111,110,103,41,32,123,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,32,61,32,112,111,115,32,43,32,40,117,108,111,110,103,41,112,101,114,109,91,105,93,32,42,32,115,116,114,105,100,101,32,43,32,111,102,102,115,101,116,59,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,68,73,77,83,59,32,43,43,97,41,32,123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,120,32,61,32,112,91,97,93,59,10,
+105,102,32,40,120,32,45,32,120,32,61,61,32,48,46,48,102,41,32,123,10,
+109,110,91,97,93,32,61,32,116,114,95,105,109,97,103,101,40,120,41,59,10,
+109,120,91,97,93,32,61,32,109,110,91,97,93,59,10,
+125,10,
+125,10,
+125,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,51,117,59,32,43,43,97,41,32,123,10,
+115,109,105,110,91,97,93,91,108,105,100,93,32,61,32,109,110,91,97,93,59,10,
+115,109,97,120,91,97,93,91,108,105,100,93,32,61,32,109,120,91,97,93,59,10,
+125,10,
+102,111,114,32,40,117,105,110,116,32,100,32,61,32,49,117,59,32,100,32,60,32,40,117,105,110,116,41,87,71,59,32,100,32,60,60,61,32,49,41,32,123,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+99,111,110,115,116,32,105,110,116,32,116,97,107,101,32,61,32,105,110,95,108,111,110,103,32,38,38,32,108,105,100,32,62,61,32,100,32,38,38,32,105,32,45,32,100,32,62,61,32,102,105,114,115,116,59,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,51,117,59,32,43,43,97,41,10,
+105,102,32,40,116,97,107,101,41,32,123,10,
+109,110,91,97,93,32,61,32,109,105,110,40,109,110,91,97,93,44,32,115,109,105,110,91,97,93,91,108,105,100,32,45,32,100,93,41,59,10,
+109,120,91,97,93,32,61,32,109,97,120,40,109,120,91,97,93,44,32,115,109,97,120,91,97,93,91,108,105,100,32,45,32,100,93,41,59,10,
+125,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,51,117,59,32,43,43,97,41,32,123,10,
+115,109,105,110,91,97,93,91,108,105,100,93,32,61,32,109,110,91,97,93,59,10,
+115,109,97,120,91,97,93,91,108,105,100,93,32,61,32,109,120,91,97,93,59,10,
+125,10,
+125,10,
+105,102,32,40,105,110,95,108,111,110,103,32,38,38,32,40,108,105,100,32,43,32,49,117,32,61,61,32,40,117,105,110,116,41,87,71,32,124,124,32,105,32,43,32,49,117,32,62,61,32,110,32,124,124,32,115,117,98,91,105,32,43,32,49,117,93,32,33,61,32,115,116,41,41,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,68,73,77,83,59,32,43,43,97,41,32,123,10,
+40,118,111,105,100,41,97,116,111,109,105,99,95,109,105,110,40,38,115,108,111,91,52,85,76,32,42,32,102,105,114,115,116,32,43,32,97,93,44,32,109,110,91,97,93,41,59,10,
+40,118,111,105,100,41,97,116,111,109,105,99,95,109,97,120,40,38,115,104,105,91,52,85,76,32,42,32,102,105,114,115,116,32,43,32,97,93,44,32,109,120,91,97,93,41,59,10,
+125,10,
+125,10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,32,116,114,95,115,117,98,95,99,101,108,108,40,102,108,111,97,116,32,112,44,32,102,108,111,97,116,32,108,111,44,32,102,108,111,97,116,32,115,99,97,108,101,41,10,
+123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,116,32,61,32,40,112,32,45,32,108,111,41,32,42,32,115,99,97,108,101,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,116,111,112,32,61,32,40,102,108,111,97,116,41,40,49,117,32,60,60,32,83,85,66,95,66,80,65,41,59,10,
+114,101,116,117,114,110,32,116,32,62,61,32,48,46,48,102,32,63,32,40,116,32,60,32,116,111,112,32,63,32,40,117,105,110,116,41,116,32,58,32,40,49,117,32,60,60,32,83,85,66,95,66,80,65,41,32,45,32,49,117,41,32,58,32,48,117,59,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,102,108,111,97,116,32,116,114,95,115,117,98,95,115,99,97,108,101,40,102,108,111,97,116,32,101,120,116,41,10,
+123,10,
+99,111,110,115,116,32,105,110,116,32,98,101,32,61,32,40,105,110,116,41,40,40,97,115,95,117,105,110,116,40,101,120,116,41,32,62,62,32,50,51,41,32,38,32,48,120,102,102,117,41,59,10,
+105,102,32,40,33,40,101,120,116,32,62,32,48,46,48,102,41,32,124,124,32,98,101,32,61,61,32,48,32,124,124,32,98,101,32,61,61,32,50,53,53,41,32,114,101,116,117,114,110,32,48,46,48,102,59,10,
+99,111,110,115,116,32,105,110,116,32,107,32,61,32,83,85,66,95,66,80,65,32,43,32,49,50,54,32,45,32,98,101,59,10,
+114,101,116,117,114,110,32,97,115,95,102,108,111,97,116,40,40,117,105,110,116,41,40,109,105,110,40,107,44,32,49,50,55,41,32,43,32,49,50,55,41,32,60,60,32,50,51,41,59,10,
+125,10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,114,101,102,105,110,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,111,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,101,114,109,44,32,117,105,110,116,32,99,97,112,44,32,117,108,111,110,103,32,115,116,114,105,100,101,44,10,
+117,108,111,110,103,32,111,102,102,115,101,116,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,117,98,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,115,108,111,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,115,104,105,44,32,95,95,103,108,111,98,97,108,32,117,108,111,110,103,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,112,101,114,109,95,99,111,112,121,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,105,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,44,32,110,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
+105,102,32,40,105,32,62,61,32,110,41,32,114,101,116,117,114,110,59,10,
+99,111,110,115,116,32,117,105,110,116,32,115,116,32,61,32,115,117,98,91,105,93,44,32,112,105,32,61,32,112,101,114,109,91,105,93,59,10,
+112,101,114,109,95,99,111,112,121,91,105,93,32,61,32,112,105,59,10,
+105,102,32,40,33,40,115,116,32,38,32,84,82,95,76,79,78,71,41,41,32,123,10,
+107,101,121,115,91,105,93,32,61,32,40,117,108,111,110,103,41,105,32,60,60,32,51,50,59,10,
+114,101,116,117,114,110,59,10,
+125,10,
+99,111,110,115,116,32,117,105,110,116,32,102,105,114,115,116,32,61,32,115,116,32,38,32,126,84,82,95,76,79,78,71,59,10,
+99,111,110,115,116,32,117,105,110,116,52,32,108,32,61,32,115,108,111,91,102,105,114,115,116,93,44,32,104,32,61,32,115,104,105,91,102,105,114,115,116,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,91,51,93,32,61,32,123,108,46,120,44,32,108,46,121,44,32,108,46,122,125,44,32,104,105,95,91,51,93,32,61,32,123,104,46,120,44,32,104,46,121,44,32,104,46,122,125,59,10,
+102,108,111,97,116,32,108,111,91,51,93,44,32,101,120,116,32,61,32,48,46,48,102,59,10,
+102,111,114,32,40,117,105,110,116,32,97,32,61,32,48,59,32,97,32,60,32,51,117,59,32,43,43,97,41,32,123,10,
+99,111,110,115,116,32,105,110,116,32,102,105,110,105,116,101,32,61,32,97,32,60,32,68,73,77,83,32,38,38,32,108,105,91,97,93,32,60,61,32,104,105,95,91,97,93,59,10,
+108,111,91,97,93,32,61,32,102,105,110,105,116,101,32,63,32,116,114,95,102,114,111,109,95,105,109,97,103,101,40,108,105,91,97,93,41,32,58,32,48,46,48,102,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,104,102,32,61,32,102,105,110,105,116,101,32,63,32,116,114,95,102,114,111,109,95,105,109,97,103,101,40,104,105,95,91,97,93,41,32,58,32,48,46,48,102,59,10,
+101,120,116,32,61,32,102,109,97,120,40,101,120,116,44,32,104,102,32,45,32,108,111,91,97,93,41,59,10,
+125,10,
+99,111,110,115,116,32,102,108,111,97,116,32,115,99,97,108,101,32,61,32,116,114,95,115,117,98,95,115,99,97,108,101,40,101,120,116,41,59,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,32,42,112,32,61,32,112,111,115,32,43,32,40,117,108,111,110,103,41,112,105,32,42,32,115,116,114,105,100,101,32,43,32,111,102,102,115,101,116,59,10,
+35,105,102,32,68,73,77,83,32,61,61,32,51,10,
+99,111,110,115,116,32,117,108,111,110,103,32,99,111,100,101,32,61,32,109,111,114,116,111,110,95,115,112,114,101,97,100,51,40,116,114,95,115,117,98,95,99,101,108,108,40,112,91,48,93,44,32,108,111,91,48,93,44,32,115,99,97,108,101,41,41,32,124,10,
+40,109,111,114,116,111,110,95,115,112,114,101,97,100,51,40,116,114,95,115,117,98,95,99,101,108,108,40,112,91,49,93,44,32,108,111,91,49,93,44,32,115,99,97,108,101,41,41,32,60,60,32,49,41,32,124,10,
+40,109,111,114,116,111,110,95,115,112,114,101,97,100,51,40,116,114,95,115,117,98,95,99,101,108,108,40,112,91,50,93,44,32,108,111,91,50,93,44,32,115,99,97,108,101,41,41,32,60,60,32,50,41,59,10,
+35,101,108,115,101,10,
+99,111,110,115,116,32,117,108,111,110,103,32,99,111,100,101,32,61,32,109,111,114,116,111,110,95,115,112,114,101,97,100,50,40,116,114,95,115,117,98,95,99,101,108,108,40,112,91,48,93,44,32,108,111,91,48,93,44,32,115,99,97,108,101,41,41,32,124,10,
+40,109,111,114,116,111,110,95,115,112,114,101,97,100,50,40,116,114,95,115,117,98,95,99,101,108,108,40,112,91,49,93,44,32,108,111,91,49,93,44,32,115,99,97,108,101,41,41,32,60,60,32,49,41,59,10,
+35,101,110,100,105,102,10,
+107,101,121,115,91,105,93,32,61,32,40,117,108,111,110,103,41,102,105,114,115,116,32,60,60,32,51,50,32,124,32,40,117,108,111,110,103,41,40,117,105,110,116,41,99,111,100,101,59,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,116,114,95,100,101,108,116,97,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,99,111,100,101,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,117,98,44,32,108,111,110,103,32,110,44,32,108,111,110,103,32,105,44,32,108,111,110,103,32,106,41,10,
 123,10,
 105,102,32,40,106,32,60,32,48,32,124,124,32,106,32,62,61,32,110,41,32,114,101,116,117,114,110,32,45,49,59,10,
 99,111,110,115,116,32,75,69,89,95,84,32,97,32,61,32,99,111,100,101,115,91,105,93,44,32,98,32,61,32,99,111,100,101,115,91,106,93,59,10,
-105,102,32,40,97,32,61,61,32,98,41,32,114,101,116,117,114,110,32,75,69,89,95,66,73,84,83,32,43,32,40,105,110,116,41,99,108,122,40,40,117,105,110,116,41,105,32,94,32,40,117,105,110,116,41,106,41,59,10,
-114,101,116,117,114,110,32,40,105,110,116,41,99,108,122,40,97,32,94,32,98,41,59,10,
+105,102,32,40,97,32,33,61,32,98,41,32,114,101,116,117,114,110,32,40,105,110,116,41,99,108,122,40,97,32,94,32,98,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,115,97,32,61,32,115,117,98,91,105,93,44,32,115,98,32,61,32,115,117,98,91,106,93,59,10,
+105,102,32,40,115,97,32,33,61,32,115,98,41,32,114,101,116,117,114,110,32,75,69,89,95,66,73,84,83,32,43,32,40,105,110,116,41,99,108,122,40,115,97,32,94,32,115,98,41,59,10,
+114,101,116,117,114,110,32,75,69,89,95,66,73,84,83,32,43,32,51,50,32,43,32,40,105,110,116,41,99,108,122,40,40,117,105,110,116,41,105,32,94,32,40,117,105,110,116,41,106,41,59,10,
 125,10,
 10,
 10,
@@ -20787,9 +21122,9 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,98,117,105,108,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,99,111,100,101,115,44,32,117,105,110,116,32,99,97,112,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,110,111,100,101,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,112,97,114,101,110,116,115,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,102,108,97,103,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,108,111,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,104,105,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,109,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,113,117,97,100,32,67,79,85,78,84,95,65,82,71,83,41,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,114,101,101,95,98,117,105,108,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,99,111,100,101,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,117,98,44,32,117,105,110,116,32,99,97,112,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,110,111,100,101,115,44,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,112,97,114,101,110,116,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,102,108,97,103,115,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,108,111,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,104,105,44,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,109,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,113,117,97,100,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,108,111,110,103,32,110,32,61,32,40,108,111,110,103,41,68,69,86,73,67,69,95,78,40,99,97,112,41,44,32,105,32,61,32,40,108,111,110,103,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,110,32,61,61,32,49,32,38,38,32,105,32,61,61,32,48,41,32,112,97,114,101,110,116,115,91,48,93,32,61,32,48,120,102,102,102,102,102,102,102,102,117,59,10,
@@ -20801,19 +21136,19 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,41,99,111,109,41,91,105,93,32,61,32,117,110,115,101,116,59,10,
 40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,41,113,117,97,100,41,91,50,32,42,32,105,93,32,61,32,117,110,115,101,116,59,10,
 40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,41,113,117,97,100,41,91,50,32,42,32,105,32,43,32,49,93,32,61,32,117,110,115,101,116,59,10,
-99,111,110,115,116,32,105,110,116,32,100,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,43,32,49,41,32,45,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,45,32,49,41,32,62,61,32,48,32,63,32,49,32,58,32,45,49,59,10,
-99,111,110,115,116,32,105,110,116,32,100,109,105,110,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,45,32,100,41,59,10,
+99,111,110,115,116,32,105,110,116,32,100,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,43,32,49,41,32,45,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,45,32,49,41,32,62,61,32,48,32,63,32,49,32,58,32,45,49,59,10,
+99,111,110,115,116,32,105,110,116,32,100,109,105,110,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,45,32,100,41,59,10,
 108,111,110,103,32,108,109,97,120,32,61,32,50,59,10,
-119,104,105,108,101,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,43,32,108,109,97,120,32,42,32,100,41,32,62,32,100,109,105,110,41,32,108,109,97,120,32,42,61,32,50,59,10,
+119,104,105,108,101,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,43,32,108,109,97,120,32,42,32,100,41,32,62,32,100,109,105,110,41,32,108,109,97,120,32,42,61,32,50,59,10,
 108,111,110,103,32,108,32,61,32,48,59,10,
 102,111,114,32,40,108,111,110,103,32,116,32,61,32,108,109,97,120,32,47,32,50,59,32,116,32,62,61,32,49,59,32,116,32,47,61,32,50,41,10,
-105,102,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,43,32,40,108,32,43,32,116,41,32,42,32,100,41,32,62,32,100,109,105,110,41,32,108,32,43,61,32,116,59,10,
+105,102,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,43,32,40,108,32,43,32,116,41,32,42,32,100,41,32,62,32,100,109,105,110,41,32,108,32,43,61,32,116,59,10,
 99,111,110,115,116,32,108,111,110,103,32,106,32,61,32,105,32,43,32,108,32,42,32,100,59,10,
-99,111,110,115,116,32,105,110,116,32,100,110,111,100,101,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,106,41,59,10,
+99,111,110,115,116,32,105,110,116,32,100,110,111,100,101,32,61,32,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,106,41,59,10,
 108,111,110,103,32,115,32,61,32,48,44,32,116,32,61,32,108,59,10,
 100,111,32,123,10,
 116,32,61,32,40,116,32,43,32,49,41,32,47,32,50,59,10,
-105,102,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,110,44,32,105,44,32,105,32,43,32,40,115,32,43,32,116,41,32,42,32,100,41,32,62,32,100,110,111,100,101,41,32,115,32,43,61,32,116,59,10,
+105,102,32,40,116,114,95,100,101,108,116,97,40,99,111,100,101,115,44,32,115,117,98,44,32,110,44,32,105,44,32,105,32,43,32,40,115,32,43,32,116,41,32,42,32,100,41,32,62,32,100,110,111,100,101,41,32,115,32,43,61,32,116,59,10,
 125,32,119,104,105,108,101,32,40,116,32,62,32,49,41,59,10,
 99,111,110,115,116,32,108,111,110,103,32,103,97,109,109,97,32,61,32,105,32,43,32,115,32,42,32,100,32,43,32,40,100,32,60,32,48,32,63,32,45,49,32,58,32,48,41,59,10,
 99,111,110,115,116,32,108,111,110,103,32,102,105,114,115,116,32,61,32,109,105,110,40,105,44,32,106,41,44,32,108,97,115,116,32,61,32,109,97,120,40,105,44,32,106,41,59,10,
@@ -21082,7 +21417,8 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
-35,100,101,102,105,110,101,32,84,82,95,83,84,65,67,75,32,40,75,69,89,95,66,73,84,83,32,43,32,51,52,41,10,
+10,
+35,100,101,102,105,110,101,32,84,82,95,83,84,65,67,75,32,40,75,69,89,95,66,73,84,83,32,43,32,54,54,41,10,
 10,
 10,
 10,

@@ -23,7 +23,7 @@
  * the host's n as the capacity cap its launch is sized for and the point
  * count n = DEVICE_N(cap) from the device (dev_count NULL: cap). A build
  * with a device count first copies it, clamped, into the tree's own word
- * (tree_count); every later kernel of the build and of the tree's later
+ * (tree_start); every later kernel of the build and of the tree's later
  * calls reads that word, so a caller who changes its count buffer after the
  * build changes nothing. Work-items at and past n (past n - 1 internal
  * nodes) exit at once: no kernel here has a barrier after its exit.
@@ -61,11 +61,21 @@ inline uint tr_image(float f)
 inline float tr_from_image(uint u) { return as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u); }
 
 /* box: words 0..2 min images, 4..6 max images (the reduction); floats 8..11
- * = (lo x, y, z, scale), 12..15 = (hi x, y, z, 0) (tree_box_final). */
-__kernel void tree_box_init(__global uint *box)
+ * = (lo x, y, z, scale), 12..15 = (hi x, y, z, 0) (tree_box_final); word
+ * TR_RUN_FLAG the long-run flag (tree_runs). */
+#define TR_RUN_FLAG 16
+
+/* The start of a build, one work-group: what & 1, own[0] = the build's
+ * device count clamped to the capacity: the tree's own copy, which the rest
+ * of the build and the tree's later calls read (own may be dev_count
+ * itself: the tree's count given back as the next build's; work-item 0
+ * alone reads it, before writing it); what & 2, the box reduction's words
+ * (the box not given). */
+__kernel void tree_start(__global uint *own, __global uint *box, uint cap, uint what COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0);
-    if (i < 8u) box[i] = i < 4u ? 0xffffffffu : 0u;
+    if (i == 0u && (what & 1u)) own[0] = (uint)DEVICE_N(cap);
+    if ((what & 2u) && i < 8u) box[i] = i < 4u ? 0xffffffffu : 0u;
 }
 
 /* Min and max of every finite coordinate: a grid-stride loop per work-item,
@@ -135,15 +145,7 @@ __kernel void tree_box_final(__global uint *box, uint given, float4 glo, float4 
     }
     f[11] = scale;
     f[15] = 0.0f;
-}
-
-/* own[0] = the build's device count clamped to the capacity: the tree's own
- * copy, which the rest of the build and the tree's later calls read (own
- * may be dev_count itself: the tree's count given back as the next
- * build's; one work-item reads it before writing it). */
-__kernel void tree_count(__global uint *own, uint cap COUNT_ARGS)
-{
-    if (get_global_id(0) == 0) own[0] = (uint)DEVICE_N(cap);
+    box[TR_RUN_FLAG] = 0u; /* no long run (yet): tree_runs sets it */
 }
 
 /* The cell of coordinate p along an axis: floor((p - lo) * scale) clamped
@@ -174,13 +176,27 @@ __kernel void tree_keys(__global const float *pos, __global KEY_T *codes, uint c
 }
 
 /* points[i] = (x, y, z (0 in 2D), mass (1 without masses)) of the record
- * perm[i]: the points in Morton order. */
-__kernel void tree_points(__global const float *pos, __global const uint *perm, __global float4 *points, uint cap,
-                          ulong stride, ulong offset, ulong mass_offset, uint has_mass COUNT_ARGS)
+ * perm[i]: the points in Morton order. Where a run was long (the flag,
+ * box[TR_RUN_FLAG], set), first the final order from the sort of the long
+ * runs (sorted keys and order, the first sort's permutation in perm_copy:
+ * tree_refine): perm[i] and sub[i] (the low words of the sorted keys: 0
+ * outside the long runs). */
+__kernel void tree_points(__global const float *pos, __global uint *perm, __global float4 *points, uint cap,
+                          ulong stride, ulong offset, ulong mass_offset, uint has_mass, __global const uint *box,
+                          __global const ulong *sorted, __global const uint *order, __global const uint *perm_copy,
+                          __global uint *sub COUNT_ARGS)
 {
     const uint i = (uint)get_global_id(0);
     if (i >= DEVICE_N(cap)) return;
-    __global const float *r = pos + (ulong)perm[i] * stride;
+    uint pi;
+    if (box[TR_RUN_FLAG] != 0u) {
+        pi = perm_copy[order[i]];
+        perm[i] = pi;
+        sub[i] = (uint)sorted[i];
+    } else {
+        pi = perm[i];
+    }
+    __global const float *r = pos + (ulong)pi * stride;
     /* scalar stores: oclgrind 21.10 calls the lanes of a vector built from
      * scalars uninitialized */
     __global float *q = (__global float *)(points + i);
@@ -190,15 +206,190 @@ __kernel void tree_points(__global const float *pos, __global const uint *perm, 
     q[3] = has_mass ? r[mass_offset] : 1.0f;
 }
 
-/* Karras' delta: the length of the common prefix of codes i and j, with the
- * index as tie-breaker for equal codes (KEY_BITS + the common prefix of
- * i and j); -1 outside [0, n). */
-inline int tr_delta(__global const KEY_T *codes, long n, long i, long j)
+/* ---- long runs of equal codes: refined codes -------------------------------
+ * Points closer than a Morton cell share a code; split by index alone, a
+ * run of them makes nodes that are not compact (a Plummer core of 1e-4 in
+ * a cell of 0.04: each body walked nearly the whole run). A run of more
+ * than RUN_MIN equal codes (sorted positions [first, last]) gets a second
+ * Morton code, sub, of SUB_BPA bits per axis over the run's own box, and
+ * the run is sorted by it (a stable radix sort of the 64-bit keys (first,
+ * sub), the other points keyed (position, 0) so that they stay): the tree
+ * is then Karras' over (code, sub, index). Kernels in order: tree_runs
+ * (every point: its run, the run's box slot, the flag), tree_run_box,
+ * tree_refine and the sort, the last three with the flag as their device
+ * count (the flag is the point count where some run is long, else 0: they
+ * then do nothing), and tree_points, which takes the sort's order where
+ * the flag is set. Scratch of the build, borrowed before
+ * tree_build writes it: the run boxes in lo / hi at the run's first
+ * position (min / max images, tr_image), the keys in com, the sorted keys
+ * in quad, the sort's permutation in parents, the first sort's in nodes. */
+#ifndef RUN_MIN
+#define RUN_MIN 16
+#endif
+#if DIMS == 3
+#define SUB_BPA 10
+#else
+#define SUB_BPA 16
+#endif
+#define TR_LONG 0x80000000u /* sub[i] between tree_runs and tree_refine: TR_LONG | first */
+
+/* Point i's run of equal codes: its first position by galloping back, long
+ * when the code at first + RUN_MIN is the same. sub[i] = TR_LONG | first
+ * for a point of a long run, else 0 (its final value). The run's first
+ * point opens its box slot and sets the flag (box word TR_RUN_FLAG = n,
+ * cleared by tree_box_final). */
+__kernel void tree_runs(__global const KEY_T *codes, uint cap, __global uint *sub, __global uint4 *slo,
+                        __global uint4 *shi, __global uint *box COUNT_ARGS)
+{
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
+    if (i >= n) return;
+    const KEY_T c = codes[i];
+    uint first = i, step = 1u;
+    while (step <= first && codes[first - step] == c) { /* first - step is in the run */
+        first -= step;
+        step <<= 1;
+    }
+    for (step >>= 1; step > 0u; step >>= 1) /* the run starts in (first - 2 step, first] */
+        if (step <= first && codes[first - step] == c) first -= step;
+    const int is_long = first + RUN_MIN < n && codes[first + RUN_MIN] == c;
+    sub[i] = is_long ? TR_LONG | first : 0u;
+    if (is_long && first == i) {
+        slo[i] = (uint4)(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+        shi[i] = (uint4)(0u, 0u, 0u, 0u);
+        (void)atomic_max(&box[TR_RUN_FLAG], n);
+    }
+}
+
+/* The box of each long run (min / max images of its finite coordinates):
+ * a segmented scan over the work-group's points (runs are contiguous: the
+ * point lid - d is in point lid's run when its position is >= first), then
+ * the last point of each run in the work-group adds its run's part by
+ * atomics. A work-group holding no point of a long run skips the scan (the
+ * test is the same in all its work-items); launched with the flag as the
+ * count, so with no long run every work-group returns at once. */
+__kernel void tree_run_box(__global const float *pos, __global const uint *perm, uint cap, ulong stride, ulong offset,
+                           __global const uint *sub, volatile __global uint *slo, volatile __global uint *shi
+                           COUNT_ARGS)
+{
+    __local uint smin[3][WG], smax[3][WG];
+    __local uint any;
+    const uint i = (uint)get_global_id(0), lid = (uint)get_local_id(0), n = (uint)DEVICE_N(cap);
+    if (n == 0u) return; /* the same in every work-item */
+    const uint st = i < n ? sub[i] : 0u, first = st & ~TR_LONG;
+    const int in_long = (st & TR_LONG) != 0u;
+    if (lid == 0u) any = 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (in_long) (void)atomic_or(&any, 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (any == 0u) return; /* the same in every work-item */
+    uint mn[3] = {0xffffffffu, 0xffffffffu, 0xffffffffu}, mx[3] = {0u, 0u, 0u};
+    if (in_long) {
+        __global const float *p = pos + (ulong)perm[i] * stride + offset;
+        for (uint a = 0; a < DIMS; ++a) {
+            const float x = p[a];
+            if (x - x == 0.0f) { /* finite */
+                mn[a] = tr_image(x);
+                mx[a] = mn[a];
+            }
+        }
+    }
+    for (uint a = 0; a < 3u; ++a) {
+        smin[a][lid] = mn[a];
+        smax[a][lid] = mx[a];
+    }
+    for (uint d = 1u; d < (uint)WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int take = in_long && lid >= d && i - d >= first;
+        for (uint a = 0; a < 3u; ++a)
+            if (take) {
+                mn[a] = min(mn[a], smin[a][lid - d]);
+                mx[a] = max(mx[a], smax[a][lid - d]);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint a = 0; a < 3u; ++a) {
+            smin[a][lid] = mn[a];
+            smax[a][lid] = mx[a];
+        }
+    }
+    if (in_long && (lid + 1u == (uint)WG || i + 1u >= n || sub[i + 1u] != st))
+        for (uint a = 0; a < DIMS; ++a) {
+            (void)atomic_min(&slo[4UL * first + a], mn[a]);
+            (void)atomic_max(&shi[4UL * first + a], mx[a]);
+        }
+}
+
+/* The refined cell of coordinate p in a run's box: floor((p - lo) * scale)
+ * clamped into [0, 2^SUB_BPA) (NaN: 0), scale a power of two (tr_sub_scale). */
+inline uint tr_sub_cell(float p, float lo, float scale)
+{
+    const float t = (p - lo) * scale;
+    const float top = (float)(1u << SUB_BPA);
+    return t >= 0.0f ? (t < top ? (uint)t : (1u << SUB_BPA) - 1u) : 0u;
+}
+
+/* 2^(SUB_BPA - e) for the run's largest side ext < 2^e (ext normal, from
+ * its exponent bits; at most 2^127): an exact scale, so that (p - lo) *
+ * scale < 2^SUB_BPA is one rounding, the subtraction's (a host reproduces
+ * it bit for bit). ext 0 (or not normal): 0, every point in cell 0. */
+inline float tr_sub_scale(float ext)
+{
+    const int be = (int)((as_uint(ext) >> 23) & 0xffu); /* ext in [2^(be - 127), 2^(be - 126)) */
+    if (!(ext > 0.0f) || be == 0 || be == 255) return 0.0f;
+    const int k = SUB_BPA + 126 - be; /* the scale's exponent */
+    return as_float((uint)(min(k, 127) + 127) << 23);
+}
+
+/* keys[i]: (first << 32 | sub) for a point of a long run, sub its Morton
+ * code over the run's box (SUB_BPA bits per axis, x lowest), (i << 32)
+ * for any other point (its place); perm_copy[i] = perm[i]. */
+__kernel void tree_refine(__global const float *pos, __global const uint *perm, uint cap, ulong stride,
+                          ulong offset, __global const uint *sub, __global const uint4 *slo,
+                          __global const uint4 *shi, __global ulong *keys, __global uint *perm_copy COUNT_ARGS)
+{
+    const uint i = (uint)get_global_id(0), n = (uint)DEVICE_N(cap);
+    if (i >= n) return;
+    const uint st = sub[i], pi = perm[i];
+    perm_copy[i] = pi;
+    if (!(st & TR_LONG)) {
+        keys[i] = (ulong)i << 32;
+        return;
+    }
+    const uint first = st & ~TR_LONG;
+    const uint4 l = slo[first], h = shi[first];
+    const uint li[3] = {l.x, l.y, l.z}, hi_[3] = {h.x, h.y, h.z};
+    float lo[3], ext = 0.0f;
+    for (uint a = 0; a < 3u; ++a) {
+        const int finite = a < DIMS && li[a] <= hi_[a]; /* else no finite coordinate: [0, 0] */
+        lo[a] = finite ? tr_from_image(li[a]) : 0.0f;
+        const float hf = finite ? tr_from_image(hi_[a]) : 0.0f;
+        ext = fmax(ext, hf - lo[a]);
+    }
+    const float scale = tr_sub_scale(ext);
+    __global const float *p = pos + (ulong)pi * stride + offset;
+#if DIMS == 3
+    const ulong code = morton_spread3(tr_sub_cell(p[0], lo[0], scale)) |
+                       (morton_spread3(tr_sub_cell(p[1], lo[1], scale)) << 1) |
+                       (morton_spread3(tr_sub_cell(p[2], lo[2], scale)) << 2);
+#else
+    const ulong code = morton_spread2(tr_sub_cell(p[0], lo[0], scale)) |
+                       (morton_spread2(tr_sub_cell(p[1], lo[1], scale)) << 1);
+#endif
+    keys[i] = (ulong)first << 32 | (ulong)(uint)code;
+}
+
+/* Karras' delta: the length of the common prefix of the augmented keys
+ * (code, sub, index) of points i and j: KEY_BITS + 32 + 32 bits, sub the
+ * refined code within a long run of equal codes (tree_refine; 0 outside
+ * one), the index the tie-breaker for equal (code, sub); -1 outside [0, n).
+ * The sub codes are read only where the codes are equal. */
+inline int tr_delta(__global const KEY_T *codes, __global const uint *sub, long n, long i, long j)
 {
     if (j < 0 || j >= n) return -1;
     const KEY_T a = codes[i], b = codes[j];
-    if (a == b) return KEY_BITS + (int)clz((uint)i ^ (uint)j);
-    return (int)clz(a ^ b);
+    if (a != b) return (int)clz(a ^ b);
+    const uint sa = sub[i], sb = sub[j];
+    if (sa != sb) return KEY_BITS + (int)clz(sa ^ sb);
+    return KEY_BITS + 32 + (int)clz((uint)i ^ (uint)j);
 }
 
 /* The words tree_summaries passes between work-items start as TR_UNSET
@@ -213,9 +404,9 @@ inline int tr_delta(__global const KEY_T *codes, long n, long i, long j)
  * capacity, so that the cost follows the count); the launch has at least
  * one work-item, which marks the root of a single point (node 0, the leaf
  * itself) with the parent ~0. */
-__kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *nodes, __global uint *parents,
-                         __global uint *flags, __global uint *lo, __global uint *hi, __global uint *com,
-                         __global uint *quad COUNT_ARGS)
+__kernel void tree_build(__global const KEY_T *codes, __global const uint *sub, uint cap, __global uint4 *nodes,
+                         __global uint *parents, __global uint *flags, __global uint *lo, __global uint *hi,
+                         __global uint *com, __global uint *quad COUNT_ARGS)
 {
     const long n = (long)DEVICE_N(cap), i = (long)get_global_id(0);
     if (n == 1 && i == 0) parents[0] = 0xffffffffu;
@@ -227,19 +418,19 @@ __kernel void tree_build(__global const KEY_T *codes, uint cap, __global uint4 *
     ((__global uint4 *)com)[i] = unset;
     ((__global uint4 *)quad)[2 * i] = unset;
     ((__global uint4 *)quad)[2 * i + 1] = unset;
-    const int d = tr_delta(codes, n, i, i + 1) - tr_delta(codes, n, i, i - 1) >= 0 ? 1 : -1;
-    const int dmin = tr_delta(codes, n, i, i - d);
+    const int d = tr_delta(codes, sub, n, i, i + 1) - tr_delta(codes, sub, n, i, i - 1) >= 0 ? 1 : -1;
+    const int dmin = tr_delta(codes, sub, n, i, i - d);
     long lmax = 2;
-    while (tr_delta(codes, n, i, i + lmax * d) > dmin) lmax *= 2;
+    while (tr_delta(codes, sub, n, i, i + lmax * d) > dmin) lmax *= 2;
     long l = 0;
     for (long t = lmax / 2; t >= 1; t /= 2)
-        if (tr_delta(codes, n, i, i + (l + t) * d) > dmin) l += t;
+        if (tr_delta(codes, sub, n, i, i + (l + t) * d) > dmin) l += t;
     const long j = i + l * d;
-    const int dnode = tr_delta(codes, n, i, j);
+    const int dnode = tr_delta(codes, sub, n, i, j);
     long s = 0, t = l;
     do {
         t = (t + 1) / 2;
-        if (tr_delta(codes, n, i, i + (s + t) * d) > dnode) s += t;
+        if (tr_delta(codes, sub, n, i, i + (s + t) * d) > dnode) s += t;
     } while (t > 1);
     const long gamma = i + s * d + (d < 0 ? -1 : 0);
     const long first = min(i, j), last = max(i, j);
@@ -506,9 +697,10 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
  * node each rather than all of them. An accepted node at d = 0 adds
  * nothing (each term carries d; without softening, as a coincident body).
  * Depth <= the
- * code bits + 32 (the augmented key (code, index) has that many bits and a
- * child's prefix is longer than its parent's), so the stack never overflows. */
-#define TR_STACK (KEY_BITS + 34)
+ * code bits + 64 (the augmented key (code, sub, index) has that many bits
+ * and a child's prefix is longer than its parent's), so the stack never
+ * overflows. */
+#define TR_STACK (KEY_BITS + 66)
 
 /* The terms of an acceleration (the per-body walks and the group walk add
  * the same ones): a body b (position, mass b.w) at d = b - body, softened;

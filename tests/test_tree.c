@@ -68,16 +68,16 @@ static void tree_points_make(float *pos, size_t n, int dist)
     }
 }
 
-/* Karras' delta on the host: common prefix of codes i, j with the index as tie-breaker. */
-static int tree_delta(const uint64_t *c, size_t n, unsigned kb, long i, long j)
+/* Karras' delta on the host: common prefix of the keys (code, sub, index). */
+static int tree_delta(const uint64_t *c, const uint32_t *sub, size_t n, unsigned kb, long i, long j)
 {
     uint64_t x;
     int k = 0;
     if (j < 0 || (size_t)j >= n) return -1;
     if (c[i] == c[j]) {
-        uint32_t y = (uint32_t)i ^ (uint32_t)j;
+        uint32_t y = sub[i] != sub[j] ? sub[i] ^ sub[j] : (uint32_t)i ^ (uint32_t)j;
         while (k < 32 && !(y & (0x80000000u >> k))) ++k;
-        return (int)kb + k;
+        return (int)kb + (sub[i] != sub[j] ? 0 : 32) + k;
     }
     x = c[i] ^ c[j];
     while (k < (int)kb && !(x & ((uint64_t)1 << (kb - 1 - (unsigned)k)))) ++k;
@@ -87,7 +87,8 @@ static int tree_delta(const uint64_t *c, size_t n, unsigned kb, long i, long j)
 /* The radix tree of the sorted codes, top-down: the node of range [f, l]
  * (index idx) splits after the last i whose prefix with f is longer than the
  * range's; its children are internal g / g + 1 or leaves. */
-static void tree_reference(const uint64_t *c, size_t n, unsigned kb, uint32_t *nodes, uint32_t *parents)
+static void tree_reference(const uint64_t *c, const uint32_t *sub, size_t n, unsigned kb, uint32_t *nodes,
+                           uint32_t *parents)
 {
     long *st = (long *)malloc(3 * 2 * n * sizeof(long) + 64);
     size_t sp = 0;
@@ -96,9 +97,9 @@ static void tree_reference(const uint64_t *c, size_t n, unsigned kb, uint32_t *n
     st[sp++] = 0; st[sp++] = (long)n - 1; st[sp++] = 0;
     while (sp) {
         long idx = st[--sp], l = st[--sp], f = st[--sp], g = f, i;
-        int common = tree_delta(c, n, kb, f, l);
+        int common = tree_delta(c, sub, n, kb, f, l);
         uint32_t left, right;
-        for (i = f + 1; i < l; ++i) if (tree_delta(c, n, kb, f, i) > common) g = i;
+        for (i = f + 1; i < l; ++i) if (tree_delta(c, sub, n, kb, f, i) > common) g = i;
         left = g == f ? (uint32_t)(n - 1 + (size_t)g) : (uint32_t)g;
         right = g + 1 == l ? (uint32_t)(n - 1 + (size_t)l) : (uint32_t)(g + 1);
         nodes[4 * idx] = left; nodes[4 * idx + 1] = right;
@@ -137,13 +138,109 @@ static int tree_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The order-preserving image of a float (tree.cl tr_image) and back. */
+static uint32_t tree_order_image(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+static float tree_from_image(uint32_t u)
+{
+    float f;
+    u = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* tree.cl tr_sub_scale: 2^(bits - e) for ext < 2^e (normal ext), at most 2^127; else 0. */
+static float tree_sub_scale(float ext, unsigned bits)
+{
+    uint32_t u;
+    int be, k;
+    float r;
+    memcpy(&u, &ext, 4);
+    be = (int)((u >> 23) & 0xffu);
+    if (!(ext > 0.0f) || be == 0 || be == 255) return 0.0f;
+    k = (int)bits + 126 - be;
+    if (k > 127) k = 127;
+    u = (uint32_t)(k + 127) << 23;
+    memcpy(&r, &u, 4);
+    return r;
+}
+
+/* The refinement of the long runs (tree.cl tree_runs .. tree_compose) on
+ * the host: in perm (sorted by code, then index), every run of more than
+ * 16 equal codes gets the Morton code of its points over the run's box
+ * (bits per axis: 10 in 3D, 16 in 2D; the box of the finite coordinates,
+ * [0, 0] on an axis without one; the scale tree_sub_scale) in sub, and is
+ * sorted by it, stably; sub = 0 elsewhere. rec: records of stride floats,
+ * coordinates at off. */
+static const uint32_t *tree_sort_sub;
+static int tree_sub_cmp(const void *a, const void *b)
+{
+    const uint32_t *x = (const uint32_t *)a, *y = (const uint32_t *)b;
+    if (tree_sort_sub[x[0]] != tree_sort_sub[y[0]]) return tree_sort_sub[x[0]] < tree_sort_sub[y[0]] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1]; /* stable: the earlier position first */
+}
+static void tree_refine_host(const uint64_t *codes, uint32_t *perm, uint32_t *sub, size_t n, const float *rec,
+                             size_t stride, size_t off, unsigned dims)
+{
+    size_t i = 0, j, k;
+    unsigned bits = dims == 3 ? 10u : 16u, a;
+    uint32_t *by = (uint32_t *)malloc(n * 4 + 4), *pair = (uint32_t *)malloc(n * 8 + 8);
+    memset(sub, 0, n * 4);
+    while (i < n) {
+        for (j = i; j < n && codes[perm[j]] == codes[perm[i]]; ++j) {}
+        if (j - i > 16) {
+            float lo[3] = {0, 0, 0}, ext = 0.0f, scale;
+            for (a = 0; a < dims; ++a) {
+                uint32_t mn = 0xffffffffu, mx = 0;
+                for (k = i; k < j; ++k) {
+                    float x = rec[(size_t)perm[k] * stride + off + a];
+                    if (x - x == 0.0f) {
+                        uint32_t u = tree_order_image(x);
+                        mn = u < mn ? u : mn;
+                        mx = u > mx ? u : mx;
+                    }
+                }
+                if (mn <= mx) {
+                    float h = tree_from_image(mx);
+                    lo[a] = tree_from_image(mn);
+                    ext = h - lo[a] > ext ? h - lo[a] : ext;
+                }
+            }
+            scale = tree_sub_scale(ext, bits);
+            for (k = i; k < j; ++k) {
+                uint64_t c = 0;
+                for (a = 0; a < dims; ++a)
+                    c |= tree_spread(tree_cell(rec[(size_t)perm[k] * stride + off + a], lo[a], scale, bits), dims) << a;
+                by[perm[k]] = (uint32_t)c;
+                pair[2 * (k - i)] = perm[k];
+                pair[2 * (k - i) + 1] = (uint32_t)k;
+            }
+            tree_sort_sub = by;
+            qsort(pair, j - i, 8, tree_sub_cmp);
+            for (k = i; k < j; ++k) {
+                perm[k] = pair[2 * (k - i)];
+                sub[k] = by[perm[k]];
+            }
+        }
+        i = j;
+    }
+    free(by);
+    free(pair);
+}
+
 /* One build of n points: records of `stride` floats (coordinates at `off`,
  * mass at `moff` or none), checked against the host: the box, every code, the
- * sorted codes and permutation, the points, every node (children, range,
- * split) and parent, and the summaries (boxes and extent exact, masses exact:
- * the same float additions in the same order, centres within 1e-6 of the box
- * of their node recomputed from the device's children, bmax an upper bound
- * of every point's distance from the centre). */
+ * sorted codes and permutation (runs of more than 16 equal codes sorted by
+ * their sub codes: tree_refine_host), the sub codes, the points, every node
+ * (children, range, split: Karras over (code, sub code, index)) and parent,
+ * and the summaries (boxes and extent exact, masses exact: the same float
+ * additions in the same order, centres within 1e-6 of the box of their node
+ * recomputed from the device's children, bmax an upper bound of every
+ * point's distance from the centre). */
 static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int dist, unsigned dims, unsigned code_bits,
                            size_t stride, size_t off, int has_mass, int box_given)
 {
@@ -157,7 +254,7 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     clsort_result r;
     cl_mem pos;
     uint64_t *codes, *sorted;
-    uint32_t *perm, *ref_perm, *nodes, *parents, *rnodes, *rparents;
+    uint32_t *perm, *ref_perm, *nodes, *parents, *rnodes, *rparents, *subs, *ref_subs;
     float *points, *lo, *hi, *com, *quad;
     snprintf(what, sizeof what, "tree %uD %u-bit stride %lu%s%s", dims, code_bits ? code_bits : 32,
              (unsigned long)stride, has_mass ? " masses" : "", box_given ? " given box" : "");
@@ -186,6 +283,7 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     bpa = v.code_bits / dims;
     codes = (uint64_t *)malloc(n * 8); sorted = (uint64_t *)malloc(n * 8);
     perm = (uint32_t *)malloc(n * 4); ref_perm = (uint32_t *)malloc(n * 4);
+    subs = (uint32_t *)malloc(n * 4); ref_subs = (uint32_t *)malloc(n * 4);
     nodes = (uint32_t *)malloc(n * 16); rnodes = (uint32_t *)calloc(n, 16);
     parents = (uint32_t *)malloc(n * 8); rparents = (uint32_t *)calloc(n, 8);
     points = (float *)malloc(n * 16); lo = (float *)malloc(n * 16); hi = (float *)malloc(n * 16);
@@ -198,6 +296,7 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     }
     download(cs, v.bounds, 64, bounds);
     download(cs, v.permutation, n * 4, perm);
+    download(cs, v.subcodes, n * 4, subs);
     download(cs, v.points, n * 16, points);
     download(cs, v.parents, (2 * n - 1) * 4, parents);
     if (n > 1) {
@@ -227,9 +326,13 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     }
     tree_sort_codes = codes;
     qsort(ref_perm, n, 4, tree_cmp);
+    tree_refine_host(codes, ref_perm, ref_subs, n, rec, stride, off, dims);
     for (bad = 0; bad < n && perm[bad] == ref_perm[bad] && sorted[bad] == codes[ref_perm[bad]]; ++bad) {}
     check(bad == n, "tree codes and permutation", n, dn, bad, bad < n ? (double)codes[ref_perm[bad]] : 0,
           bad < n ? (double)sorted[bad] : 0);
+    for (bad = 0; bad < n && subs[bad] == ref_subs[bad]; ++bad) {}
+    check(bad == n, "tree sub codes of the long runs", n, dn, bad, bad < n ? (double)ref_subs[bad] : 0,
+          bad < n ? (double)subs[bad] : 0);
     for (bad = 0; bad < n; ++bad) {
         const float *p = points + 4 * bad, *q = rec + (size_t)perm[bad % n] * stride;
         if (perm[bad] >= n || p[0] != q[off] || p[1] != q[off + 1] || p[2] != (dims == 3 ? q[off + 2] : 0.0f) ||
@@ -238,7 +341,7 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     }
     check(bad == n, "tree points", n, dn, bad, 0, 0);
     /* the structure against the host's, from the same sorted codes */
-    tree_reference(sorted, n, kb, rnodes, rparents);
+    tree_reference(sorted, ref_subs, n, kb, rnodes, rparents);
     for (bad = 0; bad + 1 < n && !memcmp(nodes + 4 * bad, rnodes + 4 * bad, 16); ++bad) {}
     check(n < 2 || bad == n - 1, "tree nodes (children, range, split)", n, dn, bad,
           bad + 1 < n ? rnodes[4 * bad + 2] * 1e6 + rnodes[4 * bad + 3] : 0,
@@ -301,7 +404,8 @@ static void test_tree_case(clsort_context *cs, clsort_tree *tree, size_t n, int 
     }
     check(n < 2 || bad == n - 1, "tree summaries (box, extent, mass, centre, bmax, quadrupole, I2)", n, dn, bad, 0, 0);
     clReleaseMemObject(pos);
-    free(bodies); free(rec); free(codes); free(sorted); free(perm); free(ref_perm); free(nodes); free(rnodes);
+    free(bodies); free(rec); free(codes); free(sorted); free(perm); free(ref_perm); free(subs); free(ref_subs);
+    free(nodes); free(rnodes);
     free(parents); free(rparents); free(points); free(lo); free(hi); free(com); free(quad);
 }
 
@@ -1312,7 +1416,8 @@ static void tree_one_point(const test_env *e)
  * codes from that box and scale, the permutation (stable by code), the
  * points (record order through it, z = 0 in 2D, unit masses); parents (the
  * root's 0xffffffff), nodes, box_lo/box_hi (.w the extent and bmax), com,
- * quad's unused word 0 (m - 1 internal nodes). */
+ * quad's unused word 0 (m - 1 internal nodes), subcodes 0 (m < 17: no long
+ * run; the garbage also covers the long-run flag after the box in bounds). */
 static void tree_view_edges(const test_env *e)
 {
     static const float stale[20] = {9, 8, 7, 1, -6, 5, 4, 1, 3, -2, 1, 1, 0.5f, 0.25f, -0.125f, 1, 11, 12, 13, 1};
@@ -1351,11 +1456,11 @@ static void tree_view_edges(const test_env *e)
             check(r == CLSORT_SUCCESS, "tree view at the edges: the 5-point build before", 5, clsort_last_error(e->cs), 0,
                   0, r);
             if (r == CLSORT_SUCCESS && clsort_tree_get_view(tree, &v) == CLSORT_SUCCESS) { /* then garbage in every word */
-                const cl_mem all[11] = {v.codes, v.permutation, v.points, v.nodes, v.parents, v.box_lo,
-                                        v.box_hi, v.com, v.quad, v.bounds, v.count};
+                const cl_mem all[12] = {v.codes, v.permutation, v.points, v.nodes, v.parents, v.box_lo,
+                                        v.box_hi, v.com, v.quad, v.bounds, v.count, v.subcodes};
                 const cl_uint garbage = 0xa5a5a5a5u;
                 size_t bytes = 0;
-                for (i = 0; i < 11; ++i)
+                for (i = 0; i < 12; ++i)
                     if (clGetMemObjectInfo(all[i], CL_MEM_SIZE, sizeof bytes, &bytes, NULL) != CL_SUCCESS ||
                         clEnqueueFillBuffer(clsort_cl_queue(e->cs), all[i], &garbage, 4, 0, bytes, 0, NULL, NULL) !=
                             CL_SUCCESS)
@@ -1377,7 +1482,7 @@ static void tree_view_edges(const test_env *e)
             if (n == 0) {
                 check(v.n == 0 && v.dims == 0 && v.code_bits == 0 && v.code_size == 0 && !v.codes && !v.permutation &&
                           !v.points && !v.nodes && !v.parents && !v.box_lo && !v.box_hi && !v.com && !v.quad &&
-                          !v.bounds && !v.count,
+                          !v.bounds && !v.count && !v.subcodes,
                       "tree view of n = 0: n 0, every other field 0 or NULL", 0, what, 0, 0, (double)v.n);
                 goto next;
             }
@@ -1416,6 +1521,12 @@ static void tree_view_edges(const test_env *e)
             }
             check(bad == 0, "tree view: codes, permutation (stable by code), points", m, what, bad ? bad - 1 : 0, 0, 0);
             check(parents[0] == 0xffffffffu, "tree view: the root's parent 0xffffffff", m, what, 0, 0xffffffffu, parents[0]);
+            {
+                uint32_t subs[5];
+                download(e->cs, v.subcodes, m * 4, subs);
+                for (i = 0; i < m && subs[i] == 0; ++i) {}
+                check(i == m, "tree view: subcodes 0 (no run of more than 16 equal codes)", m, what, i, 0, 0);
+            }
             if (m == 1) goto next;
             download(e->cs, v.nodes, (m - 1) * 16, nodes);
             download(e->cs, v.box_lo, (m - 1) * 16, lo);
