@@ -41,6 +41,8 @@
 #include "test_nbody.c"
 #include "test_tree.c"
 #include "test_select.c"
+#include "test_merge.c"
+#include "test_top_k.c"
 #include "test_api.c"
 #include "test_budget.c"
 #include "test_stress.c"
