@@ -6,7 +6,7 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES, PROGRAM CACHE and USER OPERATORS), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
- *   SELECT),
+ *   SELECT, MERGE, TOP_K),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -15,7 +15,8 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>sort >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step >>select         the families, in that order
+ *     >>nbody >>tree >>nbody step >>select >>merge >>top_k
+ *                            the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -191,6 +192,10 @@
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *   merge     clsort_merge(ctx, a, n, b, m, out, &merge_desc, &enq)
+ *             clsort_merge_host(ctx, type, a, values_a, n, b, values_b, m, out, values_out, &merge_desc)
+ *   top_k     clsort_top_k(ctx, keys_in, keys_out, n, &top_k_desc, &enq)
+ *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform (USER OPERATORS)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -436,7 +441,8 @@
  *   also reads the count; the by-key calls' *count; reduce's *result) and
  *   are those of the count. The count buffer is an input: no output of the
  *   call may share its memory. select_if's desc.count feeds a next call as
- *   pack's does. A tree keeps its count: the build copies min(the uint32,
+ *   pack's does. (clsort_merge and clsort_top_k take none: their sizes are
+ *   the host's.) A tree keeps its count: the build copies min(the uint32,
  *   n) to the tree's own view.count (a uint32 at byte 0, for every build: n
  *   without a device count) before anything else, and clsort_tree_accel
  *   and clsort_tree_radius walk the tree of that many points (they take no
@@ -1039,6 +1045,52 @@
  *           only !=), in input order; n < 2^32. No flags array: the call
  *           writes one byte per key to context scratch and packs by it as
  *           clsort_pack does (two passes over the keys, one write).
+ * MERGE     clsort_merge / clsort_merge_host: a stable merge of two sorted
+ *           arrays a (n keys) and b (m keys) into one of n + m (thrust::merge,
+ *           cub::DeviceMerge), keys alone or with 4- or 8-byte values, any
+ *           key type in clsort_sort's order (signed and float keys
+ *           numerically, -0 before +0, NaNs after +inf: the key image of
+ *           kernels/keys.cl), ascending or descending (desc.descending: both
+ *           inputs sorted largest first). On equal keys a's come first, each
+ *           array's in its own order. n + m < 2^32. Merge path (Green, McColl
+ *           & Bader 2012): merge_partition finds the split of every tile's
+ *           first output diagonal by a binary search over a and b (tiles + 1
+ *           uint32 in context scratch), merge_tiles loads its tile's ranges
+ *           of a and b (256 x 8 = 2048 outputs on GPUs) into local memory,
+ *           each work-item finds its 8 outputs' split there by a second
+ *           binary search and merges them serially, and the tile goes out
+ *           through local memory, coalesced (values read by each output's
+ *           source position). So every key and value is read once and
+ *           written once: the byte floor is 8 B per u32 key, 16 B per u32
+ *           pair, that of a copy (bench merge). Unsorted inputs give an
+ *           unspecified order, nothing out of bounds. No device count: n and
+ *           m are the host's (enq->count is refused).
+ * TOP_K     clsort_top_k / clsort_top_k_host: the k smallest (desc.descending:
+ *           largest) of n keys, with 4- or 8-byte values, any key type in
+ *           clsort_sort's order; k = desc.k, 0 .. n; n < 2^32. The k are the
+ *           keys before the k-th in that order and, of the keys equal to the
+ *           k-th, those at the lowest input positions: exactly the first k of
+ *           a stable sort (ties at the threshold: the earliest indices).
+ *           Unsorted (default) they come in input order; desc.sorted sorts
+ *           them (clsort_sort of k keys in place, after them on the queue).
+ *           Radix select on the key image, all on the device (no read-back):
+ *           per 8-bit digit from the top, top_k_hist counts in 256 bins (a
+ *           grid of compute units x 4 work-groups, local atomics, then one
+ *           global add per bin and work-group) the digit of the keys whose
+ *           higher digits equal the prefix found so far, and top_k_pick (one
+ *           work-item) takes the bin of the remaining k-th, appends its digit
+ *           and clears the bins; after the last digit the prefix is the k-th
+ *           key's image T and the bins say how many keys equal to T belong to
+ *           the k. Then a stable compaction by tiles of 4096 keys:
+ *           top_k_count (below T, equal to T, per tile), top_k_offsets (one
+ *           work-group: each tile's output offset and share of the equal
+ *           keys), top_k_write (the chosen keys and values in input order; a
+ *           tile with none reads nothing). Keys read: once per digit (4 for
+ *           32-bit keys) and once to count, plus the tiles that hold chosen
+ *           keys: 5 to 6 reads, against a full sort's 8-9 passes (bench
+ *           top_k against a CUB radix sort of the n keys). k may be anything
+ *           up to n; the k written cost little unless k is a large part of
+ *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
