@@ -45,9 +45,13 @@ inline KEY_T tk_high_mask(uint shift)
     return shift + 8u >= TK_KEY_BITS ? (KEY_T)0 : (KEY_T)(~(KEY_T)0 << (shift + 8u));
 }
 
+/* Rows of the histogram pass: TK_ROW keys per work-item, loaded before any
+ * is counted (loads in flight while the local atomics run). */
+#define TK_ROW 4u
+
 /* Bins of the digit at shift over the keys that match the prefix above it:
- * work-group g takes rows g, g + groups, ... of WG keys, counts in local
- * memory, then adds its non-zero bins to the global ones. */
+ * work-group g takes rows g, g + groups, ... of WG x TK_ROW keys, counts in
+ * local memory, then adds its non-zero bins to the global ones. */
 __kernel void top_k_hist(__global const KEY_T *keys, uint n, __global uint *w, uint shift, uint kind, KEY_T flip)
 {
     __local uint h[256];
@@ -55,10 +59,18 @@ __kernel void top_k_hist(__global const KEY_T *keys, uint n, __global uint *w, u
     const KEY_T prefix = tk_prefix(w), high = tk_high_mask(shift);
     for (uint i = lid; i < 256u; i += WG) h[i] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong stride = (ulong)get_num_groups(0) * WG;
-    for (ulong i = (ulong)get_group_id(0) * WG + lid; i < n; i += stride) {
-        KEY_T x = to_image(keys[i], kind, flip);
-        if (((x ^ prefix) & high) == (KEY_T)0) atomic_inc(&h[(uint)(x >> shift) & 255u]);
+    const ulong stride = (ulong)get_num_groups(0) * WG * TK_ROW;
+    for (ulong base = (ulong)get_group_id(0) * WG * TK_ROW; base < n; base += stride) {
+        KEY_T x[TK_ROW];
+        for (uint j = 0; j < TK_ROW; ++j) {
+            ulong i = base + (ulong)j * WG + lid;
+            x[j] = i < n ? keys[i] : (KEY_T)0;
+        }
+        for (uint j = 0; j < TK_ROW; ++j) {
+            KEY_T y = to_image(x[j], kind, flip);
+            if (base + (ulong)j * WG + lid < n && ((y ^ prefix) & high) == (KEY_T)0)
+                atomic_inc(&h[(uint)(y >> shift) & 255u]);
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < 256u; i += WG)
@@ -110,30 +122,41 @@ __kernel void top_k_count(__global const KEY_T *keys, uint n, __global uint *w, 
     }
 }
 
-/* One work-group over the tiles' counts in chunks of WG: tile t's output
- * offset (the chosen keys of the tiles before it) and its share of the
- * equal keys (those of the first need in input order), in place; then k at
- * the end. */
+/* One work-group over the tiles' counts in chunks of WG x ITEMS tiles,
+ * ITEMS consecutive ones per work-item: tile t's output offset (the chosen
+ * keys of the tiles before it) and its share of the equal keys (those of
+ * the first need in input order), in place; then k at the end. */
 __kernel void top_k_offsets(__global uint *w, uint tiles, uint k)
 {
     __local uint s[PAD(WG) + 1];
     const uint lid = (uint)get_local_id(0), need = w[0];
     uint out_carry = 0u, eq_carry = 0u;
-    for (uint c = 0; c < tiles; c += WG) {
-        uint t = c + lid, below = 0u, equal = 0u, total;
-        if (t < tiles) {
-            below = w[TK_TILES + 2u * t];
-            equal = w[TK_TILES + 2u * t + 1u];
-        }
-        uint eq_before = eq_carry + wg_exclusive_scan(equal, s, &total);
+    for (uint c = 0; c < tiles; c += TILE) {
+        const uint first = c + lid * ITEMS;
+        uint eq_sum = 0u, chosen = 0u, total;
+        for (uint j = 0; j < ITEMS; ++j)
+            if (first + j < tiles) eq_sum += w[TK_TILES + 2u * (first + j) + 1u];
+        const uint eq_before = eq_carry + wg_exclusive_scan(eq_sum, s, &total);
         eq_carry += total;
-        uint share = eq_before >= need ? 0u : min(equal, need - eq_before);
-        uint off = out_carry + wg_exclusive_scan(below + share, s, &total);
+        uint e = eq_before;
+        for (uint j = 0; j < ITEMS; ++j)
+            if (first + j < tiles) {
+                uint equal = w[TK_TILES + 2u * (first + j) + 1u];
+                chosen += w[TK_TILES + 2u * (first + j)] + (e >= need ? 0u : min(equal, need - e));
+                e += equal;
+            }
+        uint off = out_carry + wg_exclusive_scan(chosen, s, &total);
         out_carry += total;
-        if (t < tiles) {
-            w[TK_TILES + 2u * t] = off;
-            w[TK_TILES + 2u * t + 1u] = share;
-        }
+        e = eq_before;
+        for (uint j = 0; j < ITEMS; ++j)
+            if (first + j < tiles) {
+                uint t = first + j, below = w[TK_TILES + 2u * t], equal = w[TK_TILES + 2u * t + 1u];
+                uint share = e >= need ? 0u : min(equal, need - e);
+                w[TK_TILES + 2u * t] = off;
+                w[TK_TILES + 2u * t + 1u] = share;
+                off += below + share;
+                e += equal;
+            }
     }
     if (lid == 0) w[TK_TILES + 2u * tiles] = k;
 }

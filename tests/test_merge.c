@@ -225,6 +225,19 @@ static void merge_tile_sizes(const test_env *e)
     test_merge_case(e->cs, CLSORT_I64, 4097, 3000, MD_EQUAL, 1, 8, 0);
 }
 
+/* Many small tiles (CLSORT_TILE 4 x 2: 8 outputs a tile), so that tile
+ * boundaries fall everywhere in runs of equal keys. */
+static void merge_small_tiles(const test_env *e)
+{
+    clsort_context *cs = tile_context(e->cs, 4, 2);
+    if (!cs) return;
+    test_merge_case(cs, CLSORT_U32, 1000, 1003, MD_FEW, 0, 4, 0);
+    test_merge_case(cs, CLSORT_F32, 777, 2049, MD_SPECIAL, 1, 8, 0);
+    test_merge_case(cs, CLSORT_I16, 9, 4000, MD_RANDOM, 0, 0, 0);
+    test_merge_case(cs, CLSORT_U64, 4097, 0, MD_EQUAL, 1, 4, 0);
+    clsort_destroy(cs);
+}
+
 /* The host form, with and without values. */
 static void merge_host(const test_env *e)
 {
@@ -364,6 +377,7 @@ static void merge_arguments(const test_env *e)
 static const test_case merge_cases[] = {
     {"key types x distributions x orders", merge_types_dists, ON_PORTABLE, ANY_SIZE},
     {"sizes around the tiles", merge_tile_sizes, ON_PORTABLE, ANY_SIZE},
+    {"small tiles (CLSORT_TILE 4 x 2)", merge_small_tiles, ON_PORTABLE, NOT_TINY},
     {"host form", merge_host, ON_PORTABLE, ANY_SIZE},
     {"events", merge_events, ON_PORTABLE, NOT_TINY},
     {"prepare", merge_prepare, ON_PORTABLE, NOT_TINY},

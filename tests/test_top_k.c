@@ -139,6 +139,20 @@ static void top_k_sizes(const test_env *e)
     if (!e->quick) test_top_k_case(e->cs, CLSORT_U32, (size_t)1 << 22, (size_t)1 << 20, MD_RANDOM, 1, 1, 4, 0);
 }
 
+/* Many small tiles (CLSORT_TILE 4 x 2: 8 keys a tile), so that the
+ * offsets kernel walks many chunks of tiles and the threshold's equal keys
+ * spread over many tiles. */
+static void top_k_small_tiles(const test_env *e)
+{
+    clsort_context *cs = tile_context(e->cs, 4, 2);
+    if (!cs) return;
+    test_top_k_case(cs, CLSORT_U32, 5003, 2500, MD_FEW, 0, 0, 4, 0);
+    test_top_k_case(cs, CLSORT_F32, 3001, 17, MD_SPECIAL, 1, 1, 8, 0);
+    test_top_k_case(cs, CLSORT_I8, 4099, 4000, MD_RANDOM, 1, 0, 0, 0);
+    test_top_k_case(cs, CLSORT_U64, 2053, 1000, MD_EQUAL, 0, 1, 4, 0);
+    clsort_destroy(cs);
+}
+
 /* The host form, with and without values. */
 static void top_k_host(const test_env *e)
 {
@@ -278,6 +292,7 @@ static void top_k_arguments(const test_env *e)
 static const test_case top_k_cases[] = {
     {"key types x distributions x k", top_k_types_dists, ON_PORTABLE, ANY_SIZE},
     {"sizes around the tiles, large, ties", top_k_sizes, ON_PORTABLE, ANY_SIZE},
+    {"small tiles (CLSORT_TILE 4 x 2)", top_k_small_tiles, ON_PORTABLE, NOT_TINY},
     {"host form", top_k_host, ON_PORTABLE, ANY_SIZE},
     {"events", top_k_events, ON_PORTABLE, NOT_TINY},
     {"prepare", top_k_prepare, ON_PORTABLE, NOT_TINY},
