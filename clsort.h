@@ -6,7 +6,7 @@
  *   The manual: VERSIONS, QUICK START, OPTIONS, ENVIRONMENT, API AT A GLANCE,
  *   CONCEPTS (with LAUNCHES, PROGRAM CACHE and USER OPERATORS), PORTABILITY, one paragraph per
  *   family (SCAN, SPLIT, GATHER, SORT, BITONIC, BINNING, REDUCE, NBODY, TREE,
- *   SELECT, SEARCH),
+ *   SELECT, SEARCH, MERGE, TOP_K),
  *   PREPARE, MPI, ADDING A PRIMITIVE. Then the public API, in the same order
  *   (the registry of the families, CLSORT_FAMILIES, before prepare).
  *   Then the implementation:
@@ -15,7 +15,8 @@
  *     >>loop budget >>launch >>buffers >>scratch >>lookback >>checks
  *     >>staging >>tuning     what the families share (the engine)
  *     >>scan >>split >>gather >>copy >>sort >>bitonic >>binning >>reduce
- *     >>nbody >>tree >>nbody step >>select >>search the families, in that order
+ *     >>nbody >>tree >>nbody step >>select >>search >>merge >>top_k
+ *                            the families, in that order
  *     >>prepare >>mpi        across families
  *     >>cache >>cubin        optional: the disk program cache, NVIDIA's cubins
  *     >>generated            the embedded kernels/ sources
@@ -73,7 +74,7 @@
  *   CLSORT_PATH     "portable" or "lookback": overrides the per-device choice of
  *                   the scan/pack/sort algorithm when the desc leaves it on AUTO.
  *   CLSORT_TILE     "wg:items" (tuning.tile_wg, tile_items): the tile of the
- *                   scan, split, radix sort and bitonic kernels, work-items x
+ *                   scan, split, radix sort, bitonic, merge and top_k kernels, work-items x
  *                   items per work-item (powers of two, 2 <= wg <= 1024),
  *                   shrunk to the device's limits. For sweeps and tests.
  *   CLSORT_ONESWEEP "0" or "1" (tuning.onesweep = OFF or ON): the radix
@@ -193,6 +194,10 @@
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_partition(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *   merge     clsort_merge(ctx, a, n, b, m, out, &merge_desc, &enq)
+ *             clsort_merge_host(ctx, type, a, values_a, n, b, values_b, m, out, values_out, &merge_desc)
+ *   top_k     clsort_top_k(ctx, keys_in, keys_out, n, &top_k_desc, &enq)
+ *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
@@ -441,7 +446,8 @@
  *   also reads the count; the by-key calls' *count; reduce's *result) and
  *   are those of the count. The count buffer is an input: no output of the
  *   call may share its memory. select_if's desc.count feeds a next call as
- *   pack's does. A tree keeps its count: the build copies min(the uint32,
+ *   pack's does. (clsort_merge and clsort_top_k take none: their sizes are
+ *   the host's.) A tree keeps its count: the build copies min(the uint32,
  *   n) to the tree's own view.count (a uint32 at byte 0, for every build: n
  *   without a device count) before anything else, and clsort_tree_accel
  *   and clsort_tree_radius walk the tree of that many points (they take no
@@ -1141,6 +1147,52 @@
  *           every access coalesced. Where n > 64 m the call takes the
  *           binary search instead (reading all n keys would cost more); out
  *           of order needles give answers in [0, n] without meaning.
+ * MERGE     clsort_merge / clsort_merge_host: a stable merge of two sorted
+ *           arrays a (n keys) and b (m keys) into one of n + m (thrust::merge,
+ *           cub::DeviceMerge), keys alone or with 4- or 8-byte values, any
+ *           key type in clsort_sort's order (signed and float keys
+ *           numerically, -0 before +0, NaNs after +inf: the key image of
+ *           kernels/keys.cl), ascending or descending (desc.descending: both
+ *           inputs sorted largest first). On equal keys a's come first, each
+ *           array's in its own order. n + m < 2^32. Merge path (Green, McColl
+ *           & Bader 2012): merge_partition finds the split of every tile's
+ *           first output diagonal by a binary search over a and b (tiles + 1
+ *           uint32 in context scratch), merge_tiles loads its tile's ranges
+ *           of a and b (256 x 8 = 2048 outputs on GPUs) into local memory,
+ *           each work-item finds its 8 outputs' split there by a second
+ *           binary search and merges them serially, and the tile goes out
+ *           through local memory, coalesced (values read by each output's
+ *           source position). So every key and value is read once and
+ *           written once: the byte floor is 8 B per u32 key, 16 B per u32
+ *           pair, that of a copy (bench merge). Unsorted inputs give an
+ *           unspecified order, nothing out of bounds. No device count: n and
+ *           m are the host's (enq->count is refused).
+ * TOP_K     clsort_top_k / clsort_top_k_host: the k smallest (desc.descending:
+ *           largest) of n keys, with 4- or 8-byte values, any key type in
+ *           clsort_sort's order; k = desc.k, 0 .. n; n < 2^32. The k are the
+ *           keys before the k-th in that order and, of the keys equal to the
+ *           k-th, those at the lowest input positions: exactly the first k of
+ *           a stable sort (ties at the threshold: the earliest indices).
+ *           Unsorted (default) they come in input order; desc.sorted sorts
+ *           them (clsort_sort of k keys in place, after them on the queue).
+ *           Radix select on the key image, all on the device (no read-back):
+ *           per 8-bit digit from the top, top_k_hist counts in 256 bins (a
+ *           grid of compute units x 8 work-groups, local atomics, then one
+ *           global add per bin and work-group) the digit of the keys whose
+ *           higher digits equal the prefix found so far, and top_k_pick (one
+ *           work-item) takes the bin of the remaining k-th, appends its digit
+ *           and clears the bins; after the last digit the prefix is the k-th
+ *           key's image T and the bins say how many keys equal to T belong to
+ *           the k. Then a stable compaction by tiles of 4096 keys:
+ *           top_k_count (below T, equal to T, per tile), top_k_offsets (one
+ *           work-group: each tile's output offset and share of the equal
+ *           keys), top_k_write (the chosen keys and values in input order; a
+ *           tile with none reads nothing). Keys read: once per digit (4 for
+ *           32-bit keys) and once to count, plus the tiles that hold chosen
+ *           keys: 5 to 6 reads, against a full sort's 8-9 passes (bench
+ *           top_k against a CUB radix sort of the n keys). k may be anything
+ *           up to n; the k written cost little unless k is a large part of
+ *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, so that their first call runs at once;
@@ -2264,6 +2316,62 @@ CLSORT_API clsort_result clsort_lower_bound_host(clsort_context *ctx, clsort_typ
 CLSORT_API clsort_result clsort_upper_bound_host(clsort_context *ctx, clsort_type type, const void *haystack, size_t n,
                                                  const void *needles, size_t m, void *indices,
                                                  const clsort_search_desc *desc);
+/* ---- merge: two sorted arrays into one -------------------------------------- */
+
+typedef struct clsort_merge_desc {
+    clsort_type type;      /* key type: any clsort_type (U32 default; f64 needs cl_khr_fp64), ordered
+                              as clsort_sort orders it (-0 before +0, NaNs after +inf) */
+    int descending;        /* 1: a and b are sorted largest first, and so is the result */
+    cl_mem values_a;       /* optional values moved with the keys: all three or none */
+    cl_mem values_b;
+    cl_mem values_out;
+    size_t value_size;     /* 4 or 8 (0 = 4) */
+} clsort_merge_desc;
+
+/* Stable merge (thrust::merge, cub::DeviceMerge): a (n keys) and b (m keys),
+ * each sorted in desc's order, into out (n + m keys), sorted; on equal keys
+ * a's come first, each array's in its order. n + m < 2^32. Inputs that are
+ * not sorted give an unspecified order (nothing outside the buffers is
+ * touched). out shares memory with no input; a and b may be one buffer.
+ * No device count (enq->count is refused): n + m is the host's. */
+CLSORT_API clsort_result clsort_merge(clsort_context *ctx, cl_mem a, size_t n, cl_mem b, size_t m, cl_mem out,
+                                      const clsort_merge_desc *desc, const clsort_enqueue *enq);
+/* Host arrays of keys of type (desc NULL = ascending; desc.type 0 or type,
+ * its cl_mem fields ignored): values_a, values_b and values_out all or
+ * none, desc->value_size bytes each. */
+CLSORT_API clsort_result clsort_merge_host(clsort_context *ctx, clsort_type type, const void *a,
+                                           const void *values_a, size_t n, const void *b, const void *values_b,
+                                           size_t m, void *out, void *values_out, const clsort_merge_desc *desc);
+
+/* ---- top_k: the k smallest or largest keys ------------------------------------ */
+
+typedef struct clsort_top_k_desc {
+    clsort_type type;      /* key type: any clsort_type (U32 default; f64 needs cl_khr_fp64), ordered
+                              as clsort_sort orders it (-0 before +0, NaNs after +inf) */
+    size_t k;              /* how many: 0 .. n */
+    int descending;        /* 1: the k largest; 0: the k smallest */
+    int sorted;            /* 1: the k keys sorted (ascending, or descending with descending); 0: in
+                              input order */
+    cl_mem values_in;      /* optional values moved with the keys (both or neither) */
+    cl_mem values_out;
+    size_t value_size;     /* 4 or 8 (0 = 4) */
+} clsort_top_k_desc;
+
+/* The k smallest (largest) of n keys (cub::DeviceTopK, torch.topk) into
+ * the first k keys of keys_out (values_out): the keys before the k-th in
+ * clsort_sort's order, and of the keys equal to the k-th those of the
+ * lowest input positions, so the result is the first k of a stable sort.
+ * Unsorted: in input order; sorted: as the sort puts them. n < 2^32.
+ * keys_out shares memory with no input. No device count (enq->count is
+ * refused). desc.sorted sorts the k with clsort_sort (context scratch). */
+CLSORT_API clsort_result clsort_top_k(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                      const clsort_top_k_desc *desc, const clsort_enqueue *enq);
+/* Host arrays: n keys of type in, desc->k out (desc.type 0 or type, its
+ * cl_mem fields ignored); values and values_out both or neither,
+ * desc->value_size bytes each. */
+CLSORT_API clsort_result clsort_top_k_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                           const void *values, size_t n, void *keys_out, void *values_out,
+                                           const clsort_top_k_desc *desc);
 
 /* ---- the families: one registry ------------------------------------------- */
 
@@ -2289,7 +2397,9 @@ CLSORT_API clsort_result clsort_upper_bound_host(clsort_context *ctx, clsort_typ
     X(NBODY, nbody, NBODY)                \
     X(TREE, tree, TREE)                   \
     X(SELECT, select, SELECT)             \
-    X(SEARCH, search, SEARCH)
+    X(SEARCH, search, SEARCH)             \
+    X(MERGE, merge, MERGE)                \
+    X(TOP_K, top_k, TOP_K)
 
 #define CLSORT__FAMILY_ENUM(id, name, prepare) CLSORT_FAMILY_##id,
 typedef enum clsort_family {
@@ -2323,8 +2433,11 @@ typedef enum clsort_prepare_op {
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
     CLSORT_PREPARE_SELECT,    /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
                                  the values' presence matter, the bounds may be NULL) */
-    CLSORT_PREPARE_SEARCH     /* clsort_lower_bound / _upper_bound and their _host forms (desc: search,
+    CLSORT_PREPARE_SEARCH,    /* clsort_lower_bound / _upper_bound and their _host forms (desc: search,
                                  NULL = u32 keys; call.n: the needles) */
+    CLSORT_PREPARE_MERGE,     /* clsort_merge, clsort_merge_host (desc: merge, NULL = u32 keys) */
+    CLSORT_PREPARE_TOP_K      /* clsort_top_k, clsort_top_k_host (desc: top_k, NULL = u32 keys; n the
+                                 keys in, desc.k the keys out where desc.sorted) */
 } clsort_prepare_op;
 /* Deprecated: the binning family's older operation name (it goes in a later release). */
 #define CLSORT_PREPARE_BIN CLSORT_PREPARE_BINNING
@@ -2368,6 +2481,8 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
     const clsort_search_desc *search;
     int gather_many; /* CLSORT_PREPARE_GATHER: 1 = clsort_gather_many's program (0: clsort_gather's) */
+    const clsort_merge_desc *merge;
+    const clsort_top_k_desc *top_k;
 } clsort_prepare_call;
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
@@ -12505,6 +12620,560 @@ static clsort_result clsort__search_prepare_call(clsort_context *ctx, const clso
     return clsort__search_program(ctx, &pl, &p);
 }
 
+/* >>merge --------------------------------------------------------------------
+ * kernels/merge.cl (with common.cl and keys.cl): merge_partition finds the
+ * merge path split of every tile boundary (binary search in global memory,
+ * tiles + 1 of them in context scratch), then merge_tiles merges each tile of
+ * WG x ITEMS outputs in local memory. Keys compare as their images (the
+ * sort's order; descending flips them), a's first on ties. Two launches,
+ * every argument checked first; the keys are read once and written once. */
+
+static const char *const clsort__merge_slot_splits = "merge: splits";
+
+/* A checked clsort_merge_desc and the shape of its program. */
+typedef struct clsort__merge_plan {
+    clsort_merge_desc d;
+    size_t key_size, wg, items;
+} clsort__merge_plan;
+
+/* The merge's tile: 256 x 8 (both ranges of a tile, and with values each
+ * output's source, in local memory), narrower where the device's local
+ * memory or work-group size is smaller. */
+static void clsort__merge_shape(const clsort_context *ctx, clsort__merge_plan *pl)
+{
+    size_t per = pl->key_size + (pl->d.value_size ? 4 : 0);
+    pl->wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256;
+    pl->items = 8;
+    if (ctx->tuning.tile_wg) { /* CLSORT_TILE: for tests of many small tiles */
+        pl->wg = ctx->tuning.tile_wg;
+        pl->items = ctx->tuning.tile_items;
+    }
+    while (pl->items > 1 && (cl_ulong)((pl->wg * pl->items + (pl->wg * pl->items >> 5) + 1) * per) + 256 >
+                                ctx->dev.local_mem)
+        pl->items >>= 1;
+}
+
+static clsort_result clsort__plan_merge(clsort_context *ctx, const char *fn, const clsort_merge_desc *desc,
+                                        clsort__merge_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (desc) pl->d = *desc;
+    CLSORT__TRY(clsort__check_any_type(ctx, pl->d.type, fn));
+    if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
+                            ctx->dev.name);
+    if ((pl->d.values_a != NULL) != (pl->d.values_out != NULL) || (pl->d.values_b != NULL) != (pl->d.values_out != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: give desc.values_a, values_b and values_out all three, or none", fn);
+    if (!pl->d.values_out) pl->d.value_size = 0;
+    else if (pl->d.value_size == 0) pl->d.value_size = 4;
+    if (pl->d.value_size) CLSORT__TRY(clsort__check_value_size(ctx, fn, pl->d.value_size, 0));
+    pl->key_size = clsort__types[pl->d.type].size;
+    clsort__merge_shape(ctx, pl);
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__merge_program(clsort_context *ctx, const clsort__merge_plan *pl, clsort__program **out)
+{
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    clsort__request rq;
+    clsort__request_init(&rq, "merge", pl->wg, pl->items);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "keys.cl");
+    clsort__request_source(&rq, "merge.cl");
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)pl->wg,
+                           (unsigned)pl->items, ti->bits_name, (unsigned)ti->size);
+    if (pl->d.value_size)
+        clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", clsort__bits_type(pl->d.value_size));
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The buffers of a merge of n + m keys: sizes, alignment, and no output
+ * sharing memory with anything else (a and b may share). */
+static clsort_result clsort__merge_buffers(clsort_context *ctx, const char *fn, const clsort__merge_plan *pl, cl_mem a,
+                                           size_t n, cl_mem b, size_t m, cl_mem out)
+{
+    const size_t ks = pl->key_size, vs = pl->d.value_size;
+    cl_mem outs[2], ins[4];
+    static const char *const out_names[2] = {"out", "desc.values_out"};
+    static const char *const in_names[4] = {"a", "b", "desc.values_a", "desc.values_b"};
+    if ((cl_ulong)n + (cl_ulong)m > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n + m = %lu + %lu, at most 2^32-1", fn,
+                            (unsigned long)n, (unsigned long)m);
+    if (n > 0) {
+        CLSORT__TRY(clsort__check_buffer(ctx, a, clsort__bytes(n, ks, 0), fn, "a"));
+        CLSORT__TRY(clsort__check_align(ctx, a, ks, fn, "a"));
+        if (vs) CLSORT__TRY(clsort__check_buffer(ctx, pl->d.values_a, clsort__bytes(n, vs, 0), fn, "desc.values_a"));
+        if (vs) CLSORT__TRY(clsort__check_align(ctx, pl->d.values_a, vs, fn, "desc.values_a"));
+    }
+    if (m > 0) {
+        CLSORT__TRY(clsort__check_buffer(ctx, b, clsort__bytes(m, ks, 0), fn, "b"));
+        CLSORT__TRY(clsort__check_align(ctx, b, ks, fn, "b"));
+        if (vs) CLSORT__TRY(clsort__check_buffer(ctx, pl->d.values_b, clsort__bytes(m, vs, 0), fn, "desc.values_b"));
+        if (vs) CLSORT__TRY(clsort__check_align(ctx, pl->d.values_b, vs, fn, "desc.values_b"));
+    }
+    if (n + m == 0) return CLSORT_SUCCESS;
+    CLSORT__TRY(clsort__check_buffer(ctx, out, clsort__bytes(n + m, ks, 0), fn, "out"));
+    CLSORT__TRY(clsort__check_align(ctx, out, ks, fn, "out"));
+    if (vs) {
+        CLSORT__TRY(clsort__check_buffer(ctx, pl->d.values_out, clsort__bytes(n + m, vs, 0), fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_align(ctx, pl->d.values_out, vs, fn, "desc.values_out"));
+    }
+    outs[0] = out;
+    outs[1] = vs ? pl->d.values_out : NULL;
+    ins[0] = n ? a : NULL;
+    ins[1] = m ? b : NULL;
+    ins[2] = vs && n ? pl->d.values_a : NULL;
+    ins[3] = vs && m ? pl->d.values_b : NULL;
+    return clsort__check_aliasing(ctx, fn, outs, out_names, 2, ins, in_names, 4, 0u);
+}
+
+/* The merge's two launches: merge_partition splits each tile's first
+ * output diagonal (splits: tiles + 1 words), merge_tiles merges each tile.
+ * Both open with a, n, b, m, splits (an empty input as a NULL buffer). */
+static clsort_result clsort__merge_run(clsort__chain *c, const clsort__merge_plan *pl, clsort__program *p, cl_mem a,
+                                       size_t n, cl_mem b, size_t m, cl_mem out, cl_mem splits)
+{
+    cl_uint n32 = (cl_uint)n, m32 = (cl_uint)m, kind = clsort__types[pl->d.type].image;
+    cl_uint tiles = (cl_uint)((n + m + pl->wg * pl->items - 1) / (pl->wg * pl->items));
+    unsigned char flip[8];
+    clsort__kargs ka;
+    int step;
+    memset(flip, pl->d.descending ? 0xff : 0, sizeof flip);
+    for (step = 0; step < 2; ++step) {
+        clsort__kargs_init(&ka);
+        if (n) CLSORT__KARG(&ka, a);
+        else CLSORT__KARG_NULL(&ka);
+        CLSORT__KARG(&ka, n32);
+        if (m) CLSORT__KARG(&ka, b);
+        else CLSORT__KARG_NULL(&ka);
+        CLSORT__KARG(&ka, m32);
+        CLSORT__KARG(&ka, splits);
+        if (step == 0) CLSORT__KARG(&ka, tiles);
+        else CLSORT__KARG(&ka, out);
+        CLSORT__KARG(&ka, kind);
+        clsort__karg(&ka, pl->key_size, flip);
+        if (step == 0) {
+            CLSORT__TRY(clsort__run(c, p, "merge_partition", &ka, ((size_t)tiles + 1 + pl->wg - 1) / pl->wg, pl->wg));
+            continue;
+        }
+        if (pl->d.value_size) {
+            if (n) CLSORT__KARG(&ka, pl->d.values_a);
+            else CLSORT__KARG_NULL(&ka);
+            if (m) CLSORT__KARG(&ka, pl->d.values_b);
+            else CLSORT__KARG_NULL(&ka);
+            CLSORT__KARG(&ka, pl->d.values_out);
+        }
+    }
+    return clsort__run(c, p, "merge_tiles", &ka, tiles, pl->wg);
+}
+
+CLSORT_API clsort_result clsort_merge(clsort_context *ctx, cl_mem a, size_t n, cl_mem b, size_t m, cl_mem out,
+                                      const clsort_merge_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_merge";
+    clsort__merge_plan pl;
+    clsort__program *p = NULL;
+    clsort__chain c;
+    cl_mem splits = NULL;
+    size_t tiles;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_merge(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__merge_buffers(ctx, fn, &pl, a, n, b, m, out));
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
+    if (enq && enq->count)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: enq->count: the merge takes no device count (n + m is the host's)", fn);
+    tiles = (n + m + pl.wg * pl.items - 1) / (pl.wg * pl.items);
+    if (n + m > 0) {
+        CLSORT__TRY(clsort__merge_program(ctx, &pl, &p));
+        CLSORT__TRY(clsort__scratch(ctx, clsort__merge_slot_splits, clsort__bytes(tiles + 1, 4, 0), &splits));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (n + m == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
+    return clsort__chain_end(&c, enq, clsort__merge_run(&c, &pl, p, a, n, b, m, out, splits));
+}
+
+CLSORT_API clsort_result clsort_merge_host(clsort_context *ctx, clsort_type type, const void *a,
+                                           const void *values_a, size_t n, const void *b, const void *values_b,
+                                           size_t m, void *out, void *values_out, const clsort_merge_desc *desc)
+{
+    static const char *fn = "clsort_merge_host";
+    clsort__merge_plan pl;
+    clsort_merge_desc d;
+    cl_mem da = NULL, db = NULL, dout = NULL, dva = NULL, dvb = NULL, dvo = NULL;
+    size_t ks, vs;
+    int values;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    values = values_out != NULL;
+    if ((values_a != NULL) != values || (values_b != NULL) != values)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: give values_a, values_b and values_out all three, or none", fn);
+    d.values_a = d.values_b = d.values_out = values ? CLSORT_PREPARE_PRESENT : NULL;
+    CLSORT__TRY(clsort__plan_merge(ctx, fn, &d, &pl));
+    ks = pl.key_size;
+    vs = pl.d.value_size;
+    if ((cl_ulong)n + (cl_ulong)m > 0xffffffffu)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n + m = %lu + %lu, at most 2^32-1", fn,
+                            (unsigned long)n, (unsigned long)m);
+    if ((n > 0 && !a) || (m > 0 && !b) || (n + m > 0 && !out))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a, b or out is NULL", fn);
+    if (clsort__bytes(n + m, ks > vs ? ks : vs, 0) == (size_t)-1)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: n + m = %lu overflows the byte count", fn,
+                            (unsigned long)(n + m));
+    if (n + m == 0) return CLSORT_SUCCESS;
+    r = clsort__upload(ctx, fn, "a", n ? a : NULL, n * ks, &da);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "b", m ? b : NULL, m * ks, &db);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "out", NULL, (n + m) * ks, &dout);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__upload(ctx, fn, "values_a", n ? values_a : NULL, n * vs, &dva);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__upload(ctx, fn, "values_b", m ? values_b : NULL, m * vs, &dvb);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__upload(ctx, fn, "values_out", NULL, (n + m) * vs, &dvo);
+    d = pl.d;
+    d.values_a = dva;
+    d.values_b = dvb;
+    d.values_out = dvo;
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_merge(ctx, da, n, db, m, dout, &d, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "out", dout, (n + m) * ks, out);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__download(ctx, fn, "values_out", dvo, (n + m) * vs, values_out);
+    clsort__release(ctx, &da);
+    clsort__release(ctx, &db);
+    clsort__release(ctx, &dout);
+    clsort__release(ctx, &dva);
+    clsort__release(ctx, &dvb);
+    clsort__release(ctx, &dvo);
+    return r;
+}
+
+/* The program clsort_merge takes for desc (clsort_prepare): one per key
+ * type and value size; n does not matter. */
+static clsort_result clsort__merge_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__merge_plan pl;
+    clsort__program *p;
+    (void)n;
+    CLSORT__TRY(clsort__plan_merge(ctx, "clsort_prepare(merge)", call->merge, &pl));
+    return clsort__merge_program(ctx, &pl, &p);
+}
+
+/* >>top_k --------------------------------------------------------------------
+ * kernels/top_k.cl (with common.cl and keys.cl): radix select of the
+ * threshold, 8 bits a pass from the top (top_k_hist over every key into 256
+ * global bins, top_k_pick: one work-item moves the prefix on), then a
+ * stable compaction by tiles (top_k_count, top_k_offsets, top_k_write),
+ * all on the device: no read-back. Passes: the key's bytes (4 for 32-bit
+ * keys), each one read of the keys; the count one more, the write a read of
+ * the tiles that hold chosen keys. desc.sorted then sorts the k in place
+ * with clsort_sort on the same queue. Scratch: the words of top_k.cl's w
+ * (state, bins, two per tile). */
+
+static const char *const clsort__top_k_slot_words = "top_k: words";
+
+/* A checked clsort_top_k_desc and the shape of its program. */
+typedef struct clsort__top_k_plan {
+    clsort_top_k_desc d;
+    size_t key_size, wg, items;
+} clsort__top_k_plan;
+
+/* 256 x 16 tiles (at most 32768 keys: top_k.cl packs two counts of a tile
+ * in a word; CLSORT_TILE's tile for tests of many small tiles); the bins
+ * and scans need little local memory. */
+static void clsort__top_k_shape(const clsort_context *ctx, clsort__top_k_plan *pl)
+{
+    pl->wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256;
+    pl->items = 16;
+    if (ctx->tuning.tile_wg) {
+        pl->wg = ctx->tuning.tile_wg;
+        pl->items = ctx->tuning.tile_items;
+    }
+    while (pl->items > 1 && pl->wg * pl->items > 32768) pl->items >>= 1;
+}
+
+static clsort_result clsort__plan_top_k(clsort_context *ctx, const char *fn, const clsort_top_k_desc *desc,
+                                        clsort__top_k_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (k)", fn);
+    pl->d = *desc;
+    CLSORT__TRY(clsort__check_any_type(ctx, pl->d.type, fn));
+    if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
+                            ctx->dev.name);
+    CLSORT__TRY(clsort__check_values(ctx, fn, pl->d.values_in, pl->d.values_out, &pl->d.value_size, 0));
+    pl->key_size = clsort__types[pl->d.type].size;
+    clsort__top_k_shape(ctx, pl);
+    return CLSORT_SUCCESS;
+}
+
+static clsort_result clsort__top_k_program(clsort_context *ctx, const clsort__top_k_plan *pl, clsort__program **out)
+{
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    clsort__request rq;
+    clsort__request_init(&rq, "top_k", pl->wg, pl->items);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "keys.cl");
+    clsort__request_source(&rq, "top_k.cl");
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)pl->wg,
+                           (unsigned)pl->items, ti->bits_name, (unsigned)ti->size);
+    if (pl->d.value_size)
+        clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", clsort__bits_type(pl->d.value_size));
+    return clsort__program_get(ctx, &rq, out);
+}
+
+/* The sort of the k chosen keys in place (desc.sorted). */
+static void clsort__top_k_sort_desc(const clsort__top_k_plan *pl, clsort_sort_desc *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->type = pl->d.type;
+    sd->descending = pl->d.descending;
+    sd->values_in = sd->values_out = pl->d.values_out;
+    sd->value_size = pl->d.value_size;
+}
+
+/* One top_k call's launch arguments (the argument lists point into it). */
+typedef struct clsort__top_k_run {
+    cl_mem keys_in, keys_out, words;
+    cl_uint n32, k32, tiles, kind;
+    unsigned char flip[8];
+    size_t groups;
+} clsort__top_k_run;
+
+/* top_k's buffers: n keys (and values) in, k out, aligned, apart. */
+static clsort_result clsort__top_k_check_buffers(clsort_context *ctx, const char *fn, const clsort__top_k_plan *pl,
+                                                 cl_mem keys_in, cl_mem keys_out, size_t n, size_t k)
+{
+    static const char *const out_names[2] = {"keys_out", "desc.values_out"};
+    static const char *const in_names[2] = {"keys_in", "desc.values_in"};
+    size_t vs = pl->d.value_size;
+    cl_mem outs[2], ins[2];
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_in, clsort__bytes(n, pl->key_size, 0), fn, "keys_in"));
+    CLSORT__TRY(clsort__check_align(ctx, keys_in, pl->key_size, fn, "keys_in"));
+    CLSORT__TRY(clsort__check_buffer(ctx, keys_out, clsort__bytes(k, pl->key_size, 0), fn, "keys_out"));
+    CLSORT__TRY(clsort__check_align(ctx, keys_out, pl->key_size, fn, "keys_out"));
+    if (vs) {
+        CLSORT__TRY(clsort__check_buffer(ctx, pl->d.values_in, clsort__bytes(n, vs, 0), fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_align(ctx, pl->d.values_in, vs, fn, "desc.values_in"));
+        CLSORT__TRY(clsort__check_buffer(ctx, pl->d.values_out, clsort__bytes(k, vs, 0), fn, "desc.values_out"));
+        CLSORT__TRY(clsort__check_align(ctx, pl->d.values_out, vs, fn, "desc.values_out"));
+    }
+    outs[0] = keys_out;
+    outs[1] = pl->d.values_out;
+    ins[0] = keys_in;
+    ins[1] = pl->d.values_in;
+    return clsort__check_aliasing(ctx, fn, outs, out_names, 2, ins, in_names, 2, 0u);
+}
+
+/* The launch shape: tiles of the compaction, work-groups of the histograms
+ * (rows of wg x 4 keys, top_k.cl TK_ROW; 8 work-groups per compute unit, a
+ * GPU's full occupancy at 256 work-items, strided); refused where
+ * top_k_offsets' one work-group (three walks of items tiles and two scans a
+ * chunk of wg x items tiles) passes the loop budget. */
+static clsort_result clsort__top_k_launch_shape(clsort_context *ctx, const char *fn, const clsort__top_k_plan *pl,
+                                                size_t n, size_t k, clsort__top_k_run *t)
+{
+    size_t tile = pl->wg * pl->items, rows = (n + pl->wg * 4 - 1) / (pl->wg * 4);
+    size_t groups = (size_t)ctx->dev.compute_units * 8;
+    t->tiles = (cl_uint)((n + tile - 1) / tile);
+    if (groups > rows) groups = rows ? rows : 1;
+    t->groups = clsort__loop_groups(ctx, (cl_ulong)rows, groups, 9, 0);
+    if (k > 0 && !clsort__loop_fits(ctx, ((cl_ulong)t->tiles / tile + 1) *
+                                             (3 * pl->items + 4 * clsort__log2_ceil(pl->wg) + 4)))
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED,
+                            "%s: n = %lu takes more loop passes in one work-group than %s allows (PORTABILITY)", fn,
+                            (unsigned long)n, ctx->dev.name);
+    return CLSORT_SUCCESS;
+}
+
+/* The radix select: per 8-bit digit from the top, top_k_hist counts the
+ * keys that match the prefix so far, top_k_pick finds the digit bin that
+ * holds the k-th and extends the prefix (in words). */
+static clsort_result clsort__top_k_digits(clsort__chain *c, const clsort__top_k_plan *pl, clsort__program *p,
+                                          clsort__top_k_run *t)
+{
+    cl_uint shift, first;
+    clsort__kargs ka;
+    clsort_result r = clsort__fill(c, t->words, 272 * 4);
+    for (shift = (cl_uint)(pl->key_size * 8), first = 1; r == CLSORT_SUCCESS && shift > 0; first = 0) {
+        shift -= 8;
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, t->keys_in);
+        CLSORT__KARG(&ka, t->n32);
+        CLSORT__KARG(&ka, t->words);
+        CLSORT__KARG(&ka, shift);
+        CLSORT__KARG(&ka, t->kind);
+        clsort__karg(&ka, pl->key_size, t->flip);
+        r = clsort__run(c, p, "top_k_hist", &ka, t->groups, pl->wg);
+        if (r != CLSORT_SUCCESS) break;
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, t->words);
+        CLSORT__KARG(&ka, t->k32);
+        CLSORT__KARG(&ka, shift);
+        CLSORT__KARG(&ka, first);
+        r = clsort__run(c, p, "top_k_pick", &ka, 1, 1);
+    }
+    return r;
+}
+
+/* The stable compaction of the k: counts per tile (top_k_count), their
+ * offsets (top_k_offsets, one work-group), the writes (top_k_write). */
+static clsort_result clsort__top_k_compact(clsort__chain *c, const clsort__top_k_plan *pl, clsort__program *p,
+                                           clsort__top_k_run *t)
+{
+    clsort__kargs ka;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, t->keys_in);
+    CLSORT__KARG(&ka, t->n32);
+    CLSORT__KARG(&ka, t->words);
+    CLSORT__KARG(&ka, t->kind);
+    clsort__karg(&ka, pl->key_size, t->flip);
+    CLSORT__TRY(clsort__run(c, p, "top_k_count", &ka, t->tiles, pl->wg));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, t->words);
+    CLSORT__KARG(&ka, t->tiles);
+    CLSORT__KARG(&ka, t->k32);
+    CLSORT__TRY(clsort__run(c, p, "top_k_offsets", &ka, 1, pl->wg));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, t->keys_in);
+    CLSORT__KARG(&ka, t->n32);
+    CLSORT__KARG(&ka, t->words);
+    CLSORT__KARG(&ka, t->keys_out);
+    CLSORT__KARG(&ka, t->kind);
+    clsort__karg(&ka, pl->key_size, t->flip);
+    if (pl->d.value_size) {
+        CLSORT__KARG(&ka, pl->d.values_in);
+        CLSORT__KARG(&ka, pl->d.values_out);
+    }
+    return clsort__run(c, p, "top_k_write", &ka, t->tiles, pl->wg);
+}
+
+/* desc.sorted: the k sorted on the same in-order queue (the caller's wait
+ * list went on the first command; the caller's event comes from the sort's
+ * last). */
+static clsort_result clsort__top_k_sort(clsort__chain *c, const clsort__top_k_plan *pl, cl_mem keys_out, size_t k,
+                                        const clsort_enqueue *enq, clsort_result r)
+{
+    clsort_context *ctx = c->ctx;
+    clsort_enqueue sort_enq;
+    clsort_sort_desc sd;
+    memset(&sort_enq, 0, sizeof sort_enq);
+    sort_enq.queue = c->queue;
+    sort_enq.num_events_in_wait_list = c->num_wait;
+    sort_enq.event_wait_list = c->wait;
+    sort_enq.event = enq ? enq->event : NULL;
+    r = clsort__chain_end(c, NULL, r);
+    if (r != CLSORT_SUCCESS) return r;
+    clsort__top_k_sort_desc(pl, &sd);
+    return clsort__outer(ctx, "clsort_top_k", clsort_sort(ctx, keys_out, keys_out, k, &sd, &sort_enq));
+}
+
+CLSORT_API clsort_result clsort_top_k(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                      const clsort_top_k_desc *desc, const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_top_k";
+    clsort__top_k_plan pl;
+    clsort__top_k_run t;
+    clsort__program *p = NULL;
+    clsort__chain c;
+    size_t k;
+    clsort_result r = CLSORT_SUCCESS;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_top_k(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    k = pl.d.k;
+    if (k > n)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.k = %lu is more than n = %lu", fn,
+                            (unsigned long)k, (unsigned long)n);
+    if (k > 0) CLSORT__TRY(clsort__top_k_check_buffers(ctx, fn, &pl, keys_in, keys_out, n, k));
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
+    if (enq && enq->count)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: enq->count: top_k takes no device count (n and k are the host's)", fn);
+    memset(&t, 0, sizeof t);
+    CLSORT__TRY(clsort__top_k_launch_shape(ctx, fn, &pl, n, k, &t));
+    t.keys_in = keys_in, t.keys_out = keys_out;
+    t.n32 = (cl_uint)n, t.k32 = (cl_uint)k;
+    t.kind = clsort__types[pl.d.type].image;
+    memset(t.flip, pl.d.descending ? 0xff : 0, sizeof t.flip);
+    if (k > 0) {
+        CLSORT__TRY(clsort__top_k_program(ctx, &pl, &p));
+        CLSORT__TRY(clsort__scratch(ctx, clsort__top_k_slot_words,
+                                    clsort__bytes((size_t)t.tiles * 2 + 2, 4, 272 * 4), &t.words));
+    }
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
+    if (k > 0) r = clsort__top_k_digits(&c, &pl, p, &t);
+    if (k > 0 && r == CLSORT_SUCCESS) r = clsort__top_k_compact(&c, &pl, p, &t);
+    if (r != CLSORT_SUCCESS || !pl.d.sorted || k < 2) return clsort__chain_end(&c, enq, r);
+    return clsort__top_k_sort(&c, &pl, keys_out, k, enq, r);
+}
+
+CLSORT_API clsort_result clsort_top_k_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                           const void *values, size_t n, void *keys_out, void *values_out,
+                                           const clsort_top_k_desc *desc)
+{
+    static const char *fn = "clsort_top_k_host";
+    clsort__top_k_plan pl;
+    clsort_top_k_desc d;
+    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
+    size_t ks, vs, k;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (k)", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
+    d.type = type;
+    if ((values != NULL) != (values_out != NULL))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
+    d.values_in = d.values_out = values ? CLSORT_PREPARE_PRESENT : NULL;
+    CLSORT__TRY(clsort__plan_top_k(ctx, fn, &d, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    ks = pl.key_size;
+    vs = pl.d.value_size;
+    k = pl.d.k;
+    if (k > n)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.k = %lu is more than n = %lu", fn,
+                            (unsigned long)k, (unsigned long)n);
+    if (k > 0 && (!keys || !keys_out))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys or keys_out is NULL", fn);
+    if (k == 0) return CLSORT_SUCCESS;
+    r = clsort__upload(ctx, fn, "keys", keys, n * ks, &dk);
+    if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "keys_out", NULL, k * ks, &dko);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__upload(ctx, fn, "values", values, n * vs, &dv);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__upload(ctx, fn, "values_out", NULL, k * vs, &dvo);
+    d = pl.d;
+    d.values_in = dv;
+    d.values_out = dvo;
+    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_top_k(ctx, dk, dko, n, &d, NULL));
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, k * ks, keys_out);
+    if (r == CLSORT_SUCCESS && vs) r = clsort__download(ctx, fn, "values_out", dvo, k * vs, values_out);
+    clsort__release(ctx, &dk);
+    clsort__release(ctx, &dv);
+    clsort__release(ctx, &dko);
+    clsort__release(ctx, &dvo);
+    return r;
+}
+
+/* The programs clsort_top_k of n keys takes for desc (clsort_prepare): its
+ * own, and with desc.sorted the sort's for desc.k keys (clsort__sort_prepare). */
+static clsort_result clsort__top_k_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
+{
+    clsort__top_k_plan pl;
+    clsort__program *p;
+    clsort_sort_desc sd;
+    clsort_top_k_desc d;
+    (void)n;
+    memset(&d, 0, sizeof d);
+    if (call->top_k) d = *call->top_k;
+    CLSORT__TRY(clsort__plan_top_k(ctx, "clsort_prepare(top_k)", &d, &pl));
+    CLSORT__TRY(clsort__top_k_program(ctx, &pl, &p));
+    if (!pl.d.sorted || pl.d.k < 2) return CLSORT_SUCCESS;
+    clsort__top_k_sort_desc(&pl, &sd);
+    return clsort__sort_prepare(ctx, &sd, pl.d.k);
+}
+
 /* >>prepare ------------------------------------------------------------------
  * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
  * and clsort_prepare. Each family says which programs a call with a
@@ -16938,6 +17607,119 @@ static const unsigned char clsort__kernel_keys_cl[] = {
 114,101,116,117,114,110,32,107,59,10,
 125,10,
 };
+/* kernels/merge.cl */
+static const unsigned char clsort__kernel_merge_cl[] = {
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,77,69,82,71,69,95,76,79,67,65,76,32,40,80,65,68,40,84,73,76,69,41,32,43,32,49,41,10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,32,109,101,114,103,101,95,115,112,108,105,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,32,117,105,110,116,32,100,44,32,117,105,110,116,32,107,105,110,100,44,10,
+75,69,89,95,84,32,102,108,105,112,41,10,
+123,10,
+117,105,110,116,32,108,111,32,61,32,100,32,62,32,109,32,63,32,100,32,45,32,109,32,58,32,48,117,44,32,104,105,32,61,32,100,32,60,32,110,32,63,32,100,32,58,32,110,59,10,
+119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
+117,105,110,116,32,109,105,100,32,61,32,108,111,32,43,32,40,104,105,32,45,32,108,111,41,32,47,32,50,117,59,10,
+105,102,32,40,116,111,95,105,109,97,103,101,40,97,91,109,105,100,93,44,32,107,105,110,100,44,32,102,108,105,112,41,32,60,61,32,116,111,95,105,109,97,103,101,40,98,91,100,32,45,32,49,117,32,45,32,109,105,100,93,44,32,107,105,110,100,44,32,102,108,105,112,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,117,59,10,
+101,108,115,101,32,104,105,32,61,32,109,105,100,59,10,
+125,10,
+114,101,116,117,114,110,32,108,111,59,10,
+125,10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,109,101,114,103,101,95,112,97,114,116,105,116,105,111,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,117,105,110,116,32,116,105,108,101,115,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,41,10,
+123,10,
+117,105,110,116,32,116,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,116,32,62,32,116,105,108,101,115,41,32,114,101,116,117,114,110,59,10,
+117,108,111,110,103,32,100,32,61,32,40,117,108,111,110,103,41,116,32,42,32,84,73,76,69,59,10,
+117,108,111,110,103,32,116,111,116,97,108,32,61,32,40,117,108,111,110,103,41,110,32,43,32,109,59,10,
+115,112,108,105,116,115,91,116,93,32,61,32,109,101,114,103,101,95,115,112,108,105,116,40,97,44,32,110,44,32,98,44,32,109,44,32,40,117,105,110,116,41,40,100,32,60,32,116,111,116,97,108,32,63,32,100,32,58,32,116,111,116,97,108,41,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+125,10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,109,101,114,103,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,111,117,116,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,98,44,32,95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,111,117,116,10,
+35,101,110,100,105,102,10,
+41,10,
+123,10,
+95,95,108,111,99,97,108,32,75,69,89,95,84,32,115,91,77,69,82,71,69,95,76,79,67,65,76,93,59,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,102,114,111,109,91,77,69,82,71,69,95,76,79,67,65,76,93,59,10,
+35,101,110,100,105,102,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,116,111,116,97,108,32,61,32,110,32,43,32,109,44,32,100,48,32,61,32,103,32,42,32,40,117,105,110,116,41,84,73,76,69,59,10,
+99,111,110,115,116,32,117,105,110,116,32,99,110,116,32,61,32,116,111,116,97,108,32,45,32,100,48,32,60,32,40,117,105,110,116,41,84,73,76,69,32,63,32,116,111,116,97,108,32,45,32,100,48,32,58,32,40,117,105,110,116,41,84,73,76,69,59,10,
+99,111,110,115,116,32,117,105,110,116,32,105,48,32,61,32,115,112,108,105,116,115,91,103,93,44,32,105,49,32,61,32,115,112,108,105,116,115,91,103,32,43,32,49,117,93,44,32,106,48,32,61,32,100,48,32,45,32,105,48,59,10,
+10,
+117,105,110,116,32,108,111,32,61,32,99,110,116,32,62,32,109,32,45,32,106,48,32,63,32,99,110,116,32,45,32,40,109,32,45,32,106,48,41,32,58,32,48,117,44,32,104,105,32,61,32,99,110,116,32,60,32,110,32,45,32,105,48,32,63,32,99,110,116,32,58,32,110,32,45,32,105,48,59,10,
+117,105,110,116,32,110,97,32,61,32,105,49,32,62,32,105,48,32,63,32,105,49,32,45,32,105,48,32,58,32,48,117,59,10,
+110,97,32,61,32,110,97,32,60,32,108,111,32,63,32,108,111,32,58,32,110,97,32,62,32,104,105,32,63,32,104,105,32,58,32,110,97,59,10,
+99,111,110,115,116,32,117,105,110,116,32,110,98,32,61,32,99,110,116,32,45,32,110,97,59,10,
+102,111,114,32,40,117,105,110,116,32,113,32,61,32,108,105,100,59,32,113,32,60,32,99,110,116,59,32,113,32,43,61,32,87,71,41,32,115,91,80,65,68,40,113,41,93,32,61,32,116,111,95,105,109,97,103,101,40,113,32,60,32,110,97,32,63,32,97,91,105,48,32,43,32,113,93,32,58,32,98,91,106,48,32,43,32,40,113,32,45,32,110,97,41,93,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+10,
+10,
+99,111,110,115,116,32,117,105,110,116,32,100,100,32,61,32,108,105,100,32,42,32,73,84,69,77,83,32,60,32,99,110,116,32,63,32,108,105,100,32,42,32,73,84,69,77,83,32,58,32,99,110,116,59,10,
+117,105,110,116,32,108,32,61,32,100,100,32,62,32,110,98,32,63,32,100,100,32,45,32,110,98,32,58,32,48,117,44,32,104,32,61,32,100,100,32,60,32,110,97,32,63,32,100,100,32,58,32,110,97,59,10,
+119,104,105,108,101,32,40,108,32,60,32,104,41,32,123,10,
+117,105,110,116,32,109,105,100,32,61,32,108,32,43,32,40,104,32,45,32,108,41,32,47,32,50,117,59,10,
+105,102,32,40,115,91,80,65,68,40,109,105,100,41,93,32,60,61,32,115,91,80,65,68,40,110,97,32,43,32,100,100,32,45,32,49,117,32,45,32,109,105,100,41,93,41,32,108,32,61,32,109,105,100,32,43,32,49,117,59,10,
+101,108,115,101,32,104,32,61,32,109,105,100,59,10,
+125,10,
+117,105,110,116,32,105,97,32,61,32,108,44,32,105,98,32,61,32,100,100,32,45,32,108,59,10,
+75,69,89,95,84,32,107,91,73,84,69,77,83,93,59,10,
+117,105,110,116,32,115,114,99,91,73,84,69,77,83,93,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
+105,110,116,32,116,97,107,101,95,97,32,61,32,105,97,32,60,32,110,97,32,38,38,32,40,105,98,32,62,61,32,110,98,32,124,124,32,115,91,80,65,68,40,105,97,41,93,32,60,61,32,115,91,80,65,68,40,110,97,32,43,32,105,98,41,93,41,59,10,
+117,105,110,116,32,113,32,61,32,116,97,107,101,95,97,32,63,32,105,97,32,58,32,110,97,32,43,32,105,98,59,10,
+107,91,106,93,32,61,32,113,32,60,32,99,110,116,32,63,32,115,91,80,65,68,40,113,41,93,32,58,32,40,75,69,89,95,84,41,48,59,10,
+115,114,99,91,106,93,32,61,32,113,59,10,
+105,97,32,43,61,32,116,97,107,101,95,97,32,63,32,49,117,32,58,32,48,117,59,10,
+105,98,32,43,61,32,116,97,107,101,95,97,32,63,32,48,117,32,58,32,49,117,59,10,
+125,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,10,
+105,102,32,40,100,100,32,43,32,106,32,60,32,99,110,116,41,32,123,10,
+115,91,80,65,68,40,100,100,32,43,32,106,41,93,32,61,32,107,91,106,93,59,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+102,114,111,109,91,80,65,68,40,100,100,32,43,32,106,41,93,32,61,32,115,114,99,91,106,93,59,10,
+35,101,110,100,105,102,10,
+125,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,117,105,110,116,32,113,32,61,32,108,105,100,59,32,113,32,60,32,99,110,116,59,32,113,32,43,61,32,87,71,41,32,123,10,
+111,117,116,91,100,48,32,43,32,113,93,32,61,32,102,114,111,109,95,105,109,97,103,101,40,115,91,80,65,68,40,113,41,93,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+117,105,110,116,32,102,32,61,32,102,114,111,109,91,80,65,68,40,113,41,93,59,10,
+118,111,117,116,91,100,48,32,43,32,113,93,32,61,32,102,32,60,32,110,97,32,63,32,118,97,91,105,48,32,43,32,102,93,32,58,32,118,98,91,106,48,32,43,32,40,102,32,45,32,110,97,41,93,59,10,
+35,101,110,100,105,102,10,
+125,10,
+125,10,
+};
 /* kernels/nbody.cl */
 static const unsigned char clsort__kernel_nbody_cl[] = {
 10,
@@ -20714,6 +21496,212 @@ static const unsigned char clsort__kernel_split_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 };
+/* kernels/top_k.cl */
+static const unsigned char clsort__kernel_top_k_cl[] = {
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,84,75,95,72,73,83,84,32,49,54,117,10,
+35,100,101,102,105,110,101,32,84,75,95,84,73,76,69,83,32,40,84,75,95,72,73,83,84,32,43,32,50,53,54,117,41,10,
+35,100,101,102,105,110,101,32,84,75,95,75,69,89,95,66,73,84,83,32,40,75,69,89,95,66,89,84,69,83,32,42,32,56,117,41,10,
+10,
+105,110,108,105,110,101,32,75,69,89,95,84,32,116,107,95,112,114,101,102,105,120,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,119,41,10,
+123,10,
+35,105,102,32,75,69,89,95,66,89,84,69,83,32,61,61,32,56,10,
+114,101,116,117,114,110,32,40,75,69,89,95,84,41,119,91,50,93,32,124,32,40,40,75,69,89,95,84,41,119,91,51,93,32,60,60,32,51,50,41,59,10,
+35,101,108,115,101,10,
+114,101,116,117,114,110,32,40,75,69,89,95,84,41,119,91,50,93,59,10,
+35,101,110,100,105,102,10,
+125,10,
+10,
+10,
+105,110,108,105,110,101,32,75,69,89,95,84,32,116,107,95,104,105,103,104,95,109,97,115,107,40,117,105,110,116,32,115,104,105,102,116,41,10,
+123,10,
+114,101,116,117,114,110,32,115,104,105,102,116,32,43,32,56,117,32,62,61,32,84,75,95,75,69,89,95,66,73,84,83,32,63,32,40,75,69,89,95,84,41,48,32,58,32,40,75,69,89,95,84,41,40,126,40,75,69,89,95,84,41,48,32,60,60,32,40,115,104,105,102,116,32,43,32,56,117,41,41,59,10,
+125,10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,84,75,95,82,79,87,32,52,117,10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,111,112,95,107,95,104,105,115,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,119,44,32,117,105,110,116,32,115,104,105,102,116,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,104,91,50,53,54,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,75,69,89,95,84,32,112,114,101,102,105,120,32,61,32,116,107,95,112,114,101,102,105,120,40,119,41,44,32,104,105,103,104,32,61,32,116,107,95,104,105,103,104,95,109,97,115,107,40,115,104,105,102,116,41,59,10,
+102,111,114,32,40,117,105,110,116,32,105,32,61,32,108,105,100,59,32,105,32,60,32,50,53,54,117,59,32,105,32,43,61,32,87,71,41,32,104,91,105,93,32,61,32,48,117,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,115,116,114,105,100,101,32,61,32,40,117,108,111,110,103,41,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,32,42,32,87,71,32,42,32,84,75,95,82,79,87,59,10,
+102,111,114,32,40,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,42,32,87,71,32,42,32,84,75,95,82,79,87,59,32,98,97,115,101,32,60,32,110,59,32,98,97,115,101,32,43,61,32,115,116,114,105,100,101,41,32,123,10,
+75,69,89,95,84,32,120,91,84,75,95,82,79,87,93,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,84,75,95,82,79,87,59,32,43,43,106,41,32,123,10,
+117,108,111,110,103,32,105,32,61,32,98,97,115,101,32,43,32,40,117,108,111,110,103,41,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
+120,91,106,93,32,61,32,105,32,60,32,110,32,63,32,107,101,121,115,91,105,93,32,58,32,40,75,69,89,95,84,41,48,59,10,
+125,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,84,75,95,82,79,87,59,32,43,43,106,41,32,123,10,
+75,69,89,95,84,32,121,32,61,32,116,111,95,105,109,97,103,101,40,120,91,106,93,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+105,102,32,40,98,97,115,101,32,43,32,40,117,108,111,110,103,41,106,32,42,32,87,71,32,43,32,108,105,100,32,60,32,110,32,38,38,32,40,40,121,32,94,32,112,114,101,102,105,120,41,32,38,32,104,105,103,104,41,32,61,61,32,40,75,69,89,95,84,41,48,41,10,
+97,116,111,109,105,99,95,105,110,99,40,38,104,91,40,117,105,110,116,41,40,121,32,62,62,32,115,104,105,102,116,41,32,38,32,50,53,53,117,93,41,59,10,
+125,10,
+125,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,117,105,110,116,32,105,32,61,32,108,105,100,59,32,105,32,60,32,50,53,54,117,59,32,105,32,43,61,32,87,71,41,10,
+105,102,32,40,104,91,105,93,41,32,97,116,111,109,105,99,95,97,100,100,40,38,119,91,84,75,95,72,73,83,84,32,43,32,105,93,44,32,104,91,105,93,41,59,10,
+125,10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,111,112,95,107,95,112,105,99,107,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,119,44,32,117,105,110,116,32,107,44,32,117,105,110,116,32,115,104,105,102,116,44,32,117,105,110,116,32,102,105,114,115,116,41,10,
+123,10,
+105,102,32,40,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,32,33,61,32,48,41,32,114,101,116,117,114,110,59,10,
+117,105,110,116,32,114,101,109,32,61,32,102,105,114,115,116,32,63,32,107,32,58,32,119,91,48,93,44,32,98,101,108,111,119,32,61,32,48,117,44,32,100,32,61,32,48,117,59,10,
+102,111,114,32,40,59,32,100,32,60,32,50,53,53,117,59,32,43,43,100,41,32,123,10,
+117,105,110,116,32,99,32,61,32,119,91,84,75,95,72,73,83,84,32,43,32,100,93,59,10,
+105,102,32,40,98,101,108,111,119,32,43,32,99,32,62,61,32,114,101,109,41,32,98,114,101,97,107,59,10,
+98,101,108,111,119,32,43,61,32,99,59,10,
+125,10,
+75,69,89,95,84,32,112,114,101,102,105,120,32,61,32,116,107,95,112,114,101,102,105,120,40,119,41,32,124,32,40,40,75,69,89,95,84,41,100,32,60,60,32,115,104,105,102,116,41,59,10,
+119,91,48,93,32,61,32,114,101,109,32,45,32,98,101,108,111,119,59,10,
+119,91,50,93,32,61,32,40,117,105,110,116,41,112,114,101,102,105,120,59,10,
+35,105,102,32,75,69,89,95,66,89,84,69,83,32,61,61,32,56,10,
+119,91,51,93,32,61,32,40,117,105,110,116,41,40,112,114,101,102,105,120,32,62,62,32,51,50,41,59,10,
+35,101,110,100,105,102,10,
+102,111,114,32,40,117,105,110,116,32,105,32,61,32,48,59,32,105,32,60,32,50,53,54,117,59,32,43,43,105,41,32,119,91,84,75,95,72,73,83,84,32,43,32,105,93,32,61,32,48,117,59,10,
+125,10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,111,112,95,107,95,99,111,117,110,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,119,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,87,71,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,75,69,89,95,84,32,116,32,61,32,116,107,95,112,114,101,102,105,120,40,119,41,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
+117,105,110,116,32,98,101,108,111,119,32,61,32,48,117,44,32,101,113,117,97,108,32,61,32,48,117,59,10,
+102,111,114,32,40,117,105,110,116,32,114,32,61,32,48,59,32,114,32,60,32,73,84,69,77,83,59,32,43,43,114,41,32,123,10,
+117,108,111,110,103,32,105,32,61,32,98,97,115,101,32,43,32,40,117,108,111,110,103,41,114,32,42,32,87,71,32,43,32,108,105,100,59,10,
+105,102,32,40,105,32,60,32,110,41,32,123,10,
+75,69,89,95,84,32,120,32,61,32,116,111,95,105,109,97,103,101,40,107,101,121,115,91,105,93,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+98,101,108,111,119,32,43,61,32,120,32,60,32,116,32,63,32,49,117,32,58,32,48,117,59,10,
+101,113,117,97,108,32,43,61,32,120,32,61,61,32,116,32,63,32,49,117,32,58,32,48,117,59,10,
+125,10,
+125,10,
+10,
+117,105,110,116,32,98,111,116,104,32,61,32,119,103,95,114,101,100,117,99,101,40,98,101,108,111,119,32,124,32,40,101,113,117,97,108,32,60,60,32,49,54,41,44,32,115,41,59,10,
+105,102,32,40,108,105,100,32,61,61,32,48,41,32,123,10,
+119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,103,93,32,61,32,98,111,116,104,32,38,32,48,120,102,102,102,102,117,59,10,
+119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,103,32,43,32,49,117,93,32,61,32,98,111,116,104,32,62,62,32,49,54,59,10,
+125,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,111,112,95,107,95,111,102,102,115,101,116,115,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,119,44,32,117,105,110,116,32,116,105,108,101,115,44,32,117,105,110,116,32,107,41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,110,101,101,100,32,61,32,119,91,48,93,59,10,
+117,105,110,116,32,111,117,116,95,99,97,114,114,121,32,61,32,48,117,44,32,101,113,95,99,97,114,114,121,32,61,32,48,117,59,10,
+102,111,114,32,40,117,105,110,116,32,99,32,61,32,48,59,32,99,32,60,32,116,105,108,101,115,59,32,99,32,43,61,32,84,73,76,69,41,32,123,10,
+99,111,110,115,116,32,117,105,110,116,32,102,105,114,115,116,32,61,32,99,32,43,32,108,105,100,32,42,32,73,84,69,77,83,59,10,
+117,105,110,116,32,101,113,95,115,117,109,32,61,32,48,117,44,32,99,104,111,115,101,110,32,61,32,48,117,44,32,116,111,116,97,108,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,10,
+105,102,32,40,102,105,114,115,116,32,43,32,106,32,60,32,116,105,108,101,115,41,32,101,113,95,115,117,109,32,43,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,40,102,105,114,115,116,32,43,32,106,41,32,43,32,49,117,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,101,113,95,98,101,102,111,114,101,32,61,32,101,113,95,99,97,114,114,121,32,43,32,119,103,95,101,120,99,108,117,115,105,118,101,95,115,99,97,110,40,101,113,95,115,117,109,44,32,115,44,32,38,116,111,116,97,108,41,59,10,
+101,113,95,99,97,114,114,121,32,43,61,32,116,111,116,97,108,59,10,
+117,105,110,116,32,101,32,61,32,101,113,95,98,101,102,111,114,101,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,10,
+105,102,32,40,102,105,114,115,116,32,43,32,106,32,60,32,116,105,108,101,115,41,32,123,10,
+117,105,110,116,32,101,113,117,97,108,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,40,102,105,114,115,116,32,43,32,106,41,32,43,32,49,117,93,59,10,
+99,104,111,115,101,110,32,43,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,40,102,105,114,115,116,32,43,32,106,41,93,32,43,32,40,101,32,62,61,32,110,101,101,100,32,63,32,48,117,32,58,32,109,105,110,40,101,113,117,97,108,44,32,110,101,101,100,32,45,32,101,41,41,59,10,
+101,32,43,61,32,101,113,117,97,108,59,10,
+125,10,
+117,105,110,116,32,111,102,102,32,61,32,111,117,116,95,99,97,114,114,121,32,43,32,119,103,95,101,120,99,108,117,115,105,118,101,95,115,99,97,110,40,99,104,111,115,101,110,44,32,115,44,32,38,116,111,116,97,108,41,59,10,
+111,117,116,95,99,97,114,114,121,32,43,61,32,116,111,116,97,108,59,10,
+101,32,61,32,101,113,95,98,101,102,111,114,101,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,10,
+105,102,32,40,102,105,114,115,116,32,43,32,106,32,60,32,116,105,108,101,115,41,32,123,10,
+117,105,110,116,32,116,32,61,32,102,105,114,115,116,32,43,32,106,44,32,98,101,108,111,119,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,116,93,44,32,101,113,117,97,108,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,116,32,43,32,49,117,93,59,10,
+117,105,110,116,32,115,104,97,114,101,32,61,32,101,32,62,61,32,110,101,101,100,32,63,32,48,117,32,58,32,109,105,110,40,101,113,117,97,108,44,32,110,101,101,100,32,45,32,101,41,59,10,
+119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,116,93,32,61,32,111,102,102,59,10,
+119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,116,32,43,32,49,117,93,32,61,32,115,104,97,114,101,59,10,
+111,102,102,32,43,61,32,98,101,108,111,119,32,43,32,115,104,97,114,101,59,10,
+101,32,43,61,32,101,113,117,97,108,59,10,
+125,10,
+125,10,
+105,102,32,40,108,105,100,32,61,61,32,48,41,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,116,105,108,101,115,93,32,61,32,107,59,10,
+125,10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,116,111,112,95,107,95,119,114,105,116,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,119,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
+117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,108,117,101,115,44,32,95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,97,108,117,101,115,95,111,117,116,10,
+35,101,110,100,105,102,10,
+41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,75,69,89,95,84,32,116,32,61,32,116,107,95,112,114,101,102,105,120,40,119,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,103,93,44,32,115,104,97,114,101,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,103,32,43,32,49,117,93,44,32,101,110,100,32,61,32,119,91,84,75,95,84,73,76,69,83,32,43,32,50,117,32,42,32,103,32,43,32,50,117,93,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
+99,111,110,115,116,32,117,105,110,116,32,114,111,119,115,32,61,32,101,110,100,32,62,32,111,102,102,32,63,32,73,84,69,77,83,32,58,32,48,117,59,10,
+117,105,110,116,32,98,101,108,111,119,95,99,97,114,114,121,32,61,32,48,117,44,32,101,113,95,99,97,114,114,121,32,61,32,48,117,59,10,
+102,111,114,32,40,117,105,110,116,32,114,32,61,32,48,59,32,114,32,60,32,114,111,119,115,59,32,43,43,114,41,32,123,10,
+117,108,111,110,103,32,105,32,61,32,98,97,115,101,32,43,32,40,117,108,111,110,103,41,114,32,42,32,87,71,32,43,32,108,105,100,59,10,
+75,69,89,95,84,32,114,97,119,32,61,32,40,75,69,89,95,84,41,48,44,32,120,32,61,32,40,75,69,89,95,84,41,48,59,10,
+117,105,110,116,32,98,101,108,111,119,32,61,32,48,117,44,32,101,113,117,97,108,32,61,32,48,117,44,32,116,111,116,97,108,59,10,
+105,102,32,40,105,32,60,32,110,41,32,123,10,
+114,97,119,32,61,32,107,101,121,115,91,105,93,59,10,
+120,32,61,32,116,111,95,105,109,97,103,101,40,114,97,119,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
+98,101,108,111,119,32,61,32,120,32,60,32,116,32,63,32,49,117,32,58,32,48,117,59,10,
+101,113,117,97,108,32,61,32,120,32,61,61,32,116,32,63,32,49,117,32,58,32,48,117,59,10,
+125,10,
+117,105,110,116,32,98,101,102,111,114,101,32,61,32,119,103,95,101,120,99,108,117,115,105,118,101,95,115,99,97,110,40,98,101,108,111,119,32,124,32,40,101,113,117,97,108,32,60,60,32,49,54,41,44,32,115,44,32,38,116,111,116,97,108,41,59,10,
+117,105,110,116,32,101,113,95,114,97,110,107,32,61,32,101,113,95,99,97,114,114,121,32,43,32,40,98,101,102,111,114,101,32,62,62,32,49,54,41,59,10,
+117,105,110,116,32,112,111,115,32,61,32,98,101,108,111,119,95,99,97,114,114,121,32,43,32,40,98,101,102,111,114,101,32,38,32,48,120,102,102,102,102,117,41,32,43,32,109,105,110,40,101,113,95,114,97,110,107,44,32,115,104,97,114,101,41,59,10,
+105,102,32,40,98,101,108,111,119,32,124,124,32,40,101,113,117,97,108,32,38,38,32,101,113,95,114,97,110,107,32,60,32,115,104,97,114,101,41,41,32,123,10,
+107,101,121,115,95,111,117,116,91,111,102,102,32,43,32,112,111,115,93,32,61,32,114,97,119,59,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+118,97,108,117,101,115,95,111,117,116,91,111,102,102,32,43,32,112,111,115,93,32,61,32,118,97,108,117,101,115,91,105,93,59,10,
+35,101,110,100,105,102,10,
+125,10,
+98,101,108,111,119,95,99,97,114,114,121,32,43,61,32,116,111,116,97,108,32,38,32,48,120,102,102,102,102,117,59,10,
+101,113,95,99,97,114,114,121,32,43,61,32,116,111,116,97,108,32,62,62,32,49,54,59,10,
+125,10,
+125,10,
+};
 /* kernels/tree.cl */
 static const unsigned char clsort__kernel_tree_cl[] = {
 10,
@@ -21970,12 +22958,14 @@ static const clsort__kernel_file clsort__kernel_files[] = {
     {"common.cl", clsort__kernel_common_cl, sizeof clsort__kernel_common_cl},
     {"gather.cl", clsort__kernel_gather_cl, sizeof clsort__kernel_gather_cl},
     {"keys.cl", clsort__kernel_keys_cl, sizeof clsort__kernel_keys_cl},
+    {"merge.cl", clsort__kernel_merge_cl, sizeof clsort__kernel_merge_cl},
     {"nbody.cl", clsort__kernel_nbody_cl, sizeof clsort__kernel_nbody_cl},
     {"radix.cl", clsort__kernel_radix_cl, sizeof clsort__kernel_radix_cl},
     {"reduce.cl", clsort__kernel_reduce_cl, sizeof clsort__kernel_reduce_cl},
     {"scan.cl", clsort__kernel_scan_cl, sizeof clsort__kernel_scan_cl},
     {"search.cl", clsort__kernel_search_cl, sizeof clsort__kernel_search_cl},
     {"split.cl", clsort__kernel_split_cl, sizeof clsort__kernel_split_cl},
+    {"top_k.cl", clsort__kernel_top_k_cl, sizeof clsort__kernel_top_k_cl},
     {"tree.cl", clsort__kernel_tree_cl, sizeof clsort__kernel_tree_cl},
 };
 /* END GENERATED KERNELS */

@@ -7,7 +7,7 @@
  * Suites, one per family of the registry, in the family order (default:
  * every suite but nbody), each named as its family: scan, split, gather,
  * sort, bitonic, binning, reduce, nbody (all-pairs N-body; its sizes are
- * log2 N, so it runs on its own), tree, select, search. A family without a suite and a row stops the driver at start
+ * log2 N, so it runs on its own), tree, select, search, merge, top_k. A family without a suite and a row stops the driver at start
  * (--list says which). Every suite but nbody has the "copy" row, the device's
  * practical bandwidth (clEnqueueCopyBuffer of the same bytes): the byte floor
  * that bench/table.py sets each row against. --filter keeps the rows whose
@@ -39,7 +39,9 @@
  * the 32-bit range (key i = i * 2^32 / K plus a random offset below that
  * step), K = n or 16 n (at n = 2^24: 2^28 keys), and n needles, the random
  * keys (lower_bound_*) or sorted ones spread alike (*_sorted_needles:
- * merge path). The peers time the same
+ * merge path); merge: two sorted halves of n / 2 keys (key i
+ * of a half in [i, i + 1) * 2^32 / (n / 2)), pairs with va's halves; top_k:
+ * the k smallest of the random keys (k = 100, 65536, at most n). The peers time the same
  * shapes (bench/peers/). N-body: a uniform ball of equal masses, dt and
  * softening 1e-4, BENCH_NBODY_STEPS (default 4) steps of the tutorial
  * integrator per timed call; "items_per_s" is interactions per second (N^2 per
@@ -86,9 +88,10 @@ static uint32_t rnd(unsigned long long *state)
 
 enum {
     S_SCAN = 1u << 0, S_SPLIT = 1u << 1, S_SORT = 1u << 2, S_GATHER = 1u << 3, S_BINNING = 1u << 4, S_BITONIC = 1u << 5,
-    S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9, S_SEARCH = 1u << 10,
+    S_REDUCE = 1u << 6, S_NBODY = 1u << 7, S_TREE = 1u << 8, S_SELECT = 1u << 9, S_SEARCH = 1u << 10, S_MERGE = 1u << 11,
+    S_TOP_K = 1u << 12,
     S_ARRAYS = S_SCAN | S_SPLIT | S_SORT | S_GATHER | S_BINNING | S_BITONIC | S_REDUCE | S_TREE |
-               S_SELECT | S_SEARCH /* sizes are element counts */
+               S_SELECT | S_SEARCH | S_MERGE | S_TOP_K /* sizes are element counts */
 };
 
 /* NO_FAMILY: a suite or row of no one family (all; copy, the byte floor). */
@@ -113,6 +116,8 @@ static const struct suite {
     {S_TREE, CLSORT_FAMILY_TREE, "radix tree build over float4 points (codes, sort, nodes, summaries)"},
     {S_SELECT, CLSORT_FAMILY_SELECT, "select_if: stable compaction by a comparison, keys and values"},
     {S_SEARCH, CLSORT_FAMILY_SEARCH, "lower_bound of n needles in n or 16 n sorted keys, arbitrary or sorted"},
+    {S_MERGE, CLSORT_FAMILY_MERGE, "merge of two sorted halves of n / 2 keys, keys and pairs"},
+    {S_TOP_K, CLSORT_FAMILY_TOP_K, "top_k: the k smallest of n keys, k = 100 and 65536, unsorted and sorted"},
     {S_ARRAYS, NO_FAMILY, "every suite but nbody (the default)"},
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])
@@ -134,7 +139,8 @@ typedef enum {
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
     OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS,
-    OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_SPLIT_KV, OP_PACK_U8, OP_COUNT
+    OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_SPLIT_KV, OP_PACK_U8,
+    OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -205,6 +211,12 @@ static const struct row {
     {"partition", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
     {"split", "u32_u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},            /* split's u32 flags, u32 values */
     {"pack", "u32_u8_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},              /* pack by one byte per flag */
+    {"merge", "u32_keys_halves", S_MERGE, CLSORT_FAMILY_MERGE},
+    {"merge", "u32_u32_pairs_halves", S_MERGE, CLSORT_FAMILY_MERGE},
+    {"top_k", "u32_keys_k100", S_TOP_K, CLSORT_FAMILY_TOP_K},
+    {"top_k", "u32_keys_k65536", S_TOP_K, CLSORT_FAMILY_TOP_K},
+    {"top_k", "u32_keys_k65536_sorted", S_TOP_K, CLSORT_FAMILY_TOP_K},
+    {"top_k", "u32_u32_pairs_k65536", S_TOP_K, CLSORT_FAMILY_TOP_K},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -405,6 +417,9 @@ static int bench_nbody(clsort_context *cs, size_t n, int runs, const selection *
 
 typedef struct bufs {
     cl_mem a, b, flags, va, vb, a64, b64, temp;
+    /* merge: two sorted halves of n / 2 keys (key i of a half in [i, i + 1) * 2^32 / (n / 2)); the
+     * second half and va's as sub-buffers (made at the warm-up) */
+    cl_mem halves, halves_b, va_half;
     cl_mem dcount, dhalf; /* the device count rows: n and n / 2 as device uint32s */
     cl_mem flags8;        /* the pack rows' flags (hf) as one byte each */
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
@@ -682,6 +697,39 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
                 return -1;
         return 0;
     }
+    case OP_MERGE_U32: case OP_MERGE_PAIRS: { /* the halves into b (values: va's halves into vb) */
+        clsort_merge_desc md;
+        memset(&md, 0, sizeof md);
+        if (op == OP_MERGE_PAIRS) md.values_a = md.values_b = B->va, md.values_out = B->vb;
+        if (op == OP_MERGE_PAIRS && !B->va_half) { /* values of b: va's second half, as a sub-buffer */
+            cl_buffer_region reg;
+            cl_int e;
+            reg.origin = n / 2 * 4;
+            reg.size = (n - n / 2) * 4;
+            B->va_half = clCreateSubBuffer(B->va, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+            if (e != CL_SUCCESS) B->va_half = NULL;
+        }
+        if (op == OP_MERGE_PAIRS) md.values_b = B->va_half;
+        if (!B->halves_b) {
+            cl_buffer_region reg;
+            cl_int e;
+            reg.origin = n / 2 * 4;
+            reg.size = (n - n / 2) * 4;
+            B->halves_b = clCreateSubBuffer(B->halves, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+            if (e != CL_SUCCESS) B->halves_b = NULL;
+        }
+        if (!B->halves_b || (op == OP_MERGE_PAIRS && !B->va_half)) return -1;
+        return clsort_merge(cs, B->halves, n / 2, B->halves_b, n - n / 2, B->b, &md, NULL);
+    }
+    case OP_TOP_K_100: case OP_TOP_K_65536: case OP_TOP_K_65536_SORTED: case OP_TOP_K_PAIRS_65536: {
+        clsort_top_k_desc td;
+        memset(&td, 0, sizeof td);
+        td.k = op == OP_TOP_K_100 ? 100 : 65536;
+        if (td.k > n) td.k = n;
+        td.sorted = op == OP_TOP_K_65536_SORTED;
+        if (op == OP_TOP_K_PAIRS_65536) td.values_in = B->va, td.values_out = B->vb;
+        return clsort_top_k(cs, B->a, B->b, n, &td, NULL);
+    }
     case OP_COUNT: break;
     }
     return -1;
@@ -843,16 +891,26 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
         B->dcount = buffer(cc, 4, &n32, &ok);
         B->dhalf = buffer(cc, 4, &half, &ok);
     }
+    if (ok) { /* the merge's sorted halves (k64 reused) */
+        size_t half = n / 2 ? n / 2 : 1;
+        uint64_t step = ((uint64_t)1 << 32) / half;
+        for (j = 0; j < n; ++j) {
+            size_t i = j < n / 2 ? j : j - n / 2;
+            k64[j] = (uint32_t)((uint64_t)i * step + (uint64_t)rnd(&seed) % (step ? step : 1));
+        }
+    }
+    B->halves = buffer(cc, n * 4 + 4, k64, &ok);
     free(off), free(k64), free(cells), free(pos), free(f8);
     return ok;
 }
 
 static void release_bufs(bufs *B)
 {
-    cl_mem *all[] = {&B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
+    cl_mem *all[] = {&B->halves_b, &B->va_half, /* sub-buffers before their parents */
+                     &B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
-                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->flags8};
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->flags8, &B->halves};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);

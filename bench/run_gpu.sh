@@ -12,7 +12,8 @@
 #   sh bench/run_gpu.sh check                 every suite list against clsort.h's registry (make test)
 #
 # Suites: one per family of clsort.h's registry (CLSORT_FAMILIES, named as
-# the family: scan split gather sort bitonic binning reduce nbody tree select),
+# the family: scan split gather sort bitonic binning reduce nbody tree select merge
+# top_k),
 # then coldstart sass mpi peers large tests; figures is every family's suite
 # and peers (the figures README.md and RESULTS.md quote). sass lists the
 # machine code of the sort's one-sweep pass beside CUB's; large and tests run
@@ -163,7 +164,7 @@ build_all() {
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic thrust_search; do
+        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic thrust_search cub_merge_topk; do
             peer_built "$p" && [ "$DRY" != 1 ] && continue # kept from an earlier call on this machine
             x nvcc -O3 -std=c++17 --extended-lambda -arch="sm_${SM:-90}" -o "build/$p" "bench/peers/$p.cu" &
         done
@@ -299,6 +300,10 @@ suite_search() {
     rec clsort.jsonl 200 build/bench gather --no-host --runs "$RUNS" --filter 'gather(_many)?/f4_u32_u32_u64' $(sizes 20 24)
     peer thrust_search 240 build/thrust_search $(sizes 20 24)
 }
+# merge: n = n/2 + n/2 (2^20 + 2^20, 2^27 + 2^27); top_k: n = 2^26 keys, k = 100 and 2^16,
+# against a full CUB radix sort of the same keys (the CCCL has no DeviceTopK)
+suite_merge() { bench_rows merge 21 28; peer cub_merge_topk 120 build/cub_merge_topk $(sizes 21 28); }
+suite_top_k() { bench_rows top_k 26; peer cub_merge_topk 120 build/cub_merge_topk $(sizes 26); }
 suite_nbody() {
     rec clsort.jsonl 300 build/bench nbody --no-host --runs 9 ${SIZES:-14 16 18}
     peer seed_nbody 120 build/seed_nbody "${SEED_PLATFORM:-NVIDIA}"

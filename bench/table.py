@@ -74,6 +74,13 @@ PEERS = {
     ("split", "u32_flags_half"): ["cub_partition_flagged_u32"],
     ("split", "u32_u32_flags_half"): ["cub_partition_flagged_u32_u32"],
     ("pack", "u32_u32_flags_half"): ["cub_select_flagged_u32_u32"],
+    ("merge", "u32_keys_halves"): ["thrust_merge_u32", "cub_merge_keys_u32"],
+    ("merge", "u32_u32_pairs_halves"): ["thrust_merge_by_key_u32_u32", "cub_merge_pairs_u32_u32"],
+    # no cub::DeviceTopK in the CCCL of CUDA 13.0: a full radix sort of the n keys is the reference
+    ("top_k", "u32_keys_k100"): ["cub_topk_full_sort_u32"],
+    ("top_k", "u32_keys_k65536"): ["cub_topk_full_sort_u32"],
+    ("top_k", "u32_keys_k65536_sorted"): ["cub_topk_full_sort_u32"],
+    ("top_k", "u32_u32_pairs_k65536"): ["cub_topk_full_sort_u32_u32"],
 }
 
 # bytes each item moves at least (read + write), as RESULTS.md derives them
@@ -100,6 +107,12 @@ BYTES = {
     # partition: every key (and value) read and written; split with values: u32 flags, keys and values
     ("partition", "u32_greater_half"): 8, ("partition", "u32_u32_greater_half"): 16,
     ("split", "u32_u32_flags_half"): 20, ("pack", "u32_u8_flags_half"): 7,
+    # merge: every key (and value) read once and written once
+    ("merge", "u32_keys_halves"): 8, ("merge", "u32_u32_pairs_halves"): 16,
+    # top_k: its lower bound is one read of the keys (the k written are few): 4 B; the radix
+    # select reads them once per 8-bit digit (4) and once to count (5 reads, 20 B)
+    ("top_k", "u32_keys_k100"): 4, ("top_k", "u32_keys_k65536"): 4, ("top_k", "u32_keys_k65536_sorted"): 4,
+    ("top_k", "u32_u32_pairs_k65536"): 4,
 }
 FLOPS_PER_INTERACTION = 20
 

@@ -681,7 +681,9 @@ static const char *arg_case_text[A_COUNT] = {NULL, "NULL", "needed", "overflow",
     X(F_TREE_BUILD, TREE, "clsort_tree_build", A_NO_OUTPUT)                 \
     X(F_TREE_ACCEL, TREE, "clsort_tree_accel", A_ALL)                       \
     X(F_SELECT, SELECT, "clsort_select_if (values)", A_ALL)                 \
-    X(F_SEARCH, SEARCH, "clsort_lower_bound", A_ALL)
+    X(F_SEARCH, SEARCH, "clsort_lower_bound", A_ALL) \
+    X(F_MERGE, MERGE, "clsort_merge", A_ALL)                                \
+    X(F_TOP_K, TOP_K, "clsort_top_k (values)", A_ALL)
 #define ARG_ROW_ID(id, family, name, cases) id,
 #define ARG_ROW_FAMILY(id, family, name, cases) CLSORT_FAMILY_##family,
 #define ARG_ROW_NAME(id, family, name, cases) name,
@@ -866,6 +868,19 @@ static clsort_result call_with(int f, int c, clsort_context *cs, cl_mem in, cl_m
         sel.values_in = flags;
         sel.values_out = aux;
         return clsort_select_if(ctx, in, out, n, &sel, cp, e);
+    }
+    case F_MERGE: { /* a: n / 2 keys of in, b: n / 2 of the flags buffer, into out (n keys) */
+        clsort_merge_desc md;
+        memset(&md, 0, sizeof md);
+        return clsort_merge(ctx, in, n / 2, flags, n / 2, out, &md, e);
+    }
+    case F_TOP_K: { /* the 8 smallest of n keys, values moved: values_in the flags buffer, values_out aux */
+        clsort_top_k_desc td;
+        memset(&td, 0, sizeof td);
+        td.k = 8;
+        td.values_in = flags;
+        td.values_out = aux;
+        return clsort_top_k(ctx, in, out, n, &td, e);
     }
     case F_HISTOGRAM: { /* 64 bins: 256 bytes of counts (the short buffer is too small) */
         clsort_histogram_desc hd;
@@ -1582,7 +1597,7 @@ enum {
     PR_RLE, PR_UNIQUE, PR_HISTOGRAM_U64, PR_HISTOGRAM_F32, PR_NBODY, PR_NBODY_ATOMIC, PR_NBODY_FP64, PR_NBODY_ACCEL,
     PR_NBODY_BH, PR_NBODY_BUDGET, PR_TREE_RADIUS_2D64, PR_TREE_ACCEL, PR_TREE_HOST, PR_TREE_COUNT, PR_TREE_BUDGET,
     PR_SELECT, PR_SELECT_U8_RANGE, PR_SELECT_COUNT, PR_SELECT_BUDGET, PR_SEARCH, PR_SEARCH_SORTED_U64, PR_SEARCH_HOST,
-    PR_ROWS
+    PR_MERGE, PR_MERGE_U64_VALUES, PR_TOP_K, PR_TOP_K_SORTED_VALUES, PR_TOP_K_BUDGET, PR_ROWS
 };
 
 typedef struct prep_row {
@@ -1651,6 +1666,11 @@ static const prep_row prep_rows[PR_ROWS] = {
     {PR_SEARCH, CLSORT_FAMILY_SEARCH, "lower_bound u32, device count", 5000, 0},
     {PR_SEARCH_SORTED_U64, CLSORT_FAMILY_SEARCH, "upper_bound sorted needles, uint64 results (merge path)", 5000, 0},
     {PR_SEARCH_HOST, CLSORT_FAMILY_SEARCH, "lower_bound_host i16 sorted needles, far fewer than the keys", 100000, 0},
+    {PR_MERGE, CLSORT_FAMILY_MERGE, "merge u32 (host)", 5000, 0},
+    {PR_MERGE_U64_VALUES, CLSORT_FAMILY_MERGE, "merge u64 descending, 8-byte values", 5000, 0},
+    {PR_TOP_K, CLSORT_FAMILY_TOP_K, "top_k u32 smallest (host)", 5000, 0},
+    {PR_TOP_K_SORTED_VALUES, CLSORT_FAMILY_TOP_K, "top_k f32 largest, sorted, 4-byte values", 5000, 0},
+    {PR_TOP_K_BUDGET, CLSORT_FAMILY_TOP_K, "top_k u32 sorted under a loop budget", 100000, 1},
 };
 
 /* The inputs every row draws from (cap elements): random words (8 per
@@ -1686,6 +1706,8 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     clsort_tree_radius_desc trd;
     clsort_select_desc sed;
     clsort_search_desc srd;
+    clsort_merge_desc med;
+    clsort_top_k_desc tkd;
     clsort_enqueue enq;
     cl_mem m[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     const uint32_t half = (uint32_t)(n / 2);
@@ -1704,6 +1726,7 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
     memset(&rd, 0, sizeof rd), memset(&kd, 0, sizeof kd), memset(&hd, 0, sizeof hd);
     memset(&nd, 0, sizeof nd), memset(&td, 0, sizeof td), memset(&trd, 0, sizeof trd);
     memset(&sed, 0, sizeof sed), memset(&enq, 0, sizeof enq), memset(&srd, 0, sizeof srd);
+    memset(&med, 0, sizeof med), memset(&tkd, 0, sizeof tkd);
     if (!h || !h2 || !h3) {
         free(h), free(h2), free(h3);
         return CLSORT_ERROR_OUT_OF_HOST_MEMORY;
@@ -1999,6 +2022,32 @@ static clsort_result prep_row_call(clsort_context *cs, const prep_row *row, cons
         call.n = 100;
         for (i = 0; i < n; ++i) ((int16_t *)h2)[i] = (int16_t)(i / 8);
         if (run) r = clsort_lower_bound_host(cs, CLSORT_I16, h2, n, h2, 100, h3, &srd);
+        break;
+    case PR_MERGE: /* the nondecreasing keys, merged with themselves */
+        call.op = CLSORT_PREPARE_MERGE, call.merge = &med;
+        if (run) r = clsort_merge_host(cs, CLSORT_U32, pd->keys32, NULL, n / 2, pd->keys32, NULL, n - n / 2, h2, NULL, &med);
+        break;
+    case PR_MERGE_U64_VALUES: /* zeros: sorted either way */
+        call.op = CLSORT_PREPARE_MERGE, med.type = CLSORT_U64, med.descending = 1, med.value_size = 8;
+        med.values_a = med.values_b = med.values_out = CLSORT_PREPARE_PRESENT, call.merge = &med;
+        if (run) {
+            med.values_a = med.values_b = m[0], med.values_out = m[3];
+            r = clsort_merge(cs, m[1], n / 2, m[1], n - n / 2, m[2], &med, NULL);
+        }
+        break;
+    case PR_TOP_K:
+        call.op = CLSORT_PREPARE_TOP_K, tkd.k = n / 10, call.top_k = &tkd;
+        if (run) r = clsort_top_k_host(cs, CLSORT_U32, h, NULL, n, h2, NULL, &tkd);
+        break;
+    case PR_TOP_K_SORTED_VALUES:
+    case PR_TOP_K_BUDGET:
+        call.op = CLSORT_PREPARE_TOP_K, tkd.k = n / 10, tkd.sorted = 1, call.top_k = &tkd;
+        if (row->id == PR_TOP_K_SORTED_VALUES) tkd.type = CLSORT_F32, tkd.descending = 1;
+        tkd.values_in = tkd.values_out = CLSORT_PREPARE_PRESENT;
+        if (run) {
+            tkd.values_in = m[0], tkd.values_out = m[3];
+            r = clsort_top_k(cs, m[2], m[1], n, &tkd, NULL);
+        }
         break;
     default:
         r = CLSORT_ERROR_INVALID_ARGUMENT;

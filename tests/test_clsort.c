@@ -42,6 +42,8 @@
 #include "test_tree.c"
 #include "test_select.c"
 #include "test_search.c"
+#include "test_merge.c"
+#include "test_top_k.c"
 #include "test_api.c"
 #include "test_budget.c"
 #include "test_stress.c"

@@ -318,7 +318,9 @@ static int inputs_intact(clsort_context *cs, const bufs *b, int in_place, int wi
     X(S_TREE, TREE, "tree build + Barnes-Hut + radius queries (a kept tree)") \
     X(S_NBODY_BH, NBODY, "n-body Barnes-Hut 1 step") \
     X(S_SELECT, SELECT, "select_if u32 > 2^31 with values, count to the host") \
-    X(S_SEARCH, SEARCH, "lower_bound of the keys in 1024 sorted u32")
+    X(S_SEARCH, SEARCH, "lower_bound of the keys in 1024 sorted u32") \
+    X(S_MERGE, MERGE, "merge of two sorted halves with values") \
+    X(S_TOP_K, TOP_K, "top_k 1000 largest, sorted, with values")
 
 #define SCENARIO_ID(id, family, name) id,
 #define SCENARIO_FAMILY(id, family, name) CLSORT_FAMILY_##family,
@@ -457,6 +459,32 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         for (i = 0; i < N; ++i) want[i] = (h_keys[i] >> 22) + ((h_keys[i] & 0x3fffffu) != 0);
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
+    case S_MERGE: { /* attr's first N/2 words (0 0 0 1 1 1 ...) merged with themselves: per key a's
+                     * copies (values: vals) before b's (values: keys) */
+        static uint32_t wantv[N], gotv[N];
+        size_t x = 0, y = 0;
+        for (i = 0; i < N; ++i) {
+            if (x < N / 2 && (y >= N / 2 || h_attr[x] <= h_attr[y])) want[i] = h_attr[x], wantv[i] = h_vals[x], ++x;
+            else want[i] = h_attr[y], wantv[i] = h_keys[y], ++y;
+        }
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, sizeof gotv, gotv, 0, NULL, NULL);
+        return memcmp(got, want, sizeof got) == 0 && memcmp(gotv, wantv, sizeof gotv) == 0;
+    }
+    case S_TOP_K: { /* the 1000 largest keys (distinct), largest first, with their values */
+        static uint32_t wantv[1000], gotv[1000];
+        memcpy(want, h_keys, sizeof want);
+        qsort(want, N, 4, cmp_u32);
+        for (i = 0; i < 1000; ++i) {
+            size_t j;
+            want[i] = want[N - 1 - i];
+            for (j = 0; j < N && h_keys[j] != want[i]; ++j) {}
+            wantv[i] = j < N ? h_vals[j] : 0;
+        }
+        clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, 4000, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, 4000, gotv, 0, NULL, NULL);
+        return memcmp(got, want, 4000) == 0 && memcmp(gotv, wantv, 4000) == 0;
+    }
     case S_REDUCE: /* reduce: the sum in b->off[0] */
         for (i = 0; i < N; ++i) acc += h_keys[i];
         clEnqueueReadBuffer(q, b->off, CL_TRUE, 0, 4, got, 0, NULL, NULL);
@@ -601,6 +629,24 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
     }
     case S_SEARCH:
         return clsort_lower_bound(cs, b->off, 1024, b->keys, N, b->out, NULL, NULL);
+    case S_MERGE: {
+        clsort_merge_desc md;
+        memset(&md, 0, sizeof md);
+        md.values_a = b->vals;
+        md.values_b = b->keys;
+        md.values_out = b->vals_out;
+        return clsort_merge(cs, b->attr, N / 2, b->attr, N / 2, b->out, &md, NULL);
+    }
+    case S_TOP_K: {
+        clsort_top_k_desc td;
+        memset(&td, 0, sizeof td);
+        td.k = 1000;
+        td.descending = 1;
+        td.sorted = 1;
+        td.values_in = b->vals;
+        td.values_out = b->vals_out;
+        return clsort_top_k(cs, b->keys, b->out, N, &td, NULL);
+    }
     case S_REDUCE: {
         clsort_reduce_desc rd;
         static uint32_t sum;

@@ -1425,6 +1425,60 @@ static void test_search(clsort_context *cs)
     free(hay); free(nd); free(out);
 }
 
+/* merge of two sorted u32 halves with values: a's keys first on ties. */
+static void test_merge(clsort_context *cs)
+{
+    size_t n = 5000, m = 3001, i, j, q, bad;
+    uint32_t *a = (uint32_t *)xmalloc(n * 4), *b = (uint32_t *)xmalloc(m * 4), *out = (uint32_t *)xmalloc((n + m) * 4);
+    uint32_t *va = (uint32_t *)xmalloc(n * 4), *vb = (uint32_t *)xmalloc(m * 4), *vo = (uint32_t *)xmalloc((n + m) * 4);
+    uint32_t *rk = (uint32_t *)xmalloc((n + m) * 4), *rv = (uint32_t *)xmalloc((n + m) * 4);
+    cl_mem da, db, dout, dva, dvb, dvo;
+    clsort_merge_desc md;
+    for (i = 0; i < n; ++i) a[i] = (uint32_t)(i / 3), va[i] = (uint32_t)i;
+    for (i = 0; i < m; ++i) b[i] = (uint32_t)(i / 2 + 7), vb[i] = (uint32_t)(100000 + i);
+    for (i = 0, j = 0, q = 0; q < n + m; ++q) {
+        if (i < n && (j >= m || a[i] <= b[j])) rk[q] = a[i], rv[q] = va[i], ++i;
+        else rk[q] = b[j], rv[q] = vb[j], ++j;
+    }
+    da = upload(cs, n * 4, a); db = upload(cs, m * 4, b); dout = upload(cs, (n + m) * 4, NULL);
+    dva = upload(cs, n * 4, va); dvb = upload(cs, m * 4, vb); dvo = upload(cs, (n + m) * 4, NULL);
+    memset(&md, 0, sizeof md);
+    md.values_a = dva;
+    md.values_b = dvb;
+    md.values_out = dvo;
+    if (call_ok(cs, clsort_merge(cs, da, n, db, m, dout, &md, NULL), "clsort_merge u32 with values")) {
+        download(cs, dout, (n + m) * 4, out);
+        download(cs, dvo, (n + m) * 4, vo);
+        for (bad = 0; bad < n + m && out[bad] == rk[bad] && vo[bad] == rv[bad]; ++bad) {}
+        check_index(bad, n + m, "clsort_merge (keys, values: a's first on ties) = reference");
+    }
+    clReleaseMemObject(da); clReleaseMemObject(db); clReleaseMemObject(dout);
+    clReleaseMemObject(dva); clReleaseMemObject(dvb); clReleaseMemObject(dvo);
+    free(a); free(b); free(out); free(va); free(vb); free(vo); free(rk); free(rv);
+}
+
+/* top_k: the 100 largest of distinct u32 keys (a permutation), sorted. */
+static void test_top_k(clsort_context *cs)
+{
+    size_t n = 20011, k = 100, i, bad;
+    uint32_t *keys = (uint32_t *)xmalloc(n * 4), out[100];
+    cl_mem dk, dko;
+    clsort_top_k_desc td;
+    for (i = 0; i < n; ++i) keys[i] = (uint32_t)((i * 7919u) % n);
+    dk = upload(cs, n * 4, keys); dko = upload(cs, k * 4, NULL);
+    memset(&td, 0, sizeof td);
+    td.k = k;
+    td.descending = 1;
+    td.sorted = 1;
+    if (call_ok(cs, clsort_top_k(cs, dk, dko, n, &td, NULL), "clsort_top_k u32 100 largest, sorted")) {
+        download(cs, dko, k * 4, out);
+        for (bad = 0; bad < k && out[bad] == (uint32_t)(n - 1 - bad); ++bad) {}
+        check_index(bad, k, "clsort_top_k (the 100 largest, largest first) = reference");
+    }
+    clReleaseMemObject(dk); clReleaseMemObject(dko);
+    free(keys);
+}
+
 /* The calls of each family, in the family order; every family of the
  * registry (CLSORT_FAMILIES) has one (checked). */
 static const struct family_test {
@@ -1435,7 +1489,9 @@ static const struct family_test {
                     {CLSORT_FAMILY_BITONIC, test_bitonic}, {CLSORT_FAMILY_BINNING, test_binning},
                     {CLSORT_FAMILY_REDUCE, test_reduce_family}, {CLSORT_FAMILY_NBODY, test_nbody_accel},
                     {CLSORT_FAMILY_TREE, test_tree},       {CLSORT_FAMILY_SELECT, test_select},
-                    {CLSORT_FAMILY_SEARCH, test_search}};
+                    {CLSORT_FAMILY_SEARCH, test_search},
+                    {CLSORT_FAMILY_MERGE, test_merge},     {CLSORT_FAMILY_TOP_K, test_top_k}};
+
 
 static void test_families(cl_context cc, cl_device_id dev, unsigned index)
 {

@@ -31,7 +31,9 @@
     X(WS_NBODY_F32, NBODY, "N-body f32")                                                                  \
     X(WS_TREE_BH, TREE, "tree + Barnes-Hut")                                                              \
     X(WS_SELECT_U32, SELECT, "select u32 > 2^31 + values")                                                \
-    X(WS_SEARCH_U32, SEARCH, "lower_bound u32")
+    X(WS_SEARCH_U32, SEARCH, "lower_bound u32") \
+    X(WS_MERGE_U32, MERGE, "merge u32 pairs")                                                             \
+    X(WS_TOP_K_U32, TOP_K, "top_k u32 n/8 sorted + values")
 
 #define WS_ID(id, family, name) id,
 #define WS_NAME(id, family, name) name,
@@ -62,6 +64,19 @@ static clsort_family ws_family_without_call(void)
 
 /* The select call's bound: keys above it pass (about half of random words). */
 static const uint32_t ws_select_bound = 0x80000000u;
+
+/* The merge's halves are sorted first; top_k takes the n / 8 smallest. */
+static int ws_cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+static void ws_top_k(clsort_top_k_desc *td, size_t n)
+{
+    memset(td, 0, sizeof *td);
+    td->k = n / 8;
+    td->sorted = 1;
+}
 
 /* Bytes of result ws_run writes for n elements (at most). */
 static size_t ws_out_bytes(size_t n) { return n * 16 + 64; }
@@ -137,6 +152,8 @@ typedef struct ws_descs {
     clsort_tree_desc tree;
     clsort_select_desc select;
     clsort_search_desc search;
+    clsort_merge_desc merge;
+    clsort_top_k_desc top_k;
 } ws_descs;
 
 /* The clsort_prepare call of `which` in *c (its descriptor in *d): the
@@ -179,6 +196,15 @@ static void ws_prepare_call(int which, size_t n, clsort_prepare_call *c, ws_desc
         c->select = &d->select;
         break;
     case WS_SEARCH_U32: c->search = &d->search; break;
+    case WS_MERGE_U32:
+        d->merge.values_a = d->merge.values_b = d->merge.values_out = CLSORT_PREPARE_PRESENT;
+        c->merge = &d->merge;
+        break;
+    case WS_TOP_K_U32:
+        ws_top_k(&d->top_k, n);
+        d->top_k.values_in = d->top_k.values_out = CLSORT_PREPARE_PRESENT;
+        c->top_k = &d->top_k;
+        break;
     default: break;
     }
 }
@@ -386,6 +412,21 @@ static clsort_result ws_run(clsort_context *cs, int which, size_t n, unsigned ch
         r = clsort_lower_bound_host(cs, CLSORT_U32, a, n, a + n, n, out, NULL);
         *bytes = n * 4;
         break;
+    case WS_MERGE_U32: { /* out: the n keys, then their indices in the sorted halves (stable) */
+        size_t h = n / 2;
+        qsort(a, h, 4, ws_cmp_u32);
+        qsort(a + h, n - h, 4, ws_cmp_u32);
+        r = clsort_merge_host(cs, CLSORT_U32, a, b, h, a + h, b + h, n - h, out, out + n * 4, NULL);
+        *bytes = n * 8;
+        break;
+    }
+    case WS_TOP_K_U32: { /* out: the n / 8 smallest keys, sorted, then their indices */
+        clsort_top_k_desc td;
+        ws_top_k(&td, n);
+        r = clsort_top_k_host(cs, CLSORT_U32, a, b, n, out, out + td.k * 4, &td);
+        *bytes = td.k * 8;
+        break;
+    }
     default:
         r = CLSORT_ERROR_INVALID_ARGUMENT;
     }
@@ -492,6 +533,22 @@ static int ws_check(int which, size_t n, const unsigned char *out, size_t bytes)
         for (i = 1; i < n; ++i)
             if (w[i - 1] > w[i]) return 0;
         return 1;
+    case WS_MERGE_U32: /* sorted; equal keys: the first half's (lower indices) first */
+        for (i = 1; i < n; ++i)
+            if (u[i - 1] > u[i] || (u[i - 1] == u[i] && u[n + i - 1] > u[n + i])) return 0;
+        return 1;
+    case WS_TOP_K_U32: /* the first n / 8 of the sorted input, each with its index */
+        a = (uint32_t *)malloc(n * 16 + 16), b = (uint32_t *)malloc(n * 16 + 16);
+        if (!a || !b) ok = 0;
+        if (ok) {
+            ws_inputs(which, n, a, b);
+            for (i = 0; i < n / 8 && ok; ++i) ok = u[n / 8 + i] < n && a[u[n / 8 + i]] == u[i];
+            qsort(a, n, 4, ws_cmp_u32);
+            for (i = 0; i < n / 8 && ok; ++i) ok = a[i] == u[i];
+        }
+        free(a);
+        free(b);
+        return ok;
     case WS_BITONIC_F32:
         for (i = 1; i < n; ++i)
             if (f[i - 1] > f[i]) return 0;
