@@ -4015,6 +4015,65 @@ static clsort__program *clsort__program_slot(clsort_context *ctx)
     return &ctx->programs[lru];
 }
 
+/* Line n of the program as one text (the request's sources in order, as
+ * drivers that ignore #line count it: NVIDIA's log says "<kernel>:n:") as
+ * the source it comes from: a kernels/ file's own line (gen/embed.sh keeps
+ * them), or within a generated source the name and line of its last
+ * #line directive (a caller's operator: user_op.source). 0 past the end. */
+static int clsort__log_line(const clsort__request *rq, unsigned long n, const char **name, size_t *name_len,
+                            unsigned long *line)
+{
+    unsigned long g = 1;
+    int i;
+    for (i = 0; rq->sources[i]; ++i) {
+        size_t len = 0, k;
+        const char *t = CLSORT__IS_TEXT(rq->sources[i]) ? rq->sources[i] : clsort__kernel_source(rq->sources[i], &len);
+        if (!t) return 0;
+        if (CLSORT__IS_TEXT(rq->sources[i])) len = strlen(t), *name = "generated", *name_len = 9;
+        else *name = rq->sources[i], *name_len = strlen(rq->sources[i]);
+        *line = 1;
+        for (k = 0; k < len; ++k) {
+            if (g == n) return 1;
+            if (t[k] != '\n') continue;
+            ++g, ++*line;
+            if (k + 9 < len && strncmp(t + k + 1, "#line ", 6) == 0 && CLSORT__IS_TEXT(rq->sources[i])) {
+                const char *q = t + k + 7, *open = strchr(q, '"'), *close = open ? strchr(open + 1, '"') : NULL;
+                *line = strtoul(q, NULL, 10) - 1; /* the directive's own line, then line L */
+                if (close) *name = open + 1, *name_len = (size_t)(close - open - 1);
+            }
+        }
+    }
+    return 0;
+}
+
+/* The build log with each "<kernel>:n:" (a driver that counts the program
+ * as one text, #line ignored) as "source:line:", in place. */
+static void clsort__log_map(const clsort__request *rq, char *log, size_t cap)
+{
+    char *copy = (char *)CLSORT_MALLOC(cap), *r, *w = log, *end = log + cap - 1;
+    if (!copy || !strstr(log, "<kernel>:")) {
+        if (copy) CLSORT_FREE(copy);
+        return;
+    }
+    memcpy(copy, log, cap);
+    for (r = copy; *r && w < end;) {
+        const char *name;
+        size_t name_len;
+        unsigned long n, line;
+        char *after;
+        if (strncmp(r, "<kernel>:", 9) == 0 && (n = strtoul(r + 9, &after, 10)) > 0 && *after == ':' &&
+            clsort__log_line(rq, n, &name, &name_len, &line)) {
+            int m = snprintf(w, (size_t)(end - w) + 1, "%.*s:%lu", (int)name_len, name, line);
+            w += m < 0 ? 0 : (size_t)m < (size_t)(end - w) ? (size_t)m : (size_t)(end - w);
+            r = after;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+    CLSORT_FREE(copy);
+}
+
 /* Records a failed build with its options and the build log. */
 static clsort_result clsort__build_failed(clsort_context *ctx, const clsort__request *rq, cl_program prog,
                                           const char *opts, cl_int e)
@@ -4028,6 +4087,7 @@ static clsort_result clsort__build_failed(clsort_context *ctx, const clsort__req
                                                ctx->error + used, NULL) != CL_SUCCESS)
         ctx->error[used] = '\0';
     ctx->error[sizeof ctx->error - 1] = '\0';
+    clsort__log_map(rq, ctx->error + used, sizeof ctx->error - used);
     if (ctx->call) clsort__prefix(ctx, ctx->call); /* the log's end may be cut for it */
     return CLSORT_ERROR_BUILD;
 }

@@ -7,6 +7,19 @@
 
 /* ---- bad arguments: a clear error and untouched buffers ---- */
 
+/* Whether the device's platform answers an info query on a handle of
+ * another object type with an error or a result (PoCL, rusticl) rather than
+ * undefined behaviour (NVIDIA's driver ends the process). */
+static int platform_answers_foreign_handles(cl_device_id dev)
+{
+    cl_platform_id plat = NULL;
+    char name[128] = "";
+    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS ||
+        clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        return 0;
+    return strstr(name, "Portable Computing Language") != NULL || strstr(name, "rusticl") != NULL;
+}
+
 static void test_bad_arguments(clsort_context *cs)
 {
     uint32_t data[64], back[64];
@@ -480,17 +493,24 @@ static void test_contexts(clsort_context *cs, int tiny)
                       strstr(clsort_last_error(cs), "in-order"),
                   "a call refuses an out-of-order enq.queue", 64, "-", 0, 0, 0);
         /* a buffer passed as a queue is named as such (PoCL answers a queue
-         * query on a cl_mem with success and the buffer's context) */
-        enq.queue = (cl_command_queue)qb;
-        check(clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
-                  strstr(clsort_last_error(cs), "enq->queue is a memory object (cl_mem), not a command queue"),
-              "a call names a cl_mem passed as enq.queue", 64, "-", 0, 0, 0);
-        qd.queue = (cl_command_queue)qb;
-        check(clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
-                  strstr(clsort_last_error(qc), "is a memory object (cl_mem), not a command queue"),
-              "clsort_create names a cl_mem passed as desc.queue", 0, "-", 0, 0, 0);
-        clsort_destroy(qc);
-        qc = NULL;
+         * query on a cl_mem with success and the buffer's context). Only on
+         * the implementations that answer such a query (PoCL, rusticl): an
+         * object of another type where a queue is due is undefined in
+         * OpenCL 1.2, and NVIDIA's driver ends the process on it. */
+        if (platform_answers_foreign_handles(dev)) {
+            enq.queue = (cl_command_queue)qb;
+            check(clsort_scan(cs, qb, qb, 64, &sd, &enq) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                      strstr(clsort_last_error(cs), "enq->queue is a memory object (cl_mem), not a command queue"),
+                  "a call names a cl_mem passed as enq.queue", 64, "-", 0, 0, 0);
+            qd.queue = (cl_command_queue)qb;
+            check(clsort_create(&qc, &qd) == CLSORT_ERROR_INVALID_ARGUMENT &&
+                      strstr(clsort_last_error(qc), "is a memory object (cl_mem), not a command queue"),
+                  "clsort_create names a cl_mem passed as desc.queue", 0, "-", 0, 0, 0);
+            clsort_destroy(qc);
+            qc = NULL;
+        } else {
+            printf("    a cl_mem passed as a queue: not tried here (undefined in OpenCL; this driver may end the process)\n");
+        }
         download(cs, qb, sizeof qout, qout);
         check(memcmp(qin, qout, sizeof qin) == 0, "the refused call left its buffer unchanged", 64, "-", 0, 0, 0);
         clReleaseMemObject(qb);

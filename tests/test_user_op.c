@@ -623,6 +623,26 @@ static void uo_budget_levels(const test_env *e)
 
 /* ---- build errors: CLSORT_ERROR_BUILD, the log naming the caller's lines ---- */
 
+/* A driver that ignores #line and counts the program as one text (NVIDIA:
+ * "<kernel>:9:16:") gets its log mapped back to the sources (clsort__log_map):
+ * a line of the caller's snippet, and one of a kernels/ file after it. */
+static void uo_log_map(void)
+{
+    static const char gen[] = "/* generated */\n#define X 1\n#line 1 \"user_op.source\"\nint f(int a)\n{\n"
+                              "    return a + y;\n}\n#line 1 \"common.cl\"\n";
+    clsort__request rq;
+    char log[256];
+    memset(&rq, 0, sizeof rq);
+    rq.sources[0] = gen;
+    rq.sources[1] = "common.cl";
+    /* the text's line 6: the snippet's line 3; 8 lines of generated text, so line 11: common.cl's line 3 */
+    snprintf(log, sizeof log, "<kernel>:6:16: error: 'y'\n<kernel>:11:1: note\n<source>:2:1: x");
+    clsort__log_map(&rq, log, sizeof log);
+    check(strstr(log, "user_op.source:3:16: error") == log && strstr(log, "\ncommon.cl:3:1: note\n") != NULL &&
+              strstr(log, "<source>:2:1: x") != NULL,
+          "user op: a log of one text (<kernel>:n:) mapped to the snippet's and the file's lines", 0, log, 0, 0, 0);
+}
+
 static void uo_build_errors(const test_env *e)
 {
     clsort_context *cs = e->cs;
@@ -635,6 +655,7 @@ static void uo_build_errors(const test_env *e)
     rd.type = CLSORT_F32;
     rd.user_op.source = "float sq(float x)\n{\n    return x * y;\n}\n";
     rd.user_op.transform = "sq";
+    uo_log_map();
     r = clsort_reduce(cs, din, 64, &rd, res, NULL);
     msg = clsort_last_error(cs);
     check(r == CLSORT_ERROR_BUILD, "user op: a snippet that does not build: CLSORT_ERROR_BUILD", 0, msg, 0,
