@@ -4821,6 +4821,64 @@ static void clsort__io_name(const clsort__io *io, char *buf, size_t size)
     else snprintf(buf, size, io->name, (unsigned long)io->index);
 }
 
+/* clsort__check_io's query of entry io (not queried before as an output):
+ * a buffer, an output not read-only (nor its parent); fills root, begin and
+ * end. */
+static clsort_result clsort__io_query(clsort_context *ctx, const char *fn, clsort__io *io)
+{
+    cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0, root_flags = 0;
+    size_t offset = 0, size = 0;
+    cl_mem parent = NULL;
+    char a[80];
+    clsort__io_name(io, a, sizeof a);
+    if (CLSORT__CL(ctx, clGetMemObjectInfo)(io->m, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+        CLSORT__CL(ctx, clGetMemObjectInfo)(io->m, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS ||
+        CLSORT__CL(ctx, clGetMemObjectInfo)(io->m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is not a valid cl_mem", fn, a);
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is an image (type 0x%x), not a buffer", fn, a,
+                            (unsigned)type);
+    if (CLSORT__CL(ctx, clGetMemObjectInfo)(io->m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) !=
+            CL_SUCCESS ||
+        !parent ||
+        CLSORT__CL(ctx, clGetMemObjectInfo)(io->m, CL_MEM_OFFSET, sizeof offset, &offset, NULL) != CL_SUCCESS) {
+        parent = io->m;
+        offset = 0;
+    } else if (io->out && /* a sub-buffer's flags may be 0 ("inherit"): the parent's say */
+               CLSORT__CL(ctx, clGetMemObjectInfo)(parent, CL_MEM_FLAGS, sizeof root_flags, &root_flags, NULL) !=
+                   CL_SUCCESS)
+        root_flags = 0;
+    if (io->out && ((flags | root_flags) & CL_MEM_READ_ONLY))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
+                            "%s: %s is an output (the call writes %lu bytes there) but was created CL_MEM_READ_ONLY%s",
+                            fn, a, (unsigned long)size, (root_flags & CL_MEM_READ_ONLY) ? " (its parent)" : "");
+    io->root = parent;
+    io->begin = offset;
+    io->end = offset + size;
+    return CLSORT_SUCCESS;
+}
+
+/* clsort__check_io's rule for the pair i < j, both present: apart unless
+ * both are inputs, or one is the other's in-place output (the same handle). */
+static clsort_result clsort__io_apart(clsort_context *ctx, const char *fn, const clsort__io *io, int i, int j)
+{
+    char a[80], b[80];
+    if (!io[i].out && !io[j].out) return CLSORT_SUCCESS;
+    if (io[i].root != io[j].root || io[i].begin >= io[j].end || io[j].begin >= io[i].end) return CLSORT_SUCCESS;
+    if (io[i].m == io[j].m && (io[i].same_as == j || io[j].same_as == i)) return CLSORT_SUCCESS; /* in place */
+    clsort__io_name(&io[i], a, sizeof a);
+    clsort__io_name(&io[j], b, sizeof b);
+    if (io[i].out && io[j].out)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s and %s share memory (both are outputs)%s", fn,
+                            a, b, io[i].m == io[j].m ? "" : " (overlapping sub-buffers of one buffer)");
+    return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the output %s shares memory with %s%s", fn,
+                        io[i].out ? a : b, io[i].out ? b : a,
+                        io[i].same_as == j || io[j].same_as == i ? " (in place needs the same buffer)"
+                        : io[i].m == io[j].m                     ? ""
+                                                                 : " (overlapping sub-buffers of one buffer)");
+}
+
 /* The rules every function's buffers follow, checked in one place for all:
  * each is a buffer (not an image); an output is not CL_MEM_READ_ONLY (nor a
  * sub-buffer of a read-only parent); and an output shares no memory with any
@@ -4828,18 +4886,14 @@ static void clsort__io_name(const clsort__io *io, char *buf, size_t size)
  * that intersect: sub-buffers, or a sub-buffer and its parent), except as
  * the very handle of the entry its same_as names. Inputs may share memory
  * with each other. Each distinct handle is queried once (its type, flags,
- * parent, offset and size); the pairs are then compared on the host. Two
- * handles made from one host allocation (CL_MEM_USE_HOST_PTR) cannot be told
- * apart: the manual leaves that to the caller. */
+ * parent, offset and size: clsort__io_query); the pairs are then compared on
+ * the host (clsort__io_apart). Two handles made from one host allocation
+ * (CL_MEM_USE_HOST_PTR) cannot be told apart: the manual leaves that to the
+ * caller. */
 static clsort_result clsort__check_io(clsort_context *ctx, const char *fn, clsort__io *io, int count)
 {
     int i, j;
-    char a[80], b[80];
     for (i = 0; i < count; ++i) {
-        cl_mem_object_type type = 0;
-        cl_mem_flags flags = 0, root_flags = 0;
-        size_t offset = 0, size = 0;
-        cl_mem parent = NULL;
         if (!io[i].m) continue;
         for (j = 0; j < i && io[j].m != io[i].m; ++j) {}
         if (j < i) { /* queried already */
@@ -4848,50 +4902,12 @@ static clsort_result clsort__check_io(clsort_context *ctx, const char *fn, clsor
             io[i].end = io[j].end;
             if (!io[i].out || io[j].out) continue;
         }
-        clsort__io_name(&io[i], a, sizeof a);
-        if (CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
-            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS ||
-            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is not a valid cl_mem", fn, a);
-        if (type != CL_MEM_OBJECT_BUFFER)
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: %s is an image (type 0x%x), not a buffer", fn, a,
-                                (unsigned)type);
-        if (CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) !=
-                CL_SUCCESS ||
-            !parent ||
-            CLSORT__CL(ctx, clGetMemObjectInfo)(io[i].m, CL_MEM_OFFSET, sizeof offset, &offset, NULL) != CL_SUCCESS) {
-            parent = io[i].m;
-            offset = 0;
-        } else if (io[i].out && /* a sub-buffer's flags may be 0 ("inherit"): the parent's say */
-                   CLSORT__CL(ctx, clGetMemObjectInfo)(parent, CL_MEM_FLAGS, sizeof root_flags, &root_flags, NULL) !=
-                       CL_SUCCESS)
-            root_flags = 0;
-        if (io[i].out && ((flags | root_flags) & CL_MEM_READ_ONLY))
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                "%s: %s is an output (the call writes %lu bytes there) but was created CL_MEM_READ_ONLY%s",
-                                fn, a, (unsigned long)size, (root_flags & CL_MEM_READ_ONLY) ? " (its parent)" : "");
-        io[i].root = parent;
-        io[i].begin = offset;
-        io[i].end = offset + size;
+        CLSORT__TRY(clsort__io_query(ctx, fn, &io[i]));
     }
     for (i = 0; i < count; ++i) {
         if (!io[i].m) continue;
-        for (j = i + 1; j < count; ++j) {
-            if (!io[j].m || (!io[i].out && !io[j].out)) continue;
-            if (io[i].root != io[j].root || io[i].begin >= io[j].end || io[j].begin >= io[i].end) continue;
-            if (io[i].m == io[j].m && (io[i].same_as == j || io[j].same_as == i)) continue; /* in place */
-            clsort__io_name(&io[i], a, sizeof a);
-            clsort__io_name(&io[j], b, sizeof b);
-            if (io[i].out && io[j].out)
-                return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
-                                    "%s: %s and %s share memory (both are outputs)%s", fn, a, b,
-                                    io[i].m == io[j].m ? "" : " (overlapping sub-buffers of one buffer)");
-            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: the output %s shares memory with %s%s", fn,
-                                io[i].out ? a : b, io[i].out ? b : a,
-                                io[i].same_as == j || io[j].same_as == i ? " (in place needs the same buffer)"
-                                : io[i].m == io[j].m                     ? ""
-                                                                         : " (overlapping sub-buffers of one buffer)");
-        }
+        for (j = i + 1; j < count; ++j)
+            if (io[j].m) CLSORT__TRY(clsort__io_apart(ctx, fn, io, i, j));
     }
     return CLSORT_SUCCESS;
 }
@@ -11404,29 +11420,16 @@ static clsort_result clsort__tree_refine_run(clsort__chain *c, const clsort__tre
     return r;
 }
 
-/* Box, codes, sort, points, radix tree, summaries of n >= 1 points, or with
- * a device count (c->count) of that many, n the capacity: the count is first
- * copied, clamped, into b->count, which every later kernel of the chain
- * reads (c->count then names it). Without one, a tree object's count word
- * gets n. Launches are sized for n; past the count work-items exit at once,
- * and nothing is written over the capacity (the summaries' starting words
- * come from tree_build, per node of the count). */
-static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree_plan *pl, cl_mem positions, size_t n,
-                                            const clsort__tree_bufs *b)
+/* The build's first launch, tree_start: the tree's copy of the device count
+ * (clamped to n, then the chain's count: c->count names b->count at 0) and
+ * the box reduction's words. Without a device count, a tree object's count
+ * word gets n. */
+static clsort_result clsort__tree_start_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
+                                            size_t n, const clsort__tree_bufs *b)
 {
-    clsort_context *ctx = c->ctx;
     const clsort_tree_desc *d = &pl->d;
-    clsort__program *p;
     clsort__kargs ka;
-    clsort__sort_plan sp;
-    clsort_sort_desc sd;
-    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given, has_mass = (cl_uint)d->has_mass, what;
-    cl_ulong stride = pl->stride / 4, offset = d->offset / 4, moff = d->mass_offset / 4;
-    cl_float4 glo, ghi;
-    size_t groups;
-    int a;
-    CLSORT__TRY(clsort__tree_program(ctx, d->dims, pl->key_size, pl->bpa, &p));
-    /* the tree's copy of the device count and the box reduction's words */
+    cl_uint n32 = (cl_uint)n, what;
     what = (c->count ? 1u : 0u) | (d->box_given ? 0u : 2u);
     if (what) {
         cl_mem own = c->count ? b->count : b->bounds; /* (not written without a count) */
@@ -11444,6 +11447,22 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     } else if (b->count) {
         CLSORT__TRY(clsort__fill_pattern(c, b->count, &n32, 4, 0, 4));
     }
+    return CLSORT_SUCCESS;
+}
+
+/* The box: the points' (tree_box_reduce, a grid-stride loop) unless given,
+ * then tree_box_final, which writes the box the codes are taken over. */
+static clsort_result clsort__tree_box_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
+                                          cl_mem positions, size_t n, const clsort__tree_bufs *b)
+{
+    clsort_context *ctx = c->ctx;
+    const clsort_tree_desc *d = &pl->d;
+    clsort__kargs ka;
+    cl_uint n32 = (cl_uint)n, given = (cl_uint)d->box_given;
+    cl_ulong stride = pl->stride / 4, offset = d->offset / 4;
+    cl_float4 glo, ghi;
+    size_t groups;
+    int a;
     memset(&glo, 0, sizeof glo);
     memset(&ghi, 0, sizeof ghi);
     for (a = 0; a < 3; ++a) {
@@ -11470,7 +11489,19 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     CLSORT__KARG(&ka, given);
     CLSORT__KARG(&ka, glo);
     CLSORT__KARG(&ka, ghi);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_box_final", 1, &ka));
+    return clsort__tree_launch(c, p, "tree_box_final", 1, &ka);
+}
+
+/* The Morton codes over the box (tree_keys, into codes_in) and their sort
+ * with the permutation (into codes, perm), with the chain's count if any. */
+static clsort_result clsort__tree_codes_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
+                                            cl_mem positions, size_t n, const clsort__tree_bufs *b)
+{
+    clsort__kargs ka;
+    clsort__sort_plan sp;
+    clsort_sort_desc sd;
+    cl_uint n32 = (cl_uint)n;
+    cl_ulong stride = pl->stride / 4, offset = pl->d.offset / 4;
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, positions);
     CLSORT__KARG(&ka, b->codes_in);
@@ -11484,9 +11515,19 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     sd.type = pl->key_size == 8 ? CLSORT_U64 : CLSORT_U32;
     sd.end_bit = pl->code_bits;
     sd.permutation = b->perm;
-    CLSORT__TRY(clsort__plan_sort(ctx, "tree: sort", n, &sd, &sp));
-    CLSORT__TRY(clsort__sort_run(c, &sp, b->codes_in, b->codes, n)); /* with the chain's count, if any */
-    CLSORT__TRY(clsort__tree_refine_run(c, pl, p, positions, n, b));
+    CLSORT__TRY(clsort__plan_sort(c->ctx, "tree: sort", n, &sd, &sp));
+    return clsort__sort_run(c, &sp, b->codes_in, b->codes, n);
+}
+
+/* The points in the final order (tree_points; the order and the sub codes
+ * of the long runs taken where they were refined). */
+static clsort_result clsort__tree_points_run(clsort__chain *c, const clsort__tree_plan *pl, clsort__program *p,
+                                             cl_mem positions, size_t n, const clsort__tree_bufs *b)
+{
+    const clsort_tree_desc *d = &pl->d;
+    clsort__kargs ka;
+    cl_uint n32 = (cl_uint)n, has_mass = (cl_uint)d->has_mass;
+    cl_ulong stride = pl->stride / 4, offset = d->offset / 4, moff = d->mass_offset / 4;
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, positions);
     CLSORT__KARG(&ka, b->perm);
@@ -11502,7 +11543,16 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     CLSORT__KARG(&ka, b->nodes);
     CLSORT__KARG(&ka, b->sub);
     clsort__count_kargs(&ka, c, 1);
-    CLSORT__TRY(clsort__tree_launch(c, p, "tree_points", n, &ka));
+    return clsort__tree_launch(c, p, "tree_points", n, &ka);
+}
+
+/* The radix tree (tree_build: nodes, parents, the summaries' starting words)
+ * and its summaries (tree_summaries: boxes, centres, moments, a climb from
+ * the leaves). */
+static clsort_result clsort__tree_nodes_run(clsort__chain *c, clsort__program *p, size_t n, const clsort__tree_bufs *b)
+{
+    clsort__kargs ka;
+    cl_uint n32 = (cl_uint)n;
     /* at least one work-item: for one point it marks the leaf, the root, with
      * the parent ~0 */
     clsort__kargs_init(&ka);
@@ -11531,6 +11581,27 @@ static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree
     CLSORT__KARG(&ka, n32);
     clsort__count_kargs(&ka, c, 1);
     return clsort__tree_launch(c, p, "tree_summaries", n, &ka);
+}
+
+/* Box, codes, sort, points, radix tree, summaries of n >= 1 points, or with
+ * a device count (c->count) of that many, n the capacity: the count is first
+ * copied, clamped, into b->count, which every later kernel of the chain
+ * reads (c->count then names it). Without one, a tree object's count word
+ * gets n. Launches are sized for n; past the count work-items exit at once,
+ * and nothing is written over the capacity (the summaries' starting words
+ * come from tree_build, per node of the count). Each step sets its kernels'
+ * arguments and launches them itself (clsort__karg keeps pointers). */
+static clsort_result clsort__tree_build_run(clsort__chain *c, const clsort__tree_plan *pl, cl_mem positions, size_t n,
+                                            const clsort__tree_bufs *b)
+{
+    clsort__program *p;
+    CLSORT__TRY(clsort__tree_program(c->ctx, pl->d.dims, pl->key_size, pl->bpa, &p));
+    CLSORT__TRY(clsort__tree_start_run(c, pl, p, n, b));
+    CLSORT__TRY(clsort__tree_box_run(c, pl, p, positions, n, b));
+    CLSORT__TRY(clsort__tree_codes_run(c, pl, p, positions, n, b));
+    CLSORT__TRY(clsort__tree_refine_run(c, pl, p, positions, n, b));
+    CLSORT__TRY(clsort__tree_points_run(c, pl, p, positions, n, b));
+    return clsort__tree_nodes_run(c, p, n, b);
 }
 
 /* Whether the group walk's kernel allows its group on this device (its
@@ -11903,60 +11974,99 @@ CLSORT_API clsort_result clsort_tree_accel(clsort_context *ctx, const clsort_tre
                                                              CLSORT__NB_MODE_ACCEL | CLSORT__NB_MODE_WRITE_ACC));
 }
 
-CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
-                                            const clsort_tree_radius_desc *desc, size_t *total,
-                                            const clsort_enqueue *enq)
+/* clsort_tree_radius's arguments: *d (a copy of the caller's desc) given its
+ * defaults (stride 16), *period and *periodic the periods as the walk takes
+ * them; the buffers' sizes and that the outputs share no memory with the
+ * queries, each other or the tree. */
+static clsort_result clsort__tree_radius_check(clsort_context *ctx, const char *fn, const clsort_tree *tree,
+                                               cl_mem queries, size_t nq, clsort_tree_radius_desc *d,
+                                               cl_float4 *period, cl_uint *periodic)
 {
-    static const char *fn = "clsort_tree_radius";
     static const char *const out_names[3] = {"desc.counts", "desc.offsets", "desc.indices"}, *const in_names[1] = {
         "queries"};
-    clsort_tree_radius_desc d;
-    clsort__program *p, *sp;
-    clsort__kargs ka;
-    clsort__chain c;
-    clsort_result r = CLSORT_SUCCESS;
-    cl_mem outs[3], ins[1], tot = NULL, none = NULL;
-    cl_uint nq32 = (cl_uint)nq, zero = 0, one = 1;
-    cl_ulong stride, offset;
-    cl_float r2;
-    cl_float4 period;
-    cl_uint periodic = 0;
-    size_t rec, sum = 0;
-    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
-    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
-    d = *desc;
-    if (d.stride == 0) d.stride = 16;
-    if (!(d.radius >= 0.0f && clsort__finite_float((double)d.radius)))
+    cl_mem outs[3], ins[1];
+    size_t rec;
+    int i;
+    if (d->stride == 0) d->stride = 16;
+    if (!(d->radius >= 0.0f && clsort__finite_float((double)d->radius)))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.radius = %g, must be finite and >= 0", fn,
-                            (double)d.radius);
-    if (d.stride % 4 || d.offset % 4 || d.stride > (size_t)1 << 30 || d.offset > (size_t)1 << 30)
+                            (double)d->radius);
+    if (d->stride % 4 || d->offset % 4 || d->stride > (size_t)1 << 30 || d->offset > (size_t)1 << 30)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "%s: desc.stride and offset must be multiples of 4 (floats), at most 2^30", fn);
     if (nq > 0x7fffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: nq = %lu, at most 2^31-1 queries", fn,
                             (unsigned long)nq);
-    if (d.indices && !d.offsets)
+    if (d->indices && !d->offsets)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.indices needs desc.offsets", fn);
     if (nq > 0) {
-        rec = d.offset + (tree->n ? tree->dims : 3) * 4;
-        CLSORT__TRY(clsort__check_buffer(ctx, queries, clsort__bytes(nq - 1, d.stride, rec), fn, "queries"));
-        CLSORT__TRY(clsort__check_buffer(ctx, d.counts, clsort__bytes(nq, 4, 0), fn, "desc.counts"));
+        rec = d->offset + (tree->n ? tree->dims : 3) * 4;
+        CLSORT__TRY(clsort__check_buffer(ctx, queries, clsort__bytes(nq - 1, d->stride, rec), fn, "queries"));
+        CLSORT__TRY(clsort__check_buffer(ctx, d->counts, clsort__bytes(nq, 4, 0), fn, "desc.counts"));
     }
-    if (d.offsets) CLSORT__TRY(clsort__check_buffer(ctx, d.offsets, clsort__bytes(nq, 4, 4), fn, "desc.offsets"));
-    if (d.indices) CLSORT__TRY(clsort__check_buffer(ctx, d.indices, d.capacity ? clsort__bytes(d.capacity, 4, 0) : 1, fn, "desc.indices"));
-    if (d.capacity > 0xffffffffu)
+    if (d->offsets) CLSORT__TRY(clsort__check_buffer(ctx, d->offsets, clsort__bytes(nq, 4, 4), fn, "desc.offsets"));
+    if (d->indices) CLSORT__TRY(clsort__check_buffer(ctx, d->indices, d->capacity ? clsort__bytes(d->capacity, 4, 0) : 1, fn, "desc.indices"));
+    if (d->capacity > 0xffffffffu)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.capacity past 2^32 - 1", fn);
-    CLSORT__TRY(clsort__tree_periods(ctx, fn, &d, tree->n ? tree->dims : 3, &period, &periodic));
-    outs[0] = nq ? d.counts : NULL;
-    outs[1] = d.offsets;
-    outs[2] = d.indices;
+    CLSORT__TRY(clsort__tree_periods(ctx, fn, d, tree->n ? tree->dims : 3, period, periodic));
+    outs[0] = nq ? d->counts : NULL;
+    outs[1] = d->offsets;
+    outs[2] = d->indices;
     ins[0] = nq ? queries : NULL;
     CLSORT__TRY(clsort__check_aliasing(ctx, fn, outs, out_names, 3, ins, in_names, 1, 0u));
-    { /* the outputs share no memory with the tree they query */
-        int i;
-        for (i = 0; i < 3; ++i)
-            if (outs[i]) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, outs[i], out_names[i], 1));
+    /* the outputs share no memory with the tree they query */
+    for (i = 0; i < 3; ++i)
+        if (outs[i]) CLSORT__TRY(clsort__tree_check_io(ctx, tree, fn, outs[i], out_names[i], 1));
+    return CLSORT_SUCCESS;
+}
+
+/* The counts' total into *tot (4 bytes of scratch): their scan, into
+ * d->offsets or (total only) scratch of its own, then with offsets
+ * tree_radius_total, which writes offsets[nq]. */
+static clsort_result clsort__tree_radius_total(clsort__chain *c, clsort__program *p, const clsort_tree_radius_desc *d,
+                                               size_t nq, cl_mem *tot)
+{
+    clsort_context *ctx = c->ctx;
+    clsort__program *sp;
+    clsort__kargs ka;
+    cl_mem offsets = d->offsets, total = NULL;
+    cl_uint nq32 = (cl_uint)nq;
+    CLSORT__TRY(clsort__scratch(ctx, "tree: radius total", 4, &total));
+    *tot = total;
+    CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &sp));
+    if (!offsets) {
+        cl_mem tmp = NULL;
+        CLSORT__TRY(clsort__scratch(ctx, "tree: radius offsets", nq * 4, &tmp));
+        return clsort__scan_levels(c, sp, sp, d->counts, tmp, nq, 0, 0, total, 4, 0, 0);
     }
+    CLSORT__TRY(clsort__scan_levels(c, sp, sp, d->counts, offsets, nq, 0, 0, total, 4, 0, 0));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, offsets);
+    CLSORT__KARG(&ka, nq32);
+    CLSORT__KARG(&ka, total);
+    return clsort__tree_launch(c, p, "tree_radius_total", 1, &ka);
+}
+
+CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tree *tree, cl_mem queries, size_t nq,
+                                            const clsort_tree_radius_desc *desc, size_t *total,
+                                            const clsort_enqueue *enq)
+{
+    static const char *fn = "clsort_tree_radius";
+    clsort_tree_radius_desc d;
+    clsort__program *p;
+    clsort__chain c;
+    clsort_result r = CLSORT_SUCCESS;
+    cl_mem tot = NULL, none = NULL;
+    cl_uint nq32 = (cl_uint)nq, zero = 0, one = 1;
+    cl_ulong stride, offset;
+    cl_float r2;
+    cl_float4 period;
+    cl_uint periodic = 0;
+    size_t sum = 0;
+    CLSORT__TRY(clsort__tree_check(ctx, tree, fn));
+    if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    d = *desc;
+    CLSORT__TRY(clsort__tree_radius_check(ctx, fn, tree, queries, nq, &d, &period, &periodic));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (nq == 0 || tree->n == 0) { /* no query or no point: zero counts, offsets 0 */
         if (nq) r = clsort__fill_pattern(&c, d.counts, &zero, 4, 0, nq * 4);
@@ -11972,22 +12082,7 @@ CLSORT_API clsort_result clsort_tree_radius(clsort_context *ctx, const clsort_tr
     if (r == CLSORT_SUCCESS)
         r = clsort__tree_radius_run(&c, p, tree, queries, nq32, stride, offset, r2, &period, periodic, d.counts, none,
                                     none, zero);
-    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scratch(ctx, "tree: radius total", 4, &tot);
-    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__scan_program(ctx, CLSORT_U32, &sp);
-    /* the scan writes offsets, or (total only) the counts' scan into scratch of its own */
-    if (r == CLSORT_SUCCESS && d.offsets) r = clsort__scan_levels(&c, sp, sp, d.counts, d.offsets, nq, 0, 0, tot, 4, 0, 0);
-    if (r == CLSORT_SUCCESS && !d.offsets && total) {
-        cl_mem tmp = NULL;
-        r = clsort__scratch(ctx, "tree: radius offsets", nq * 4, &tmp);
-        if (r == CLSORT_SUCCESS) r = clsort__scan_levels(&c, sp, sp, d.counts, tmp, nq, 0, 0, tot, 4, 0, 0);
-    }
-    if (r == CLSORT_SUCCESS && d.offsets) {
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, d.offsets);
-        CLSORT__KARG(&ka, nq32);
-        CLSORT__KARG(&ka, tot);
-        r = clsort__tree_launch(&c, p, "tree_radius_total", 1, &ka);
-    }
+    if (r == CLSORT_SUCCESS && (d.offsets || total)) r = clsort__tree_radius_total(&c, p, &d, nq, &tot);
     if (r == CLSORT_SUCCESS && (total || d.indices)) {
         cl_uint t32 = 0;
         r = clsort__read(&c, tot, "the radius total", 0, 4, &t32);
@@ -17345,19 +17440,9 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
-10,
-10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,84,32,108,98,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,117,105,110,116,32,103,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,119,105,110,44,32,95,95,108,111,99,97,108,32,84,32,42,97,99,99,44,10,
-95,95,108,111,99,97,108,32,105,110,116,32,42,115,116,101,112,32,76,66,95,65,82,71,83,41,10,
+105,110,108,105,110,101,32,118,111,105,100,32,108,98,95,114,101,97,100,95,119,105,110,100,111,119,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,105,110,116,32,106,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,119,105,110,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
-105,110,116,32,106,32,61,32,40,105,110,116,41,103,32,45,32,49,59,10,
-105,110,116,32,105,100,108,101,32,61,32,48,59,10,
-105,102,32,40,108,105,100,32,61,61,32,48,41,32,42,97,99,99,32,61,32,40,84,41,48,59,10,
-102,111,114,32,40,59,59,41,32,123,10,
 105,102,32,40,108,105,100,32,60,32,76,66,95,87,73,78,68,79,87,41,32,123,10,
 105,110,116,32,105,100,120,32,61,32,106,32,45,32,40,105,110,116,41,108,105,100,59,10,
 117,105,110,116,32,98,105,116,115,32,61,32,48,117,44,32,102,32,61,32,76,66,95,80,82,69,70,73,88,59,10,
@@ -17365,8 +17450,15 @@ static const unsigned char clsort__kernel_common_cl[] = {
 119,105,110,91,50,32,42,32,108,105,100,93,32,61,32,102,59,10,
 119,105,110,91,50,32,42,32,108,105,100,32,43,32,49,93,32,61,32,98,105,116,115,59,10,
 125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,32,40,108,105,100,32,61,61,32,48,41,32,123,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,108,98,95,119,105,110,100,111,119,95,115,117,109,40,95,95,108,111,99,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,119,105,110,44,32,95,95,108,111,99,97,108,32,84,32,42,97,99,99,44,32,95,95,108,111,99,97,108,32,105,110,116,32,42,115,116,101,112,44,32,105,110,116,32,105,100,108,101,41,10,
+123,10,
 105,110,116,32,117,115,101,100,32,61,32,48,44,32,100,111,110,101,32,61,32,48,59,10,
 84,32,112,97,114,116,32,61,32,40,84,41,48,59,10,
 102,111,114,32,40,59,32,117,115,101,100,32,60,32,76,66,95,87,73,78,68,79,87,59,32,43,43,117,115,101,100,41,32,123,10,
@@ -17388,12 +17480,15 @@ static const unsigned char clsort__kernel_common_cl[] = {
 105,100,108,101,32,61,32,48,59,10,
 125,10,
 35,101,110,100,105,102,10,
+114,101,116,117,114,110,32,105,100,108,101,59,10,
 125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,110,116,32,115,116,32,61,32,42,115,116,101,112,59,10,
-105,102,32,40,115,116,32,61,61,32,45,49,41,32,98,114,101,97,107,59,10,
+10,
 35,105,102,100,101,102,32,76,66,95,70,65,76,76,66,65,67,75,10,
-105,102,32,40,115,116,32,61,61,32,45,50,41,32,123,10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,108,98,95,102,97,108,108,98,97,99,107,95,115,116,101,112,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,105,110,116,32,106,44,32,95,95,108,111,99,97,108,32,84,32,42,97,99,99,44,32,95,95,108,111,99,97,108,32,105,110,116,32,42,115,116,101,112,32,76,66,95,65,82,71,83,41,10,
+123,10,
 84,32,97,103,103,32,61,32,108,98,95,116,105,108,101,95,115,117,109,40,108,98,95,105,110,44,32,40,117,105,110,116,41,106,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,41,59,10,
 10,
 10,
@@ -17402,14 +17497,42 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 98,97,114,114,105,101,114,40,67,76,75,95,71,76,79,66,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,32,40,108,105,100,32,61,61,32,48,41,32,123,10,
+105,102,32,40,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,61,61,32,48,41,32,123,10,
 105,110,116,32,115,116,105,108,108,95,101,109,112,116,121,32,61,32,108,98,95,117,110,116,111,117,99,104,101,100,40,115,116,97,116,117,115,44,32,40,117,105,110,116,41,106,41,59,10,
 105,102,32,40,115,116,105,108,108,95,101,109,112,116,121,41,32,42,97,99,99,32,43,61,32,97,103,103,59,10,
 42,115,116,101,112,32,61,32,115,116,105,108,108,95,101,109,112,116,121,32,63,32,49,32,58,32,48,59,10,
 125,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-115,116,32,61,32,42,115,116,101,112,59,10,
+114,101,116,117,114,110,32,42,115,116,101,112,59,10,
 125,10,
+35,101,110,100,105,102,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,84,32,108,98,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,117,105,110,116,32,103,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,119,105,110,44,32,95,95,108,111,99,97,108,32,84,32,42,97,99,99,44,10,
+95,95,108,111,99,97,108,32,105,110,116,32,42,115,116,101,112,32,76,66,95,65,82,71,83,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
+105,110,116,32,106,32,61,32,40,105,110,116,41,103,32,45,32,49,59,10,
+105,110,116,32,105,100,108,101,32,61,32,48,59,10,
+105,102,32,40,108,105,100,32,61,61,32,48,41,32,42,97,99,99,32,61,32,40,84,41,48,59,10,
+102,111,114,32,40,59,59,41,32,123,10,
+108,98,95,114,101,97,100,95,119,105,110,100,111,119,40,115,116,97,116,117,115,44,32,106,44,32,119,105,110,41,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,102,32,40,108,105,100,32,61,61,32,48,41,32,105,100,108,101,32,61,32,108,98,95,119,105,110,100,111,119,95,115,117,109,40,119,105,110,44,32,97,99,99,44,32,115,116,101,112,44,32,105,100,108,101,41,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,110,116,32,115,116,32,61,32,42,115,116,101,112,59,10,
+105,102,32,40,115,116,32,61,61,32,45,49,41,32,98,114,101,97,107,59,10,
+35,105,102,100,101,102,32,76,66,95,70,65,76,76,66,65,67,75,10,
+105,102,32,40,115,116,32,61,61,32,45,50,41,10,
+115,116,32,61,32,108,98,95,102,97,108,108,98,97,99,107,95,115,116,101,112,40,115,116,97,116,117,115,44,32,106,44,32,97,99,99,44,32,115,116,101,112,32,76,66,95,80,65,83,83,41,59,10,
 35,101,110,100,105,102,10,
 106,32,45,61,32,115,116,59,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
@@ -22347,6 +22470,83 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 10,
 10,
 10,
+105,110,108,105,110,101,32,116,114,95,110,111,100,101,32,116,114,95,109,101,114,103,101,40,116,114,95,110,111,100,101,32,65,44,32,116,114,95,110,111,100,101,32,66,41,10,
+123,10,
+116,114,95,110,111,100,101,32,114,59,10,
+114,46,108,120,32,61,32,102,109,105,110,40,65,46,108,120,44,32,66,46,108,120,41,59,32,114,46,108,121,32,61,32,102,109,105,110,40,65,46,108,121,44,32,66,46,108,121,41,59,32,114,46,108,122,32,61,32,102,109,105,110,40,65,46,108,122,44,32,66,46,108,122,41,59,10,
+114,46,104,120,32,61,32,102,109,97,120,40,65,46,104,120,44,32,66,46,104,120,41,59,32,114,46,104,121,32,61,32,102,109,97,120,40,65,46,104,121,44,32,66,46,104,121,41,59,32,114,46,104,122,32,61,32,102,109,97,120,40,65,46,104,122,44,32,66,46,104,122,41,59,10,
+114,46,109,32,61,32,65,46,109,32,43,32,66,46,109,59,10,
+105,102,32,40,114,46,109,32,62,32,48,46,48,102,41,32,123,10,
+114,46,99,120,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,120,32,43,32,66,46,109,32,42,32,66,46,99,120,41,32,47,32,114,46,109,44,32,114,46,108,120,44,32,114,46,104,120,41,59,10,
+114,46,99,121,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,121,32,43,32,66,46,109,32,42,32,66,46,99,121,41,32,47,32,114,46,109,44,32,114,46,108,121,44,32,114,46,104,121,41,59,10,
+114,46,99,122,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,122,32,43,32,66,46,109,32,42,32,66,46,99,122,41,32,47,32,114,46,109,44,32,114,46,108,122,44,32,114,46,104,122,41,59,10,
+125,32,101,108,115,101,32,123,10,
+114,46,99,120,32,61,32,48,46,53,102,32,42,32,40,114,46,108,120,32,43,32,114,46,104,120,41,59,10,
+114,46,99,121,32,61,32,48,46,53,102,32,42,32,40,114,46,108,121,32,43,32,114,46,104,121,41,59,10,
+114,46,99,122,32,61,32,48,46,53,102,32,42,32,40,114,46,108,122,32,43,32,114,46,104,122,41,59,10,
+125,10,
+114,46,113,120,120,32,61,32,114,46,113,120,121,32,61,32,114,46,113,120,122,32,61,32,114,46,113,121,121,32,61,32,114,46,113,121,122,32,61,32,114,46,113,122,122,32,61,32,114,46,105,50,32,61,32,48,46,48,102,59,10,
+116,114,95,115,104,105,102,116,40,38,114,44,32,65,41,59,10,
+116,114,95,115,104,105,102,116,40,38,114,44,32,66,41,59,10,
+114,101,116,117,114,110,32,114,59,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,102,108,111,97,116,32,116,114,95,98,109,97,120,40,102,108,111,97,116,32,101,120,44,32,102,108,111,97,116,32,101,121,44,32,102,108,111,97,116,32,101,122,41,10,
+123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,101,109,32,61,32,102,109,97,120,40,102,109,97,120,40,101,120,44,32,101,121,41,44,32,101,122,41,59,10,
+102,108,111,97,116,32,98,109,97,120,32,61,32,48,46,48,102,59,10,
+105,102,32,40,101,109,32,62,32,48,46,48,102,32,38,38,32,101,109,32,60,61,32,70,76,84,95,77,65,88,41,32,123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,115,120,32,61,32,101,120,32,47,32,101,109,44,32,115,121,32,61,32,101,121,32,47,32,101,109,44,32,115,122,32,61,32,101,122,32,47,32,101,109,59,10,
+98,109,97,120,32,61,32,101,109,32,42,32,115,113,114,116,40,115,120,32,42,32,115,120,32,43,32,115,121,32,42,32,115,121,32,43,32,115,122,32,42,32,115,122,41,32,42,32,49,46,48,48,48,48,48,49,102,59,10,
+125,32,101,108,115,101,32,105,102,32,40,101,109,32,62,32,48,46,48,102,41,32,123,10,
+98,109,97,120,32,61,32,73,78,70,73,78,73,84,89,59,10,
+125,10,
+114,101,116,117,114,110,32,98,109,97,120,59,10,
+125,10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,118,111,105,100,32,116,114,95,112,117,98,108,105,115,104,40,117,105,110,116,32,112,44,32,116,114,95,110,111,100,101,32,114,44,32,118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,108,111,44,32,118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,104,105,44,10,
+118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,99,111,109,44,32,118,111,108,97,116,105,108,101,32,95,95,103,108,111,98,97,108,32,102,108,111,97,116,32,42,113,117,97,100,41,10,
+123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,101,120,32,61,32,102,109,97,120,40,114,46,99,120,32,45,32,114,46,108,120,44,32,114,46,104,120,32,45,32,114,46,99,120,41,44,32,101,121,32,61,32,102,109,97,120,40,114,46,99,121,32,45,32,114,46,108,121,44,32,114,46,104,121,32,45,32,114,46,99,121,41,44,10,
+101,122,32,61,32,102,109,97,120,40,114,46,99,122,32,45,32,114,46,108,122,44,32,114,46,104,122,32,45,32,114,46,99,122,41,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,107,32,61,32,52,85,76,32,42,32,112,44,32,107,56,32,61,32,56,85,76,32,42,32,112,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,101,120,116,101,110,116,32,61,32,102,109,97,120,40,102,109,97,120,40,114,46,104,120,32,45,32,114,46,108,120,44,32,114,46,104,121,32,45,32,114,46,108,121,41,44,32,114,46,104,122,32,45,32,114,46,108,122,41,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,98,109,97,120,32,61,32,116,114,95,98,109,97,120,40,101,120,44,32,101,121,44,32,101,122,41,59,10,
+35,105,102,100,101,102,32,84,82,95,87,79,82,68,83,54,52,10,
+116,114,95,112,117,116,50,40,108,111,32,43,32,107,44,32,114,46,108,120,44,32,114,46,108,121,41,59,32,116,114,95,112,117,116,50,40,108,111,32,43,32,107,32,43,32,50,117,44,32,114,46,108,122,44,32,101,120,116,101,110,116,41,59,10,
+116,114,95,112,117,116,50,40,104,105,32,43,32,107,44,32,114,46,104,120,44,32,114,46,104,121,41,59,32,116,114,95,112,117,116,50,40,104,105,32,43,32,107,32,43,32,50,117,44,32,114,46,104,122,44,32,98,109,97,120,41,59,10,
+116,114,95,112,117,116,50,40,99,111,109,32,43,32,107,44,32,114,46,99,120,44,32,114,46,99,121,41,59,32,116,114,95,112,117,116,50,40,99,111,109,32,43,32,107,32,43,32,50,117,44,32,114,46,99,122,44,32,114,46,109,41,59,10,
+116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,44,32,114,46,113,120,120,44,32,114,46,113,120,121,41,59,32,116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,50,117,44,32,114,46,113,120,122,44,32,114,46,113,121,121,41,59,10,
+116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,52,117,44,32,114,46,113,121,122,44,32,114,46,113,122,122,41,59,32,116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,54,117,44,32,114,46,105,50,44,32,48,46,48,102,41,59,10,
+35,101,108,115,101,10,
+116,114,95,112,117,116,40,108,111,32,43,32,107,44,32,114,46,108,120,41,59,32,116,114,95,112,117,116,40,108,111,32,43,32,107,32,43,32,49,117,44,32,114,46,108,121,41,59,32,116,114,95,112,117,116,40,108,111,32,43,32,107,32,43,32,50,117,44,32,114,46,108,122,41,59,10,
+116,114,95,112,117,116,40,104,105,32,43,32,107,44,32,114,46,104,120,41,59,32,116,114,95,112,117,116,40,104,105,32,43,32,107,32,43,32,49,117,44,32,114,46,104,121,41,59,32,116,114,95,112,117,116,40,104,105,32,43,32,107,32,43,32,50,117,44,32,114,46,104,122,41,59,10,
+116,114,95,112,117,116,40,99,111,109,32,43,32,107,44,32,114,46,99,120,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,49,117,44,32,114,46,99,121,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,50,117,44,32,114,46,99,122,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,51,117,44,32,114,46,109,41,59,10,
+116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,44,32,114,46,113,120,120,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,49,117,44,32,114,46,113,120,121,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,50,117,44,32,114,46,113,120,122,41,59,10,
+116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,51,117,44,32,114,46,113,121,121,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,52,117,44,32,114,46,113,121,122,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,53,117,44,32,114,46,113,122,122,41,59,10,
+116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,54,117,44,32,114,46,105,50,41,59,10,
+10,
+108,111,91,107,32,43,32,51,117,93,32,61,32,101,120,116,101,110,116,59,10,
+104,105,91,107,32,43,32,51,117,93,32,61,32,98,109,97,120,59,10,
+113,117,97,100,91,107,56,32,43,32,55,117,93,32,61,32,48,46,48,102,59,10,
+35,101,110,100,105,102,10,
+125,10,
+10,
+10,
+10,
+10,
 10,
 10,
 10,
@@ -22377,61 +22577,8 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 99,111,110,115,116,32,117,105,110,116,52,32,110,100,32,61,32,110,111,100,101,115,91,112,93,59,10,
 99,111,110,115,116,32,116,114,95,110,111,100,101,32,115,105,98,32,61,32,116,114,95,99,104,105,108,100,40,110,100,46,120,32,61,61,32,110,111,100,101,32,63,32,110,100,46,121,32,58,32,110,100,46,120,44,32,110,44,32,112,111,105,110,116,115,44,32,108,111,44,32,104,105,44,32,99,111,109,44,32,113,117,97,100,41,59,10,
 99,111,110,115,116,32,116,114,95,110,111,100,101,32,65,32,61,32,110,100,46,120,32,61,61,32,110,111,100,101,32,63,32,99,117,114,32,58,32,115,105,98,44,32,66,32,61,32,110,100,46,120,32,61,61,32,110,111,100,101,32,63,32,115,105,98,32,58,32,99,117,114,59,10,
-116,114,95,110,111,100,101,32,114,59,10,
-114,46,108,120,32,61,32,102,109,105,110,40,65,46,108,120,44,32,66,46,108,120,41,59,32,114,46,108,121,32,61,32,102,109,105,110,40,65,46,108,121,44,32,66,46,108,121,41,59,32,114,46,108,122,32,61,32,102,109,105,110,40,65,46,108,122,44,32,66,46,108,122,41,59,10,
-114,46,104,120,32,61,32,102,109,97,120,40,65,46,104,120,44,32,66,46,104,120,41,59,32,114,46,104,121,32,61,32,102,109,97,120,40,65,46,104,121,44,32,66,46,104,121,41,59,32,114,46,104,122,32,61,32,102,109,97,120,40,65,46,104,122,44,32,66,46,104,122,41,59,10,
-114,46,109,32,61,32,65,46,109,32,43,32,66,46,109,59,10,
-105,102,32,40,114,46,109,32,62,32,48,46,48,102,41,32,123,10,
-114,46,99,120,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,120,32,43,32,66,46,109,32,42,32,66,46,99,120,41,32,47,32,114,46,109,44,32,114,46,108,120,44,32,114,46,104,120,41,59,10,
-114,46,99,121,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,121,32,43,32,66,46,109,32,42,32,66,46,99,121,41,32,47,32,114,46,109,44,32,114,46,108,121,44,32,114,46,104,121,41,59,10,
-114,46,99,122,32,61,32,99,108,97,109,112,40,40,65,46,109,32,42,32,65,46,99,122,32,43,32,66,46,109,32,42,32,66,46,99,122,41,32,47,32,114,46,109,44,32,114,46,108,122,44,32,114,46,104,122,41,59,10,
-125,32,101,108,115,101,32,123,10,
-114,46,99,120,32,61,32,48,46,53,102,32,42,32,40,114,46,108,120,32,43,32,114,46,104,120,41,59,10,
-114,46,99,121,32,61,32,48,46,53,102,32,42,32,40,114,46,108,121,32,43,32,114,46,104,121,41,59,10,
-114,46,99,122,32,61,32,48,46,53,102,32,42,32,40,114,46,108,122,32,43,32,114,46,104,122,41,59,10,
-125,10,
-114,46,113,120,120,32,61,32,114,46,113,120,121,32,61,32,114,46,113,120,122,32,61,32,114,46,113,121,121,32,61,32,114,46,113,121,122,32,61,32,114,46,113,122,122,32,61,32,114,46,105,50,32,61,32,48,46,48,102,59,10,
-116,114,95,115,104,105,102,116,40,38,114,44,32,65,41,59,10,
-116,114,95,115,104,105,102,116,40,38,114,44,32,66,41,59,10,
-99,111,110,115,116,32,102,108,111,97,116,32,101,120,32,61,32,102,109,97,120,40,114,46,99,120,32,45,32,114,46,108,120,44,32,114,46,104,120,32,45,32,114,46,99,120,41,44,32,101,121,32,61,32,102,109,97,120,40,114,46,99,121,32,45,32,114,46,108,121,44,32,114,46,104,121,32,45,32,114,46,99,121,41,44,10,
-101,122,32,61,32,102,109,97,120,40,114,46,99,122,32,45,32,114,46,108,122,44,32,114,46,104,122,32,45,32,114,46,99,122,41,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,107,32,61,32,52,85,76,32,42,32,112,44,32,107,56,32,61,32,56,85,76,32,42,32,112,59,10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-99,111,110,115,116,32,102,108,111,97,116,32,101,120,116,101,110,116,32,61,32,102,109,97,120,40,102,109,97,120,40,114,46,104,120,32,45,32,114,46,108,120,44,32,114,46,104,121,32,45,32,114,46,108,121,41,44,32,114,46,104,122,32,45,32,114,46,108,122,41,59,10,
-99,111,110,115,116,32,102,108,111,97,116,32,101,109,32,61,32,102,109,97,120,40,102,109,97,120,40,101,120,44,32,101,121,41,44,32,101,122,41,59,10,
-102,108,111,97,116,32,98,109,97,120,32,61,32,48,46,48,102,59,10,
-105,102,32,40,101,109,32,62,32,48,46,48,102,32,38,38,32,101,109,32,60,61,32,70,76,84,95,77,65,88,41,32,123,10,
-99,111,110,115,116,32,102,108,111,97,116,32,115,120,32,61,32,101,120,32,47,32,101,109,44,32,115,121,32,61,32,101,121,32,47,32,101,109,44,32,115,122,32,61,32,101,122,32,47,32,101,109,59,10,
-98,109,97,120,32,61,32,101,109,32,42,32,115,113,114,116,40,115,120,32,42,32,115,120,32,43,32,115,121,32,42,32,115,121,32,43,32,115,122,32,42,32,115,122,41,32,42,32,49,46,48,48,48,48,48,49,102,59,10,
-125,32,101,108,115,101,32,105,102,32,40,101,109,32,62,32,48,46,48,102,41,32,123,10,
-98,109,97,120,32,61,32,73,78,70,73,78,73,84,89,59,10,
-125,10,
-35,105,102,100,101,102,32,84,82,95,87,79,82,68,83,54,52,10,
-116,114,95,112,117,116,50,40,108,111,32,43,32,107,44,32,114,46,108,120,44,32,114,46,108,121,41,59,32,116,114,95,112,117,116,50,40,108,111,32,43,32,107,32,43,32,50,117,44,32,114,46,108,122,44,32,101,120,116,101,110,116,41,59,10,
-116,114,95,112,117,116,50,40,104,105,32,43,32,107,44,32,114,46,104,120,44,32,114,46,104,121,41,59,32,116,114,95,112,117,116,50,40,104,105,32,43,32,107,32,43,32,50,117,44,32,114,46,104,122,44,32,98,109,97,120,41,59,10,
-116,114,95,112,117,116,50,40,99,111,109,32,43,32,107,44,32,114,46,99,120,44,32,114,46,99,121,41,59,32,116,114,95,112,117,116,50,40,99,111,109,32,43,32,107,32,43,32,50,117,44,32,114,46,99,122,44,32,114,46,109,41,59,10,
-116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,44,32,114,46,113,120,120,44,32,114,46,113,120,121,41,59,32,116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,50,117,44,32,114,46,113,120,122,44,32,114,46,113,121,121,41,59,10,
-116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,52,117,44,32,114,46,113,121,122,44,32,114,46,113,122,122,41,59,32,116,114,95,112,117,116,50,40,113,117,97,100,32,43,32,107,56,32,43,32,54,117,44,32,114,46,105,50,44,32,48,46,48,102,41,59,10,
-35,101,108,115,101,10,
-116,114,95,112,117,116,40,108,111,32,43,32,107,44,32,114,46,108,120,41,59,32,116,114,95,112,117,116,40,108,111,32,43,32,107,32,43,32,49,117,44,32,114,46,108,121,41,59,32,116,114,95,112,117,116,40,108,111,32,43,32,107,32,43,32,50,117,44,32,114,46,108,122,41,59,10,
-116,114,95,112,117,116,40,104,105,32,43,32,107,44,32,114,46,104,120,41,59,32,116,114,95,112,117,116,40,104,105,32,43,32,107,32,43,32,49,117,44,32,114,46,104,121,41,59,32,116,114,95,112,117,116,40,104,105,32,43,32,107,32,43,32,50,117,44,32,114,46,104,122,41,59,10,
-116,114,95,112,117,116,40,99,111,109,32,43,32,107,44,32,114,46,99,120,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,49,117,44,32,114,46,99,121,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,50,117,44,32,114,46,99,122,41,59,32,116,114,95,112,117,116,40,99,111,109,32,43,32,107,32,43,32,51,117,44,32,114,46,109,41,59,10,
-116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,44,32,114,46,113,120,120,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,49,117,44,32,114,46,113,120,121,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,50,117,44,32,114,46,113,120,122,41,59,10,
-116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,51,117,44,32,114,46,113,121,121,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,52,117,44,32,114,46,113,121,122,41,59,32,116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,53,117,44,32,114,46,113,122,122,41,59,10,
-116,114,95,112,117,116,40,113,117,97,100,32,43,32,107,56,32,43,32,54,117,44,32,114,46,105,50,41,59,10,
-10,
-108,111,91,107,32,43,32,51,117,93,32,61,32,101,120,116,101,110,116,59,10,
-104,105,91,107,32,43,32,51,117,93,32,61,32,98,109,97,120,59,10,
-113,117,97,100,91,107,56,32,43,32,55,117,93,32,61,32,48,46,48,102,59,10,
-35,101,110,100,105,102,10,
+99,111,110,115,116,32,116,114,95,110,111,100,101,32,114,32,61,32,116,114,95,109,101,114,103,101,40,65,44,32,66,41,59,10,
+116,114,95,112,117,98,108,105,115,104,40,112,44,32,114,44,32,108,111,44,32,104,105,44,32,99,111,109,44,32,113,117,97,100,41,59,10,
 99,117,114,32,61,32,114,59,10,
 110,111,100,101,32,61,32,112,59,10,
 125,10,
@@ -22891,6 +23038,142 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 114,101,116,117,114,110,32,40,117,105,110,116,50,41,40,110,100,46,122,44,32,110,100,46,119,41,59,10,
 125,10,
 10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,32,103,119,95,103,114,111,117,112,95,111,102,40,117,105,110,116,32,109,105,110,101,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,97,114,101,110,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,110,111,100,101,115,41,10,
+123,10,
+117,105,110,116,32,99,32,61,32,110,32,45,32,49,117,32,43,32,109,105,110,101,59,10,
+119,104,105,108,101,32,40,99,32,33,61,32,48,117,41,32,123,10,
+99,111,110,115,116,32,117,105,110,116,32,117,112,32,61,32,112,97,114,101,110,116,115,91,99,93,59,10,
+99,111,110,115,116,32,117,105,110,116,50,32,114,32,61,32,116,114,95,114,97,110,103,101,40,117,112,44,32,110,44,32,110,111,100,101,115,41,59,10,
+105,102,32,40,114,46,121,32,45,32,114,46,120,32,43,32,49,117,32,62,32,40,117,105,110,116,41,71,87,41,32,98,114,101,97,107,59,10,
+99,32,61,32,117,112,59,10,
+125,10,
+114,101,116,117,114,110,32,99,59,10,
+125,10,
+10,
+10,
+10,
+10,
+116,121,112,101,100,101,102,32,115,116,114,117,99,116,32,103,119,95,112,111,112,32,123,10,
+117,105,110,116,32,108,105,115,116,105,110,103,44,32,111,112,101,110,105,110,103,44,32,108,101,97,102,59,10,
+102,108,111,97,116,52,32,101,44,32,113,48,44,32,113,49,59,10,
+117,105,110,116,52,32,110,100,59,10,
+125,32,103,119,95,112,111,112,59,10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,103,119,95,112,111,112,32,103,119,95,116,97,107,101,40,95,95,108,111,99,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,116,97,99,107,44,32,117,105,110,116,32,98,97,115,101,44,32,117,105,110,116,32,116,97,107,101,44,32,117,105,110,116,32,110,44,32,102,108,111,97,116,52,32,98,108,111,44,32,102,108,111,97,116,52,32,98,104,105,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,112,111,105,110,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,110,111,100,101,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,104,105,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,99,111,109,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,113,117,97,100,44,32,102,108,111,97,116,32,111,112,101,110,50,44,32,102,108,111,97,116,32,98,115,111,102,116,41,10,
+123,10,
+103,119,95,112,111,112,32,116,59,10,
+116,46,108,105,115,116,105,110,103,32,61,32,48,117,59,10,
+116,46,111,112,101,110,105,110,103,32,61,32,48,117,59,10,
+116,46,108,101,97,102,32,61,32,71,87,95,78,79,68,69,59,10,
+116,46,101,32,61,32,40,102,108,111,97,116,52,41,40,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,41,59,10,
+116,46,113,48,32,61,32,116,46,101,59,10,
+116,46,113,49,32,61,32,116,46,101,59,10,
+116,46,110,100,32,61,32,40,117,105,110,116,52,41,40,48,117,44,32,48,117,44,32,48,117,44,32,48,117,41,59,10,
+105,102,32,40,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,60,32,116,97,107,101,41,32,123,10,
+99,111,110,115,116,32,117,105,110,116,32,107,32,61,32,115,116,97,99,107,91,98,97,115,101,32,43,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,93,59,10,
+105,102,32,40,107,32,62,61,32,110,32,45,32,49,117,41,32,123,10,
+116,46,108,101,97,102,32,61,32,107,32,45,32,40,110,32,45,32,49,117,41,59,10,
+116,46,101,32,61,32,112,111,105,110,116,115,91,116,46,108,101,97,102,93,59,10,
+116,46,108,105,115,116,105,110,103,32,61,32,49,117,59,10,
+125,32,101,108,115,101,32,123,10,
+116,46,101,32,61,32,99,111,109,91,107,93,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,98,109,32,61,32,104,105,91,107,93,46,119,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,100,50,32,61,10,
+116,114,95,100,50,40,116,114,95,103,97,112,40,116,46,101,46,120,44,32,98,108,111,46,120,44,32,98,104,105,46,120,41,44,32,116,114,95,103,97,112,40,116,46,101,46,121,44,32,98,108,111,46,121,44,32,98,104,105,46,121,41,44,32,116,114,95,103,97,112,40,116,46,101,46,122,44,32,98,108,111,46,122,44,32,98,104,105,46,122,41,41,59,10,
+105,102,32,40,100,50,32,62,32,98,109,32,42,32,98,109,32,42,32,111,112,101,110,50,32,124,124,32,98,109,32,60,61,32,98,115,111,102,116,41,32,123,10,
+116,46,113,48,32,61,32,113,117,97,100,91,50,117,32,42,32,107,93,59,10,
+116,46,113,49,32,61,32,113,117,97,100,91,50,117,32,42,32,107,32,43,32,49,117,93,59,10,
+116,46,108,105,115,116,105,110,103,32,61,32,49,117,59,10,
+125,32,101,108,115,101,32,123,10,
+116,46,110,100,32,61,32,110,111,100,101,115,91,107,93,59,10,
+116,46,111,112,101,110,105,110,103,32,61,32,49,117,59,10,
+125,10,
+125,10,
+125,10,
+114,101,116,117,114,110,32,116,59,10,
+125,10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,118,111,105,100,32,103,119,95,112,117,115,104,95,108,105,115,116,40,103,119,95,112,111,112,32,116,44,32,117,105,110,116,32,111,44,32,117,105,110,116,32,98,97,115,101,44,32,117,105,110,116,32,108,105,115,116,101,100,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,116,97,99,107,44,32,95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,112,111,115,44,10,
+95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,113,48,44,32,95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,113,49,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,108,95,108,101,97,102,41,10,
+123,10,
+105,102,32,40,116,46,111,112,101,110,105,110,103,41,32,123,10,
+115,116,97,99,107,91,98,97,115,101,32,43,32,50,117,32,42,32,40,111,32,62,62,32,49,54,41,93,32,61,32,116,46,110,100,46,121,59,10,
+115,116,97,99,107,91,98,97,115,101,32,43,32,50,117,32,42,32,40,111,32,62,62,32,49,54,41,32,43,32,49,117,93,32,61,32,116,46,110,100,46,120,59,10,
+125,10,
+105,102,32,40,116,46,108,105,115,116,105,110,103,41,32,123,10,
+99,111,110,115,116,32,117,105,110,116,32,108,116,32,61,32,108,105,115,116,101,100,32,43,32,40,111,32,38,32,48,120,102,102,102,102,117,41,59,10,
+108,95,112,111,115,91,108,116,93,32,61,32,116,46,101,59,10,
+108,95,113,48,91,108,116,93,32,61,32,116,46,113,48,59,10,
+108,95,113,49,91,108,116,93,32,61,32,116,46,113,49,59,10,
+108,95,108,101,97,102,91,108,116,93,32,61,32,116,46,108,101,97,102,59,10,
+125,10,
+125,10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,118,111,105,100,32,103,119,95,97,112,112,108,121,40,117,105,110,116,32,108,105,115,116,101,100,44,32,117,105,110,116,32,105,44,32,102,108,111,97,116,52,32,112,105,44,32,95,95,108,111,99,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,108,95,112,111,115,44,32,95,95,108,111,99,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,108,95,113,48,44,10,
+95,95,108,111,99,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,108,95,113,49,44,32,95,95,108,111,99,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,108,95,108,101,97,102,44,32,102,108,111,97,116,32,101,112,115,50,44,32,102,108,111,97,116,32,42,97,120,44,32,102,108,111,97,116,32,42,97,121,44,10,
+102,108,111,97,116,32,42,97,122,41,10,
+123,10,
+102,111,114,32,40,117,105,110,116,32,116,32,61,32,48,59,32,116,32,60,32,108,105,115,116,101,100,59,32,43,43,116,41,32,123,10,
+99,111,110,115,116,32,102,108,111,97,116,52,32,98,32,61,32,108,95,112,111,115,91,116,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,106,32,61,32,108,95,108,101,97,102,91,116,93,59,10,
+105,102,32,40,106,32,33,61,32,71,87,95,78,79,68,69,41,32,123,10,
+105,102,32,40,106,32,33,61,32,105,41,32,116,114,95,97,100,100,95,98,111,100,121,40,98,44,32,112,105,44,32,101,112,115,50,44,32,97,120,44,32,97,121,44,32,97,122,41,59,10,
+125,32,101,108,115,101,32,123,10,
+99,111,110,115,116,32,102,108,111,97,116,32,100,120,32,61,32,98,46,120,32,45,32,112,105,46,120,44,32,100,121,32,61,32,98,46,121,32,45,32,112,105,46,121,44,32,100,122,32,61,32,98,46,122,32,45,32,112,105,46,122,59,10,
+99,111,110,115,116,32,102,108,111,97,116,32,100,50,32,61,32,100,120,32,42,32,100,120,32,43,32,100,121,32,42,32,100,121,32,43,32,100,122,32,42,32,100,122,59,10,
+105,102,32,40,100,50,32,62,32,48,46,48,102,41,32,116,114,95,97,100,100,95,110,111,100,101,40,98,44,32,108,95,113,48,91,116,93,44,32,108,95,113,49,91,116,93,44,32,100,120,44,32,100,121,44,32,100,122,44,32,100,50,44,32,101,112,115,50,44,32,97,120,44,32,97,121,44,32,97,122,41,59,10,
+125,10,
+125,10,
+125,10,
+10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,103,119,95,119,97,108,107,40,117,105,110,116,32,110,44,32,117,105,110,116,32,105,44,32,105,110,116,32,108,105,118,101,44,32,102,108,111,97,116,52,32,112,105,44,32,102,108,111,97,116,52,32,98,108,111,44,32,102,108,111,97,116,52,32,98,104,105,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,116,97,99,107,44,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,99,97,110,44,32,95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,112,111,115,44,32,95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,113,48,44,32,95,95,108,111,99,97,108,32,102,108,111,97,116,52,32,42,108,95,113,49,44,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,42,108,95,108,101,97,102,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,112,111,105,110,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,110,111,100,101,115,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,104,105,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,99,111,109,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,113,117,97,100,44,32,102,108,111,97,116,32,111,112,101,110,50,44,10,
+102,108,111,97,116,32,101,112,115,50,44,32,102,108,111,97,116,32,98,115,111,102,116,44,32,102,108,111,97,116,32,42,97,120,44,32,102,108,111,97,116,32,42,97,121,44,32,102,108,111,97,116,32,42,97,122,41,10,
+123,10,
+117,105,110,116,32,115,112,32,61,32,49,117,44,32,108,105,115,116,101,100,32,61,32,48,117,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,102,32,40,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,61,61,32,48,117,41,32,115,116,97,99,107,91,48,93,32,61,32,48,117,59,10,
+119,104,105,108,101,32,40,115,112,32,62,32,48,117,41,32,123,10,
+117,105,110,116,32,116,97,107,101,32,61,32,109,105,110,40,115,112,44,32,40,117,105,110,116,41,71,87,41,59,10,
+105,102,32,40,116,97,107,101,32,62,32,40,117,105,110,116,41,71,87,95,83,84,65,67,75,32,45,32,115,112,41,32,116,97,107,101,32,61,32,40,117,105,110,116,41,71,87,95,83,84,65,67,75,32,45,32,115,112,59,10,
+105,102,32,40,116,97,107,101,32,61,61,32,48,117,41,32,114,101,116,117,114,110,32,49,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,98,97,115,101,32,61,32,115,112,32,45,32,116,97,107,101,59,10,
+99,111,110,115,116,32,103,119,95,112,111,112,32,116,32,61,32,103,119,95,116,97,107,101,40,115,116,97,99,107,44,32,98,97,115,101,44,32,116,97,107,101,44,32,110,44,32,98,108,111,44,32,98,104,105,44,32,112,111,105,110,116,115,44,32,110,111,100,101,115,44,32,104,105,44,32,99,111,109,44,32,113,117,97,100,44,32,111,112,101,110,50,44,32,98,115,111,102,116,41,59,10,
+117,105,110,116,32,116,111,116,97,108,59,10,
+99,111,110,115,116,32,117,105,110,116,32,111,32,61,32,103,119,95,115,99,97,110,40,116,46,108,105,115,116,105,110,103,32,124,32,40,116,46,111,112,101,110,105,110,103,32,60,60,32,49,54,41,44,32,115,99,97,110,44,32,38,116,111,116,97,108,41,59,10,
+103,119,95,112,117,115,104,95,108,105,115,116,40,116,44,32,111,44,32,98,97,115,101,44,32,108,105,115,116,101,100,44,32,115,116,97,99,107,44,32,108,95,112,111,115,44,32,108,95,113,48,44,32,108,95,113,49,44,32,108,95,108,101,97,102,41,59,10,
+115,112,32,61,32,98,97,115,101,32,43,32,50,117,32,42,32,40,116,111,116,97,108,32,62,62,32,49,54,41,59,10,
+108,105,115,116,101,100,32,43,61,32,116,111,116,97,108,32,38,32,48,120,102,102,102,102,117,59,10,
+105,102,32,40,108,105,115,116,101,100,32,43,32,40,117,105,110,116,41,71,87,32,62,32,40,117,105,110,116,41,71,87,95,76,73,83,84,32,124,124,32,115,112,32,61,61,32,48,117,41,32,123,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+105,102,32,40,108,105,118,101,41,32,103,119,95,97,112,112,108,121,40,108,105,115,116,101,100,44,32,105,44,32,112,105,44,32,108,95,112,111,115,44,32,108,95,113,48,44,32,108,95,113,49,44,32,108,95,108,101,97,102,44,32,101,112,115,50,44,32,97,120,44,32,97,121,44,32,97,122,41,59,10,
+108,105,115,116,101,100,32,61,32,48,117,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+125,10,
+125,10,
+114,101,116,117,114,110,32,48,59,10,
+125,10,
+10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,71,87,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,116,114,101,101,95,97,99,99,101,108,95,103,114,111,117,112,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,112,111,105,110,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,110,111,100,101,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,97,114,101,110,116,115,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,108,111,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,104,105,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,102,108,111,97,116,52,32,42,99,111,109,44,10,
@@ -22902,16 +23185,9 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 95,95,108,111,99,97,108,32,117,105,110,116,32,108,95,108,101,97,102,91,71,87,95,76,73,83,84,93,44,32,115,116,97,99,107,91,71,87,95,83,84,65,67,75,93,44,32,115,99,97,110,91,71,87,93,44,32,103,114,111,117,112,115,91,71,87,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,110,32,61,32,40,117,105,110,116,41,68,69,86,73,67,69,95,78,40,99,97,112,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,109,105,110,101,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,42,32,40,117,105,110,116,41,71,87,32,43,32,108,105,100,59,10,
-10,
 117,105,110,116,32,115,116,97,114,116,115,32,61,32,48,117,44,32,99,32,61,32,48,117,59,10,
 105,102,32,40,109,105,110,101,32,60,32,110,41,32,123,10,
-99,32,61,32,110,32,45,32,49,117,32,43,32,109,105,110,101,59,10,
-119,104,105,108,101,32,40,99,32,33,61,32,48,117,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,117,112,32,61,32,112,97,114,101,110,116,115,91,99,93,59,10,
-99,111,110,115,116,32,117,105,110,116,50,32,114,32,61,32,116,114,95,114,97,110,103,101,40,117,112,44,32,110,44,32,110,111,100,101,115,41,59,10,
-105,102,32,40,114,46,121,32,45,32,114,46,120,32,43,32,49,117,32,62,32,40,117,105,110,116,41,71,87,41,32,98,114,101,97,107,59,10,
-99,32,61,32,117,112,59,10,
-125,10,
+99,32,61,32,103,119,95,103,114,111,117,112,95,111,102,40,109,105,110,101,44,32,110,44,32,112,97,114,101,110,116,115,44,32,110,111,100,101,115,41,59,10,
 115,116,97,114,116,115,32,61,32,116,114,95,114,97,110,103,101,40,99,44,32,110,44,32,110,111,100,101,115,41,46,120,32,61,61,32,109,105,110,101,59,10,
 125,10,
 117,105,110,116,32,99,111,117,110,116,59,10,
@@ -22933,76 +23209,8 @@ static const unsigned char clsort__kernel_tree_cl[] = {
 125,10,
 99,111,110,115,116,32,102,108,111,97,116,52,32,112,105,32,61,32,108,105,118,101,32,63,32,112,111,105,110,116,115,91,105,93,32,58,32,40,102,108,111,97,116,52,41,40,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,41,59,10,
 102,108,111,97,116,32,97,120,32,61,32,48,46,48,102,44,32,97,121,32,61,32,48,46,48,102,44,32,97,122,32,61,32,48,46,48,102,59,10,
-117,105,110,116,32,115,112,32,61,32,49,117,44,32,108,105,115,116,101,100,32,61,32,48,117,59,10,
-105,110,116,32,111,118,101,114,102,108,111,119,32,61,32,48,59,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,32,40,108,105,100,32,61,61,32,48,117,41,32,115,116,97,99,107,91,48,93,32,61,32,48,117,59,10,
-119,104,105,108,101,32,40,115,112,32,62,32,48,117,41,32,123,10,
-117,105,110,116,32,116,97,107,101,32,61,32,109,105,110,40,115,112,44,32,40,117,105,110,116,41,71,87,41,59,10,
-105,102,32,40,116,97,107,101,32,62,32,40,117,105,110,116,41,71,87,95,83,84,65,67,75,32,45,32,115,112,41,32,116,97,107,101,32,61,32,40,117,105,110,116,41,71,87,95,83,84,65,67,75,32,45,32,115,112,59,10,
-105,102,32,40,116,97,107,101,32,61,61,32,48,117,41,32,123,10,
-111,118,101,114,102,108,111,119,32,61,32,49,59,10,
-98,114,101,97,107,59,10,
-125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,98,97,115,101,32,61,32,115,112,32,45,32,116,97,107,101,59,10,
-117,105,110,116,32,108,105,115,116,105,110,103,32,61,32,48,117,44,32,111,112,101,110,105,110,103,32,61,32,48,117,44,32,108,101,97,102,32,61,32,71,87,95,78,79,68,69,59,10,
-102,108,111,97,116,52,32,101,32,61,32,40,102,108,111,97,116,52,41,40,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,44,32,48,46,48,102,41,44,32,113,48,32,61,32,101,44,32,113,49,32,61,32,101,59,10,
-117,105,110,116,52,32,110,100,32,61,32,40,117,105,110,116,52,41,40,48,117,44,32,48,117,44,32,48,117,44,32,48,117,41,59,10,
-105,102,32,40,108,105,100,32,60,32,116,97,107,101,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,107,32,61,32,115,116,97,99,107,91,98,97,115,101,32,43,32,108,105,100,93,59,10,
-105,102,32,40,107,32,62,61,32,110,32,45,32,49,117,41,32,123,10,
-108,101,97,102,32,61,32,107,32,45,32,40,110,32,45,32,49,117,41,59,10,
-101,32,61,32,112,111,105,110,116,115,91,108,101,97,102,93,59,10,
-108,105,115,116,105,110,103,32,61,32,49,117,59,10,
-125,32,101,108,115,101,32,123,10,
-101,32,61,32,99,111,109,91,107,93,59,10,
-99,111,110,115,116,32,102,108,111,97,116,32,98,109,32,61,32,104,105,91,107,93,46,119,59,10,
-99,111,110,115,116,32,102,108,111,97,116,32,100,50,32,61,10,
-116,114,95,100,50,40,116,114,95,103,97,112,40,101,46,120,44,32,98,108,111,46,120,44,32,98,104,105,46,120,41,44,32,116,114,95,103,97,112,40,101,46,121,44,32,98,108,111,46,121,44,32,98,104,105,46,121,41,44,32,116,114,95,103,97,112,40,101,46,122,44,32,98,108,111,46,122,44,32,98,104,105,46,122,41,41,59,10,
-105,102,32,40,100,50,32,62,32,98,109,32,42,32,98,109,32,42,32,111,112,101,110,50,32,124,124,32,98,109,32,60,61,32,98,115,111,102,116,41,32,123,10,
-113,48,32,61,32,113,117,97,100,91,50,117,32,42,32,107,93,59,10,
-113,49,32,61,32,113,117,97,100,91,50,117,32,42,32,107,32,43,32,49,117,93,59,10,
-108,105,115,116,105,110,103,32,61,32,49,117,59,10,
-125,32,101,108,115,101,32,123,10,
-110,100,32,61,32,110,111,100,101,115,91,107,93,59,10,
-111,112,101,110,105,110,103,32,61,32,49,117,59,10,
-125,10,
-125,10,
-125,10,
-117,105,110,116,32,116,111,116,97,108,59,10,
-99,111,110,115,116,32,117,105,110,116,32,111,32,61,32,103,119,95,115,99,97,110,40,108,105,115,116,105,110,103,32,124,32,40,111,112,101,110,105,110,103,32,60,60,32,49,54,41,44,32,115,99,97,110,44,32,38,116,111,116,97,108,41,59,10,
-105,102,32,40,111,112,101,110,105,110,103,41,32,123,10,
-115,116,97,99,107,91,98,97,115,101,32,43,32,50,117,32,42,32,40,111,32,62,62,32,49,54,41,93,32,61,32,110,100,46,121,59,10,
-115,116,97,99,107,91,98,97,115,101,32,43,32,50,117,32,42,32,40,111,32,62,62,32,49,54,41,32,43,32,49,117,93,32,61,32,110,100,46,120,59,10,
-125,10,
-105,102,32,40,108,105,115,116,105,110,103,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,116,32,61,32,108,105,115,116,101,100,32,43,32,40,111,32,38,32,48,120,102,102,102,102,117,41,59,10,
-108,95,112,111,115,91,116,93,32,61,32,101,59,10,
-108,95,113,48,91,116,93,32,61,32,113,48,59,10,
-108,95,113,49,91,116,93,32,61,32,113,49,59,10,
-108,95,108,101,97,102,91,116,93,32,61,32,108,101,97,102,59,10,
-125,10,
-115,112,32,61,32,98,97,115,101,32,43,32,50,117,32,42,32,40,116,111,116,97,108,32,62,62,32,49,54,41,59,10,
-108,105,115,116,101,100,32,43,61,32,116,111,116,97,108,32,38,32,48,120,102,102,102,102,117,59,10,
-105,102,32,40,108,105,115,116,101,100,32,43,32,40,117,105,110,116,41,71,87,32,62,32,40,117,105,110,116,41,71,87,95,76,73,83,84,32,124,124,32,115,112,32,61,61,32,48,117,41,32,123,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,32,40,108,105,118,101,41,10,
-102,111,114,32,40,117,105,110,116,32,116,32,61,32,48,59,32,116,32,60,32,108,105,115,116,101,100,59,32,43,43,116,41,32,123,10,
-99,111,110,115,116,32,102,108,111,97,116,52,32,98,32,61,32,108,95,112,111,115,91,116,93,59,10,
-99,111,110,115,116,32,117,105,110,116,32,106,32,61,32,108,95,108,101,97,102,91,116,93,59,10,
-105,102,32,40,106,32,33,61,32,71,87,95,78,79,68,69,41,32,123,10,
-105,102,32,40,106,32,33,61,32,105,41,32,116,114,95,97,100,100,95,98,111,100,121,40,98,44,32,112,105,44,32,101,112,115,50,44,32,38,97,120,44,32,38,97,121,44,32,38,97,122,41,59,10,
-125,32,101,108,115,101,32,123,10,
-99,111,110,115,116,32,102,108,111,97,116,32,100,120,32,61,32,98,46,120,32,45,32,112,105,46,120,44,32,100,121,32,61,32,98,46,121,32,45,32,112,105,46,121,44,32,100,122,32,61,32,98,46,122,32,45,32,112,105,46,122,59,10,
-99,111,110,115,116,32,102,108,111,97,116,32,100,50,32,61,32,100,120,32,42,32,100,120,32,43,32,100,121,32,42,32,100,121,32,43,32,100,122,32,42,32,100,122,59,10,
-105,102,32,40,100,50,32,62,32,48,46,48,102,41,32,116,114,95,97,100,100,95,110,111,100,101,40,98,44,32,108,95,113,48,91,116,93,44,32,108,95,113,49,91,116,93,44,32,100,120,44,32,100,121,44,32,100,122,44,32,100,50,44,32,101,112,115,50,44,32,38,97,120,44,32,38,97,121,44,32,38,97,122,41,59,10,
-125,10,
-125,10,
-108,105,115,116,101,100,32,61,32,48,117,59,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-125,10,
-125,10,
+99,111,110,115,116,32,105,110,116,32,111,118,101,114,102,108,111,119,32,61,32,103,119,95,119,97,108,107,40,110,44,32,105,44,32,108,105,118,101,44,32,112,105,44,32,98,108,111,44,32,98,104,105,44,32,115,116,97,99,107,44,32,115,99,97,110,44,32,108,95,112,111,115,44,32,108,95,113,48,44,32,108,95,113,49,44,32,108,95,108,101,97,102,44,32,112,111,105,110,116,115,44,32,110,111,100,101,115,44,10,
+104,105,44,32,99,111,109,44,32,113,117,97,100,44,32,111,112,101,110,50,44,32,101,112,115,50,44,32,98,115,111,102,116,44,32,38,97,120,44,32,38,97,121,44,32,38,97,122,41,59,10,
 105,102,32,40,111,118,101,114,102,108,111,119,41,32,123,10,
 97,120,32,61,32,97,121,32,61,32,97,122,32,61,32,48,46,48,102,59,10,
 105,102,32,40,108,105,118,101,41,32,116,114,95,119,97,108,107,95,98,111,100,121,40,105,44,32,110,44,32,112,105,44,32,112,111,105,110,116,115,44,32,110,111,100,101,115,44,32,104,105,44,32,99,111,109,44,32,113,117,97,100,44,32,111,112,101,110,50,44,32,101,112,115,50,44,32,98,115,111,102,116,44,32,38,97,120,44,32,38,97,121,44,32,38,97,122,41,59,10,

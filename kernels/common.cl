@@ -337,14 +337,85 @@ inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, FLAG_PARAM bit, 
 #define LB_INPUT(in, n, bit, s)
 #endif
 
+/* The look-back's read: the first LB_WINDOW work-items read the status of
+ * predecessors j, j - 1, ... at once into win (flag, bits per predecessor;
+ * before tile 0: the prefix 0). */
+inline void lb_read_window(__global volatile uint *status, int j, __local uint *win)
+{
+    const uint lid = (uint)get_local_id(0);
+    if (lid < LB_WINDOW) {
+        int idx = j - (int)lid;
+        uint bits = 0u, f = LB_PREFIX; /* before tile 0: prefix 0 */
+        if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
+        win[2 * lid] = f;
+        win[2 * lid + 1] = bits;
+    }
+}
+
+/* Work-item 0's step over the window: adds the predecessors up to the first
+ * that published nothing or the nearest inclusive prefix to *acc and sets
+ * *step (-1: finished; -2: sum tile j here, LB_FALLBACK; else the
+ * predecessors consumed). Returns the new idle count (reads in a row that
+ * found tile j empty). */
+inline int lb_window_sum(__local const uint *win, __local T *acc, __local int *step, int idle)
+{
+    int used = 0, done = 0;
+    T part = (T)0;
+    for (; used < LB_WINDOW; ++used) {
+        uint f = win[2 * used];
+        if (f == LB_EMPTY) break;
+        part += AS_T(win[2 * used + 1]);
+        if (f == LB_PREFIX) { done = 1; break; }
+    }
+    *acc += part;
+    /* progress (an aggregate or the prefix found) resets the count;
+     * a window that ends the look-back never falls back (it did once,
+     * when the 64th read found tile j's prefix: that prefix was added
+     * here and then again after the fallback, too large by it) */
+    idle = used || done ? 0 : idle + 1;
+    *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
+#ifdef LB_FALLBACK
+    if (!done && idle >= LB_SPINS) {
+        *step = -2; /* sum tile j here */
+        idle = 0;
+    }
+#endif
+    return idle;
+}
+
+#ifdef LB_FALLBACK
+/* The fallback's step (every work-item: it has barriers): tile j summed from
+ * the input, added to *acc if tile j has still published nothing. Returns
+ * the predecessors consumed (1, or 0: read tile j's status again). */
+inline int lb_fallback_step(__global volatile uint *status, int j, __local T *acc, __local int *step LB_ARGS)
+{
+    T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s);
+    /* In place (in == out), tile j may have started meanwhile, published
+     * and overwritten its input: the sum counts only if tile j has
+     * still published nothing after it was read (it writes its output
+     * only after publishing, lb_exclusive_prefix); else read its status
+     * again. The barrier orders every work-item's reads of tile j
+     * before the status read. */
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        int still_empty = lb_untouched(status, (uint)j);
+        if (still_empty) *acc += agg;
+        *step = still_empty ? 1 : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *step;
+}
+#endif
+
 /* Called by every work-item of the tile's work-group (it has barriers):
  * returns the sum of all tiles before tile g (0 for g = 0). The first LB_WINDOW
- * work-items read LB_WINDOW predecessors' status at once (win: flag, bits per
- * predecessor); work-item 0 adds them up to the nearest inclusive prefix. A
+ * work-items read LB_WINDOW predecessors' status at once (lb_read_window);
+ * work-item 0 adds them up to the nearest inclusive prefix (lb_window_sum). A
  * window that starts with a tile that has published nothing yet is read again
  * (spin), or with LB_FALLBACK, after LB_SPINS such reads, that tile is summed
- * here. Every branch that reaches a barrier depends only on *step, read by
- * all work-items after a barrier: the control flow is uniform. */
+ * here (lb_fallback_step). Every branch that reaches a barrier depends only
+ * on *step, read by all work-items after a barrier: the control flow is
+ * uniform. */
 inline T lb_lookback(__global volatile uint *status, uint g, __local uint *win, __local T *acc,
                      __local int *step LB_ARGS)
 {
@@ -353,58 +424,15 @@ inline T lb_lookback(__global volatile uint *status, uint g, __local uint *win, 
     int idle = 0;       /* work-item 0: reads in a row that found tile j empty */
     if (lid == 0) *acc = (T)0;
     for (;;) {
-        if (lid < LB_WINDOW) {
-            int idx = j - (int)lid;
-            uint bits = 0u, f = LB_PREFIX; /* before tile 0: prefix 0 */
-            if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
-            win[2 * lid] = f;
-            win[2 * lid + 1] = bits;
-        }
+        lb_read_window(status, j, win);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
-            int used = 0, done = 0;
-            T part = (T)0;
-            for (; used < LB_WINDOW; ++used) {
-                uint f = win[2 * used];
-                if (f == LB_EMPTY) break;
-                part += AS_T(win[2 * used + 1]);
-                if (f == LB_PREFIX) { done = 1; break; }
-            }
-            *acc += part;
-            /* progress (an aggregate or the prefix found) resets the count;
-             * a window that ends the look-back never falls back (it did once,
-             * when the 64th read found tile j's prefix: that prefix was added
-             * here and then again after the fallback, too large by it) */
-            idle = used || done ? 0 : idle + 1;
-            *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
-#ifdef LB_FALLBACK
-            if (!done && idle >= LB_SPINS) {
-                *step = -2; /* sum tile j here */
-                idle = 0;
-            }
-#endif
-        }
+        if (lid == 0) idle = lb_window_sum(win, acc, step, idle);
         barrier(CLK_LOCAL_MEM_FENCE);
         int st = *step;
         if (st == -1) break;
 #ifdef LB_FALLBACK
-        if (st == -2) { /* the same for every work-item: the barriers inside are reached by all */
-            T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s);
-            /* In place (in == out), tile j may have started meanwhile, published
-             * and overwritten its input: the sum counts only if tile j has
-             * still published nothing after it was read (it writes its output
-             * only after publishing, lb_exclusive_prefix); else read its status
-             * again. The barrier orders every work-item's reads of tile j
-             * before the status read. */
-            barrier(CLK_GLOBAL_MEM_FENCE);
-            if (lid == 0) {
-                int still_empty = lb_untouched(status, (uint)j);
-                if (still_empty) *acc += agg;
-                *step = still_empty ? 1 : 0;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            st = *step;
-        }
+        if (st == -2) /* the same for every work-item: the barriers inside are reached by all */
+            st = lb_fallback_step(status, j, acc, step LB_PASS);
 #endif
         j -= st;
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */

@@ -578,6 +578,83 @@ inline void tr_shift(tr_node *r, tr_node a)
     r->i2 += a.i2 + m * d2;
 }
 
+/* The parent of A (left) and B (right): the box around both, the mass, the
+ * centre of mass (clamped into the box; the box's centre without mass) and
+ * the moments moved to it (tr_shift). */
+inline tr_node tr_merge(tr_node A, tr_node B)
+{
+    tr_node r;
+    r.lx = fmin(A.lx, B.lx); r.ly = fmin(A.ly, B.ly); r.lz = fmin(A.lz, B.lz);
+    r.hx = fmax(A.hx, B.hx); r.hy = fmax(A.hy, B.hy); r.hz = fmax(A.hz, B.hz);
+    r.m = A.m + B.m;
+    if (r.m > 0.0f) { /* rounding may leave the centre a hair outside the box: clamped */
+        r.cx = clamp((A.m * A.cx + B.m * B.cx) / r.m, r.lx, r.hx);
+        r.cy = clamp((A.m * A.cy + B.m * B.cy) / r.m, r.ly, r.hy);
+        r.cz = clamp((A.m * A.cz + B.m * B.cz) / r.m, r.lz, r.hz);
+    } else {
+        r.cx = 0.5f * (r.lx + r.hx);
+        r.cy = 0.5f * (r.ly + r.hy);
+        r.cz = 0.5f * (r.lz + r.hz);
+    }
+    r.qxx = r.qxy = r.qxz = r.qyy = r.qyz = r.qzz = r.i2 = 0.0f;
+    tr_shift(&r, A);
+    tr_shift(&r, B);
+    return r;
+}
+
+/* bmax, the farthest box corner from the centre (ex, ey, ez the largest
+ * distances to the box's sides per axis), rounded up (relative 2^-20), in
+ * the scaled form em * |e / em| (em the largest of ex, ey, ez): the squares
+ * of sides below about 1e-19 underflow, which made bmax 0 for such nodes,
+ * and an upper bound is what the walk needs (a node holding the body is
+ * opened). A half-extent past the float range (coordinates near +-3.4e38:
+ * cx - lx overflows) is +inf, which bounds every distance; scaled it was
+ * inf / inf, a NaN, which bounds none. The product may round up to +inf:
+ * still a bound. */
+inline float tr_bmax(float ex, float ey, float ez)
+{
+    const float em = fmax(fmax(ex, ey), ez);
+    float bmax = 0.0f;
+    if (em > 0.0f && em <= FLT_MAX) {
+        const float sx = ex / em, sy = ey / em, sz = ez / em;
+        bmax = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
+    } else if (em > 0.0f) {
+        bmax = INFINITY;
+    }
+    return bmax;
+}
+
+/* Publishes node p's summary r for the sibling's climb (tr_put, tr_put2:
+ * atomics, each word proving itself), with the extent (largest side) and
+ * bmax, which later kernels read. */
+inline void tr_publish(uint p, tr_node r, volatile __global float *lo, volatile __global float *hi,
+                       volatile __global float *com, volatile __global float *quad)
+{
+    const float ex = fmax(r.cx - r.lx, r.hx - r.cx), ey = fmax(r.cy - r.ly, r.hy - r.cy),
+                ez = fmax(r.cz - r.lz, r.hz - r.cz);
+    const ulong k = 4UL * p, k8 = 8UL * p; /* 64-bit, as in tr_child */
+    const float extent = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
+    const float bmax = tr_bmax(ex, ey, ez);
+#ifdef TR_WORDS64
+    tr_put2(lo + k, r.lx, r.ly); tr_put2(lo + k + 2u, r.lz, extent);
+    tr_put2(hi + k, r.hx, r.hy); tr_put2(hi + k + 2u, r.hz, bmax);
+    tr_put2(com + k, r.cx, r.cy); tr_put2(com + k + 2u, r.cz, r.m);
+    tr_put2(quad + k8, r.qxx, r.qxy); tr_put2(quad + k8 + 2u, r.qxz, r.qyy);
+    tr_put2(quad + k8 + 4u, r.qyz, r.qzz); tr_put2(quad + k8 + 6u, r.i2, 0.0f);
+#else
+    tr_put(lo + k, r.lx); tr_put(lo + k + 1u, r.ly); tr_put(lo + k + 2u, r.lz);
+    tr_put(hi + k, r.hx); tr_put(hi + k + 1u, r.hy); tr_put(hi + k + 2u, r.hz);
+    tr_put(com + k, r.cx); tr_put(com + k + 1u, r.cy); tr_put(com + k + 2u, r.cz); tr_put(com + k + 3u, r.m);
+    tr_put(quad + k8, r.qxx); tr_put(quad + k8 + 1u, r.qxy); tr_put(quad + k8 + 2u, r.qxz);
+    tr_put(quad + k8 + 3u, r.qyy); tr_put(quad + k8 + 4u, r.qyz); tr_put(quad + k8 + 5u, r.qzz);
+    tr_put(quad + k8 + 6u, r.i2);
+    /* read by later kernels only: plain stores */
+    lo[k + 3u] = extent;
+    hi[k + 3u] = bmax;
+    quad[k8 + 7u] = 0.0f;
+#endif
+}
+
 /* One work-item per leaf climbs towards the root: at each parent it
  * increments the parent's arrival counter (cleared by tree_build); the first
  * to arrive stops, the second (both children are then complete) computes
@@ -611,61 +688,8 @@ __kernel void tree_summaries(__global const float *points, __global const uint4 
         const uint4 nd = nodes[p];
         const tr_node sib = tr_child(nd.x == node ? nd.y : nd.x, n, points, lo, hi, com, quad);
         const tr_node A = nd.x == node ? cur : sib, B = nd.x == node ? sib : cur; /* left, right */
-        tr_node r;
-        r.lx = fmin(A.lx, B.lx); r.ly = fmin(A.ly, B.ly); r.lz = fmin(A.lz, B.lz);
-        r.hx = fmax(A.hx, B.hx); r.hy = fmax(A.hy, B.hy); r.hz = fmax(A.hz, B.hz);
-        r.m = A.m + B.m;
-        if (r.m > 0.0f) { /* rounding may leave the centre a hair outside the box: clamped */
-            r.cx = clamp((A.m * A.cx + B.m * B.cx) / r.m, r.lx, r.hx);
-            r.cy = clamp((A.m * A.cy + B.m * B.cy) / r.m, r.ly, r.hy);
-            r.cz = clamp((A.m * A.cz + B.m * B.cz) / r.m, r.lz, r.hz);
-        } else {
-            r.cx = 0.5f * (r.lx + r.hx);
-            r.cy = 0.5f * (r.ly + r.hy);
-            r.cz = 0.5f * (r.lz + r.hz);
-        }
-        r.qxx = r.qxy = r.qxz = r.qyy = r.qyz = r.qzz = r.i2 = 0.0f;
-        tr_shift(&r, A);
-        tr_shift(&r, B);
-        const float ex = fmax(r.cx - r.lx, r.hx - r.cx), ey = fmax(r.cy - r.ly, r.hy - r.cy),
-                    ez = fmax(r.cz - r.lz, r.hz - r.cz);
-        const ulong k = 4UL * p, k8 = 8UL * p; /* 64-bit, as in tr_child */
-        /* The extent (largest side) and bmax, the farthest box corner from
-         * the centre, rounded up (relative 2^-20), in the scaled form
-         * em * |e / em| (em the largest of ex, ey, ez): the squares of sides
-         * below about 1e-19 underflow, which made bmax 0 for such nodes, and
-         * an upper bound is what the walk needs (a node holding the body is
-         * opened). A half-extent past the float range (coordinates near
-         * +-3.4e38: cx - lx overflows) is +inf, which bounds every distance;
-         * scaled it was inf / inf, a NaN, which bounds none. The product may
-         * round up to +inf: still a bound. */
-        const float extent = fmax(fmax(r.hx - r.lx, r.hy - r.ly), r.hz - r.lz);
-        const float em = fmax(fmax(ex, ey), ez);
-        float bmax = 0.0f;
-        if (em > 0.0f && em <= FLT_MAX) {
-            const float sx = ex / em, sy = ey / em, sz = ez / em;
-            bmax = em * sqrt(sx * sx + sy * sy + sz * sz) * 1.000001f;
-        } else if (em > 0.0f) {
-            bmax = INFINITY;
-        }
-#ifdef TR_WORDS64
-        tr_put2(lo + k, r.lx, r.ly); tr_put2(lo + k + 2u, r.lz, extent);
-        tr_put2(hi + k, r.hx, r.hy); tr_put2(hi + k + 2u, r.hz, bmax);
-        tr_put2(com + k, r.cx, r.cy); tr_put2(com + k + 2u, r.cz, r.m);
-        tr_put2(quad + k8, r.qxx, r.qxy); tr_put2(quad + k8 + 2u, r.qxz, r.qyy);
-        tr_put2(quad + k8 + 4u, r.qyz, r.qzz); tr_put2(quad + k8 + 6u, r.i2, 0.0f);
-#else
-        tr_put(lo + k, r.lx); tr_put(lo + k + 1u, r.ly); tr_put(lo + k + 2u, r.lz);
-        tr_put(hi + k, r.hx); tr_put(hi + k + 1u, r.hy); tr_put(hi + k + 2u, r.hz);
-        tr_put(com + k, r.cx); tr_put(com + k + 1u, r.cy); tr_put(com + k + 2u, r.cz); tr_put(com + k + 3u, r.m);
-        tr_put(quad + k8, r.qxx); tr_put(quad + k8 + 1u, r.qxy); tr_put(quad + k8 + 2u, r.qxz);
-        tr_put(quad + k8 + 3u, r.qyy); tr_put(quad + k8 + 4u, r.qyz); tr_put(quad + k8 + 5u, r.qzz);
-        tr_put(quad + k8 + 6u, r.i2);
-        /* read by later kernels only: plain stores */
-        lo[k + 3u] = extent;
-        hi[k + 3u] = bmax;
-        quad[k8 + 7u] = 0.0f;
-#endif
+        const tr_node r = tr_merge(A, B);
+        tr_publish(p, r, lo, hi, com, quad);
         cur = r;
         node = p;
     }
@@ -1125,6 +1149,142 @@ inline uint2 tr_range(uint c, uint n, __global const uint4 *nodes)
     return (uint2)(nd.z, nd.w);
 }
 
+/* The group of point `mine` (< n): the highest node above its leaf with at
+ * most GW points. */
+inline uint gw_group_of(uint mine, uint n, __global const uint *parents, __global const uint4 *nodes)
+{
+    uint c = n - 1u + mine;
+    while (c != 0u) {
+        const uint up = parents[c];
+        const uint2 r = tr_range(up, n, nodes);
+        if (r.y - r.x + 1u > (uint)GW) break;
+        c = up;
+    }
+    return c;
+}
+
+/* What a work-item takes off the stack in a step of the group walk: a leaf
+ * (its point) or an accepted node (centre, mass, quadrupole) to list, or a
+ * node to open (its children). */
+typedef struct gw_pop {
+    uint listing, opening, leaf;
+    float4 e, q0, q1;
+    uint4 nd;
+} gw_pop;
+
+/* Work-item lid's pop of a step (lid < take: stack[base + lid]; else
+ * nothing): a node is accepted for the whole group when the box (blo, bhi)
+ * lies far enough from its centre. */
+inline gw_pop gw_take(__local const uint *stack, uint base, uint take, uint n, float4 blo, float4 bhi,
+                      __global const float4 *points, __global const uint4 *nodes, __global const float4 *hi,
+                      __global const float4 *com, __global const float4 *quad, float open2, float bsoft)
+{
+    gw_pop t;
+    t.listing = 0u;
+    t.opening = 0u;
+    t.leaf = GW_NODE;
+    t.e = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+    t.q0 = t.e;
+    t.q1 = t.e;
+    t.nd = (uint4)(0u, 0u, 0u, 0u);
+    if ((uint)get_local_id(0) < take) {
+        const uint k = stack[base + (uint)get_local_id(0)];
+        if (k >= n - 1u) {
+            t.leaf = k - (n - 1u);
+            t.e = points[t.leaf];
+            t.listing = 1u;
+        } else {
+            t.e = com[k];
+            const float bm = hi[k].w;
+            const float d2 =
+                tr_d2(tr_gap(t.e.x, blo.x, bhi.x), tr_gap(t.e.y, blo.y, bhi.y), tr_gap(t.e.z, blo.z, bhi.z));
+            if (d2 > bm * bm * open2 || bm <= bsoft) {
+                t.q0 = quad[2u * k];
+                t.q1 = quad[2u * k + 1u];
+                t.listing = 1u;
+            } else {
+                t.nd = nodes[k];
+                t.opening = 1u;
+            }
+        }
+    }
+    return t;
+}
+
+/* The pop's writes at its places from the prefix sum o (listing in the low
+ * 16 bits, opening in the high): an opened node's children onto the stack
+ * (the left child on top), a listed entry into the interaction list. */
+inline void gw_push_list(gw_pop t, uint o, uint base, uint listed, __local uint *stack, __local float4 *l_pos,
+                         __local float4 *l_q0, __local float4 *l_q1, __local uint *l_leaf)
+{
+    if (t.opening) {
+        stack[base + 2u * (o >> 16)] = t.nd.y;
+        stack[base + 2u * (o >> 16) + 1u] = t.nd.x; /* the left child on top */
+    }
+    if (t.listing) {
+        const uint lt = listed + (o & 0xffffu);
+        l_pos[lt] = t.e;
+        l_q0[lt] = t.q0;
+        l_q1[lt] = t.q1;
+        l_leaf[lt] = t.leaf;
+    }
+}
+
+/* The list's first `listed` entries applied to point i at pi, in list order
+ * (the point itself skipped). */
+inline void gw_apply(uint listed, uint i, float4 pi, __local const float4 *l_pos, __local const float4 *l_q0,
+                     __local const float4 *l_q1, __local const uint *l_leaf, float eps2, float *ax, float *ay,
+                     float *az)
+{
+    for (uint t = 0; t < listed; ++t) {
+        const float4 b = l_pos[t];
+        const uint j = l_leaf[t];
+        if (j != GW_NODE) {
+            if (j != i) tr_add_body(b, pi, eps2, ax, ay, az);
+        } else {
+            const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
+            const float d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 > 0.0f) tr_add_node(b, l_q0[t], l_q1[t], dx, dy, dz, d2, eps2, ax, ay, az);
+        }
+    }
+}
+
+/* One group's walk (every work-item of the work-group: it has barriers),
+ * from the root, for its box (blo, bhi): steps of up to GW pops, the list
+ * applied to point i at pi (live) when a step could overfill it and at the
+ * end. Returns 1 if the stack could not hold a step's children (the walk
+ * then ended early; *ax, *ay, *az partial). */
+inline int gw_walk(uint n, uint i, int live, float4 pi, float4 blo, float4 bhi, __local uint *stack,
+                   __local uint *scan, __local float4 *l_pos, __local float4 *l_q0, __local float4 *l_q1,
+                   __local uint *l_leaf, __global const float4 *points, __global const uint4 *nodes,
+                   __global const float4 *hi, __global const float4 *com, __global const float4 *quad, float open2,
+                   float eps2, float bsoft, float *ax, float *ay, float *az)
+{
+    uint sp = 1u, listed = 0u;
+    barrier(CLK_LOCAL_MEM_FENCE); /* the previous group's last stack reads are done */
+    if (get_local_id(0) == 0u) stack[0] = 0u; /* the root (node 0 also for n = 1, where it is the leaf) */
+    while (sp > 0u) {
+        uint take = min(sp, (uint)GW);
+        if (take > (uint)GW_STACK - sp) take = (uint)GW_STACK - sp; /* room for two children each */
+        if (take == 0u) return 1;
+        barrier(CLK_LOCAL_MEM_FENCE); /* the stack's last pushes (and the root) are visible */
+        const uint base = sp - take;
+        const gw_pop t = gw_take(stack, base, take, n, blo, bhi, points, nodes, hi, com, quad, open2, bsoft);
+        uint total;
+        const uint o = gw_scan(t.listing | (t.opening << 16), scan, &total); /* its first barrier: every pop read */
+        gw_push_list(t, o, base, listed, stack, l_pos, l_q0, l_q1, l_leaf);
+        sp = base + 2u * (total >> 16);
+        listed += total & 0xffffu;
+        if (listed + (uint)GW > (uint)GW_LIST || sp == 0u) { /* apply the list */
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (live) gw_apply(listed, i, pi, l_pos, l_q0, l_q1, l_leaf, eps2, ax, ay, az);
+            listed = 0u;
+            barrier(CLK_LOCAL_MEM_FENCE); /* every point has read the list before the next step writes it */
+        }
+    }
+    return 0;
+}
+
 __kernel __attribute__((reqd_work_group_size(GW, 1, 1)))
 void tree_accel_group(__global const float4 *points, __global const uint4 *nodes, __global const uint *parents,
                       __global const float4 *lo, __global const float4 *hi, __global const float4 *com,
@@ -1136,16 +1296,9 @@ void tree_accel_group(__global const float4 *points, __global const uint4 *nodes
     __local uint l_leaf[GW_LIST], stack[GW_STACK], scan[GW], groups[GW];
     const uint lid = (uint)get_local_id(0), n = (uint)DEVICE_N(cap);
     const uint mine = (uint)get_group_id(0) * (uint)GW + lid;
-    /* the group of point `mine`: the highest node above its leaf with at most GW points */
     uint starts = 0u, c = 0u;
     if (mine < n) {
-        c = n - 1u + mine;
-        while (c != 0u) {
-            const uint up = parents[c];
-            const uint2 r = tr_range(up, n, nodes);
-            if (r.y - r.x + 1u > (uint)GW) break;
-            c = up;
-        }
+        c = gw_group_of(mine, n, parents, nodes);
         starts = tr_range(c, n, nodes).x == mine;
     }
     uint count;
@@ -1167,76 +1320,8 @@ void tree_accel_group(__global const float4 *points, __global const uint4 *nodes
         }
         const float4 pi = live ? points[i] : (float4)(0.0f, 0.0f, 0.0f, 0.0f);
         float ax = 0.0f, ay = 0.0f, az = 0.0f;
-        uint sp = 1u, listed = 0u;
-        int overflow = 0;
-        barrier(CLK_LOCAL_MEM_FENCE); /* the previous group's last stack reads are done */
-        if (lid == 0u) stack[0] = 0u;   /* the root (node 0 also for n = 1, where it is the leaf) */
-        while (sp > 0u) {
-            uint take = min(sp, (uint)GW);
-            if (take > (uint)GW_STACK - sp) take = (uint)GW_STACK - sp; /* room for two children each */
-            if (take == 0u) {
-                overflow = 1;
-                break;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE); /* the stack's last pushes (and the root) are visible */
-            const uint base = sp - take;
-            uint listing = 0u, opening = 0u, leaf = GW_NODE;
-            float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f), q0 = e, q1 = e;
-            uint4 nd = (uint4)(0u, 0u, 0u, 0u);
-            if (lid < take) {
-                const uint k = stack[base + lid];
-                if (k >= n - 1u) {
-                    leaf = k - (n - 1u);
-                    e = points[leaf];
-                    listing = 1u;
-                } else {
-                    e = com[k];
-                    const float bm = hi[k].w;
-                    const float d2 =
-                        tr_d2(tr_gap(e.x, blo.x, bhi.x), tr_gap(e.y, blo.y, bhi.y), tr_gap(e.z, blo.z, bhi.z));
-                    if (d2 > bm * bm * open2 || bm <= bsoft) {
-                        q0 = quad[2u * k];
-                        q1 = quad[2u * k + 1u];
-                        listing = 1u;
-                    } else {
-                        nd = nodes[k];
-                        opening = 1u;
-                    }
-                }
-            }
-            uint total;
-            const uint o = gw_scan(listing | (opening << 16), scan, &total); /* its first barrier: every pop read */
-            if (opening) {
-                stack[base + 2u * (o >> 16)] = nd.y;
-                stack[base + 2u * (o >> 16) + 1u] = nd.x; /* the left child on top */
-            }
-            if (listing) {
-                const uint t = listed + (o & 0xffffu);
-                l_pos[t] = e;
-                l_q0[t] = q0;
-                l_q1[t] = q1;
-                l_leaf[t] = leaf;
-            }
-            sp = base + 2u * (total >> 16);
-            listed += total & 0xffffu;
-            if (listed + (uint)GW > (uint)GW_LIST || sp == 0u) { /* apply the list */
-                barrier(CLK_LOCAL_MEM_FENCE);
-                if (live)
-                    for (uint t = 0; t < listed; ++t) {
-                        const float4 b = l_pos[t];
-                        const uint j = l_leaf[t];
-                        if (j != GW_NODE) {
-                            if (j != i) tr_add_body(b, pi, eps2, &ax, &ay, &az);
-                        } else {
-                            const float dx = b.x - pi.x, dy = b.y - pi.y, dz = b.z - pi.z;
-                            const float d2 = dx * dx + dy * dy + dz * dz;
-                            if (d2 > 0.0f) tr_add_node(b, l_q0[t], l_q1[t], dx, dy, dz, d2, eps2, &ax, &ay, &az);
-                        }
-                    }
-                listed = 0u;
-                barrier(CLK_LOCAL_MEM_FENCE); /* every point has read the list before the next step writes it */
-            }
-        }
+        const int overflow = gw_walk(n, i, live, pi, blo, bhi, stack, scan, l_pos, l_q0, l_q1, l_leaf, points, nodes,
+                                     hi, com, quad, open2, eps2, bsoft, &ax, &ay, &az);
         if (overflow) { /* each point of the group alone, from the start */
             ax = ay = az = 0.0f;
             if (live) tr_walk_body(i, n, pi, points, nodes, hi, com, quad, open2, eps2, bsoft, &ax, &ay, &az);

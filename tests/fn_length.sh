@@ -16,12 +16,6 @@ max=${CLSORT_FN_MAX_LINES:-60}
 # Functions allowed to be longer: one a line, its name first, then why.
 allow='
 clsort__decide            the device quirk table, one row per quirk (kept whole)
-clsort__tree_build_run    temporary: the tree family, split by the work under way on it
-clsort_tree_radius        temporary: the tree family, split by the work under way on it
-tree_accel_group          temporary: the tree family (kernels/tree.cl), split by the work under way on it
-tree_summaries            temporary: the tree family (kernels/tree.cl), split by the work under way on it
-clsort__check_io          temporary: the argument checks, split by the work under way on them
-lb_lookback               temporary: the look-back (kernels/common.cl), split by the work under way on it
 '
 
 lengths() {
