@@ -15380,7 +15380,7 @@ static int clsort__file_create(const char *path, clsort__file *f, int shared)
         errno = EINVAL; /* the store's message: not a regular file */
         return 0;
     }
-    if (shared) (void)fchmod(*f, 0644); /* readable by all whatever the umask */
+    if (shared) (void)chmod(path, 0644); /* readable by all whatever the umask (fchmod: not C99 + POSIX.1) */
     return 1;
 }
 /* Whole transfers: read and write may move fewer bytes, or be interrupted. */
@@ -15442,7 +15442,7 @@ static int clsort__cache_trusted(clsort_context *ctx, clsort__file f, const char
                            (unsigned long)(st.st_mode & 0777));
         return 0;
     }
-    if (ctx->cache.shared && st.st_uid == me && (st.st_mode & 0777) != 0644) (void)fchmod(f, 0644);
+    if (ctx->cache.shared && st.st_uid == me && (st.st_mode & 0777) != 0644) (void)chmod(path, 0644);
     return 1;
 }
 #endif
