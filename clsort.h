@@ -117,6 +117,9 @@
  *                   desc.cache_max_bytes is 0: bytes, with an optional K, M
  *                   or G (powers of 1024: "64M"); "off" or "0": no bound.
  *                   Unset: 256 MiB (see PROGRAM CACHE, Size).
+ *   CLSORT_CACHE_MODE "private" or "shared" when desc.cache_mode is AUTO:
+ *                   the modes of the entries and directories the cache
+ *                   stores (see PROGRAM CACHE, Sharing). Unset: private.
  *   (XDG_CACHE_HOME, HOME, LOCALAPPDATA: the default cache directory.)
  *   Test hooks (clsort_test_hooks, declared under CLSORT_TESTING; see the
  *   test hooks block after the API): for the library's own tests and
@@ -395,6 +398,43 @@
  *   driver, so a cubin never reaches another). The process that stores pays
  *   the JIT and link (two ptxas runs per program) and CUDA's context once.
  *   testing.cache_ptx = 1 (a test hook) or CLSORT_CUBIN=0 stores the PTX.
+ *     Sharing (desc.cache_mode, CLSORT_CACHE_MODE; POSIX). PRIVATE, the
+ *   default: entries are created 0600 and the directories the library
+ *   creates 0700 (the umask may only narrow them), so a user's cache is
+ *   the user's alone. SHARED: entries 0644 and new directories 0755 whatever
+ *   the umask, an existing cache directory of the context's user widened to
+ *   0755, and an entry of that user's that a hit finds otherwise (stored
+ *   PRIVATE) made 0644: anyone reads, only the owner writes. A directory the
+ *   process cannot write (access(2): another user's, a read-only file
+ *   system; or the first store failing with EACCES, EPERM or EROFS) is
+ *   read-only: entries load as usual, nothing is stored, the binary is not
+ *   even taken (clsort_cache_stats: .read_only = 1, .stores_skipped counts
+ *   the skipped stores, not failures; .warning says so at create). Every
+ *   entry a process loads must be owned by its effective user, by root or
+ *   by the cache directory's owner, and not writable by others: one that is
+ *   not, and one it cannot read (an entry of another user stored PRIVATE,
+ *   or a directory it cannot search), is counted in .rejected with a
+ *   warning naming the file, and the program is built from source (on
+ *   file systems without owners, e.g. FAT mounted 0777, every entry is
+ *   refused: use a directory on another). Windows: the directory's ACL
+ *   decides; the modes and these checks do not apply.
+ *     A cache filled at install time, read by every user: an install step
+ *   run as root or a packaging user (the owner of the directory) creates a
+ *   context with desc.cache_dir = "/usr/lib/APP/clsort-cache" (or
+ *   /var/cache/APP; any path every user can search, not under a home),
+ *   desc.cache_mode = CLSORT_CACHE_MODE_SHARED (or CLSORT_CACHE_MODE=shared)
+ *   and desc.cache_max_bytes = CLSORT_CACHE_UNBOUNDED, on each device the
+ *   package supports, calls clsort_prepare with the application's calls and
+ *   clsort_cache_flush, then clsort_destroy. The application opens its
+ *   contexts with the same cache_dir (any mode): its users cannot write the
+ *   directory, so it is read-only for them; every prepared program loads,
+ *   anything else (another device, driver or library version) is built
+ *   from source in each process and not stored. The key names the driver:
+ *   an update of the driver or of clsort needs the install step again (a
+ *   package's trigger, post-install hook). Entries stored PRIVATE into the
+ *   directory by root earlier are rejected for other users (warned);
+ *   emptying the directory before the install step, or filling it SHARED
+ *   (which widens root's own entries on their hits), avoids that.
  *
  *   Sizes. Scan: any n that fits the device. Enumerate/pack/split/sort/gather:
  *   n < 2^32 (their indices and counts are 32-bit).
@@ -1471,6 +1511,15 @@ typedef enum clsort_cache_when {
     CLSORT_CACHE_WHEN_FLUSH     /* only on clsort_cache_flush */
 } clsort_cache_when;
 typedef int (*clsort_cache_store_fn)(void *user, const char *key, const void *data, size_t size);
+/* clsort_context_desc.cache_mode: who may read what the cache directory
+ * stores (see PROGRAM CACHE, Sharing). PRIVATE: entries 0600, directories
+ * 0700 (the owner only). SHARED: entries 0644, directories 0755 (anyone
+ * reads; only the owner writes), for a cache filled at install time. */
+typedef enum clsort_cache_mode {
+    CLSORT_CACHE_MODE_AUTO = 0, /* $CLSORT_CACHE_MODE, else PRIVATE */
+    CLSORT_CACHE_MODE_PRIVATE,
+    CLSORT_CACHE_MODE_SHARED
+} clsort_cache_mode;
 
 /* clsort_context_desc.cache_max_bytes: the default bound of a cache
  * directory (256 MiB: a few hundred entries of 0.1-0.5 MB, every
@@ -1504,6 +1553,8 @@ typedef struct clsort_context_desc {
     size_t cache_max_bytes;            /* the directory's size bound: 0 = $CLSORT_CACHE_MAX, else
                                           CLSORT_CACHE_DEFAULT_MAX_BYTES; CLSORT_CACHE_UNBOUNDED = none
                                           (callbacks: not bounded by the library; see PROGRAM CACHE) */
+    clsort_cache_mode cache_mode;      /* the modes of what the directory stores: AUTO = $CLSORT_CACHE_MODE,
+                                          else PRIVATE (see PROGRAM CACHE, Sharing) */
 } clsort_context_desc;
 
 /* Optional per-call queue and events of device-level functions (NULL = the
@@ -1555,12 +1606,16 @@ typedef struct clsort_cache_stats {
     unsigned long builds;       /* programs built from source */
     unsigned long hits;         /* programs created from a cached binary */
     unsigned long stores;       /* binaries stored */
-    unsigned long rejected;     /* entries found but not used (corrupt, truncated, foreign, refused by the driver) */
+    unsigned long rejected;     /* entries found but not used (corrupt, truncated, foreign, refused by the driver,
+                                   not readable by this process, or another user's: see PROGRAM CACHE, Sharing) */
     unsigned long store_failures; /* binaries that could not be stored (read-only, full disk, callback failed) */
     const char *warning;        /* the last cache problem in words ("" when none); never an error */
     unsigned long cubins;       /* of the stores: NVIDIA entries stored as a cubin (machine code), not PTX */
     unsigned long evicted;      /* entries removed from the directory to keep it within its bound */
     size_t max_bytes;           /* the directory's bound in use (0: none, or callbacks, or off) */
+    int read_only;              /* 1: this process cannot write the directory: entries are loaded, and
+                                   nothing is stored (see PROGRAM CACHE, Sharing) */
+    unsigned long stores_skipped; /* binaries not stored because the directory is read-only (not failures) */
 } clsort_cache_stats;
 CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsort_cache_stats *out);
 /* Stores now every binary built from source and not yet stored (cache_when
@@ -3056,6 +3111,9 @@ typedef struct clsort__cache {
     int ptx_at_build;             /* AUTO on NVIDIA: the PTX right after the build, the cubin on flush */
     unsigned long builds, hits, stores, rejected, store_failures, temp_counter, cubins, evicted;
     unsigned long temps_removed;  /* stale store temporaries removed (clsort__cache_trim) */
+    int shared;                   /* CLSORT_CACHE_MODE_SHARED: entries 0644, directories 0755 */
+    int read_only;                /* the directory cannot be written: loads only, stores skipped */
+    unsigned long stores_skipped;
     cl_ulong max_bytes;           /* the directory's size bound (0: none; callbacks: 0) */
     char warning[512];
 } clsort__cache;
@@ -15218,6 +15276,29 @@ static int clsort__cache_set_dir(clsort_context *ctx, const clsort_context_desc 
     return 1;
 }
 
+/* An existing cache directory at create: SHARED makes one of this user's
+ * readable to all (0755 at least); one this process cannot write (access:
+ * another user's, a read-only file system) is read-only, loads only (warned,
+ * not a failure). Then the stale temporaries of killed stores go. */
+static void clsort__cache_open_dir(clsort_context *ctx)
+{
+#if !defined(_WIN32)
+    clsort__cache *c = &ctx->cache;
+    struct stat st;
+    if (stat(c->dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (c->shared && st.st_uid == geteuid() && (st.st_mode & 0755) != 0755)
+            (void)chmod(c->dir, (st.st_mode & 07777) | 0755);
+        if (access(c->dir, W_OK | X_OK) != 0) {
+            c->read_only = 1;
+            clsort__cache_warn(ctx, "cache: %s is read-only for this process (%s): entries are loaded, nothing is "
+                                    "stored", c->dir, strerror(errno));
+            return;
+        }
+    }
+#endif
+    clsort__cache_trim(ctx, NULL, 0); /* stale temporaries of killed stores (the bound: at stores) */
+}
+
 /* The cache's identity (the version, the platform and device) and when it
  * stores binaries; on where every query answered. */
 static void clsort__cache_start(clsort_context *ctx, const clsort_context_desc *d, int when_env)
@@ -15245,7 +15326,7 @@ static void clsort__cache_start(clsort_context *ctx, const clsort_context_desc *
         !clsort__cache_ident_add(ctx, NULL, CL_DRIVER_VERSION, "driver version"))
         return;
     c->on = 1;
-    if (!c->load) clsort__cache_trim(ctx, NULL, 0); /* stale temporaries of killed stores (the bound: at stores) */
+    if (!c->load) clsort__cache_open_dir(ctx);
 }
 
 /* Where the cache lives, read once at create: desc.cache_off, desc callbacks,
@@ -15255,16 +15336,22 @@ static clsort_result clsort__cache_resolve(clsort_context *ctx, const clsort_con
 {
     clsort__cache *c = &ctx->cache;
     static const char *const when_words[] = {"auto", "build", "leave", "flush", NULL}; /* clsort_cache_when order */
+    static const char *const mode_words[] = {"private", "shared", NULL}; /* clsort_cache_mode order, from 1 */
     const char *env = clsort__env("CLSORT_CACHE_DIR"), *base = NULL, *sub = "";
-    int when_env;
+    int when_env, mode_env;
     if ((d->cache_load != NULL) != (d->cache_store != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                             "clsort_create: give both desc.cache_load and desc.cache_store, or neither");
     if ((int)d->cache_when < (int)CLSORT_CACHE_WHEN_AUTO || d->cache_when > CLSORT_CACHE_WHEN_FLUSH)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: unknown desc.cache_when %d",
                             (int)d->cache_when);
+    if ((int)d->cache_mode < (int)CLSORT_CACHE_MODE_AUTO || d->cache_mode > CLSORT_CACHE_MODE_SHARED)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "clsort_create: unknown desc.cache_mode %d",
+                            (int)d->cache_mode);
     /* every variable checked, also where the cache turns out off */
     CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CACHE_WHEN", when_words, &when_env));
+    CLSORT__TRY(clsort__env_word(ctx, "CLSORT_CACHE_MODE", mode_words, &mode_env));
+    c->shared = d->cache_mode == CLSORT_CACHE_MODE_SHARED || (d->cache_mode == CLSORT_CACHE_MODE_AUTO && mode_env == 1);
     CLSORT__TRY(clsort__cache_bound(ctx, d, &c->max_bytes));
     if (d->cache_load) c->max_bytes = 0; /* the callbacks' storage is theirs to bound */
     if (d->cache_off) return CLSORT_SUCCESS;
@@ -15393,8 +15480,10 @@ static void clsort__hex(const unsigned char key[32], char out[65])
  * the bytes and being renamed into the entry's place. Windows (no FIFOs
  * among a directory's files; _fstat takes the type from GetFileType, a
  * pipe or a device is not _S_IFREG): fopen and _fstat, the same checks.
- * clsort__file_open_read: 1 open, 0 no such file (or unreadable: a miss),
- * -1 not a regular file. clsort__file_create: 1 created, 0 not. */
+ * clsort__file_open_read: 1 open, 0 no such file (a miss), -1 not a
+ * regular file, -2 not readable by this process (POSIX: EACCES or EPERM,
+ * another user's entry or directory). clsort__file_create: 1 created, 0
+ * not; shared: mode 0644 (umask or not), else 0600. */
 #if defined(_WIN32)
 typedef FILE *clsort__file;
 static int clsort__file_open_read(const char *path, clsort__file *f)
@@ -15408,9 +15497,10 @@ static int clsort__file_open_read(const char *path, clsort__file *f)
     }
     return 1;
 }
-static int clsort__file_create(const char *path, clsort__file *f)
+static int clsort__file_create(const char *path, clsort__file *f, int shared)
 {
     struct _stat st;
+    (void)shared; /* Windows: the directory's ACL decides */
     *f = fopen(path, "wb");
     if (!*f) return 0;
     if (_fstat(_fileno(*f), &st) != 0 || (st.st_mode & _S_IFMT) != _S_IFREG) {
@@ -15428,23 +15518,24 @@ static int clsort__file_open_read(const char *path, clsort__file *f)
 {
     struct stat st;
     *f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (*f < 0) return 0;
+    if (*f < 0) return errno == EACCES || errno == EPERM ? -2 : 0;
     if (fstat(*f, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(*f);
         return -1;
     }
     return 1;
 }
-static int clsort__file_create(const char *path, clsort__file *f)
+static int clsort__file_create(const char *path, clsort__file *f, int shared)
 {
     struct stat st;
-    *f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0600);
+    *f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, shared ? 0644 : 0600);
     if (*f < 0) return 0;
     if (fstat(*f, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(*f);
         errno = EINVAL; /* the store's message: not a regular file */
         return 0;
     }
+    if (shared) (void)chmod(path, 0644); /* readable by all whatever the umask (fchmod: not C99 + POSIX.1) */
     return 1;
 }
 /* Whole transfers: read and write may move fewer bytes, or be interrupted. */
@@ -15477,74 +15568,124 @@ static int clsort__file_close(clsort__file f, int written)
 }
 #endif
 
+#if defined(_WIN32)
+static int clsort__cache_trusted(clsort_context *ctx, clsort__file f, const char *path)
+{
+    (void)ctx, (void)f, (void)path; /* the directory's ACL decides */
+    return 1;
+}
+#else
+/* Whether an opened entry may be loaded: its owner is this process's user,
+ * root, or the cache directory's owner (who could replace it anyway), and
+ * it is not writable by others; 0 (warned) when not. SHARED: an entry of
+ * this user's, stored PRIVATE before, is made readable to all on its hit. */
+static int clsort__cache_trusted(clsort_context *ctx, clsort__file f, const char *path)
+{
+    struct stat st, dir;
+    uid_t me = geteuid();
+    if (fstat(f, &st) != 0) {
+        clsort__cache_warn(ctx, "cache entry %s: fstat failed: %s", path, strerror(errno));
+        return 0;
+    }
+    if (st.st_uid != me && st.st_uid != 0 && (stat(ctx->cache.dir, &dir) != 0 || dir.st_uid != st.st_uid)) {
+        clsort__cache_warn(ctx, "cache entry %s: owned by user %ld, not by this process's user (%ld), root or the "
+                                "directory's owner: refused", path, (long)st.st_uid, (long)me);
+        return 0;
+    }
+    if (st.st_mode & S_IWOTH) {
+        clsort__cache_warn(ctx, "cache entry %s: writable by anyone (mode %03lo): refused", path,
+                           (unsigned long)(st.st_mode & 0777));
+        return 0;
+    }
+    if (ctx->cache.shared && st.st_uid == me && (st.st_mode & 0777) != 0644) (void)chmod(path, 0644);
+    return 1;
+}
+#endif
+
+/* Reads the entry file of hex from the cache directory (see
+ * clsort__cache_read). */
+static unsigned char *clsort__cache_read_file(clsort_context *ctx, const char *hex, size_t *total)
+{
+    char path[1200];
+    unsigned char *buf = NULL, h[CLSORT__CACHE_HEADER];
+    clsort__file f;
+    size_t len, got;
+    int opened;
+    snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
+    opened = clsort__file_open_read(path, &f);
+    if (opened == 0) return NULL; /* a miss */
+    if (opened < 0) {
+        ++ctx->cache.rejected;
+        if (opened == -1) clsort__cache_warn(ctx, "cache entry %s: not a regular file", path);
+        else clsort__cache_warn(ctx, "cache entry %s: not readable by this process (%s): another user's entry or "
+                                     "directory, stored PRIVATE?", path, strerror(errno));
+        return NULL;
+    }
+    if (!clsort__cache_trusted(ctx, f, path)) {
+        clsort__file_close(f, 0);
+        ++ctx->cache.rejected;
+        return NULL;
+    }
+    got = clsort__file_read(f, h, sizeof h);
+    len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
+    if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(CLSORT__CACHE_HEADER + len + 1))) {
+        clsort__file_close(f, 0);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
+        return NULL;
+    }
+    memcpy(buf, h, sizeof h);
+    got = clsort__file_read(f, buf + sizeof h, len + 1); /* one byte more: a longer file is not this entry */
+    clsort__file_close(f, 0);
+    if (got != len) {
+        CLSORT_FREE(buf);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache entry %s: %lu bytes of binary, the header says %lu", path, (unsigned long)got,
+                           (unsigned long)len);
+        return NULL;
+    }
+    *total = CLSORT__CACHE_HEADER + len;
+    return buf;
+}
+
 /* Reads a whole entry (header + binary) of key: from the callback or the
  * file. Returns a CLSORT_MALLOC'd buffer and its size, NULL when none. A
- * missing entry is a plain miss; a present but unusable one is counted. */
+ * missing entry is a plain miss; a present but unusable one (unreadable,
+ * not trusted, short, not a regular file) is counted. */
 static unsigned char *clsort__cache_read(clsort_context *ctx, const unsigned char key[32], size_t *total)
 {
-    char hex[65], path[1200];
+    char hex[65];
     unsigned char *buf = NULL;
     size_t size = 0;
     clsort__hex(key, hex);
     *total = 0;
-    if (ctx->cache.load) {
-        size = ctx->cache.load(ctx->cache.user, hex, NULL, 0);
-        if (size == 0) return NULL;
-        if (size > CLSORT__CACHE_MAX + CLSORT__CACHE_HEADER || size < CLSORT__CACHE_HEADER) {
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %.16s: the load callback returned %lu bytes", hex, (unsigned long)size);
-            return NULL;
-        }
-        buf = (unsigned char *)CLSORT_MALLOC(size);
-        if (!buf) return NULL;
-        if (ctx->cache.load(ctx->cache.user, hex, buf, size) != size) {
-            CLSORT_FREE(buf);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %.16s: the load callback changed its size", hex);
-            return NULL;
-        }
-    } else {
-        clsort__file f;
-        unsigned char h[CLSORT__CACHE_HEADER];
-        size_t len, got;
-        int opened;
-        snprintf(path, sizeof path, "%s" CLSORT__SEP "%s.bin", ctx->cache.dir, hex);
-        opened = clsort__file_open_read(path, &f);
-        if (opened == 0) return NULL; /* a miss (or an unreadable directory: the same to us) */
-        if (opened < 0) {
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %s: not a regular file", path);
-            return NULL;
-        }
-        got = clsort__file_read(f, h, sizeof h);
-        len = got == sizeof h ? clsort__get64(h + 16) <= CLSORT__CACHE_MAX ? (size_t)clsort__get64(h + 16) : 0 : 0;
-        size = CLSORT__CACHE_HEADER + len;
-        if (len == 0 || !(buf = (unsigned char *)CLSORT_MALLOC(size + 1))) {
-            clsort__file_close(f, 0);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %s: short or foreign header", path);
-            return NULL;
-        }
-        memcpy(buf, h, sizeof h);
-        got = clsort__file_read(f, buf + sizeof h, len + 1); /* one byte more: a longer file is not this entry */
-        clsort__file_close(f, 0);
-        if (got != len) {
-            CLSORT_FREE(buf);
-            ++ctx->cache.rejected;
-            clsort__cache_warn(ctx, "cache entry %s: %lu bytes of binary, the header says %lu", path,
-                               (unsigned long)got, (unsigned long)len);
-            return NULL;
-        }
+    if (!ctx->cache.load) return clsort__cache_read_file(ctx, hex, total);
+    size = ctx->cache.load(ctx->cache.user, hex, NULL, 0);
+    if (size == 0) return NULL;
+    if (size > CLSORT__CACHE_MAX + CLSORT__CACHE_HEADER || size < CLSORT__CACHE_HEADER) {
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache entry %.16s: the load callback returned %lu bytes", hex, (unsigned long)size);
+        return NULL;
+    }
+    buf = (unsigned char *)CLSORT_MALLOC(size);
+    if (!buf) return NULL;
+    if (ctx->cache.load(ctx->cache.user, hex, buf, size) != size) {
+        CLSORT_FREE(buf);
+        ++ctx->cache.rejected;
+        clsort__cache_warn(ctx, "cache entry %.16s: the load callback changed its size", hex);
+        return NULL;
     }
     *total = size;
     return buf;
 }
 
-/* Creates the directory and its parents (existing ones are fine). */
-static int clsort__mkdirs(const char *dir)
+/* Creates the directory and its parents (existing ones are fine, left as
+ * they are): mode 0700, shared 0755 (umask or not). */
+static int clsort__mkdirs(const char *dir, int shared)
 {
     char path[1024];
     size_t i, n = strlen(dir);
+    (void)shared; /* Windows: the directory's ACL decides */
     if (n >= sizeof path) return 0;
     memcpy(path, dir, n + 1);
     for (i = 1; i <= n; ++i) {
@@ -15555,7 +15696,8 @@ static int clsort__mkdirs(const char *dir)
 #if defined(_WIN32)
             r = (i == 2 && path[1] == ':') ? 0 : _mkdir(path);
 #else
-            r = mkdir(path, 0700);
+            r = mkdir(path, shared ? 0755 : 0700);
+            if (r == 0 && shared) (void)chmod(path, 0755);
 #endif
             if (r != 0 && errno != EEXIST) return 0;
             path[i] = keep;
@@ -15796,10 +15938,12 @@ static void clsort__cache_write(clsort_context *ctx, const unsigned char key[32]
     /* unique among processes (pid), contexts of one process (address) and calls */
     snprintf(temp, sizeof temp, "%s" CLSORT__SEP "%s.%ld.%lx.%lu.tmp", ctx->cache.dir, hex, pid,
              (unsigned long)((size_t)ctx & 0xffffffffu), ++ctx->cache.temp_counter);
-    ok = clsort__file_create(temp, &f);
-    if (!ok && clsort__mkdirs(ctx->cache.dir)) ok = clsort__file_create(temp, &f);
+    ok = clsort__file_create(temp, &f, ctx->cache.shared);
+    if (!ok && clsort__mkdirs(ctx->cache.dir, ctx->cache.shared)) ok = clsort__file_create(temp, &f, ctx->cache.shared);
     if (!ok) {
         ++ctx->cache.store_failures;
+        /* not ours to write (another user's, a read-only file system): later stores skipped */
+        if (errno == EACCES || errno == EPERM || errno == EROFS) ctx->cache.read_only = 1;
         clsort__cache_warn(ctx, "cache: cannot write in %s: %s", ctx->cache.dir, strerror(errno));
         return;
     }
@@ -15862,7 +16006,12 @@ static void clsort__cache_store(clsort_context *ctx, cl_program prog, const unsi
 {
     size_t len = 0;
     unsigned char *entry, *bin;
-    cl_int e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
+    cl_int e;
+    if (ctx->cache.read_only) { /* before the binary is taken: that may compile (PoCL) or run ptxas */
+        ++ctx->cache.stores_skipped;
+        return;
+    }
+    e = CLSORT__CL(ctx, clGetProgramInfo)(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
     if (e != CL_SUCCESS || len == 0 || len > CLSORT__CACHE_MAX) {
         ++ctx->cache.store_failures;
         clsort__cache_warn(ctx, "cache: no program binary (clGetProgramInfo: %s, %lu bytes)", clsort__cl_error_name(e),
@@ -15954,6 +16103,8 @@ CLSORT_API clsort_result clsort_cache_stats_get(const clsort_context *ctx, clsor
     out->cubins = ctx->cache.cubins;
     out->evicted = ctx->cache.evicted;
     out->max_bytes = ctx->cache.on ? (size_t)ctx->cache.max_bytes : 0;
+    out->read_only = ctx->cache.on && ctx->cache.read_only;
+    out->stores_skipped = ctx->cache.stores_skipped;
     return CLSORT_SUCCESS;
 }
 

@@ -23,9 +23,13 @@
  * stands in for libcuda); the directory's size bound (least recently used
  * out first, a hit protecting its entry, files that are not entries
  * untouched, a bound below one entry, CLSORT_CACHE_MAX); clsort_prepare's
- * progress callback (once per program, 1 .. total). Ends with "N
- * passed, N failed". Usage: test_cache [work directory [workset]] (default
- * build/cache_test; workset: only the work set's checks). */
+ * progress callback (once per program, 1 .. total); sharing (mode shared,
+ * root only: a cache filled SHARED by root and read by nobody, every program
+ * loaded; root's PRIVATE entry, another user's entry and one writable by
+ * anyone rejected with a warning; CLSORT_CACHE_MODE). Ends with "N
+ * passed, N failed". Usage: test_cache [work directory [mode]] (default
+ * build/cache_test; modes: workset, when, bound, special, shared: only
+ * those checks). */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 #include "workset.h"
@@ -373,6 +377,8 @@ static void test_full_disk(void)
 }
 
 /* One fresh context on dir: gather, then its counts against expectations. */
+static char stats_warning_last[512]; /* expect_gather's context's warning */
+
 static void expect_gather(const char *dir, unsigned long builds, unsigned long hits, unsigned long rejected,
                           const char *what)
 {
@@ -386,6 +392,7 @@ static void expect_gather(const char *dir, unsigned long builds, unsigned long h
     snprintf(msg, sizeof msg, "%s: gather right", what);
     check(gather_ok(cs), msg);
     st = stats(cs);
+    snprintf(stats_warning_last, sizeof stats_warning_last, "%s", st.warning);
     snprintf(msg, sizeof msg, "%s: %lu built (want %lu), %lu hits (want %lu), %lu rejected (want %lu) [%s]", what,
              st.builds, builds, st.hits, hits, st.rejected, rejected, st.warning);
     check(st.builds == builds && st.hits == hits && st.rejected == rejected, msg);
@@ -1919,6 +1926,178 @@ static void test_bound_env(void)
     unsetenv("CLSORT_CACHE_MAX");
 }
 
+/* ---- a cache filled at install time, read by another user ---- */
+
+#if defined(__linux__)
+int setgroups(size_t size, const gid_t *list); /* <grp.h> declares it only beyond POSIX */
+#endif
+
+/* The checks of the reader (test_shared), one bit each of its exit status. */
+static const char *const reader_checks[] = {
+    "shared: the reader runs as nobody (65534:65534, no other group) and cannot write the directory",
+    "shared: the reader's gather: right, every program from the cache (0 built from source, 1 hit, 0 rejected)",
+    "shared: the reader sees the directory read-only: no store failures, no warning but that",
+    "shared: root's PRIVATE entry (the scan): rejected, with a warning that names it not readable",
+    "shared: the scan then built from source, right, its store skipped (counted, not a failure)"};
+
+/* Run as root by test_shared (--reader DIR POCL_DIR): becomes nobody, then
+ * loads from the cache root filled; a failed check sets its bit. */
+static int shared_reader(const char *dir, const char *pocl_dir)
+{
+    clsort_context *cs;
+    clsort_cache_stats st;
+    unsigned char *out = (unsigned char *)malloc(ws_out_bytes(3000));
+    size_t bytes = 0;
+    int bad = 0, ok;
+    setenv("HOME", pocl_dir, 1); /* PoCL's own kernel cache: somewhere nobody may write */
+    setenv("XDG_CACHE_HOME", pocl_dir, 1);
+    setenv("POCL_CACHE_DIR", pocl_dir, 1);
+#if defined(__linux__)
+    if (setgroups(0, NULL) != 0) bad |= 1;
+#endif
+    if (setgid(65534) != 0 || setuid(65534) != 0 || geteuid() != 65534 || getegid() != 65534 ||
+        access(dir, W_OK) == 0 || !out)
+        return 1 | 2 | 4 | 8 | 16;
+    cs = make_ctx(dir);
+    ok = cs && gather_ok(cs);
+    st = stats(cs);
+    printf("  reader gather: %lu built, %lu hits, %lu rejected, %lu store failures, %lu skipped, read-only %d [%s]\n",
+           st.builds, st.hits, st.rejected, st.store_failures, st.stores_skipped, st.read_only, st.warning);
+    if (!(ok && st.builds == 0 && st.hits == 1 && st.rejected == 0)) bad |= 2;
+    if (!(st.read_only && st.store_failures == 0 && st.stores_skipped == 0 && strstr(st.warning, "read-only"))) bad |= 4;
+    clsort_destroy(cs);
+    cs = make_ctx(dir);
+    ok = cs && ws_run(cs, WS_SCAN_U32, 3000, out, &bytes) == CLSORT_SUCCESS && ws_check(WS_SCAN_U32, 3000, out, bytes);
+    if (cs) clsort_cache_flush(cs);
+    st = stats(cs);
+    printf("  reader scan: %lu built, %lu hits, %lu rejected, %lu store failures, %lu skipped [%s]\n", st.builds,
+           st.hits, st.rejected, st.store_failures, st.stores_skipped, st.warning);
+    if (!(st.rejected == 1 && st.hits == 0 && strstr(st.warning, "not readable"))) bad |= 8;
+    if (!(ok && st.builds == 1 && st.stores_skipped == 1 && st.store_failures == 0)) bad |= 16;
+    clsort_destroy(cs);
+    free(out);
+    return bad;
+}
+
+static unsigned file_mode(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (unsigned)(st.st_mode & 0777) : 01000;
+}
+
+/* As root: the installer's side. gather stored SHARED (under umask 077),
+ * then the scan stored PRIVATE; *gather_entry: the gather entry's path. */
+static void shared_fill(const char *cache, char *gather_entry, size_t size)
+{
+    clsort_context_desc d;
+    clsort_context *cs = NULL;
+    unsigned char *out = (unsigned char *)malloc(ws_out_bytes(3000));
+    size_t bytes = 0;
+    char scan_entry[1000] = "", msg[200];
+    mode_t old = umask(077);
+    memset(&d, 0, sizeof d);
+    d.cache_dir = cache;
+    d.cache_when = CLSORT_CACHE_WHEN_LEAVE;
+    d.cache_mode = CLSORT_CACHE_MODE_SHARED;
+    check(clsort_create(&cs, &d) == CLSORT_SUCCESS && gather_ok(cs) && stats(cs).stores == 1,
+          "shared: the installer stores the gather (desc.cache_mode SHARED)");
+    clsort_destroy(cs);
+    check(count_files(cache, ".bin", gather_entry, size) == 1, "shared: one entry");
+    snprintf(msg, sizeof msg, "shared: entry 0644, directory 0755 under umask 077 (%03o, %03o)",
+             file_mode(gather_entry), file_mode(cache));
+    check(file_mode(gather_entry) == 0644 && file_mode(cache) == 0755, msg);
+    cs = make_ctx(cache); /* PRIVATE, the default */
+    check(cs && ws_run(cs, WS_SCAN_U32, 3000, out, &bytes) == CLSORT_SUCCESS && clsort_cache_flush(cs) == 0 &&
+              stats(cs).stores == 1, "shared: the installer stores the scan PRIVATE");
+    clsort_destroy(cs);
+    umask(old);
+    {
+        DIR *dd = opendir(cache);
+        struct dirent *e;
+        while (dd && (e = readdir(dd)) != NULL)
+            if (strstr(e->d_name, ".bin") && !strstr(gather_entry, e->d_name))
+                snprintf(scan_entry, sizeof scan_entry, "%s/%s", cache, e->d_name);
+        if (dd) closedir(dd);
+    }
+    snprintf(msg, sizeof msg, "shared: a PRIVATE entry is 0600 (%03o)", file_mode(scan_entry));
+    check(file_mode(scan_entry) == 0600, msg);
+    free(out);
+}
+
+/* CLSORT_CACHE_MODE: "shared" and "private" taken, anything else refused
+ * by clsort_create naming the variable. */
+static void shared_env(const char *cache)
+{
+    static const char *const values[3] = {"shared", "private", "Shared"};
+    int i;
+    for (i = 0; i < 3; ++i) {
+        clsort_context *cs = NULL;
+        clsort_context_desc d;
+        clsort_result r;
+        memset(&d, 0, sizeof d);
+        d.cache_dir = cache;
+        setenv("CLSORT_CACHE_MODE", values[i], 1);
+        r = clsort_create(&cs, &d);
+        if (i < 2)
+            check(r == CLSORT_SUCCESS && cs->cache.shared == (i == 0), "shared: CLSORT_CACHE_MODE=shared / private");
+        else
+            check(r == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(cs), "CLSORT_CACHE_MODE"),
+                  "shared: CLSORT_CACHE_MODE=Shared refused, the variable named");
+        clsort_destroy(cs);
+    }
+    unsetenv("CLSORT_CACHE_MODE");
+}
+
+/* As root after the reader: entries the library does not trust. */
+static void shared_refused(const char *cache, const char *gather_entry)
+{
+    if (chown(gather_entry, 65534, 65534) != 0) printf("(chown failed)\n");
+    expect_gather(cache, 1, 0, 1, "shared: an entry of another user (nobody's, in root's directory): refused");
+    check(strstr(stats_warning_last, "owned by user 65534") != NULL, "shared: the warning names the owner");
+    chmod(gather_entry, 0666);
+    expect_gather(cache, 1, 0, 1, "shared: an entry writable by anyone: refused");
+    check(strstr(stats_warning_last, "writable by anyone") != NULL, "shared: the warning says writable by anyone");
+    chmod(gather_entry, 0644);
+    expect_gather(cache, 0, 1, 0, "shared: root's entry 0644 then loads");
+}
+
+/* An install-time cache (SHARED, filled by root) read by nobody: every
+ * program from the cache, a PRIVATE entry of root's rejected with a
+ * warning. Needs root (setuid): skipped without (the Makefile's
+ * test-cache says why); CI runs as root. */
+static int test_shared(void)
+{
+    char base[] = "/tmp/clsort-shared-XXXXXX", cache[600], pocl[600], gather_entry[700] = "";
+    int i, status = 0;
+    pid_t pid;
+    if (geteuid() != 0) {
+        printf("shared: SKIPPED: the check needs root (it fills the cache as root, then reads it as nobody)\n");
+        return 1;
+    }
+    if (!mkdtemp(base) || chmod(base, 0755) != 0) {
+        check(0, "shared: a directory under /tmp");
+        return 0;
+    }
+    snprintf(cache, sizeof cache, "%s/cache/clsort", base); /* the library makes both */
+    snprintf(pocl, sizeof pocl, "%s/nobody", base);
+    mkdir(pocl, 0700);
+    if (chown(pocl, 65534, 65534) != 0) printf("(chown %s failed)\n", pocl);
+    shared_fill(cache, gather_entry, sizeof gather_entry);
+    shared_env(cache);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        execl(self, self, "--reader", cache, pocl, (char *)NULL);
+        _exit(127);
+    }
+    check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) < 32,
+          "shared: the reader ran");
+    for (i = 0; i < 5; ++i) check(WIFEXITED(status) && !(WEXITSTATUS(status) & (1 << i)), reader_checks[i]);
+    shared_refused(cache, gather_entry);
+    rmtree(base);
+    return 0;
+}
+
 /* ---- clsort_prepare's progress ---- */
 
 typedef struct progress_log {
@@ -2030,6 +2209,7 @@ int main(int argc, char **argv)
     clsort_context *cs;
     self = argv[0];
     if (argc == 4 && strcmp(argv[1], "--child") == 0) return child(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "--reader") == 0) return shared_reader(argv[2], argv[3]);
     snprintf(root, sizeof root, "%s", argc > 1 ? argv[1] : "build/cache_test");
     rmtree(root);
     mkdir(root, 0700);
@@ -2053,6 +2233,11 @@ int main(int argc, char **argv)
         test_bound_env();
         test_bound_temps();
         printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
+    if (argc > 2 && strcmp(argv[2], "shared") == 0) { /* an install-time cache read by nobody (root only) */
+        int skipped = test_shared();
+        printf("%d passed, %d failed%s\n", passed, failed, skipped ? ", 1 skipped (needs root)" : "");
         return failed ? 1 : 0;
     }
     if (argc > 2 && strcmp(argv[2], "workset") == 0) {
