@@ -8,8 +8,6 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
- *   FLAGS_HEADS with LOAD_FLAGS: the flag is set where the source word's bits
- *               differ from the word before it (and at element 0)
  *   LB_STATUS64 the look-back status form (below; the host sets it only
  *               where cl_khr_int64_base_atomics is offered)
  * OpenCL C 1.2 only: no sub-groups, no C11 atomics, 64-bit atomics only
@@ -100,8 +98,6 @@ inline uint cmp_pass(KT k, flag_param f)
 #define LOAD(p, i, n, f) ((i) < (n) ? (T)cmp_pass(AS_KT((p)[i]), f) : (T)0)
 #elif defined(LOAD_FLAGS) && defined(KEY_BIT)
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)(((p)[i] >> (bit)) & 1) : (T)0)
-#elif defined(LOAD_FLAGS) && defined(FLAGS_HEADS) /* set where the key's bits differ from the key before */
-#define LOAD(p, i, n, bit) ((i) < (n) ? (T)((i) == 0 || (p)[i] != (p)[(i) - 1]) : (T)0)
 #elif defined(LOAD_FLAGS)
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i] != 0) : (T)0)
 #else

@@ -1,6 +1,6 @@
 /* clsort reduction family (needs common.cl first): reduce, segmented scan
  * (head flags, keys, offsets), segmented reduce, reduce-by-key, run-length
- * encode, histogram (unique: split.cl FLAGS_HEADS).
+ * encode, unique, histogram.
  *
  * Build-time macros (besides common.cl's WG, ITEMS, T):
  *   TK      the clsort_type of T: 0 u32, 1 i32, 2 f32, 3 u64, 4 i64, 5 f64
@@ -14,6 +14,8 @@
  *           built from offsets by mark_counts; also the tile carries)
  *   VAL_ONE every value is 1 (run lengths: T uint, OP sum); no values read
  *           (RD_HEADS only)
+ *   MV_T    uint or ulong: the type of values moved unreduced (unique;
+ *           RD_HEADS only)
  *   RD_UT   a caller's operator (clsort_user_op), from the source the host
  *           puts before common.cl: RD_UT the element type (T from here on;
  *           common.cl keeps uint), RD_UOP(a, b) the operator, RD_UIDENT
@@ -45,7 +47,7 @@
  *   RD_V3    variant 3 (see "variant 3" below): elements in registers from
  *            load to output, the pair scan by warp shuffles; NV_PTX with it
  *            makes the shuffles and warp barriers inline PTX (NVIDIA sm_70+)
- *   RD_HEADS run-length encode: the heads_* kernels only (see
+ *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
  *            "heads" below) */
 
 #ifndef TK
@@ -73,13 +75,16 @@
  * (only nonzero matters), so u32 flags take the u8 flags' local memory and
  * tile (H100: bench/RESULTS.md, reduction family); keys and counts as
  * they are. */
-#if defined(VAL_ONE) && !defined(RD_HEADS)
-#error "VAL_ONE: run-length encode, on the heads kernels (RD_HEADS)"
+#if (defined(VAL_ONE) || defined(MV_T)) && !defined(RD_HEADS)
+#error "VAL_ONE and MV_T: run-length encode and unique, on the heads kernels (RD_HEADS)"
 #endif
 #if SEG == SEG_FLAGS
 #define LS_T uchar
 #else
 #define LS_T SEG_T
+#endif
+#ifndef MV_T
+#define MV_T uint
 #endif
 #ifdef RD_UT
 #undef T
@@ -909,7 +914,7 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
 #endif
 }
 
-/* ---- heads: run-length encode -----------------------------------------------------
+/* ---- heads: unique and run-length encode ------------------------------------
  * Built with RD_HEADS (SEG_KEYS, VAL_ONE, T uint, OP sum). The element at
  * global index i is a head when i == 0 or its key differs from key[i - 1];
  * the head with C heads after element 0 before and at it goes to slot C
@@ -920,7 +925,8 @@ inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong ba
  * pair with no boundary adds 0 to it, or, the first work-item of tile 0,
  * adds its element 0's 1 to the identity 0). So the scan of the heads is
  * that of counts and positions, with no values to stage or fold. Slot C
- * gets the key (keys_out) and, for the head before it, the run length lengths[C - 1] = i - that head's index;
+ * gets the key (keys_out), the head's moved value (mv_out) and, for the head
+ * before it, the run length lengths[C - 1] = i - that head's index;
  * the last element writes the last run's length and count[0]. */
 #ifdef RD_HEADS
 #if SEG != SEG_KEYS || !defined(VAL_ONE) || TK != 0 || OP != 0
@@ -957,10 +963,11 @@ inline void rd_heads_fold(__local const LS_T *ls, ulong base, ulong n, uint *c, 
 /* One head: slot *rc (after counting it), index gi; *rv = 1 + the index of
  * the head before it (0: none). */
 inline void rd_head_out(__global const SEG_T *seg, ulong gi, uint *rc, uint *rv, __global SEG_T *keys_out,
-                        __global uint *lengths)
+                        __global uint *lengths, __global const MV_T *mv_in, __global MV_T *mv_out)
 {
     uint slot = *rc + (gi > 0);
     if (keys_out) keys_out[slot] = seg[gi];
+    if (mv_out) mv_out[slot] = mv_in[gi];
     if (lengths && gi > 0) lengths[slot - 1] = (uint)gi + 1u - *rv;
     *rc = slot;
     *rv = (uint)gi + 1u;
@@ -969,8 +976,8 @@ inline void rd_head_out(__global const SEG_T *seg, ulong gi, uint *rc, uint *rv,
 /* Writes this work-item's heads from the pair before it (pc, pv) and its
  * place in the tile (xc, xv). */
 inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulong base, ulong n, uint pc, uint pv,
-                         uint xc, uint xv, uint hm, __global SEG_T *keys_out, __global uint *lengths,
-                         __global uint *count)
+                         uint xc, uint xv, uint hm, __global SEG_T *keys_out, __global uint *lengths, __global const MV_T *mv_in,
+                         __global MV_T *mv_out, __global uint *count)
 {
     const uint k0 = (uint)get_local_id(0) * ITEMS;
     uint rc = pc + xc, rv = xc ? xv : pv + xv;
@@ -979,13 +986,13 @@ inline void rd_heads_out(__local const LS_T *ls, __global const SEG_T *seg, ulon
     /* the set bits, lowest first (OpenCL 1.2 has clz, not ctz) */
     for (uint m = hm; m != 0; m &= m - 1u) {
         uint k = k0 + 31u - (uint)clz(m & (0u - m));
-        rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths);
+        rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
     }
     (void)ls;
 #else
     (void)hm;
     for (uint k = k0; k < k0 + ITEMS && base + k < n; ++k)
-        if (rd_is_head(ls, (int)k, base + k)) rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths);
+        if (rd_is_head(ls, (int)k, base + k)) rd_head_out(seg, base + k, &rc, &rv, keys_out, lengths, mv_in, mv_out);
 #endif
     if (n - 1 >= base + k0 && n - 1 < base + k0 + ITEMS) { /* the last element is mine */
         if (lengths) lengths[rc] = (uint)n + 1u - rv;
@@ -1030,7 +1037,7 @@ void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                          __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
-                         __global uint *count COUNT_ARGS)
+                         __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count COUNT_ARGS)
 {
     RD_HEADS_LOCALS
     const uint g = (uint)get_group_id(0);
@@ -1042,7 +1049,7 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
     const uint pc = pre_c ? pre_c[g] : 0u, pv = pre_v ? pre_v[g] : 0u;
     (void)vals;
     rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
-    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 
@@ -1088,10 +1095,12 @@ void seg_scan_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulo
     RD_SCAN_OUT(out_c);
 }
 
+/* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
+ * argument list to both). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
-                       __global uint *count COUNT_ARGS)
+                       __global const MV_T *mv_in, __global MV_T *mv_out, __global uint *count COUNT_ARGS)
 {
     RD_TILE_LOCALS
     const uint g = (uint)get_group_id(0);
@@ -1103,6 +1112,8 @@ void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     RD_ZERO_COUNT(count, n, g);
     const uint pc = pre_c ? pre_c[g] : 0u;
     const T pv = pre_v ? pre_v[g] : IDENT;
+    (void)mv_in;
+    (void)mv_out;
     RD_TILE_REGS
     RD_TILE_SCAN(1);
     RD_SCATTER_OUT();
@@ -1376,10 +1387,12 @@ void seg_scan_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     RD_SCAN_OUT(0);
 }
 
+/* mv_in, mv_out: unused, as in seg_scatter_tiles. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
-                          __global T *vals_out, __global uint *count COUNT_ARGS)
+                          __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
+                          __global uint *count COUNT_ARGS)
 {
     RD_TILE_LOCALS
     RD_LB_LOCALS
@@ -1392,6 +1405,8 @@ void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *se
     __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
     uint xc, tc, pc;
     T xv, tv, pv;
+    (void)mv_in;
+    (void)mv_out;
     RD_TILE_REGS
     RD_TILE_SCAN(1);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
@@ -1405,7 +1420,8 @@ void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *se
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                             __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
-                            __global T *vals_out, __global uint *count COUNT_ARGS)
+                            __global T *vals_out, __global const MV_T *mv_in, __global MV_T *mv_out,
+                            __global uint *count COUNT_ARGS)
 {
     RD_HEADS_LOCALS
     RD_LB_LOCALS
@@ -1420,7 +1436,7 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
     (void)vals;
     rd_heads_tile_scan(seg, base, n, ls, sc, sv, &xc, &xv, &tc, &tv, &hm);
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, count);
+    rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
 #endif

@@ -8,8 +8,6 @@
  *   SRC_T   the flags' type (uchar or uint flags), or KEY_T where the flag
  *           comes from the key: KEY_BIT (bit `bit` of the key) or FLAGS_CMP
  *           (the comparison of common.cl's cmp_pass, KT the key's type)
- *           or FLAGS_HEADS (the key's bits differ from the key before it:
- *           clsort_unique, MODE_PACK only; heads_load)
  *
  * One tile-level agent serves every layout (MODE, a kernel argument):
  *   MODE_PACK       the flagged elements, to the front (pack, select_if)
@@ -44,7 +42,7 @@
 #else
 #define VAL_ARGS
 #endif
-#if defined(KEY_BIT) || defined(FLAGS_CMP) || defined(FLAGS_HEADS)
+#if defined(KEY_BIT) || defined(FLAGS_CMP)
 #define FLAG_FROM_KEY /* the flag is a function of the key: read once */
 #endif
 
@@ -67,42 +65,6 @@
         else (dst1)[i_ - (split_at)] = (TYPE)(buf)[i_];                       \
     }
 
-#ifdef FLAGS_HEADS
-/* tile_load_rank's loads for FLAGS_HEADS (MODE_PACK): an element is kept
- * where its key's bits differ from the key before it (-0.0 != +0.0, NaN ==
- * NaN; element 0 always). The tile's keys go through local memory (tile, as
- * ELEM_T: buf) so that each element reads its predecessor there; the tile's
- * first reads the key before the tile from global memory, one load per tile.
- * Values are read for the kept elements only. Leaves the flags in tile[] as
- * tile_load_rank's loop does (its barrier follows). */
-inline void heads_load(__global const KEY_T *keys_in,
-#ifdef HAS_VALUES
-                       __global const VAL_T *vals_in, VAL_T *val,
-#endif
-                       ulong base, ulong n, KEY_T *key, uint *rank, __local uint *tile)
-{
-    const uint lid = (uint)get_local_id(0);
-    __local ELEM_T *kb = (__local ELEM_T *)tile;
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint k = j * WG + lid;
-        key[j] = base + k < n ? keys_in[base + k] : (KEY_T)0;
-        kb[PAD(k)] = (ELEM_T)key[j];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint j = 0; j < ITEMS; ++j) {
-        const uint k = j * WG + lid;
-        const ulong i = base + k;
-        const KEY_T prev = k ? (KEY_T)kb[PAD(k - 1u)] : base && base < n ? keys_in[base - 1] : (KEY_T)0;
-        rank[j] = (uint)(i < n && (i == 0 || prev != key[j])) << 31;
-#ifdef HAS_VALUES
-        val[j] = FLAG_OF(rank[j]) ? vals_in[i] : (VAL_T)0;
-#endif
-    }
-    barrier(CLK_LOCAL_MEM_FENCE); /* every key read before the flags overwrite them */
-    for (uint j = 0; j < ITEMS; ++j) tile[PAD(j * WG + lid)] = FLAG_OF(rank[j]);
-}
-#endif
-
 /* Phase 1 of a tile: this work-item's elements j*WG+lid (j < ITEMS) into
  * registers (key[], val[]: only the elements a pack keeps, where the flags
  * come first), their exclusive ranks among the tile's flagged elements with
@@ -117,13 +79,6 @@ inline uint tile_load_rank(__global const KEY_T *keys_in, __global const SRC_T *
                            __local uint *tile, __local uint *s)
 {
     const uint lid = (uint)get_local_id(0);
-#ifdef FLAGS_HEADS
-    heads_load(keys_in,
-#ifdef HAS_VALUES
-               vals_in, val,
-#endif
-               base, n, key, rank, tile);
-#else
     for (uint j = 0; j < ITEMS; ++j) {
         const uint k = j * WG + lid;
         const ulong i = base + k;
@@ -145,7 +100,6 @@ inline uint tile_load_rank(__global const KEY_T *keys_in, __global const SRC_T *
         rank[j] = f << 31;
         tile[PAD(k)] = f;
     }
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint ones = scan_tile_local(tile, s);
     for (uint j = 0; j < ITEMS; ++j) rank[j] |= tile[PAD(j * WG + lid)];

@@ -2210,119 +2210,11 @@ static void rd_host(const test_env *e) { test_rd_host(e->cs); }
 
 #include "test_user_op.c" /* a caller's operator: USER_OP_CASES */
 
-/* ---- unique on 64-element tiles ---- */
-
-/* Key patterns of the unique chains: every key equal to the one before (one
- * kept), none (all kept), runs that end at tile edges (64), runs of 61 that
- * straddle them, and float specials compared as bits (+0.0 and -0.0 differ,
- * a NaN equals the same NaN's bits, not another payload). */
-enum { UQ_ALL_EQUAL, UQ_NONE_EQUAL, UQ_TILE_RUNS, UQ_STRADDLE, UQ_FLOAT_SPECIALS, UQ_PATTERNS };
-static const char *const uq_names[UQ_PATTERNS] = {"all equal", "none equal", "tile runs", "straddling runs",
-                                                   "float specials"};
-
-static void uq_keys(unsigned char *k, size_t ks, size_t n, int pat)
-{
-    static const uint32_t f32s[5] = {0x00000000u, 0x80000000u, 0x7fc00000u, 0x7fc00001u, 0x3f800000u};
-    static const uint64_t f64s[5] = {0, 0x8000000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000000001ull,
-                                     0x3ff0000000000000ull};
-    size_t i;
-    for (i = 0; i < n; ++i) {
-        uint64_t v = 0x9e3779b97f4a7c15ull, h = (uint64_t)(i / 3) * 2654435761u;
-        if (pat == UQ_NONE_EQUAL) v = i * 0x10001ull;
-        else if (pat == UQ_TILE_RUNS) v = (i / 64) * 0x10000001ull;
-        else if (pat == UQ_STRADDLE) v = (i + 37) / 61 * 7;
-        else if (pat == UQ_FLOAT_SPECIALS) v = ks == 4 ? f32s[(h >> 7) % 5] : f64s[(h >> 7) % 5];
-        if (ks == 4) {
-            uint32_t w = (uint32_t)v;
-            memcpy(k + i * 4, &w, 4);
-        } else {
-            memcpy(k + i * 8, &v, 8);
-        }
-    }
-}
-
-/* clsort_unique of cap keys of kt with vs-byte values (0: none), the first
- * count of them where count < cap (a device count), against the first key
- * (and value) of each run; nothing past the run count written. */
-static void uq_case(clsort_context *cs, clsort_type kt, size_t vs, size_t cap, size_t count, int pat)
-{
-    size_t ks = clsort_type_size(kt), m = count < cap ? count : cap, runs = 0, got = 12345, i, j, bad;
-    unsigned char *k = (unsigned char *)malloc(cap * 8 + 8), *vals = (unsigned char *)malloc(cap * 8 + 8);
-    unsigned char *kinit = (unsigned char *)malloc(cap * 8 + 8), *kgot = (unsigned char *)malloc(cap * 8 + 8);
-    unsigned char *vinit = (unsigned char *)malloc(cap * 8 + 8), *vgot = (unsigned char *)malloc(cap * 8 + 8);
-    uint32_t dev_count = 0;
-    cl_mem dk, dko, dv, dvo, dcnt, dc = NULL;
-    clsort_by_key_desc bk;
-    clsort_enqueue q;
-    int r;
-    char what[96];
-    uq_keys(k, ks, cap, pat);
-    for (i = 0; i < cap * 8; ++i) vals[i] = (unsigned char)rnd64();
-    for (i = 0; i < m; ++i) runs += i == 0 || memcmp(k + i * ks, k + (i - 1) * ks, ks) != 0;
-    dk = buffer(cs, cap * ks, k);
-    dko = dc_out_buffer(cs, cap * ks, kinit);
-    dv = buffer(cs, cap * 8, vals);
-    dvo = dc_out_buffer(cs, cap * 8, vinit);
-    dcnt = dc_count_buffer(cs, 0xdeadbeefu);
-    memset(&bk, 0, sizeof bk);
-    bk.key_type = kt;
-    bk.count = dcnt;
-    if (vs) bk.values_in = dv, bk.values_out = dvo, bk.value_size = vs;
-    if (count < cap) dc = dc_count_buffer(cs, count), dc_enq(&q, dc);
-    snprintf(what, sizeof what, "unique on 64-element tiles: %s, %u-byte keys, %u-byte values%s", uq_names[pat],
-             (unsigned)ks, (unsigned)vs, dc ? ", device count" : "");
-    r = clsort_unique(cs, dk, dko, cap, &bk, &got, dc ? &q : NULL);
-    check(r == CLSORT_SUCCESS, what, m, "-", 0, 0, r);
-    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
-    download(cs, dko, cap * ks, kgot);
-    download(cs, dvo, cap * 8, vgot);
-    download(cs, dcnt, 4, &dev_count);
-    check(got == runs && dev_count == runs, what, m, "the run count (host, device)", 0, (double)runs,
-          (double)dev_count);
-    for (i = 0, j = 0, bad = (size_t)-1; i < m && bad == (size_t)-1; ++i)
-        if (i == 0 || memcmp(k + i * ks, k + (i - 1) * ks, ks) != 0) {
-            if (memcmp(kgot + j * ks, k + i * ks, ks) != 0 || (vs && memcmp(vgot + j * vs, vals + i * vs, vs) != 0))
-                bad = j;
-            ++j;
-        }
-    if (bad == (size_t)-1) bad = dc_first_diff(kgot, kinit, runs * ks, cap * ks);
-    if (bad == (size_t)-1) bad = dc_first_diff(vgot, vinit, runs * vs, cap * 8);
-    check(bad == (size_t)-1, what, m, "keys, values, and past the run count their bytes", bad, 0, 0);
-    clReleaseMemObject(dk), clReleaseMemObject(dko), clReleaseMemObject(dv), clReleaseMemObject(dvo);
-    clReleaseMemObject(dcnt);
-    if (dc) clReleaseMemObject(dc);
-    free(k), free(vals), free(kinit), free(kgot), free(vinit), free(vgot);
-}
-
-/* Look-back chains of thousands of 64-element tiles (32 with 8-byte keys or
- * values): every pattern, u32 / f32 / u64 / f64 keys with 0-, 4- and 8-byte
- * values in turn, sizes around tile multiples, every other one with a device
- * count of two thirds of the capacity. */
-static void rd_unique_tiles(const test_env *e)
-{
-    static const size_t sizes[] = {1, 63, 64, 65, 129, 6399, 64 * 4096 - 1, 64 * 4096 + 1};
-    static const clsort_type kts[4] = {CLSORT_U32, CLSORT_F32, CLSORT_U64, CLSORT_F64};
-    clsort_context *cs = tile_context(e->cs, 32, 2);
-    size_t s;
-    int pat;
-    if (!cs) return;
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
-        for (pat = 0; pat < UQ_PATTERNS; ++pat) {
-            size_t n = sizes[s], v = s + (size_t)pat;
-            clsort_type kt = kts[(v + (pat == UQ_FLOAT_SPECIALS)) % 4];
-            if (e->tiny && n > 7000) continue;
-            if (pat == UQ_FLOAT_SPECIALS && kt != CLSORT_F64) kt = CLSORT_F32;
-            uq_case(cs, kt, v % 3 == 2 ? 8 : v % 3 == 1 ? 4 : 0, n, v & 1 ? n - n / 3 : n, pat);
-        }
-    clsort_destroy(cs);
-}
-
 static const test_case reduce_cases[] = {
     {"reduce and flag-segmented scans: types x operators", rd_types, ON_BOTH, ANY_SIZE},
     {"segmentation kinds x patterns", rd_segmentations, ON_BOTH, LIMITS_ANY},
     {"reduce-by-key, segmented reduce: types x operators", rd_by_key, ON_BOTH, ANY_SIZE},
     {"run-length encode, unique", rd_rle_unique, ON_BOTH, ANY_SIZE},
-    {"unique: look-back chains over 64-element tiles", rd_unique_tiles, ON_BOTH, ANY_SIZE},
     {"histogram", rd_histogram, ON_BOTH, ANY_SIZE},
     {"histogram: bins at the type's width", rd_hist_type_width, ON_PORTABLE, ANY_SIZE},
     {"histogram: f32 bins by the documented formula", rd_hist_f32_formula, ON_PORTABLE, ANY_SIZE},
