@@ -195,7 +195,6 @@
  *             clsort_tree_radius(ctx, tree, queries, nq, &radius_desc, &total, &enq)
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
- *             clsort_partition(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   merge     clsort_merge(ctx, a, n, b, m, out, &merge_desc, &enq)
  *             clsort_merge_host(ctx, type, a, values_a, n, b, values_b, m, out, values_out, &merge_desc)
@@ -687,30 +686,6 @@
  *           u8 array (nonzero = set) or from one bit of the key; stable; keys
  *           of any clsort_type (1, 2, 4 or 8 bytes, moved as bits) with
  *           optional 4- or 8-byte values.
- *             Pack and split (and select_if and partition, SELECT) are one
- *           compaction kernel, a tile agent as CUB's: each tile loads its
- *           flags and keys (values) once into registers, ranks the flags in
- *           local memory, learns the set flags before it and writes its
- *           elements from local memory, coalesced. On the look-back path
- *           the count before a tile comes from a decoupled look-back in the
- *           same pass: pack is one launch; split is two, since its second
- *           part (flag 1) starts at n - (set flags), which no single pass
- *           knows: a count pass over the flags (count_flags) comes first.
- *           That costs one more read of the flags (1 or 4 bytes per key, the
- *           key for a key bit) where CUB's DevicePartition writes the second
- *           part in reverse order instead (a fix-up to make it stable would
- *           read and write that part again: 2 x (key + value) bytes per
- *           key in it). The portable path takes the tile counts from a flag
- *           scan first (reduce_tiles, the scan of the tile sums), then the
- *           same tile pass. Bytes moved per key, keys of K bytes, values of
- *           V, flags of F bytes (a key bit: none, the key is read once
- *           for both), s the kept fraction: pack on the look-back path
- *           F + (K + V) read (a key whose flag is 0 is not read, so less
- *           where whole 32-byte sectors are unflagged), s(K + V) written,
- *           as CUB's DeviceSelect::Flagged; split F + 2(K + V) as CUB's
- *           DevicePartition::Flagged, plus the count pass's read of the
- *           flags (F, for a key bit K), on either path; the portable pack
- *           F more (the flag scan).
  * GATHER    clsort_gather: dst[i] = src[indices[i]], elements of any size.
  *           clsort_gather_many: one uint32 index array over up to 8 arrays
  *           of 1- to 16-byte elements in one launch, gather or scatter
@@ -1152,17 +1127,9 @@
  *           comparison, the keys (and values) that pass key < a, <= a, > a,
  *           >= a, == a, != a or a <= key < b, compared as numbers of the key
  *           type (any clsort_type; floats by IEEE rules: a NaN key passes
- *           only !=), in input order; n < 2^32. clsort_partition: the keys
- *           that pass, then those that fail, both in input order (CUB's
- *           DevicePartition::If reverses the second part), and how many
- *           passed. No flags array: the split family's compaction (SPLIT)
- *           makes each key's flag from the key in its registers. select_if
- *           on the look-back path is one pass: K + V read, s(K + V)
- *           written per key (the floor: CUB's DeviceSelect::If moves the
- *           same); partition is a count pass over the keys (K) and the tile
- *           pass, K + (K + V) read, K + V written (CUB: (K + V) read and
- *           written, its second part reversed). The portable path reads the
- *           keys once more (the flag scan's count per tile).
+ *           only !=), in input order; n < 2^32. No flags array: the call
+ *           writes one byte per key to context scratch and packs by it as
+ *           clsort_pack does (two passes over the keys, one write).
  * SEARCH    clsort_lower_bound / clsort_upper_bound (and _host): for each
  *           of m needles, the first position of a sorted haystack of n keys
  *           whose key is not before it (lower) or is after it (upper), as
@@ -1705,8 +1672,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
                                      const clsort_split_desc *desc, size_t *count,
                                      const clsort_enqueue *enq);
 /* Stable split: keys with flag 0 first, then flag 1, each in input order.
- * zeros (optional, blocking) and desc.count (device) receive the number of
- * flag-0 keys (of the device count's keys, enq->count). Out of place. */
+ * zeros (optional, blocking) receives the number of flag-0 keys. Out of place. */
 CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                       const clsort_split_desc *desc, size_t *zeros,
                                       const clsort_enqueue *enq);
@@ -2313,21 +2279,11 @@ typedef struct clsort_select_desc {
  * with a comparison): the keys (values) that pass desc.compare against the
  * bounds, in input order, to the front of keys_out (values_out); n < 2^32.
  * count (optional, blocking) receives how many. No flags array needed (the
- * flags are made from the keys inside the compaction: one pass over the keys
- * on the look-back path). Aliasing as clsort_pack: no in place. enq->count
+ * call writes n bytes of flags to context scratch, then packs as clsort_pack
+ * with CLSORT_FLAGS_U8). Aliasing as clsort_pack: no in place. enq->count
  * (optional, see DEVICE COUNTS): the first min(that uint32, n) keys are
  * selected from, n the capacity, as clsort_pack. */
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                          const clsort_select_desc *desc, size_t *count,
-                                          const clsort_enqueue *enq);
-/* Stable partition by a comparison (CUB's DevicePartition::If, but both
- * parts stable): the keys (values) that pass desc.compare, in input order,
- * then those that fail it, in input order, all n to keys_out (values_out).
- * count (optional, blocking) and desc.count (optional, device uint32)
- * receive how many passed: the second part's start. Aliasing and
- * enq->count (the first min(that uint32, n) keys are partitioned, n the
- * capacity; nothing past them written) as clsort_select_if. */
-CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                           const clsort_select_desc *desc, size_t *count,
                                           const clsort_enqueue *enq);
 /* Host arrays (desc's cl_mem fields ignored) of n keys of type; desc.type
@@ -5255,7 +5211,7 @@ static int clsort__lookback(const clsort_context *ctx)
  * predecessor LB_SPINS reads of 2 passes each (the walk's loop and its
  * window loop), the tile sum (items + 1) and wg_reduce (log2 wg + 1), twice
  * at most (a sum is read again when the tile published meanwhile); besides
- * the tile's own loops (16 x items covers scan_lookback and compact_lookback)
+ * the tile's own loops (16 x items covers scan_lookback and pack_lookback)
  * and the spare status words it zeroes (clsort__status_budget). Without the
  * fallback a wait has no bound: never under a budget. So a scan or pack of
  * more tiles than that takes the portable passes there (llvmpipe, 16 x 256
@@ -6038,37 +5994,18 @@ CLSORT_API clsort_result clsort_scan_host(clsort_context *ctx, clsort_type type,
 
 /* >>split --------------------------------------------------------------------
  * kernels/split.cl (with common.cl and scan.cl, built to count flags):
- * enumerate = a flag scan; pack, split (and the select family's select_if
- * and partition, flags from a comparison) are one compaction agent per
- * tile, in one of three layouts (split.cl MODE_*): each tile loads its keys
- * (values) and flags once, ranks the flags in local memory and writes its
- * elements out, after it learns the flagged count before it: on the
- * look-back path by the decoupled look-back (compact_lookback: one pass;
- * split and partition count the flags first, count_flags, for the start
- * of the second part), on the portable path from a flag scan's tile
- * offsets (reduce_tiles, the u32 scan of the tile sums, compact_tiles). */
+ * enumerate = a flag scan; pack and split rank each tile's flags in local
+ * memory and write the tile out (portable: tile offsets from a flag scan
+ * first; look-back path: pack_lookback in one pass). */
 
 static const char *const clsort__split_slot_count = "split: count";
-static const char *const clsort__split_slot_result = "split: result";
-
-/* split.cl's layouts */
-enum { CLSORT__MODE_PACK = 0, CLSORT__MODE_SPLIT = 1, CLSORT__MODE_PARTITION = 2 };
-/* split.cl COUNT_SLOTS: the words count_flags spreads the flagged total over */
-#define CLSORT__COUNT_SLOTS 32
-/* The status bytes of a compaction over `groups` tiles: 8 per tile, the
- * ticket and a spare word, then the count slots. */
-#define CLSORT__COMPACT_STATUS(groups) ((groups) * 8 + 8 + 4 * CLSORT__COUNT_SLOTS)
 
 /* A checked descriptor and what it implies. */
 typedef struct clsort__split_plan {
     clsort_split_desc d;
     size_t key_size;
-    cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT and comparisons */
-    int split;       /* split or partition: their own tile on GPUs (clsort__split_shape) */
-    int cmp;         /* flags from the comparison op of the key with a (and b): common.cl FLAGS_CMP
-                        (select_if, partition; planned as FLAGS_KEY_BIT, the keys the flags' source) */
-    cl_uint op;
-    unsigned char a[8], b[8];
+    cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT */
+    int split;       /* clsort_split's plan (its own tile on GPUs: clsort__split_shape) */
 } clsort__split_plan;
 
 /* need_keys: 1 when keys_in and keys_out are read and written (pack,
@@ -6166,11 +6103,8 @@ static clsort_result clsort__split_program_for(clsort_context *ctx, const clsort
     clsort__request_source(&rq, "split.cl");
     clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DT=uint -DSRC_T=%s -DLOAD_FLAGS%s -DKEY_T=%s -DELEM_T=%s",
                            (unsigned)wg, (unsigned)items, src_type,
-                           a->cmp ? " -DFLAGS_CMP" : a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "",
-                           key_type, stage == 8 ? "ulong" : "uint");
-    if (a->cmp)
-        clsort__request_option(&rq, " -DKT=%s%s", clsort__types[a->d.type].cl_name,
-                               a->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+                           a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "", key_type,
+                           stage == 8 ? "ulong" : "uint");
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
     if (lookback) clsort__request_option(&rq, "%s%s", clsort__lookback_options(ctx), clsort__status_options(ctx));
     clsort__request_option(&rq, "%s", clsort__idle_option(ctx));
@@ -6182,37 +6116,16 @@ static clsort_result clsort__split_program(clsort_context *ctx, const clsort__sp
     return clsort__split_program_for(ctx, a, clsort__lookback(ctx), out);
 }
 
-/* The tiles of n elements in the compaction's shape. */
-static size_t clsort__compact_groups(const clsort_context *ctx, const clsort__split_plan *a, size_t n)
+/* Whether clsort_pack of n > 0 keys runs its look-back kernel: on the
+ * look-back path where its walk over the tiles fits the loop budget
+ * (>>loop budget); else the portable passes, from a program without the
+ * look-back (clsort__split_program_for). */
+static int clsort__pack_lookback(const clsort_context *ctx, const clsort__split_plan *a, size_t n)
 {
-    size_t wg, items;
+    size_t wg, items, groups;
     clsort__split_shape(ctx, a, &wg, &items);
-    return (n + wg * items - 1) / (wg * items);
-}
-
-/* Whether the compaction of n > 0 keys (pack, split, select_if, partition)
- * runs its look-back kernel: on the look-back path where its walk over the
- * tiles fits the loop budget (>>loop budget); else the portable passes, from
- * a program without the look-back (clsort__split_program_for). */
-static int clsort__compact_lookback(const clsort_context *ctx, const clsort__split_plan *a, size_t n)
-{
-    size_t wg, items, groups = clsort__compact_groups(ctx, a, n);
-    clsort__split_shape(ctx, a, &wg, &items);
-    return clsort__lookback(ctx) && groups <= 0x7fffffffu &&
-           clsort__lookback_fits(ctx, groups, wg, items, CLSORT__COMPACT_STATUS(groups));
-}
-
-/* The flag arguments of the kernels (common.cl FLAG_KARGS): the bit, or the
- * bounds and the comparison. */
-static void clsort__flag_kargs(clsort__kargs *ka, const clsort__split_plan *a)
-{
-    if (a->cmp) {
-        clsort__karg(ka, a->key_size, a->a);
-        clsort__karg(ka, a->key_size, a->b);
-        CLSORT__KARG(ka, a->op);
-    } else {
-        CLSORT__KARG(ka, a->d.bit);
-    }
+    groups = (n + wg * items - 1) / (wg * items);
+    return clsort__lookback(ctx) && clsort__lookback_fits(ctx, groups, wg, items, groups * 8 + 8);
 }
 
 /* The programs enumerate / pack / split of n keys take for desc
@@ -6229,12 +6142,10 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     d.count = NULL; /* a buffer, not part of any program */
     CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
     CLSORT__TRY(clsort__split_program(ctx, &a, &p));
-    if (clsort__lookback(ctx) && !clsort__compact_lookback(ctx, &a, n))
+    if (clsort__lookback(ctx) && !clsort__pack_lookback(ctx, &a, n))
         CLSORT__TRY(clsort__split_program_for(ctx, &a, 0, &p));
     a.split = 1; /* clsort_split's tile (the same program where the shapes agree) */
     CLSORT__TRY(clsort__split_program(ctx, &a, &p));
-    if (clsort__lookback(ctx) && !clsort__compact_lookback(ctx, &a, n))
-        CLSORT__TRY(clsort__split_program_for(ctx, &a, 0, &p));
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
@@ -6318,6 +6229,7 @@ static clsort_result clsort__tile_offsets(clsort__chain *c, clsort__program *p, 
     clsort_context *ctx = c->ctx;
     size_t tile = p->wg * p->items, groups = (n + tile - 1) / tile;
     cl_ulong n64 = (cl_ulong)n;
+    cl_uint bit = a->d.bit;
     clsort__program *sp;
     clsort__kargs ka;
     CLSORT__TRY(clsort__scratch(ctx, clsort__scan_slot_level[0], groups * 4, offsets));
@@ -6325,12 +6237,25 @@ static clsort_result clsort__tile_offsets(clsort__chain *c, clsort__program *p, 
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, a->flag_src);
     CLSORT__KARG(&ka, n64);
-    clsort__flag_kargs(&ka, a);
+    CLSORT__KARG(&ka, bit);
     CLSORT__KARG(&ka, *offsets);
     clsort__count_kargs(&ka, c, 1);
     CLSORT__TRY(clsort__run(c, p, "reduce_tiles", &ka, groups, p->wg));
     CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &sp));
     return clsort__scan_levels(c, sp, sp, *offsets, *offsets, groups, 0, 0, *total, 4, 1, 0);
+}
+
+/* The arguments pack_tiles and split_tiles share: keys, flags, n, bit, then
+ * `mid` (the tile offsets), then per kernel. */
+static void clsort__split_args(clsort__kargs *ka, const clsort__split_plan *a, const cl_mem *keys_in,
+                               const cl_ulong *n64, const cl_mem *mid)
+{
+    clsort__kargs_init(ka);
+    CLSORT__KARG(ka, *keys_in);
+    CLSORT__KARG(ka, a->flag_src);
+    CLSORT__KARG(ka, *n64);
+    CLSORT__KARG(ka, a->d.bit);
+    CLSORT__KARG(ka, *mid);
 }
 
 static void clsort__split_value_args(clsort__kargs *ka, const clsort__split_plan *a)
@@ -6340,85 +6265,63 @@ static void clsort__split_value_args(clsort__kargs *ka, const clsort__split_plan
     CLSORT__KARG(ka, a->d.values_out);
 }
 
-/* The compaction of n > 0 keys in layout `mode` (CLSORT__MODE_*) on chain c,
- * for a checked plan: the result count (the flagged, or for SPLIT the
- * unflagged, of the device count where there is one) to desc.count and
- * *count. Look-back path: [count_flags,] compact_lookback, one status
- * region (a clear only where clsort__status_begin needs one); portable:
- * reduce_tiles, the scan of the tile sums, compact_tiles. */
-static clsort_result clsort__compact(clsort__chain *c, const clsort__split_plan *a, cl_mem keys_in, cl_mem keys_out,
-                                     size_t n, cl_uint mode, size_t *count)
-{
-    clsort_context *ctx = c->ctx;
-    clsort__program *p;
-    cl_mem result = NULL, offsets = NULL, total = NULL;
-    cl_ulong n64 = (cl_ulong)n;
-    clsort__kargs ka;
-    size_t groups = clsort__compact_groups(ctx, a, n);
-    int lookback = clsort__compact_lookback(ctx, a, n);
-    CLSORT__TRY(clsort__split_program_for(ctx, a, lookback, &p));
-    CLSORT__TRY(clsort__scratch(ctx, clsort__split_slot_result, 64, &result));
-    if (lookback) {
-        clsort__status st;
-        cl_ulong total_at = 2 * (cl_ulong)groups + 2; /* the count slots, after the tiles' words and the ticket */
-        CLSORT__TRY(clsort__status_begin(c, p, clsort__scan_slot_status, CLSORT__COMPACT_STATUS(groups), &st));
-        if (mode != CLSORT__MODE_PACK) { /* the flagged total first: the second part's start */
-            clsort__kargs_init(&ka);
-            CLSORT__KARG(&ka, a->flag_src);
-            CLSORT__KARG(&ka, n64);
-            clsort__flag_kargs(&ka, a);
-            CLSORT__KARG(&ka, st.use);
-            CLSORT__KARG(&ka, total_at);
-            clsort__count_kargs(&ka, c, 1);
-            CLSORT__TRY(clsort__run(c, p, "count_flags", &ka, groups, p->wg));
-        }
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, keys_in);
-        CLSORT__KARG(&ka, a->flag_src);
-        CLSORT__KARG(&ka, n64);
-        clsort__flag_kargs(&ka, a);
-        clsort__status_kargs(&ka, &st);
-        CLSORT__KARG(&ka, total_at);
-        CLSORT__KARG(&ka, keys_out);
-        CLSORT__KARG(&ka, result);
-        CLSORT__KARG(&ka, mode);
-        clsort__split_value_args(&ka, a);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, "compact_lookback", &ka, groups, p->wg));
-        clsort__status_end(&st);
-    } else {
-        CLSORT__TRY(clsort__tile_offsets(c, p, a, n, &offsets, &total));
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, keys_in);
-        CLSORT__KARG(&ka, a->flag_src);
-        CLSORT__KARG(&ka, n64);
-        clsort__flag_kargs(&ka, a);
-        CLSORT__KARG(&ka, offsets);
-        CLSORT__KARG(&ka, total);
-        CLSORT__KARG(&ka, keys_out);
-        CLSORT__KARG(&ka, result);
-        CLSORT__KARG(&ka, mode);
-        clsort__split_value_args(&ka, a);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, "compact_tiles", &ka, groups, p->wg));
-    }
-    if (a->d.count) CLSORT__TRY(clsort__copy(c, result, a->d.count, 4));
-    return clsort__read_count(c, result, count);
-}
-
 CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                      const clsort_split_desc *desc, size_t *count,
                                      const clsort_enqueue *enq)
 {
     static const char *fn = "clsort_pack";
     clsort__split_plan a;
+    clsort__program *p;
     clsort__chain c;
+    cl_mem offsets = NULL, total = NULL;
+    cl_ulong n64 = (cl_ulong)n;
+    clsort__kargs ka;
+    size_t groups;
+    int lookback;
+    clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
-    return clsort__chain_end(&c, enq, clsort__compact(&c, &a, keys_in, keys_out, n, CLSORT__MODE_PACK, count));
+    lookback = clsort__pack_lookback(ctx, &a, n); /* where its walk fits the loop budget (>>loop budget) */
+    r = clsort__split_program_for(ctx, &a, lookback, &p);
+    if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
+    { /* the tiles of the look-back walk (the shape clsort__pack_lookback measured) */
+        size_t wg, items;
+        clsort__split_shape(ctx, &a, &wg, &items);
+        groups = (n + wg * items - 1) / (wg * items);
+    }
+    if (lookback) {
+        clsort__status st;
+        r = clsort__scratch(ctx, clsort__split_slot_count, 64, &total);
+        if (r == CLSORT_SUCCESS) r = clsort__status_begin(&c, p, clsort__scan_slot_status, groups * 8 + 8, &st);
+        if (r == CLSORT_SUCCESS) {
+            clsort__kargs_init(&ka);
+            CLSORT__KARG(&ka, keys_in);
+            CLSORT__KARG(&ka, a.flag_src);
+            CLSORT__KARG(&ka, n64);
+            CLSORT__KARG(&ka, a.d.bit);
+            clsort__status_kargs(&ka, &st);
+            CLSORT__KARG(&ka, keys_out);
+            CLSORT__KARG(&ka, total);
+            clsort__split_value_args(&ka, &a);
+            clsort__count_kargs(&ka, &c, 1);
+            r = clsort__run(&c, p, "pack_lookback", &ka, groups, p->wg);
+        }
+        if (r == CLSORT_SUCCESS) clsort__status_end(&st);
+    } else {
+        r = clsort__tile_offsets(&c, p, &a, n, &offsets, &total);
+        clsort__split_args(&ka, &a, &keys_in, &n64, &offsets);
+        CLSORT__KARG(&ka, keys_out);
+        CLSORT__KARG(&ka, total);
+        clsort__split_value_args(&ka, &a);
+        clsort__count_kargs(&ka, &c, 1);
+        if (r == CLSORT_SUCCESS) r = clsort__run(&c, p, "pack_tiles", &ka, groups, p->wg);
+    }
+    if (r == CLSORT_SUCCESS && a.d.count) r = clsort__copy(&c, total, a.d.count, 4);
+    if (r == CLSORT_SUCCESS) r = clsort__read_count(&c, total, count);
+    return clsort__chain_end(&c, enq, r);
 }
 
 CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
@@ -6427,14 +6330,49 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
 {
     static const char *fn = "clsort_split";
     clsort__split_plan a;
+    clsort__program *p;
     clsort__chain c;
+    cl_mem offsets = NULL, total = NULL;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint ones = 0;
+    clsort__kargs ka;
+    size_t groups;
+    clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
     a.split = 1;
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
-    return clsort__chain_end(&c, enq, clsort__compact(&c, &a, keys_in, keys_out, n, CLSORT__MODE_SPLIT, zeros));
+    r = clsort__split_program(ctx, &a, &p);
+    if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
+    groups = (n + p->wg * p->items - 1) / (p->wg * p->items);
+    r = clsort__tile_offsets(&c, p, &a, n, &offsets, &total);
+    clsort__split_args(&ka, &a, &keys_in, &n64, &offsets);
+    CLSORT__KARG(&ka, total);
+    CLSORT__KARG(&ka, keys_out);
+    clsort__split_value_args(&ka, &a);
+    clsort__count_kargs(&ka, &c, 1);
+    if (r == CLSORT_SUCCESS) r = clsort__run(&c, p, "split_tiles", &ka, groups, p->wg);
+    if (r == CLSORT_SUCCESS && a.d.count) { /* the zeros count on the device, for chaining */
+        clsort__kargs_init(&ka);
+        CLSORT__KARG(&ka, total);
+        CLSORT__KARG(&ka, n64);
+        CLSORT__KARG(&ka, a.d.count);
+        clsort__count_kargs(&ka, &c, 1);
+        r = clsort__run(&c, p, "count_zeros", &ka, 1, 1);
+    }
+    if (r == CLSORT_SUCCESS && zeros) {
+        size_t live = n;
+        r = clsort__read(&c, total, "the count", 0, 4, &ones);
+        if (r == CLSORT_SUCCESS && c.count) { /* zeros of the device count: read it too (zeros blocks anyway) */
+            cl_uint dc = 0;
+            r = clsort__read(&c, c.count, "enq->count", (size_t)c.count_at * 4, 4, &dc);
+            if ((size_t)dc < live) live = dc;
+        }
+        if (r == CLSORT_SUCCESS) *zeros = live - ones;
+    }
+    return clsort__chain_end(&c, enq, r);
 }
 
 /* pack_host / split_host share everything but the call in the middle. */
@@ -12387,11 +12325,13 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
 }
 
 /* >>select -------------------------------------------------------------------
- * The split family's compaction (>>split, split.cl) with its flags made from
- * a comparison of each key (common.cl FLAGS_CMP): clsort_select_if is its
- * pack layout, clsort_partition its partition layout; one pass over the keys
- * on the look-back path (partition: a count pass over the keys first), the
- * flag scan then the tile pass on the portable one. No flags array. */
+ * kernels/select.cl (with common.cl): select_flags writes one byte per key
+ * (1: the key passes the comparison) to context scratch, then the split
+ * family packs the keys (values) by those flags (clsort_pack with
+ * CLSORT_FLAGS_U8, on the same queue after the flags). Every argument is
+ * checked, for both steps, before anything is enqueued. */
+
+static const char *const clsort__select_slot_flags = "select: flags";
 
 /* A checked clsort_select_desc, with the bounds as bytes of the key type. */
 typedef struct clsort__select_plan {
@@ -12422,59 +12362,89 @@ static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, co
     return CLSORT_SUCCESS;
 }
 
-/* The compaction plan of a select plan: the keys are the flags' source
- * (checked as for FLAGS_KEY_BIT), the comparison and bounds its flags;
- * split: partition's layout and tile. */
-static clsort_result clsort__select_compact_plan(clsort_context *ctx, const char *fn, const clsort__select_plan *pl,
-                                                 cl_mem keys_in, cl_mem keys_out, size_t n, int split,
-                                                 clsort__split_plan *sp)
+/* The program of select_flags for the key type (the comparison is an
+ * argument: one program per type). */
+static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
 {
-    clsort_split_desc sd;
-    memset(&sd, 0, sizeof sd);
-    sd.type = pl->d.type;
-    sd.flags_kind = CLSORT_FLAGS_KEY_BIT;
-    sd.values_in = pl->d.values_in;
-    sd.values_out = pl->d.values_out;
-    sd.value_size = pl->d.value_size;
-    sd.count = pl->d.count;
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1, sp));
-    sp->cmp = 1;
-    sp->split = split;
-    sp->op = (cl_uint)pl->d.compare;
-    memcpy(sp->a, pl->a, sizeof sp->a);
-    memcpy(sp->b, pl->b, sizeof sp->b);
-    return CLSORT_SUCCESS;
+    const clsort__type_info *ti = &clsort__types[pl->d.type];
+    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
+    clsort__request rq;
+    clsort__request_init(&rq, "select", wg, 1);
+    clsort__request_source(&rq, "common.cl");
+    clsort__request_source(&rq, "select.cl");
+    clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
+                           pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+    return clsort__program_get(ctx, &rq, out);
 }
 
-/* select_if (mode PACK) and partition (PARTITION). */
-static clsort_result clsort__select_call(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
-                                         size_t n, const clsort_select_desc *desc, size_t *count,
-                                         const clsort_enqueue *enq, cl_uint mode)
+/* The pack by flags that follows: the caller's keys, values and count. */
+static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
 {
-    clsort__select_plan pl;
-    clsort__split_plan sp;
-    clsort__chain c;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
-    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    CLSORT__TRY(clsort__select_compact_plan(ctx, fn, &pl, keys_in, keys_out, n, mode != CLSORT__MODE_PACK, &sp));
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
-    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
-    if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &sp, count));
-    return clsort__chain_end(&c, enq, clsort__compact(&c, &sp, keys_in, keys_out, n, mode, count));
+    memset(sd, 0, sizeof *sd);
+    sd->type = pl->d.type;
+    sd->flags_kind = CLSORT_FLAGS_U8;
+    sd->flags = flags;
+    sd->values_in = pl->d.values_in;
+    sd->values_out = pl->d.values_out;
+    sd->value_size = pl->d.value_size;
+    sd->count = pl->d.count;
 }
 
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
                                           const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
 {
-    return clsort__select_call(ctx, "clsort_select_if", keys_in, keys_out, n, desc, count, enq, CLSORT__MODE_PACK);
-}
-
-CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
-{
-    return clsort__select_call(ctx, "clsort_partition", keys_in, keys_out, n, desc, count, enq,
-                               CLSORT__MODE_PARTITION);
+    static const char *fn = "clsort_select_if";
+    clsort__select_plan pl;
+    clsort__split_plan sp;
+    clsort_split_desc sd;
+    clsort_enqueue pack_enq;
+    clsort__program *p;
+    clsort__chain c;
+    clsort__kargs ka;
+    cl_mem flags = NULL;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint cmp;
+    clsort_result r;
+    CLSORT__TRY(clsort__check_ctx(ctx, fn));
+    CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
+    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
+    cmp = (cl_uint)pl.d.compare;
+    /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
+    clsort__select_split_desc(&pl, NULL, &sd);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
+    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
+    CLSORT__TRY(clsort__check_enq(ctx, enq));
+    if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
+    sd.flags = flags;
+    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
+    r = CLSORT_SUCCESS;
+    if (n > 0) {
+        r = clsort__select_program(ctx, &pl, &p);
+        if (r == CLSORT_SUCCESS) {
+            clsort__kargs_init(&ka);
+            CLSORT__KARG(&ka, keys_in);
+            CLSORT__KARG(&ka, flags);
+            CLSORT__KARG(&ka, n64);
+            clsort__karg(&ka, pl.key_size, pl.a);
+            clsort__karg(&ka, pl.key_size, pl.b);
+            CLSORT__KARG(&ka, cmp);
+            clsort__count_kargs(&ka, &c, 1);
+            r = clsort__run(&c, p, "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
+        }
+    }
+    /* the pack on the same in-order queue, after the flags (the caller's
+     * wait list went on the first command; the caller's event comes from
+     * the pack's last) */
+    memset(&pack_enq, 0, sizeof pack_enq);
+    pack_enq.queue = c.queue;
+    pack_enq.num_events_in_wait_list = c.num_wait;
+    pack_enq.event_wait_list = c.wait;
+    pack_enq.event = enq ? enq->event : NULL;
+    pack_enq.count = c.count; /* the same device count: the flags below it, the keys below it */
+    pack_enq.count_offset = (size_t)c.count_at * 4;
+    r = clsort__chain_end(&c, NULL, r);
+    if (r != CLSORT_SUCCESS) return r;
+    return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
 }
 
 CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
@@ -12520,33 +12490,26 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     return r;
 }
 
-/* The programs clsort_select_if and clsort_partition of n keys take for
- * desc (clsort_prepare): the compaction by the comparison in both tiles
- * (clsort__split_prepare's choice of path), and the u32 scan of the
- * portable path's tile sums. */
+/* The programs clsort_select_if of n keys takes for desc (clsort_prepare):
+ * the flags and the pack by u8 flags (clsort__split_prepare). */
 static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     static const char *fn = "clsort_prepare(select)";
     clsort__select_plan pl;
-    clsort__split_plan sp;
+    clsort_split_desc sd;
     clsort__program *p;
     clsort_select_desc d;
-    int split;
     static const unsigned char zero[8] = {0};
     memset(&d, 0, sizeof d);
     if (call->select) d = *call->select;
     if (!d.a) d.a = zero; /* the bounds and the comparison are kernel arguments, not build options */
     if (!d.b) d.b = zero;
-    d.count = NULL;
-    if (d.values_in) d.values_out = d.values_in;
     CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
-    for (split = 0; split < 2; ++split) {
-        CLSORT__TRY(clsort__select_compact_plan(ctx, fn, &pl, NULL, NULL, 0, split, &sp));
-        CLSORT__TRY(clsort__split_program(ctx, &sp, &p));
-        if (clsort__lookback(ctx) && !clsort__compact_lookback(ctx, &sp, n))
-            CLSORT__TRY(clsort__split_program_for(ctx, &sp, 0, &p));
-    }
-    return clsort__scan_program(ctx, CLSORT_U32, &p);
+    CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
+    clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
+    sd.count = NULL;
+    sd.values_out = sd.values_in;
+    return clsort__split_prepare(ctx, &sd, n);
 }
 
 /* >>search -------------------------------------------------------------------
@@ -12742,9 +12705,9 @@ static clsort_result clsort__search(clsort_context *ctx, const char *fn, cl_mem 
     if (m > 0) {
         clsort__io io[3];
         static const char *const out_names[1] = {"indices"};
-        if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, haystack, clsort__bytes(n, pl.key_size, 0), fn, "haystack"));
-        CLSORT__TRY(clsort__check_buffer(ctx, needles, clsort__bytes(m, pl.key_size, 0), fn, "needles"));
-        CLSORT__TRY(clsort__check_buffer(ctx, indices, clsort__bytes(m, pl.index_size, 0), fn, "indices"));
+        if (n > 0) CLSORT__TRY(clsort__check_buffer(ctx, haystack, n * pl.key_size, fn, "haystack"));
+        CLSORT__TRY(clsort__check_buffer(ctx, needles, m * pl.key_size, fn, "needles"));
+        CLSORT__TRY(clsort__check_buffer(ctx, indices, m * pl.index_size, fn, "indices"));
         clsort__io_set(&io[0], indices, "indices", 1, -1);
         clsort__io_set(&io[1], needles, "needles", 0, -1);
         clsort__io_set(&io[2], n > 0 ? haystack : NULL, "haystack", 0, -1);
@@ -17310,44 +17273,7 @@ static const unsigned char clsort__kernel_common_cl[] = {
 35,100,101,102,105,110,101,32,84,73,76,69,95,80,65,68,68,69,68,32,40,80,65,68,40,84,73,76,69,41,32,43,32,49,41,10,
 10,
 10,
-10,
-10,
-10,
-10,
-35,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,32,38,38,32,100,101,102,105,110,101,100,40,70,76,65,71,83,95,67,77,80,41,10,
-10,
-10,
-10,
-116,121,112,101,100,101,102,32,115,116,114,117,99,116,32,102,108,97,103,95,112,97,114,97,109,32,123,32,75,84,32,97,44,32,98,59,32,117,105,110,116,32,111,112,44,32,109,97,115,107,59,32,125,32,102,108,97,103,95,112,97,114,97,109,59,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,80,65,82,65,77,32,102,108,97,103,95,112,97,114,97,109,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,75,65,82,71,83,32,75,84,32,99,109,112,95,97,44,32,75,84,32,99,109,112,95,98,44,32,117,105,110,116,32,99,109,112,95,111,112,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,73,78,73,84,40,98,105,116,41,32,92,10,
-102,108,97,103,95,112,97,114,97,109,32,98,105,116,59,32,92,10,
-98,105,116,46,97,32,61,32,99,109,112,95,97,59,32,92,10,
-98,105,116,46,98,32,61,32,99,109,112,95,98,59,32,92,10,
-98,105,116,46,111,112,32,61,32,99,109,112,95,111,112,59,32,92,10,
-98,105,116,46,109,97,115,107,32,61,32,99,109,112,95,111,112,32,60,32,54,117,32,63,32,40,117,105,110,116,41,40,48,120,49,51,48,52,49,52,49,48,48,54,48,50,117,108,32,62,62,32,40,56,117,32,42,32,99,109,112,95,111,112,41,41,32,38,32,48,120,102,102,117,32,58,32,48,117,10,
-35,100,101,102,105,110,101,32,65,83,95,75,84,95,40,116,44,32,120,41,32,97,115,95,35,35,116,40,120,41,10,
-35,100,101,102,105,110,101,32,65,83,95,75,84,50,40,116,44,32,120,41,32,65,83,95,75,84,95,40,116,44,32,120,41,10,
-35,100,101,102,105,110,101,32,65,83,95,75,84,40,120,41,32,65,83,95,75,84,50,40,75,84,44,32,120,41,10,
-105,110,108,105,110,101,32,117,105,110,116,32,99,109,112,95,112,97,115,115,40,75,84,32,107,44,32,102,108,97,103,95,112,97,114,97,109,32,102,41,10,
-123,10,
-99,111,110,115,116,32,117,105,110,116,32,109,32,61,32,40,117,105,110,116,41,40,107,32,60,32,102,46,97,41,32,124,32,40,117,105,110,116,41,40,107,32,61,61,32,102,46,97,41,32,60,60,32,49,32,124,32,40,117,105,110,116,41,40,107,32,62,32,102,46,97,41,32,60,60,32,50,59,10,
-114,101,116,117,114,110,32,102,46,111,112,32,61,61,32,54,117,32,63,32,40,117,105,110,116,41,40,102,46,97,32,60,61,32,107,32,38,38,32,107,32,60,32,102,46,98,41,32,58,32,40,102,46,109,97,115,107,32,62,62,32,109,41,32,38,32,49,117,59,10,
-125,10,
-10,
-35,100,101,102,105,110,101,32,75,69,89,95,70,76,65,71,40,120,44,32,102,41,32,99,109,112,95,112,97,115,115,40,65,83,95,75,84,40,120,41,44,32,102,41,10,
-35,101,108,115,101,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,80,65,82,65,77,32,117,105,110,116,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,75,65,82,71,83,32,117,105,110,116,32,98,105,116,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,73,78,73,84,40,98,105,116,41,32,40,118,111,105,100,41,48,10,
-35,100,101,102,105,110,101,32,75,69,89,95,70,76,65,71,40,120,44,32,98,105,116,41,32,40,40,117,105,110,116,41,40,40,120,41,32,62,62,32,40,98,105,116,41,41,32,38,32,49,117,41,10,
-35,101,110,100,105,102,10,
-10,
-10,
-35,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,32,38,38,32,100,101,102,105,110,101,100,40,70,76,65,71,83,95,67,77,80,41,10,
-35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,102,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,99,109,112,95,112,97,115,115,40,65,83,95,75,84,40,40,112,41,91,105,93,41,44,32,102,41,32,58,32,40,84,41,48,41,10,
-35,101,108,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,32,38,38,32,100,101,102,105,110,101,100,40,75,69,89,95,66,73,84,41,10,
+35,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,32,38,38,32,100,101,102,105,110,101,100,40,75,69,89,95,66,73,84,41,10,
 35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,40,40,40,112,41,91,105,93,32,62,62,32,40,98,105,116,41,41,32,38,32,49,41,32,58,32,40,84,41,48,41,10,
 35,101,108,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,10,
 35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,40,40,112,41,91,105,93,32,33,61,32,48,41,32,58,32,40,84,41,48,41,10,
@@ -17412,7 +17338,7 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
-105,110,108,105,110,101,32,118,111,105,100,32,108,111,97,100,95,116,105,108,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,80,65,82,65,77,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,116,105,108,101,41,10,
+105,110,108,105,110,101,32,118,111,105,100,32,108,111,97,100,95,116,105,108,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,116,105,108,101,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
@@ -17568,14 +17494,14 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
-35,100,101,102,105,110,101,32,76,66,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,108,98,95,105,110,44,32,117,108,111,110,103,32,108,98,95,110,44,32,70,76,65,71,95,80,65,82,65,77,32,108,98,95,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,108,98,95,115,10,
+35,100,101,102,105,110,101,32,76,66,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,108,98,95,105,110,44,32,117,108,111,110,103,32,108,98,95,110,44,32,117,105,110,116,32,108,98,95,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,108,98,95,115,10,
 35,100,101,102,105,110,101,32,76,66,95,80,65,83,83,32,44,32,108,98,95,105,110,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,10,
 10,
 35,100,101,102,105,110,101,32,76,66,95,73,78,80,85,84,40,105,110,44,32,110,44,32,98,105,116,44,32,115,41,32,44,32,105,110,44,32,110,44,32,98,105,116,44,32,115,10,
 10,
 10,
 10,
-105,110,108,105,110,101,32,84,32,108,98,95,116,105,108,101,95,115,117,109,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,105,110,116,32,106,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,80,65,82,65,77,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,115,41,10,
+105,110,108,105,110,101,32,84,32,108,98,95,116,105,108,101,95,115,117,109,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,105,110,116,32,106,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,115,41,10,
 123,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,106,32,42,32,84,73,76,69,59,10,
 84,32,120,32,61,32,40,84,41,48,59,10,
@@ -21310,9 +21236,8 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,84,32,42,115,117,109,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
+118,111,105,100,32,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,115,117,109,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
 95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
@@ -21333,10 +21258,9 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,115,99,97,110,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,10,
+118,111,105,100,32,115,99,97,110,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,111,102,102,115,101,116,115,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
 95,95,108,111,99,97,108,32,84,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,84,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
@@ -21366,10 +21290,9 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,115,99,97,110,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,10,
+118,111,105,100,32,115,99,97,110,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
 95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
 95,95,108,111,99,97,108,32,84,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,84,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,95,105,100,59,10,
@@ -21546,30 +21469,38 @@ static const unsigned char clsort__kernel_search_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 };
+/* kernels/select.cl */
+static const unsigned char clsort__kernel_select_cl[] = {
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,99,97,112,44,32,75,84,32,97,44,32,75,84,32,98,44,10,
+117,105,110,116,32,99,109,112,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
+75,84,32,107,32,61,32,107,101,121,115,91,105,93,59,10,
+105,110,116,32,112,97,115,115,59,10,
+115,119,105,116,99,104,32,40,99,109,112,41,32,123,10,
+99,97,115,101,32,48,58,32,112,97,115,115,32,61,32,107,32,60,32,97,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,49,58,32,112,97,115,115,32,61,32,107,32,60,61,32,97,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,50,58,32,112,97,115,115,32,61,32,107,32,62,32,97,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,51,58,32,112,97,115,115,32,61,32,107,32,62,61,32,97,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,52,58,32,112,97,115,115,32,61,32,107,32,61,61,32,97,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,53,58,32,112,97,115,115,32,61,32,107,32,33,61,32,97,59,32,98,114,101,97,107,59,10,
+100,101,102,97,117,108,116,58,32,112,97,115,115,32,61,32,97,32,60,61,32,107,32,38,38,32,107,32,60,32,98,59,32,98,114,101,97,107,59,10,
+125,10,
+102,108,97,103,115,91,105,93,32,61,32,112,97,115,115,32,63,32,40,117,99,104,97,114,41,49,32,58,32,40,117,99,104,97,114,41,48,59,10,
+125,10,
+};
 /* kernels/split.cl */
 static const unsigned char clsort__kernel_split_cl[] = {
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
 10,
 10,
 10,
@@ -21585,27 +21516,13 @@ static const unsigned char clsort__kernel_split_cl[] = {
 35,100,101,102,105,110,101,32,75,69,89,95,84,32,117,105,110,116,10,
 35,101,110,100,105,102,10,
 35,105,102,110,100,101,102,32,69,76,69,77,95,84,10,
-35,100,101,102,105,110,101,32,69,76,69,77,95,84,32,117,105,110,116,10,
+35,100,101,102,105,110,101,32,69,76,69,77,95,84,32,75,69,89,95,84,10,
 35,101,110,100,105,102,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
 35,100,101,102,105,110,101,32,86,65,76,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,108,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,97,108,115,95,111,117,116,10,
 35,101,108,115,101,10,
 35,100,101,102,105,110,101,32,86,65,76,95,65,82,71,83,10,
 35,101,110,100,105,102,10,
-35,105,102,32,100,101,102,105,110,101,100,40,75,69,89,95,66,73,84,41,32,124,124,32,100,101,102,105,110,101,100,40,70,76,65,71,83,95,67,77,80,41,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,70,82,79,77,95,75,69,89,10,
-35,101,110,100,105,102,10,
-10,
-35,100,101,102,105,110,101,32,77,79,68,69,95,80,65,67,75,32,48,117,10,
-35,100,101,102,105,110,101,32,77,79,68,69,95,83,80,76,73,84,32,49,117,10,
-35,100,101,102,105,110,101,32,77,79,68,69,95,80,65,82,84,73,84,73,79,78,32,50,117,10,
-35,100,101,102,105,110,101,32,78,79,95,82,65,78,75,32,48,120,102,102,102,102,102,102,102,102,117,10,
-10,
-10,
-10,
-35,100,101,102,105,110,101,32,67,79,85,78,84,95,83,76,79,84,83,32,51,50,117,10,
-35,100,101,102,105,110,101,32,82,65,78,75,95,79,70,40,114,41,32,40,40,114,41,32,38,32,48,120,55,102,102,102,102,102,102,102,117,41,10,
-35,100,101,102,105,110,101,32,70,76,65,71,95,79,70,40,114,41,32,40,40,114,41,32,62,62,32,51,49,41,10,
 10,
 10,
 10,
@@ -21617,218 +21534,146 @@ static const unsigned char clsort__kernel_split_cl[] = {
 10,
 10,
 10,
-10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,117,105,110,116,32,116,105,108,101,95,108,111,97,100,95,114,97,110,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,10,
+105,110,108,105,110,101,32,118,111,105,100,32,115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,48,44,10,
+95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,49,44,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,108,115,95,105,110,44,32,86,65,76,95,84,32,42,118,97,108,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,108,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,97,108,115,95,111,117,116,48,44,10,
+95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,97,108,115,95,111,117,116,49,44,10,
 35,101,110,100,105,102,10,
-117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,80,65,82,65,77,32,98,105,116,44,32,117,105,110,116,32,109,111,100,101,44,32,75,69,89,95,84,32,42,107,101,121,44,32,117,105,110,116,32,42,114,97,110,107,44,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,42,116,105,108,101,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,41,10,
+117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,99,111,110,115,116,32,117,105,110,116,32,42,114,97,110,107,44,32,117,105,110,116,32,99,111,117,110,116,44,32,117,105,110,116,32,115,112,108,105,116,95,97,116,44,10,
+95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,42,98,117,102,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,105,32,61,32,98,97,115,101,32,43,32,107,59,10,
-75,69,89,95,84,32,120,32,61,32,40,75,69,89,95,84,41,48,59,10,
-117,105,110,116,32,102,32,61,32,48,117,59,10,
-35,105,102,100,101,102,32,70,76,65,71,95,70,82,79,77,95,75,69,89,10,
-105,102,32,40,105,32,60,32,110,41,32,123,10,
-120,32,61,32,107,101,121,115,95,105,110,91,105,93,59,10,
-102,32,61,32,75,69,89,95,70,76,65,71,40,120,44,32,98,105,116,41,59,10,
+117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
+105,102,32,40,98,97,115,101,32,43,32,107,32,60,32,110,32,38,38,32,114,97,110,107,91,106,93,32,33,61,32,48,120,102,102,102,102,102,102,102,102,117,41,32,98,117,102,91,114,97,110,107,91,106,93,93,32,61,32,40,69,76,69,77,95,84,41,107,101,121,115,95,105,110,91,98,97,115,101,32,43,32,107,93,59,10,
 125,10,
-35,101,108,115,101,10,
-102,32,61,32,40,117,105,110,116,41,76,79,65,68,40,102,108,97,103,115,44,32,105,44,32,110,44,32,98,105,116,41,59,10,
-105,102,32,40,105,32,60,32,110,32,38,38,32,40,102,32,124,124,32,109,111,100,101,32,33,61,32,77,79,68,69,95,80,65,67,75,41,41,32,120,32,61,32,107,101,121,115,95,105,110,91,105,93,59,10,
-35,101,110,100,105,102,10,
-107,101,121,91,106,93,32,61,32,120,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+87,82,73,84,69,95,83,84,65,71,69,68,40,98,117,102,44,32,99,111,117,110,116,44,32,115,112,108,105,116,95,97,116,44,32,107,101,121,115,95,111,117,116,48,44,32,107,101,121,115,95,111,117,116,49,44,32,75,69,89,95,84,41,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
-118,97,108,91,106,93,32,61,32,105,32,60,32,110,32,38,38,32,40,102,32,124,124,32,109,111,100,101,32,33,61,32,77,79,68,69,95,80,65,67,75,41,32,63,32,118,97,108,115,95,105,110,91,105,93,32,58,32,40,86,65,76,95,84,41,48,59,10,
-35,101,110,100,105,102,10,
-114,97,110,107,91,106,93,32,61,32,102,32,60,60,32,51,49,59,10,
-116,105,108,101,91,80,65,68,40,107,41,93,32,61,32,102,59,10,
+98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
+117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
+105,102,32,40,98,97,115,101,32,43,32,107,32,60,32,110,32,38,38,32,114,97,110,107,91,106,93,32,33,61,32,48,120,102,102,102,102,102,102,102,102,117,41,32,98,117,102,91,114,97,110,107,91,106,93,93,32,61,32,40,69,76,69,77,95,84,41,118,97,108,115,95,105,110,91,98,97,115,101,32,43,32,107,93,59,10,
 125,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,111,110,101,115,32,61,32,115,99,97,110,95,116,105,108,101,95,108,111,99,97,108,40,116,105,108,101,44,32,115,41,59,10,
-102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,114,97,110,107,91,106,93,32,124,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
+87,82,73,84,69,95,83,84,65,71,69,68,40,98,117,102,44,32,99,111,117,110,116,44,32,115,112,108,105,116,95,97,116,44,32,118,97,108,115,95,111,117,116,48,44,32,118,97,108,115,95,111,117,116,49,44,32,86,65,76,95,84,41,10,
+35,101,110,100,105,102,10,
+125,10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,32,114,97,110,107,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,42,116,105,108,101,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,44,32,117,105,110,116,32,42,102,108,97,103,44,32,117,105,110,116,32,42,112,111,115,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
+108,111,97,100,95,116,105,108,101,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,102,108,97,103,91,106,93,32,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,115,99,97,110,95,116,105,108,101,95,108,111,99,97,108,40,116,105,108,101,44,32,115,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,112,111,115,91,106,93,32,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
 114,101,116,117,114,110,32,111,110,101,115,59,10,
 125,10,
 10,
-10,
-10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,118,111,105,100,32,116,105,108,101,95,115,99,97,116,116,101,114,40,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
-95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,97,108,115,95,111,117,116,44,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,108,44,10,
-35,101,110,100,105,102,10,
-117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,109,111,100,101,44,32,117,108,111,110,103,32,111,110,101,115,95,98,101,102,111,114,101,44,32,117,108,111,110,103,32,111,110,101,115,95,116,111,116,97,108,44,32,117,105,110,116,32,111,110,101,115,44,10,
-99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,44,32,99,111,110,115,116,32,117,105,110,116,32,42,114,97,110,107,44,32,95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,42,98,117,102,41,10,
-123,10,
-99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,116,105,108,101,95,110,32,61,32,98,97,115,101,32,60,32,110,32,63,32,40,117,105,110,116,41,109,105,110,40,40,117,108,111,110,103,41,84,73,76,69,44,32,110,32,45,32,98,97,115,101,41,32,58,32,48,117,59,10,
-99,111,110,115,116,32,117,105,110,116,32,122,101,114,111,115,32,61,32,116,105,108,101,95,110,32,45,32,111,110,101,115,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,122,101,114,111,115,95,98,101,102,111,114,101,32,61,32,98,97,115,101,32,45,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
-117,105,110,116,32,102,105,114,115,116,44,32,99,111,117,110,116,59,10,
-117,108,111,110,103,32,100,115,116,48,44,32,100,115,116,49,59,10,
-105,102,32,40,109,111,100,101,32,61,61,32,77,79,68,69,95,80,65,67,75,41,32,123,10,
-102,105,114,115,116,32,61,32,99,111,117,110,116,32,61,32,111,110,101,115,59,10,
-100,115,116,48,32,61,32,100,115,116,49,32,61,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
-125,32,101,108,115,101,32,105,102,32,40,109,111,100,101,32,61,61,32,77,79,68,69,95,83,80,76,73,84,41,32,123,10,
-102,105,114,115,116,32,61,32,122,101,114,111,115,59,10,
-99,111,117,110,116,32,61,32,116,105,108,101,95,110,59,10,
-100,115,116,48,32,61,32,122,101,114,111,115,95,98,101,102,111,114,101,59,10,
-100,115,116,49,32,61,32,40,110,32,45,32,111,110,101,115,95,116,111,116,97,108,41,32,43,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
-125,32,101,108,115,101,32,123,10,
-102,105,114,115,116,32,61,32,111,110,101,115,59,10,
-99,111,117,110,116,32,61,32,116,105,108,101,95,110,59,10,
-100,115,116,48,32,61,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
-100,115,116,49,32,61,32,111,110,101,115,95,116,111,116,97,108,32,43,32,122,101,114,111,115,95,98,101,102,111,114,101,59,10,
-125,10,
-117,105,110,116,32,112,111,115,91,73,84,69,77,83,93,59,10,
-102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
-117,105,110,116,32,112,32,61,32,78,79,95,82,65,78,75,59,10,
-105,102,32,40,98,97,115,101,32,43,32,107,32,60,32,110,41,32,123,10,
-99,111,110,115,116,32,117,105,110,116,32,114,32,61,32,82,65,78,75,95,79,70,40,114,97,110,107,91,106,93,41,59,10,
-105,102,32,40,70,76,65,71,95,79,70,40,114,97,110,107,91,106,93,41,41,32,112,32,61,32,109,111,100,101,32,61,61,32,77,79,68,69,95,83,80,76,73,84,32,63,32,122,101,114,111,115,32,43,32,114,32,58,32,114,59,10,
-101,108,115,101,32,105,102,32,40,109,111,100,101,32,61,61,32,77,79,68,69,95,83,80,76,73,84,41,32,112,32,61,32,107,32,45,32,114,59,10,
-101,108,115,101,32,105,102,32,40,109,111,100,101,32,61,61,32,77,79,68,69,95,80,65,82,84,73,84,73,79,78,41,32,112,32,61,32,111,110,101,115,32,43,32,40,107,32,45,32,114,41,59,10,
-125,10,
-112,111,115,91,106,93,32,61,32,112,59,10,
-105,102,32,40,112,32,33,61,32,78,79,95,82,65,78,75,41,32,98,117,102,91,112,93,32,61,32,40,69,76,69,77,95,84,41,107,101,121,91,106,93,59,10,
-125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-87,82,73,84,69,95,83,84,65,71,69,68,40,98,117,102,44,32,99,111,117,110,116,44,32,102,105,114,115,116,44,32,107,101,121,115,95,111,117,116,32,43,32,100,115,116,48,44,32,107,101,121,115,95,111,117,116,32,43,32,100,115,116,49,44,32,75,69,89,95,84,41,10,
-35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,10,
-105,102,32,40,112,111,115,91,106,93,32,33,61,32,78,79,95,82,65,78,75,41,32,98,117,102,91,112,111,115,91,106,93,93,32,61,32,40,69,76,69,77,95,84,41,118,97,108,91,106,93,59,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-87,82,73,84,69,95,83,84,65,71,69,68,40,98,117,102,44,32,99,111,117,110,116,44,32,102,105,114,115,116,44,32,118,97,108,115,95,111,117,116,32,43,32,100,115,116,48,44,32,118,97,108,115,95,111,117,116,32,43,32,100,115,116,49,44,32,86,65,76,95,84,41,10,
-35,101,110,100,105,102,10,
-125,10,
-10,
-35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
-35,100,101,102,105,110,101,32,86,65,76,95,82,69,71,83,32,86,65,76,95,84,32,118,97,108,91,73,84,69,77,83,93,59,10,
-35,100,101,102,105,110,101,32,86,65,76,83,95,76,79,65,68,32,118,97,108,115,95,105,110,44,32,118,97,108,44,10,
-35,100,101,102,105,110,101,32,86,65,76,83,95,79,85,84,32,118,97,108,115,95,111,117,116,44,32,118,97,108,44,10,
+35,100,101,102,105,110,101,32,86,65,76,83,95,70,87,68,40,111,48,44,32,111,49,41,32,118,97,108,115,95,105,110,44,32,40,111,48,41,44,32,40,111,49,41,44,10,
 35,101,108,115,101,10,
-35,100,101,102,105,110,101,32,86,65,76,95,82,69,71,83,10,
-35,100,101,102,105,110,101,32,86,65,76,83,95,76,79,65,68,10,
-35,100,101,102,105,110,101,32,86,65,76,83,95,79,85,84,10,
+35,100,101,102,105,110,101,32,86,65,76,83,95,70,87,68,40,111,48,44,32,111,49,41,10,
 35,101,110,100,105,102,10,
-10,
-10,
-10,
-35,100,101,102,105,110,101,32,87,82,73,84,69,95,67,79,85,78,84,40,103,44,32,110,44,32,109,111,100,101,44,32,116,111,116,97,108,41,32,92,10,
-105,102,32,40,99,111,117,110,116,32,38,38,32,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,61,61,32,48,32,38,38,32,40,103,41,32,61,61,32,76,65,83,84,95,84,73,76,69,40,110,41,41,32,92,10,
-99,111,117,110,116,91,48,93,32,61,32,40,117,105,110,116,41,40,40,109,111,100,101,41,32,61,61,32,77,79,68,69,95,83,80,76,73,84,32,63,32,40,110,41,32,45,32,40,116,111,116,97,108,41,32,58,32,40,116,111,116,97,108,41,41,10,
-10,
-10,
-10,
-35,100,101,102,105,110,101,32,84,73,76,69,95,76,79,67,65,76,83,32,92,10,
-95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,98,117,102,91,84,73,76,69,95,80,65,68,68,69,68,93,59,32,92,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,32,92,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,42,116,105,108,101,32,61,32,40,95,95,108,111,99,97,108,32,117,105,110,116,32,42,41,98,117,102,59,10,
 10,
 35,105,102,110,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
 10,
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,99,111,109,112,97,99,116,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,115,101,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,110,101,115,95,116,111,116,97,108,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,44,32,117,105,110,116,32,109,111,100,101,32,86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+118,111,105,100,32,112,97,99,107,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,115,101,116,115,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,10,
+86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-84,73,76,69,95,76,79,67,65,76,83,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
+95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,98,117,102,91,84,73,76,69,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
-75,69,89,95,84,32,107,101,121,91,73,84,69,77,83,93,59,10,
-117,105,110,116,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
-86,65,76,95,82,69,71,83,10,
-99,111,110,115,116,32,117,105,110,116,32,111,110,101,115,32,61,32,116,105,108,101,95,108,111,97,100,95,114,97,110,107,40,107,101,121,115,95,105,110,44,32,102,108,97,103,115,44,32,86,65,76,83,95,76,79,65,68,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,109,111,100,101,44,32,107,101,121,44,32,114,97,110,107,44,32,116,105,108,101,44,32,115,41,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,111,102,102,32,61,32,111,102,102,115,101,116,115,91,103,93,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,116,111,116,97,108,32,61,32,109,111,100,101,32,61,61,32,77,79,68,69,95,80,65,67,75,32,63,32,111,102,102,32,43,32,111,110,101,115,32,58,32,40,117,108,111,110,103,41,111,110,101,115,95,116,111,116,97,108,91,48,93,59,10,
-116,105,108,101,95,115,99,97,116,116,101,114,40,107,101,121,115,95,111,117,116,44,32,86,65,76,83,95,79,85,84,32,98,97,115,101,44,32,110,44,32,109,111,100,101,44,32,111,102,102,44,32,116,111,116,97,108,44,32,111,110,101,115,44,32,107,101,121,44,32,114,97,110,107,44,32,98,117,102,41,59,10,
-87,82,73,84,69,95,67,79,85,78,84,40,103,44,32,110,44,32,109,111,100,101,44,32,111,102,102,32,43,32,111,110,101,115,41,59,10,
+117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,105,102,32,40,33,102,108,97,103,91,106,93,41,32,114,97,110,107,91,106,93,32,61,32,48,120,102,102,102,102,102,102,102,102,117,59,10,
+99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,111,102,102,115,101,116,115,91,103,93,59,10,
+115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,107,101,121,115,95,105,110,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,111,102,102,44,32,118,97,108,115,95,111,117,116,32,43,32,111,102,102,41,10,
+98,97,115,101,44,32,110,44,32,114,97,110,107,44,32,111,110,101,115,44,32,111,110,101,115,44,32,98,117,102,41,59,10,
+105,102,32,40,108,105,100,32,61,61,32,48,32,38,38,32,103,32,61,61,32,76,65,83,84,95,84,73,76,69,40,110,41,41,32,99,111,117,110,116,91,48,93,32,61,32,111,102,102,32,43,32,111,110,101,115,59,10,
 125,10,
 35,101,110,100,105,102,10,
-10,
-35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
-10,
 10,
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,99,111,109,112,97,99,116,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,10,
-95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,117,108,111,110,103,32,116,111,116,97,108,95,97,116,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,44,32,117,105,110,116,32,109,111,100,101,32,86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+118,111,105,100,32,115,112,108,105,116,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,115,101,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,110,101,115,95,116,111,116,97,108,44,10,
+95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,32,86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-84,73,76,69,95,76,79,67,65,76,83,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
+95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,98,117,102,91,84,73,76,69,93,59,10,
+99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
+110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
+73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,116,105,108,101,95,110,32,61,32,98,97,115,101,32,60,32,110,32,63,32,40,117,105,110,116,41,109,105,110,40,40,117,108,111,110,103,41,84,73,76,69,44,32,110,32,45,32,98,97,115,101,41,32,58,32,48,117,59,10,
+117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,122,101,114,111,115,32,61,32,116,105,108,101,95,110,32,45,32,111,110,101,115,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
+117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
+114,97,110,107,91,106,93,32,61,32,102,108,97,103,91,106,93,32,63,32,122,101,114,111,115,32,43,32,114,97,110,107,91,106,93,32,58,32,107,32,45,32,114,97,110,107,91,106,93,59,10,
+125,10,
+99,111,110,115,116,32,117,105,110,116,32,111,110,101,115,95,98,101,102,111,114,101,32,61,32,111,102,102,115,101,116,115,91,103,93,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,122,101,114,111,115,95,98,101,102,111,114,101,32,61,32,98,97,115,101,32,45,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,111,110,101,115,95,100,115,116,32,61,32,40,110,32,45,32,111,110,101,115,95,116,111,116,97,108,91,48,93,41,32,43,32,111,110,101,115,95,98,101,102,111,114,101,59,10,
+115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,107,101,121,115,95,105,110,44,32,107,101,121,115,95,111,117,116,32,43,32,122,101,114,111,115,95,98,101,102,111,114,101,44,32,107,101,121,115,95,111,117,116,32,43,32,111,110,101,115,95,100,115,116,44,10,
+86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,122,101,114,111,115,95,98,101,102,111,114,101,44,32,118,97,108,115,95,111,117,116,32,43,32,111,110,101,115,95,100,115,116,41,10,
+98,97,115,101,44,32,110,44,32,114,97,110,107,44,32,116,105,108,101,95,110,44,32,122,101,114,111,115,44,32,98,117,102,41,59,10,
+125,10,
+10,
+35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
+10,
+10,
+95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
+118,111,105,100,32,112,97,99,107,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
+95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,10,
+86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
+95,95,108,111,99,97,108,32,69,76,69,77,95,84,32,98,117,102,91,84,73,76,69,93,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,95,105,100,44,32,112,114,101,102,105,120,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,119,105,110,91,50,32,42,32,76,66,95,87,73,78,68,79,87,93,59,10,
 95,95,108,111,99,97,108,32,105,110,116,32,115,116,101,112,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,108,98,95,97,99,99,59,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
 76,66,95,83,80,65,82,69,95,67,76,69,65,82,40,41,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,108,98,95,116,105,99,107,101,116,40,115,116,97,116,117,115,44,32,38,116,105,108,101,95,105,100,41,59,10,
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
-75,69,89,95,84,32,107,101,121,91,73,84,69,77,83,93,59,10,
-117,105,110,116,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
-86,65,76,95,82,69,71,83,10,
-99,111,110,115,116,32,117,105,110,116,32,111,110,101,115,32,61,32,116,105,108,101,95,108,111,97,100,95,114,97,110,107,40,107,101,121,115,95,105,110,44,32,102,108,97,103,115,44,32,86,65,76,83,95,76,79,65,68,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,109,111,100,101,44,32,107,101,121,44,32,114,97,110,107,44,32,116,105,108,101,44,32,115,41,59,10,
-117,108,111,110,103,32,116,111,116,97,108,32,61,32,48,59,10,
-105,102,32,40,109,111,100,101,32,33,61,32,77,79,68,69,95,80,65,67,75,41,32,123,10,
-117,105,110,116,32,112,97,114,116,32,61,32,48,117,59,10,
-102,111,114,32,40,117,105,110,116,32,107,32,61,32,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,32,107,32,60,32,67,79,85,78,84,95,83,76,79,84,83,59,32,107,32,43,61,32,87,71,41,32,112,97,114,116,32,43,61,32,115,116,97,116,117,115,91,116,111,116,97,108,95,97,116,32,43,32,107,93,59,10,
-116,111,116,97,108,32,61,32,119,103,95,114,101,100,117,99,101,40,112,97,114,116,44,32,115,41,59,10,
+117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,105,102,32,40,33,102,108,97,103,91,106,93,41,32,114,97,110,107,91,106,93,32,61,32,48,120,102,102,102,102,102,102,102,102,117,59,10,
+99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,108,98,95,101,120,99,108,117,115,105,118,101,95,112,114,101,102,105,120,40,115,116,97,116,117,115,44,32,103,44,32,76,65,83,84,95,84,73,76,69,40,110,41,44,32,111,110,101,115,44,32,99,111,117,110,116,44,32,119,105,110,44,32,38,108,98,95,97,99,99,44,32,38,115,116,101,112,44,32,38,112,114,101,102,105,120,32,76,66,95,73,78,80,85,84,40,102,108,97,103,115,44,32,110,44,32,98,105,116,44,32,115,41,41,59,10,
+115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,107,101,121,115,95,105,110,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,111,102,102,44,32,118,97,108,115,95,111,117,116,32,43,32,111,102,102,41,10,
+98,97,115,101,44,32,110,44,32,114,97,110,107,44,32,111,110,101,115,44,32,111,110,101,115,44,32,98,117,102,41,59,10,
 125,10,
-35,105,102,100,101,102,32,70,76,65,71,95,70,82,79,77,95,75,69,89,10,
-35,100,101,102,105,110,101,32,76,66,95,83,82,67,32,107,101,121,115,95,105,110,10,
-35,101,108,115,101,10,
-35,100,101,102,105,110,101,32,76,66,95,83,82,67,32,102,108,97,103,115,10,
 35,101,110,100,105,102,10,
-99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,108,98,95,101,120,99,108,117,115,105,118,101,95,112,114,101,102,105,120,40,115,116,97,116,117,115,44,32,103,44,32,76,65,83,84,95,84,73,76,69,40,110,41,44,32,111,110,101,115,44,32,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,41,48,44,32,119,105,110,44,32,38,108,98,95,97,99,99,44,32,38,115,116,101,112,44,10,
-38,112,114,101,102,105,120,32,76,66,95,73,78,80,85,84,40,76,66,95,83,82,67,44,32,110,44,32,98,105,116,44,32,115,41,41,59,10,
-105,102,32,40,109,111,100,101,32,61,61,32,77,79,68,69,95,80,65,67,75,41,32,116,111,116,97,108,32,61,32,40,117,108,111,110,103,41,111,102,102,32,43,32,111,110,101,115,59,10,
-116,105,108,101,95,115,99,97,116,116,101,114,40,107,101,121,115,95,111,117,116,44,32,86,65,76,83,95,79,85,84,32,98,97,115,101,44,32,110,44,32,109,111,100,101,44,32,111,102,102,44,32,116,111,116,97,108,44,32,111,110,101,115,44,32,107,101,121,44,32,114,97,110,107,44,32,98,117,102,41,59,10,
-87,82,73,84,69,95,67,79,85,78,84,40,103,44,32,110,44,32,109,111,100,101,44,32,40,117,108,111,110,103,41,111,102,102,32,43,32,111,110,101,115,41,59,10,
-125,10,
 10,
 10,
 10,
-10,
-10,
-10,
-10,
-10,
-95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,99,111,117,110,116,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,70,76,65,71,95,75,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,117,108,111,110,103,32,116,111,116,97,108,95,97,116,10,
-67,79,85,78,84,95,65,82,71,83,41,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,99,111,117,110,116,95,122,101,114,111,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,110,101,115,95,116,111,116,97,108,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,87,71,93,59,10,
-70,76,65,71,95,73,78,73,84,40,98,105,116,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,40,117,105,110,116,41,40,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,32,45,32,49,32,45,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,41,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
-73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
-117,105,110,116,32,115,117,109,32,61,32,48,117,59,10,
-102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,115,117,109,32,43,61,32,40,117,105,110,116,41,76,79,65,68,40,105,110,44,32,98,97,115,101,32,43,32,106,32,42,32,87,71,32,43,32,108,105,100,44,32,110,44,32,98,105,116,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,114,32,61,32,119,103,95,114,101,100,117,99,101,40,115,117,109,44,32,115,41,59,10,
-105,102,32,40,108,105,100,32,61,61,32,48,32,38,38,32,114,41,32,97,116,111,109,105,99,95,97,100,100,40,38,115,116,97,116,117,115,91,116,111,116,97,108,95,97,116,32,43,32,40,103,32,38,32,40,67,79,85,78,84,95,83,76,79,84,83,32,45,32,49,117,41,41,93,44,32,114,41,59,10,
+105,102,32,40,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,32,61,61,32,48,41,32,99,111,117,110,116,91,48,93,32,61,32,40,117,105,110,116,41,40,110,32,45,32,111,110,101,115,95,116,111,116,97,108,91,48,93,41,59,10,
 125,10,
-35,101,110,100,105,102,10,
 };
 /* kernels/top_k.cl */
 static const unsigned char clsort__kernel_top_k_cl[] = {
@@ -23383,6 +23228,7 @@ static const clsort__kernel_file clsort__kernel_files[] = {
     {"reduce.cl", clsort__kernel_reduce_cl, sizeof clsort__kernel_reduce_cl},
     {"scan.cl", clsort__kernel_scan_cl, sizeof clsort__kernel_scan_cl},
     {"search.cl", clsort__kernel_search_cl, sizeof clsort__kernel_search_cl},
+    {"select.cl", clsort__kernel_select_cl, sizeof clsort__kernel_select_cl},
     {"split.cl", clsort__kernel_split_cl, sizeof clsort__kernel_split_cl},
     {"top_k.cl", clsort__kernel_top_k_cl, sizeof clsort__kernel_top_k_cl},
     {"tree.cl", clsort__kernel_tree_cl, sizeof clsort__kernel_tree_cl},

@@ -139,7 +139,6 @@ typedef enum {
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
     OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS,
-    OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_SPLIT_KV, OP_PACK_U8,
     OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536, OP_COUNT
 } op_kind;
 
@@ -207,10 +206,6 @@ static const struct row {
      * clsort_gather_many and in four clsort_gather calls */
     {"gather_many", "f4_u32_u32_u64_random", S_GATHER, CLSORT_FAMILY_GATHER},
     {"gather", "f4_u32_u32_u64_random_four_calls", S_GATHER, CLSORT_FAMILY_GATHER},
-    {"partition", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},      /* clsort_partition, select's keys */
-    {"partition", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
-    {"split", "u32_u32_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},            /* split's u32 flags, u32 values */
-    {"pack", "u32_u8_flags_half", S_SPLIT, CLSORT_FAMILY_SPLIT},              /* pack by one byte per flag */
     {"merge", "u32_keys_halves", S_MERGE, CLSORT_FAMILY_MERGE},
     {"merge", "u32_u32_pairs_halves", S_MERGE, CLSORT_FAMILY_MERGE},
     {"top_k", "u32_keys_k100", S_TOP_K, CLSORT_FAMILY_TOP_K},
@@ -421,7 +416,6 @@ typedef struct bufs {
      * second half and va's as sub-buffers (made at the warm-up) */
     cl_mem halves, halves_b, va_half;
     cl_mem dcount, dhalf; /* the device count rows: n and n / 2 as device uint32s */
-    cl_mem flags8;        /* the pack rows' flags (hf) as one byte each */
     cl_mem pos, pos2, off; /* binning: float4 positions in the unit square, reordered copy, 1025 offsets */
     cl_mem gperm;          /* gather: the permutation that sorts the positions by cell (made at the warm-up) */
     cl_mem offsets;      /* bitonic_var: device offsets of random segments of 0..2047 keys */
@@ -526,14 +520,6 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         pd.values_out = B->vb;
         return clsort_pack(cs, B->a, B->b, n, &pd, NULL, NULL);
     case OP_SPLIT: return clsort_split(cs, B->a, B->b, n, &pd, NULL, NULL);
-    case OP_SPLIT_KV:
-        pd.values_in = B->va;
-        pd.values_out = B->vb;
-        return clsort_split(cs, B->a, B->b, n, &pd, NULL, NULL);
-    case OP_PACK_U8:
-        pd.flags_kind = CLSORT_FLAGS_U8;
-        pd.flags = B->flags8;
-        return clsort_pack(cs, B->a, B->b, n, &pd, NULL, NULL);
     case OP_SPLIT_BIT:
         pd.flags_kind = CLSORT_FLAGS_KEY_BIT;
         pd.bit = 7;
@@ -649,16 +635,14 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         if (!B->tree && clsort_tree_create(cs, &B->tree) != CLSORT_SUCCESS) return -1;
         return clsort_tree_build(cs, B->tree, B->pos, n, &td, NULL);
     }
-    case OP_SELECT_GT: case OP_SELECT_GT_KV: case OP_PARTITION_GT: case OP_PARTITION_GT_KV: {
-        /* the keys above 2^31 (about half), the count on the device */
+    case OP_SELECT_GT: case OP_SELECT_GT_KV: { /* the keys above 2^31 (about half), the count on the device */
         static const uint32_t bound = 0x80000000u;
         clsort_select_desc sel;
         memset(&sel, 0, sizeof sel);
         sel.compare = CLSORT_COMPARE_GREATER;
         sel.a = &bound;
         sel.count = B->result;
-        if (op == OP_SELECT_GT_KV || op == OP_PARTITION_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
-        if (op == OP_PARTITION_GT || op == OP_PARTITION_GT_KV) return clsort_partition(cs, B->a, B->b, n, &sel, NULL, NULL);
+        if (op == OP_SELECT_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
         return clsort_select_if(cs, B->a, B->b, n, &sel, NULL, NULL);
     }
     case OP_LB_N: case OP_LB_16N: case OP_LB_SORTED_N: case OP_LB_SORTED_16N: {
@@ -857,8 +841,6 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
             B->hostkeys[j] = key;
             f8[j] = (uint8_t)B->hostflags[j];
         }
-        for (j = 0; j < n; ++j) ((uint8_t *)cells)[j] = (uint8_t)(hf[j] != 0); /* cells, made below, as scratch */
-        B->flags8 = buffer(cc, n, cells, &ok);
         B->hostoff[++B->segcount] = (uint32_t)n;
         for (j = 0; j < n; ++j) k64[2 * j] = h[j], k64[2 * j + 1] = h[j] ^ 0x5bd1e995u;
         for (j = 0; j < n; ++j) { /* float4 positions, x and y uniform in [0, 1); their 10-bit cells */
@@ -910,7 +892,7 @@ static void release_bufs(bufs *B)
                      &B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
-                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->flags8, &B->halves};
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->halves};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);

@@ -455,8 +455,8 @@ before_after() {
     new_dir "before-after"
     [ "$DRY" = 1 ] || say "old tree: $old = $(cat "$tree/.commit" 2> /dev/null)" >> "$DIR/manifest.txt"
     # the same rows through the environment both drivers read
-    only="copy scan pack split select partition sort bitonic_seg1024 reduce_by_key"
-    vars="u32 u32_exclusive u32_flags_half u32_u32_flags_half u32_greater_half u32_u32_greater_half u32_keys u32_u32_pairs u64_keys u32_keys_1024_segments u32_keys_u32_sum_mean_run_1000"
+    only="copy scan pack sort bitonic_seg1024 reduce_by_key"
+    vars="u32 u32_exclusive u32_flags_half u32_keys u32_u32_pairs u64_keys u32_keys_1024_segments u32_keys_u32_sum_mean_run_1000"
     for round in 1 2; do # interleaved: the spread between rounds is the noise
         rec "before$round.jsonl" 300 env BENCH_ONLY="$only" BENCH_VARIANT="$vars" BENCH_HOST=0 BENCH_RUNS="$RUNS" \
             "$tree/build/bench" $(sizes 20 24 28)

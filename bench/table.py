@@ -68,12 +68,6 @@ PEERS = {
     ("nbody", "f32_tiled"): ["re:seed_nbody.*"],
     ("select", "u32_greater_half"): ["cub_select_if_u32"],
     ("select", "u32_u32_greater_half"): ["cub_select_if_u32_u32"],
-    # CUB's DevicePartition writes the rejected part in reverse order; clsort keeps both parts stable
-    ("partition", "u32_greater_half"): ["cub_partition_if_u32"],
-    ("partition", "u32_u32_greater_half"): ["cub_partition_if_u32_u32"],
-    ("split", "u32_flags_half"): ["cub_partition_flagged_u32"],
-    ("split", "u32_u32_flags_half"): ["cub_partition_flagged_u32_u32"],
-    ("pack", "u32_u32_flags_half"): ["cub_select_flagged_u32_u32"],
     ("merge", "u32_keys_halves"): ["thrust_merge_u32", "cub_merge_keys_u32"],
     ("merge", "u32_u32_pairs_halves"): ["thrust_merge_by_key_u32_u32", "cub_merge_pairs_u32_u32"],
     # no cub::DeviceTopK in the CCCL of CUDA 13.0: a full radix sort of the n keys is the reference
@@ -104,13 +98,9 @@ BYTES = {
     ("histogram", "u32_256_even_bins"): 4,
     # select: every key (and value) read, about half written
     ("select", "u32_greater_half"): 6, ("select", "u32_u32_greater_half"): 12,
-    # partition: every key (and value) read and written; split with values: u32 flags, keys and values
-    ("partition", "u32_greater_half"): 8, ("partition", "u32_u32_greater_half"): 16,
-    ("split", "u32_u32_flags_half"): 20, ("pack", "u32_u8_flags_half"): 7,
     # merge: every key (and value) read once and written once
     ("merge", "u32_keys_halves"): 8, ("merge", "u32_u32_pairs_halves"): 16,
     # top_k: its lower bound is one read of the keys (the k written are few): 4 B; the radix
-    # select reads them once per 8-bit digit (4) and once to count (5 reads, 20 B)
     ("top_k", "u32_keys_k100"): 4, ("top_k", "u32_keys_k65536"): 4, ("top_k", "u32_keys_k65536_sorted"): 4,
     ("top_k", "u32_u32_pairs_k65536"): 4,
 }

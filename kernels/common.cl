@@ -58,45 +58,8 @@
 #define PAD(i) ((i) + ((i) >> 5))
 #define TILE_PADDED (PAD(TILE) + 1)
 
-/* The flag parameter that LOAD takes (FLAG_PARAM) and the kernel arguments
- * it comes from (FLAG_KARGS; FLAG_INIT(bit) makes it from them in a kernel's
- * body): the bit number, or with FLAGS_CMP the comparison of the key (as
- * KT, SRC_T holding its bits) with the bounds a (and b), clsort_compare's
- * codes (floats by IEEE rules: a NaN key passes only NOT_EQUAL). */
-#if defined(LOAD_FLAGS) && defined(FLAGS_CMP)
-/* mask: for op 0..5 the set of outcomes that pass, bit (lt | eq << 1 | gt << 2)
- * (a NaN key: none of the three, outcome 0, which only NOT_EQUAL keeps), so
- * that a key's flag is three comparisons and a shift, no branch per key */
-typedef struct flag_param { KT a, b; uint op, mask; } flag_param;
-#define FLAG_PARAM flag_param
-#define FLAG_KARGS KT cmp_a, KT cmp_b, uint cmp_op
-#define FLAG_INIT(bit)                                                                          \
-    flag_param bit;                                                                             \
-    bit.a = cmp_a;                                                                              \
-    bit.b = cmp_b;                                                                              \
-    bit.op = cmp_op;                                                                            \
-    bit.mask = cmp_op < 6u ? (uint)(0x130414100602ul >> (8u * cmp_op)) & 0xffu : 0u
-#define AS_KT_(t, x) as_##t(x)
-#define AS_KT2(t, x) AS_KT_(t, x)
-#define AS_KT(x) AS_KT2(KT, x)
-inline uint cmp_pass(KT k, flag_param f)
-{
-    const uint m = (uint)(k < f.a) | (uint)(k == f.a) << 1 | (uint)(k > f.a) << 2;
-    return f.op == 6u ? (uint)(f.a <= k && k < f.b) : (f.mask >> m) & 1u;
-}
-/* the flag of a key's bits (the compaction kernels' keys in registers) */
-#define KEY_FLAG(x, f) cmp_pass(AS_KT(x), f)
-#else
-#define FLAG_PARAM uint
-#define FLAG_KARGS uint bit
-#define FLAG_INIT(bit) (void)0
-#define KEY_FLAG(x, bit) ((uint)((x) >> (bit)) & 1u)
-#endif
-
 /* Element i of the input as a value of T (0 past the end: the identity). */
-#if defined(LOAD_FLAGS) && defined(FLAGS_CMP)
-#define LOAD(p, i, n, f) ((i) < (n) ? (T)cmp_pass(AS_KT((p)[i]), f) : (T)0)
-#elif defined(LOAD_FLAGS) && defined(KEY_BIT)
+#if defined(LOAD_FLAGS) && defined(KEY_BIT)
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)(((p)[i] >> (bit)) & 1) : (T)0)
 #elif defined(LOAD_FLAGS)
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i] != 0) : (T)0)
@@ -161,7 +124,7 @@ inline T wg_reduce(T x, __local T *s)
 
 /* Loads tile `base` coalesced (element j*WG+lid on step j) into the padded
  * local array `tile`. */
-inline void load_tile(__global const SRC_T *in, ulong base, ulong n, FLAG_PARAM bit, __local T *tile)
+inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, __local T *tile)
 {
     const uint lid = (uint)get_local_id(0);
     for (uint j = 0; j < ITEMS; ++j) {
@@ -317,14 +280,14 @@ inline void lb_clear_spare(__global uint *spare, ulong lo, ulong hi)
  * work-groups (PoCL basic, rusticl, oclgrind run them one after another; the
  * LB_REVERSE test hook starts them in reverse tile order, so that the first
  * to start waits on tiles no work-group has taken). */
-#define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, FLAG_PARAM lb_bit, __local T *lb_s
+#define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, uint lb_bit, __local T *lb_s
 #define LB_PASS , lb_in, lb_n, lb_bit, lb_s
 /* a kernel's input, length, flag bit and WG-element local scratch for lb_tile_sum */
 #define LB_INPUT(in, n, bit, s) , in, n, bit, s
 
 /* The sum of tile j's elements (as LOAD sees them), from the input; every
  * work-item gets it. Ends with a barrier. */
-inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, FLAG_PARAM bit, __local T *s)
+inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __local T *s)
 {
     const ulong base = (ulong)j * TILE;
     T x = (T)0;

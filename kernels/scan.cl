@@ -11,9 +11,8 @@
 
 /* sums[g] = sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_tiles(__global const SRC_T *in, ulong n, FLAG_KARGS, __global T *sums COUNT_ARGS)
+void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums COUNT_ARGS)
 {
-    FLAG_INIT(bit);
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     n = DEVICE_N(n); /* an idle tile's sum: 0 */
@@ -34,10 +33,9 @@ void reduce_tiles(__global const SRC_T *in, ulong n, FLAG_KARGS, __global T *sum
  * The last tile with elements writes the grand total to total[0] when total
  * is not NULL. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, FLAG_KARGS,
+void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
                 __global const T *offsets, uint inclusive, __global T *total COUNT_ARGS)
 {
-    FLAG_INIT(bit);
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
     const uint lid = (uint)get_local_id(0);
@@ -67,10 +65,9 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, FLAG_KARGS,
  * counter, all zero on entry; spare words [lo, hi) are zeroed for the next
  * call (LB_SPARE_ARGS). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, FLAG_KARGS,
+void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
                    __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total COUNT_ARGS)
 {
-    FLAG_INIT(bit);
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
     __local uint tile_id;

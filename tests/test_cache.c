@@ -1419,7 +1419,7 @@ static void test_cubin(void)
 /* A program holds the kernels its calls launch and no others (NVIDIA's
  * driver compiles every kernel of a program at each build): one kind of
  * radix pass, the bitonic global kernels up to the steps per pass, the
- * packed bitonic kernel for variable segments only, no compact_tiles on the
+ * packed bitonic kernel for variable segments only, no pack_tiles on the
  * look-back path; a one-sweep sort takes no scan program. */
 static void test_kernel_sets(void)
 {
@@ -1469,9 +1469,9 @@ static void test_kernel_sets(void)
         clsort__split_plan a;
         memset(&spd, 0, sizeof spd);
         check(clsort__plan_split(cs, "t", NULL, NULL, 0, &spd, 0, &a) == CLSORT_SUCCESS &&
-                  clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "compact_lookback") == 1 &&
-                  holds(p, "count_flags") == 1 && holds(p, "compact_tiles") == 0,
-              "look-back split program: compact_lookback and count_flags, no compact_tiles");
+                  clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "pack_lookback") == 1 &&
+                  holds(p, "pack_tiles") == 0 && holds(p, "split_tiles") == 1,
+              "look-back split program: pack_lookback, no pack_tiles");
     }
     cs->path = CLSORT_PATH_PORTABLE;
     for (steps = 1; steps <= 6; ++steps) {

@@ -6,12 +6,8 @@
  * the tail of the outputs left untouched; sizes around the tiles; events;
  * clsort_prepare; bad arguments. Included by tests/test_clsort.c. */
 
-/* SD_BLOCKS (outside the rotation of SD_COUNT): runs of 64 keys of one
- * value, 1 or 100, so that tiles (and with 64-element tiles whole tiles)
- * keep everything or nothing */
-enum { SD_RANDOM, SD_FEW, SD_EQUAL, SD_SORTED, SD_SPECIAL, SD_COUNT, SD_BLOCKS = SD_COUNT };
-static const char *select_dist_names[] = {"random", "few-distinct", "all-equal", "sorted", "float-specials",
-                                          "tile-blocks"};
+enum { SD_RANDOM, SD_FEW, SD_EQUAL, SD_SORTED, SD_SPECIAL, SD_COUNT };
+static const char *select_dist_names[] = {"random", "few-distinct", "all-equal", "sorted", "float-specials"};
 static const char *compare_names[] = {"less", "less-equal", "greater", "greater-equal", "equal", "not-equal",
                                       "in-range"};
 
@@ -67,19 +63,6 @@ static int select_passes(const void *keys, clsort_type t, size_t i, clsort_compa
 static void select_fill(unsigned char *keys, clsort_type t, size_t n, int d)
 {
     size_t ks = clsort_type_size(t), i, b;
-    if (d == SD_BLOCKS) {
-        for (i = 0; i < n; ++i) {
-            int big = (int)(((uint32_t)(i / 64) * 2654435761u >> 13) % 3 != 0);
-            switch (t) {
-            case CLSORT_F32: ((float *)keys)[i] = big ? 100.0f : 1.0f; break;
-            case CLSORT_F64: ((double *)keys)[i] = big ? 100.0 : 1.0; break;
-            default:
-                memset(keys + i * ks, 0, ks);
-                keys[i * ks] = (unsigned char)(big ? 100 : 1); /* little-endian host */
-            }
-        }
-        return;
-    }
     for (i = 0; i < n; ++i) {
         uint64_t r = rnd64();
         if (t == CLSORT_F32 || t == CLSORT_F64) {
@@ -123,12 +106,10 @@ static void select_bounds(const unsigned char *keys, clsort_type t, size_t n, un
     }
 }
 
-/* One call of clsort_select_if, or with part clsort_partition (values: 0,
- * 4 or 8 bytes, the input index) against the reference: the count (host and
- * device), the kept keys and values in order, then for a partition the
- * rest in order, else the tails untouched. */
-static void test_select_mode(clsort_context *cs, clsort_type t, clsort_compare cmp, size_t n, int d, size_t vs,
-                             int part)
+/* One call of clsort_select_if (values: 0, 4 or 8 bytes, the input index)
+ * against the reference: the count (host and device), the kept keys and
+ * values in order, the tails untouched. */
+static void test_select_case(clsort_context *cs, clsort_type t, clsort_compare cmp, size_t n, int d, size_t vs)
 {
     size_t ks = clsort_type_size(t), i, count = 0, ref = 0, bad = (size_t)-1;
     unsigned char *keys = (unsigned char *)malloc(n * ks + 8), *out = (unsigned char *)malloc(n * ks + 8);
@@ -150,14 +131,6 @@ static void test_select_mode(clsort_context *cs, clsort_type t, clsort_compare c
             refv[ref++] = vs == 8 ? (uint64_t)i << 32 | (uint64_t)(n - i) : (uint64_t)i;
         }
     }
-    if (part) { /* the failing keys after the passing ones, in input order */
-        size_t k = ref;
-        for (i = 0; i < n; ++i)
-            if (!select_passes(keys, t, i, cmp, a, b)) {
-                memcpy(refk + k * ks, keys + i * ks, ks);
-                refv[k++] = vs == 8 ? (uint64_t)i << 32 | (uint64_t)(n - i) : (uint64_t)i;
-            }
-    }
     memset(out, 0xa5, n * ks + 8);
     memset(vout, 0xa5, n * 8 + 8);
     dk = buffer(cs, n * ks, keys);
@@ -176,37 +149,33 @@ static void test_select_mode(clsort_context *cs, clsort_type t, clsort_compare c
     desc.values_out = dvo;
     desc.value_size = vs;
     desc.count = dc;
-    snprintf(what, sizeof what, "%s %s %s values %lu", part ? "partition" : "select_if", clsort__types[t].name,
-             compare_names[cmp], (unsigned long)vs);
-    check((part ? clsort_partition(cs, dk, dko, n, &desc, &count, NULL)
-                : clsort_select_if(cs, dk, dko, n, &desc, &count, NULL)) == CLSORT_SUCCESS,
-          what, n, select_dist_names[d], 0, 0, 0);
+    snprintf(what, sizeof what, "select_if %s %s values %lu", clsort__types[t].name, compare_names[cmp],
+             (unsigned long)vs);
+    check(clsort_select_if(cs, dk, dko, n, &desc, &count, NULL) == CLSORT_SUCCESS, what, n, select_dist_names[d], 0, 0,
+          0);
     download(cs, dko, n * ks, out);
     if (vs) download(cs, dvo, n * vs, vout);
     download(cs, dc, 4, &dev_count);
     check(count == ref, "select_if count (host)", n, select_dist_names[d], 0, (double)ref, (double)count);
     check(dev_count == ref, "select_if count (desc.count)", n, select_dist_names[d], 0, (double)ref,
           (double)dev_count);
-    {
-        const size_t m = part ? n : ref; /* the elements the call writes */
-        for (i = 0; i < m && bad == (size_t)-1; ++i)
-            if (memcmp(out + i * ks, refk + i * ks, ks) != 0) bad = i;
-        check(bad == (size_t)-1, what, n, select_dist_names[d], bad, bad < m ? select_key_value(refk, t, bad) : 0,
-              bad < m ? select_key_value(out, t, bad) : 0);
-        for (i = m * ks, bad = (size_t)-1; i < n * ks && bad == (size_t)-1; ++i)
-            if (out[i] != 0xa5) bad = i / ks;
-        check(bad == (size_t)-1, "select_if leaves keys_out's tail", n, select_dist_names[d], bad, 0xa5, 0);
-        if (vs) {
-            for (i = 0, bad = (size_t)-1; i < m && bad == (size_t)-1; ++i) {
-                uint64_t v = vs == 4 ? ((uint32_t *)vout)[i] : ((uint64_t *)vout)[i];
-                if (v != refv[i]) bad = i;
-            }
-            check(bad == (size_t)-1, part ? "partition values (both parts stable)" : "select_if values (stable order)",
-                  n, select_dist_names[d], bad, bad < m ? (double)refv[bad] : 0, 0);
-            for (i = m * vs, bad = (size_t)-1; i < n * vs && bad == (size_t)-1; ++i)
-                if (vout[i] != 0xa5) bad = i / vs;
-            check(bad == (size_t)-1, "select_if leaves values_out's tail", n, select_dist_names[d], bad, 0xa5, 0);
+    for (i = 0; i < ref && bad == (size_t)-1; ++i)
+        if (memcmp(out + i * ks, refk + i * ks, ks) != 0) bad = i;
+    check(bad == (size_t)-1, what, n, select_dist_names[d], bad, bad < ref ? select_key_value(refk, t, bad) : 0,
+          bad < ref ? select_key_value(out, t, bad) : 0);
+    for (i = ref * ks, bad = (size_t)-1; i < n * ks && bad == (size_t)-1; ++i)
+        if (out[i] != 0xa5) bad = i / ks;
+    check(bad == (size_t)-1, "select_if leaves keys_out's tail", n, select_dist_names[d], bad, 0xa5, 0);
+    if (vs) {
+        for (i = 0, bad = (size_t)-1; i < ref && bad == (size_t)-1; ++i) {
+            uint64_t v = vs == 4 ? ((uint32_t *)vout)[i] : ((uint64_t *)vout)[i];
+            if (v != refv[i]) bad = i;
         }
+        check(bad == (size_t)-1, "select_if values (stable order)", n, select_dist_names[d], bad,
+              bad < ref ? (double)refv[bad] : 0, 0);
+        for (i = ref * vs, bad = (size_t)-1; i < n * vs && bad == (size_t)-1; ++i)
+            if (vout[i] != 0xa5) bad = i / vs;
+        check(bad == (size_t)-1, "select_if leaves values_out's tail", n, select_dist_names[d], bad, 0xa5, 0);
     }
     clReleaseMemObject(dk);
     clReleaseMemObject(dko);
@@ -214,11 +183,6 @@ static void test_select_mode(clsort_context *cs, clsort_type t, clsort_compare c
     if (dvo) clReleaseMemObject(dvo);
     clReleaseMemObject(dc);
     free(keys); free(out); free(vals); free(vout); free(refk); free(refv);
-}
-
-static void test_select_case(clsort_context *cs, clsort_type t, clsort_compare cmp, size_t n, int d, size_t vs)
-{
-    test_select_mode(cs, t, cmp, n, d, vs, 0);
 }
 
 /* Whether the device takes f64 keys (a refusal says UNSUPPORTED). */
@@ -266,8 +230,8 @@ static void select_tile_sizes(const test_env *e)
     for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
         if (e->quick && sizes[s] > 70000) continue;
         for (c = 0; c <= CLSORT_COMPARE_IN_RANGE; ++c)
-            test_select_mode(e->cs, c % 2 ? CLSORT_I32 : CLSORT_F32, (clsort_compare)c, sizes[s],
-                             c == CLSORT_COMPARE_EQUAL ? SD_FEW : SD_RANDOM, (size_t)(c % 3) * 4, (int)((s + (size_t)c) % 3 == 0));
+            test_select_case(e->cs, c % 2 ? CLSORT_I32 : CLSORT_F32, (clsort_compare)c, sizes[s],
+                             c == CLSORT_COMPARE_EQUAL ? SD_FEW : SD_RANDOM, (size_t)(c % 3) * 4);
     }
     if (!e->quick) test_select_case(e->cs, CLSORT_U64, CLSORT_COMPARE_GREATER, ((size_t)1 << 21) + 7, SD_RANDOM, 8);
 }
@@ -552,135 +516,13 @@ static void select_device_count(const test_env *e)
     }
 }
 
-/* clsort_partition: every key type, the comparisons in turn, each
- * distribution (tile blocks too) in turn, values of 0, 4 and 8 bytes. */
-static void select_partition(const test_env *e)
-{
-    static const clsort_type types[10] = {CLSORT_U8, CLSORT_I8, CLSORT_U16, CLSORT_I16, CLSORT_U32,
-                                          CLSORT_I32, CLSORT_F32, CLSORT_U64, CLSORT_I64, CLSORT_F64};
-    int fp64 = select_has_fp64(e->cs), ti;
-    size_t s, round = 0;
-    for (s = 0; s < e->nsizes; ++s)
-        for (ti = 0; ti < 10; ++ti, ++round) {
-            clsort_type t = types[ti];
-            int is_float = t == CLSORT_F32 || t == CLSORT_F64, d = (int)(round % (SD_COUNT + 1));
-            if (t == CLSORT_F64 && !fp64) continue;
-            if (d == SD_SPECIAL && !is_float) d = SD_FEW;
-            test_select_mode(e->cs, t, (clsort_compare)(round % 7), e->sizes[s], d, round % 3 == 2 ? 8 : round % 3 * 4, 1);
-        }
-}
-
-/* Look-back chains over thousands of tiles (64-element tiles, 32 with 8-byte
- * keys or values): select_if and partition over sizes around tile
- * multiples up to 4097 tiles, where whole tiles keep everything or nothing
- * (tile blocks), all (EQUAL of all-equal keys) or none (NOT_EQUAL). */
-static void select_long_chains(const test_env *e)
-{
-    static const size_t sizes[] = {1, 63, 64, 65, 127, 129, 6399, 64 * 4096 - 1, 64 * 4096 + 1};
-    clsort_context *cs = tile_context(e->cs, 32, 2);
-    size_t s;
-    if (!cs) return;
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-        size_t n = sizes[s];
-        if (e->tiny && n > 7000) continue;
-        test_select_mode(cs, CLSORT_U32, CLSORT_COMPARE_GREATER, n, SD_BLOCKS, 4, 0);
-        test_select_mode(cs, CLSORT_F32, CLSORT_COMPARE_LESS_EQUAL, n, SD_BLOCKS, 0, 1);
-        test_select_mode(cs, CLSORT_U32, CLSORT_COMPARE_EQUAL, n, SD_EQUAL, 0, s % 2);
-        test_select_mode(cs, CLSORT_U32, CLSORT_COMPARE_NOT_EQUAL, n, SD_EQUAL, 4, (s + 1) % 2);
-        if (n < 7000 || !e->quick) {
-            test_select_mode(cs, CLSORT_I64, CLSORT_COMPARE_IN_RANGE, n, SD_RANDOM, 8, s % 2);
-            test_select_mode(cs, CLSORT_U32, CLSORT_COMPARE_LESS, n, SD_RANDOM, 0, 1);
-        }
-    }
-    clsort_destroy(cs);
-}
-
-/* clsort_partition with a device count: the first min(count, cap) keys
- * (u32 values: the index) partitioned, the rest of the outputs as they
- * were, desc.count and the host count the passing keys. */
-static void select_partition_dc_one(clsort_context *cs, clsort_type t, clsort_compare cmp, size_t cap, size_t count,
-                                    int d)
-{
-    const size_t ks = clsort_type_size(t), m = count < cap ? count : cap;
-    unsigned char *keys = (unsigned char *)malloc(cap * ks + 8), *ko = (unsigned char *)malloc(cap * ks + 8);
-    unsigned char *wk = (unsigned char *)malloc(cap * ks + 8), *gk = (unsigned char *)malloc(cap * ks + 8);
-    uint32_t *vals = (uint32_t *)malloc(cap * 4 + 4), *wv = (uint32_t *)malloc(cap * 4 + 4);
-    uint32_t *gv = (uint32_t *)malloc(cap * 4 + 4), dev_count = 0;
-    unsigned char a[8], b[8];
-    cl_mem dk, dv, dko, dvo, dco, dc;
-    clsort_select_desc sd;
-    clsort_enqueue q;
-    size_t i, kept = 0, host_count = 12345, bad, pass;
-    int r;
-    select_fill(keys, t, cap, d);
-    select_bounds(keys, t, m, a, b);
-    for (i = 0; i < cap; ++i) vals[i] = (uint32_t)i;
-    dk = buffer(cs, cap * ks, keys);
-    dv = buffer(cs, cap * 4, vals);
-    dko = dc_out_buffer(cs, cap * ks, ko);
-    dvo = dc_out_buffer(cs, cap * 4, (unsigned char *)gv);
-    dco = buffer(cs, 4, NULL);
-    dc = dc_count_buffer(cs, count);
-    memcpy(wk, ko, cap * ks);
-    memcpy(wv, gv, cap * 4);
-    for (pass = 0; pass < 2; ++pass)
-        for (i = 0; i < m; ++i)
-            if ((size_t)select_passes(keys, t, i, cmp, a, b) == 1 - pass) {
-                memcpy(wk + kept * ks, keys + i * ks, ks);
-                wv[kept++] = (uint32_t)i;
-            }
-    for (i = 0, kept = 0; i < m; ++i) kept += (size_t)select_passes(keys, t, i, cmp, a, b);
-    memset(&sd, 0, sizeof sd);
-    sd.type = t;
-    sd.compare = cmp;
-    sd.a = a;
-    sd.b = b;
-    sd.values_in = dv;
-    sd.values_out = dvo;
-    sd.count = dco;
-    dc_enq(&q, dc);
-    r = clsort_partition(cs, dk, dko, cap, &sd, &host_count, &q);
-    check(r == CLSORT_SUCCESS, "device count partition", count, select_dist_names[d], 0, 0, r);
-    download(cs, dko, cap * ks, gk);
-    download(cs, dvo, cap * 4, gv);
-    download(cs, dco, 4, &dev_count);
-    bad = dc_first_diff(gk, wk, 0, cap * ks);
-    check(bad == (size_t)-1, "device count partition keys, untouched past the count", count, select_dist_names[d],
-          bad / ks, 0, 0);
-    bad = dc_first_diff((unsigned char *)gv, (unsigned char *)wv, 0, cap * 4);
-    check(bad == (size_t)-1, "device count partition values (both parts stable)", count, select_dist_names[d], bad / 4,
-          bad == (size_t)-1 ? 0 : wv[bad / 4], bad == (size_t)-1 ? 0 : gv[bad / 4]);
-    check(dev_count == kept && host_count == kept, "device count partition: desc.count and the host count", count,
-          select_dist_names[d], 0, (double)kept, (double)dev_count);
-    clReleaseMemObject(dk), clReleaseMemObject(dv), clReleaseMemObject(dko), clReleaseMemObject(dvo);
-    clReleaseMemObject(dco), clReleaseMemObject(dc);
-    free(keys), free(ko), free(wk), free(gk), free(vals), free(wv), free(gv);
-}
-
-static void select_partition_device_count(const test_env *e)
-{
-    static const clsort_type types[4] = {CLSORT_U32, CLSORT_F32, CLSORT_I64, CLSORT_I8};
-    size_t caps[8], counts[40], nc, nk, c, k, round = 0;
-    nc = dc_capacities(e, caps);
-    for (c = 0; c < nc; ++c) {
-        nk = dc_counts(caps[c], counts, e->tiny);
-        for (k = 0; k < nk; ++k, ++round)
-            if (!e->quick || k % 2 == 0 || k + 1 == nk)
-                select_partition_dc_one(e->cs, types[round % 4], (clsort_compare)(round % 7), caps[c], counts[k],
-                                        (int)(round % 4));
-    }
-}
-
 static const test_case select_cases[] = {
     {"key types x comparisons x distributions", select_types_compares, ON_BOTH, ANY_SIZE},
     {"sizes around the tiles", select_tile_sizes, ON_BOTH, NOT_TINY},
-    {"partition", select_partition, ON_BOTH, ANY_SIZE},
-    {"look-back chains over 64-element tiles", select_long_chains, ON_BOTH, ANY_SIZE},
     {"host form", select_host, ON_PORTABLE, ANY_SIZE},
     {"events", select_events, ON_BOTH, NOT_TINY},
     {"prepare", select_prepare, ON_BOTH, NOT_TINY},
     {"bad arguments", select_arguments, ON_PORTABLE, NOT_TINY},
     {"device count", select_device_count, ON_BOTH, ANY_SIZE},
-    {"partition with a device count", select_partition_device_count, ON_BOTH, ANY_SIZE},
 };
-static const test_part select_part = TEST_PART(select, "clsort_select_if, clsort_partition", CTX_SHARED, 11);
+static const test_part select_part = TEST_PART(select, "clsort_select_if", CTX_SHARED, 11);

@@ -4,18 +4,14 @@
  * and device), outputs, and the tail pack leaves untouched. Included by
  * tests/test_clsort.c. */
 
-/* F_BLOCKS (outside the rotation of F_COUNT): runs of 64 equal flags, so
- * that with 64-element tiles whole tiles are all set or none */
-enum { F_RANDOM, F_ALTERNATE, F_NONE, F_ALL, F_COUNT, F_BLOCKS = F_COUNT };
-static const char *flag_names[] = {"random-flags", "alternating", "none-set", "all-set", "tile-blocks"};
+enum { F_RANDOM, F_ALTERNATE, F_NONE, F_ALL, F_COUNT };
+static const char *flag_names[] = {"random-flags", "alternating", "none-set", "all-set"};
 
 static void make_flags(uint32_t *f, size_t n, int fd)
 {
     size_t i;
     for (i = 0; i < n; ++i)
-        f[i] = fd == F_RANDOM ? (uint32_t)(rnd64() & 1) * 7u : fd == F_ALTERNATE ? (uint32_t)(i & 1) : fd == F_ALL ? 0xffu
-             : fd == F_BLOCKS ? (uint32_t)(((uint32_t)(i / 64) * 2654435761u >> 13) % 3 == 0)
-                              : 0;
+        f[i] = fd == F_RANDOM ? (uint32_t)(rnd64() & 1) * 7u : fd == F_ALTERNATE ? (uint32_t)(i & 1) : fd == F_ALL ? 0xffu : 0;
 }
 
 /* kind: 0 u32 flags, 1 u8 flags, 2 key bit `bit` */
@@ -40,11 +36,6 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
     else for (i = 0; i < n * es; ++i) keys[i] = (unsigned char)rnd64();
     fill(vals, CLSORT_U64, n, D_RANDOM);
     make_flags(flags, n, fd);
-    if (kind == 2 && fd == F_BLOCKS) /* the key bit follows the pattern */
-        for (i = 0; i < n; ++i) {
-            unsigned char *byte = keys + i * es + bit / 8, m = (unsigned char)(1u << (bit % 8));
-            *byte = flags[i] ? (unsigned char)(*byte | m) : (unsigned char)(*byte & ~m);
-        }
     for (i = 0; i < n; ++i) {
         uint64_t k = 0;
         memcpy(&k, keys + i * es, es); /* little-endian host: the key's bits */
@@ -169,31 +160,8 @@ static void split_flag_kinds(const test_env *e)
             }
 }
 
-/* Look-back chains over thousands of 64-element tiles (32 with 8-byte keys
- * or values), whole tiles all set or none (tile blocks), and the other
- * patterns, every flag kind, sizes around tile multiples. */
-static void split_long_chains(const test_env *e)
-{
-    static const size_t sizes[] = {1, 63, 64, 65, 129, 6399, 64 * 4096 - 1, 64 * 4096 + 1};
-    clsort_context *cs = tile_context(e->cs, 32, 2);
-    size_t s;
-    int kind;
-    if (!cs) return;
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
-        for (kind = 0; kind < 3; ++kind) {
-            size_t n = sizes[s];
-            if (e->tiny && n > 7000) continue;
-            /* keys (and keys with values) in blocks of 64 for a key bit: the flag is bit 0 of the key */
-            test_split_case(cs, 4, kind == 0 ? 4 : 0, n, F_BLOCKS, kind, 0);
-            if (n < 7000 || !e->quick)
-                test_split_case(cs, 4, kind == 1 ? 8 : 0, n, (int)((s + (size_t)kind) % F_COUNT), kind, 0);
-        }
-    clsort_destroy(cs);
-}
-
 static const test_case split_cases[] = {
     {"flag kinds x patterns x key widths", split_flag_kinds, ON_BOTH, ANY_SIZE},
     {"device count", split_device_count, ON_BOTH, ANY_SIZE},
-    {"look-back chains over 64-element tiles", split_long_chains, ON_BOTH, ANY_SIZE},
 };
 static const test_part split_part = TEST_PART(split, "clsort_enumerate, clsort_pack, clsort_split", CTX_SHARED, 16);
