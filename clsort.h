@@ -4061,12 +4061,13 @@ static int clsort__log_line(const clsort__request *rq, unsigned long n, const ch
     return 0;
 }
 
-/* The build log with each "<kernel>:n:" (a driver that counts the program
- * as one text, #line ignored) as "source:line:", in place. */
+/* The build log with each "<kernel>:n:" or "input.cl:n:" (NVIDIA's and
+ * oclgrind's names for the program as one text, #line ignored) as
+ * "source:line:", in place. */
 static void clsort__log_map(const clsort__request *rq, char *log, size_t cap)
 {
     char *copy = (char *)CLSORT_MALLOC(cap), *r, *w = log, *end = log + cap - 1;
-    if (!copy || !strstr(log, "<kernel>:")) {
+    if (!copy || (!strstr(log, "<kernel>:") && !strstr(log, "input.cl:"))) {
         if (copy) CLSORT_FREE(copy);
         return;
     }
@@ -4076,7 +4077,8 @@ static void clsort__log_map(const clsort__request *rq, char *log, size_t cap)
         size_t name_len;
         unsigned long n, line;
         char *after;
-        if (strncmp(r, "<kernel>:", 9) == 0 && (n = strtoul(r + 9, &after, 10)) > 0 && *after == ':' &&
+        size_t skip = strncmp(r, "<kernel>:", 9) == 0 ? 9 : strncmp(r, "input.cl:", 9) == 0 ? 9 : 0;
+        if (skip && (n = strtoul(r + skip, &after, 10)) > 0 && *after == ':' &&
             clsort__log_line(rq, n, &name, &name_len, &line)) {
             int m = snprintf(w, (size_t)(end - w) + 1, "%.*s:%lu", (int)name_len, name, line);
             w += m < 0 ? 0 : (size_t)m < (size_t)(end - w) ? (size_t)m : (size_t)(end - w);
