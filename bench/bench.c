@@ -494,6 +494,18 @@ static cl_mem search_keys(cl_context cc, size_t k)
     return ok ? m : NULL;
 }
 
+/* The second half of n u32 words of parent, as a sub-buffer (NULL if refused). */
+static cl_mem second_half(cl_mem parent, size_t n)
+{
+    cl_buffer_region reg;
+    cl_int e;
+    cl_mem half;
+    reg.origin = n / 2 * 4;
+    reg.size = (n - n / 2) * 4;
+    half = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
+    return e == CL_SUCCESS ? half : NULL;
+}
+
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
 {
     clsort_scan_desc sd;
@@ -685,23 +697,9 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         clsort_merge_desc md;
         memset(&md, 0, sizeof md);
         if (op == OP_MERGE_PAIRS) md.values_a = md.values_b = B->va, md.values_out = B->vb;
-        if (op == OP_MERGE_PAIRS && !B->va_half) { /* values of b: va's second half, as a sub-buffer */
-            cl_buffer_region reg;
-            cl_int e;
-            reg.origin = n / 2 * 4;
-            reg.size = (n - n / 2) * 4;
-            B->va_half = clCreateSubBuffer(B->va, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
-            if (e != CL_SUCCESS) B->va_half = NULL;
-        }
+        if (op == OP_MERGE_PAIRS && !B->va_half) B->va_half = second_half(B->va, n); /* values of b */
         if (op == OP_MERGE_PAIRS) md.values_b = B->va_half;
-        if (!B->halves_b) {
-            cl_buffer_region reg;
-            cl_int e;
-            reg.origin = n / 2 * 4;
-            reg.size = (n - n / 2) * 4;
-            B->halves_b = clCreateSubBuffer(B->halves, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
-            if (e != CL_SUCCESS) B->halves_b = NULL;
-        }
+        if (!B->halves_b) B->halves_b = second_half(B->halves, n);
         if (!B->halves_b || (op == OP_MERGE_PAIRS && !B->va_half)) return -1;
         return clsort_merge(cs, B->halves, n / 2, B->halves_b, n - n / 2, B->b, &md, NULL);
     }
