@@ -1187,7 +1187,12 @@ static void test_messages(clsort_context *cs)
     { /* the device count's templates, word for word: over an output (select_if: its keys_out; the tree build:
        * a buffer of its tree), and an offset whose + 4 wraps */
         static const uint32_t bound = 8;
-        cl_mem k = buffer(cs, 256, NULL), o = buffer(cs, 256, NULL), pts = buffer(cs, 256, NULL);
+        float xyz[64]; /* the valid build's 16 float4 points: written, so that oclgrind reads no garbage */
+        cl_mem k, o, pts;
+        for (int i = 0; i < 64; ++i) xyz[i] = (float)(i * 7 % 64);
+        k = buffer(cs, 256, NULL);
+        o = buffer(cs, 256, NULL);
+        pts = buffer(cs, sizeof xyz, xyz);
         clsort_select_desc sel;
         clsort_split_desc pd;
         clsort_enqueue enq;
