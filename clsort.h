@@ -2252,10 +2252,11 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  uint32_t *counts, uint32_t *offsets, uint32_t *indices,
                                                  size_t capacity, size_t *total);
 
-/* ---- select: stable compaction by a comparison ---------------------------------- */
+/* ---- select: stable compaction and partition by a comparison or a predicate ---- */
 
-/* How clsort_select_if compares each key with the bounds (as numbers of the
- * key's type; floats by IEEE rules, so a NaN key passes only NOT_EQUAL). */
+/* How clsort_select_if and clsort_partition compare each key with the bounds
+ * (as numbers of the key's type; floats by IEEE rules, so a NaN key passes
+ * only NOT_EQUAL). */
 typedef enum clsort_compare {
     CLSORT_COMPARE_LESS = 0,      /* key < a */
     CLSORT_COMPARE_LESS_EQUAL,    /* key <= a */
@@ -2274,6 +2275,10 @@ typedef struct clsort_select_desc {
     cl_mem values_in, values_out;  /* optional values moved with the kept keys */
     size_t value_size;             /* 4 or 8 (0 = 4) */
     cl_mem count;                  /* optional device uint32: the kept count (a next call's enq->count) */
+    clsort_user_op user_op;        /* optional: a caller's predicate in place of compare, a and b (USER
+                                      OPERATORS): source, name (int name(K k), K the key's OpenCL C
+                                      type), and for name(K k, V v) on the values type (V) and size
+                                      (desc.value_size); the other fields zero */
 } clsort_select_desc;
 
 /* Stable compaction by a comparison (CUB's DeviceSelect::If, thrust::copy_if
@@ -2291,6 +2296,24 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
  * is 0 or type (CONCEPTS, Host level). values / values_out optional,
  * desc->value_size bytes each. */
 CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count);
+/* Stable partition (CUB's DevicePartition::If, thrust::stable_partition_copy
+ * into one array): the keys (values) that pass, as clsort_select_if decides,
+ * in input order at the front of keys_out (values_out), then the keys that
+ * fail, also in input order (CUB writes those in reverse order; here both
+ * parts keep the input's). count (optional, blocking) and desc.count
+ * receive how many pass: the second part starts there. n < 2^32. The call
+ * writes n bytes of flags to context scratch, then splits as clsort_split
+ * with CLSORT_FLAGS_U8 (flag 0 first: the flags are 0 where a key passes).
+ * Aliasing as clsort_split: no in place. enq->count (DEVICE COUNTS): the
+ * first min(that uint32, n) keys are partitioned, keys_out past them is
+ * left as it was. */
+CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count,
+                                          const clsort_enqueue *enq);
+/* Host arrays, as clsort_select_if_host; keys_out (values_out) take all n. */
+CLSORT_API clsort_result clsort_partition_host(clsort_context *ctx, clsort_type type, const void *keys,
                                                const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count);
 
@@ -2443,8 +2466,9 @@ typedef enum clsort_prepare_op {
                                  by_key or histogram, as that function takes) */
     CLSORT_PREPARE_TREE,      /* clsort_tree_build, _accel, _radius and the _host forms
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
-    CLSORT_PREPARE_SELECT,    /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
-                                 the values' presence matter, the bounds may be NULL) */
+    CLSORT_PREPARE_SELECT,    /* clsort_select_if and clsort_partition (desc: select, NULL = u32
+                                 keys; only the type, the values' presence and user_op matter, the
+                                 bounds may be NULL) */
     CLSORT_PREPARE_SEARCH,    /* clsort_lower_bound / _upper_bound and their _host forms (desc: search,
                                  NULL = u32 keys; call.n: the needles) */
     CLSORT_PREPARE_MERGE,     /* clsort_merge, clsort_merge_host (desc: merge, NULL = u32 keys) */
@@ -8874,17 +8898,28 @@ static size_t clsort__reduce_kind_elem(const clsort__reduce_kind *k)
 /* The generated source of a caller's operator u on values of type (the
  * built-in's, where u names no operator) (CLSORT_MALLOC), NULL when host
  * memory ran out. It ends with T defined as type's OpenCL C name. */
+/* The start of every generated source of a caller's code (user_op.source
+ * under its #line), in CLSORT_MALLOC memory with room for extra more
+ * characters; *w its end. NULL when host memory ran out. */
+static char *clsort__user_head(const clsort_user_op *u, size_t extra, char **w)
+{
+    const char *src = u->source ? u->source : "";
+    char *text = (char *)CLSORT_MALLOC(strlen(src) + 256 + extra);
+    if (!text) return NULL;
+    *w = text + sprintf(text, "/* clsort: a caller's operator (clsort_user_op) */\n#undef T\n"
+                              "#if defined(cl_khr_fp64)\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
+                              "#line 1 \"user_op.source\"\n%s\n", src);
+    return text;
+}
+
 static char *clsort__user_text(const clsort_user_op *u, clsort_type type)
 {
-    const char *t = clsort__types[type].cl_name, *src = u->source ? u->source : "";
-    size_t len = strlen(src) + 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
-                 (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
-                 (u->transform ? strlen(u->transform) : 0);
-    char *text = (char *)CLSORT_MALLOC(len), *w = text;
+    const char *t = clsort__types[type].cl_name;
+    size_t extra = 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
+                   (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
+                   (u->transform ? strlen(u->transform) : 0);
+    char *w, *text = clsort__user_head(u, extra, &w);
     if (!text) return NULL;
-    w += sprintf(w, "/* clsort: a caller's operator (clsort_user_op) */\n#undef T\n"
-                    "#if defined(cl_khr_fp64)\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
-                    "#line 1 \"user_op.source\"\n%s\n", src);
     if (u->name) {
         w += sprintf(w, "#line 1 \"user_op.type\"\ntypedef %s rd_user_t;\n#define RD_UT rd_user_t\n"
                         "#line 1 \"user_op.size\"\n"
@@ -12328,11 +12363,16 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
 }
 
 /* >>select -------------------------------------------------------------------
- * kernels/select.cl (with common.cl): select_flags writes one byte per key
- * (1: the key passes the comparison) to context scratch, then the split
- * family packs the keys (values) by those flags (clsort_pack with
- * CLSORT_FLAGS_U8, on the same queue after the flags). Every argument is
- * checked, for both steps, before anything is enqueued. */
+ * kernels/select.cl (with common.cl): select_flags (the built-in comparison)
+ * or select_pred (a caller's predicate, desc.user_op) writes one byte per
+ * key to context scratch, then the split family moves the keys (values) by
+ * those flags, on the same queue after them: clsort_select_if packs them
+ * (clsort_pack with CLSORT_FLAGS_U8, flag 1 = passes), clsort_partition
+ * splits them (clsort_split, flags inverted: flag 0 = passes, so the keys
+ * that pass come first and the split's zeros count is theirs). Both calls
+ * are one family's: the same descriptor, flags and programs, only the
+ * split family's call differs. Every argument is checked, for both steps,
+ * and a caller's predicate built, before anything is taken or enqueued. */
 
 static const char *const clsort__select_slot_flags = "select: flags";
 
@@ -12340,8 +12380,39 @@ static const char *const clsort__select_slot_flags = "select: flags";
 typedef struct clsort__select_plan {
     clsort_select_desc d;
     size_t key_size;
+    int pred; /* desc.user_op: the caller's predicate (select_pred) */
     unsigned char a[8], b[8];
 } clsort__select_plan;
+
+/* Whether a caller's predicate takes the values too (user_op.type names their type). */
+static int clsort__select_pred_values(const clsort_user_op *u) { return u->type != NULL && u->type[0] != '\0'; }
+
+/* desc.user_op as a predicate: what the host can check (the build checks
+ * the rest: the signature, the size of the values' type). */
+static clsort_result clsort__select_pred_check(clsort_context *ctx, const char *fn, const clsort_select_desc *d)
+{
+    const clsort_user_op *u = &d->user_op;
+    size_t vs = d->value_size ? d->value_size : 4;
+    if (u->identity || u->transform || u->in_type || u->in_size || u->with_index)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a predicate takes user_op.source and name (and "
+                            "type and size for the values), no identity, transform, in_type, in_size or with_index", fn);
+    if (!u->source || !u->source[0])
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.source is empty (the predicate in OpenCL "
+                            "C: int name(K key) or int name(K key, V value))", fn);
+    if (!clsort__user_ident(u->name))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.name (the predicate) \"%.64s\" is not an "
+                            "identifier", fn, u->name ? u->name : "(NULL)");
+    if (clsort__select_pred_values(u) != (u->size != 0))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give user_op.type and size together (the values' "
+                            "type: name(key, value)), or neither (name(key))", fn);
+    if (u->size && !d->values_in)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.type (the values' type) without "
+                            "values (desc.values_in)", fn);
+    if (u->size && u->size != vs)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.size %lu is not the values' size %lu",
+                            fn, (unsigned long)u->size, (unsigned long)vs);
+    return CLSORT_SUCCESS;
+}
 
 static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, const clsort_select_desc *desc,
                                          clsort__select_plan *pl)
@@ -12353,34 +12424,72 @@ static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, co
     if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
                             ctx->dev.name);
+    pl->key_size = clsort__types[pl->d.type].size;
+    pl->pred = clsort__user_used(&pl->d.user_op);
+    if (pl->pred) return clsort__select_pred_check(ctx, fn, &pl->d); /* compare, a and b unused */
     if ((int)pl->d.compare < 0 || pl->d.compare > CLSORT_COMPARE_IN_RANGE)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown compare %d", fn, (int)pl->d.compare);
     if (!pl->d.a) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.a (the bound) is NULL", fn);
     if (pl->d.compare == CLSORT_COMPARE_IN_RANGE && !pl->d.b)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.b is NULL (IN_RANGE takes a <= key < b)",
                             fn);
-    pl->key_size = clsort__types[pl->d.type].size;
     memcpy(pl->a, pl->d.a, pl->key_size);
     if (pl->d.compare == CLSORT_COMPARE_IN_RANGE) memcpy(pl->b, pl->d.b, pl->key_size);
     return CLSORT_SUCCESS;
 }
 
-/* The program of select_flags for the key type (the comparison is an
- * argument: one program per type). */
+/* The generated source of a caller's predicate u (>>reduce's user-op text:
+ * each field under its own #line), ending in sel_user_pred, 1 or 0 for key
+ * k (and value v[i]), and SEL_PRED for select.cl. CLSORT_MALLOC memory,
+ * NULL when host memory ran out. */
+static char *clsort__select_pred_text(const clsort_user_op *u)
+{
+    int values = clsort__select_pred_values(u);
+    char *w, *text = clsort__user_head(u, 1024 + strlen(u->name) + (values ? strlen(u->type) : 0), &w);
+    if (!text) return NULL;
+    if (values)
+        w += sprintf(w, "#line 1 \"user_op.type\"\ntypedef %s sel_user_v;\n#define SEL_VT sel_user_v\n"
+                        "#line 1 \"user_op.size\"\n"
+                        "typedef char sel_user_op_size_is_not_sizeof_type[sizeof(sel_user_v) == %lu ? 1 : -1];\n"
+                        "#line 1 \"user_op.name\"\n"
+                        "inline uint sel_user_pred(KT k, __global const sel_user_v *v, ulong i) { return %s(k, v[i]) "
+                        "? 1u : 0u; }\n",
+                     u->type, (unsigned long)u->size, u->name);
+    else
+        w += sprintf(w, "#define SEL_VT uchar\n#line 1 \"user_op.name\"\n"
+                        "inline uint sel_user_pred(KT k, __global const uchar *v, ulong i) { (void)v; (void)i; "
+                        "return %s(k) ? 1u : 0u; }\n",
+                     u->name);
+    sprintf(w, "#define SEL_PRED 1\n#line 1 \"common.cl\"\n");
+    return text;
+}
+
+/* The program of the flags for the key type: select_flags (the comparison
+ * is an argument: one program per type), or select_pred with the caller's
+ * predicate (one per type and predicate text). */
 static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
 {
     const clsort__type_info *ti = &clsort__types[pl->d.type];
     size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
     clsort__request rq;
+    char *text = NULL;
+    clsort_result r;
     clsort__request_init(&rq, "select", wg, 1);
+    if (pl->pred) {
+        text = clsort__select_pred_text(&pl->d.user_op);
+        if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "select: out of host memory");
+        clsort__request_text(&rq, text);
+    }
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "select.cl");
     clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
                            pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
-    return clsort__program_get(ctx, &rq, out);
+    r = clsort__program_get(ctx, &rq, out);
+    if (text) CLSORT_FREE(text);
+    return r;
 }
 
-/* The pack by flags that follows: the caller's keys, values and count. */
+/* The pack or split by flags that follows: the caller's keys, values and count. */
 static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
 {
     memset(sd, 0, sizeof *sd);
@@ -12393,98 +12502,142 @@ static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flag
     sd->count = pl->d.count;
 }
 
-CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+/* The flags of the first n keys (the device count's), on c: 1 where a key
+ * passes, or where invert, 0 (partition's split puts flag 0 first). */
+static clsort_result clsort__select_flags_run(clsort__chain *c, const clsort__select_plan *pl, clsort__program *p,
+                                              cl_mem keys_in, cl_mem flags, size_t n, cl_uint invert)
 {
-    static const char *fn = "clsort_select_if";
+    clsort__kargs ka;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint cmp = (cl_uint)pl->d.compare;
+    cl_mem values = clsort__select_pred_values(&pl->d.user_op) ? pl->d.values_in : keys_in; /* keys: never read */
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, keys_in);
+    if (pl->pred) CLSORT__KARG(&ka, values);
+    CLSORT__KARG(&ka, flags);
+    CLSORT__KARG(&ka, n64);
+    if (!pl->pred) {
+        clsort__karg(&ka, pl->key_size, pl->a);
+        clsort__karg(&ka, pl->key_size, pl->b);
+        CLSORT__KARG(&ka, cmp);
+    }
+    CLSORT__KARG(&ka, invert);
+    clsort__count_kargs(&ka, c, 1);
+    return clsort__run(c, p, pl->pred ? "select_pred" : "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
+}
+
+/* The pack's or split's enqueue: on the same in-order queue, after the
+ * flags (the caller's wait list went on the first command; the caller's
+ * event comes from the last), with the same device count. */
+static void clsort__select_next_enq(const clsort__chain *c, const clsort_enqueue *enq, clsort_enqueue *next)
+{
+    memset(next, 0, sizeof *next);
+    next->queue = c->queue;
+    next->num_events_in_wait_list = c->num_wait;
+    next->event_wait_list = c->wait;
+    next->event = enq ? enq->event : NULL;
+    next->count = c->count; /* the flags below it, the keys below it */
+    next->count_offset = (size_t)c->count_at * 4;
+}
+
+/* clsort_select_if (partition 0: pack) and clsort_partition (1: split). */
+static clsort_result clsort__select_run(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                        const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq,
+                                        int partition)
+{
     clsort__select_plan pl;
     clsort__split_plan sp;
     clsort_split_desc sd;
-    clsort_enqueue pack_enq;
-    clsort__program *p;
+    clsort_enqueue next;
+    clsort__program *p = NULL;
     clsort__chain c;
-    clsort__kargs ka;
     cl_mem flags = NULL;
-    cl_ulong n64 = (cl_ulong)n;
-    cl_uint cmp;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    cmp = (cl_uint)pl.d.compare;
     /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
     clsort__select_split_desc(&pl, NULL, &sd);
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
     CLSORT__TRY(clsort__check_enq(ctx, enq));
+    /* the program too (a caller's predicate that does not build fails here, nothing taken or written) */
+    if (n > 0) CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
     if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
     sd.flags = flags;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
-    r = CLSORT_SUCCESS;
-    if (n > 0) {
-        r = clsort__select_program(ctx, &pl, &p);
-        if (r == CLSORT_SUCCESS) {
-            clsort__kargs_init(&ka);
-            CLSORT__KARG(&ka, keys_in);
-            CLSORT__KARG(&ka, flags);
-            CLSORT__KARG(&ka, n64);
-            clsort__karg(&ka, pl.key_size, pl.a);
-            clsort__karg(&ka, pl.key_size, pl.b);
-            CLSORT__KARG(&ka, cmp);
-            clsort__count_kargs(&ka, &c, 1);
-            r = clsort__run(&c, p, "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
-        }
-    }
-    /* the pack on the same in-order queue, after the flags (the caller's
-     * wait list went on the first command; the caller's event comes from
-     * the pack's last) */
-    memset(&pack_enq, 0, sizeof pack_enq);
-    pack_enq.queue = c.queue;
-    pack_enq.num_events_in_wait_list = c.num_wait;
-    pack_enq.event_wait_list = c.wait;
-    pack_enq.event = enq ? enq->event : NULL;
-    pack_enq.count = c.count; /* the same device count: the flags below it, the keys below it */
-    pack_enq.count_offset = (size_t)c.count_at * 4;
+    r = n > 0 ? clsort__select_flags_run(&c, &pl, p, keys_in, flags, n, (cl_uint)partition) : CLSORT_SUCCESS;
+    clsort__select_next_enq(&c, enq, &next);
     r = clsort__chain_end(&c, NULL, r);
     if (r != CLSORT_SUCCESS) return r;
-    return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
+    return clsort__outer(ctx, fn, partition ? clsort_split(ctx, keys_in, keys_out, n, &sd, count, &next)
+                                            : clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &next));
 }
 
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
-                                               const void *values, void *keys_out, void *values_out, size_t n,
-                                               const clsort_select_desc *desc, size_t *count)
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
 {
-    static const char *fn = "clsort_select_if_host";
-    clsort__select_plan pl;
+    return clsort__select_run(ctx, "clsort_select_if", keys_in, keys_out, n, desc, count, enq, 0);
+}
+
+CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+{
+    return clsort__select_run(ctx, "clsort_partition", keys_in, keys_out, n, desc, count, enq, 1);
+}
+
+/* The host forms' descriptor: desc with type, the values' size and, for the
+ * plan, the values' presence (the caller's cl_mem fields ignored). */
+static clsort_result clsort__select_host_desc(clsort_context *ctx, const char *fn, clsort_type type,
+                                              const void *values, const void *values_out, size_t n,
+                                              const clsort_select_desc *desc, clsort__select_plan *pl)
+{
     clsort_select_desc d;
-    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
-    size_t kept = 0;
-    clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
     d = *desc;
     CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
     d.type = type;
-    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
+    d.values_in = values ? CLSORT_PREPARE_PRESENT : NULL;
+    d.values_out = values_out ? CLSORT_PREPARE_PRESENT : NULL;
+    d.count = NULL;
+    if (!values) d.value_size = 0;
+    else if (d.value_size == 0) d.value_size = 4;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if ((values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
-    d = pl.d;
-    if (!values) d.value_size = 0;
-    else if (d.value_size == 0) d.value_size = 4;
     if (values) CLSORT__TRY(clsort__check_value_size(ctx, fn, d.value_size, 0));
+    return CLSORT_SUCCESS;
+}
+
+/* clsort_select_if_host (partition 0: the kept keys come back) and
+ * clsort_partition_host (1: all n). */
+static clsort_result clsort__select_host(clsort_context *ctx, const char *fn, clsort_type type, const void *keys,
+                                         const void *values, void *keys_out, void *values_out, size_t n,
+                                         const clsort_select_desc *desc, size_t *count, int partition)
+{
+    clsort__select_plan pl;
+    clsort_select_desc d;
+    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
+    size_t kept = 0, back;
+    clsort_result r;
+    CLSORT__TRY(clsort__select_host_desc(ctx, fn, type, values, values_out, n, desc, &pl));
     if (n > 0 && (!keys || !keys_out))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys or keys_out is NULL", fn);
-    d.count = NULL;
+    d = pl.d;
     r = clsort__upload(ctx, fn, "keys", keys, n * pl.key_size, &dk);
     if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "keys_out", NULL, n * pl.key_size, &dko);
     if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * d.value_size, &dv);
     if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values_out", NULL, n * d.value_size, &dvo);
     d.values_in = dv;
     d.values_out = dvo;
-    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, kept * pl.key_size, keys_out);
-    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, kept * d.value_size, values_out);
+    if (r == CLSORT_SUCCESS)
+        r = clsort__outer(ctx, fn, partition ? clsort_partition(ctx, dk, dko, n, &d, &kept, NULL)
+                                             : clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
+    back = partition ? n : kept;
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, back * pl.key_size, keys_out);
+    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, back * d.value_size, values_out);
     if (r == CLSORT_SUCCESS && count) *count = kept;
     clsort__release(ctx, &dk);
     clsort__release(ctx, &dv);
@@ -12493,8 +12646,26 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     return r;
 }
 
-/* The programs clsort_select_if of n keys takes for desc (clsort_prepare):
- * the flags and the pack by u8 flags (clsort__split_prepare). */
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    return clsort__select_host(ctx, "clsort_select_if_host", type, keys, values, keys_out, values_out, n, desc, count,
+                               0);
+}
+
+CLSORT_API clsort_result clsort_partition_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    return clsort__select_host(ctx, "clsort_partition_host", type, keys, values, keys_out, values_out, n, desc, count,
+                               1);
+}
+
+/* The programs clsort_select_if and clsort_partition of n keys take for
+ * desc (clsort_prepare): the flags (the caller's predicate's where
+ * desc.user_op names one), and the pack and split by u8 flags
+ * (clsort__split_prepare prepares both). */
 static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     static const char *fn = "clsort_prepare(select)";
@@ -21483,13 +21654,29 @@ static const unsigned char clsort__kernel_select_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,105,102,100,101,102,32,83,69,76,95,80,82,69,68,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,112,114,101,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,76,95,86,84,32,42,118,97,108,117,101,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,10,
+117,108,111,110,103,32,99,97,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
+102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,115,101,108,95,117,115,101,114,95,112,114,101,100,40,107,101,121,115,91,105,93,44,32,118,97,108,117,101,115,44,32,105,41,32,94,32,105,110,118,101,114,116,41,59,10,
+125,10,
+35,101,108,115,101,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,99,97,112,44,32,75,84,32,97,44,32,75,84,32,98,44,10,
-117,105,110,116,32,99,109,112,32,67,79,85,78,84,95,65,82,71,83,41,10,
+117,105,110,116,32,99,109,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
 75,84,32,107,32,61,32,107,101,121,115,91,105,93,59,10,
-105,110,116,32,112,97,115,115,59,10,
+117,105,110,116,32,112,97,115,115,59,10,
 115,119,105,116,99,104,32,40,99,109,112,41,32,123,10,
 99,97,115,101,32,48,58,32,112,97,115,115,32,61,32,107,32,60,32,97,59,32,98,114,101,97,107,59,10,
 99,97,115,101,32,49,58,32,112,97,115,115,32,61,32,107,32,60,61,32,97,59,32,98,114,101,97,107,59,10,
@@ -21499,8 +21686,9 @@ static const unsigned char clsort__kernel_select_cl[] = {
 99,97,115,101,32,53,58,32,112,97,115,115,32,61,32,107,32,33,61,32,97,59,32,98,114,101,97,107,59,10,
 100,101,102,97,117,108,116,58,32,112,97,115,115,32,61,32,97,32,60,61,32,107,32,38,38,32,107,32,60,32,98,59,32,98,114,101,97,107,59,10,
 125,10,
-102,108,97,103,115,91,105,93,32,61,32,112,97,115,115,32,63,32,40,117,99,104,97,114,41,49,32,58,32,40,117,99,104,97,114,41,48,59,10,
+102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,112,97,115,115,32,94,32,105,110,118,101,114,116,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 };
 /* kernels/split.cl */
 static const unsigned char clsort__kernel_split_cl[] = {
