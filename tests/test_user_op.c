@@ -1011,6 +1011,44 @@ static void uo_sort(const test_env *e)
     }
 }
 
+/* ---- one operator form for every family: the same snippet as a
+ * reduction's transform and as select's and partition's predicate ---- */
+
+static const char uo_inside_src[] = "/* the unit sphere, by squared distance */\n"
+                                    "uint inside(float r2) { return r2 < 1.0f ? 1u : 0u; }\n";
+
+static void uo_predicate(const test_env *e)
+{
+    size_t n = e->tiny ? 257 : 40009, i, want = 0, kept = 0, parted = 0;
+    float *r2 = (float *)malloc(n * 4), *out = (float *)malloc(n * 4);
+    uint32_t counted = 0;
+    clsort_reduce_desc rd;
+    clsort_select_desc sd;
+    cl_mem din;
+    int ok;
+    for (i = 0; i < n; ++i) r2[i] = (float)(rnd64() % 4000) / 1000.0f, want += r2[i] < 1.0f;
+    din = buffer(e->cs, n * 4, r2);
+    memset(&rd, 0, sizeof rd);
+    rd.user_op.source = uo_inside_src; /* u32 sums of inside(x): the count */
+    rd.user_op.transform = "inside";
+    rd.user_op.in_type = "float";
+    rd.user_op.in_size = 4;
+    memset(&sd, 0, sizeof sd);
+    sd.type = CLSORT_F32;
+    sd.user_op.source = uo_inside_src;
+    sd.user_op.name = "inside";
+    ok = clsort_reduce(e->cs, din, n, &rd, &counted, NULL) == CLSORT_SUCCESS;
+    ok = ok && clsort_select_if_host(e->cs, CLSORT_F32, r2, NULL, out, NULL, n, &sd, &kept) == CLSORT_SUCCESS;
+    for (i = 0; ok && i < kept; ++i) ok = out[i] < 1.0f;
+    ok = ok && clsort_partition_host(e->cs, CLSORT_F32, r2, NULL, out, NULL, n, &sd, &parted) == CLSORT_SUCCESS;
+    for (i = 0; ok && i < n; ++i) ok = (out[i] < 1.0f) == (i < parted);
+    check(ok && counted == want && kept == want && parted == want,
+          "user op: one snippet as reduce's transform and select's and partition's predicate", n, "random", 0,
+          (double)want, (double)counted);
+    clReleaseMemObject(din);
+    free(r2), free(out);
+}
+
 /* ---- the host forms that take a descriptor ---- */
 
 static void uo_host(const test_env *e)
@@ -1142,4 +1180,6 @@ static void uo_prepare(const test_env *e)
     {"user op: the program cache key includes the snippet", uo_cache_key, ON_PORTABLE, ANY_SIZE},             \
     {"user op: records sorted by a caller's key (clsort_sort)", uo_sort, ON_BOTH, ANY_SIZE},                  \
     {"user op: host forms", uo_host, ON_PORTABLE, ANY_SIZE},                                                  \
+    {"user op: one snippet as a transform and a predicate (reduce, select, partition)", uo_predicate, ON_PORTABLE, \
+     ANY_SIZE},                                                                                              \
     {"user op: prepare", uo_prepare, ON_BOTH, ANY_SIZE},
