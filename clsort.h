@@ -196,12 +196,15 @@
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *             clsort_partition(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
+ *             clsort_partition_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   merge     clsort_merge(ctx, a, n, b, m, out, &merge_desc, &enq)
  *             clsort_merge_host(ctx, type, a, values_a, n, b, values_b, m, out, values_out, &merge_desc)
  *   top_k     clsort_top_k(ctx, keys_in, keys_out, n, &top_k_desc, &enq)
  *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
- *             OpenCL C operator, identity and input transform (USER OPERATORS)
+ *             OpenCL C operator, identity and input transform; of sort: a record's key; of
+ *             select: a predicate for select_if and partition (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
  *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -552,7 +555,8 @@
  *   the call, and the memory stays allocated until then.
  *
  *   USER OPERATORS. The reduction family and clsort_scan take a caller's
- *   operator instead of their built-in ones, and clsort_sort a caller's key: OpenCL C functions given as a
+ *   operator instead of their built-in ones, clsort_sort a caller's key, and
+ *   clsort_select_if and clsort_partition a caller's predicate: OpenCL C functions given as a
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
@@ -602,7 +606,14 @@
  *   does not. Only values take an operator: keys, flags, offsets and
  *   counts keep their types and meaning. clsort_sort takes a transform
  *   alone: the key (of desc.type) of each record (in_type, in_size bytes,
- *   any size), the records sorted by it (SORT).
+ *   any size), the records sorted by it (SORT). clsort_select_if and
+ *   clsort_partition take a name alone, a predicate in place of their
+ *   comparison: int (or bool) name(K key), K the key's OpenCL C type, or
+ *   with type (and size) naming the values' type V, name(K key, V value);
+ *   nonzero passes (SELECT). The fields of an operator and a transform
+ *   (identity, transform, in_type, in_size, with_index) are refused there,
+ *   as an empty source is; a wrong signature fails the build at
+ *   "user_op.name:1:".
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
@@ -1131,6 +1142,28 @@
  *           only !=), in input order; n < 2^32. No flags array: the call
  *           writes one byte per key to context scratch and packs by it as
  *           clsort_pack does (two passes over the keys, one write).
+ *             clsort_partition / clsort_partition_host: the same test, the
+ *           keys (values) that pass first and those that fail after them,
+ *           each part in input order (CUB's DevicePartition::If writes the
+ *           second part reversed; this one is stable both ways), count the
+ *           size of the first part. The same flags, inverted, then split as
+ *           clsort_split does: a call of this family, not one of its own
+ *           (one descriptor, one flags kernel, one clsort_prepare operation).
+ *             desc.user_op (USER OPERATORS): a caller's predicate in place of
+ *           the comparison, on the key or on the key and its value. For
+ *           example particles, x the key and (y, z) the 8-byte value, those
+ *           inside a sphere first:
+ *               clsort_select_desc d = {0};
+ *               d.type = CLSORT_F32; d.value_size = 8;
+ *               d.values_in = yz; d.values_out = yz_out;
+ *               d.user_op.source = "int inside(float x, float2 yz)\n"
+ *                   "{ return x * x + dot(yz, yz) < 300.0f; }\n";
+ *               d.user_op.name = "inside";
+ *               d.user_op.type = "float2"; d.user_op.size = 8;
+ *               clsort_partition(cs, x, x_out, n, &d, &inside, NULL);
+ *           A predicate's program is built (or loaded) before anything is
+ *           enqueued: a snippet that does not build leaves the outputs and
+ *           the counts as they were.
  * SEARCH    clsort_lower_bound / clsort_upper_bound (and _host): for each
  *           of m needles, the first position of a sorted haystack of n keys
  *           whose key is not before it (lower) or is after it (upper), as
