@@ -2025,6 +2025,10 @@ typedef struct clsort_histogram_desc {
     double lower, upper;           /* f32 / f64 samples: the range [lower, upper), finite */
     int64_t lower_int, upper_int;  /* integer samples: the range [lower_int, upper_int) (U64: read as uint64_t) */
     int accumulate;                /* 1: add to counts; 0: counts are overwritten */
+    clsort_user_op user_op;        /* optional: a caller's bin of each sample in place of the even bins
+                                      (USER OPERATORS): transform, uint bin(IN x) (with_index: bin(IN x,
+                                      ulong i)), IN in_type (in_size bytes; NULL: desc.type's); a bin
+                                      >= bins is not counted; lower and upper unused */
 } clsort_histogram_desc;
 
 /* counts[b] (bins uint32) = the samples in bin b of bins even bins over
@@ -2037,7 +2041,10 @@ typedef struct clsort_histogram_desc {
  * exactly when lower <= x < upper); a scale past the sample type's largest
  * finite value (bins narrower than it can scale to) is refused. counts
  * shares no memory with samples.
- * enq->count (DEVICE COUNTS): the first count samples are counted. */
+ * enq->count (DEVICE COUNTS): the first count samples are counted.
+ * desc.user_op.transform (USER OPERATORS): the bin of each sample is the
+ * caller's function's (radial shells, a cell of a grid: any sample type of
+ * in_size bytes), counted where it is below bins. */
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
@@ -9843,7 +9850,8 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
 /* ---- histogram ---- */
 
 typedef struct clsort__hist_plan {
-    clsort_histogram_desc d;
+    clsort_histogram_desc d;       /* user_op: in_type and in_size filled in (desc.type's where NULL) */
+    int user;                      /* desc.user_op: the caller's bin (RD_XF), no range */
     size_t elem;
     cl_ulong lo, hi, scale, range; /* bits of T, range as an unsigned integer */
     cl_uint shift;                 /* integers: range = bins << shift, or 64 (a division per sample) */
@@ -9930,6 +9938,28 @@ static clsort_result clsort__hist_plan_ints(clsort_context *ctx, const char *fn,
     return CLSORT_SUCCESS;
 }
 
+/* A caller's bin (desc.user_op): a transform alone, to uint; its input
+ * desc.type's samples where in_type is not given. */
+static clsort_result clsort__hist_plan_user(clsort_context *ctx, const char *fn, clsort__hist_plan *pl)
+{
+    clsort_user_op *u = &pl->d.user_op;
+    size_t elem, in_elem;
+    if (u->name || u->type || u->size || u->identity)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a histogram takes user_op.transform (the bin of "
+                            "a sample), no operator (name, type, size, identity)", fn);
+    if (!u->transform)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.transform (the bin of a sample) is "
+                            "missing", fn);
+    if (!u->in_type && !u->in_size) {
+        u->in_type = clsort__types[pl->d.type].cl_name;
+        u->in_size = clsort__types[pl->d.type].size;
+    }
+    CLSORT__TRY(clsort__user_check(ctx, fn, u, CLSORT_U32, CLSORT_OP_SUM, &elem, &in_elem));
+    pl->user = 1;
+    pl->elem = in_elem;
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn, const clsort_histogram_desc *desc,
                                             clsort__hist_plan *pl)
 {
@@ -9943,8 +9973,19 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
     if (d->bins == 0) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bins must be >= 1", fn);
     if (d->accumulate != 0 && d->accumulate != 1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: accumulate must be 0 or 1", fn);
+    if (clsort__user_used(&d->user_op)) return clsort__hist_plan_user(ctx, fn, pl);
     if (d->type == CLSORT_F32 || d->type == CLSORT_F64) return clsort__hist_plan_floats(ctx, fn, pl);
     return clsort__hist_plan_ints(ctx, fn, pl);
+}
+
+/* The histogram's program: the reduction family's of the sample type, or
+ * with a caller's bin that of a u32 sum of it (the same text). */
+static void clsort__hist_kind(const clsort_context *ctx, const clsort__hist_plan *pl, clsort__reduce_kind *k)
+{
+    memset(k, 0, sizeof *k);
+    k->v3 = clsort__reduce_v3(ctx, 0);
+    k->type = pl->d.type;
+    if (pl->user) clsort__reduce_kind_user(k, CLSORT_U32, CLSORT_OP_SUM, &pl->d.user_op);
 }
 
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
@@ -9974,9 +10015,7 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
         CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &counts, out_names, 1));
     }
     bins = pl.d.bins;
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 0);
-    k.type = pl.d.type;
+    clsort__hist_kind(ctx, &pl, &k);
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
@@ -10061,7 +10100,7 @@ static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clso
     case CLSORT_REDUCE_FN_HISTOGRAM: {
         clsort__hist_plan hp;
         CLSORT__TRY(clsort__hist_plan_make(ctx, fn, call->histogram, &hp));
-        k.type = hp.d.type;
+        clsort__hist_kind(ctx, &hp, &k);
         return clsort__reduce_program(ctx, &k, &p);
     }
     case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
@@ -21336,6 +21375,8 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
+10,
 35,105,102,110,100,101,102,32,82,68,95,85,84,10,
 35,105,102,110,100,101,102,32,76,66,73,78,83,10,
 35,100,101,102,105,110,101,32,76,66,73,78,83,32,49,48,50,52,10,
@@ -21393,7 +21434,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,104,105,115,116,111,103,114,97,109,95,101,118,101,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,108,111,110,103,32,108,111,95,98,44,32,117,108,111,110,103,32,104,105,95,98,44,32,117,108,111,110,103,32,115,99,97,108,101,95,98,44,32,117,108,111,110,103,32,114,97,110,103,101,44,32,117,105,110,116,32,98,105,110,115,44,10,
+118,111,105,100,32,104,105,115,116,111,103,114,97,109,95,101,118,101,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,108,111,110,103,32,108,111,95,98,44,32,117,108,111,110,103,32,104,105,95,98,44,32,117,108,111,110,103,32,115,99,97,108,101,95,98,44,32,117,108,111,110,103,32,114,97,110,103,101,44,32,117,105,110,116,32,98,105,110,115,44,10,
 117,105,110,116,32,115,104,105,102,116,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,99,111,117,110,116,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,104,91,76,66,73,78,83,93,59,10,
@@ -21411,7 +21452,12 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,111,110,115,116,32,117,108,111,110,103,32,101,110,100,32,61,32,109,105,110,40,110,44,32,40,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,43,32,49,41,32,42,32,99,104,117,110,107,41,59,10,
 102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,42,32,99,104,117,110,107,32,43,32,108,105,100,59,32,105,32,60,32,101,110,100,59,32,105,32,43,61,32,87,71,41,32,123,10,
 117,105,110,116,32,98,59,10,
+35,105,102,100,101,102,32,82,68,95,88,70,10,
+98,32,61,32,82,68,95,88,70,40,105,110,91,105,93,44,32,105,41,59,10,
+105,102,32,40,98,32,60,32,98,105,110,115,41,32,123,10,
+35,101,108,115,101,10,
 105,102,32,40,114,100,95,98,105,110,40,105,110,91,105,93,44,32,108,111,44,32,104,105,44,32,115,99,97,108,101,44,32,114,97,110,103,101,44,32,98,105,110,115,44,32,115,104,105,102,116,44,32,38,98,41,41,32,123,10,
+35,101,110,100,105,102,10,
 105,102,32,40,111,119,110,41,32,104,91,108,105,100,32,42,32,98,105,110,115,32,43,32,98,93,43,43,59,10,
 101,108,115,101,32,105,102,32,40,108,111,99,97,108,95,98,105,110,115,41,32,97,116,111,109,105,99,95,105,110,99,40,38,104,91,98,93,41,59,10,
 101,108,115,101,32,97,116,111,109,105,99,95,105,110,99,40,38,99,111,117,110,116,115,91,98,93,41,59,10,
