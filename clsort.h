@@ -204,7 +204,8 @@
  *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform; of sort: a record's key; of
- *             select: a predicate for select_if and partition (USER OPERATORS)
+ *             select: a predicate for select_if and partition; of histogram: a sample's bin
+ *             (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
  *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -610,10 +611,12 @@
  *   clsort_partition take a name alone, a predicate in place of their
  *   comparison: int (or bool) name(K key), K the key's OpenCL C type, or
  *   with type (and size) naming the values' type V, name(K key, V value);
- *   nonzero passes (SELECT). The fields of an operator and a transform
- *   (identity, transform, in_type, in_size, with_index) are refused there,
- *   as an empty source is; a wrong signature fails the build at
- *   "user_op.name:1:".
+ *   nonzero passes (SELECT); a predicate with identity, transform,
+ *   in_type, in_size or with_index, or an empty source, is refused, and a
+ *   wrong signature fails the build at "user_op.name:1:".
+ *   clsort_histogram_even takes a transform alone, uint bin(IN x), the bin
+ *   of each sample (in_type, in_size; NULL: desc.type's), counted where it
+ *   is below desc.bins (REDUCE).
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
@@ -854,7 +857,14 @@
  *           uint32 (chain sort -> reduce_by_key -> pack by events).
  *           clsort_histogram_even: bins even bins over [lower, upper),
  *           uint32 counts (modulo 2^32 past 2^32 - 1 samples in a bin);
- *           outside values and NaNs not counted. A caller's operator
+ *           outside values and NaNs not counted; or a caller's bin of each
+ *           sample (desc.user_op.transform, any sample type), radial shells
+ *           of particles for example:
+ *               h.bins = 16;
+ *               h.user_op.source = "uint shell(float4 p) { return (uint)(dot(p.xyz, p.xyz) * 4.0f); }";
+ *               h.user_op.transform = "shell";
+ *               h.user_op.in_type = "float4"; h.user_op.in_size = 16;
+ *           (a bin >= bins is not counted). A caller's operator
  *           (desc.user_op, USER OPERATORS) in clsort_reduce, the segmented
  *           scans and reduce and reduce-by-key: any associative operator
  *           on values of up to 16 bytes, and/or a transform of each input
