@@ -276,8 +276,8 @@
  *   shrinks by itself. So after a call of size n a context keeps at most
  *   about twice what that call (or a larger earlier one) needed as
  *   temporaries: the radix sort without desc.temp clsort_sort_temp_size(n)
- *   (about n x (key + value size) and its digit counts), select_if n bytes
- *   of flags and the pack's tile counts, binning 3 x 4 n bytes and the cell
+ *   (about n x (key + value size) and its digit counts), select_if and
+ *   partition n bytes of flags and the pack's or split's tile counts, binning 3 x 4 n bytes and the cell
  *   offsets, N-body 12 to 16 bytes a body, a look-back call two regions of
  *   status words (8 bytes a tile), and the rest (reduce, gather, bitonic)
  *   4 bytes an element or less. clsort_kept_bytes says how much it holds;
@@ -446,7 +446,7 @@
  *   (keys, pairs, permutation; both paths), _cell_keys, _cell_offsets, _bin
  *   (both methods), the reduction family (_reduce, _segmented_scan,
  *   _segmented_reduce, _reduce_by_key, _run_length_encode, _unique,
- *   _histogram_even; both paths, every tile variant), _select_if,
+ *   _histogram_even; both paths, every tile variant), _select_if, _partition,
  *   _gather_many, _lower_bound / _upper_bound (the needles),
  *   _tree_build, and _nbody / _nbody_accel with CLSORT_NBODY_BARNES_HUT
  *   can take their element count from a device buffer, so that a cull ->
@@ -488,8 +488,8 @@
  *   come back where asked for (pack's *count; split's *zeros, which then
  *   also reads the count; the by-key calls' *count; reduce's *result) and
  *   are those of the count. The count buffer is an input: no output of the
- *   call may share its memory. select_if's desc.count feeds a next call as
- *   pack's does. (clsort_merge and clsort_top_k take none: their sizes are
+ *   call may share its memory. select_if's and partition's desc.count feed
+ *   a next call as pack's does. (clsort_merge and clsort_top_k take none: their sizes are
  *   the host's.) A tree keeps its count: the build copies min(the uint32,
  *   n) to the tree's own view.count (a uint32 at byte 0, for every build: n
  *   without a device count) before anything else, and clsort_tree_accel

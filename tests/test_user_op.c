@@ -1215,8 +1215,9 @@ static void uo_prepare(const test_env *e)
 {
     clsort_context *cs = counting_context(e->cs, e->path, 0, "user op: a counting context");
     const uo_case *c = &uo_cases[0];
-    clsort_prepare_call calls[4];
+    clsort_prepare_call calls[5];
     clsort_prepare_desc pd;
+    clsort_histogram_desc hd;
     clsort_reduce_desc rd, sd_seg;
     clsort_scan_desc sd;
     clsort_by_key_desc bd;
@@ -1247,9 +1248,18 @@ static void uo_prepare(const test_env *e)
     calls[3].op = CLSORT_PREPARE_REDUCE;
     calls[3].reduce_fn = CLSORT_REDUCE_FN_REDUCE_BY_KEY;
     calls[3].by_key = &bd;
+    memset(&hd, 0, sizeof hd); /* radial shells of int4 samples */
+    hd.bins = 16;
+    hd.user_op.source = uo_shell_src;
+    hd.user_op.transform = "shell";
+    hd.user_op.in_type = "int4";
+    hd.user_op.in_size = 16;
+    calls[4].op = CLSORT_PREPARE_REDUCE;
+    calls[4].reduce_fn = CLSORT_REDUCE_FN_HISTOGRAM;
+    calls[4].histogram = &hd;
     memset(&pd, 0, sizeof pd);
     pd.calls = calls;
-    pd.count = 4;
+    pd.count = 5;
     check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "user op: prepare", 0, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     builds = st.builds;
@@ -1267,6 +1277,8 @@ static void uo_prepare(const test_env *e)
           n, clsort_last_error(cs), 0, 0, 0);
     check(clsort_reduce_by_key(cs, dk, din, NULL, dout, n, &bd, &runs, NULL) == CLSORT_SUCCESS,
           "user op: prepared reduce by key", n, clsort_last_error(cs), 0, 0, 0);
+    check(clsort_histogram_even(cs, dout, n / 4, dk, &hd, NULL) == CLSORT_SUCCESS,
+          "user op: prepared histogram by a caller's bin", n / 4, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     check(st.builds == builds, "user op: the prepared calls built nothing", n, "-", 0, (double)builds,
           (double)st.builds);
