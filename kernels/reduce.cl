@@ -1531,9 +1531,9 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
  *   integers: floor((x - lo) * bins / (hi - lo)), exact (128-bit for 64-bit samples)
  * lo, hi, scale are passed as T's bits in ulong; range = hi - lo as an
  * unsigned integer (integers: x counts when x >= lo and x - lo < range);
- * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift).
+ * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift). counts (bins words) must be zero or hold counts to add to.
  * RD_XF: the bin is the caller's RD_XF(x, i) instead (T uint; x of RD_IN_T),
- * counted where it is below bins; lo, hi, scale, range and shift unused. counts (bins words) must be zero or hold counts to add to.
+ * counted where it is below bins; lo, hi, scale, range and shift unused.
  * Work-groups count in local memory when bins <= LBINS (each work-item
  * apart when bins * WG <= LBINS). */
 #ifndef RD_UT /* no histogram of a caller's type */
