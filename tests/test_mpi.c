@@ -628,6 +628,26 @@ static void promise_cases(clsort_context *ctx, size_t base)
         if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
         w[1] = 2.0;
     }
+    { /* a failed MPI call (a null communicator, errors returned): CLSORT_ERROR_MPI, MPI_Error_string's text */
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_result r;
+        char cls[MPI_MAX_ERROR_STRING];
+        int e, ec = 0, len = 0;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        e = MPI_Comm_rank(MPI_COMM_NULL, &q);
+        MPI_Error_class(e, &ec);
+        MPI_Error_string(ec, cls, &len);
+        memset(&d, 0, sizeof d);
+        memset(&o, 0x5a, sizeof o);
+        r = clsort_mpi_sort(ctx, MPI_COMM_NULL, k, NULL, NULL, 4, &d, &o);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        if (r != CLSORT_ERROR_MPI || !strstr(clsort_last_error(ctx), cls))
+            fprintf(stderr, "rank %d: %s: %s (expected the text \"%s\")\n", rank_, clsort_result_string(r),
+                    clsort_last_error(ctx), cls);
+        record("a failed MPI call: CLSORT_ERROR_MPI with MPI_Error_string's text",
+               e != MPI_SUCCESS && r == CLSORT_ERROR_MPI && strstr(clsort_last_error(ctx), cls) != NULL && o.n == 0);
+    }
     { /* weights all 0 */
         size_t n = base / 3 + (size_t)rank_ * 7, i;
         uint32_t *keys = (uint32_t *)malloc(n * 4 + 4);
