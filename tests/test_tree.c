@@ -654,6 +654,22 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     if (nq) download(cs, dc, nq * 4, cnt);
     download(cs, doff, nq * 4 + 4, off);
     if (want) download(cs, di, want * 4, idx);
+    { /* each list in the tree's (Morton) order: the records' sorted positions increase */
+        uint32_t *perm = (uint32_t *)malloc(n * 4 + 4), *pos = (uint32_t *)malloc(n * 4 + 4);
+        clsort_tree_view v;
+        size_t k, ordered = 0;
+        clsort_tree_get_view(tree, &v);
+        if (n) download(cs, v.permutation, n * 4, perm);
+        for (k = 0; k < n; ++k) pos[perm[k] < n ? perm[k] : 0] = (uint32_t)k;
+        for (i = 0; i < nq && res == CLSORT_SUCCESS && off[i + 1] <= want; ++i) {
+            for (k = off[i] + 1; k < off[i + 1] && idx[k] < n && idx[k - 1] < n && pos[idx[k - 1]] < pos[idx[k]]; ++k) {}
+            if (k < off[i + 1]) break;
+            ++ordered;
+        }
+        check(res != CLSORT_SUCCESS || ordered == nq, "tree radius lists in the tree's (Morton) order", n, what,
+              ordered, 0, 0);
+        free(perm), free(pos);
+    }
     for (i = 0, j = 0; i < nq && res == CLSORT_SUCCESS; ++i) {
         size_t k, c = 0;
         for (k = 0; k < n; ++k)
