@@ -396,7 +396,7 @@ static void select_arguments(const test_env *e)
 /* The manual's promises beyond the sweeps: the bounds are read during the
  * call (changed while it waits on its wait list: the old ones hold); a NaN
  * bound under every comparison (IEEE: only NOT_EQUAL passes) against the C
- * comparison; refusals (the host form's desc.type neither 0 nor its type,
+ * comparison; the host form ignores desc's cl_mem fields; refusals (the host form's desc.type neither 0 nor its type,
  * value_size 3, desc.count over an output or the input) keep *count and
  * the outputs. */
 static void select_promises(const test_env *e)
@@ -446,6 +446,21 @@ static void select_promises(const test_env *e)
                 ok = ok && ref < count && memcmp(&out[ref++], &keys[i], 4) == 0;
         check(ok && count == ref && ref == (c == CLSORT_COMPARE_NOT_EQUAL ? (size_t)N : 0),
               "select_if with a NaN bound: IEEE comparisons", N, compare_names[c], 0, (double)ref, (double)count);
+    }
+    { /* the host form ignores desc's cl_mem fields (here a 4-byte buffer in each) */
+        cl_mem tiny = buffer(cs, 4, NULL), kept_count = d.count;
+        float vout[N];
+        d.compare = CLSORT_COMPARE_GREATER_EQUAL;
+        d.a = &a;
+        d.values_in = d.values_out = d.count = tiny;
+        ok = clsort_select_if_host(cs, CLSORT_F32, keys, keys, out, vout, N, &d, &count) == CLSORT_SUCCESS;
+        for (i = 0, ref = 0; i < N; ++i)
+            if (keys[i] >= a) ok = ok && ref < count && !memcmp(&out[ref], &keys[i], 4) && !memcmp(&vout[ref++], &keys[i], 4);
+        check(ok && count == ref, "select_if_host ignores desc's cl_mem fields", N, "float-specials", 0, (double)ref,
+              (double)count);
+        d.values_in = d.values_out = NULL;
+        d.count = kept_count;
+        clReleaseMemObject(tiny);
     }
     d.compare = CLSORT_COMPARE_LESS;
     d.type = CLSORT_I32;
