@@ -628,6 +628,33 @@ static void promise_cases(clsort_context *ctx, size_t base)
         if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
         w[1] = 2.0;
     }
+    { /* desc.staging of another context; a weighted device sort into the caller's keys_out without weights_out */
+        clsort_context *ctx2 = NULL;
+        clsort_mpi_staging st;
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_mpi_device_out dout;
+        clsort_result r, r2 = CLSORT_SUCCESS;
+        cl_mem dk = dev_buffer(ctx, sizeof k, k), dw = dev_buffer(ctx, sizeof w, w), ko = dev_buffer(ctx, 64 * 4, NULL);
+        memset(&st, 0, sizeof st);
+        memset(&d, 0, sizeof d);
+        d.staging = &st;
+        r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &d, &o); /* st now belongs to ctx */
+        if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        if (clsort_create(&ctx2, NULL) == CLSORT_SUCCESS) r2 = clsort_mpi_sort(ctx2, MPI_COMM_WORLD, k, NULL, NULL, 4, &d, &o);
+        record("desc.staging of another context refused on every rank",
+               r == CLSORT_SUCCESS && r2 == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(ctx2), "staging"));
+        clsort_mpi_staging_release(&st);
+        clsort_destroy(ctx2);
+        memset(&d, 0, sizeof d);
+        d.keys_out = ko;
+        d.capacity = 64;
+        r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, dk, NULL, dw, 4, &d, &dout);
+        record("a weighted device sort into keys_out without weights_out refused",
+               r == CLSORT_ERROR_INVALID_ARGUMENT && dout.n == 0 && dout.keys == NULL);
+        clsort_mpi_device_free(&dout);
+        clReleaseMemObject(dk), clReleaseMemObject(dw), clReleaseMemObject(ko);
+    }
     { /* a failed MPI call (a null communicator, errors returned): CLSORT_ERROR_MPI, MPI_Error_string's text */
         clsort_mpi_desc d;
         clsort_mpi_out o;
