@@ -592,7 +592,9 @@ static void device_cases(clsort_context *ctx, size_t base)
 }
 
 /* Refusals the manual names (clsort_mpi_desc, clsort_mpi_sort): on the last
- * rank only, each must fail every rank with CLSORT_ERROR_INVALID_ARGUMENT,
+ * rank only (or on every rank where one rank alone would fail the ranks'
+ * agreement on the shape instead), each must fail every rank with
+ * CLSORT_ERROR_INVALID_ARGUMENT, the last rank's message naming the cause,
  * *out empty, the inputs as they were. Then a total weight of 0: the last
  * rank gets every item, in order. */
 static void promise_cases(clsort_context *ctx, size_t base)
@@ -600,6 +602,8 @@ static void promise_cases(clsort_context *ctx, size_t base)
     static const char *what[9] = {"a negative weight", "a NaN weight", "a weight past 1e290", "lower without upper",
                                   "upper without lower", "PSRS with bounds", "piece_bytes past 1 GiB",
                                   "max_imbalance -1", "n = 2^31"};
+    static const char *word[9] = {"weight", "weight", "weight", "lower", "lower", "PSRS", "piece_bytes",
+                                  "max_imbalance", "2^31"}; /* in the refusal's message */
     uint32_t k[4] = {4, 3, 2, 1};
     double w[4] = {1, 2, 3, 4}, lo[64], hi[64];
     char name[160];
@@ -612,7 +616,7 @@ static void promise_cases(clsort_context *ctx, size_t base)
         size_t n = 4;
         memset(&d, 0, sizeof d);
         memset(&o, 0x5a, sizeof o);
-        if (last) {
+        if (last || c == 3 || c == 4 || c == 5 || c == 7) { /* these on every rank: the ranks agree, the check refuses */
             if (c < 3) w[1] = c == 0 ? -1.0 : c == 1 ? (double)NAN : 2e290;
             if (c == 3 || c == 5) d.lower = lo;
             if (c == 4 || c == 5) d.upper = hi;
@@ -622,9 +626,11 @@ static void promise_cases(clsort_context *ctx, size_t base)
             if (c == 8) n = (size_t)1 << 31; /* refused before a key is read */
         }
         r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, c < 3 ? w : NULL, n, &d, &o);
-        snprintf(name, sizeof name, "refused on every rank, the inputs unchanged: %s on the last rank", what[c]);
+        snprintf(name, sizeof name, "refused on every rank, the inputs unchanged: %s%s", what[c],
+                 c == 3 || c == 4 || c == 5 || c == 7 ? "" : " on the last rank");
         record(name, r == CLSORT_ERROR_INVALID_ARGUMENT && o.n == 0 && o.keys == NULL && k[0] == 4 && k[3] == 1 &&
-                         w[0] == 1.0 && (last || w[1] == 2.0));
+                         w[0] == 1.0 && (last || w[1] == 2.0) &&
+                         (!last || strstr(clsort_last_error(ctx), word[c]) != NULL));
         if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
         w[1] = 2.0;
     }
