@@ -3,7 +3,9 @@
  * sorted, the order across ranks, the multiset (count, sum, xor and sum of
  * squares of a hash of every key, MPI_Allreduce), values still with their keys,
  * and each rank's count or weight within the bounds asked for; the
- * device-resident form against a plain C reference (below). Built with
+ * device-resident form against a plain C reference (below; float keys with
+ * NaNs of both signs, the outputs in the input buffers); the refusals the
+ * manual names, a failed MPI call and a total weight of 0. Built with
  * -DTEST_MPI_FAULTS and linker wraps (make mpi-test), it runs the fault
  * injection instead. Rank 0 prints "N passed, N failed" over all cases. */
 #define CLSORT_MPI

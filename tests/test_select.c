@@ -4,7 +4,9 @@
  * -0, +0 and infinities), with and without values (the input index, so the
  * order of equal keys is checked too), counts on the host and the device,
  * the tail of the outputs left untouched; sizes around the tiles; events;
- * clsort_prepare; bad arguments. Included by tests/test_clsort.c. */
+ * clsort_prepare; bad arguments; the manual's other promises (bounds read
+ * during the call, NaN bounds, the host form's descriptor, refusals that
+ * keep *count). Included by tests/test_clsort.c. */
 
 enum { SD_RANDOM, SD_FEW, SD_EQUAL, SD_SORTED, SD_SPECIAL, SD_COUNT };
 static const char *select_dist_names[] = {"random", "few-distinct", "all-equal", "sorted", "float-specials"};
