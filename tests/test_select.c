@@ -4,7 +4,9 @@
  * -0, +0 and infinities), with and without values (the input index, so the
  * order of equal keys is checked too), counts on the host and the device,
  * the tail of the outputs left untouched; sizes around the tiles; events;
- * clsort_prepare; bad arguments. Included by tests/test_clsort.c. */
+ * clsort_prepare; bad arguments; the manual's other promises (bounds read
+ * during the call, NaN bounds, the host form's descriptor, refusals that
+ * keep *count). Included by tests/test_clsort.c. */
 
 enum { SD_RANDOM, SD_FEW, SD_EQUAL, SD_SORTED, SD_SPECIAL, SD_COUNT };
 static const char *select_dist_names[] = {"random", "few-distinct", "all-equal", "sorted", "float-specials"};
@@ -660,6 +662,103 @@ static void select_arguments(const test_env *e)
     if (err == CL_SUCCESS) clReleaseMemObject(ro);
 }
 
+/* The manual's promises beyond the sweeps: the bounds are read during the
+ * call (changed while it waits on its wait list: the old ones hold); a NaN
+ * bound under every comparison (IEEE: only NOT_EQUAL passes) against the C
+ * comparison; the host form ignores desc's cl_mem fields; refusals (the host form's desc.type neither 0 nor its type,
+ * value_size 3, desc.count over an output or the input) keep *count and
+ * the outputs. */
+static void select_promises(const test_env *e)
+{
+    clsort_context *cs = e->cs;
+    enum { N = 300 };
+    float keys[N], out[N], a = 0.25f, nan_a = (float)NAN;
+    uint32_t back[N], sentinel = 0x5a5a5a5au, fill[N];
+    size_t i, count, ref;
+    int c, ok;
+    cl_int err;
+    cl_event user = clCreateUserEvent(clsort_cl_context(cs), &err);
+    cl_mem dk, dko, dv, dvo;
+    clsort_select_desc d;
+    clsort_enqueue q;
+    select_fill((unsigned char *)keys, CLSORT_F32, N, SD_SPECIAL);
+    for (i = 0; i < N; ++i) fill[i] = sentinel;
+    dk = buffer(cs, sizeof keys, keys), dv = buffer(cs, sizeof keys, keys);
+    dko = buffer(cs, sizeof fill, fill), dvo = buffer(cs, sizeof fill, fill);
+    memset(&d, 0, sizeof d);
+    d.type = CLSORT_F32;
+    d.compare = CLSORT_COMPARE_GREATER;
+    d.a = &a;
+    d.count = buffer(cs, 4, NULL);
+    memset(&q, 0, sizeof q);
+    q.num_events_in_wait_list = 1;
+    q.event_wait_list = &user;
+    ok = err == CL_SUCCESS && clsort_select_if(cs, dk, dko, N, &d, NULL, &q) == CLSORT_SUCCESS;
+    a = -1e30f; /* after the call returned, before its kernels may run */
+    clSetUserEventStatus(user, CL_COMPLETE);
+    download(cs, d.count, 4, back);
+    download(cs, dko, sizeof out, out);
+    for (i = 0, ref = 0; i < N; ++i)
+        if (keys[i] > 0.25f) ok = ok && ref < back[0] && memcmp(&out[ref++], &keys[i], 4) == 0;
+    check(ok && back[0] == ref, "select_if reads the bounds during the call (changed after it: the old ones)", N,
+          "float-specials", 0, (double)ref, (double)back[0]);
+    clReleaseEvent(user);
+    clReleaseMemObject(dko);
+    dko = buffer(cs, sizeof fill, fill);
+    for (c = 0; c <= CLSORT_COMPARE_IN_RANGE; ++c) { /* NaN bounds */
+        d.compare = (clsort_compare)c;
+        d.a = d.b = &nan_a;
+        count = 12345;
+        ok = clsort_select_if_host(cs, CLSORT_F32, keys, NULL, out, NULL, N, &d, &count) == CLSORT_SUCCESS;
+        for (i = 0, ref = 0; i < N; ++i)
+            if (select_passes(keys, CLSORT_F32, i, (clsort_compare)c, &nan_a, &nan_a))
+                ok = ok && ref < count && memcmp(&out[ref++], &keys[i], 4) == 0;
+        check(ok && count == ref && ref == (c == CLSORT_COMPARE_NOT_EQUAL ? (size_t)N : 0),
+              "select_if with a NaN bound: IEEE comparisons", N, compare_names[c], 0, (double)ref, (double)count);
+    }
+    { /* the host form ignores desc's cl_mem fields (here a 4-byte buffer in each) */
+        cl_mem tiny = buffer(cs, 4, NULL), kept_count = d.count;
+        float vout[N];
+        d.compare = CLSORT_COMPARE_GREATER_EQUAL;
+        d.a = &a;
+        d.values_in = d.values_out = d.count = tiny;
+        ok = clsort_select_if_host(cs, CLSORT_F32, keys, keys, out, vout, N, &d, &count) == CLSORT_SUCCESS;
+        for (i = 0, ref = 0; i < N; ++i)
+            if (keys[i] >= a) ok = ok && ref < count && !memcmp(&out[ref], &keys[i], 4) && !memcmp(&vout[ref++], &keys[i], 4);
+        check(ok && count == ref, "select_if_host ignores desc's cl_mem fields", N, "float-specials", 0, (double)ref,
+              (double)count);
+        d.values_in = d.values_out = NULL;
+        d.count = kept_count;
+        clReleaseMemObject(tiny);
+    }
+    d.compare = CLSORT_COMPARE_LESS;
+    d.type = CLSORT_I32;
+    count = 12345;
+    EXPECT_ERR(clsort_select_if_host(cs, CLSORT_F32, keys, NULL, out, NULL, N, &d, &count),
+               CLSORT_ERROR_INVALID_ARGUMENT, "select_if_host: desc.type neither 0 nor type");
+    d.type = CLSORT_F32;
+    d.values_in = dv, d.values_out = dvo, d.value_size = 3;
+    EXPECT_ERR(clsort_select_if(cs, dk, dko, N, &d, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "select_if: value_size 3");
+    d.value_size = 4;
+    for (c = 0; c < 3; ++c) {
+        clReleaseMemObject(d.count);
+        d.count = c == 0 ? dko : c == 1 ? dvo : dk;
+        clRetainMemObject(d.count);
+        EXPECT_ERR(clsort_select_if(cs, dk, dko, N, &d, &count, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+                   c == 0 ? "select_if: desc.count is keys_out" : c == 1 ? "select_if: desc.count is values_out"
+                                                                 : "select_if: desc.count is keys_in");
+    }
+    download(cs, dko, sizeof back, back);
+    for (i = 0; i < N && back[i] == sentinel; ++i) {}
+    download(cs, dvo, sizeof back, back);
+    for (c = 0; c < N && back[c] == sentinel; ++c) {}
+    check(count == 12345 && i == N && c == N, "select_if refusals keep *count, keys_out and values_out", N,
+          "bad-argument", i, 12345, (double)count);
+    clReleaseMemObject(dk), clReleaseMemObject(dv), clReleaseMemObject(dko), clReleaseMemObject(dvo);
+    clReleaseMemObject(d.count);
+}
+
 /* One device-count call (test_devcount.c's functions): keys of type t with
  * u32 values (the input index), capacity cap, count at DC_AT of a noisy
  * buffer; against the reference over the first min(count, cap) keys: the
@@ -809,5 +908,6 @@ static const test_case select_cases[] = {
     {"device count", select_device_count, ON_BOTH, ANY_SIZE},
     {"predicates on key and value (sphere), host forms", select_pair_predicates, ON_BOTH, ANY_SIZE},
     {"predicate errors: build log lines, refusals", select_pred_errors, ON_PORTABLE, NOT_TINY},
+    {"manual promises: bounds read during the call, NaN bounds, refusals", select_promises, ON_PORTABLE, ANY_SIZE},
 };
 static const test_part select_part = TEST_PART(select, "clsort_select_if, clsort_partition", CTX_SHARED, 11);
