@@ -2493,6 +2493,7 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
     const clsort_search_desc *search;
     int gather_many; /* CLSORT_PREPARE_GATHER: 1 = clsort_gather_many's program (0: clsort_gather's) */
+    size_t elem_size; /* CLSORT_PREPARE_GATHER: the calls' elem_size, for the warm run (0 = 4) */
     const clsort_merge_desc *merge;
     const clsort_top_k_desc *top_k;
 } clsort_prepare_call;
@@ -3102,6 +3103,7 @@ typedef struct clsort__prepare_tally {
     cl_ulong *hashes;        /* the recorded programs' request hashes */
     unsigned char *reported; /* per hash: reported in the second walk */
     unsigned count, cap, done;
+    unsigned warms;          /* the warm runs to come after the builds (one step each) */
     clsort_prepare_progress_fn fn;
     void *user;
     clsort__program stand_in;
@@ -4219,7 +4221,7 @@ static void clsort__tally_report(clsort_context *ctx, cl_ulong h, const char *fa
     for (i = 0; i < t->count; ++i)
         if (t->hashes[i] == h && !t->reported[i]) {
             t->reported[i] = 1;
-            t->fn(t->user, ++t->done, t->count, family);
+            t->fn(t->user, ++t->done, t->count + t->warms, family);
             return;
         }
 }
@@ -5003,6 +5005,43 @@ static void clsort__release(clsort_context *ctx, cl_mem *m)
 {
     if (*m) CLSORT__CL(ctx, clReleaseMemObject)(*m);
     *m = NULL;
+}
+
+/* clsort_prepare's warm runs (>>prepare): the buffers of one described call,
+ * the library's own, zero-filled on the context's queue and released when
+ * the run has finished, so that a warm run touches no caller's buffer. */
+#define CLSORT__WARM_BUFS 12
+typedef struct clsort__warm {
+    cl_mem buf[CLSORT__WARM_BUFS];
+    int count;
+} clsort__warm;
+
+/* A zero-filled buffer of bytes (at least 16) for a warm run. */
+static clsort_result clsort__warm_buffer(clsort_context *ctx, clsort__warm *w, size_t bytes, cl_mem *out)
+{
+    static const cl_uint zero = 0;
+    cl_int e;
+    CLSORT_ASSERT(w->count < CLSORT__WARM_BUFS);
+    bytes = clsort__align_up(bytes < 16 ? 16 : bytes, 4);
+    *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != CL_SUCCESS) {
+        *out = NULL;
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clsort_prepare: clCreateBuffer(warm run, %lu bytes): %s (%d)",
+                            (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
+    }
+    w->buf[w->count++] = *out;
+    CLSORT__CHECK(ctx, CLSORT__CL(ctx, clEnqueueFillBuffer)(ctx->queue, *out, &zero, sizeof zero, 0, bytes, 0, NULL,
+                                                             NULL),
+                  "clEnqueueFillBuffer(warm run)");
+    return CLSORT_SUCCESS;
+}
+
+/* *m replaced by a warm buffer of bytes where the descriptor names one
+ * (a caller's buffer or CLSORT_PREPARE_PRESENT: neither is touched). */
+static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_mem *m, size_t bytes)
+{
+    if (!*m) return CLSORT_SUCCESS;
+    return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
 /* View i of a caller's scratch buffer: [origin, origin + size) of parent as
@@ -5847,6 +5886,24 @@ static clsort_result clsort__scan_prepare_call(clsort_context *ctx, const clsort
     return clsort__scan_prepare(ctx, call->scan);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_scan of n elements
+ * on buffers of w (a caller's operator: not warmed, the manual says so). */
+static clsort_result clsort__scan_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort_scan_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t elem;
+    memset(&d, 0, sizeof d);
+    if (call->scan) d = *call->scan;
+    if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+    elem = clsort_type_size(d.type);
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.total, elem));
+    return clsort_scan(ctx, in, out, n, &d, NULL);
+}
+
 /* Scans n elements with program p (a scan program, or the split family's
  * flag-counting one, which loads flags as 0/1), using the tile-sum slots from
  * `level` on. The tile sums are plain values of the same type: sp, a scan
@@ -6158,6 +6215,31 @@ static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsor
     return clsort__split_prepare(ctx, call->split, n);
 }
 
+/* clsort_prepare's warm run of the family: clsort_enumerate, clsort_pack
+ * and clsort_split of n keys (the operation covers the three), on buffers
+ * of w. */
+static clsort_result clsort__split_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_split_desc d;
+    cl_mem keys = NULL, out = NULL;
+    size_t key_size, value_size, count = 0;
+    memset(&d, 0, sizeof d);
+    if (call->split) d = *call->split;
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &keys));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * (key_size > 4 ? key_size : 4), &out)); /* keys or indices */
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.flags, n * 4));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * value_size));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    CLSORT__TRY(clsort_pack(ctx, keys, out, n, &d, &count, NULL));
+    CLSORT__TRY(clsort_split(ctx, keys, out, n, &d, &count, NULL));
+    d.values_in = d.values_out = NULL; /* enumerate moves no values */
+    return clsort_enumerate(ctx, keys, out, n, &d, &count, NULL);
+}
+
 /* Reads a device uint32 result to the host, if asked for. */
 static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *dst)
 {
@@ -6457,6 +6539,21 @@ static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clso
     (void)n;
     if (call->gather_many) return clsort__gather_many_program(ctx, &p);
     return clsort__gather_program(ctx, &p);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_gather of n elements
+ * of call.elem_size bytes (clsort_gather_many: not warmed, the manual says
+ * so), on buffers of w. */
+static clsort_result clsort__gather_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    size_t elem = call->elem_size ? call->elem_size : 4;
+    cl_mem src = NULL, dst = NULL, idx = NULL;
+    if (call->gather_many) return CLSORT_SUCCESS;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &src));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &dst));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &idx)); /* zeros: every element gathers src[0] */
+    return clsort_gather(ctx, src, dst, idx, n, elem, NULL);
 }
 
 /* dst[i] = src[idx[i]] for n elements of elem_size bytes; src holds
@@ -7198,6 +7295,35 @@ static clsort_result clsort__sort_prepare_call(clsort_context *ctx, const clsort
         return clsort__sort_prepare(ctx, &d, n);
     }
     return clsort__sort_prepare(ctx, call->sort, n);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_sort of n keys with
+ * the descriptor's values and permutation, on buffers of w (records by a
+ * caller's key: not warmed, the manual says so). desc.temp becomes the
+ * context's own scratch, which the call then keeps. */
+static clsort_result clsort__sort_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort_sort_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t key_size, value_size;
+    memset(&d, 0, sizeof d);
+    if (call->sort) d = *call->sort;
+    if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    d.temp = NULL;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &out));
+    if (d.values_in == d.values_out) { /* values in place, as the calls will sort them */
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+        d.values_out = d.values_in;
+    } else {
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * value_size));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    return clsort_sort(ctx, in, out, n, &d, NULL);
 }
 
 /* The sizes of a sort's keys, optional values and permutation (the radix and
@@ -13367,6 +13493,70 @@ CLSORT_API const char *clsort_family_name(clsort_family f)
     return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
 }
 
+static const char *clsort__prepare_family(clsort_prepare_op op);
+
+/* Whether call c's operation has a warm run (clsort__prepare_warm). */
+static int clsort__warm_op(const clsort_prepare_call *c)
+{
+    return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
+           c->op == CLSORT_PREPARE_GATHER;
+}
+
+/* Runs call c once on buffers of its own, so that each kernel it launches
+ * has been launched on the context's device with the local size and grid
+ * the caller's calls will use: PoCL compiles a kernel for its local size
+ * (and for a small or a large grid) at its first launch, which a program
+ * build alone does not do. Buffers larger than the device allows for n
+ * (n * 16 bytes past CL_DEVICE_MAX_MEM_ALLOC_SIZE): no warm run. */
+static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_call *c, size_t n)
+{
+    clsort__warm w;
+    clsort_result r = CLSORT_SUCCESS;
+    int i;
+    memset(&w, 0, sizeof w);
+    if ((cl_ulong)n > ctx->dev.max_alloc / 16) return CLSORT_SUCCESS;
+    switch (c->op) {
+    case CLSORT_PREPARE_SCAN: r = clsort__scan_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SPLIT: r = clsort__split_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
+    default: break;
+    }
+    if (r == CLSORT_SUCCESS) {
+        cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue); /* the launches have run before the buffers go */
+        if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clFinish(warm run)");
+    }
+    for (i = 0; i < w.count; ++i) clsort__release(ctx, &w.buf[i]);
+    return r;
+}
+
+/* The warm runs of desc's calls, after all their programs are held; one
+ * progress step each (family: the call's). */
+static clsort_result clsort__prepare_warm(clsort_context *ctx, const char *fn, const clsort_prepare_desc *desc)
+{
+    size_t i;
+    for (i = 0; i < desc->count; ++i) {
+        const clsort_prepare_call *c = &desc->calls[i];
+        clsort__prepare_tally *t = ctx->tally;
+        if (!clsort__warm_op(c)) continue;
+        CLSORT__TRY(clsort__outer(ctx, fn, clsort__warm_one(ctx, c, c->n ? c->n : 65536)));
+        if (t) t->fn(t->user, ++t->done, t->count + t->warms, clsort__prepare_family(c->op));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The name of the family whose operation op is (progress steps). */
+static const char *clsort__prepare_family(clsort_prepare_op op)
+{
+    switch (op) {
+#define CLSORT__PREPARE_NAME(id, name, prepare) \
+    case CLSORT_PREPARE_##prepare: return #name;
+        CLSORT_FAMILIES(CLSORT__PREPARE_NAME)
+#undef CLSORT__PREPARE_NAME
+    default: return "";
+    }
+}
+
 /* Gets the programs of every call of desc (one walk). */
 static clsort_result clsort__prepare_walk(clsort_context *ctx, const char *fn, const clsort_prepare_desc *desc)
 {
@@ -13392,10 +13582,14 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
     static const char *fn = "clsort_prepare";
     clsort__prepare_tally *t;
     clsort_result r;
+    size_t i;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc || (desc->count && !desc->calls))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
-    if (!desc->progress) return clsort__prepare_walk(ctx, fn, desc);
+    if (!desc->progress) {
+        CLSORT__TRY(clsort__prepare_walk(ctx, fn, desc));
+        return clsort__prepare_warm(ctx, fn, desc);
+    }
     /* progress: count the programs first (the tally holds a stand-in
      * program: on the heap, not the stack) */
     t = (clsort__prepare_tally *)CLSORT_MALLOC(sizeof *t);
@@ -13407,7 +13601,9 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
     ctx->tally = t;
     r = clsort__prepare_walk(ctx, fn, desc);
     t->counting = 0;
+    for (i = 0; i < desc->count; ++i) t->warms += (unsigned)clsort__warm_op(&desc->calls[i]);
     if (r == CLSORT_SUCCESS) r = clsort__prepare_walk(ctx, fn, desc);
+    if (r == CLSORT_SUCCESS) r = clsort__prepare_warm(ctx, fn, desc);
     ctx->tally = NULL;
     if (t->hashes) CLSORT_FREE(t->hashes);
     if (t->reported) CLSORT_FREE(t->reported);
