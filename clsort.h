@@ -1203,12 +1203,44 @@
  *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
- *           descriptor and n, so that their first call runs at once;
- *           enqueues nothing. One operation per family (its row in
- *           CLSORT_FAMILIES, the registry of the families, names it).
- *           desc.progress (optional) is called once per program built or
- *           loaded, with done = 1 .. total and the program's family: the
- *           steps of a loading bar.
+ *           descriptor and n, then runs each call of the four operations
+ *           SCAN, SPLIT (clsort_pack, clsort_split and clsort_enumerate),
+ *           SORT and GATHER once (a warm run) at that n on zero-filled
+ *           buffers of its own, on the context's queue, waits for them
+ *           (clFinish) and releases them. Why: a program build alone does
+ *           not compile everything: PoCL compiles each kernel for its local
+ *           size (and apart for a small or a large grid) at the kernel's
+ *           first launch, tenths of a second per kernel on a CPU; the warm
+ *           run launches every kernel the call launches, with the local size
+ *           and grid the call will use. A prepared call of those four then
+ *           costs what a later call does: a pack -> sort -> gather frame at
+ *           n = 10^5 on PoCL 3.1 (fresh kernel cache, 2 cores) took 1.9 -
+ *           2.8 s as the first frame after a build-only prepare, against
+ *           ~3 ms later; after the warm runs the first frame is a later
+ *           one (make bench-prepare). What it costs: prepare takes the build
+ *           time plus each call's first launches (the time the first call
+ *           would have taken) and, for the moment of a warm run, buffers of
+ *           one call of n elements (nothing is run where n * 16 bytes pass
+ *           CL_DEVICE_MAX_MEM_ALLOC_SIZE); a warm sort leaves the context's
+ *           scratch for n keys (clsort_trim releases it). The buffers the
+ *           descriptors name (yours or CLSORT_PREPARE_PRESENT) are never
+ *           touched; a caller's queue is not used (it is of the same device,
+ *           where the compiled kernels are shared). Not warmed, so their
+ *           first call after prepare still pays PoCL's first-launch
+ *           compile (about as much as a first call without prepare, less
+ *           the build: 0.3 - 3 s per call at 2^16 on PoCL, see
+ *           bench-coldstart's --prepare run): the other operations (BITONIC,
+ *           BINNING, NBODY, REDUCE, TREE, SELECT, SEARCH, MERGE, TOP_K), a
+ *           caller's operator (user_op), clsort_gather_many, and a call
+ *           whose n differs in shape from the prepared one (other
+ *           programs, or a grid on the other side of PoCL's small-grid
+ *           limit). On NVIDIA a
+ *           first launch costs little (the build compiles every kernel).
+ *           One operation per family (its row in CLSORT_FAMILIES, the
+ *           registry of the families, names it). desc.progress (optional)
+ *           is called once per program built or loaded and once per warm
+ *           run, with done = 1 .. total and the family: the steps of a
+ *           loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
@@ -2499,11 +2531,12 @@ typedef struct clsort_prepare_call {
 } clsort_prepare_call;
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
- * builds or loads from the program cache, done = 1 .. total in order, with
+ * builds or loads from the program cache, then once for each warm run (one
+ * per call of SCAN, SPLIT, SORT or GATHER), done = 1 .. total in order, with
  * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
- * it; none to build or load: no call. Called on the caller's thread inside
+ * it, plus the warm runs; nothing to build, load or warm: no call. Called on the caller's thread inside
  * clsort_prepare; it must not call clsort functions on the same context. */
 typedef void (*clsort_prepare_progress_fn)(void *user, unsigned done, unsigned total, const char *family);
 
@@ -2518,8 +2551,11 @@ typedef struct clsort_prepare_desc {
 #define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
 
 /* Builds (or loads from the program cache) every program the described
- * calls will need, so that their first call runs at once: call it on a
- * loading screen. Enqueues nothing. Errors: as the calls would report for
+ * calls will need, then runs each call of SCAN, SPLIT, SORT and GATHER once
+ * on buffers of its own (PREPARE in the manual: what is warmed, what is not,
+ * and what it costs), so that their first call runs as a later one: call it
+ * on a loading screen. It enqueues on the context's queue and waits for it
+ * (clFinish); no buffer a descriptor names is touched. Errors: as the calls would report for
  * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
  * programs already built stay built. With desc.progress the calls are
  * first walked without building anything (argument errors come then, before
@@ -10153,6 +10189,85 @@ static clsort_result clsort__scan_user_prepare(clsort_context *ctx, const clsort
     return d->total ? clsort__reduce_prepare_reduce(ctx, fn, &rd) : CLSORT_SUCCESS;
 }
 
+/* clsort_prepare's warm runs of the reduction family (a caller's operator
+ * and clsort_histogram_even: not warmed, the manual says so), on buffers of
+ * w. Offsets segments come from the host: segment_count empty segments
+ * but the last, which holds all n. */
+static clsort_result clsort__reduce_warm_seg(clsort_context *ctx, int reduce, clsort_reduce_desc d, size_t n,
+                                             clsort__warm *w)
+{
+    size_t elem = clsort_type_size(d.type), segs = d.segment_count ? d.segment_count : 1, i;
+    uint32_t *off = NULL;
+    cl_mem in = NULL, out = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, (segs > n ? segs : n) * elem, &out));
+    if (d.segments == CLSORT_SEGMENTS_FLAGS_U32 || d.segments == CLSORT_SEGMENTS_FLAGS_U8 ||
+        d.segments == CLSORT_SEGMENTS_KEYS)
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 8, &d.segment_data));
+    if (d.segments == CLSORT_SEGMENTS_OFFSETS) {
+        if (!(off = (uint32_t *)CLSORT_MALLOC((segs + 1) * sizeof *off)))
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: out of host memory");
+        for (i = 0; i < segs; ++i) off[i] = 0;
+        off[segs] = (uint32_t)n;
+        d.segment_data = NULL;
+        d.segment_data_host = off;
+        d.segment_count = segs;
+    }
+    r = reduce ? clsort_segmented_reduce(ctx, in, out, n, &d, NULL) : clsort_segmented_scan(ctx, in, out, n, &d, NULL);
+    if (off) CLSORT_FREE(off);
+    return r;
+}
+
+/* By key, run-length encode, unique (what: 0, 1, 2). */
+static clsort_result clsort__reduce_warm_by_key(clsort_context *ctx, int what, clsort_by_key_desc d, size_t n,
+                                                clsort__warm *w)
+{
+    size_t ks = clsort_type_size(d.key_type), vs = what == 2 ? (d.value_size ? d.value_size : 4)
+                                                   : what == 0 ? clsort_type_size(d.type) : 4;
+    size_t count = 0;
+    cl_mem keys = NULL, keys_out = NULL, vals = NULL, vals_out = NULL;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &keys));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &keys_out));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &vals));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &vals_out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    if (what == 0) return clsort_reduce_by_key(ctx, keys, vals, keys_out, vals_out, n, &d, &count, NULL);
+    if (what == 1) return clsort_run_length_encode(ctx, keys, keys_out, vals_out, n, &d, &count, NULL);
+    if (d.values_in) d.values_in = vals, d.values_out = vals_out;
+    return clsort_unique(ctx, keys, keys_out, n, &d, &count, NULL);
+}
+
+static clsort_result clsort__reduce_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    clsort_reduce_desc d;
+    clsort_by_key_desc bk;
+    cl_mem in = NULL;
+    unsigned char result[16];
+    memset(&d, 0, sizeof d);
+    memset(&bk, 0, sizeof bk);
+    if (call->reduce) d = *call->reduce;
+    if (call->by_key) bk = *call->by_key;
+    switch (call->reduce_fn) {
+    case CLSORT_REDUCE_FN_REDUCE:
+        if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+        d.result = NULL;
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * clsort_type_size(d.type), &in));
+        return clsort_reduce(ctx, in, n, &d, result, NULL);
+    case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
+    case CLSORT_REDUCE_FN_SEGMENTED_REDUCE:
+        if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+        return clsort__reduce_warm_seg(ctx, call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE, d, n, w);
+    case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
+    case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
+    case CLSORT_REDUCE_FN_UNIQUE:
+        if (clsort__user_used(&bk.user_op)) return CLSORT_SUCCESS;
+        return clsort__reduce_warm_by_key(ctx, (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY, bk, n, w);
+    default: return CLSORT_SUCCESS;
+    }
+}
+
 /* The programs of the reduction function call->reduce_fn for its descriptor
  * (clsort_prepare). */
 static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
@@ -13551,7 +13666,7 @@ static const char *clsort__prepare_family(clsort_prepare_op op);
 static int clsort__warm_op(const clsort_prepare_call *c)
 {
     return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
-           c->op == CLSORT_PREPARE_GATHER;
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE;
 }
 
 /* Runs call c once on buffers of its own, so that each kernel it launches
@@ -13572,6 +13687,7 @@ static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_
     case CLSORT_PREPARE_SPLIT: r = clsort__split_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
     default: break;
     }
     if (r == CLSORT_SUCCESS) {
