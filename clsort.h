@@ -1203,16 +1203,17 @@
  *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
- *           descriptor and n, then runs each call of the four operations
- *           SCAN, SPLIT (clsort_pack, clsort_split and clsort_enumerate),
- *           SORT and GATHER once (a warm run) at that n on zero-filled
+ *           descriptor and n, then runs each call of the operations SCAN,
+ *           SPLIT (clsort_pack, clsort_split and clsort_enumerate), SORT,
+ *           GATHER and REDUCE (its reduce_fn; offsets segments as
+ *           segment_count segments) once (a warm run) at that n on zero-filled
  *           buffers of its own, on the context's queue, waits for them
  *           (clFinish) and releases them. Why: a program build alone does
  *           not compile everything: PoCL compiles each kernel for its local
  *           size (and apart for a small or a large grid) at the kernel's
  *           first launch, tenths of a second per kernel on a CPU; the warm
  *           run launches every kernel the call launches, with the local size
- *           and grid the call will use. A prepared call of those four then
+ *           and grid the call will use. A prepared call of those then
  *           costs what a later call does: a pack -> sort -> gather frame at
  *           n = 10^5 on PoCL 3.1 (fresh kernel cache, 2 cores) took 1.9 -
  *           2.8 s as the first frame after a build-only prepare, against
@@ -1230,8 +1231,9 @@
  *           compile (about as much as a first call without prepare, less
  *           the build: 0.3 - 3 s per call at 2^16 on PoCL, see
  *           bench-coldstart's --prepare run): the other operations (BITONIC,
- *           BINNING, NBODY, REDUCE, TREE, SELECT, SEARCH, MERGE, TOP_K), a
- *           caller's operator (user_op), clsort_gather_many, and a call
+ *           BINNING, NBODY, TREE, SELECT, SEARCH, MERGE, TOP_K), REDUCE's
+ *           clsort_histogram_even, a caller's operator (user_op),
+ *           clsort_gather_many, and a call
  *           whose n differs in shape from the prepared one (other
  *           programs, or a grid on the other side of PoCL's small-grid
  *           limit). On NVIDIA a
@@ -2532,7 +2534,7 @@ typedef struct clsort_prepare_call {
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
  * builds or loads from the program cache, then once for each warm run (one
- * per call of SCAN, SPLIT, SORT or GATHER), done = 1 .. total in order, with
+ * per call of SCAN, SPLIT, SORT, GATHER or REDUCE), done = 1 .. total in order, with
  * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
@@ -2551,7 +2553,7 @@ typedef struct clsort_prepare_desc {
 #define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
 
 /* Builds (or loads from the program cache) every program the described
- * calls will need, then runs each call of SCAN, SPLIT, SORT and GATHER once
+ * calls will need, then runs each call of SCAN, SPLIT, SORT, GATHER and REDUCE once
  * on buffers of its own (PREPARE in the manual: what is warmed, what is not,
  * and what it costs), so that their first call runs as a later one: call it
  * on a loading screen. It enqueues on the context's queue and waits for it

@@ -2,7 +2,10 @@
  * calls of one frame (pack -> sort -> gather), then runs the frame several
  * times and prints the first frame's time and the later frames' median.
  * Host clock: CLOCK_MONOTONIC around each frame, which ends with clFinish.
- *   build/prepare_frame [n = 100000] [frames = 5] [--no-prepare]
+ *   build/prepare_frame [n = 100000] [frames = 5] [--no-prepare] [--prepare-only]
+ * --prepare-only stops after prepare: with PoCL's kernel cache on
+ * (POCL_CACHE_DIR), the kernels a later run with frames adds to it are
+ * those that prepare did not compile.
  * The frame: pack the keys whose flag is set (every second one, so that the
  * sort's n, prepared ahead, is n/2), sort them with a permutation, gather
  * 12-byte records through it. Each frame has buffers of its own, placed on
@@ -76,7 +79,7 @@ static int prepare(clsort_context *cs, size_t n)
 int main(int argc, char **argv)
 {
     size_t n = argc > 1 && argv[1][0] != '-' ? (size_t)atol(argv[1]) : 100000, i;
-    int frames = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 5, use_prepare = 1, f;
+    int frames = argc > 2 && argv[2][0] != '-' ? atoi(argv[2]) : 5, use_prepare = 1, only = 0, f;
     clsort_context_desc d;
     clsort_context *cs = NULL;
     frame_bufs fb[64];
@@ -85,6 +88,7 @@ int main(int argc, char **argv)
     double t0, create_ms, prepare_ms = 0, ms[64], later[64];
     for (f = 1; f < argc; ++f)
         if (strcmp(argv[f], "--no-prepare") == 0) use_prepare = 0;
+        else if (strcmp(argv[f], "--prepare-only") == 0) only = 1;
     if (n < 2) n = 2;
     if (frames < 2 || frames > 64) frames = 5;
     memset(&d, 0, sizeof d);
@@ -119,6 +123,12 @@ int main(int argc, char **argv)
         t0 = now_ms();
         if (!prepare(cs, n)) return printf("clsort_prepare: %s\n", clsort_last_error(cs)), 1;
         prepare_ms = now_ms() - t0;
+    }
+    if (only) {
+        printf("{\"device\": \"%s\", \"n\": %lu, \"prepare_ms\": %.2f}\n", clsort_device_name(cs), (unsigned long)n,
+               prepare_ms);
+        clsort_destroy(cs);
+        return 0;
     }
     for (f = 0; f < frames; ++f) {
         t0 = now_ms();
