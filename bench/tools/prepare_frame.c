@@ -13,7 +13,8 @@
  * alike (not in the caches yet) and the first frame differs from the later
  * ones only by what the library and the driver do first. To see what prepare moves out of the first
  * frame on PoCL, run each process with a fresh POCL_CACHE_DIR (or
- * POCL_KERNEL_CACHE=0): make bench-prepare does. Prints one JSON line. */
+ * POCL_KERNEL_CACHE=0): make bench-prepare does. Prints one JSON line and
+ * every frame's time. */
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
 
@@ -146,6 +147,9 @@ int main(int argc, char **argv)
            "\"first_ms\": %.3f, \"later_median_ms\": %.3f}\n",
            clsort_device_name(cs), (unsigned long)n, use_prepare, create_ms, prepare_ms, ms[0],
            later[1 + (frames - 1) / 2]);
+    printf("frames ms:");
+    for (f = 0; f < frames; ++f) printf(" %.3f", ms[f]);
+    printf("\n");
     clsort_destroy(cs);
     free(keys), free(flags);
     return 0;
