@@ -1231,8 +1231,8 @@
  *           compile (about as much as a first call without prepare, less
  *           the build: 0.3 - 3 s per call at 2^16 on PoCL, see
  *           bench-coldstart's --prepare run): the other operations (BITONIC,
- *           BINNING, NBODY, TREE, SELECT, SEARCH, MERGE, TOP_K), REDUCE's
- *           clsort_histogram_even, a caller's operator (user_op),
+ *           BINNING, NBODY, TREE, SELECT, SEARCH, MERGE, TOP_K), a caller's
+ *           operator (user_op),
  *           clsort_gather_many, and a call
  *           whose n differs in shape from the prepared one (other
  *           programs, or a grid on the other side of PoCL's small-grid
@@ -10191,9 +10191,8 @@ static clsort_result clsort__scan_user_prepare(clsort_context *ctx, const clsort
     return d->total ? clsort__reduce_prepare_reduce(ctx, fn, &rd) : CLSORT_SUCCESS;
 }
 
-/* clsort_prepare's warm runs of the reduction family (a caller's operator
- * and clsort_histogram_even: not warmed, the manual says so), on buffers of
- * w. Offsets segments come from the host: segment_count empty segments
+/* clsort_prepare's warm runs of the reduction family (a caller's operator:
+ * not warmed, the manual says so), on buffers of w. Offsets segments come from the host: segment_count empty segments
  * but the last, which holds all n. */
 static clsort_result clsort__reduce_warm_seg(clsort_context *ctx, int reduce, clsort_reduce_desc d, size_t n,
                                              clsort__warm *w)
@@ -10245,7 +10244,7 @@ static clsort_result clsort__reduce_warm_call(clsort_context *ctx, const clsort_
 {
     clsort_reduce_desc d;
     clsort_by_key_desc bk;
-    cl_mem in = NULL;
+    cl_mem in = NULL, counts = NULL;
     unsigned char result[16];
     memset(&d, 0, sizeof d);
     memset(&bk, 0, sizeof bk);
@@ -10266,6 +10265,11 @@ static clsort_result clsort__reduce_warm_call(clsort_context *ctx, const clsort_
     case CLSORT_REDUCE_FN_UNIQUE:
         if (clsort__user_used(&bk.user_op)) return CLSORT_SUCCESS;
         return clsort__reduce_warm_by_key(ctx, (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY, bk, n, w);
+    case CLSORT_REDUCE_FN_HISTOGRAM:
+        if (!call->histogram) return CLSORT_SUCCESS; /* refused by the build walk already */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * clsort_type_size(call->histogram->type), &in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, (size_t)call->histogram->bins * 4, &counts));
+        return clsort_histogram_even(ctx, in, n, counts, call->histogram, NULL);
     default: return CLSORT_SUCCESS;
     }
 }
