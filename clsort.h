@@ -1205,8 +1205,10 @@
  *           programs of a list of calls to come, each described by its
  *           descriptor and n, then runs each call of the operations SCAN,
  *           SPLIT (clsort_pack, clsort_split and clsort_enumerate), SORT,
- *           GATHER and REDUCE (its reduce_fn; offsets segments as
- *           segment_count segments) once (a warm run) at that n on zero-filled
+ *           GATHER, REDUCE (its reduce_fn; offsets segments as
+ *           segment_count segments), SELECT (zero bounds where a or b is
+ *           NULL), SEARCH (clsort_lower_bound of n needles in n keys),
+ *           MERGE (two halves of n) and TOP_K once (a warm run) at that n on zero-filled
  *           buffers of its own, on the context's queue, waits for them
  *           (clFinish) and releases them. Why: a program build alone does
  *           not compile everything: PoCL compiles each kernel for its local
@@ -1231,12 +1233,10 @@
  *           compile (about as much as a first call without prepare, less
  *           the build: 0.3 - 3 s per call at 2^16 on PoCL, see
  *           bench-coldstart's --prepare run): the other operations (BITONIC,
- *           BINNING, NBODY, TREE, SELECT, SEARCH, MERGE, TOP_K), a caller's
- *           operator (user_op),
- *           clsort_gather_many, and a call
- *           whose n differs in shape from the prepared one (other
- *           programs, or a grid on the other side of PoCL's small-grid
- *           limit). On NVIDIA a
+ *           BINNING, NBODY, TREE), a caller's
+ *           operator (user_op), clsort_gather_many, and a call whose n
+ *           differs in shape from the prepared one (other programs, or a
+ *           grid on the other side of PoCL's small-grid limit). On NVIDIA a
  *           first launch costs little (the build compiles every kernel).
  *           One operation per family (its row in CLSORT_FAMILIES, the
  *           registry of the families, names it). desc.progress (optional)
@@ -2534,7 +2534,7 @@ typedef struct clsort_prepare_call {
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
  * builds or loads from the program cache, then once for each warm run (one
- * per call of SCAN, SPLIT, SORT, GATHER or REDUCE), done = 1 .. total in order, with
+ * per call of an operation that has one: PREPARE in the manual), done = 1 .. total in order, with
  * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
@@ -2553,7 +2553,8 @@ typedef struct clsort_prepare_desc {
 #define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
 
 /* Builds (or loads from the program cache) every program the described
- * calls will need, then runs each call of SCAN, SPLIT, SORT, GATHER and REDUCE once
+ * calls will need, then runs each call of SCAN, SPLIT, SORT, GATHER, REDUCE,
+ * SELECT, SEARCH, MERGE and TOP_K once
  * on buffers of its own (PREPARE in the manual: what is warmed, what is not,
  * and what it costs), so that their first call runs as a later one: call it
  * on a loading screen. It enqueues on the context's queue and waits for it
@@ -12814,6 +12815,29 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     return clsort__split_prepare(ctx, &sd, n);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_select_if of n keys
+ * (zero bounds where the descriptor has none), on buffers of w. */
+static clsort_result clsort__select_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    static const unsigned char zero[8] = {0};
+    clsort_select_desc d;
+    size_t ks, vs, count = 0;
+    cl_mem in = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->select) d = *call->select;
+    if (!d.a) d.a = zero;
+    if (!d.b) d.b = zero;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * vs));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    return clsort_select_if(ctx, in, out, n, &d, &count, NULL);
+}
+
 /* >>search -------------------------------------------------------------------
  * kernels/search.cl (with common.cl and keys.cl): lower and upper bounds of
  * m needles in a sorted haystack of n keys. Arbitrary needles: search_sample
@@ -13098,6 +13122,24 @@ static clsort_result clsort__search_prepare_call(clsort_context *ctx, const clso
     return clsort__search_program(ctx, &pl, &p);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_lower_bound of n
+ * needles in n keys (upper_bound launches the same kernels), on buffers of
+ * w. */
+static clsort_result clsort__search_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    clsort_search_desc d;
+    size_t ks;
+    cl_mem hay = NULL, needles = NULL, idx = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->search) d = *call->search;
+    ks = clsort_type_size(d.type);
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &hay));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &needles));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 8, &idx));
+    return clsort_lower_bound(ctx, hay, n, needles, n, idx, &d, NULL);
+}
+
 /* >>merge --------------------------------------------------------------------
  * kernels/merge.cl (with common.cl and keys.cl): merge_partition finds the
  * merge path split of every tile boundary (binary search in global memory,
@@ -13336,6 +13378,27 @@ static clsort_result clsort__merge_prepare_call(clsort_context *ctx, const clsor
     (void)n;
     CLSORT__TRY(clsort__plan_merge(ctx, "clsort_prepare(merge)", call->merge, &pl));
     return clsort__merge_program(ctx, &pl, &p);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_merge of n keys in
+ * two halves, on buffers of w. */
+static clsort_result clsort__merge_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_merge_desc d;
+    size_t ks, vs;
+    cl_mem a = NULL, b = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->merge) d = *call->merge;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &a));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &b));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_a, n * vs));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_b, n * vs));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    return clsort_merge(ctx, a, n / 2, b, n - n / 2, out, &d, NULL);
 }
 
 /* >>top_k --------------------------------------------------------------------
@@ -13652,6 +13715,26 @@ static clsort_result clsort__top_k_prepare_call(clsort_context *ctx, const clsor
     return clsort__sort_prepare(ctx, &sd, pl.d.k);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_top_k of n keys (k
+ * at most n), on buffers of w. */
+static clsort_result clsort__top_k_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_top_k_desc d;
+    size_t ks, vs;
+    cl_mem in = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->top_k) d = *call->top_k;
+    if (d.k > n) d.k = n;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * vs));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    return clsort_top_k(ctx, in, out, n, &d, NULL);
+}
+
 /* >>prepare ------------------------------------------------------------------
  * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
  * and clsort_prepare. Each family says which programs a call with a
@@ -13672,7 +13755,8 @@ static const char *clsort__prepare_family(clsort_prepare_op op);
 static int clsort__warm_op(const clsort_prepare_call *c)
 {
     return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
-           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE;
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
+           c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE || c->op == CLSORT_PREPARE_TOP_K;
 }
 
 /* Runs call c once on buffers of its own, so that each kernel it launches
@@ -13694,6 +13778,10 @@ static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_
     case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SELECT: r = clsort__select_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SEARCH: r = clsort__search_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_MERGE: r = clsort__merge_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_TOP_K: r = clsort__top_k_warm_call(ctx, c, n, &w); break;
     default: break;
     }
     if (r == CLSORT_SUCCESS) {
