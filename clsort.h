@@ -6271,8 +6271,10 @@ static clsort_result clsort__split_warm_call(clsort_context *ctx, const clsort_p
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * (key_size > 4 ? key_size : 4), &out)); /* keys or indices */
     if (d.flags_kind != CLSORT_FLAGS_KEY_BIT) /* flags present in the calls, though the descriptor may not say */
         CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &d.flags));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * value_size));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
+    }
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
     CLSORT__TRY(clsort_pack(ctx, keys, out, n, &d, &count, NULL));
     CLSORT__TRY(clsort_split(ctx, keys, out, n, &d, &count, NULL));
@@ -7355,12 +7357,12 @@ static clsort_result clsort__sort_warm_call(clsort_context *ctx, const clsort_pr
     d.temp = NULL;
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &in));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &out));
-    if (d.values_in == d.values_out) { /* values in place, as the calls will sort them */
+    if (d.values_in == d.values_out && d.values_in != CLSORT_PREPARE_PRESENT) { /* in place, as the calls */
         CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
         d.values_out = d.values_in;
-    } else {
-        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
-        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * value_size));
+    } else if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
     }
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
     return clsort_sort(ctx, in, out, n, &d, NULL);
@@ -12832,8 +12834,10 @@ static clsort_result clsort__select_warm_call(clsort_context *ctx, const clsort_
     vs = d.value_size ? d.value_size : 4;
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * vs));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
     return clsort_select_if(ctx, in, out, n, &d, &count, NULL);
 }
@@ -13395,9 +13399,11 @@ static clsort_result clsort__merge_warm_call(clsort_context *ctx, const clsort_p
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &a));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &b));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_a, n * vs));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_b, n * vs));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    if (d.values_a || d.values_b || d.values_out) { /* values present: all three, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_a));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_b));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
     return clsort_merge(ctx, a, n / 2, b, n - n / 2, out, &d, NULL);
 }
 
@@ -13730,8 +13736,10 @@ static clsort_result clsort__top_k_warm_call(clsort_context *ctx, const clsort_p
     vs = d.value_size ? d.value_size : 4;
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * vs));
-    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_out, n * vs));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
     return clsort_top_k(ctx, in, out, n, &d, NULL);
 }
 
