@@ -1216,11 +1216,14 @@
  *           first launch, tenths of a second per kernel on a CPU; the warm
  *           run launches every kernel the call launches, with the local size
  *           and grid the call will use. A prepared call of those then
- *           costs what a later call does: a pack -> sort -> gather frame at
- *           n = 10^5 on PoCL 3.1 (fresh kernel cache, 2 cores) took 1.9 -
- *           2.8 s as the first frame after a build-only prepare, against
- *           ~3 ms later; after the warm runs the first frame is a later
- *           one (make bench-prepare). What it costs: prepare takes the build
+ *           compiles nothing more: a pack -> sort -> gather frame at n =
+ *           10^5 on PoCL 3.1 (a fresh kernel cache per process, 2 cores,
+ *           CLOCK_MONOTONIC around the frame and its clFinish) took 1.8 -
+ *           6 s as the first frame after a build-only prepare, against a
+ *           few ms later; after the warm runs PoCL's kernel cache gains no
+ *           entry in the frames and the first frame took the time of a
+ *           later one within the machine's noise (1.8 - 23 ms against 1.2
+ *           - 20 ms, make bench-prepare). What it costs: prepare takes the build
  *           time plus each call's first launches (the time the first call
  *           would have taken) and, for the moment of a warm run, buffers of
  *           one call of n elements (nothing is run where n * 16 bytes pass
