@@ -1218,12 +1218,12 @@
  *           and grid the call will use. A prepared call of those then
  *           compiles nothing more: a pack -> sort -> gather frame at n =
  *           10^5 on PoCL 3.1 (a fresh kernel cache per process, 2 cores,
- *           CLOCK_MONOTONIC around the frame and its clFinish) took 1.8 -
- *           6 s as the first frame after a build-only prepare, against a
- *           few ms later; after the warm runs PoCL's kernel cache gains no
- *           entry in the frames and the first frame took the time of a
- *           later one within the machine's noise (1.8 - 23 ms against 1.2
- *           - 20 ms, make bench-prepare). What it costs: prepare takes the build
+ *           CLOCK_MONOTONIC around the frame and its clFinish, medians of 5
+ *           processes) took 1.12 s as the first frame after a build-only
+ *           prepare against 2.2 ms later; after the warm runs PoCL's kernel
+ *           cache gains no entry in the frames, and the first frame took
+ *           2.34 ms against 2.29 ms later (make bench-prepare), while
+ *           prepare itself went from 1.6 to 3.6 s. What it costs: prepare takes the build
  *           time plus each call's first launches (the time the first call
  *           would have taken) and, for the moment of a warm run, buffers of
  *           one call of n elements (nothing is run where n * 16 bytes pass
