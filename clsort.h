@@ -1236,7 +1236,7 @@
  *           compile (about as much as a first call without prepare, less
  *           the build; on PoCL 3.1, 2 cores, at 2^16 after prepare: bitonic
  *           3.6 s, binning 0.3 s, N-body 1.3 s at 2^12 bodies, tree and
- *           Barnes-Hut 4.2 s against 0.03 - 0.8 s later, the --prepare run
+ *           Barnes-Hut 4.2 s against 0.001 - 0.8 s later, the --prepare run
  *           of make bench-coldstart): the other operations (BITONIC,
  *           BINNING, NBODY, TREE), a caller's
  *           operator (user_op), clsort_gather_many, and a call whose n
