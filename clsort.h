@@ -6596,7 +6596,7 @@ static clsort_result clsort__gather_warm_call(clsort_context *ctx, const clsort_
 {
     size_t elem = call->elem_size ? call->elem_size : 4;
     cl_mem src = NULL, dst = NULL, idx = NULL;
-    if (call->gather_many) return CLSORT_SUCCESS;
+    if (call->gather_many || (cl_ulong)n * elem > ctx->dev.max_alloc) return CLSORT_SUCCESS; /* as clsort__warm_one */
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &src));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &dst));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &idx)); /* zeros: every element gathers src[0] */
