@@ -29,7 +29,7 @@ export CLSORT_CACHE_DIR = off
 # 4): on a CPU runtime a cold run is mostly compiling programs, one core each.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
-.PHONY: all bench-coldstart env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
+.PHONY: all bench-coldstart bench-prepare env-check deps mpi-deps mpi-test mpi-sanitize mpi-bench test test-full test-cache demo \
   bench gen check-gen compile-check sanitize oclgrind portability faults threads fuzz valgrind cmake-check \
   dynamic-check readme-check seed check check-full extra-checks install uninstall clean test-limits
 
@@ -236,6 +236,17 @@ bench-coldstart: deps $(BUILD)/coldstart
 	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
 	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE)
 	$(COLD_ENV) ./$(BUILD)/coldstart $(COLD_CACHE) 16 --prepare
+
+# What clsort_prepare leaves for the first call: each process prepares a
+# pack -> sort -> gather frame with a fresh PoCL kernel cache, then prints its
+# first frame and the median of the later ones (CLOCK_MONOTONIC, clFinish).
+PREP_N    ?= 100000
+PREP_RUNS ?= 5
+$(BUILD)/prepare_frame: bench/tools/prepare_frame.c clsort.h | $(BUILD)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tools/prepare_frame.c $(LDLIBS)
+bench-prepare: deps $(BUILD)/prepare_frame
+	for i in $$(seq $(PREP_RUNS)); do d=$$(mktemp -d) && POCL_CACHE_DIR=$$d CUDA_CACHE_DISABLE=1 \
+	  ./$(BUILD)/prepare_frame $(PREP_N) || exit 1; rm -rf $$d; done
 
 # Host code under ASan + UBSan (leaks of the OpenCL runtime itself suppressed).
 sanitize: | $(BUILD)

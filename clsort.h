@@ -1246,12 +1246,51 @@
  *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
- *           descriptor and n, so that their first call runs at once;
- *           enqueues nothing. One operation per family (its row in
- *           CLSORT_FAMILIES, the registry of the families, names it).
- *           desc.progress (optional) is called once per program built or
- *           loaded, with done = 1 .. total and the program's family: the
- *           steps of a loading bar.
+ *           descriptor and n, then runs each call of the operations SCAN,
+ *           SPLIT (clsort_pack, clsort_split and clsort_enumerate), SORT,
+ *           GATHER, REDUCE (its reduce_fn; offsets segments as
+ *           segment_count segments), SELECT (zero bounds where a or b is
+ *           NULL), SEARCH (clsort_lower_bound of n needles in n keys),
+ *           MERGE (two halves of n) and TOP_K once (a warm run) at that n on zero-filled
+ *           buffers of its own, on the context's queue, waits for them
+ *           (clFinish) and releases them. Why: a program build alone does
+ *           not compile everything: PoCL compiles each kernel for its local
+ *           size (and apart for a small or a large grid) at the kernel's
+ *           first launch, tenths of a second per kernel on a CPU; the warm
+ *           run launches every kernel the call launches, with the local size
+ *           and grid the call will use. A prepared call of those then
+ *           compiles nothing more: a pack -> sort -> gather frame at n =
+ *           10^5 on PoCL 3.1 (a fresh kernel cache per process, 2 cores,
+ *           CLOCK_MONOTONIC around the frame and its clFinish, medians of 5
+ *           processes) took 1.12 s as the first frame after a build-only
+ *           prepare against 2.2 ms later; after the warm runs PoCL's kernel
+ *           cache gains no entry in the frames, and the first frame took
+ *           2.34 ms against 2.29 ms later (make bench-prepare), while
+ *           prepare itself went from 1.6 to 3.6 s. What it costs: prepare takes the build
+ *           time plus each call's first launches (the time the first call
+ *           would have taken) and, for the moment of a warm run, buffers of
+ *           one call of n elements (nothing is run where n * 16 bytes pass
+ *           CL_DEVICE_MAX_MEM_ALLOC_SIZE); a warm sort leaves the context's
+ *           scratch for n keys (clsort_trim releases it). The buffers the
+ *           descriptors name (yours or CLSORT_PREPARE_PRESENT) are never
+ *           touched; a caller's queue is not used (it is of the same device,
+ *           where the compiled kernels are shared). Not warmed, so their
+ *           first call after prepare still pays PoCL's first-launch
+ *           compile (about as much as a first call without prepare, less
+ *           the build; on PoCL 3.1, 2 cores, at 2^16 after prepare: bitonic
+ *           3.6 s, binning 0.3 s, N-body 1.3 s at 2^12 bodies, tree and
+ *           Barnes-Hut 4.2 s against 0.001 - 0.8 s later, the --prepare run
+ *           of make bench-coldstart): the other operations (BITONIC,
+ *           BINNING, NBODY, TREE), a caller's
+ *           operator (user_op), clsort_gather_many, and a call whose n
+ *           differs in shape from the prepared one (other programs, or a
+ *           grid on the other side of PoCL's small-grid limit). On NVIDIA a
+ *           first launch costs little (the build compiles every kernel).
+ *           One operation per family (its row in CLSORT_FAMILIES, the
+ *           registry of the families, names it). desc.progress (optional)
+ *           is called once per program built or loaded and once per warm
+ *           run, with done = 1 .. total and the family: the steps of a
+ *           loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
@@ -2567,16 +2606,18 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
     const clsort_search_desc *search;
     int gather_many; /* CLSORT_PREPARE_GATHER: 1 = clsort_gather_many's program (0: clsort_gather's) */
+    size_t elem_size; /* CLSORT_PREPARE_GATHER: the calls' elem_size, for the warm run (0 = 4) */
     const clsort_merge_desc *merge;
     const clsort_top_k_desc *top_k;
 } clsort_prepare_call;
 
 /* clsort_prepare_desc.progress: called once for each program clsort_prepare
- * builds or loads from the program cache, done = 1 .. total in order, with
+ * builds or loads from the program cache, then once for each warm run (one
+ * per call of an operation that has one: PREPARE in the manual), done = 1 .. total in order, with
  * the family that asked for it ("scan", "sort", "gather", ...; a call may
  * take programs of other families). total counts the programs of the calls
  * that the context does not hold yet, each once however many calls share
- * it; none to build or load: no call. Called on the caller's thread inside
+ * it, plus the warm runs; nothing to build, load or warm: no call. Called on the caller's thread inside
  * clsort_prepare; it must not call clsort functions on the same context. */
 typedef void (*clsort_prepare_progress_fn)(void *user, unsigned done, unsigned total, const char *family);
 
@@ -2591,8 +2632,12 @@ typedef struct clsort_prepare_desc {
 #define CLSORT_PREPARE_PRESENT ((cl_mem)(uintptr_t)1)
 
 /* Builds (or loads from the program cache) every program the described
- * calls will need, so that their first call runs at once: call it on a
- * loading screen. Enqueues nothing. Errors: as the calls would report for
+ * calls will need, then runs each call of SCAN, SPLIT, SORT, GATHER, REDUCE,
+ * SELECT, SEARCH, MERGE and TOP_K once
+ * on buffers of its own (PREPARE in the manual: what is warmed, what is not,
+ * and what it costs), so that their first call runs as a later one: call it
+ * on a loading screen. It enqueues on the context's queue and waits for it
+ * (clFinish); no buffer a descriptor names is touched. Errors: as the calls would report for
  * their descriptors (argument errors, CLSORT_ERROR_BUILD, _UNSUPPORTED);
  * programs already built stay built. With desc.progress the calls are
  * first walked without building anything (argument errors come then, before
@@ -3176,6 +3221,7 @@ typedef struct clsort__prepare_tally {
     cl_ulong *hashes;        /* the recorded programs' request hashes */
     unsigned char *reported; /* per hash: reported in the second walk */
     unsigned count, cap, done;
+    unsigned warms;          /* the warm runs to come after the builds (one step each) */
     clsort_prepare_progress_fn fn;
     void *user;
     clsort__program stand_in;
@@ -4293,7 +4339,7 @@ static void clsort__tally_report(clsort_context *ctx, cl_ulong h, const char *fa
     for (i = 0; i < t->count; ++i)
         if (t->hashes[i] == h && !t->reported[i]) {
             t->reported[i] = 1;
-            t->fn(t->user, ++t->done, t->count, family);
+            t->fn(t->user, ++t->done, t->count + t->warms, family);
             return;
         }
 }
@@ -5077,6 +5123,43 @@ static void clsort__release(clsort_context *ctx, cl_mem *m)
 {
     if (*m) CLSORT__CL(ctx, clReleaseMemObject)(*m);
     *m = NULL;
+}
+
+/* clsort_prepare's warm runs (>>prepare): the buffers of one described call,
+ * the library's own, zero-filled on the context's queue and released when
+ * the run has finished, so that a warm run touches no caller's buffer. */
+#define CLSORT__WARM_BUFS 12
+typedef struct clsort__warm {
+    cl_mem buf[CLSORT__WARM_BUFS];
+    int count;
+} clsort__warm;
+
+/* A zero-filled buffer of bytes (at least 16) for a warm run. */
+static clsort_result clsort__warm_buffer(clsort_context *ctx, clsort__warm *w, size_t bytes, cl_mem *out)
+{
+    static const cl_uint zero = 0;
+    cl_int e;
+    CLSORT_ASSERT(w->count < CLSORT__WARM_BUFS);
+    bytes = clsort__align_up(bytes < 16 ? 16 : bytes, 4);
+    *out = CLSORT__CL(ctx, clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != CL_SUCCESS) {
+        *out = NULL;
+        return clsort__fail(ctx, CLSORT_ERROR_OPENCL, "clsort_prepare: clCreateBuffer(warm run, %lu bytes): %s (%d)",
+                            (unsigned long)bytes, clsort__cl_error_name(e), (int)e);
+    }
+    w->buf[w->count++] = *out;
+    CLSORT__CHECK(ctx, CLSORT__CL(ctx, clEnqueueFillBuffer)(ctx->queue, *out, &zero, sizeof zero, 0, bytes, 0, NULL,
+                                                             NULL),
+                  "clEnqueueFillBuffer(warm run)");
+    return CLSORT_SUCCESS;
+}
+
+/* *m replaced by a warm buffer of bytes where the descriptor names one
+ * (a caller's buffer or CLSORT_PREPARE_PRESENT: neither is touched). */
+static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_mem *m, size_t bytes)
+{
+    if (!*m) return CLSORT_SUCCESS;
+    return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
 /* View i of a caller's scratch buffer: [origin, origin + size) of parent as
@@ -5921,6 +6004,24 @@ static clsort_result clsort__scan_prepare_call(clsort_context *ctx, const clsort
     return clsort__scan_prepare(ctx, call->scan);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_scan of n elements
+ * on buffers of w (a caller's operator: not warmed, the manual says so). */
+static clsort_result clsort__scan_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort_scan_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t elem;
+    memset(&d, 0, sizeof d);
+    if (call->scan) d = *call->scan;
+    if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+    elem = clsort_type_size(d.type);
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.total, elem));
+    return clsort_scan(ctx, in, out, n, &d, NULL);
+}
+
 /* Scans n elements with program p (a scan program, or the split family's
  * flag-counting one, which loads flags as 0/1), using the tile-sum slots from
  * `level` on. The tile sums are plain values of the same type: sp, a scan
@@ -6232,6 +6333,34 @@ static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsor
     return clsort__split_prepare(ctx, call->split, n);
 }
 
+/* clsort_prepare's warm run of the family: clsort_enumerate, clsort_pack
+ * and clsort_split of n keys (the operation covers the three), on buffers
+ * of w. */
+static clsort_result clsort__split_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_split_desc d;
+    cl_mem keys = NULL, out = NULL;
+    size_t key_size, value_size, count = 0;
+    memset(&d, 0, sizeof d);
+    if (call->split) d = *call->split;
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &keys));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * (key_size > 4 ? key_size : 4), &out)); /* keys or indices */
+    if (d.flags_kind != CLSORT_FLAGS_KEY_BIT) /* flags present in the calls, though the descriptor may not say */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &d.flags));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    CLSORT__TRY(clsort_pack(ctx, keys, out, n, &d, &count, NULL));
+    CLSORT__TRY(clsort_split(ctx, keys, out, n, &d, &count, NULL));
+    d.values_in = d.values_out = NULL; /* enumerate moves no values */
+    return clsort_enumerate(ctx, keys, out, n, &d, &count, NULL);
+}
+
 /* Reads a device uint32 result to the host, if asked for. */
 static clsort_result clsort__read_count(clsort__chain *c, cl_mem buf, size_t *dst)
 {
@@ -6531,6 +6660,21 @@ static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clso
     (void)n;
     if (call->gather_many) return clsort__gather_many_program(ctx, &p);
     return clsort__gather_program(ctx, &p);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_gather of n elements
+ * of call.elem_size bytes (clsort_gather_many: not warmed, the manual says
+ * so), on buffers of w. */
+static clsort_result clsort__gather_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    size_t elem = call->elem_size ? call->elem_size : 4;
+    cl_mem src = NULL, dst = NULL, idx = NULL;
+    if (call->gather_many || (cl_ulong)n * elem > ctx->dev.max_alloc) return CLSORT_SUCCESS; /* as clsort__warm_one */
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &src));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &dst));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &idx)); /* zeros: every element gathers src[0] */
+    return clsort_gather(ctx, src, dst, idx, n, elem, NULL);
 }
 
 /* dst[i] = src[idx[i]] for n elements of elem_size bytes; src holds
@@ -7272,6 +7416,35 @@ static clsort_result clsort__sort_prepare_call(clsort_context *ctx, const clsort
         return clsort__sort_prepare(ctx, &d, n);
     }
     return clsort__sort_prepare(ctx, call->sort, n);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_sort of n keys with
+ * the descriptor's values and permutation, on buffers of w (records by a
+ * caller's key: not warmed, the manual says so). desc.temp becomes the
+ * context's own scratch, which the call then keeps. */
+static clsort_result clsort__sort_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort_sort_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t key_size, value_size;
+    memset(&d, 0, sizeof d);
+    if (call->sort) d = *call->sort;
+    if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    d.temp = NULL;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &out));
+    if (d.values_in == d.values_out && d.values_in != CLSORT_PREPARE_PRESENT) { /* in place, as the calls */
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+        d.values_out = d.values_in;
+    } else if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    return clsort_sort(ctx, in, out, n, &d, NULL);
 }
 
 /* The sizes of a sort's keys, optional values and permutation (the radix and
@@ -8842,7 +9015,28 @@ typedef struct clsort__reduce_kind {
     int lookback;
     int v3;            /* variant 3's tile kernels (clsort__reduce_v3) */
     clsort_user_op user; /* a caller's operator and/or transform (type and op then unused / the built-in's) */
+    unsigned kset;     /* the kernels the program holds (CLSORT__RD_K_*; 0: every kernel) */
 } clsort__reduce_kind;
+
+/* The kernels of reduce.cl, as its RD_K_* bits (passed as -DRD_KSET): a
+ * program holds only those its calls launch, since NVIDIA's driver
+ * compiles every kernel of a program at its build. */
+enum {
+    CLSORT__RD_K_HEADS_REDUCE_TILES = 0x1,
+    CLSORT__RD_K_HEADS_SCATTER_TILES = 0x2,
+    CLSORT__RD_K_SEG_REDUCE_TILES = 0x4,
+    CLSORT__RD_K_SEG_SCAN_TILES = 0x8,
+    CLSORT__RD_K_SEG_SCATTER_TILES = 0x10,
+    CLSORT__RD_K_SEG_SCAN_LOOKBACK = 0x20,
+    CLSORT__RD_K_SEG_SCATTER_LOOKBACK = 0x40,
+    CLSORT__RD_K_HEADS_SCATTER_LOOKBACK = 0x80,
+    CLSORT__RD_K_ZERO_COUNTS = 0x100,
+    CLSORT__RD_K_MARK_COUNTS = 0x200,
+    CLSORT__RD_K_FILL_IDENT = 0x400,
+    CLSORT__RD_K_REDUCE_PARTIALS = 0x800,
+    CLSORT__RD_K_REDUCE_FINAL = 0x1000,
+    CLSORT__RD_K_HISTOGRAM_EVEN = 0x2000
+};
 
 /* ---- a caller's operator (clsort_user_op, USER OPERATORS) ----
  * Checked on the host (what it can: which fields, sizes, names), then put
@@ -9103,6 +9297,7 @@ static clsort_result clsort__reduce_program(clsort_context *ctx, const clsort__r
     if (k->v3) /* NV_PTX: the shuffles and warp barriers as inline PTX, as the one-sweep sort's */
         clsort__request_option(&rq, " -DRD_V3%s", ctx->dev.nv_ptx ? " -DNV_PTX" : "");
     if (k->heads) clsort__request_option(&rq, " -DRD_HEADS");
+    if (k->kset) clsort__request_option(&rq, " -DRD_KSET=0x%x", k->kset);
     r = clsort__program_get(ctx, &rq, out);
     if (text) CLSORT_FREE(text);
     return r;
@@ -9120,10 +9315,32 @@ static int clsort__reduce_lookback(const clsort_context *ctx)
     return clsort__lookback(ctx) && clsort__loop_budget(ctx) == 0;
 }
 
+/* The kernels a pass program holds (clsort__reduce_pass): its last kernel
+ * (a scan, a scatter, or the heads' scatter), the look-back form where the
+ * path takes it (and the tiles' form, which a single tile takes), else the
+ * tiles' carries kernel; with boundary counts (offsets) the kernels that
+ * make them, and a scatter's identities (clsort_segmented_reduce). */
+static unsigned clsort__reduce_pass_kset(const clsort__reduce_kind *k, int scatter)
+{
+    unsigned s;
+    if (k->heads)
+        s = CLSORT__RD_K_HEADS_SCATTER_TILES |
+            (k->lookback ? CLSORT__RD_K_HEADS_SCATTER_LOOKBACK : CLSORT__RD_K_HEADS_REDUCE_TILES);
+    else if (scatter)
+        s = CLSORT__RD_K_SEG_SCATTER_TILES |
+            (k->lookback ? CLSORT__RD_K_SEG_SCATTER_LOOKBACK : CLSORT__RD_K_SEG_REDUCE_TILES);
+    else
+        s = CLSORT__RD_K_SEG_SCAN_TILES | (k->lookback ? CLSORT__RD_K_SEG_SCAN_LOOKBACK : CLSORT__RD_K_SEG_REDUCE_TILES);
+    if (k->seg == CLSORT__SEG_COUNTS) s |= CLSORT__RD_K_ZERO_COUNTS | CLSORT__RD_K_MARK_COUNTS;
+    if (k->seg == CLSORT__SEG_COUNTS && scatter) s |= CLSORT__RD_K_FILL_IDENT;
+    return s;
+}
+
 /* The pass program p (the look-back kernels on the look-back path) and the
- * program that scans its tile carries (same type and operator, SEG_COUNTS). */
-static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce_kind k, clsort__program **p,
-                                             clsort__program **cp)
+ * program that scans its tile carries (same type and operator, SEG_COUNTS:
+ * its carries kernel and scan). scatter: the pass scatters (else scans). */
+static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce_kind k, int scatter,
+                                             clsort__program **p, clsort__program **cp)
 {
     clsort__reduce_kind ck;
     memset(&ck, 0, sizeof ck);
@@ -9133,7 +9350,9 @@ static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce
     ck.seg_size = 4;
     ck.v3 = k.v3;
     ck.user = clsort__reduce_kind_no_transform(k).user;
+    ck.kset = CLSORT__RD_K_SEG_REDUCE_TILES | CLSORT__RD_K_SEG_SCAN_TILES;
     k.lookback = clsort__reduce_lookback(ctx);
+    k.kset = clsort__reduce_pass_kset(&k, scatter);
     CLSORT__TRY(clsort__reduce_program(ctx, &k, p));
     return clsort__reduce_program(ctx, &ck, cp);
 }
@@ -9574,6 +9793,7 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     memset(&k, 0, sizeof k);
     k.v3 = clsort__reduce_v3(ctx, 0);
     clsort__reduce_kind_user(&k, d.type, d.op, &d.user_op);
+    k.kset = CLSORT__RD_K_REDUCE_PARTIALS | CLSORT__RD_K_REDUCE_FINAL;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
@@ -9604,7 +9824,7 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
     memset(&o, 0, sizeof o);
     o.mode = (cl_uint)(pl.d.inclusive ? CLSORT__RD_SCAN_INCLUSIVE : CLSORT__RD_SCAN_SEGMENTED);
     o.out = out;
-    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 0, &p, &cp);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_segments(&c, p, &pl, n, &seg);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_pass(&c, p, cp, pl.elem, &in, &seg, n, &o);
     return clsort__chain_end(&c, enq, r);
@@ -9633,7 +9853,7 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
     memset(&o, 0, sizeof o);
     o.scatter = 1;
     o.vals_out = out;
-    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 1, &p, &cp);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_fill_ident(&c, p, out, pl.d.segment_count);
     if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_segments(&c, p, &pl, n, &seg);
     if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_pass(&c, p, cp, pl.elem, &in, &seg, n, &o);
@@ -9759,7 +9979,7 @@ static clsort_result clsort__by_key_run(clsort_context *ctx, const clsort__by_ke
     o->scatter = 1;
     o->heads = k.heads;
     o->count = cnt;
-    if (r == CLSORT_SUCCESS) r = clsort__reduce_programs(ctx, k, &p, &cp);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_programs(ctx, k, 1, &p, &cp);
     if (r == CLSORT_SUCCESS) r = clsort__reduce_pass(&c, p, cp, clsort__reduce_kind_elem(&k), &vals, &keys_in, n, o);
     if (r == CLSORT_SUCCESS && count) {
         cl_uint v = 0;
@@ -9996,6 +10216,7 @@ static void clsort__hist_kind(const clsort_context *ctx, const clsort__hist_plan
     k->v3 = clsort__reduce_v3(ctx, 0);
     k->type = pl->d.type;
     if (pl->user) clsort__reduce_kind_user(k, CLSORT_U32, CLSORT_OP_SUM, &pl->d.user_op);
+    k->kset = CLSORT__RD_K_HISTOGRAM_EVEN; /* the one kernel it launches (prepare builds the same) */
 }
 
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
@@ -10070,6 +10291,7 @@ static clsort_result clsort__reduce_prepare_reduce(clsort_context *ctx, const ch
     k.v3 = clsort__reduce_v3(ctx, 0);
     CLSORT__TRY(clsort__user_check(ctx, fn, &d.user_op, d.type, d.op, &elem, &in_elem));
     clsort__reduce_kind_user(&k, d.type, d.op, &d.user_op);
+    k.kset = CLSORT__RD_K_REDUCE_PARTIALS | CLSORT__RD_K_REDUCE_FINAL; /* as clsort_reduce's */
     CLSORT__TRY(clsort__reduce_program(ctx, &k, &p));
     if (k.user.transform && clsort__loop_budget(ctx)) { /* a level of partials may come (clsort_reduce) */
         clsort__reduce_kind kp = clsort__reduce_kind_no_transform(k);
@@ -10090,8 +10312,91 @@ static clsort_result clsort__scan_user_prepare(clsort_context *ctx, const clsort
     rd.inclusive = d->inclusive;
     rd.user_op = d->user_op;
     CLSORT__TRY(clsort__reduce_plan_desc(ctx, fn, &rd, &pl));
-    CLSORT__TRY(clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp));
+    CLSORT__TRY(clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 0, &p, &cp));
     return d->total ? clsort__reduce_prepare_reduce(ctx, fn, &rd) : CLSORT_SUCCESS;
+}
+
+/* clsort_prepare's warm runs of the reduction family (a caller's operator:
+ * not warmed, the manual says so), on buffers of w. Offsets segments come from the host: segment_count empty segments
+ * but the last, which holds all n. */
+static clsort_result clsort__reduce_warm_seg(clsort_context *ctx, int reduce, clsort_reduce_desc d, size_t n,
+                                             clsort__warm *w)
+{
+    size_t elem = clsort_type_size(d.type), segs = d.segment_count ? d.segment_count : 1, i;
+    uint32_t *off = NULL;
+    cl_mem in = NULL, out = NULL;
+    clsort_result r;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, (segs > n ? segs : n) * elem, &out));
+    if (d.segments == CLSORT_SEGMENTS_FLAGS_U32 || d.segments == CLSORT_SEGMENTS_FLAGS_U8 ||
+        d.segments == CLSORT_SEGMENTS_KEYS)
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 8, &d.segment_data));
+    if (d.segments == CLSORT_SEGMENTS_OFFSETS) {
+        if (!(off = (uint32_t *)CLSORT_MALLOC((segs + 1) * sizeof *off)))
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: out of host memory");
+        for (i = 0; i < segs; ++i) off[i] = 0;
+        off[segs] = (uint32_t)n;
+        d.segment_data = NULL;
+        d.segment_data_host = off;
+        d.segment_count = segs;
+    }
+    r = reduce ? clsort_segmented_reduce(ctx, in, out, n, &d, NULL) : clsort_segmented_scan(ctx, in, out, n, &d, NULL);
+    if (off) CLSORT_FREE(off);
+    return r;
+}
+
+/* By key, run-length encode, unique (what: 0, 1, 2). */
+static clsort_result clsort__reduce_warm_by_key(clsort_context *ctx, int what, clsort_by_key_desc d, size_t n,
+                                                clsort__warm *w)
+{
+    size_t ks = clsort_type_size(d.key_type), vs = what == 2 ? (d.value_size ? d.value_size : 4)
+                                                   : what == 0 ? clsort_type_size(d.type) : 4;
+    size_t count = 0;
+    cl_mem keys = NULL, keys_out = NULL, vals = NULL, vals_out = NULL;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &keys));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &keys_out));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &vals));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &vals_out));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    if (what == 0) return clsort_reduce_by_key(ctx, keys, vals, keys_out, vals_out, n, &d, &count, NULL);
+    if (what == 1) return clsort_run_length_encode(ctx, keys, keys_out, vals_out, n, &d, &count, NULL);
+    if (d.values_in) d.values_in = vals, d.values_out = vals_out;
+    return clsort_unique(ctx, keys, keys_out, n, &d, &count, NULL);
+}
+
+static clsort_result clsort__reduce_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    clsort_reduce_desc d;
+    clsort_by_key_desc bk;
+    cl_mem in = NULL, counts = NULL;
+    unsigned char result[16];
+    memset(&d, 0, sizeof d);
+    memset(&bk, 0, sizeof bk);
+    if (call->reduce) d = *call->reduce;
+    if (call->by_key) bk = *call->by_key;
+    switch (call->reduce_fn) {
+    case CLSORT_REDUCE_FN_REDUCE:
+        if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+        d.result = NULL;
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * clsort_type_size(d.type), &in));
+        return clsort_reduce(ctx, in, n, &d, result, NULL);
+    case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
+    case CLSORT_REDUCE_FN_SEGMENTED_REDUCE:
+        if (clsort__user_used(&d.user_op)) return CLSORT_SUCCESS;
+        return clsort__reduce_warm_seg(ctx, call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE, d, n, w);
+    case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
+    case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
+    case CLSORT_REDUCE_FN_UNIQUE:
+        if (clsort__user_used(&bk.user_op)) return CLSORT_SUCCESS;
+        return clsort__reduce_warm_by_key(ctx, (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY, bk, n, w);
+    case CLSORT_REDUCE_FN_HISTOGRAM:
+        if (!call->histogram) return CLSORT_SUCCESS; /* refused by the build walk already */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * clsort_type_size(call->histogram->type), &in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, (size_t)call->histogram->bins * 4, &counts));
+        return clsort_histogram_even(ctx, in, n, counts, call->histogram, NULL);
+    default: return CLSORT_SUCCESS;
+    }
 }
 
 /* The programs of the reduction function call->reduce_fn for its descriptor
@@ -10120,7 +10425,8 @@ static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clso
         if (call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE && pl.d.segments != CLSORT_SEGMENTS_OFFSETS)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                 "%s: a segmented reduce takes segments CLSORT_SEGMENTS_OFFSETS", fn);
-        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), &p, &cp);
+        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl),
+                                       call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE, &p, &cp);
     }
     case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
     case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
@@ -10136,7 +10442,7 @@ static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clso
         d.values_in = d.values_out = NULL;
         CLSORT__TRY(clsort__by_key_plan_make(ctx, fn, what, 0, &d, 1, &pl));
         if (what == 2) pl.d.value_size = d.value_size;
-        return clsort__reduce_programs(ctx, clsort__by_key_kind(ctx, what, &pl), &p, &cp);
+        return clsort__reduce_programs(ctx, clsort__by_key_kind(ctx, what, &pl), 1, &p, &cp);
     }
     }
     return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: reduce_fn = %d is not a clsort_reduce_fn", fn,
@@ -12768,6 +13074,31 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     return clsort__split_prepare(ctx, &sd, n);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_select_if of n keys
+ * (zero bounds where the descriptor has none), on buffers of w. */
+static clsort_result clsort__select_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    static const unsigned char zero[8] = {0};
+    clsort_select_desc d;
+    size_t ks, vs, count = 0;
+    cl_mem in = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->select) d = *call->select;
+    if (!d.a) d.a = zero;
+    if (!d.b) d.b = zero;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.count, 4));
+    return clsort_select_if(ctx, in, out, n, &d, &count, NULL);
+}
+
 /* >>search -------------------------------------------------------------------
  * kernels/search.cl (with common.cl and keys.cl): lower and upper bounds of
  * m needles in a sorted haystack of n keys. Arbitrary needles: search_sample
@@ -13052,6 +13383,24 @@ static clsort_result clsort__search_prepare_call(clsort_context *ctx, const clso
     return clsort__search_program(ctx, &pl, &p);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_lower_bound of n
+ * needles in n keys (upper_bound launches the same kernels), on buffers of
+ * w. */
+static clsort_result clsort__search_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                              clsort__warm *w)
+{
+    clsort_search_desc d;
+    size_t ks;
+    cl_mem hay = NULL, needles = NULL, idx = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->search) d = *call->search;
+    ks = clsort_type_size(d.type);
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &hay));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &needles));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 8, &idx));
+    return clsort_lower_bound(ctx, hay, n, needles, n, idx, &d, NULL);
+}
+
 /* >>merge --------------------------------------------------------------------
  * kernels/merge.cl (with common.cl and keys.cl): merge_partition finds the
  * merge path split of every tile boundary (binary search in global memory,
@@ -13290,6 +13639,29 @@ static clsort_result clsort__merge_prepare_call(clsort_context *ctx, const clsor
     (void)n;
     CLSORT__TRY(clsort__plan_merge(ctx, "clsort_prepare(merge)", call->merge, &pl));
     return clsort__merge_program(ctx, &pl, &p);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_merge of n keys in
+ * two halves, on buffers of w. */
+static clsort_result clsort__merge_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_merge_desc d;
+    size_t ks, vs;
+    cl_mem a = NULL, b = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->merge) d = *call->merge;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &a));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &b));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    if (d.values_a || d.values_b || d.values_out) { /* values present: all three, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_a));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_b));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
+    return clsort_merge(ctx, a, n / 2, b, n - n / 2, out, &d, NULL);
 }
 
 /* >>top_k --------------------------------------------------------------------
@@ -13606,6 +13978,28 @@ static clsort_result clsort__top_k_prepare_call(clsort_context *ctx, const clsor
     return clsort__sort_prepare(ctx, &sd, pl.d.k);
 }
 
+/* clsort_prepare's warm run of the family: one clsort_top_k of n keys (k
+ * at most n), on buffers of w. */
+static clsort_result clsort__top_k_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort_top_k_desc d;
+    size_t ks, vs;
+    cl_mem in = NULL, out = NULL;
+    memset(&d, 0, sizeof d);
+    if (call->top_k) d = *call->top_k;
+    if (d.k > n) d.k = n;
+    ks = clsort_type_size(d.type);
+    vs = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * ks, &out));
+    if (d.values_in || d.values_out) { /* values present: both, as the calls give them */
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * vs, &d.values_out));
+    }
+    return clsort_top_k(ctx, in, out, n, &d, NULL);
+}
+
 /* >>prepare ------------------------------------------------------------------
  * Across families, from their registry (CLSORT_FAMILIES): clsort_family_name
  * and clsort_prepare. Each family says which programs a call with a
@@ -13618,6 +14012,76 @@ CLSORT_API const char *clsort_family_name(clsort_family f)
     static const char *const names[CLSORT_FAMILY_COUNT] = {CLSORT_FAMILIES(CLSORT__FAMILY_NAME)};
 #undef CLSORT__FAMILY_NAME
     return (int)f >= 0 && f < CLSORT_FAMILY_COUNT ? names[f] : NULL;
+}
+
+static const char *clsort__prepare_family(clsort_prepare_op op);
+
+/* Whether call c's operation has a warm run (clsort__prepare_warm). */
+static int clsort__warm_op(const clsort_prepare_call *c)
+{
+    return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
+           c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE || c->op == CLSORT_PREPARE_TOP_K;
+}
+
+/* Runs call c once on buffers of its own, so that each kernel it launches
+ * has been launched on the context's device with the local size and grid
+ * the caller's calls will use: PoCL compiles a kernel for its local size
+ * (and for a small or a large grid) at its first launch, which a program
+ * build alone does not do. Buffers larger than the device allows for n
+ * (n * 16 bytes past CL_DEVICE_MAX_MEM_ALLOC_SIZE): no warm run. */
+static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_call *c, size_t n)
+{
+    clsort__warm w;
+    clsort_result r = CLSORT_SUCCESS;
+    int i;
+    memset(&w, 0, sizeof w);
+    if ((cl_ulong)n > ctx->dev.max_alloc / 16) return CLSORT_SUCCESS;
+    switch (c->op) {
+    case CLSORT_PREPARE_SCAN: r = clsort__scan_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SPLIT: r = clsort__split_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SELECT: r = clsort__select_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_SEARCH: r = clsort__search_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_MERGE: r = clsort__merge_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_TOP_K: r = clsort__top_k_warm_call(ctx, c, n, &w); break;
+    default: break;
+    }
+    if (r == CLSORT_SUCCESS) {
+        cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue); /* the launches have run before the buffers go */
+        if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clFinish(warm run)");
+    }
+    for (i = 0; i < w.count; ++i) clsort__release(ctx, &w.buf[i]);
+    return r;
+}
+
+/* The warm runs of desc's calls, after all their programs are held; one
+ * progress step each (family: the call's). */
+static clsort_result clsort__prepare_warm(clsort_context *ctx, const char *fn, const clsort_prepare_desc *desc)
+{
+    size_t i;
+    for (i = 0; i < desc->count; ++i) {
+        const clsort_prepare_call *c = &desc->calls[i];
+        clsort__prepare_tally *t = ctx->tally;
+        if (!clsort__warm_op(c)) continue;
+        CLSORT__TRY(clsort__outer(ctx, fn, clsort__warm_one(ctx, c, c->n ? c->n : 65536)));
+        if (t) t->fn(t->user, ++t->done, t->count + t->warms, clsort__prepare_family(c->op));
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* The name of the family whose operation op is (progress steps). */
+static const char *clsort__prepare_family(clsort_prepare_op op)
+{
+    switch (op) {
+#define CLSORT__PREPARE_NAME(id, name, prepare) \
+    case CLSORT_PREPARE_##prepare: return #name;
+        CLSORT_FAMILIES(CLSORT__PREPARE_NAME)
+#undef CLSORT__PREPARE_NAME
+    default: return "";
+    }
 }
 
 /* Gets the programs of every call of desc (one walk). */
@@ -13645,10 +14109,14 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
     static const char *fn = "clsort_prepare";
     clsort__prepare_tally *t;
     clsort_result r;
+    size_t i;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc || (desc->count && !desc->calls))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc or desc->calls is NULL", fn);
-    if (!desc->progress) return clsort__prepare_walk(ctx, fn, desc);
+    if (!desc->progress) {
+        CLSORT__TRY(clsort__prepare_walk(ctx, fn, desc));
+        return clsort__prepare_warm(ctx, fn, desc);
+    }
     /* progress: count the programs first (the tally holds a stand-in
      * program: on the heap, not the stack) */
     t = (clsort__prepare_tally *)CLSORT_MALLOC(sizeof *t);
@@ -13660,7 +14128,9 @@ CLSORT_API clsort_result clsort_prepare(clsort_context *ctx, const clsort_prepar
     ctx->tally = t;
     r = clsort__prepare_walk(ctx, fn, desc);
     t->counting = 0;
+    for (i = 0; i < desc->count; ++i) t->warms += (unsigned)clsort__warm_op(&desc->calls[i]);
     if (r == CLSORT_SUCCESS) r = clsort__prepare_walk(ctx, fn, desc);
+    if (r == CLSORT_SUCCESS) r = clsort__prepare_warm(ctx, fn, desc);
     ctx->tally = NULL;
     if (t->hashes) CLSORT_FREE(t->hashes);
     if (t->reported) CLSORT_FREE(t->reported);
@@ -19902,6 +20372,30 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,49,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,84,73,76,69,83,32,48,120,50,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,52,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,83,67,65,78,95,84,73,76,69,83,32,48,120,56,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,83,67,65,84,84,69,82,95,84,73,76,69,83,32,48,120,49,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,83,67,65,78,95,76,79,79,75,66,65,67,75,32,48,120,50,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,32,48,120,52,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,32,48,120,56,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,90,69,82,79,95,67,79,85,78,84,83,32,48,120,49,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,77,65,82,75,95,67,79,85,78,84,83,32,48,120,50,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,32,48,120,52,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,32,48,120,56,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,32,48,120,49,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,50,48,48,48,10,
+35,105,102,110,100,101,102,32,82,68,95,75,83,69,84,10,
+35,100,101,102,105,110,101,32,82,68,95,75,83,69,84,32,48,120,51,102,102,102,10,
+35,101,110,100,105,102,10,
+35,100,101,102,105,110,101,32,82,68,95,72,65,83,40,107,41,32,40,40,82,68,95,75,83,69,84,41,32,38,32,40,107,41,41,10,
+10,
 35,105,102,110,100,101,102,32,84,75,10,
 35,100,101,102,105,110,101,32,84,75,32,48,10,
 35,101,110,100,105,102,10,
@@ -20868,6 +21362,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,72,69,65,68,83,95,82,69,68,85,67,69,95,84,73,76,69,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,104,101,97,100,115,95,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,97,114,114,121,95,99,44,10,
 95,95,103,108,111,98,97,108,32,84,32,42,99,97,114,114,121,95,118,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -20884,8 +21379,10 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,97,114,114,121,95,118,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,32,61,32,116,118,59,10,
 125,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,84,73,76,69,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,104,101,97,100,115,95,115,99,97,116,116,101,114,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,114,101,95,99,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,114,101,95,118,44,32,95,95,103,108,111,98,97,108,32,83,69,71,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,118,97,108,115,95,111,117,116,44,10,
@@ -20904,11 +21401,13 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 114,100,95,104,101,97,100,115,95,111,117,116,40,108,115,44,32,115,101,103,44,32,98,97,115,101,44,32,110,44,32,112,99,44,32,112,118,44,32,120,99,44,32,120,118,44,32,104,109,44,32,107,101,121,115,95,111,117,116,44,32,118,97,108,115,95,111,117,116,44,32,109,118,95,105,110,44,32,109,118,95,111,117,116,44,32,99,111,117,110,116,41,59,10,
 125,10,
 35,101,110,100,105,102,10,
+35,101,110,100,105,102,10,
 10,
 10,
 35,105,102,110,100,101,102,32,82,68,95,72,69,65,68,83,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,95,82,69,68,85,67,69,95,84,73,76,69,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,101,103,95,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,97,114,114,121,95,99,44,10,
 95,95,103,108,111,98,97,108,32,84,32,42,99,97,114,114,121,95,118,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -20926,8 +21425,10 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,97,114,114,121,95,118,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,32,61,32,116,118,59,10,
 125,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,95,83,67,65,78,95,84,73,76,69,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,101,103,95,115,99,97,110,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,114,101,95,99,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,114,101,95,118,44,32,117,105,110,116,32,109,111,100,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,111,117,116,95,99,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -20946,9 +21447,11 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 82,68,95,84,73,76,69,95,83,67,65,78,40,48,41,59,10,
 82,68,95,83,67,65,78,95,79,85,84,40,111,117,116,95,99,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,95,83,67,65,84,84,69,82,95,84,73,76,69,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,101,103,95,115,99,97,116,116,101,114,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,112,114,101,95,99,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,114,101,95,118,44,32,95,95,103,108,111,98,97,108,32,83,69,71,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,118,97,108,115,95,111,117,116,44,10,
@@ -20970,6 +21473,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 82,68,95,84,73,76,69,95,83,67,65,78,40,49,41,59,10,
 82,68,95,83,67,65,84,84,69,82,95,79,85,84,40,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 35,101,110,100,105,102,10,
 10,
@@ -21219,6 +21723,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 95,95,108,111,99,97,108,32,105,110,116,32,102,114,111,109,59,10,
 10,
 35,105,102,110,100,101,102,32,82,68,95,72,69,65,68,83,10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,95,83,67,65,78,95,76,79,79,75,66,65,67,75,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,101,103,95,115,99,97,110,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,10,
 76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,117,105,110,116,32,109,111,100,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -21238,8 +21743,10 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 114,100,95,108,111,111,107,98,97,99,107,40,115,116,97,116,117,115,44,32,97,103,103,95,118,44,32,105,110,99,108,95,118,44,32,103,44,32,116,99,44,32,116,118,44,32,119,105,110,44,32,115,118,44,32,38,115,116,101,112,44,32,38,108,98,99,44,32,38,108,98,118,44,32,38,102,114,111,109,44,32,38,112,99,44,32,38,112,118,41,59,10,
 82,68,95,83,67,65,78,95,79,85,84,40,48,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,101,103,95,115,99,97,116,116,101,114,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,10,
 95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,83,69,71,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
@@ -21265,10 +21772,12 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 82,68,95,83,67,65,84,84,69,82,95,79,85,84,40,41,59,10,
 125,10,
 35,101,110,100,105,102,10,
+35,101,110,100,105,102,10,
 10,
 35,105,102,100,101,102,32,82,68,95,72,69,65,68,83,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,104,101,97,100,115,95,115,99,97,116,116,101,114,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,71,95,84,32,42,115,101,103,44,32,117,108,111,110,103,32,110,44,10,
 95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,83,69,71,95,84,32,42,107,101,121,115,95,111,117,116,44,10,
@@ -21292,16 +21801,19 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 35,101,110,100,105,102,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,90,69,82,79,95,67,79,85,78,84,83,41,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,122,101,114,111,95,99,111,117,110,116,115,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,110,116,44,32,117,108,111,110,103,32,110,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 102,111,114,32,40,115,105,122,101,95,116,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,32,105,32,60,32,110,59,32,105,32,43,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,41,32,99,110,116,91,105,93,32,61,32,48,117,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
@@ -21309,6 +21821,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,77,65,82,75,95,67,79,85,78,84,83,41,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,109,97,114,107,95,99,111,117,110,116,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,44,32,117,105,110,116,32,115,101,103,109,101,110,116,115,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,99,110,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
@@ -21317,12 +21830,15 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 105,102,32,40,111,32,60,32,110,41,32,97,116,111,109,105,99,95,105,110,99,40,38,99,110,116,91,111,93,41,59,10,
 125,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,41,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,102,105,108,108,95,105,100,101,110,116,40,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,99,111,117,110,116,41,10,
 123,10,
 102,111,114,32,40,115,105,122,101,95,116,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,32,105,32,60,32,99,111,117,110,116,59,32,105,32,43,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,41,32,111,117,116,91,105,93,32,61,32,73,68,69,78,84,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
@@ -21343,6 +21859,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,114,101,100,117,99,101,95,112,97,114,116,105,97,108,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,112,97,114,116,105,97,108,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
@@ -21363,8 +21880,10 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 84,32,114,32,61,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,32,115,41,59,10,
 105,102,32,40,108,105,100,32,61,61,32,48,41,32,112,97,114,116,105,97,108,115,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,32,61,32,114,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,114,101,100,117,99,101,95,102,105,110,97,108,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,97,114,116,105,97,108,115,44,32,117,105,110,116,32,99,111,117,110,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,41,10,
 123,10,
@@ -21375,6 +21894,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 84,32,114,32,61,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,32,115,41,59,10,
 105,102,32,40,108,105,100,32,61,61,32,48,41,32,111,117,116,91,48,93,32,61,32,114,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
@@ -21444,6 +21964,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,101,110,100,105,102,10,
 125,10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,104,105,115,116,111,103,114,97,109,95,101,118,101,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,108,111,110,103,32,108,111,95,98,44,32,117,108,111,110,103,32,104,105,95,98,44,32,117,108,111,110,103,32,115,99,97,108,101,95,98,44,32,117,108,111,110,103,32,114,97,110,103,101,44,32,117,105,110,116,32,98,105,110,115,44,10,
 117,105,110,116,32,115,104,105,102,116,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,99,111,117,110,116,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -21483,6 +22004,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 105,102,32,40,115,117,109,41,32,97,116,111,109,105,99,95,97,100,100,40,38,99,111,117,110,116,115,91,105,93,44,32,115,117,109,41,59,10,
 125,10,
 125,10,
+35,101,110,100,105,102,10,
 35,101,110,100,105,102,10,
 };
 /* kernels/scan.cl */

@@ -50,6 +50,30 @@
  *   RD_HEADS unique and run-length encode: the heads_* kernels only (see
  *            "heads" below) */
 
+/* RD_KSET: the kernels a program holds, a mask of the RD_K_* bits below
+ * (the host's CLSORT__RD_K_* in the same order) that the host passes, so
+ * that a program holds only the kernels its calls launch: NVIDIA's driver
+ * compiles every kernel of a program when it builds it. Absent: every
+ * kernel. */
+#define RD_K_HEADS_REDUCE_TILES       0x1
+#define RD_K_HEADS_SCATTER_TILES      0x2
+#define RD_K_SEG_REDUCE_TILES         0x4
+#define RD_K_SEG_SCAN_TILES           0x8
+#define RD_K_SEG_SCATTER_TILES        0x10
+#define RD_K_SEG_SCAN_LOOKBACK        0x20
+#define RD_K_SEG_SCATTER_LOOKBACK     0x40
+#define RD_K_HEADS_SCATTER_LOOKBACK   0x80
+#define RD_K_ZERO_COUNTS              0x100
+#define RD_K_MARK_COUNTS              0x200
+#define RD_K_FILL_IDENT               0x400
+#define RD_K_REDUCE_PARTIALS          0x800
+#define RD_K_REDUCE_FINAL             0x1000
+#define RD_K_HISTOGRAM_EVEN           0x2000
+#ifndef RD_KSET
+#define RD_KSET 0x3fff
+#endif
+#define RD_HAS(k) ((RD_KSET) & (k))
+
 #ifndef TK
 #define TK 0
 #endif
@@ -1016,6 +1040,7 @@ inline void rd_heads_tile_scan(__global const SEG_T *seg, ulong base, ulong n, _
 
 /* Portable path, as seg_reduce_tiles: carry_c[g], carry_v[g] = tile g's pair
  * (vals unused: the seg_* kernels' arguments). */
+#if RD_HAS(RD_K_HEADS_REDUCE_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
                         __global T *carry_v COUNT_ARGS)
@@ -1032,8 +1057,10 @@ void heads_reduce_tiles(__global const T *vals, __global const SEG_T *seg, ulong
         carry_v[get_group_id(0)] = tv;
     }
 }
+#endif
 
 /* Portable path, as seg_scatter_tiles (vals_out: the run lengths). */
+#if RD_HAS(RD_K_HEADS_SCATTER_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                          __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
@@ -1052,11 +1079,13 @@ void heads_scatter_tiles(__global const T *vals, __global const SEG_T *seg, ulon
     rd_heads_out(ls, seg, base, n, pc, pv, xc, xv, hm, keys_out, vals_out, mv_in, mv_out, count);
 }
 #endif
+#endif
 
 /* ---- portable path: reduce tiles, scan the carries, rescan ---------------- */
 #ifndef RD_HEADS /* a heads program runs the heads_* kernels only */
 
 /* carry_c[g], carry_v[g] = the pair sum of tile g. */
+#if RD_HAS(RD_K_SEG_REDUCE_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_reduce_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global uint *carry_c,
                       __global T *carry_v COUNT_ARGS)
@@ -1074,8 +1103,10 @@ void seg_reduce_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, u
         carry_v[get_group_id(0)] = tv;
     }
 }
+#endif
 
 /* Scans each tile from its prefix pair (pre_c, pre_v: NULL = identity). */
+#if RD_HAS(RD_K_SEG_SCAN_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                     __global const T *pre_v, uint mode, __global T *out, __global uint *out_c COUNT_ARGS)
@@ -1094,9 +1125,11 @@ void seg_scan_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulo
     RD_TILE_SCAN(0);
     RD_SCAN_OUT(out_c);
 }
+#endif
 
 /* mv_in, mv_out: unused (the heads kernels' arguments: the host passes one
  * argument list to both). */
+#if RD_HAS(RD_K_SEG_SCATTER_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global const uint *pre_c,
                        __global const T *pre_v, __global SEG_T *keys_out, __global T *vals_out,
@@ -1118,6 +1151,7 @@ void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     RD_TILE_SCAN(1);
     RD_SCATTER_OUT();
 }
+#endif
 
 #endif
 
@@ -1367,6 +1401,7 @@ inline void rd_lookback(__global volatile uint *status, __global volatile uint *
     __local int from;
 
 #ifndef RD_HEADS
+#if RD_HAS(RD_K_SEG_SCAN_LOOKBACK)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scan_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n, __global volatile uint *status
                        LB_SPARE_ARGS, uint mode, __global T *out COUNT_ARGS)
@@ -1386,8 +1421,10 @@ void seg_scan_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, 
     rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
     RD_SCAN_OUT(0);
 }
+#endif
 
 /* mv_in, mv_out: unused, as in seg_scatter_tiles. */
+#if RD_HAS(RD_K_SEG_SCATTER_LOOKBACK)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *seg, ulong n,
                           __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
@@ -1413,10 +1450,12 @@ void seg_scatter_lookback(__global const RD_IN_T *vals, __global const SEG_T *se
     RD_SCATTER_OUT();
 }
 #endif
+#endif
 
 #ifdef RD_HEADS
 /* Look-back path, as seg_scatter_lookback: the tiles' pairs go through
  * rd_lookback (integers: the same result in any order). */
+#if RD_HAS(RD_K_HEADS_SCATTER_LOOKBACK)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, ulong n,
                             __global volatile uint *status LB_SPARE_ARGS, __global SEG_T *keys_out,
@@ -1440,16 +1479,19 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
 }
 #endif
 #endif
+#endif
 
 /* ---- offsets to boundary counts, identities --------------------------------- */
 
 /* cnt[0 .. n) = 0 (n: the device count where there is one; the words past
  * it are never read). */
+#if RD_HAS(RD_K_ZERO_COUNTS)
 __kernel void zero_counts(__global uint *cnt, ulong n COUNT_ARGS)
 {
     n = DEVICE_N(n);
     for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) cnt[i] = 0u;
 }
+#endif
 
 /* cnt (n words, zero on entry): cnt[off[s]] += 1 for s = 1 .. segments - 1
  * with off[s] < n, so that the segment of element i is the number of
@@ -1457,6 +1499,7 @@ __kernel void zero_counts(__global uint *cnt, ulong n COUNT_ARGS)
  * n is the count: a boundary at or past it starts no segment among the
  * elements (its segments are empty). Offsets out of order give wrong
  * results but never an access out of bounds. */
+#if RD_HAS(RD_K_MARK_COUNTS)
 __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt COUNT_ARGS)
 {
     n = DEVICE_N(n);
@@ -1465,12 +1508,15 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
         if (o < n) atomic_inc(&cnt[o]);
     }
 }
+#endif
 
 /* out[0 .. count) = the identity (the result of empty segments). */
+#if RD_HAS(RD_K_FILL_IDENT)
 __kernel void fill_ident(__global T *out, ulong count)
 {
     for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) out[i] = IDENT;
 }
+#endif
 
 /* ---- reduce: partial per work-group, then one work-group ------------------- */
 
@@ -1491,6 +1537,7 @@ inline T rd_wg_reduce(T x, __local T *s)
 
 /* partials[group] = the reduction of tiles group, group + groups, ... (each
  * work-item folds its strided elements in order). */
+#if RD_HAS(RD_K_REDUCE_PARTIALS)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
 {
@@ -1511,8 +1558,10 @@ void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials C
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) partials[get_group_id(0)] = r;
 }
+#endif
 
 /* out[0] = the reduction of partials[0 .. count) (identity when count = 0). */
+#if RD_HAS(RD_K_REDUCE_FINAL)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_final(__global const T *partials, uint count, __global T *out)
 {
@@ -1523,6 +1572,7 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) out[0] = r;
 }
+#endif
 
 /* ---- histogram with even bins -----------------------------------------------
  * Sample x counts when lo <= x < hi (NaN never does); its bin is
@@ -1592,6 +1642,7 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
 #endif
 }
 
+#if RD_HAS(RD_K_HISTOGRAM_EVEN)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void histogram_even(__global const RD_IN_T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
                     uint shift, __global volatile uint *counts COUNT_ARGS)
@@ -1631,4 +1682,5 @@ void histogram_even(__global const RD_IN_T *in, ulong n, ulong lo_b, ulong hi_b,
             if (sum) atomic_add(&counts[i], sum);
         }
 }
+#endif
 #endif

@@ -2140,9 +2140,11 @@ static clsort_result prepare_logged(clsort_context *cs, progress_log *log, int b
 }
 
 /* The progress callback counts 1 .. total once per program built or loaded
- * (total = the programs the calls take that the context lacks, each once);
- * a prepare with nothing left to build makes no call; an argument error
- * comes before any build. */
+ * (total = the programs the calls take that the context lacks, each once)
+ * and once per warm run (one per call of the four operations that have
+ * one: all five calls here); a prepare with nothing left to build makes
+ * only the warm runs' calls; an argument error comes before any build. */
+#define PREPARE_LOGGED_WARMS 5
 static void test_prepare_progress(void)
 {
     char dir[600];
@@ -2165,16 +2167,94 @@ static void test_prepare_progress(void)
         snprintf(msg, sizeof msg,
                  "prepare progress %s: one call per program (%u calls, total %u, %lu built, %lu loaded)", how,
                  log.calls, log.total, st.builds, st.hits);
-        check(log.calls > 2 && log.calls == log.total && log.calls == st.builds + st.hits &&
+        check(log.calls > 2 + PREPARE_LOGGED_WARMS && log.calls == log.total &&
+                  log.calls == st.builds + st.hits + PREPARE_LOGGED_WARMS &&
                   (pass ? st.builds == 0 : st.hits == 0),
               msg);
         snprintf(msg, sizeof msg, "prepare progress %s: done counts 1 .. total in order, families named", how);
         check(log.in_order && log.last_done == log.total && log.known_family, msg);
-        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS && log.calls == 0 &&
-                  stats(cs).builds + stats(cs).hits == st.builds + st.hits,
-              "prepare progress: all held already: no call, nothing built");
+        check(prepare_logged(cs, &log, 0) == CLSORT_SUCCESS && log.calls == PREPARE_LOGGED_WARMS &&
+                  log.total == PREPARE_LOGGED_WARMS && stats(cs).builds + stats(cs).hits == st.builds + st.hits,
+              "prepare progress: all held already: only the warm runs' calls, nothing built");
         clsort_destroy(cs); /* LEAVE: the cold pass stores here */
     }
+}
+
+static cl_mem prep_buffer(clsort_context *cs, size_t bytes, const void *src)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(clsort_cl_context(cs), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)src, &e);
+    return e == CL_SUCCESS ? m : NULL;
+}
+
+static int prep_same(clsort_context *cs, cl_mem m, const uint32_t *want, size_t n)
+{
+    uint32_t *got = (uint32_t *)malloc(n * 4);
+    int same = got && clEnqueueReadBuffer(clsort_cl_queue(cs), m, CL_TRUE, 0, n * 4, got, 0, NULL, NULL) == 0 &&
+               memcmp(got, want, n * 4) == 0;
+    free(got);
+    return same;
+}
+
+/* pack (flags: every third key) -> sort with a permutation -> gather of the
+ * keys' indices; checked against the host. */
+static int prep_frame_ok(clsort_context *cs, cl_mem *b, const uint32_t *keys, size_t n)
+{
+    clsort_split_desc sd;
+    clsort_sort_desc so;
+    size_t kept = 0, i;
+    uint32_t *got = (uint32_t *)malloc(n * 4);
+    int ok = got != NULL;
+    memset(&sd, 0, sizeof sd);
+    memset(&so, 0, sizeof so);
+    sd.flags = b[1];
+    so.permutation = b[4];
+    ok = ok && clsort_pack(cs, b[0], b[2], n, &sd, &kept, NULL) == CLSORT_SUCCESS && kept == (n + 2) / 3 &&
+         clsort_sort(cs, b[2], b[3], kept, &so, NULL) == CLSORT_SUCCESS &&
+         clsort_gather(cs, b[5], b[6], b[4], kept, 4, NULL) == CLSORT_SUCCESS &&
+         clEnqueueReadBuffer(clsort_cl_queue(cs), b[6], CL_TRUE, 0, kept * 4, got, 0, NULL, NULL) == 0;
+    /* keys[3i] = n - 3i descend, so the sorted packed keys are keys[3(kept-1)] .. keys[0], and
+     * gathering the packed positions 0..kept-1 through the permutation gives kept-1 .. 0 */
+    for (i = 0; ok && i < kept; ++i) ok = got[i] == (uint32_t)(kept - 1 - i) && keys[3 * i] == n - 3 * i;
+    free(got);
+    return ok;
+}
+
+/* clsort_prepare's warm runs use buffers of their own: the caller's
+ * buffers named in the descriptors keep their contents; the calls after
+ * prepare give the right results. */
+static void test_prepare_untouched(clsort_context *cs)
+{
+    enum { N = 3000 };
+    static uint32_t keys[N], flags[N], ids[N];
+    cl_mem b[7];
+    clsort_prepare_call c[4];
+    clsort_prepare_desc pd;
+    clsort_split_desc sd;
+    clsort_sort_desc so;
+    size_t i;
+    int k, made = 1;
+    for (i = 0; i < N; ++i) keys[i] = (uint32_t)(N - i), flags[i] = i % 3 == 0, ids[i] = (uint32_t)i;
+    b[0] = prep_buffer(cs, sizeof keys, keys), b[1] = prep_buffer(cs, sizeof flags, flags);
+    b[2] = prep_buffer(cs, sizeof keys, keys), b[3] = prep_buffer(cs, sizeof keys, keys);
+    b[4] = prep_buffer(cs, sizeof ids, ids), b[5] = prep_buffer(cs, sizeof ids, ids);
+    b[6] = prep_buffer(cs, sizeof ids, ids);
+    for (k = 0; k < 7; ++k) made = made && b[k];
+    memset(c, 0, sizeof c), memset(&pd, 0, sizeof pd), memset(&sd, 0, sizeof sd), memset(&so, 0, sizeof so);
+    sd.flags = b[1], sd.count = b[5];            /* the caller's buffers themselves, not placeholders */
+    so.permutation = b[4], so.values_in = b[5], so.values_out = b[6];
+    c[0].op = CLSORT_PREPARE_SPLIT, c[0].split = &sd, c[0].n = N;
+    c[1].op = CLSORT_PREPARE_SORT, c[1].sort = &so, c[1].n = (N + 2) / 3;
+    c[2].op = CLSORT_PREPARE_GATHER, c[2].n = (N + 2) / 3;
+    c[3].op = CLSORT_PREPARE_SCAN, c[3].n = N;
+    pd.calls = c, pd.count = 4;
+    check(made && clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "prepare (warm runs): prepare");
+    check(made && prep_same(cs, b[0], keys, N) && prep_same(cs, b[1], flags, N) && prep_same(cs, b[4], ids, N) &&
+              prep_same(cs, b[5], ids, N) && prep_same(cs, b[6], ids, N),
+          "prepare (warm runs): the buffers a descriptor names are not touched");
+    check(made && prep_frame_ok(cs, b, keys, N), "prepare (warm runs): pack -> sort -> gather right after prepare");
+    for (k = 0; k < 7; ++k)
+        if (b[k]) clReleaseMemObject(b[k]);
 }
 
 static void test_prepare_errors(clsort_context *cs)
@@ -2254,6 +2334,7 @@ int main(int argc, char **argv)
     printf("device: %s\n", clsort_device_name(cs));
     check(!stats(cs).enabled, "desc.cache_off: the cache is off");
     test_prepare_errors(cs);
+    test_prepare_untouched(cs);
     clsort_destroy(cs);
     cs = make_ctx(root);
     if (cs) {
