@@ -75,13 +75,9 @@ __kernel void merge_tiles(__global const KEY_T *a, uint n, __global const KEY_T 
     uint na = i1 > i0 ? i1 - i0 : 0u;
     na = na < lo ? lo : na > hi ? hi : na;
     const uint nb = cnt - na;
-    a += a_off;
-    b += b_off;
-    out += out_off;
+    a += a_off, b += b_off, out += out_off; /* the runs of one buffer (the MPI sort's merge) */
 #ifdef HAS_VALUES
-    va += a_off;
-    vb += b_off;
-    vout += out_off;
+    va += a_off, vb += b_off, vout += out_off;
 #endif
     for (uint q = lid; q < cnt; q += WG) s[PAD(q)] = to_image(q < na ? a[i0 + q] : b[j0 + (q - na)], kind, flip);
     barrier(CLK_LOCAL_MEM_FENCE);
