@@ -1228,12 +1228,21 @@
  *           (CL_MEM_ALLOC_HOST_PTR, mapped; desc.staging keeps it across
  *           calls): while piece c is exchanged, piece c+1 is copied to the
  *           host and piece c-1 to the device; the items that stay on a rank
- *           are copied on the device, IV the received runs are radix-sorted
- *           again on the device (the default CLSORT_MPI_MERGE_DEVICE; the
- *           library has no merge kernel and a radix sort of the rank's items
- *           costs about step I, while merging on the host makes every item
- *           cross the bus twice more: CLSORT_MPI_MERGE_HOST is kept for
- *           comparison). What crosses the bus: the items that leave or reach
+ *           are copied on the device, IV the received runs, each sorted,
+ *           are merged on the device (desc.merge, the default
+ *           CLSORT_MPI_MERGE_DEVICE): ceil(log2 p) levels of stable pairwise
+ *           merges by clsort_merge's kernels at offsets into one buffer of
+ *           runs (the earlier rank's run first on ties; with weights the
+ *           keys carry a permutation that then gathers values and weights).
+ *           Why the merge: it reads and writes each item once per level,
+ *           where CLSORT_MPI_MERGE_RESORT (the runs radix-sorted again, the
+ *           default up to 0.5.0) makes a radix pass per digit and costs
+ *           about step I; on PoCL with 2 ranks step IV took 7.0 -> 3.5 ms
+ *           at 2^16 keys per rank, 59.5 -> 37.5 ms at 2^20, 475 -> 173 ms at
+ *           2^22 (bench/RESULTS.md, MPI). Merging on the host
+ *           (CLSORT_MPI_MERGE_HOST) makes every item cross the bus twice
+ *           more; it is kept for comparison. What crosses the bus: the
+ *           items that leave or reach
  *           the rank, the sample and windows, and the sorted weights (the
  *           partitioning's prefix sums run on the host). clsort_mpi_sort:
  *           the same on device copies of host arrays, the result in arrays
@@ -2546,11 +2555,12 @@ typedef enum clsort_mpi_algorithm {
 
 /* How step IV puts the p received sorted runs in order. */
 typedef enum clsort_mpi_merge {
-    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs radix-sorted again on the device (default) */
+    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs merged on the device: ceil(log2 p) levels of stable pairwise merges
+                                    (clsort_merge's kernels; the default: step IV 1.6-3.6x faster than RESORT
+                                    on PoCL, see the manual); a rank receiving 2^32 items or more re-sorts */
     CLSORT_MPI_MERGE_HOST,       /* the runs downloaded, log2(p) levels of stable two-way merges on the host,
                                     uploaded: for comparison (it pays only where the device is the host's CPU) */
-    CLSORT_MPI_MERGE_RUNS        /* the runs merged on the device: log2(p) levels of stable pairwise merges
-                                    (clsort_merge's kernels); a rank with 2^32 items or more re-sorts */
+    CLSORT_MPI_MERGE_RESORT      /* the runs radix-sorted again on the device (the default up to 0.5.0) */
 } clsort_mpi_merge;
 
 /* Pinned host memory of the exchange (two CL_MEM_ALLOC_HOST_PTR buffers,
@@ -14667,7 +14677,7 @@ static clsort_result clsort__merge_spans(clsort_context *ctx, const clsort__merg
     return clsort__chain_end(&c, NULL, clsort__merge_run(&c, pl, p, a, n, b, m, out, splits, off));
 }
 
-/* Step IV by merging on the device (CLSORT_MPI_MERGE_RUNS): the buffers of
+/* Step IV by merging on the device (CLSORT_MPI_MERGE_DEVICE): the buffers of
  * the merge tree. k[0], v[0]: the received keys and what the merge carries
  * with them (the values, or with weights the permutation, made 0 .. m-1
  * here: a fill of ones scanned); k[1], v[1]: the result's keys and values
@@ -14791,7 +14801,7 @@ static clsort_result clsort__mpi_merge(clsort__mpi_job *J, clsort__mpi_state *S,
     if (r == CLSORT_SUCCESS && S->runs > 1) {
         if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
             r = clsort__mpi_host_merge(J, S->recv, S->out, S->roff, m);
-        } else if (J->d.merge == CLSORT_MPI_MERGE_RUNS && (cl_ulong)m <= 0xffffffffu) {
+        } else if (J->d.merge == CLSORT_MPI_MERGE_DEVICE && (cl_ulong)m <= 0xffffffffu) {
             r = clsort__mpi_merge_tree(J, S);
         } else {
             clsort__release(ctx, &S->perm);
@@ -14877,7 +14887,7 @@ static clsort_result clsort__mpi_check_desc(clsort_context *ctx, const char *fn,
                             (unsigned long)d->value_size);
     if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
-    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_RUNS)
+    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_RESORT)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
     if (d->bits_per_round > 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,

@@ -12,8 +12,8 @@
  *                   so each step shows its whole cost (the GB/s columns)
  *   host arrays     clsort_mpi_sort: the same path behind host arrays
  *   local sort      one clsort_sort of the rank's keys on its device (a floor)
- *   device, runs merged  as device, step IV by CLSORT_MPI_MERGE_RUNS (pairwise
- *                   merges of the received runs) in place of the re-sort
+ *   device, re-sort as device, step IV by CLSORT_MPI_MERGE_RESORT (the received
+ *                   runs radix-sorted again) in place of the default merge
  * Per step the slowest rank's time (MPI_MAX of clsort_mpi_stats.seconds), the
  * whole call (barrier to barrier), end-to-end keys per second per GPU (the
  * keys of one rank / the whole call), the largest rank's share of the keys;
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     clsort_context_desc cd;
     clsort_mpi_staging staging;
     char sel[32], *names, *all_names;
-    static const char *methods[] = {"device", "device, serial", "host arrays", "local sort", "device, runs merged"};
+    static const char *methods[] = {"device", "device, serial", "host arrays", "local sort", "device, re-sort"};
     const char *only = getenv("MPI_BENCH_METHODS") ? getenv("MPI_BENCH_METHODS") : "01234";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
             d.max_imbalance = 0.01;
             d.piece_bytes = piece;
             d.serial = m == 1;
-            d.merge = m == 4 ? CLSORT_MPI_MERGE_RUNS : CLSORT_MPI_MERGE_DEVICE;
+            d.merge = m == 4 ? CLSORT_MPI_MERGE_RESORT : CLSORT_MPI_MERGE_DEVICE;
             d.staging = &staging;
             for (rep = -1; rep < reps; rep++) {
                 clsort_mpi_stats stats;

@@ -18,8 +18,8 @@
 static int rank_, size_;
 static int passed, failed;
 /* Step IV of the cases that leave it at the default, CLSORT_MPI_MERGE_DEVICE:
- * that (the runs sorted again) or CLSORT_MPI_MERGE_RUNS (merged); the sort
- * cases run with each. */
+ * that (the runs merged on the device) or CLSORT_MPI_MERGE_RESORT (sorted
+ * again); the sort cases run with each. */
 static clsort_mpi_merge last_step_ = CLSORT_MPI_MERGE_DEVICE;
 
 static uint64_t rng(uint64_t *s)
@@ -188,7 +188,7 @@ static void record(const char *name, int ok_local)
     MPI_Allreduce(&ok_local, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (ok) passed++; else failed++;
     if (rank_ == 0 && !ok)
-        printf("FAILED: %s%s\n", name, last_step_ == CLSORT_MPI_MERGE_RUNS ? " (the runs merged)" : "");
+        printf("FAILED: %s%s\n", name, last_step_ == CLSORT_MPI_MERGE_RESORT ? " (the runs re-sorted)" : "");
 }
 
 /* ---- clsort_mpi_sort_device against a plain C reference ----
@@ -952,10 +952,10 @@ int main(int argc, char **argv)
     (void)device_cases; /* the other cases are in the plain build */
     (void)run_case;
 #else
-    /* every sort case with each last step on the device: the runs sorted again, then merged */
+    /* every sort case with each last step on the device: the runs merged, then sorted again */
     last_step_ = CLSORT_MPI_MERGE_DEVICE;
     sort_cases(ctx, base);
-    last_step_ = CLSORT_MPI_MERGE_RUNS;
+    last_step_ = CLSORT_MPI_MERGE_RESORT;
     sort_cases(ctx, base);
     last_step_ = CLSORT_MPI_MERGE_DEVICE;
     /* argument errors: every rank returns, none hangs */
