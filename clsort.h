@@ -196,12 +196,16 @@
  *             clsort_nbody with desc.method = CLSORT_NBODY_BARNES_HUT, desc.theta
  *   select    clsort_select_if(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
  *             clsort_select_if_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
+ *             clsort_partition(ctx, keys_in, keys_out, n, &select_desc, &count, &enq)
+ *             clsort_partition_host(ctx, type, keys, values, keys_out, values_out, n, &select_desc, &count)
  *   merge     clsort_merge(ctx, a, n, b, m, out, &merge_desc, &enq)
  *             clsort_merge_host(ctx, type, a, values_a, n, b, values_b, m, out, values_out, &merge_desc)
  *   top_k     clsort_top_k(ctx, keys_in, keys_out, n, &top_k_desc, &enq)
  *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
- *             OpenCL C operator, identity and input transform (USER OPERATORS)
+ *             OpenCL C operator, identity and input transform; of sort: a record's key; of
+ *             select: a predicate for select_if and partition; of histogram: a sample's bin
+ *             (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
  *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -272,8 +276,8 @@
  *   shrinks by itself. So after a call of size n a context keeps at most
  *   about twice what that call (or a larger earlier one) needed as
  *   temporaries: the radix sort without desc.temp clsort_sort_temp_size(n)
- *   (about n x (key + value size) and its digit counts), select_if n bytes
- *   of flags and the pack's tile counts, binning 3 x 4 n bytes and the cell
+ *   (about n x (key + value size) and its digit counts), select_if and
+ *   partition n bytes of flags and the pack's or split's tile counts, binning 3 x 4 n bytes and the cell
  *   offsets, N-body 12 to 16 bytes a body, a look-back call two regions of
  *   status words (8 bytes a tile), and the rest (reduce, gather, bitonic)
  *   4 bytes an element or less. clsort_kept_bytes says how much it holds;
@@ -442,7 +446,7 @@
  *   (keys, pairs, permutation; both paths), _cell_keys, _cell_offsets, _bin
  *   (both methods), the reduction family (_reduce, _segmented_scan,
  *   _segmented_reduce, _reduce_by_key, _run_length_encode, _unique,
- *   _histogram_even; both paths, every tile variant), _select_if,
+ *   _histogram_even; both paths, every tile variant), _select_if, _partition,
  *   _gather_many, _lower_bound / _upper_bound (the needles),
  *   _tree_build, and _nbody / _nbody_accel with CLSORT_NBODY_BARNES_HUT
  *   can take their element count from a device buffer, so that a cull ->
@@ -484,8 +488,8 @@
  *   come back where asked for (pack's *count; split's *zeros, which then
  *   also reads the count; the by-key calls' *count; reduce's *result) and
  *   are those of the count. The count buffer is an input: no output of the
- *   call may share its memory. select_if's desc.count feeds a next call as
- *   pack's does. (clsort_merge and clsort_top_k take none: their sizes are
+ *   call may share its memory. select_if's and partition's desc.count feed
+ *   a next call as pack's does. (clsort_merge and clsort_top_k take none: their sizes are
  *   the host's.) A tree keeps its count: the build copies min(the uint32,
  *   n) to the tree's own view.count (a uint32 at byte 0, for every build: n
  *   without a device count) before anything else, and clsort_tree_accel
@@ -552,7 +556,8 @@
  *   the call, and the memory stays allocated until then.
  *
  *   USER OPERATORS. The reduction family and clsort_scan take a caller's
- *   operator instead of their built-in ones, and clsort_sort a caller's key: OpenCL C functions given as a
+ *   operator instead of their built-in ones, clsort_sort a caller's key, and
+ *   clsort_select_if and clsort_partition a caller's predicate: OpenCL C functions given as a
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
@@ -602,7 +607,16 @@
  *   does not. Only values take an operator: keys, flags, offsets and
  *   counts keep their types and meaning. clsort_sort takes a transform
  *   alone: the key (of desc.type) of each record (in_type, in_size bytes,
- *   any size), the records sorted by it (SORT).
+ *   any size), the records sorted by it (SORT). clsort_select_if and
+ *   clsort_partition take a name alone, a predicate in place of their
+ *   comparison: int (or bool) name(K key), K the key's OpenCL C type, or
+ *   with type (and size) naming the values' type V, name(K key, V value);
+ *   nonzero passes (SELECT); a predicate with identity, transform,
+ *   in_type, in_size or with_index, or an empty source, is refused, and a
+ *   wrong signature fails the build at "user_op.name:1:".
+ *   clsort_histogram_even takes a transform alone, uint bin(IN x), the bin
+ *   of each sample (in_type, in_size; NULL: desc.type's), counted where it
+ *   is below desc.bins (REDUCE).
  *
  * PORTABILITY  Tested on PoCL (pthread and basic drivers), Mesa rusticl on
  *           llvmpipe and oclgrind (make portability, make oclgrind) and
@@ -843,7 +857,14 @@
  *           uint32 (chain sort -> reduce_by_key -> pack by events).
  *           clsort_histogram_even: bins even bins over [lower, upper),
  *           uint32 counts (modulo 2^32 past 2^32 - 1 samples in a bin);
- *           outside values and NaNs not counted. A caller's operator
+ *           outside values and NaNs not counted; or a caller's bin of each
+ *           sample (desc.user_op.transform, any sample type), radial shells
+ *           of particles for example:
+ *               h.bins = 16;
+ *               h.user_op.source = "uint shell(float4 p) { return (uint)(dot(p.xyz, p.xyz) * 4.0f); }";
+ *               h.user_op.transform = "shell";
+ *               h.user_op.in_type = "float4"; h.user_op.in_size = 16;
+ *           (a bin >= bins is not counted). A caller's operator
  *           (desc.user_op, USER OPERATORS) in clsort_reduce, the segmented
  *           scans and reduce and reduce-by-key: any associative operator
  *           on values of up to 16 bytes, and/or a transform of each input
@@ -1131,6 +1152,28 @@
  *           only !=), in input order; n < 2^32. No flags array: the call
  *           writes one byte per key to context scratch and packs by it as
  *           clsort_pack does (two passes over the keys, one write).
+ *             clsort_partition / clsort_partition_host: the same test, the
+ *           keys (values) that pass first and those that fail after them,
+ *           each part in input order (CUB's DevicePartition::If writes the
+ *           second part reversed; this one is stable both ways), count the
+ *           size of the first part. The same flags, inverted, then split as
+ *           clsort_split does: a call of this family, not one of its own
+ *           (one descriptor, one flags kernel, one clsort_prepare operation).
+ *             desc.user_op (USER OPERATORS): a caller's predicate in place of
+ *           the comparison, on the key or on the key and its value. For
+ *           example particles, x the key and (y, z) the 8-byte value, those
+ *           inside a sphere first:
+ *               clsort_select_desc d = {0};
+ *               d.type = CLSORT_F32; d.value_size = 8;
+ *               d.values_in = yz; d.values_out = yz_out;
+ *               d.user_op.source = "int inside(float x, float2 yz)\n"
+ *                   "{ return x * x + dot(yz, yz) < 300.0f; }\n";
+ *               d.user_op.name = "inside";
+ *               d.user_op.type = "float2"; d.user_op.size = 8;
+ *               clsort_partition(cs, x, x_out, n, &d, &inside, NULL);
+ *           A predicate's program is built (or loaded) before anything is
+ *           enqueued: a snippet that does not build leaves the outputs and
+ *           the counts as they were.
  * SEARCH    clsort_lower_bound / clsort_upper_bound (and _host): for each
  *           of m needles, the first position of a sorted haystack of n keys
  *           whose key is not before it (lower) or is after it (upper), as
@@ -2001,6 +2044,10 @@ typedef struct clsort_histogram_desc {
     double lower, upper;           /* f32 / f64 samples: the range [lower, upper), finite */
     int64_t lower_int, upper_int;  /* integer samples: the range [lower_int, upper_int) (U64: read as uint64_t) */
     int accumulate;                /* 1: add to counts; 0: counts are overwritten */
+    clsort_user_op user_op;        /* optional: a caller's bin of each sample in place of the even bins
+                                      (USER OPERATORS): transform, uint bin(IN x) (with_index: bin(IN x,
+                                      ulong i)), IN in_type (in_size bytes; NULL: desc.type's); a bin
+                                      >= bins is not counted; lower and upper unused */
 } clsort_histogram_desc;
 
 /* counts[b] (bins uint32) = the samples in bin b of bins even bins over
@@ -2013,7 +2060,10 @@ typedef struct clsort_histogram_desc {
  * exactly when lower <= x < upper); a scale past the sample type's largest
  * finite value (bins narrower than it can scale to) is refused. counts
  * shares no memory with samples.
- * enq->count (DEVICE COUNTS): the first count samples are counted. */
+ * enq->count (DEVICE COUNTS): the first count samples are counted.
+ * desc.user_op.transform (USER OPERATORS): the bin of each sample is the
+ * caller's function's (radial shells, a cell of a grid: any sample type of
+ * in_size bytes), counted where it is below bins. */
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
                                                const clsort_histogram_desc *desc, const clsort_enqueue *enq);
 
@@ -2261,10 +2311,11 @@ CLSORT_API clsort_result clsort_tree_radius_host(clsort_context *ctx, const floa
                                                  uint32_t *counts, uint32_t *offsets, uint32_t *indices,
                                                  size_t capacity, size_t *total);
 
-/* ---- select: stable compaction by a comparison ---------------------------------- */
+/* ---- select: stable compaction and partition by a comparison or a predicate ---- */
 
-/* How clsort_select_if compares each key with the bounds (as numbers of the
- * key's type; floats by IEEE rules, so a NaN key passes only NOT_EQUAL). */
+/* How clsort_select_if and clsort_partition compare each key with the bounds
+ * (as numbers of the key's type; floats by IEEE rules, so a NaN key passes
+ * only NOT_EQUAL). */
 typedef enum clsort_compare {
     CLSORT_COMPARE_LESS = 0,      /* key < a */
     CLSORT_COMPARE_LESS_EQUAL,    /* key <= a */
@@ -2283,6 +2334,10 @@ typedef struct clsort_select_desc {
     cl_mem values_in, values_out;  /* optional values moved with the kept keys */
     size_t value_size;             /* 4 or 8 (0 = 4) */
     cl_mem count;                  /* optional device uint32: the kept count (a next call's enq->count) */
+    clsort_user_op user_op;        /* optional: a caller's predicate in place of compare, a and b (USER
+                                      OPERATORS): source, name (int name(K k), K the key's OpenCL C
+                                      type), and for name(K k, V v) on the values type (V) and size
+                                      (desc.value_size); the other fields zero */
 } clsort_select_desc;
 
 /* Stable compaction by a comparison (CUB's DeviceSelect::If, thrust::copy_if
@@ -2300,6 +2355,24 @@ CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, c
  * is 0 or type (CONCEPTS, Host level). values / values_out optional,
  * desc->value_size bytes each. */
 CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count);
+/* Stable partition (CUB's DevicePartition::If, thrust::stable_partition_copy
+ * into one array): the keys (values) that pass, as clsort_select_if decides,
+ * in input order at the front of keys_out (values_out), then the keys that
+ * fail, also in input order (CUB writes those in reverse order; here both
+ * parts keep the input's). count (optional, blocking) and desc.count
+ * receive how many pass: the second part starts there. n < 2^32. The call
+ * writes n bytes of flags to context scratch, then splits as clsort_split
+ * with CLSORT_FLAGS_U8 (flag 0 first: the flags are 0 where a key passes).
+ * Aliasing as clsort_split: no in place. enq->count (DEVICE COUNTS): the
+ * first min(that uint32, n) keys are partitioned, keys_out past them is
+ * left as it was. */
+CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count,
+                                          const clsort_enqueue *enq);
+/* Host arrays, as clsort_select_if_host; keys_out (values_out) take all n. */
+CLSORT_API clsort_result clsort_partition_host(clsort_context *ctx, clsort_type type, const void *keys,
                                                const void *values, void *keys_out, void *values_out, size_t n,
                                                const clsort_select_desc *desc, size_t *count);
 
@@ -2452,8 +2525,9 @@ typedef enum clsort_prepare_op {
                                  by_key or histogram, as that function takes) */
     CLSORT_PREPARE_TREE,      /* clsort_tree_build, _accel, _radius and the _host forms
                                  (desc: tree, NULL = 3D points, 32-bit codes) */
-    CLSORT_PREPARE_SELECT,    /* clsort_select_if (desc: select, NULL = u32 keys; only the type and
-                                 the values' presence matter, the bounds may be NULL) */
+    CLSORT_PREPARE_SELECT,    /* clsort_select_if and clsort_partition (desc: select, NULL = u32
+                                 keys; only the type, the values' presence and user_op matter, the
+                                 bounds may be NULL) */
     CLSORT_PREPARE_SEARCH,    /* clsort_lower_bound / _upper_bound and their _host forms (desc: search,
                                  NULL = u32 keys; call.n: the needles) */
     CLSORT_PREPARE_MERGE,     /* clsort_merge, clsort_merge_host (desc: merge, NULL = u32 keys) */
@@ -8886,17 +8960,28 @@ static size_t clsort__reduce_kind_elem(const clsort__reduce_kind *k)
 /* The generated source of a caller's operator u on values of type (the
  * built-in's, where u names no operator) (CLSORT_MALLOC), NULL when host
  * memory ran out. It ends with T defined as type's OpenCL C name. */
+/* The start of every generated source of a caller's code (user_op.source
+ * under its #line), in CLSORT_MALLOC memory with room for extra more
+ * characters; *w its end. NULL when host memory ran out. */
+static char *clsort__user_head(const clsort_user_op *u, size_t extra, char **w)
+{
+    const char *src = u->source ? u->source : "";
+    char *text = (char *)CLSORT_MALLOC(strlen(src) + 256 + extra);
+    if (!text) return NULL;
+    *w = text + sprintf(text, "/* clsort: a caller's operator (clsort_user_op) */\n#undef T\n"
+                              "#if defined(cl_khr_fp64)\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
+                              "#line 1 \"user_op.source\"\n%s\n", src);
+    return text;
+}
+
 static char *clsort__user_text(const clsort_user_op *u, clsort_type type)
 {
-    const char *t = clsort__types[type].cl_name, *src = u->source ? u->source : "";
-    size_t len = strlen(src) + 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
-                 (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
-                 (u->transform ? strlen(u->transform) : 0);
-    char *text = (char *)CLSORT_MALLOC(len), *w = text;
+    const char *t = clsort__types[type].cl_name;
+    size_t extra = 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
+                   (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
+                   (u->transform ? strlen(u->transform) : 0);
+    char *w, *text = clsort__user_head(u, extra, &w);
     if (!text) return NULL;
-    w += sprintf(w, "/* clsort: a caller's operator (clsort_user_op) */\n#undef T\n"
-                    "#if defined(cl_khr_fp64)\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
-                    "#line 1 \"user_op.source\"\n%s\n", src);
     if (u->name) {
         w += sprintf(w, "#line 1 \"user_op.type\"\ntypedef %s rd_user_t;\n#define RD_UT rd_user_t\n"
                         "#line 1 \"user_op.size\"\n"
@@ -9787,7 +9872,8 @@ CLSORT_API clsort_result clsort_unique(clsort_context *ctx, cl_mem keys_in, cl_m
 /* ---- histogram ---- */
 
 typedef struct clsort__hist_plan {
-    clsort_histogram_desc d;
+    clsort_histogram_desc d;       /* user_op: in_type and in_size filled in (desc.type's where NULL) */
+    int user;                      /* desc.user_op: the caller's bin (RD_XF), no range */
     size_t elem;
     cl_ulong lo, hi, scale, range; /* bits of T, range as an unsigned integer */
     cl_uint shift;                 /* integers: range = bins << shift, or 64 (a division per sample) */
@@ -9874,6 +9960,28 @@ static clsort_result clsort__hist_plan_ints(clsort_context *ctx, const char *fn,
     return CLSORT_SUCCESS;
 }
 
+/* A caller's bin (desc.user_op): a transform alone, to uint; its input
+ * desc.type's samples where in_type is not given. */
+static clsort_result clsort__hist_plan_user(clsort_context *ctx, const char *fn, clsort__hist_plan *pl)
+{
+    clsort_user_op *u = &pl->d.user_op;
+    size_t elem, in_elem;
+    if (u->name || u->type || u->size || u->identity)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a histogram takes user_op.transform (the bin of "
+                            "a sample), no operator (name, type, size, identity)", fn);
+    if (!u->transform)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.transform (the bin of a sample) is "
+                            "missing", fn);
+    if (!u->in_type && !u->in_size) {
+        u->in_type = clsort__types[pl->d.type].cl_name;
+        u->in_size = clsort__types[pl->d.type].size;
+    }
+    CLSORT__TRY(clsort__user_check(ctx, fn, u, CLSORT_U32, CLSORT_OP_SUM, &elem, &in_elem));
+    pl->user = 1;
+    pl->elem = in_elem;
+    return CLSORT_SUCCESS;
+}
+
 static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn, const clsort_histogram_desc *desc,
                                             clsort__hist_plan *pl)
 {
@@ -9887,8 +9995,19 @@ static clsort_result clsort__hist_plan_make(clsort_context *ctx, const char *fn,
     if (d->bins == 0) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bins must be >= 1", fn);
     if (d->accumulate != 0 && d->accumulate != 1)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: accumulate must be 0 or 1", fn);
+    if (clsort__user_used(&d->user_op)) return clsort__hist_plan_user(ctx, fn, pl);
     if (d->type == CLSORT_F32 || d->type == CLSORT_F64) return clsort__hist_plan_floats(ctx, fn, pl);
     return clsort__hist_plan_ints(ctx, fn, pl);
+}
+
+/* The histogram's program: the reduction family's of the sample type, or
+ * with a caller's bin that of a u32 sum of it (the same text). */
+static void clsort__hist_kind(const clsort_context *ctx, const clsort__hist_plan *pl, clsort__reduce_kind *k)
+{
+    memset(k, 0, sizeof *k);
+    k->v3 = clsort__reduce_v3(ctx, 0);
+    k->type = pl->d.type;
+    if (pl->user) clsort__reduce_kind_user(k, CLSORT_U32, CLSORT_OP_SUM, &pl->d.user_op);
 }
 
 CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem samples, size_t n, cl_mem counts,
@@ -9918,9 +10037,7 @@ CLSORT_API clsort_result clsort_histogram_even(clsort_context *ctx, cl_mem sampl
         CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &counts, out_names, 1));
     }
     bins = pl.d.bins;
-    memset(&k, 0, sizeof k);
-    k.v3 = clsort__reduce_v3(ctx, 0);
-    k.type = pl.d.type;
+    clsort__hist_kind(ctx, &pl, &k);
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
@@ -10005,7 +10122,7 @@ static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clso
     case CLSORT_REDUCE_FN_HISTOGRAM: {
         clsort__hist_plan hp;
         CLSORT__TRY(clsort__hist_plan_make(ctx, fn, call->histogram, &hp));
-        k.type = hp.d.type;
+        clsort__hist_kind(ctx, &hp, &k);
         return clsort__reduce_program(ctx, &k, &p);
     }
     case CLSORT_REDUCE_FN_SEGMENTED_SCAN:
@@ -12340,11 +12457,16 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
 }
 
 /* >>select -------------------------------------------------------------------
- * kernels/select.cl (with common.cl): select_flags writes one byte per key
- * (1: the key passes the comparison) to context scratch, then the split
- * family packs the keys (values) by those flags (clsort_pack with
- * CLSORT_FLAGS_U8, on the same queue after the flags). Every argument is
- * checked, for both steps, before anything is enqueued. */
+ * kernels/select.cl (with common.cl): select_flags (the built-in comparison)
+ * or select_pred (a caller's predicate, desc.user_op) writes one byte per
+ * key to context scratch, then the split family moves the keys (values) by
+ * those flags, on the same queue after them: clsort_select_if packs them
+ * (clsort_pack with CLSORT_FLAGS_U8, flag 1 = passes), clsort_partition
+ * splits them (clsort_split, flags inverted: flag 0 = passes, so the keys
+ * that pass come first and the split's zeros count is theirs). Both calls
+ * are one family's: the same descriptor, flags and programs, only the
+ * split family's call differs. Every argument is checked, for both steps,
+ * and a caller's predicate built, before anything is taken or enqueued. */
 
 static const char *const clsort__select_slot_flags = "select: flags";
 
@@ -12352,8 +12474,39 @@ static const char *const clsort__select_slot_flags = "select: flags";
 typedef struct clsort__select_plan {
     clsort_select_desc d;
     size_t key_size;
+    int pred; /* desc.user_op: the caller's predicate (select_pred) */
     unsigned char a[8], b[8];
 } clsort__select_plan;
+
+/* Whether a caller's predicate takes the values too (user_op.type names their type). */
+static int clsort__select_pred_values(const clsort_user_op *u) { return u->type != NULL && u->type[0] != '\0'; }
+
+/* desc.user_op as a predicate: what the host can check (the build checks
+ * the rest: the signature, the size of the values' type). */
+static clsort_result clsort__select_pred_check(clsort_context *ctx, const char *fn, const clsort_select_desc *d)
+{
+    const clsort_user_op *u = &d->user_op;
+    size_t vs = d->value_size ? d->value_size : 4;
+    if (u->identity || u->transform || u->in_type || u->in_size || u->with_index)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a predicate takes user_op.source and name (and "
+                            "type and size for the values), no identity, transform, in_type, in_size or with_index", fn);
+    if (!u->source || !u->source[0])
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.source is empty (the predicate in OpenCL "
+                            "C: int name(K key) or int name(K key, V value))", fn);
+    if (!clsort__user_ident(u->name))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.name (the predicate) \"%.64s\" is not an "
+                            "identifier", fn, u->name ? u->name : "(NULL)");
+    if (clsort__select_pred_values(u) != (u->size != 0))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give user_op.type and size together (the values' "
+                            "type: name(key, value)), or neither (name(key))", fn);
+    if (u->size && !d->values_in)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.type (the values' type) without "
+                            "values (desc.values_in)", fn);
+    if (u->size && u->size != vs)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.size %lu is not the values' size %lu",
+                            fn, (unsigned long)u->size, (unsigned long)vs);
+    return CLSORT_SUCCESS;
+}
 
 static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, const clsort_select_desc *desc,
                                          clsort__select_plan *pl)
@@ -12365,34 +12518,72 @@ static clsort_result clsort__plan_select(clsort_context *ctx, const char *fn, co
     if (pl->d.type == CLSORT_F64 && !ctx->dev.fp64)
         return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: f64 needs cl_khr_fp64, which %s lacks", fn,
                             ctx->dev.name);
+    pl->key_size = clsort__types[pl->d.type].size;
+    pl->pred = clsort__user_used(&pl->d.user_op);
+    if (pl->pred) return clsort__select_pred_check(ctx, fn, &pl->d); /* compare, a and b unused */
     if ((int)pl->d.compare < 0 || pl->d.compare > CLSORT_COMPARE_IN_RANGE)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown compare %d", fn, (int)pl->d.compare);
     if (!pl->d.a) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.a (the bound) is NULL", fn);
     if (pl->d.compare == CLSORT_COMPARE_IN_RANGE && !pl->d.b)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc.b is NULL (IN_RANGE takes a <= key < b)",
                             fn);
-    pl->key_size = clsort__types[pl->d.type].size;
     memcpy(pl->a, pl->d.a, pl->key_size);
     if (pl->d.compare == CLSORT_COMPARE_IN_RANGE) memcpy(pl->b, pl->d.b, pl->key_size);
     return CLSORT_SUCCESS;
 }
 
-/* The program of select_flags for the key type (the comparison is an
- * argument: one program per type). */
+/* The generated source of a caller's predicate u (>>reduce's user-op text:
+ * each field under its own #line), ending in sel_user_pred, 1 or 0 for key
+ * k (and value v[i]), and SEL_PRED for select.cl. CLSORT_MALLOC memory,
+ * NULL when host memory ran out. */
+static char *clsort__select_pred_text(const clsort_user_op *u)
+{
+    int values = clsort__select_pred_values(u);
+    char *w, *text = clsort__user_head(u, 1024 + strlen(u->name) + (values ? strlen(u->type) : 0), &w);
+    if (!text) return NULL;
+    if (values)
+        w += sprintf(w, "#line 1 \"user_op.type\"\ntypedef %s sel_user_v;\n#define SEL_VT sel_user_v\n"
+                        "#line 1 \"user_op.size\"\n"
+                        "typedef char sel_user_op_size_is_not_sizeof_type[sizeof(sel_user_v) == %lu ? 1 : -1];\n"
+                        "#line 1 \"user_op.name\"\n"
+                        "inline uint sel_user_pred(KT k, __global const sel_user_v *v, ulong i) { return %s(k, v[i]) "
+                        "? 1u : 0u; }\n",
+                     u->type, (unsigned long)u->size, u->name);
+    else
+        w += sprintf(w, "#define SEL_VT uchar\n#line 1 \"user_op.name\"\n"
+                        "inline uint sel_user_pred(KT k, __global const uchar *v, ulong i) { (void)v; (void)i; "
+                        "return %s(k) ? 1u : 0u; }\n",
+                     u->name);
+    sprintf(w, "#define SEL_PRED 1\n#line 1 \"common.cl\"\n");
+    return text;
+}
+
+/* The program of the flags for the key type: select_flags (the comparison
+ * is an argument: one program per type), or select_pred with the caller's
+ * predicate (one per type and predicate text). */
 static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
 {
     const clsort__type_info *ti = &clsort__types[pl->d.type];
     size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
     clsort__request rq;
+    char *text = NULL;
+    clsort_result r;
     clsort__request_init(&rq, "select", wg, 1);
+    if (pl->pred) {
+        text = clsort__select_pred_text(&pl->d.user_op);
+        if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "select: out of host memory");
+        clsort__request_text(&rq, text);
+    }
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "select.cl");
     clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
                            pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
-    return clsort__program_get(ctx, &rq, out);
+    r = clsort__program_get(ctx, &rq, out);
+    if (text) CLSORT_FREE(text);
+    return r;
 }
 
-/* The pack by flags that follows: the caller's keys, values and count. */
+/* The pack or split by flags that follows: the caller's keys, values and count. */
 static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
 {
     memset(sd, 0, sizeof *sd);
@@ -12405,98 +12596,142 @@ static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flag
     sd->count = pl->d.count;
 }
 
-CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+/* The flags of the first n keys (the device count's), on c: 1 where a key
+ * passes, or where invert, 0 (partition's split puts flag 0 first). */
+static clsort_result clsort__select_flags_run(clsort__chain *c, const clsort__select_plan *pl, clsort__program *p,
+                                              cl_mem keys_in, cl_mem flags, size_t n, cl_uint invert)
 {
-    static const char *fn = "clsort_select_if";
+    clsort__kargs ka;
+    cl_ulong n64 = (cl_ulong)n;
+    cl_uint cmp = (cl_uint)pl->d.compare;
+    cl_mem values = clsort__select_pred_values(&pl->d.user_op) ? pl->d.values_in : keys_in; /* keys: never read */
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, keys_in);
+    if (pl->pred) CLSORT__KARG(&ka, values);
+    CLSORT__KARG(&ka, flags);
+    CLSORT__KARG(&ka, n64);
+    if (!pl->pred) {
+        clsort__karg(&ka, pl->key_size, pl->a);
+        clsort__karg(&ka, pl->key_size, pl->b);
+        CLSORT__KARG(&ka, cmp);
+    }
+    CLSORT__KARG(&ka, invert);
+    clsort__count_kargs(&ka, c, 1);
+    return clsort__run(c, p, pl->pred ? "select_pred" : "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
+}
+
+/* The pack's or split's enqueue: on the same in-order queue, after the
+ * flags (the caller's wait list went on the first command; the caller's
+ * event comes from the last), with the same device count. */
+static void clsort__select_next_enq(const clsort__chain *c, const clsort_enqueue *enq, clsort_enqueue *next)
+{
+    memset(next, 0, sizeof *next);
+    next->queue = c->queue;
+    next->num_events_in_wait_list = c->num_wait;
+    next->event_wait_list = c->wait;
+    next->event = enq ? enq->event : NULL;
+    next->count = c->count; /* the flags below it, the keys below it */
+    next->count_offset = (size_t)c->count_at * 4;
+}
+
+/* clsort_select_if (partition 0: pack) and clsort_partition (1: split). */
+static clsort_result clsort__select_run(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                        const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq,
+                                        int partition)
+{
     clsort__select_plan pl;
     clsort__split_plan sp;
     clsort_split_desc sd;
-    clsort_enqueue pack_enq;
-    clsort__program *p;
+    clsort_enqueue next;
+    clsort__program *p = NULL;
     clsort__chain c;
-    clsort__kargs ka;
     cl_mem flags = NULL;
-    cl_ulong n64 = (cl_ulong)n;
-    cl_uint cmp;
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    cmp = (cl_uint)pl.d.compare;
     /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
     clsort__select_split_desc(&pl, NULL, &sd);
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
     CLSORT__TRY(clsort__check_enq(ctx, enq));
+    /* the program too (a caller's predicate that does not build fails here, nothing taken or written) */
+    if (n > 0) CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
     if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
     sd.flags = flags;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
-    r = CLSORT_SUCCESS;
-    if (n > 0) {
-        r = clsort__select_program(ctx, &pl, &p);
-        if (r == CLSORT_SUCCESS) {
-            clsort__kargs_init(&ka);
-            CLSORT__KARG(&ka, keys_in);
-            CLSORT__KARG(&ka, flags);
-            CLSORT__KARG(&ka, n64);
-            clsort__karg(&ka, pl.key_size, pl.a);
-            clsort__karg(&ka, pl.key_size, pl.b);
-            CLSORT__KARG(&ka, cmp);
-            clsort__count_kargs(&ka, &c, 1);
-            r = clsort__run(&c, p, "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
-        }
-    }
-    /* the pack on the same in-order queue, after the flags (the caller's
-     * wait list went on the first command; the caller's event comes from
-     * the pack's last) */
-    memset(&pack_enq, 0, sizeof pack_enq);
-    pack_enq.queue = c.queue;
-    pack_enq.num_events_in_wait_list = c.num_wait;
-    pack_enq.event_wait_list = c.wait;
-    pack_enq.event = enq ? enq->event : NULL;
-    pack_enq.count = c.count; /* the same device count: the flags below it, the keys below it */
-    pack_enq.count_offset = (size_t)c.count_at * 4;
+    r = n > 0 ? clsort__select_flags_run(&c, &pl, p, keys_in, flags, n, (cl_uint)partition) : CLSORT_SUCCESS;
+    clsort__select_next_enq(&c, enq, &next);
     r = clsort__chain_end(&c, NULL, r);
     if (r != CLSORT_SUCCESS) return r;
-    return clsort__outer(ctx, fn, clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &pack_enq));
+    return clsort__outer(ctx, fn, partition ? clsort_split(ctx, keys_in, keys_out, n, &sd, count, &next)
+                                            : clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &next));
 }
 
-CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
-                                               const void *values, void *keys_out, void *values_out, size_t n,
-                                               const clsort_select_desc *desc, size_t *count)
+CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
 {
-    static const char *fn = "clsort_select_if_host";
-    clsort__select_plan pl;
+    return clsort__select_run(ctx, "clsort_select_if", keys_in, keys_out, n, desc, count, enq, 0);
+}
+
+CLSORT_API clsort_result clsort_partition(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                          const clsort_select_desc *desc, size_t *count, const clsort_enqueue *enq)
+{
+    return clsort__select_run(ctx, "clsort_partition", keys_in, keys_out, n, desc, count, enq, 1);
+}
+
+/* The host forms' descriptor: desc with type, the values' size and, for the
+ * plan, the values' presence (the caller's cl_mem fields ignored). */
+static clsort_result clsort__select_host_desc(clsort_context *ctx, const char *fn, clsort_type type,
+                                              const void *values, const void *values_out, size_t n,
+                                              const clsort_select_desc *desc, clsort__select_plan *pl)
+{
     clsort_select_desc d;
-    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
-    size_t kept = 0;
-    clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (!desc) return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: desc is NULL (the comparison)", fn);
     d = *desc;
     CLSORT__TRY(clsort__host_type(ctx, fn, "type", type, "desc.type", d.type));
     d.type = type;
-    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
+    d.values_in = values ? CLSORT_PREPARE_PRESENT : NULL;
+    d.values_out = values_out ? CLSORT_PREPARE_PRESENT : NULL;
+    d.count = NULL;
+    if (!values) d.value_size = 0;
+    else if (d.value_size == 0) d.value_size = 4;
+    CLSORT__TRY(clsort__plan_select(ctx, fn, &d, pl));
     CLSORT__TRY(clsort__check_n32(ctx, n, fn));
     if ((values != NULL) != (values_out != NULL))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: give both values and values_out, or neither", fn);
-    d = pl.d;
-    if (!values) d.value_size = 0;
-    else if (d.value_size == 0) d.value_size = 4;
     if (values) CLSORT__TRY(clsort__check_value_size(ctx, fn, d.value_size, 0));
+    return CLSORT_SUCCESS;
+}
+
+/* clsort_select_if_host (partition 0: the kept keys come back) and
+ * clsort_partition_host (1: all n). */
+static clsort_result clsort__select_host(clsort_context *ctx, const char *fn, clsort_type type, const void *keys,
+                                         const void *values, void *keys_out, void *values_out, size_t n,
+                                         const clsort_select_desc *desc, size_t *count, int partition)
+{
+    clsort__select_plan pl;
+    clsort_select_desc d;
+    cl_mem dk = NULL, dv = NULL, dko = NULL, dvo = NULL;
+    size_t kept = 0, back;
+    clsort_result r;
+    CLSORT__TRY(clsort__select_host_desc(ctx, fn, type, values, values_out, n, desc, &pl));
     if (n > 0 && (!keys || !keys_out))
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: keys or keys_out is NULL", fn);
-    d.count = NULL;
+    d = pl.d;
     r = clsort__upload(ctx, fn, "keys", keys, n * pl.key_size, &dk);
     if (r == CLSORT_SUCCESS) r = clsort__upload(ctx, fn, "keys_out", NULL, n * pl.key_size, &dko);
     if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values", values, n * d.value_size, &dv);
     if (r == CLSORT_SUCCESS && values) r = clsort__upload(ctx, fn, "values_out", NULL, n * d.value_size, &dvo);
     d.values_in = dv;
     d.values_out = dvo;
-    if (r == CLSORT_SUCCESS) r = clsort__outer(ctx, fn, clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
-    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, kept * pl.key_size, keys_out);
-    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, kept * d.value_size, values_out);
+    if (r == CLSORT_SUCCESS)
+        r = clsort__outer(ctx, fn, partition ? clsort_partition(ctx, dk, dko, n, &d, &kept, NULL)
+                                             : clsort_select_if(ctx, dk, dko, n, &d, &kept, NULL));
+    back = partition ? n : kept;
+    if (r == CLSORT_SUCCESS) r = clsort__download(ctx, fn, "keys_out", dko, back * pl.key_size, keys_out);
+    if (r == CLSORT_SUCCESS && values) r = clsort__download(ctx, fn, "values_out", dvo, back * d.value_size, values_out);
     if (r == CLSORT_SUCCESS && count) *count = kept;
     clsort__release(ctx, &dk);
     clsort__release(ctx, &dv);
@@ -12505,8 +12740,26 @@ CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type 
     return r;
 }
 
-/* The programs clsort_select_if of n keys takes for desc (clsort_prepare):
- * the flags and the pack by u8 flags (clsort__split_prepare). */
+CLSORT_API clsort_result clsort_select_if_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    return clsort__select_host(ctx, "clsort_select_if_host", type, keys, values, keys_out, values_out, n, desc, count,
+                               0);
+}
+
+CLSORT_API clsort_result clsort_partition_host(clsort_context *ctx, clsort_type type, const void *keys,
+                                               const void *values, void *keys_out, void *values_out, size_t n,
+                                               const clsort_select_desc *desc, size_t *count)
+{
+    return clsort__select_host(ctx, "clsort_partition_host", type, keys, values, keys_out, values_out, n, desc, count,
+                               1);
+}
+
+/* The programs clsort_select_if and clsort_partition of n keys take for
+ * desc (clsort_prepare): the flags (the caller's predicate's where
+ * desc.user_op names one), and the pack and split by u8 flags
+ * (clsort__split_prepare prepares both). */
 static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     static const char *fn = "clsort_prepare(select)";
@@ -18058,7 +18311,7 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 105,110,108,105,110,101,32,117,105,110,116,32,109,101,114,103,101,95,115,112,108,105,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,32,117,105,110,116,32,100,44,32,117,105,110,116,32,107,105,110,100,44,10,
 75,69,89,95,84,32,102,108,105,112,41,10,
 123,10,
-117,105,110,116,32,108,111,32,61,32,100,32,62,32,109,32,63,32,100,32,45,32,109,32,58,32,48,117,44,32,104,105,32,61,32,100,32,60,32,110,32,63,32,100,32,58,32,110,59,10,
+117,105,110,116,32,108,111,32,61,32,109,97,120,40,100,44,32,109,41,32,45,32,109,44,32,104,105,32,61,32,109,105,110,40,100,44,32,110,41,59,10,
 119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
 117,105,110,116,32,109,105,100,32,61,32,108,111,32,43,32,40,104,105,32,45,32,108,111,41,32,47,32,50,117,59,10,
 105,102,32,40,116,111,95,105,109,97,103,101,40,97,91,109,105,100,93,44,32,107,105,110,100,44,32,102,108,105,112,41,32,60,61,32,116,111,95,105,109,97,103,101,40,98,91,100,32,45,32,49,117,32,45,32,109,105,100,93,44,32,107,105,110,100,44,32,102,108,105,112,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,117,59,10,
@@ -18093,12 +18346,13 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 35,101,110,100,105,102,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,44,32,103,32,61,32,40,117,105,110,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,116,111,116,97,108,32,61,32,110,32,43,32,109,44,32,100,48,32,61,32,103,32,42,32,40,117,105,110,116,41,84,73,76,69,59,10,
-99,111,110,115,116,32,117,105,110,116,32,99,110,116,32,61,32,116,111,116,97,108,32,45,32,100,48,32,60,32,40,117,105,110,116,41,84,73,76,69,32,63,32,116,111,116,97,108,32,45,32,100,48,32,58,32,40,117,105,110,116,41,84,73,76,69,59,10,
+99,111,110,115,116,32,117,105,110,116,32,99,110,116,32,61,32,109,105,110,40,116,111,116,97,108,32,45,32,100,48,44,32,40,117,105,110,116,41,84,73,76,69,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,105,48,32,61,32,115,112,108,105,116,115,91,103,93,44,32,105,49,32,61,32,115,112,108,105,116,115,91,103,32,43,32,49,117,93,44,32,106,48,32,61,32,100,48,32,45,32,105,48,59,10,
 10,
-117,105,110,116,32,108,111,32,61,32,99,110,116,32,62,32,109,32,45,32,106,48,32,63,32,99,110,116,32,45,32,40,109,32,45,32,106,48,41,32,58,32,48,117,44,32,104,105,32,61,32,99,110,116,32,60,32,110,32,45,32,105,48,32,63,32,99,110,116,32,58,32,110,32,45,32,105,48,59,10,
-117,105,110,116,32,110,97,32,61,32,105,49,32,62,32,105,48,32,63,32,105,49,32,45,32,105,48,32,58,32,48,117,59,10,
-110,97,32,61,32,110,97,32,60,32,108,111,32,63,32,108,111,32,58,32,110,97,32,62,32,104,105,32,63,32,104,105,32,58,32,110,97,59,10,
+10,
+10,
+99,111,110,115,116,32,117,105,110,116,32,108,111,32,61,32,109,97,120,40,99,110,116,44,32,109,32,45,32,106,48,41,32,45,32,40,109,32,45,32,106,48,41,44,32,104,105,32,61,32,109,105,110,40,99,110,116,44,32,110,32,45,32,105,48,41,59,10,
+99,111,110,115,116,32,117,105,110,116,32,110,97,32,61,32,109,105,110,40,109,97,120,40,109,97,120,40,105,49,44,32,105,48,41,32,45,32,105,48,44,32,108,111,41,44,32,104,105,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,110,98,32,61,32,99,110,116,32,45,32,110,97,59,10,
 97,32,43,61,32,97,95,111,102,102,44,32,98,32,43,61,32,98,95,111,102,102,44,32,111,117,116,32,43,61,32,111,117,116,95,111,102,102,59,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
@@ -18109,7 +18363,7 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 10,
 10,
 99,111,110,115,116,32,117,105,110,116,32,100,100,32,61,32,108,105,100,32,42,32,73,84,69,77,83,32,60,32,99,110,116,32,63,32,108,105,100,32,42,32,73,84,69,77,83,32,58,32,99,110,116,59,10,
-117,105,110,116,32,108,32,61,32,100,100,32,62,32,110,98,32,63,32,100,100,32,45,32,110,98,32,58,32,48,117,44,32,104,32,61,32,100,100,32,60,32,110,97,32,63,32,100,100,32,58,32,110,97,59,10,
+117,105,110,116,32,108,32,61,32,109,97,120,40,100,100,44,32,110,98,41,32,45,32,110,98,44,32,104,32,61,32,109,105,110,40,100,100,44,32,110,97,41,59,10,
 119,104,105,108,101,32,40,108,32,60,32,104,41,32,123,10,
 117,105,110,116,32,109,105,100,32,61,32,108,32,43,32,40,104,32,45,32,108,41,32,47,32,50,117,59,10,
 105,102,32,40,115,91,80,65,68,40,109,105,100,41,93,32,60,61,32,115,91,80,65,68,40,110,97,32,43,32,100,100,32,45,32,49,117,32,45,32,109,105,100,41,93,41,32,108,32,61,32,109,105,100,32,43,32,49,117,59,10,
@@ -21293,6 +21547,8 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
+10,
 35,105,102,110,100,101,102,32,82,68,95,85,84,10,
 35,105,102,110,100,101,102,32,76,66,73,78,83,10,
 35,100,101,102,105,110,101,32,76,66,73,78,83,32,49,48,50,52,10,
@@ -21350,7 +21606,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,104,105,115,116,111,103,114,97,109,95,101,118,101,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,108,111,110,103,32,108,111,95,98,44,32,117,108,111,110,103,32,104,105,95,98,44,32,117,108,111,110,103,32,115,99,97,108,101,95,98,44,32,117,108,111,110,103,32,114,97,110,103,101,44,32,117,105,110,116,32,98,105,110,115,44,10,
+118,111,105,100,32,104,105,115,116,111,103,114,97,109,95,101,118,101,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,108,111,110,103,32,108,111,95,98,44,32,117,108,111,110,103,32,104,105,95,98,44,32,117,108,111,110,103,32,115,99,97,108,101,95,98,44,32,117,108,111,110,103,32,114,97,110,103,101,44,32,117,105,110,116,32,98,105,110,115,44,10,
 117,105,110,116,32,115,104,105,102,116,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,99,111,117,110,116,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,104,91,76,66,73,78,83,93,59,10,
@@ -21368,7 +21624,12 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,111,110,115,116,32,117,108,111,110,103,32,101,110,100,32,61,32,109,105,110,40,110,44,32,40,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,43,32,49,41,32,42,32,99,104,117,110,107,41,59,10,
 102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,42,32,99,104,117,110,107,32,43,32,108,105,100,59,32,105,32,60,32,101,110,100,59,32,105,32,43,61,32,87,71,41,32,123,10,
 117,105,110,116,32,98,59,10,
+35,105,102,100,101,102,32,82,68,95,88,70,10,
+98,32,61,32,82,68,95,88,70,40,105,110,91,105,93,44,32,105,41,59,10,
+105,102,32,40,98,32,60,32,98,105,110,115,41,32,123,10,
+35,101,108,115,101,10,
 105,102,32,40,114,100,95,98,105,110,40,105,110,91,105,93,44,32,108,111,44,32,104,105,44,32,115,99,97,108,101,44,32,114,97,110,103,101,44,32,98,105,110,115,44,32,115,104,105,102,116,44,32,38,98,41,41,32,123,10,
+35,101,110,100,105,102,10,
 105,102,32,40,111,119,110,41,32,104,91,108,105,100,32,42,32,98,105,110,115,32,43,32,98,93,43,43,59,10,
 101,108,115,101,32,105,102,32,40,108,111,99,97,108,95,98,105,110,115,41,32,97,116,111,109,105,99,95,105,110,99,40,38,104,91,98,93,41,59,10,
 101,108,115,101,32,97,116,111,109,105,99,95,105,110,99,40,38,99,111,117,110,116,115,91,98,93,41,59,10,
@@ -21594,7 +21855,7 @@ static const unsigned char clsort__kernel_search_cl[] = {
 105,102,32,40,116,32,62,32,116,105,108,101,115,41,32,114,101,116,117,114,110,59,10,
 109,32,61,32,68,69,86,73,67,69,95,78,40,109,41,59,10,
 117,108,111,110,103,32,116,111,116,97,108,32,61,32,110,32,43,32,109,44,32,100,32,61,32,109,105,110,40,116,32,42,32,84,73,76,69,44,32,116,111,116,97,108,41,59,10,
-117,108,111,110,103,32,108,111,32,61,32,100,32,62,32,109,32,63,32,100,32,45,32,109,32,58,32,48,44,32,104,105,32,61,32,109,105,110,40,100,44,32,110,41,59,10,
+117,108,111,110,103,32,108,111,32,61,32,109,97,120,40,100,44,32,109,41,32,45,32,109,44,32,104,105,32,61,32,109,105,110,40,100,44,32,110,41,59,10,
 119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
 117,108,111,110,103,32,109,105,100,32,61,32,108,111,32,43,32,40,40,104,105,32,45,32,108,111,41,32,62,62,32,49,41,59,10,
 105,102,32,40,66,69,70,79,82,69,40,73,77,71,40,104,97,121,91,109,105,100,93,41,44,32,73,77,71,40,110,101,101,100,108,101,115,91,100,32,45,32,49,32,45,32,109,105,100,93,41,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,59,10,
@@ -21617,7 +21878,7 @@ static const unsigned char clsort__kernel_search_cl[] = {
 117,105,110,116,32,110,97,32,61,32,40,117,105,110,116,41,40,97,49,32,45,32,97,48,41,44,32,110,116,32,61,32,40,117,105,110,116,41,40,100,49,32,45,32,100,48,41,44,32,110,98,32,61,32,110,116,32,45,32,110,97,59,10,
 102,111,114,32,40,106,32,61,32,108,105,100,59,32,106,32,60,32,110,116,59,32,106,32,43,61,32,87,71,41,32,118,91,106,93,32,61,32,106,32,60,32,110,97,32,63,32,73,77,71,40,104,97,121,91,97,48,32,43,32,106,93,41,32,58,32,73,77,71,40,110,101,101,100,108,101,115,91,98,48,32,43,32,40,106,32,45,32,110,97,41,93,41,59,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-117,105,110,116,32,100,100,32,61,32,109,105,110,40,108,105,100,32,42,32,73,84,69,77,83,44,32,110,116,41,44,32,108,111,32,61,32,100,100,32,62,32,110,98,32,63,32,100,100,32,45,32,110,98,32,58,32,48,117,44,32,104,105,32,61,32,109,105,110,40,100,100,44,32,110,97,41,59,10,
+117,105,110,116,32,100,100,32,61,32,109,105,110,40,108,105,100,32,42,32,73,84,69,77,83,44,32,110,116,41,44,32,108,111,32,61,32,109,97,120,40,100,100,44,32,110,98,41,32,45,32,110,98,44,32,104,105,32,61,32,109,105,110,40,100,100,44,32,110,97,41,59,10,
 119,104,105,108,101,32,40,108,111,32,60,32,104,105,41,32,123,10,
 117,105,110,116,32,109,105,100,32,61,32,40,108,111,32,43,32,104,105,41,32,62,62,32,49,59,10,
 105,102,32,40,66,69,70,79,82,69,40,118,91,109,105,100,93,44,32,118,91,110,97,32,43,32,100,100,32,45,32,49,32,45,32,109,105,100,93,41,41,32,108,111,32,61,32,109,105,100,32,43,32,49,59,10,
@@ -21644,13 +21905,29 @@ static const unsigned char clsort__kernel_select_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+10,
+10,
+35,105,102,100,101,102,32,83,69,76,95,80,82,69,68,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,112,114,101,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,76,95,86,84,32,42,118,97,108,117,101,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,10,
+117,108,111,110,103,32,99,97,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+123,10,
+117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
+105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
+102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,115,101,108,95,117,115,101,114,95,112,114,101,100,40,107,101,121,115,91,105,93,44,32,118,97,108,117,101,115,44,32,105,41,32,94,32,105,110,118,101,114,116,41,59,10,
+125,10,
+35,101,108,115,101,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,99,97,112,44,32,75,84,32,97,44,32,75,84,32,98,44,10,
-117,105,110,116,32,99,109,112,32,67,79,85,78,84,95,65,82,71,83,41,10,
+117,105,110,116,32,99,109,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
 75,84,32,107,32,61,32,107,101,121,115,91,105,93,59,10,
-105,110,116,32,112,97,115,115,59,10,
+117,105,110,116,32,112,97,115,115,59,10,
 115,119,105,116,99,104,32,40,99,109,112,41,32,123,10,
 99,97,115,101,32,48,58,32,112,97,115,115,32,61,32,107,32,60,32,97,59,32,98,114,101,97,107,59,10,
 99,97,115,101,32,49,58,32,112,97,115,115,32,61,32,107,32,60,61,32,97,59,32,98,114,101,97,107,59,10,
@@ -21660,8 +21937,9 @@ static const unsigned char clsort__kernel_select_cl[] = {
 99,97,115,101,32,53,58,32,112,97,115,115,32,61,32,107,32,33,61,32,97,59,32,98,114,101,97,107,59,10,
 100,101,102,97,117,108,116,58,32,112,97,115,115,32,61,32,97,32,60,61,32,107,32,38,38,32,107,32,60,32,98,59,32,98,114,101,97,107,59,10,
 125,10,
-102,108,97,103,115,91,105,93,32,61,32,112,97,115,115,32,63,32,40,117,99,104,97,114,41,49,32,58,32,40,117,99,104,97,114,41,48,59,10,
+102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,112,97,115,115,32,94,32,105,110,118,101,114,116,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 };
 /* kernels/split.cl */
 static const unsigned char clsort__kernel_split_cl[] = {

@@ -139,7 +139,8 @@ typedef enum {
     OP_SEGSCAN_NONE, OP_SEGSCAN_FLAGS, OP_SEGSCAN_FLAGS8, OP_SCAN_BY_KEY, OP_SEGREDUCE, OP_REDUCE_BY_KEY, OP_RLE,
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
     OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS,
-    OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536, OP_COUNT
+    OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536,
+    OP_SELECT_GT_PRED, OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_PARTITION_GT_PRED, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -212,6 +213,12 @@ static const struct row {
     {"top_k", "u32_keys_k65536", S_TOP_K, CLSORT_FAMILY_TOP_K},
     {"top_k", "u32_keys_k65536_sorted", S_TOP_K, CLSORT_FAMILY_TOP_K},
     {"top_k", "u32_u32_pairs_k65536", S_TOP_K, CLSORT_FAMILY_TOP_K},
+    /* select's rows by a caller's predicate that restates the comparison (its cost against the built-in's),
+     * and clsort_partition's (the same flags, then clsort_split) */
+    {"select", "u32_greater_half_predicate", S_SELECT, CLSORT_FAMILY_SELECT},
+    {"partition", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
+    {"partition", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
+    {"partition", "u32_greater_half_predicate", S_SELECT, CLSORT_FAMILY_SELECT},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -647,14 +654,21 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         if (!B->tree && clsort_tree_create(cs, &B->tree) != CLSORT_SUCCESS) return -1;
         return clsort_tree_build(cs, B->tree, B->pos, n, &td, NULL);
     }
-    case OP_SELECT_GT: case OP_SELECT_GT_KV: { /* the keys above 2^31 (about half), the count on the device */
+    case OP_SELECT_GT: case OP_SELECT_GT_KV: case OP_SELECT_GT_PRED: case OP_PARTITION_GT: case OP_PARTITION_GT_KV:
+    case OP_PARTITION_GT_PRED: { /* the keys above 2^31 (about half), the count on the device */
         static const uint32_t bound = 0x80000000u;
         clsort_select_desc sel;
         memset(&sel, 0, sizeof sel);
         sel.compare = CLSORT_COMPARE_GREATER;
         sel.a = &bound;
         sel.count = B->result;
-        if (op == OP_SELECT_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
+        if (op == OP_SELECT_GT_PRED || op == OP_PARTITION_GT_PRED) {
+            sel.user_op.source = "int above(uint k) { return k > 0x80000000u; }";
+            sel.user_op.name = "above";
+        }
+        if (op == OP_SELECT_GT_KV || op == OP_PARTITION_GT_KV) sel.values_in = B->va, sel.values_out = B->vb;
+        if (op == OP_PARTITION_GT || op == OP_PARTITION_GT_KV || op == OP_PARTITION_GT_PRED)
+            return clsort_partition(cs, B->a, B->b, n, &sel, NULL, NULL);
         return clsort_select_if(cs, B->a, B->b, n, &sel, NULL, NULL);
     }
     case OP_LB_N: case OP_LB_16N: case OP_LB_SORTED_N: case OP_LB_SORTED_16N: {

@@ -70,6 +70,13 @@ PEERS = {
     ("select", "u32_u32_greater_half"): ["cub_select_if_u32_u32"],
     ("merge", "u32_keys_halves"): ["thrust_merge_u32", "cub_merge_keys_u32"],
     ("merge", "u32_u32_pairs_halves"): ["thrust_merge_by_key_u32_u32", "cub_merge_pairs_u32_u32"],
+    ("lower_bound", "u32_n_into_n"): ["thrust_lower_bound_u32_n_into_n"],
+    ("lower_bound", "u32_n_into_16n"): ["thrust_lower_bound_u32_n_into_16n"],
+    ("lower_bound", "u32_n_into_n_sorted_needles"): ["thrust_lower_bound_u32_n_into_n_sorted_needles"],
+    ("lower_bound", "u32_n_into_16n_sorted_needles"): ["thrust_lower_bound_u32_n_into_16n_sorted_needles"],
+    ("gather", "f4_u32_u32_u64_random_four_calls"): ["thrust_gather_f4_u32_u32_u64_random_four_calls"],
+    ("gather_many", "f4_u32_u32_u64_random"): ["thrust_gather_f4_u32_u32_u64_random_zip",
+                                              "thrust_gather_f4_u32_u32_u64_random_four_calls"],
     # no cub::DeviceTopK in the CCCL of CUDA 13.0: a full radix sort of the n keys is the reference
     ("top_k", "u32_keys_k100"): ["cub_topk_full_sort_u32"],
     ("top_k", "u32_keys_k65536"): ["cub_topk_full_sort_u32"],
@@ -103,6 +110,11 @@ BYTES = {
     # top_k: its lower bound is one read of the keys (the k written are few): 4 B; the radix
     ("top_k", "u32_keys_k100"): 4, ("top_k", "u32_keys_k65536"): 4, ("top_k", "u32_keys_k65536_sorted"): 4,
     ("top_k", "u32_u32_pairs_k65536"): 4,
+    # lower_bound: a needle read and an index written (the haystack's top levels stay in cache)
+    ("lower_bound", "u32_n_into_n"): 8, ("lower_bound", "u32_n_into_16n"): 8,
+    ("lower_bound", "u32_n_into_n_sorted_needles"): 8, ("lower_bound", "u32_n_into_16n_sorted_needles"): 8,
+    # gather of 16 + 4 + 4 + 8 B records: each read and written once, and the index read (once, or per call)
+    ("gather_many", "f4_u32_u32_u64_random"): 68, ("gather", "f4_u32_u32_u64_random_four_calls"): 80,
 }
 FLOPS_PER_INTERACTION = 20
 

@@ -33,7 +33,7 @@
 inline uint merge_split(__global const KEY_T *a, uint n, __global const KEY_T *b, uint m, uint d, uint kind,
                         KEY_T flip)
 {
-    uint lo = d > m ? d - m : 0u, hi = d < n ? d : n;
+    uint lo = max(d, m) - m, hi = min(d, n);
     while (lo < hi) {
         uint mid = lo + (hi - lo) / 2u;
         if (to_image(a[mid], kind, flip) <= to_image(b[d - 1u - mid], kind, flip)) lo = mid + 1u;
@@ -68,12 +68,13 @@ __kernel void merge_tiles(__global const KEY_T *a, uint n, __global const KEY_T 
 #endif
     const uint lid = (uint)get_local_id(0), g = (uint)get_group_id(0);
     const uint total = n + m, d0 = g * (uint)TILE;
-    const uint cnt = total - d0 < (uint)TILE ? total - d0 : (uint)TILE;
+    const uint cnt = min(total - d0, (uint)TILE);
     const uint i0 = splits[g], i1 = splits[g + 1u], j0 = d0 - i0;
     /* a's share of the tile, within what a and b hold past i0 and j0 */
-    uint lo = cnt > m - j0 ? cnt - (m - j0) : 0u, hi = cnt < n - i0 ? cnt : n - i0;
-    uint na = i1 > i0 ? i1 - i0 : 0u;
-    na = na < lo ? lo : na > hi ? hi : na;
+    /* (max(x, y) - y rather than x > y ? x - y : 0, which clang makes an
+     * llvm.usub.sat that oclgrind lacks) */
+    const uint lo = max(cnt, m - j0) - (m - j0), hi = min(cnt, n - i0);
+    const uint na = min(max(max(i1, i0) - i0, lo), hi);
     const uint nb = cnt - na;
     a += a_off, b += b_off, out += out_off; /* the runs of one buffer (the MPI sort's merge) */
 #ifdef HAS_VALUES
@@ -84,7 +85,7 @@ __kernel void merge_tiles(__global const KEY_T *a, uint n, __global const KEY_T 
 
     /* this work-item's outputs [dd, dd + ITEMS): the split of dd in the tile */
     const uint dd = lid * ITEMS < cnt ? lid * ITEMS : cnt;
-    uint l = dd > nb ? dd - nb : 0u, h = dd < na ? dd : na;
+    uint l = max(dd, nb) - nb, h = min(dd, na);
     while (l < h) {
         uint mid = l + (h - l) / 2u;
         if (s[PAD(mid)] <= s[PAD(na + dd - 1u - mid)]) l = mid + 1u;

@@ -1532,6 +1532,8 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
  * lo, hi, scale are passed as T's bits in ulong; range = hi - lo as an
  * unsigned integer (integers: x counts when x >= lo and x - lo < range);
  * shift < 64 when range = bins << shift (the bin is then (x - lo) >> shift). counts (bins words) must be zero or hold counts to add to.
+ * RD_XF: the bin is the caller's RD_XF(x, i) instead (T uint; x of RD_IN_T),
+ * counted where it is below bins; lo, hi, scale, range and shift unused.
  * Work-groups count in local memory when bins <= LBINS (each work-item
  * apart when bins * WG <= LBINS). */
 #ifndef RD_UT /* no histogram of a caller's type */
@@ -1591,7 +1593,7 @@ inline int rd_bin(T x, T lo, T hi, T scale, ulong range, uint bins, uint shift, 
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
+void histogram_even(__global const RD_IN_T *in, ulong n, ulong lo_b, ulong hi_b, ulong scale_b, ulong range, uint bins,
                     uint shift, __global volatile uint *counts COUNT_ARGS)
 {
     __local uint h[LBINS];
@@ -1609,7 +1611,12 @@ void histogram_even(__global const T *in, ulong n, ulong lo_b, ulong hi_b, ulong
     const ulong end = min(n, (get_group_id(0) + 1) * chunk);
     for (ulong i = get_group_id(0) * chunk + lid; i < end; i += WG) {
         uint b;
+#ifdef RD_XF /* a caller's bin (T uint): counted below bins */
+        b = RD_XF(in[i], i);
+        if (b < bins) {
+#else
         if (rd_bin(in[i], lo, hi, scale, range, bins, shift, &b)) {
+#endif
             if (own) h[lid * bins + b]++;
             else if (local_bins) atomic_inc(&h[b]);
             else atomic_inc(&counts[b]);

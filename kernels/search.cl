@@ -103,7 +103,7 @@ __kernel void search_partition(__global const KEY_T *hay, ulong n, __global cons
     if (t > tiles) return;
     m = DEVICE_N(m);
     ulong total = n + m, d = min(t * TILE, total);
-    ulong lo = d > m ? d - m : 0, hi = min(d, n);
+    ulong lo = max(d, m) - m, hi = min(d, n);
     while (lo < hi) {
         ulong mid = lo + ((hi - lo) >> 1);
         if (BEFORE(IMG(hay[mid]), IMG(needles[d - 1 - mid]))) lo = mid + 1;
@@ -126,7 +126,7 @@ __kernel void search_merge(__global const KEY_T *hay, ulong n, __global const KE
     uint na = (uint)(a1 - a0), nt = (uint)(d1 - d0), nb = nt - na;
     for (j = lid; j < nt; j += WG) v[j] = j < na ? IMG(hay[a0 + j]) : IMG(needles[b0 + (j - na)]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint dd = min(lid * ITEMS, nt), lo = dd > nb ? dd - nb : 0u, hi = min(dd, na);
+    uint dd = min(lid * ITEMS, nt), lo = max(dd, nb) - nb, hi = min(dd, na);
     while (lo < hi) {
         uint mid = (lo + hi) >> 1;
         if (BEFORE(v[mid], v[na + dd - 1 - mid])) lo = mid + 1;

@@ -585,6 +585,115 @@ static void radix_device_count_refusals(const test_env *e)
     clReleaseMemObject(k), clReleaseMemObject(o), clReleaseMemObject(dc), clReleaseMemObject(small);
 }
 
+/* One gather of the first min(count, cap) u32 of src (identity indices)
+ * into a DC_FILL buffer, the count the uint32 at byte 0 of dcount, against
+ * the reference: src below `want`, DC_FILL from there. */
+static void dc_gather_by(clsort_context *cs, cl_mem src, cl_mem idx, const uint32_t *host, size_t cap, cl_mem dcount,
+                         size_t want, const char *what)
+{
+    unsigned char *wb = (unsigned char *)malloc(cap * 4 + 4), *gb = (unsigned char *)malloc(cap * 4 + 4);
+    cl_mem dst = dc_out_buffer(cs, cap * 4, wb);
+    clsort_enqueue q;
+    size_t bad;
+    int r;
+    memset(&q, 0, sizeof q);
+    q.count = dcount;
+    memcpy(wb, host, want * 4);
+    r = clsort_gather(cs, src, dst, idx, cap, 4, &q);
+    download(cs, dst, cap * 4, gb);
+    bad = dc_first_diff(gb, wb, 0, cap * 4);
+    check(r == CLSORT_SUCCESS && bad == (size_t)-1, what, cap, "random", bad / 4, (double)want, r);
+    clReleaseMemObject(dst);
+    free(wb), free(gb);
+}
+
+/* DEVICE COUNTS: "scan's desc.total (u32), enumerate's desc.count, split's
+ * zeros desc.count ... can be the next call's enq->count directly": each,
+ * written under a device count, feeds a gather's enq->count (byte 0) with
+ * no read-back; against the counts of the first min(count, cap) flags. */
+static void dc_counts_feed(clsort_context *cs, size_t cap, size_t count)
+{
+    size_t m = count < cap ? count : cap, i, ones = 0, host = 12345;
+    uint32_t *flags = (uint32_t *)malloc(cap * 4 + 4), *idx = (uint32_t *)malloc(cap * 4 + 4);
+    uint32_t *data = (uint32_t *)malloc(cap * 4 + 4);
+    cl_mem df, di, dd, scanned, tmp, total, ecount, zcount, dc = dc_count_buffer(cs, count);
+    clsort_scan_desc scd;
+    clsort_split_desc sd;
+    clsort_enqueue q;
+    int r;
+    for (i = 0; i < cap; ++i) flags[i] = (uint32_t)(rnd64() & 1u), idx[i] = (uint32_t)i, data[i] = (uint32_t)rnd64();
+    for (i = 0; i < m; ++i) ones += flags[i];
+    df = buffer(cs, cap * 4, flags), di = buffer(cs, cap * 4, idx), dd = buffer(cs, cap * 4, data);
+    scanned = buffer(cs, cap * 4, NULL), tmp = buffer(cs, cap * 4, NULL);
+    total = buffer(cs, 4, NULL), ecount = buffer(cs, 4, NULL), zcount = buffer(cs, 4, NULL);
+    dc_enq(&q, dc);
+    memset(&scd, 0, sizeof scd);
+    scd.total = total;
+    r = clsort_scan(cs, df, scanned, cap, &scd, &q);
+    memset(&sd, 0, sizeof sd);
+    sd.flags = df;
+    sd.count = ecount;
+    if (r == CLSORT_SUCCESS) r = clsort_enumerate(cs, dd, tmp, cap, &sd, NULL, &q);
+    sd.count = zcount;
+    if (r == CLSORT_SUCCESS) r = clsort_split(cs, dd, tmp, cap, &sd, &host, &q);
+    check(r == CLSORT_SUCCESS && host == m - ones, "device count: scan, enumerate, split under one count", count,
+          clsort_last_error(cs), 0, (double)(m - ones), (double)host);
+    dc_gather_by(cs, dd, di, data, cap, total, ones, "device count: scan's desc.total as a gather's enq->count");
+    dc_gather_by(cs, dd, di, data, cap, ecount, ones, "device count: enumerate's desc.count as a gather's enq->count");
+    dc_gather_by(cs, dd, di, data, cap, zcount, m - ones, "device count: split's zeros as a gather's enq->count");
+    clReleaseMemObject(df), clReleaseMemObject(di), clReleaseMemObject(dd), clReleaseMemObject(scanned);
+    clReleaseMemObject(tmp), clReleaseMemObject(total), clReleaseMemObject(ecount), clReleaseMemObject(zcount);
+    clReleaseMemObject(dc);
+    free(flags), free(idx), free(data);
+}
+
+/* "n is then the capacity: buffers are checked for n elements" (a small
+ * count does not let a short buffer through) and "no output of the call may
+ * share its [the count's] memory", in the families the sort part's
+ * refusals leave out; every buffer keeps its bytes. Then the feeds above. */
+static void radix_device_count_promises(const test_env *e)
+{
+    enum { N = 64 };
+    clsort_context *cs = e->cs;
+    uint32_t words[N], back[N];
+    cl_mem k, o, shorter, dc;
+    clsort_scan_desc scd;
+    clsort_split_desc sd;
+    clsort_search_desc hd;
+    clsort_enqueue q;
+    size_t i, caps[8], counts[40], nc, nk, c, j;
+    int ok;
+    for (i = 0; i < N; ++i) words[i] = i == DC_AT / 4 ? 3u : (uint32_t)i * 7u;
+    k = buffer(cs, sizeof words, words), o = buffer(cs, sizeof words, words);
+    shorter = buffer(cs, (N - 1) * 4, words), dc = buffer(cs, sizeof words, words);
+    dc_enq(&q, dc);
+    memset(&scd, 0, sizeof scd);
+    memset(&sd, 0, sizeof sd);
+    memset(&hd, 0, sizeof hd);
+    sd.flags = k;
+    EXPECT_ERR(clsort_scan(cs, k, shorter, N, &scd, &q), CLSORT_ERROR_INVALID_ARGUMENT, "scan: out short of the capacity");
+    EXPECT_ERR(clsort_gather(cs, k, o, shorter, N, 4, &q), CLSORT_ERROR_INVALID_ARGUMENT, "gather: indices short of the capacity");
+    EXPECT_ERR(clsort_scan(cs, k, dc, N, &scd, &q), CLSORT_ERROR_INVALID_ARGUMENT, "scan's out is enq->count");
+    scd.total = dc;
+    EXPECT_ERR(clsort_scan(cs, k, o, N, &scd, &q), CLSORT_ERROR_INVALID_ARGUMENT, "scan's desc.total is enq->count");
+    EXPECT_ERR(clsort_gather(cs, k, dc, k, N, 4, &q), CLSORT_ERROR_INVALID_ARGUMENT, "gather's dst is enq->count");
+    EXPECT_ERR(clsort_enumerate(cs, k, dc, N, &sd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT, "enumerate's indices are enq->count");
+    EXPECT_ERR(clsort_split(cs, k, dc, N, &sd, NULL, &q), CLSORT_ERROR_INVALID_ARGUMENT, "split's keys_out is enq->count");
+    EXPECT_ERR(clsort_lower_bound(cs, k, N, k, N, dc, &hd, &q), CLSORT_ERROR_INVALID_ARGUMENT, "lower_bound's indices are enq->count");
+    download(cs, o, sizeof back, back);
+    ok = memcmp(back, words, sizeof words) == 0;
+    download(cs, dc, sizeof back, back);
+    ok = ok && memcmp(back, words, sizeof words) == 0;
+    download(cs, shorter, (N - 1) * 4, back);
+    check(ok && memcmp(back, words, (N - 1) * 4) == 0, "device count refusals keep every buffer", N, "-", 0, 0, 0);
+    clReleaseMemObject(k), clReleaseMemObject(o), clReleaseMemObject(shorter), clReleaseMemObject(dc);
+    nc = dc_capacities(e, caps);
+    for (c = 0; c < nc; ++c) {
+        nk = dc_counts(caps[c], counts, e->tiny);
+        for (j = 0; j < nk; j += e->quick || e->tiny ? 3 : 1) dc_counts_feed(cs, caps[c], counts[j]);
+    }
+}
+
 /* The same on small tiles (tuning.tile_wg/items: 32 x 4 and 256 x 1), so
  * that a few thousand elements span many tiles, and work-group passes run
  * where the default shape is one work-item per tile (CPUs): the classic

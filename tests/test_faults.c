@@ -320,7 +320,8 @@ static int inputs_intact(clsort_context *cs, const bufs *b, int in_place, int wi
     X(S_SELECT, SELECT, "select_if u32 > 2^31 with values, count to the host") \
     X(S_SEARCH, SEARCH, "lower_bound of the keys in 1024 sorted u32") \
     X(S_MERGE, MERGE, "merge of two sorted halves with values") \
-    X(S_TOP_K, TOP_K, "top_k 1000 largest, sorted, with values")
+    X(S_TOP_K, TOP_K, "top_k 1000 largest, sorted, with values") \
+    X(S_PARTITION_PRED, SELECT, "partition by a caller's predicate u32 > 2^31 with values, count to the host")
 
 #define SCENARIO_ID(id, family, name) id,
 #define SCENARIO_FAMILY(id, family, name) CLSORT_FAMILY_##family,
@@ -447,13 +448,17 @@ static int result_ok(clsort_context *cs, const bufs *b, int s)
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
         return memcmp(got, want, sizeof got) == 0;
     }
-    case S_SELECT: { /* the keys above the bound and their values, in input order */
+    case S_SELECT: case S_PARTITION_PRED: { /* the keys above the bound and their values, in input order
+                                              (a partition: then the others, in input order) */
         static uint32_t wantv[N], gotv[N];
-        for (i = 0; i < N; ++i)
-            if (h_keys[i] > select_bound) want[k] = h_keys[i], wantv[k++] = h_vals[i];
+        size_t passes = 0;
+        int round;
+        for (round = 0; round < (s == S_PARTITION_PRED ? 2 : 1); ++round)
+            for (i = 0; i < N; ++i)
+                if ((h_keys[i] > select_bound) == !round) want[k] = h_keys[i], wantv[k++] = h_vals[i], passes += !round;
         clEnqueueReadBuffer(q, b->out, CL_TRUE, 0, k * 4, got, 0, NULL, NULL);
         clEnqueueReadBuffer(q, b->vals_out, CL_TRUE, 0, k * 4, gotv, 0, NULL, NULL);
-        return select_count == k && memcmp(got, want, k * 4) == 0 && memcmp(gotv, wantv, k * 4) == 0;
+        return select_count == passes && memcmp(got, want, k * 4) == 0 && memcmp(gotv, wantv, k * 4) == 0;
     }
     case S_SEARCH: /* the keys' lower bounds in i << 22, i < 1024: ceil(key / 2^22) */
         for (i = 0; i < N; ++i) want[i] = (h_keys[i] >> 22) + ((h_keys[i] & 0x3fffffu) != 0);
@@ -626,6 +631,16 @@ static clsort_result run_scenario(clsort_context *cs, bufs *b, int s)
         sel.values_out = b->vals_out;
         select_count = 0;
         return clsort_select_if(cs, b->keys, b->out, N, &sel, &select_count, NULL);
+    }
+    case S_PARTITION_PRED: {
+        clsort_select_desc sel;
+        memset(&sel, 0, sizeof sel);
+        sel.user_op.source = "int above(uint k) { return k > 0x80000000u; }";
+        sel.user_op.name = "above";
+        sel.values_in = b->vals;
+        sel.values_out = b->vals_out;
+        select_count = 0;
+        return clsort_partition(cs, b->keys, b->out, N, &sel, &select_count, NULL);
     }
     case S_SEARCH:
         return clsort_lower_bound(cs, b->off, 1024, b->keys, N, b->out, NULL, NULL);

@@ -3,7 +3,9 @@
  * sorted, the order across ranks, the multiset (count, sum, xor and sum of
  * squares of a hash of every key, MPI_Allreduce), values still with their keys,
  * and each rank's count or weight within the bounds asked for; the
- * device-resident form against a plain C reference (below). Built with
+ * device-resident form against a plain C reference (below; float keys with
+ * NaNs of both signs, the outputs in the input buffers); the refusals the
+ * manual names, a failed MPI call and a total weight of 0. Built with
  * -DTEST_MPI_FAULTS and linker wraps (make mpi-test), it runs the fault
  * injection instead. Rank 0 prints "N passed, N failed" over all cases. */
 #define CLSORT_MPI
@@ -205,6 +207,19 @@ typedef struct ditem {
 
 static clsort_type ref_type; /* the key type ditem_cmp compares (qsort has no context argument) */
 
+/* A float key's bits (4 or 8 bytes) as an unsigned image in clsort_sort's
+ * order, written from the rule the manual states: -inf .. -0 first (the
+ * negatives reversed), then +0 .. +inf and the positive NaNs, the negative
+ * NaNs last. */
+static uint64_t fimage(uint64_t x, int bytes)
+{
+    const uint64_t sign = bytes == 4 ? 0x80000000ull : 0x8000000000000000ull;
+    const uint64_t neg_inf = bytes == 4 ? 0xff800000ull : 0xfff0000000000000ull;
+    if (bytes == 4) x &= 0xffffffffull;
+    if (x & sign) return x > neg_inf ? x : neg_inf - x;
+    return x + (neg_inf - sign + 1);
+}
+
 static int key_cmp(clsort_type t, uint64_t a, uint64_t b)
 {
     switch (t) {
@@ -216,22 +231,10 @@ static int key_cmp(clsort_type t, uint64_t a, uint64_t b)
         int64_t x = (int64_t)a, y = (int64_t)b;
         return x < y ? -1 : x > y;
     }
-    case CLSORT_F32: {
-        float x, y;
-        uint32_t xa = (uint32_t)a, yb = (uint32_t)b;
-        memcpy(&x, &xa, 4);
-        memcpy(&y, &yb, 4);
-        if (x < y) return -1;
-        if (x > y) return 1;
-        return (int)((b >> 31) & 1) - (int)((a >> 31) & 1); /* equal values: -0 first */
-    }
-    case CLSORT_F64: {
-        double x, y;
-        memcpy(&x, &a, 8);
-        memcpy(&y, &b, 8);
-        if (x < y) return -1;
-        if (x > y) return 1;
-        return (int)((b >> 63) & 1) - (int)((a >> 63) & 1);
+    case CLSORT_F32:
+    case CLSORT_F64: { /* clsort_sort's key image (kernels/keys.cl): -0 < +0, NaNs after +inf, negative NaNs last */
+        uint64_t x = fimage(a, t == CLSORT_F32 ? 4 : 8), y = fimage(b, t == CLSORT_F32 ? 4 : 8);
+        return x < y ? -1 : x > y;
     }
     default: return a < b ? -1 : a > b;
     }
@@ -246,24 +249,26 @@ static int ditem_cmp(const void *pa, const void *pb)
 }
 
 /* A key of type t drawn from d; float keys take the integer's value (so
- * AND^3 and all-equal keep their duplicates) with +-0 and +-inf mixed in. */
+ * AND^3 and all-equal keep their duplicates) with +-0, +-inf and NaNs of
+ * both signs mixed in (bit patterns: no float operation touches them). */
 static uint64_t dkey(clsort_type t, enum dist d, uint64_t *s, size_t i)
 {
     uint64_t k = gen(d, s);
     int special = d != EQUAL && i % 97 == 5;
     if (t == CLSORT_F32) {
-        static const float sp[4] = {0.0f, -0.0f, INFINITY, -INFINITY};
-        float f = special ? sp[k % 4] : (float)(int32_t)(uint32_t)(k >> 32) * 0.5f;
+        static const uint32_t sp[6] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u};
+        float f = (float)(int32_t)(uint32_t)(k >> 32) * 0.5f;
         uint32_t b;
         memcpy(&b, &f, 4);
-        return b;
+        return special ? sp[k % 6] : b;
     }
     if (t == CLSORT_F64) {
-        static const double sp[4] = {0.0, -0.0, INFINITY, -INFINITY};
-        double f = special ? sp[k % 4] : (double)(int64_t)k * 0.25;
+        static const uint64_t sp[6] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                       0x7ff8000000000000ull, 0xfff8000000000001ull};
+        double f = (double)(int64_t)k * 0.25;
         uint64_t b;
         memcpy(&b, &f, 8);
-        return b;
+        return special ? sp[k % 6] : b;
     }
     return clsort_type_size(t) == 4 ? k >> 32 : k;
 }
@@ -276,7 +281,8 @@ typedef struct dcase {
     size_t vs;             /* value size, 0 = none */
     int weighted;
     clsort_mpi_desc desc;  /* type and value_size filled from above */
-    int given;             /* 1: the caller's output buffers, large enough; 2: too small on the last rank */
+    int given;             /* 1: the caller's output buffers, large enough; 2: too small on the last rank;
+                              3: the input buffers as the outputs (capacity n) */
     int bad_rank;          /* >= 0: this rank passes a keys buffer one item short */
 } dcase;
 
@@ -344,15 +350,21 @@ static int run_device_case(clsort_context *ctx, dcase *tc)
         tc->desc.weights_out = given[2];
         tc->desc.capacity = cap;
     }
+    if (tc->given == 3) { /* the result written over the inputs */
+        tc->desc.keys_out = dk;
+        tc->desc.values_out = dv;
+        tc->desc.weights_out = dw;
+        tc->desc.capacity = n;
+    }
     r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, n || rank_ % 2 ? dk : NULL, dv, tc->weighted ? dw : NULL, n,
                                &tc->desc, &out);
-    /* the inputs are only read, on success and failure alike */
-    if (!dev_read(ctx, dk, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks, back) ||
-        memcmp(back, keys, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks) != 0) {
+    /* the inputs are only read, on success and failure alike (but where they are the outputs) */
+    if (tc->given != 3 && (!dev_read(ctx, dk, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks, back) ||
+                           memcmp(back, keys, (rank_ == tc->bad_rank && n ? n - 1 : n) * ks) != 0)) {
         fprintf(stderr, "rank %d %s: the input keys changed\n", rank_, tc->name);
         ok = 0;
     }
-    if (vs && (!dev_read(ctx, dv, n * vs, back) || memcmp(back, vals, n * vs) != 0)) {
+    if (tc->given != 3 && vs && (!dev_read(ctx, dv, n * vs, back) || memcmp(back, vals, n * vs) != 0)) {
         fprintf(stderr, "rank %d %s: the input values changed\n", rank_, tc->name);
         ok = 0;
     }
@@ -379,7 +391,8 @@ static int run_device_case(clsort_context *ctx, dcase *tc)
         /* the others may have succeeded only if the library broke its promise; keep the collectives matched */
     }
     m = r == CLSORT_SUCCESS ? out.n : 0;
-    if (r == CLSORT_SUCCESS && tc->given && (out.keys != given[0] || (vs && out.values != given[1]))) {
+    if (r == CLSORT_SUCCESS && tc->given &&
+        (out.keys != (tc->given == 3 ? dk : given[0]) || (vs && out.values != (tc->given == 3 ? dv : given[1])))) {
         fprintf(stderr, "rank %d %s: the result is not in the given buffers\n", rank_, tc->name);
         ok = 0;
     }
@@ -566,7 +579,153 @@ static void device_cases(clsort_context *ctx, size_t base)
         tc.name = name;
         record(name, run_device_case(ctx, &tc));
     }
+    /* the outputs are the inputs (the manual: step I reads them first): the
+     * same n on every rank and zero imbalance, so each result fits its input */
+    for (c = 0; c < 2; c++) {
+        dcase tc;
+        memset(&tc, 0, sizeof tc);
+        tc.type = c ? CLSORT_F32 : CLSORT_U64;
+        tc.dist = c ? UNIFORM : AND3;
+        tc.n = nb;
+        tc.vs = c ? 4 : 8;
+        tc.bad_rank = -1;
+        tc.given = 3;
+        tc.desc.sample = 16;
+        tc.desc.piece_bytes = 4096;
+        snprintf(name, sizeof name, "device: the outputs are the input buffers, %s %s", c ? "f32" : "u64",
+                 dist_name[tc.dist]);
+        tc.name = name;
+        record(name, run_device_case(ctx, &tc));
+    }
     clsort_mpi_staging_release(&staging);
+}
+
+/* Refusals the manual names (clsort_mpi_desc, clsort_mpi_sort): on the last
+ * rank only (or on every rank where one rank alone would fail the ranks'
+ * agreement on the shape instead), each must fail every rank with
+ * CLSORT_ERROR_INVALID_ARGUMENT, the last rank's message naming the cause,
+ * *out empty, the inputs as they were. Then a total weight of 0: the last
+ * rank gets every item, in order. */
+static void promise_cases(clsort_context *ctx, size_t base)
+{
+    static const char *what[9] = {"a negative weight", "a NaN weight", "a weight past 1e290", "lower without upper",
+                                  "upper without lower", "PSRS with bounds", "piece_bytes past 1 GiB",
+                                  "max_imbalance -1", "n = 2^31"};
+    static const char *word[9] = {"weight", "weight", "weight", "lower", "lower", "PSRS", "piece_bytes",
+                                  "max_imbalance", "2^31"}; /* in the refusal's message */
+    uint32_t k[4] = {4, 3, 2, 1};
+    double w[4] = {1, 2, 3, 4}, lo[64], hi[64];
+    char name[160];
+    int c, q, last = rank_ == size_ - 1;
+    for (q = 0; q < 64; q++) lo[q] = 0, hi[q] = 1e9;
+    for (c = 0; c < 9; c++) {
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_result r;
+        size_t n = 4;
+        memset(&d, 0, sizeof d);
+        memset(&o, 0x5a, sizeof o);
+        if (last || c == 3 || c == 4 || c == 5 || c == 7) { /* these on every rank: the ranks agree, the check refuses */
+            if (c < 3) w[1] = c == 0 ? -1.0 : c == 1 ? (double)NAN : 2e290;
+            if (c == 3 || c == 5) d.lower = lo;
+            if (c == 4 || c == 5) d.upper = hi;
+            if (c == 5) d.algorithm = CLSORT_MPI_PSRS;
+            if (c == 6) d.piece_bytes = ((size_t)1 << 30) + 1;
+            if (c == 7) d.max_imbalance = -1.0;
+            if (c == 8) n = (size_t)1 << 31; /* refused before a key is read */
+        }
+        r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, c < 3 ? w : NULL, n, &d, &o);
+        snprintf(name, sizeof name, "refused on every rank, the inputs unchanged: %s%s", what[c],
+                 c == 3 || c == 4 || c == 5 || c == 7 ? "" : " on the last rank");
+        record(name, r == CLSORT_ERROR_INVALID_ARGUMENT && o.n == 0 && o.keys == NULL && k[0] == 4 && k[3] == 1 &&
+                         w[0] == 1.0 && (last || w[1] == 2.0) &&
+                         (!last || strstr(clsort_last_error(ctx), word[c]) != NULL));
+        if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        w[1] = 2.0;
+    }
+    { /* desc.staging of another context; a weighted device sort into the caller's keys_out without weights_out */
+        clsort_context *ctx2 = NULL;
+        clsort_mpi_staging st;
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_mpi_device_out dout;
+        clsort_result r, r2 = CLSORT_ERROR_INVALID_ARGUMENT;
+        int owned;
+        cl_mem dk = dev_buffer(ctx, sizeof k, k), dw = dev_buffer(ctx, sizeof w, w), ko = dev_buffer(ctx, 64 * 4, NULL);
+        memset(&st, 0, sizeof st);
+        memset(&d, 0, sizeof d);
+        d.staging = &st;
+        r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, k, NULL, NULL, 4, &d, &o); /* st now belongs to ctx */
+        if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        owned = st.ctx == ctx; /* one rank alone exchanges nothing: no staging made */
+        if (clsort_create(&ctx2, NULL) == CLSORT_SUCCESS) r2 = clsort_mpi_sort(ctx2, MPI_COMM_WORLD, k, NULL, NULL, 4, &d, &o);
+        if (r2 == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        record("desc.staging of another context refused on every rank",
+               r == CLSORT_SUCCESS && (size_ == 1 || owned) && ctx2 &&
+                   (owned ? r2 == CLSORT_ERROR_INVALID_ARGUMENT && strstr(clsort_last_error(ctx2), "staging")
+                          : r2 == CLSORT_SUCCESS));
+        clsort_mpi_staging_release(&st);
+        clsort_destroy(ctx2);
+        memset(&d, 0, sizeof d);
+        d.keys_out = ko;
+        d.capacity = 64;
+        r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, dk, NULL, dw, 4, &d, &dout);
+        record("a weighted device sort into keys_out without weights_out refused",
+               r == CLSORT_ERROR_INVALID_ARGUMENT && dout.n == 0 && dout.keys == NULL);
+        clsort_mpi_device_free(&dout);
+        clReleaseMemObject(dk), clReleaseMemObject(dw), clReleaseMemObject(ko);
+    }
+    { /* a failed MPI call (a null communicator, errors returned): CLSORT_ERROR_MPI, MPI_Error_string's text */
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_result r;
+        char cls[MPI_MAX_ERROR_STRING];
+        int e, ec = 0, len = 0;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        e = MPI_Comm_rank(MPI_COMM_NULL, &q);
+        MPI_Error_class(e, &ec);
+        MPI_Error_string(ec, cls, &len);
+        memset(&d, 0, sizeof d);
+        memset(&o, 0x5a, sizeof o);
+        r = clsort_mpi_sort(ctx, MPI_COMM_NULL, k, NULL, NULL, 4, &d, &o);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        if (r != CLSORT_ERROR_MPI || !strstr(clsort_last_error(ctx), cls))
+            fprintf(stderr, "rank %d: %s: %s (expected the text \"%s\")\n", rank_, clsort_result_string(r),
+                    clsort_last_error(ctx), cls);
+        record("a failed MPI call: CLSORT_ERROR_MPI with MPI_Error_string's text",
+               e != MPI_SUCCESS && r == CLSORT_ERROR_MPI && strstr(clsort_last_error(ctx), cls) != NULL && o.n == 0);
+    }
+    { /* weights all 0 */
+        size_t n = base / 3 + (size_t)rank_ * 7, i;
+        uint32_t *keys = (uint32_t *)malloc(n * 4 + 4);
+        double *zero = (double *)calloc(n + 1, sizeof(double));
+        unsigned long long mine = n, total = 0, sum_in = 0, sum_out = 0, si = 0, so = 0;
+        clsort_mpi_desc d;
+        clsort_mpi_out o;
+        clsort_result r;
+        int ok;
+        uint64_t s = 99u + (uint64_t)rank_;
+        for (i = 0; i < n; i++) keys[i] = (uint32_t)(rng(&s) >> 32), si += keys[i];
+        memset(&d, 0, sizeof d);
+        r = clsort_mpi_sort(ctx, MPI_COMM_WORLD, keys, NULL, zero, n, &d, &o);
+        ok = r == CLSORT_SUCCESS;
+        for (i = 0; ok && i < o.n; i++) {
+            so += ((uint32_t *)o.keys)[i];
+            if (i && ((uint32_t *)o.keys)[i - 1] > ((uint32_t *)o.keys)[i]) ok = 0;
+        }
+        MPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&si, &sum_in, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&so, &sum_out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        if (ok && o.n != (last ? (size_t)total : 0)) {
+            fprintf(stderr, "rank %d total weight 0: %lu items, expected %lu\n", rank_, (unsigned long)o.n,
+                    (unsigned long)(last ? total : 0));
+            ok = 0;
+        }
+        record("a total weight of 0: the last rank gets every item, sorted", ok && sum_in == sum_out);
+        if (r == CLSORT_SUCCESS) clsort_mpi_free(&o);
+        free(keys);
+        free(zero);
+    }
 }
 
 #ifdef TEST_MPI_FAULTS
@@ -930,6 +1089,7 @@ static void sort_cases(clsort_context *ctx, size_t base)
         record(name, run_case(ctx, &tc, NULL));
     }
     device_cases(ctx, base);
+    promise_cases(ctx, base);
 }
 
 #endif
@@ -950,6 +1110,7 @@ int main(int argc, char **argv)
     fault_cases(ctx);
     (void)base;
     (void)device_cases; /* the other cases are in the plain build */
+    (void)promise_cases;
     (void)run_case;
 #else
     /* every sort case with each last step on the device: the runs merged, then sorted again */

@@ -927,6 +927,7 @@ static const test_case sort_cases[] = {
     {"device count", radix_device_count, ON_BOTH, ANY_SIZE},
     {"device count: cull, pack, sort, gather on events", radix_device_count_chain, ON_BOTH, ANY_SIZE},
     {"device count refusals", radix_device_count_refusals, ON_BOTH, ANY_SIZE},
+    {"device count promises: capacity checks, counts over outputs, counts fed to the next call", radix_device_count_promises, ON_BOTH, ANY_SIZE},
     {"device count on small tiles (scan, split family, sort)", radix_device_count_small_tiles, ON_BOTH, LIMITS_ANY},
 };
 static const test_part sort_part = TEST_PART(sort, "clsort_sort, clsort_sort_host", CTX_SHARED, 72);

@@ -578,13 +578,15 @@ static int cmp_u32_asc(const void *a, const void *b)
 /* Radius queries of nq query points against a tree of n points (float4
  * records), dims 2 or 3: grid = 1 puts points and queries on a grid of
  * step 1/4 with r = 1/2 (many points exactly on the radius, every operation
- * exact); grid = 2 takes each coordinate from -3e38, -1, 0, 1, 3e38 (open
+ * exact); grid = 3: random, a quarter of the coordinates NaN; grid = 2 takes
+ * each coordinate from -3e38, -1, 0, 1, 3e38 (open
  * axes' differences overflow to +-inf); else random points and queries with
  * radius r. Counts, offsets, the
  * total and every list (as a set) against a brute-force host search with the
  * same float operations; then the capacity check (indices one short:
  * the error, indices untouched). */
 static const float tree_huge[5] = {-3e38f, -1.0f, 0.0f, 1.0f, 3e38f};
+static float tree_nan_or(float x) { return rnd64() % 4 ? x : (float)NAN; }
 static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, size_t nq, unsigned dims, int grid,
                              float r, const float *period)
 {
@@ -598,12 +600,13 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     char what[160];
     float r2 = r * r;
     snprintf(what, sizeof what, "tree radius %uD %s r=%g nq=%lu%s", dims,
-             grid == 2 ? "+-3e38" : grid ? "grid" : "random", (double)r,
+             grid == 3 ? "NaN coordinates" : grid == 2 ? "+-3e38" : grid ? "grid" : "random", (double)r,
              (unsigned long)nq, period ? " periodic" : "");
     for (i = 0; i < n; ++i) {
         int a;
         for (a = 0; a < 3; ++a)
             pts[4 * i + a] = a >= (int)dims ? 0.0f
+                             : grid == 3   ? tree_nan_or((float)(urand() * 4 - 2))
                              : grid == 2   ? tree_huge[rnd64() % 5]
                              : grid        ? (float)((int)(rnd64() % 17) - 8) * 0.25f
                                            : (float)(urand() * 4 - 2);
@@ -613,7 +616,8 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
         int a;
         for (a = 0; a < 8; ++a) qs[8 * i + a] = -7.0f;
         for (a = 0; a < (int)dims; ++a)
-            qs[8 * i + 2 + a] = grid == 2 ? tree_huge[rnd64() % 5]
+            qs[8 * i + 2 + a] = grid == 3 ? tree_nan_or((float)(urand() * 5 - 2.5))
+                              : grid == 2 ? tree_huge[rnd64() % 5]
                               : grid      ? (float)((int)(rnd64() % 21) - 10) * 0.25f
                                           : (float)(urand() * 5 - 2.5);
     }
@@ -650,6 +654,22 @@ static void test_tree_radius(clsort_context *cs, clsort_tree *tree, size_t n, si
     if (nq) download(cs, dc, nq * 4, cnt);
     download(cs, doff, nq * 4 + 4, off);
     if (want) download(cs, di, want * 4, idx);
+    { /* each list in the tree's (Morton) order: the records' sorted positions increase */
+        uint32_t *perm = (uint32_t *)malloc(n * 4 + 4), *pos = (uint32_t *)malloc(n * 4 + 4);
+        clsort_tree_view v;
+        size_t k, ordered = 0;
+        clsort_tree_get_view(tree, &v);
+        if (n) download(cs, v.permutation, n * 4, perm);
+        for (k = 0; k < n; ++k) pos[perm[k] < n ? perm[k] : 0] = (uint32_t)k;
+        for (i = 0; i < nq && res == CLSORT_SUCCESS && off[i + 1] <= want; ++i) {
+            for (k = off[i] + 1; k < off[i + 1] && idx[k] < n && idx[k - 1] < n && pos[idx[k - 1]] < pos[idx[k]]; ++k) {}
+            if (k < off[i + 1]) break;
+            ++ordered;
+        }
+        check(res != CLSORT_SUCCESS || ordered == nq, "tree radius lists in the tree's (Morton) order", n, what,
+              ordered, 0, 0);
+        free(perm), free(pos);
+    }
     for (i = 0, j = 0; i < nq && res == CLSORT_SUCCESS; ++i) {
         size_t k, c = 0;
         for (k = 0; k < n; ++k)
@@ -1352,6 +1372,9 @@ static void tree_radius_periodic(const test_env *e)
         test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 1e20f, huge_box[k]);
         test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 2, 2, 1e20f, huge_box[k]);
         test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 2, 2.0f, huge_box[k]);
+        /* a NaN coordinate never counts, also where r^2 is +inf (r = FLT_MAX) */
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 3, 3, FLT_MAX, huge_box[k]);
+        test_tree_radius(e->cs, tree, tiny ? 40 : 200, tiny ? 9 : 40, 2, 3, 1.0f, huge_box[k]);
     }
     clsort_tree_destroy(tree);
 }
@@ -1716,8 +1739,7 @@ static void tree_radius_into_tree(const test_env *e)
         for (k = 0; k < 4 && err == CL_SUCCESS && e2 == CL_SUCCESS; ++k) {
             static const char *what2[4] = {"radius: desc.counts = queries refused, the queries untouched",
                                            "radius: desc.counts = desc.offsets refused, untouched",
-                                           "radius: desc.indices over desc.offsets (overlapping sub-buffers) refused, "
-                                           "untouched",
+                                           "radius: desc.indices over desc.offsets (sub-buffers) refused, untouched",
                                            "radius: a CL_MEM_READ_ONLY desc.counts refused, untouched"};
             static const char *say[4] = {"queries", "desc.counts", "sub-buffers", "CL_MEM_READ_ONLY"};
             cl_mem watch = k == 0 ? pos : k == 1 ? offsets : k == 2 ? parent : ro;

@@ -1011,6 +1011,152 @@ static void uo_sort(const test_env *e)
     }
 }
 
+/* ---- one operator form for every family: the same snippet as a
+ * reduction's transform and as select's and partition's predicate ---- */
+
+static const char uo_inside_src[] = "/* the unit sphere, by squared distance */\n"
+                                    "uint inside(float r2) { return r2 < 1.0f ? 1u : 0u; }\n";
+
+static void uo_predicate(const test_env *e)
+{
+    size_t n = e->tiny ? 257 : 40009, i, want = 0, kept = 0, parted = 0;
+    float *r2 = (float *)malloc(n * 4), *out = (float *)malloc(n * 4);
+    uint32_t counted = 0;
+    clsort_reduce_desc rd;
+    clsort_select_desc sd;
+    cl_mem din;
+    int ok;
+    for (i = 0; i < n; ++i) r2[i] = (float)(rnd64() % 4000) / 1000.0f, want += r2[i] < 1.0f;
+    din = buffer(e->cs, n * 4, r2);
+    memset(&rd, 0, sizeof rd);
+    rd.user_op.source = uo_inside_src; /* u32 sums of inside(x): the count */
+    rd.user_op.transform = "inside";
+    rd.user_op.in_type = "float";
+    rd.user_op.in_size = 4;
+    memset(&sd, 0, sizeof sd);
+    sd.type = CLSORT_F32;
+    sd.user_op.source = uo_inside_src;
+    sd.user_op.name = "inside";
+    ok = clsort_reduce(e->cs, din, n, &rd, &counted, NULL) == CLSORT_SUCCESS;
+    ok = ok && clsort_select_if_host(e->cs, CLSORT_F32, r2, NULL, out, NULL, n, &sd, &kept) == CLSORT_SUCCESS;
+    for (i = 0; ok && i < kept; ++i) ok = out[i] < 1.0f;
+    ok = ok && clsort_partition_host(e->cs, CLSORT_F32, r2, NULL, out, NULL, n, &sd, &parted) == CLSORT_SUCCESS;
+    for (i = 0; ok && i < n; ++i) ok = (out[i] < 1.0f) == (i < parted);
+    check(ok && counted == want && kept == want && parted == want,
+          "user op: one snippet as reduce's transform and select's and partition's predicate", n, "random", 0,
+          (double)want, (double)counted);
+    clReleaseMemObject(din);
+    free(r2), free(out);
+}
+
+/* ---- the histogram with a caller's bin (desc.user_op.transform) ---- */
+
+static const char uo_shell_src[] = "/* radial shells of r^2 64 wide */\n"
+                                   "uint shell(int4 p) { return (uint)(p.x * p.x + p.y * p.y + p.z * p.z) / 64u; }\n";
+static const char uo_quarter_src[] = "uint quarter(float x) { return x >= 0.0f && x < 9.0f ? (uint)(x * 4.0f) : 0xffffffffu; }\n";
+static const char uo_by_index_src[] = "uint by_index(uint x, ulong i) { return (uint)(i % 7u) + (x & 1u) * 7u; }\n";
+
+/* One histogram by a caller's bin against the C loop, bins counted from
+ * counts0 (accumulate) or zero; a device count m where dc. */
+static void uo_hist_one(clsort_context *cs, size_t n, int which, size_t m, int accumulate)
+{
+    static const char *const names[3] = {"radial shells (int4 samples)", "quarters of f32 (default in_type)",
+                                         "u32 by index (with_index)"};
+    static const unsigned nbins[3] = {16, 37, 14};
+    size_t in_size = which == 0 ? 16 : 4, i, live = m < n ? m : n;
+    unsigned char *in = (unsigned char *)malloc(n * in_size + 16);
+    uint32_t counts[40], want[40], dcount = (uint32_t)m;
+    clsort_histogram_desc d;
+    clsort_enqueue q;
+    cl_mem din, dcounts, dc;
+    int r;
+    for (i = 0; i < 40; ++i) counts[i] = want[i] = accumulate ? (uint32_t)(i * 3) : 0u;
+    for (i = 0; i < n; ++i) {
+        if (which == 0) {
+            int32_t p[4], k;
+            for (k = 0; k < 4; ++k) p[k] = (int32_t)(rnd64() % 41) - 20;
+            memcpy(in + i * 16, p, 16);
+            if (i < live) {
+                uint32_t b = (uint32_t)(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / 64u;
+                if (b < 16) ++want[b];
+            }
+        } else if (which == 1) {
+            static const float special[4] = {0.0f, -0.0f, 1.0f / 0.0f, 0.0f / 0.0f};
+            uint64_t rv = rnd64();
+            float x = rv % 5 == 0 ? special[rv % 4] : (float)(rv >> 40) / 1048576.0f * 12.0f - 1.5f;
+            memcpy(in + i * 4, &x, 4);
+            if (i < live && x >= 0.0f && x < 9.0f) ++want[(uint32_t)(x * 4.0f)];
+        } else {
+            uint32_t x = (uint32_t)rnd64();
+            memcpy(in + i * 4, &x, 4);
+            if (i < live) ++want[(uint32_t)(i % 7u) + (x & 1u) * 7u];
+        }
+    }
+    din = buffer(cs, n * in_size + 16, in);
+    dcounts = buffer(cs, sizeof counts, counts);
+    dc = buffer(cs, 4, &dcount);
+    memset(&d, 0, sizeof d);
+    d.type = which == 1 ? CLSORT_F32 : CLSORT_U32;
+    d.bins = nbins[which];
+    d.accumulate = accumulate;
+    d.user_op.source = which == 0 ? uo_shell_src : which == 1 ? uo_quarter_src : uo_by_index_src;
+    d.user_op.transform = which == 0 ? "shell" : which == 1 ? "quarter" : "by_index";
+    if (which == 0) d.user_op.in_type = "int4", d.user_op.in_size = 16;
+    d.user_op.with_index = which == 2;
+    memset(&q, 0, sizeof q);
+    q.count = dc;
+    r = clsort_histogram_even(cs, din, n, dcounts, &d, m < n ? &q : NULL);
+    download(cs, dcounts, sizeof counts, counts);
+    check(r == CLSORT_SUCCESS && memcmp(counts, want, sizeof counts) == 0,
+          m < n ? "user op: histogram by a caller's bin, device count" : "user op: histogram by a caller's bin", n,
+          names[which], 0, 0, r);
+    if (r != CLSORT_SUCCESS) printf("  %s\n", clsort_last_error(cs));
+    clReleaseMemObject(din), clReleaseMemObject(dcounts), clReleaseMemObject(dc);
+    free(in);
+}
+
+static void uo_hist_bins(const test_env *e)
+{
+    static const size_t sizes[] = {0, 1, 257, 4099, 100003};
+    size_t s, ns = e->tiny ? 3 : e->quick ? 4 : 5;
+    clsort_context *cs = e->cs;
+    clsort_histogram_desc d;
+    uint32_t counts[16], keep[16], samples[64] = {0};
+    cl_mem din = buffer(cs, sizeof samples, samples), dcounts;
+    int w, r;
+    for (s = 0; s < ns; ++s)
+        for (w = 0; w < 3; ++w) uo_hist_one(cs, sizes[s], w, (size_t)-1, (int)(s + (size_t)w) % 2);
+    uo_hist_one(cs, 4099, 0, 1000, 0);
+    uo_hist_one(cs, 4099, 2, 17, 1);
+    /* refusals and build errors: the counts as they were */
+    for (s = 0; s < 16; ++s) counts[s] = keep[s] = (uint32_t)s;
+    dcounts = buffer(cs, sizeof counts, counts);
+    memset(&d, 0, sizeof d);
+    d.bins = 16;
+    d.user_op.source = "uint b(uint x)\n{\n    return x & 15u\n}\n";
+    d.user_op.transform = "b";
+    r = clsort_histogram_even(cs, din, 64, dcounts, &d, NULL);
+    check(r == CLSORT_ERROR_BUILD && strstr(clsort_last_error(cs), "user_op.source:3:") != NULL,
+          "user op: a histogram bin that does not build names its line", 64, clsort_last_error(cs), 0,
+          CLSORT_ERROR_BUILD, r);
+    d.user_op.name = "b";
+    EXPECT_ERR(clsort_histogram_even(cs, din, 64, dcounts, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "user op refused: histogram, an operator");
+    d.user_op.name = NULL;
+    d.user_op.transform = NULL;
+    EXPECT_ERR(clsort_histogram_even(cs, din, 64, dcounts, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "user op refused: histogram, source without a transform");
+    d.user_op.transform = "b";
+    d.user_op.in_type = "int4";
+    d.user_op.in_size = 16;
+    EXPECT_ERR(clsort_histogram_even(cs, din, 64, dcounts, &d, NULL), CLSORT_ERROR_INVALID_ARGUMENT,
+               "user op refused: histogram, samples past the buffer (in_size 16)");
+    download(cs, dcounts, sizeof counts, counts);
+    check(memcmp(counts, keep, sizeof counts) == 0, "user op: a refused histogram leaves the counts", 64, "-", 0, 0,
+          0);
+    clReleaseMemObject(din), clReleaseMemObject(dcounts);
+}
+
 /* ---- the host forms that take a descriptor ---- */
 
 static void uo_host(const test_env *e)
@@ -1069,8 +1215,9 @@ static void uo_prepare(const test_env *e)
 {
     clsort_context *cs = counting_context(e->cs, e->path, 0, "user op: a counting context");
     const uo_case *c = &uo_cases[0];
-    clsort_prepare_call calls[4];
+    clsort_prepare_call calls[5];
     clsort_prepare_desc pd;
+    clsort_histogram_desc hd;
     clsort_reduce_desc rd, sd_seg;
     clsort_scan_desc sd;
     clsort_by_key_desc bd;
@@ -1101,9 +1248,18 @@ static void uo_prepare(const test_env *e)
     calls[3].op = CLSORT_PREPARE_REDUCE;
     calls[3].reduce_fn = CLSORT_REDUCE_FN_REDUCE_BY_KEY;
     calls[3].by_key = &bd;
+    memset(&hd, 0, sizeof hd); /* radial shells of int4 samples */
+    hd.bins = 16;
+    hd.user_op.source = uo_shell_src;
+    hd.user_op.transform = "shell";
+    hd.user_op.in_type = "int4";
+    hd.user_op.in_size = 16;
+    calls[4].op = CLSORT_PREPARE_REDUCE;
+    calls[4].reduce_fn = CLSORT_REDUCE_FN_HISTOGRAM;
+    calls[4].histogram = &hd;
     memset(&pd, 0, sizeof pd);
     pd.calls = calls;
-    pd.count = 4;
+    pd.count = 5;
     check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "user op: prepare", 0, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     builds = st.builds;
@@ -1121,6 +1277,8 @@ static void uo_prepare(const test_env *e)
           n, clsort_last_error(cs), 0, 0, 0);
     check(clsort_reduce_by_key(cs, dk, din, NULL, dout, n, &bd, &runs, NULL) == CLSORT_SUCCESS,
           "user op: prepared reduce by key", n, clsort_last_error(cs), 0, 0, 0);
+    check(clsort_histogram_even(cs, dout, n / 4, dk, &hd, NULL) == CLSORT_SUCCESS,
+          "user op: prepared histogram by a caller's bin", n / 4, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     check(st.builds == builds, "user op: the prepared calls built nothing", n, "-", 0, (double)builds,
           (double)st.builds);
@@ -1142,4 +1300,8 @@ static void uo_prepare(const test_env *e)
     {"user op: the program cache key includes the snippet", uo_cache_key, ON_PORTABLE, ANY_SIZE},             \
     {"user op: records sorted by a caller's key (clsort_sort)", uo_sort, ON_BOTH, ANY_SIZE},                  \
     {"user op: host forms", uo_host, ON_PORTABLE, ANY_SIZE},                                                  \
+    {"user op: histogram by a caller's bin (radial shells, with_index, device counts)", uo_hist_bins, ON_PORTABLE, \
+     ANY_SIZE},                                                                                              \
+    {"user op: one snippet as a transform and a predicate (reduce, select, partition)", uo_predicate, ON_PORTABLE, \
+     ANY_SIZE},                                                                                              \
     {"user op: prepare", uo_prepare, ON_BOTH, ANY_SIZE},
