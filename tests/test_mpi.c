@@ -5,7 +5,9 @@
  * and each rank's count or weight within the bounds asked for; the
  * device-resident form against a plain C reference (below; float keys with
  * NaNs of both signs, the outputs in the input buffers); the refusals the
- * manual names, a failed MPI call and a total weight of 0. Built with
+ * manual names, a failed MPI call and a total weight of 0. The sort cases
+ * run twice: step IV as the runs merged on the device (the default) and as
+ * the runs re-sorted (CLSORT_MPI_MERGE_RESORT). Built with
  * -DTEST_MPI_FAULTS and linker wraps (make mpi-test), it runs the fault
  * injection instead. Rank 0 prints "N passed, N failed" over all cases. */
 #define CLSORT_MPI
