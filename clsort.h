@@ -1276,7 +1276,9 @@
  *           CLSORT_MPI_MERGE_DEVICE): ceil(log2 p) levels of stable pairwise
  *           merges by clsort_merge's kernels at offsets into one buffer of
  *           runs (the earlier rank's run first on ties; with weights the
- *           keys carry a permutation that then gathers values and weights).
+ *           keys carry a permutation that then gathers values and weights;
+ *           where the levels are even in number the merge takes one more
+ *           buffer of the received keys and what they carry).
  *           Why the merge: it reads and writes each item once per level,
  *           where CLSORT_MPI_MERGE_RESORT (the runs radix-sorted again, the
  *           default up to 0.5.0) makes a radix pass per digit and costs
