@@ -208,9 +208,10 @@ demo: deps
 	./$(BUILD)/galaxy 4096 60 20 $(BUILD)
 	./$(BUILD)/splats --range 14:16 --frames 3 --png $(BUILD)/splats.png
 	@echo "demo: 6 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
-	  "by events), demo (scan, pack, split, sort and gather, segmented bitonic sort of 2^20), pic_sort (sorts and" \
-	  "binnings of 2^20 particles), galaxy (energy and momentum of 4096 bodies over 60 Barnes-Hut steps), splats" \
-	  "(cull, pack, depth keys, sort and gather of 2^14..2^16 Gaussians chained by events with a device count)"
+	  "by events), demo (scan, pack, split, sort and gather, segmented bitonic sort of 2^20), pic_sort (sorts," \
+	  "binnings and cell ranges by lower/upper bound of 2^20 particles), galaxy (energy and momentum of 4096" \
+	  "bodies over 60 Barnes-Hut steps), splats (cull, pack, depth keys, sort and a two-array gather of" \
+	  "2^14..2^16 Gaussians chained by events with a device count)"
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24

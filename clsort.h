@@ -1310,12 +1310,23 @@
  *           (CL_MEM_ALLOC_HOST_PTR, mapped; desc.staging keeps it across
  *           calls): while piece c is exchanged, piece c+1 is copied to the
  *           host and piece c-1 to the device; the items that stay on a rank
- *           are copied on the device, IV the received runs are radix-sorted
- *           again on the device (the default CLSORT_MPI_MERGE_DEVICE; the
- *           library has no merge kernel and a radix sort of the rank's items
- *           costs about step I, while merging on the host makes every item
- *           cross the bus twice more: CLSORT_MPI_MERGE_HOST is kept for
- *           comparison). What crosses the bus: the items that leave or reach
+ *           are copied on the device, IV the received runs, each sorted,
+ *           are merged on the device (desc.merge, the default
+ *           CLSORT_MPI_MERGE_DEVICE): ceil(log2 p) levels of stable pairwise
+ *           merges by clsort_merge's kernels at offsets into one buffer of
+ *           runs (the earlier rank's run first on ties; with weights the
+ *           keys carry a permutation that then gathers values and weights;
+ *           where the levels are even in number the merge takes one more
+ *           buffer of the received keys and what they carry).
+ *           Why the merge: it reads and writes each item once per level,
+ *           where CLSORT_MPI_MERGE_RESORT (the runs radix-sorted again, the
+ *           default up to 0.5.0) makes a radix pass per digit and costs
+ *           about step I; on PoCL with 2 ranks step IV took 7.0 -> 3.5 ms
+ *           at 2^16 keys per rank, 59.5 -> 37.5 ms at 2^20, 475 -> 173 ms at
+ *           2^22 (bench/RESULTS.md, MPI). Merging on the host
+ *           (CLSORT_MPI_MERGE_HOST) makes every item cross the bus twice
+ *           more; it is kept for comparison. What crosses the bus: the
+ *           items that leave or reach
  *           the rank, the sample and windows, and the sorted weights (the
  *           partitioning's prefix sums run on the host). clsort_mpi_sort:
  *           the same on device copies of host arrays, the result in arrays
@@ -2665,9 +2676,12 @@ typedef enum clsort_mpi_algorithm {
 
 /* How step IV puts the p received sorted runs in order. */
 typedef enum clsort_mpi_merge {
-    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs radix-sorted again on the device (default) */
-    CLSORT_MPI_MERGE_HOST        /* the runs downloaded, log2(p) levels of stable two-way merges on the host,
+    CLSORT_MPI_MERGE_DEVICE = 0, /* the runs merged on the device: ceil(log2 p) levels of stable pairwise merges
+                                    (clsort_merge's kernels; the default: step IV 1.6-4.7x faster than RESORT
+                                    on PoCL, see the manual); a rank receiving 2^32 items or more re-sorts */
+    CLSORT_MPI_MERGE_HOST,       /* the runs downloaded, log2(p) levels of stable two-way merges on the host,
                                     uploaded: for comparison (it pays only where the device is the host's CPU) */
+    CLSORT_MPI_MERGE_RESORT      /* the runs radix-sorted again on the device (the default up to 0.5.0) */
 } clsort_mpi_merge;
 
 /* Pinned host memory of the exchange (two CL_MEM_ALLOC_HOST_PTR buffers,
@@ -13511,9 +13525,10 @@ static clsort_result clsort__merge_buffers(clsort_context *ctx, const char *fn, 
 
 /* The merge's two launches: merge_partition splits each tile's first
  * output diagonal (splits: tiles + 1 words), merge_tiles merges each tile.
- * Both open with a, n, b, m, splits (an empty input as a NULL buffer). */
+ * Both open with a, n, b, m, splits (an empty input as a NULL buffer).
+ * off: where a, b and out start in their buffers (items; values alike). */
 static clsort_result clsort__merge_run(clsort__chain *c, const clsort__merge_plan *pl, clsort__program *p, cl_mem a,
-                                       size_t n, cl_mem b, size_t m, cl_mem out, cl_mem splits)
+                                       size_t n, cl_mem b, size_t m, cl_mem out, cl_mem splits, const cl_uint *off)
 {
     cl_uint n32 = (cl_uint)n, m32 = (cl_uint)m, kind = clsort__types[pl->d.type].image;
     cl_uint tiles = (cl_uint)((n + m + pl->wg * pl->items - 1) / (pl->wg * pl->items));
@@ -13534,6 +13549,9 @@ static clsort_result clsort__merge_run(clsort__chain *c, const clsort__merge_pla
         else CLSORT__KARG(&ka, out);
         CLSORT__KARG(&ka, kind);
         clsort__karg(&ka, pl->key_size, flip);
+        CLSORT__KARG(&ka, off[0]);
+        CLSORT__KARG(&ka, off[1]);
+        if (step == 1) CLSORT__KARG(&ka, off[2]);
         if (step == 0) {
             CLSORT__TRY(clsort__run(c, p, "merge_partition", &ka, ((size_t)tiles + 1 + pl->wg - 1) / pl->wg, pl->wg));
             continue;
@@ -13548,6 +13566,8 @@ static clsort_result clsort__merge_run(clsort__chain *c, const clsort__merge_pla
     }
     return clsort__run(c, p, "merge_tiles", &ka, tiles, pl->wg);
 }
+
+static const cl_uint clsort__merge_at0[3] = {0, 0, 0};
 
 CLSORT_API clsort_result clsort_merge(clsort_context *ctx, cl_mem a, size_t n, cl_mem b, size_t m, cl_mem out,
                                       const clsort_merge_desc *desc, const clsort_enqueue *enq)
@@ -13572,7 +13592,7 @@ CLSORT_API clsort_result clsort_merge(clsort_context *ctx, cl_mem a, size_t n, c
     }
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n + m == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    return clsort__chain_end(&c, enq, clsort__merge_run(&c, &pl, p, a, n, b, m, out, splits));
+    return clsort__chain_end(&c, enq, clsort__merge_run(&c, &pl, p, a, n, b, m, out, splits, clsort__merge_at0));
 }
 
 CLSORT_API clsort_result clsort_merge_host(clsort_context *ctx, clsort_type type, const void *a,
@@ -15365,6 +15385,137 @@ static int clsort__mpi_exchange(clsort__mpi_job *J, clsort__mpi_state *S, clsort
     return 1;
 }
 
+/* A merge between buffers of the library's own at offsets off (a, b, out;
+ * items), on ctx's queue: no argument checks, pl built by the caller (the
+ * MPI sort's merge of its received runs). */
+static clsort_result clsort__merge_spans(clsort_context *ctx, const clsort__merge_plan *pl, cl_mem a, size_t n,
+                                         cl_mem b, size_t m, cl_mem out, const cl_uint *off)
+{
+    clsort__program *p = NULL;
+    cl_mem splits = NULL;
+    clsort__chain c;
+    size_t tiles = (n + m + pl->wg * pl->items - 1) / (pl->wg * pl->items);
+    if (n + m == 0) return CLSORT_SUCCESS;
+    CLSORT__TRY(clsort__merge_program(ctx, pl, &p));
+    CLSORT__TRY(clsort__scratch(ctx, clsort__merge_slot_splits, clsort__bytes(tiles + 1, 4, 0), &splits));
+    CLSORT__TRY(clsort__chain_begin(&c, ctx, NULL));
+    return clsort__chain_end(&c, NULL, clsort__merge_run(&c, pl, p, a, n, b, m, out, splits, off));
+}
+
+/* Step IV by merging on the device (CLSORT_MPI_MERGE_DEVICE): the buffers of
+ * the merge tree. k[0], v[0]: the received keys and what the merge carries
+ * with them (the values, or with weights the permutation, made 0 .. m-1
+ * here: a fill of ones scanned); k[1], v[1]: the result's keys and values
+ * (with weights a second permutation); k[2], v[2]: a third pair where the
+ * levels are even in number, so that the last level writes k[1]. */
+typedef struct clsort__mpi_tree {
+    cl_mem k[3], v[3];
+    cl_mem own[5]; /* the buffers created here */
+    clsort__merge_plan pl;
+} clsort__mpi_tree;
+
+static clsort_result clsort__mpi_tree_buffers(clsort__mpi_job *J, clsort__mpi_state *S, clsort__mpi_tree *T,
+                                              size_t levels)
+{
+    clsort_context *ctx = J->ctx;
+    size_t m = S->m, vs = T->pl.d.value_size, o = 0, i;
+    clsort_result r = CLSORT_SUCCESS;
+    T->k[0] = S->recv[0];
+    T->k[1] = S->out[0];
+    T->v[0] = J->vs && !J->weighted ? S->recv[1] : NULL;
+    T->v[1] = J->vs && !J->weighted ? S->out[1] : NULL;
+    if (levels % 2 == 0) r = clsort__mpi_buffer(ctx, J->fn, "the merge's keys", m * J->ks, CL_MEM_READ_WRITE, &T->k[2]);
+    if (r == CLSORT_SUCCESS) T->own[o++] = T->k[2];
+    for (i = J->weighted ? 0 : 2; i < 3 && vs && r == CLSORT_SUCCESS; i++) {
+        if (i == 2 && levels % 2) break;
+        r = clsort__mpi_buffer(ctx, J->fn, "the merge's items", m * vs, CL_MEM_READ_WRITE, &T->v[i]);
+        if (r == CLSORT_SUCCESS) T->own[o++] = T->v[i];
+    }
+    if (r == CLSORT_SUCCESS && J->weighted) {
+        clsort_scan_desc sd;
+        cl_uint one = 1;
+        cl_int e = CLSORT__CL(ctx, clEnqueueFillBuffer)(ctx->queue, T->v[0], &one, 4, 0, m * 4, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clEnqueueFillBuffer(the permutation)");
+        memset(&sd, 0, sizeof sd);
+        r = clsort__outer(ctx, J->fn, clsort_scan(ctx, T->v[0], T->v[0], m, &sd, NULL));
+    }
+    return r;
+}
+
+/* One run copied from src to dst where it has no partner at a level. */
+static clsort_result clsort__mpi_copy_run(clsort_context *ctx, cl_mem src, cl_mem dst, size_t at, size_t cnt,
+                                          size_t size)
+{
+    cl_int e;
+    if (!src || cnt == 0) return CLSORT_SUCCESS;
+    e = CLSORT__CL(ctx, clEnqueueCopyBuffer)(ctx->queue, src, dst, at * size, at * size, cnt * size, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clEnqueueCopyBuffer(a run without a partner)");
+    return CLSORT_SUCCESS;
+}
+
+/* One level: runs off[0..*runs] of buffers s to d merged in pairs (left run
+ * as a: the earlier rank's keys first on ties), an odd last run copied;
+ * off and *runs become the next level's. */
+static clsort_result clsort__mpi_merge_level(clsort__mpi_job *J, clsort__mpi_tree *T, int s, int d, size_t *off,
+                                             size_t *runs)
+{
+    size_t i, next = 0, R = *runs;
+    clsort_result r = CLSORT_SUCCESS;
+    T->pl.d.values_a = T->pl.d.values_b = T->v[s];
+    T->pl.d.values_out = T->v[d];
+    for (i = 0; i + 1 < R && r == CLSORT_SUCCESS; i += 2) {
+        cl_uint at[3];
+        at[0] = at[2] = (cl_uint)off[i];
+        at[1] = (cl_uint)off[i + 1];
+        r = clsort__merge_spans(J->ctx, &T->pl, T->k[s], off[i + 1] - off[i], T->k[s], off[i + 2] - off[i + 1],
+                                T->k[d], at);
+        off[next++] = off[i];
+    }
+    if (r == CLSORT_SUCCESS && i < R) {
+        r = clsort__mpi_copy_run(J->ctx, T->k[s], T->k[d], off[i], off[i + 1] - off[i], J->ks);
+        if (r == CLSORT_SUCCESS)
+            r = clsort__mpi_copy_run(J->ctx, T->v[s], T->v[d], off[i], off[i + 1] - off[i], T->pl.d.value_size);
+        off[next++] = off[i];
+    }
+    off[next] = off[R];
+    *runs = next;
+    return r;
+}
+
+/* Step IV as ceil(log2 runs) levels of pairwise merges (empty runs left
+ * out), k[1] last; with weights the values and weights then gathered by the
+ * permutation. */
+static clsort_result clsort__mpi_merge_tree(clsort__mpi_job *J, clsort__mpi_state *S)
+{
+    clsort_context *ctx = J->ctx;
+    clsort__mpi_tree T;
+    size_t i, runs = 0, levels = 0, *off = (size_t *)CLSORT_MALLOC((S->P + 1) * sizeof(size_t));
+    int s = 0, d;
+    clsort_result r = CLSORT_SUCCESS;
+    if (!off) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "%s: the merge's runs", J->fn);
+    for (i = 0; i < S->P; i++)
+        if (S->roff[i + 1] > S->roff[i]) off[runs++] = S->roff[i];
+    off[runs] = S->m;
+    while (((size_t)1 << levels) < runs) levels++;
+    memset(&T, 0, sizeof T);
+    T.pl.d.type = J->d.type; /* the plan by hand: f64 keys merge as bits (no cl_khr_fp64 needed) */
+    T.pl.d.value_size = J->weighted ? 4 : J->vs;
+    T.pl.key_size = J->ks;
+    clsort__merge_shape(ctx, &T.pl);
+    r = clsort__mpi_tree_buffers(J, S, &T, levels);
+    for (i = 0; i < levels && r == CLSORT_SUCCESS; i++, s = d) {
+        d = i == 0 && levels % 2 == 0 ? 2 : s == 1 ? 0 : 1;
+        r = clsort__mpi_merge_level(J, &T, s, d, off, &runs);
+    }
+    if (r == CLSORT_SUCCESS && J->weighted && J->vs)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, S->recv[1], S->out[1], T.v[1], S->m, J->vs, NULL));
+    if (r == CLSORT_SUCCESS && J->weighted)
+        r = clsort__outer(ctx, J->fn, clsort_gather(ctx, S->recv[S->wi], S->out[S->wi], T.v[1], S->m, 8, NULL));
+    for (i = 0; i < 5; i++) clsort__release(ctx, &T.own[i]);
+    CLSORT_FREE(off);
+    return r;
+}
+
 /* Step IV: the runs in order (none to do with one run or none); on success
  * the result moves to *res. */
 static clsort_result clsort__mpi_merge(clsort__mpi_job *J, clsort__mpi_state *S, clsort_result r,
@@ -15375,6 +15526,8 @@ static clsort_result clsort__mpi_merge(clsort__mpi_job *J, clsort__mpi_state *S,
     if (r == CLSORT_SUCCESS && S->runs > 1) {
         if (J->d.merge == CLSORT_MPI_MERGE_HOST) {
             r = clsort__mpi_host_merge(J, S->recv, S->out, S->roff, m);
+        } else if (J->d.merge == CLSORT_MPI_MERGE_DEVICE && (cl_ulong)m <= 0xffffffffu) {
+            r = clsort__mpi_merge_tree(J, S);
         } else {
             clsort__release(ctx, &S->perm);
             if (J->weighted)
@@ -15459,7 +15612,7 @@ static clsort_result clsort__mpi_check_desc(clsort_context *ctx, const char *fn,
                             (unsigned long)d->value_size);
     if ((int)d->algorithm < 0 || d->algorithm > CLSORT_MPI_PSRS)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)d->algorithm);
-    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_HOST)
+    if ((int)d->merge < 0 || d->merge > CLSORT_MPI_MERGE_RESORT)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: unknown merge %d", fn, (int)d->merge);
     if (d->bits_per_round > 8)
         return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: bits_per_round %u outside 1..8 (0 = 3)", fn,
@@ -18621,6 +18774,9 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
 35,100,101,102,105,110,101,32,77,69,82,71,69,95,76,79,67,65,76,32,40,80,65,68,40,84,73,76,69,41,32,43,32,49,41,10,
 10,
 10,
@@ -18637,17 +18793,20 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 125,10,
 10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,109,101,114,103,101,95,112,97,114,116,105,116,105,111,110,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,117,105,110,116,32,116,105,108,101,115,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,41,10,
+95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,117,105,110,116,32,116,105,108,101,115,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,44,32,117,105,110,116,32,97,95,111,102,102,44,32,117,105,110,116,32,98,95,111,102,102,41,10,
 123,10,
 117,105,110,116,32,116,32,61,32,40,117,105,110,116,41,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,116,32,62,32,116,105,108,101,115,41,32,114,101,116,117,114,110,59,10,
+97,32,43,61,32,97,95,111,102,102,59,10,
+98,32,43,61,32,98,95,111,102,102,59,10,
 117,108,111,110,103,32,100,32,61,32,40,117,108,111,110,103,41,116,32,42,32,84,73,76,69,59,10,
 117,108,111,110,103,32,116,111,116,97,108,32,61,32,40,117,108,111,110,103,41,110,32,43,32,109,59,10,
 115,112,108,105,116,115,91,116,93,32,61,32,109,101,114,103,101,95,115,112,108,105,116,40,97,44,32,110,44,32,98,44,32,109,44,32,40,117,105,110,116,41,40,100,32,60,32,116,111,116,97,108,32,63,32,100,32,58,32,116,111,116,97,108,41,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
 125,10,
 10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,109,101,114,103,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,97,44,32,117,105,110,116,32,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,98,44,32,117,105,110,116,32,109,44,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,111,117,116,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,115,112,108,105,116,115,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,111,117,116,44,32,117,105,110,116,32,107,105,110,100,44,32,75,69,89,95,84,32,102,108,105,112,44,32,117,105,110,116,32,97,95,111,102,102,44,10,
+117,105,110,116,32,98,95,111,102,102,44,32,117,105,110,116,32,111,117,116,95,111,102,102,10,
 35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
 44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,97,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,86,65,76,95,84,32,42,118,98,44,32,95,95,103,108,111,98,97,108,32,86,65,76,95,84,32,42,118,111,117,116,10,
 35,101,110,100,105,102,10,
@@ -18667,6 +18826,10 @@ static const unsigned char clsort__kernel_merge_cl[] = {
 99,111,110,115,116,32,117,105,110,116,32,108,111,32,61,32,109,97,120,40,99,110,116,44,32,109,32,45,32,106,48,41,32,45,32,40,109,32,45,32,106,48,41,44,32,104,105,32,61,32,109,105,110,40,99,110,116,44,32,110,32,45,32,105,48,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,110,97,32,61,32,109,105,110,40,109,97,120,40,109,97,120,40,105,49,44,32,105,48,41,32,45,32,105,48,44,32,108,111,41,44,32,104,105,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,110,98,32,61,32,99,110,116,32,45,32,110,97,59,10,
+97,32,43,61,32,97,95,111,102,102,44,32,98,32,43,61,32,98,95,111,102,102,44,32,111,117,116,32,43,61,32,111,117,116,95,111,102,102,59,10,
+35,105,102,100,101,102,32,72,65,83,95,86,65,76,85,69,83,10,
+118,97,32,43,61,32,97,95,111,102,102,44,32,118,98,32,43,61,32,98,95,111,102,102,44,32,118,111,117,116,32,43,61,32,111,117,116,95,111,102,102,59,10,
+35,101,110,100,105,102,10,
 102,111,114,32,40,117,105,110,116,32,113,32,61,32,108,105,100,59,32,113,32,60,32,99,110,116,59,32,113,32,43,61,32,87,71,41,32,115,91,80,65,68,40,113,41,93,32,61,32,116,111,95,105,109,97,103,101,40,113,32,60,32,110,97,32,63,32,97,91,105,48,32,43,32,113,93,32,58,32,98,91,106,48,32,43,32,40,113,32,45,32,110,97,41,93,44,32,107,105,110,100,44,32,102,108,105,112,41,59,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
 10,

@@ -12,11 +12,14 @@
  *                   so each step shows its whole cost (the GB/s columns)
  *   host arrays     clsort_mpi_sort: the same path behind host arrays
  *   local sort      one clsort_sort of the rank's keys on its device (a floor)
+ *   device, re-sort as device, step IV by CLSORT_MPI_MERGE_RESORT (the received
+ *                   runs radix-sorted again) in place of the default merge
  * Per step the slowest rank's time (MPI_MAX of clsort_mpi_stats.seconds), the
  * whole call (barrier to barrier), end-to-end keys per second per GPU (the
  * keys of one rank / the whole call), the largest rank's share of the keys;
  * median of MPI_BENCH_REPS runs (default 5) after a warm-up.
- * MPI_BENCH_PIECE: desc.piece_bytes (default: the library's). */
+ * MPI_BENCH_PIECE: desc.piece_bytes (default: the library's). MPI_BENCH_METHODS:
+ * the methods to run, their digits in the order above from 0 (default 01234). */
 #define CLSORT_MPI
 #define CLSORT_IMPLEMENTATION
 #include "clsort.h"
@@ -84,7 +87,8 @@ int main(int argc, char **argv)
     clsort_context_desc cd;
     clsort_mpi_staging staging;
     char sel[32], *names, *all_names;
-    static const char *methods[] = {"device", "device, serial", "host arrays", "local sort"};
+    static const char *methods[] = {"device", "device, serial", "host arrays", "local sort", "device, re-sort"};
+    const char *only = getenv("MPI_BENCH_METHODS") ? getenv("MPI_BENCH_METHODS") : "01234";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -135,15 +139,17 @@ int main(int argc, char **argv)
                    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             first = 0;
         }
-        for (m = 0; m < 4; m++) {
+        for (m = 0; m < 5; m++) {
             double st[MAX_REPS][COLS], med[COLS], share = 0, bytes[2] = {0, 0}, gbs[2];
             unsigned rounds = 0, fin = 0, pieces = 0;
             clsort_mpi_desc d;
+            if (!strchr(only, '0' + m)) continue;
             memset(&d, 0, sizeof d);
             d.type = CLSORT_U64;
             d.max_imbalance = 0.01;
             d.piece_bytes = piece;
             d.serial = m == 1;
+            d.merge = m == 4 ? CLSORT_MPI_MERGE_RESORT : CLSORT_MPI_MERGE_DEVICE;
             d.staging = &staging;
             for (rep = -1; rep < reps; rep++) {
                 clsort_mpi_stats stats;
@@ -153,7 +159,7 @@ int main(int argc, char **argv)
                 memset(&stats, 0, sizeof stats);
                 MPI_Barrier(MPI_COMM_WORLD);
                 t0 = MPI_Wtime();
-                if (m <= 1) {
+                if (m <= 1 || m == 4) {
                     clsort_mpi_device_out out;
                     r = clsort_mpi_sort_device(ctx, MPI_COMM_WORLD, dk, NULL, NULL, n, &d, &out);
                     cnt = out.n;

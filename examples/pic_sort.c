@@ -14,7 +14,10 @@
  *
  * Then the whole re-binning of one step (cell keys, sort with the permutation,
  * cell offsets, positions and velocities reordered) with clsort_bin, by the
- * sort and by atomic counting. Every result is checked on the host. Times are
+ * sort and by atomic counting. Last, the cell ranges a neighbour query reads
+ * (cell c's particles are [begin[c], end[c]) of the sorted list), found in the
+ * sorted cell keys by clsort_lower_bound and clsort_upper_bound with the 1024
+ * cells as sorted needles. Every result is checked on the host. Times are
  * medians of 7 runs after a warm-up, host clock around clFinish. */
 #define CLSORT_IMPLEMENTATION
 #include "../clsort.h"
@@ -82,6 +85,43 @@ static int check_binning(const uint32_t *cell_of, const uint32_t *keys, const ui
         ok = first <= n && (first == n || keys[first] >= c) && (first == 0 || keys[first - 1] < c);
     }
     free(seen);
+    return ok;
+}
+
+/* The range of every cell in the sorted keys dsorted (n): begin[c] by
+ * clsort_lower_bound, end[c] by clsort_upper_bound (needles: the cells in
+ * order, so the merge path), checked against the host's counts of keys
+ * below and up to c in keys, and begin against clsort_bin's offsets.
+ * Returns 1 when every range is right. */
+static int check_cell_ranges(clsort_context *cs, cl_mem dsorted, const uint32_t *keys, const uint32_t *offsets, size_t n)
+{
+    uint32_t cells[1024], begin[1024], end[1024];
+    cl_mem dcells, dbegin, dend;
+    clsort_search_desc sd;
+    size_t c, below = 0, upto = 0;
+    int ok;
+    for (c = 0; c < 1024; ++c) cells[c] = (uint32_t)c;
+    dcells = make_buffer(cs, sizeof cells, cells);
+    dbegin = make_buffer(cs, sizeof begin, NULL);
+    dend = make_buffer(cs, sizeof end, NULL);
+    memset(&sd, 0, sizeof sd);
+    sd.sorted_needles = 1;
+    ok = dcells && dbegin && dend &&
+         clsort_lower_bound(cs, dsorted, n, dcells, 1024, dbegin, &sd, NULL) == CLSORT_SUCCESS &&
+         clsort_upper_bound(cs, dsorted, n, dcells, 1024, dend, &sd, NULL) == CLSORT_SUCCESS &&
+         clEnqueueReadBuffer(clsort_cl_queue(cs), dbegin, CL_TRUE, 0, sizeof begin, begin, 0, NULL, NULL) == CL_SUCCESS &&
+         clEnqueueReadBuffer(clsort_cl_queue(cs), dend, CL_TRUE, 0, sizeof end, end, 0, NULL, NULL) == CL_SUCCESS;
+    if (!ok) fprintf(stderr, "pic_sort: cell ranges: %s\n", clsort_last_error(cs));
+    for (c = 0; ok && c < 1024; ++c) {
+        while (below < n && keys[below] < c) ++below;
+        while (upto < n && keys[upto] <= c) ++upto;
+        ok = begin[c] == below && end[c] == upto && begin[c] == offsets[c];
+        if (!ok) printf("  cell %lu: range [%u, %u), host [%lu, %lu): WRONG\n", (unsigned long)c, begin[c], end[c],
+                        (unsigned long)below, (unsigned long)upto);
+    }
+    if (dcells) clReleaseMemObject(dcells);
+    if (dbegin) clReleaseMemObject(dbegin);
+    if (dend) clReleaseMemObject(dend);
     return ok;
 }
 
@@ -212,6 +252,9 @@ int main(int argc, char **argv)
         if (!ok) printf("  re-binning (method %d): WRONG\n", method);
     }
 
+    /* 5. the cell ranges of a neighbour query, from the last binning's sorted keys (read into keys above) */
+    if (!check_cell_ranges(cs, dsorted, keys, offsets, n)) ok = 0;
+
     printf("\nPIC sorting of the weakly disordered list, with the permutation (Helluy, Table 7)\n");
     printf("| device | particles | time p = 6 (b = 30) | time p = 2 (b = 10) | p6 / p2 |\n");
     printf("| --- | --- | --- | --- | --- |\n");
@@ -225,6 +268,8 @@ int main(int argc, char **argv)
            (double)n / t_bin[1] * 1e-6, t_bin[1] / t_bin[0]);
     printf("  sort-based, one pass:    %.5f s  %.1f Mparticles/s  (radix_bits = 10)\n", t_bin[2],
            (double)n / t_bin[2] * 1e-6);
+    printf("cell ranges [begin, end) of the 1024 cells by clsort_lower_bound / clsort_upper_bound: %s\n",
+           ok ? "checked" : "see above");
     printf("results checked on the host: %s\n", ok ? "all correct" : "ERRORS");
     clReleaseMemObject(dpos); clReleaseMemObject(dvel); clReleaseMemObject(dpos2); clReleaseMemObject(dvel2);
     clReleaseMemObject(dkeys); clReleaseMemObject(dsorted); clReleaseMemObject(dperm); clReleaseMemObject(doff);

@@ -11,8 +11,11 @@
  *               splats to the front, their count left on the device
  *   3. sort     clsort_sort: 24 key bits, descending, the splat index as a
  *               u32 payload, enq->count = the packed count
- *   4. gather   clsort_gather: the 32-byte splat records in draw order,
- *               enq->count = the packed count
+ *   4. gather   clsort_gather_many: the splat records in draw order,
+ *               enq->count = the packed count. On the device a record is
+ *               two 16-byte arrays (centre and scale; colour and opacity),
+ *               as a rasterizer's passes read them apart; one launch moves
+ *               both, the sorted indices read once
  * Draw order is back to front (farthest first), as alpha blending with the
  * "over" operator needs: the nearer splat is composited last. Equal keys
  * keep the splat index order (the sort is stable).
@@ -65,17 +68,17 @@ typedef struct camera {
  * under FP_CONTRACT OFF (no fused multiply-add), in the order the host
  * reference (view_of, key_of) takes, and a conversion that rounds toward
  * zero as C's does: the reference's results are the device's bit for bit.
- * The cull kernel reads the first half of each 32-byte record (centre and
- * scale) as a float4. A centre outside [near, far] is not visible, so its
+ * The cull kernel reads the centres array (centre and scale, a float4 per
+ * splat). A centre outside [near, far] is not visible, so its
  * key (clamped to 0 .. 2^24 - 1 like every key) is never packed. */
 static const char kernel_source[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"
-    "__kernel void cull(__global const float4 *splats, uint n, float16 cam, float key_scale,\n"
+    "__kernel void cull(__global const float4 *centres, uint n, float16 cam, float key_scale,\n"
     "                   __global uchar *flags, __global uint *keys)\n"
     "{\n"
     "    uint i = (uint)get_global_id(0);\n"
     "    if (i >= n) return;\n"
-    "    float4 p = splats[2 * (size_t)i];\n"
+    "    float4 p = centres[i];\n"
     "    float dx = p.x - cam.s0, dy = p.y - cam.s1, dz = p.z - cam.s2;\n"
     "    float vx = dx * cam.s4 + dy * cam.s5 + dz * cam.s6;\n"
     "    float vy = dx * cam.s8 + dy * cam.s9 + dz * cam.sa;\n"
@@ -93,7 +96,8 @@ typedef struct pipeline {
     cl_program program;
     cl_kernel cull;
     size_t wg; /* the cull kernel's work-group size (a power of two, at most 128) */
-    cl_mem splats, iota, flags, keys, vis_keys, vis_index, count, sorted_keys, sorted_index, drawn;
+    cl_mem centres, colours, iota, flags, keys, vis_keys, vis_index, count, sorted_keys, sorted_index;
+    cl_mem drawn[2]; /* the centres and colours in draw order */
 } pipeline;
 
 static double now_ms(void)
@@ -230,12 +234,13 @@ static uint32_t key_of(float depth, const camera *c)
  * failed (named). */
 static int pipeline_release(pipeline *p)
 {
-    cl_mem *m[10];
+    cl_mem *m[12];
     size_t i;
     int failed = 0;
-    m[0] = &p->splats, m[1] = &p->iota, m[2] = &p->flags, m[3] = &p->keys, m[4] = &p->vis_keys;
-    m[5] = &p->vis_index, m[6] = &p->count, m[7] = &p->sorted_keys, m[8] = &p->sorted_index, m[9] = &p->drawn;
-    for (i = 0; i < 10; ++i)
+    m[0] = &p->centres, m[1] = &p->iota, m[2] = &p->flags, m[3] = &p->keys, m[4] = &p->vis_keys;
+    m[5] = &p->vis_index, m[6] = &p->count, m[7] = &p->sorted_keys, m[8] = &p->sorted_index, m[9] = &p->drawn[0];
+    m[10] = &p->colours, m[11] = &p->drawn[1];
+    for (i = 0; i < 12; ++i)
         if (*m[i]) failed |= cl_failed(clReleaseMemObject(*m[i]), "clReleaseMemObject");
     if (p->cull) failed |= cl_failed(clReleaseKernel(p->cull), "clReleaseKernel");
     if (p->program) failed |= cl_failed(clReleaseProgram(p->program), "clReleaseProgram");
@@ -257,15 +262,22 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
 {
     const char *src = kernel_source;
     uint32_t *iota = (uint32_t *)malloc(cap * 4);
+    float *half = (float *)malloc(cap * 2 * 4 * sizeof(float)); /* the scene's centres, then its colours */
     cl_device_id dev;
     cl_int e = CL_SUCCESS;
     size_t i;
     memset(p, 0, sizeof *p);
-    if (!iota) {
+    if (!iota || !half) {
         fprintf(stderr, "splats: out of host memory\n");
+        free(iota);
+        free(half);
         return 1;
     }
-    for (i = 0; i < cap; ++i) iota[i] = (uint32_t)i;
+    for (i = 0; i < cap; ++i) {
+        iota[i] = (uint32_t)i;
+        memcpy(half + 4 * i, &scene[i].x, 4 * sizeof(float));
+        memcpy(half + 4 * (cap + i), &scene[i].r, 4 * sizeof(float));
+    }
     if (clsort_failed(clsort_create(&p->cs, NULL), p, "clsort_create")) goto fail;
     p->queue = clsort_cl_queue(p->cs);
     dev = clsort_cl_device(p->cs);
@@ -291,7 +303,8 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
         if (cl_failed(e, "clGetKernelWorkGroupInfo")) goto fail;
         for (p->wg = 128; p->wg > most && p->wg > 1;) p->wg /= 2;
     }
-    p->splats = make_buffer(p, CL_MEM_READ_ONLY, cap * sizeof(splat), scene, &e);
+    p->centres = make_buffer(p, CL_MEM_READ_ONLY, cap * 16, half, &e);
+    p->colours = make_buffer(p, CL_MEM_READ_ONLY, cap * 16, half + 4 * cap, &e);
     p->iota = make_buffer(p, CL_MEM_READ_ONLY, cap * 4, iota, &e);
     p->flags = make_buffer(p, CL_MEM_READ_WRITE, cap, NULL, &e);
     p->keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
@@ -300,12 +313,15 @@ static int pipeline_create(pipeline *p, const splat *scene, size_t cap)
     p->count = make_buffer(p, CL_MEM_READ_WRITE, 4, NULL, &e);
     p->sorted_keys = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
     p->sorted_index = make_buffer(p, CL_MEM_READ_WRITE, cap * 4, NULL, &e);
-    p->drawn = make_buffer(p, CL_MEM_READ_WRITE, cap * sizeof(splat), NULL, &e);
+    p->drawn[0] = make_buffer(p, CL_MEM_READ_WRITE, cap * 16, NULL, &e);
+    p->drawn[1] = make_buffer(p, CL_MEM_READ_WRITE, cap * 16, NULL, &e);
     if (cl_failed(e, "clCreateBuffer")) goto fail;
     free(iota);
+    free(half);
     return 0;
 fail:
     free(iota);
+    free(half);
     pipeline_release(p);
     return 1;
 }
@@ -320,6 +336,7 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     cl_float16 cam;
     clsort_split_desc pd;
     clsort_sort_desc sd;
+    clsort_gather_many_desc gd;
     clsort_enqueue enq;
     cl_int e = CL_SUCCESS;
     int k, failed = 1;
@@ -332,7 +349,7 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     cam.s[3] = c->near_z, cam.s[7] = c->far_z, cam.s[11] = c->tan_half, cam.s[15] = c->plane_scale;
 
     /* 1. cull: a flag and a key per splat */
-    e = clSetKernelArg(p->cull, 0, sizeof(cl_mem), &p->splats);
+    e = clSetKernelArg(p->cull, 0, sizeof(cl_mem), &p->centres);
     if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 1, sizeof un, &un);
     if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 2, sizeof cam, &cam);
     if (e == CL_SUCCESS) e = clSetKernelArg(p->cull, 3, sizeof(cl_float), &c->key_scale);
@@ -373,12 +390,14 @@ static int run_frame(const pipeline *p, size_t n, const camera *c)
     enq.event = &ev[2];
     if (clsort_failed(clsort_sort(p->cs, p->vis_keys, p->sorted_keys, n, &sd, &enq), p, "clsort_sort")) goto done;
 
-    /* 4. gather: the splat records in draw order, the first count */
+    /* 4. gather: the splat records (both arrays) in draw order, the first count */
     enq.event_wait_list = &ev[2];
     enq.event = &ev[3];
-    if (clsort_failed(clsort_gather(p->cs, p->splats, p->drawn, p->sorted_index, n, sizeof(splat), &enq), p,
-                      "clsort_gather"))
-        goto done;
+    memset(&gd, 0, sizeof gd);
+    gd.count = 2;
+    gd.arrays[0].src = p->centres, gd.arrays[0].dst = p->drawn[0], gd.arrays[0].elem_size = 16;
+    gd.arrays[1].src = p->colours, gd.arrays[1].dst = p->drawn[1], gd.arrays[1].elem_size = 16;
+    if (clsort_failed(clsort_gather_many(p->cs, p->sorted_index, n, &gd, &enq), p, "clsort_gather_many")) goto done;
     failed = cl_failed(clFinish(p->queue), "clFinish");
 done:
     if (failed) /* let what was enqueued end before its events go */
@@ -420,7 +439,7 @@ static void ref_sort(uint32_t *keys, uint32_t *index, uint32_t *tmp_keys, uint32
  * splat order) and the gathered records. Prints the first difference. */
 static int check_frame(const pipeline *p, frame_check *fc, const splat *scene, size_t n, const camera *c)
 {
-    size_t i, m = 0;
+    size_t i, h, m = 0;
     cl_int e = clEnqueueReadBuffer(p->queue, p->count, CL_TRUE, 0, 4, &fc->count, 0, NULL, NULL);
     if (cl_failed(e, "clEnqueueReadBuffer(count)")) return 1;
     for (i = 0; i < n; ++i) {
@@ -439,7 +458,12 @@ static int check_frame(const pipeline *p, frame_check *fc, const splat *scene, s
     if (m == 0) return 0;
     e = clEnqueueReadBuffer(p->queue, p->sorted_keys, CL_TRUE, 0, m * 4, fc->keys, 0, NULL, NULL);
     if (e == CL_SUCCESS) e = clEnqueueReadBuffer(p->queue, p->sorted_index, CL_TRUE, 0, m * 4, fc->index, 0, NULL, NULL);
-    if (e == CL_SUCCESS) e = clEnqueueReadBuffer(p->queue, p->drawn, CL_TRUE, 0, m * sizeof(splat), fc->drawn, 0, NULL, NULL);
+    for (h = 0; h < 2 && e == CL_SUCCESS; ++h) { /* each array into its half of the host's records */
+        size_t origin[3] = {0, 0, 0}, host_origin[3] = {0, 0, 0}, region[3] = {16, 0, 1};
+        host_origin[0] = 16 * h, region[1] = m;
+        e = clEnqueueReadBufferRect(p->queue, p->drawn[h], CL_TRUE, origin, host_origin, region, 16, 0,
+                                    sizeof(splat), 0, fc->drawn, 0, NULL, NULL);
+    }
     if (cl_failed(e, "clEnqueueReadBuffer(results)")) return 1;
     for (i = 0; i < m; ++i)
         if (fc->keys[i] != fc->ref_keys[i] || fc->index[i] != fc->ref_index[i] ||
@@ -654,7 +678,7 @@ int main(int argc, char **argv)
     if (pipeline_create(&p, scene, cap)) return 1;
 
     printf("splats on %s (%s path): cull, pack, 24-bit depth keys, sort with the splat index, gather of %u-byte "
-           "records,\n  chained by events, the visible count never read by the host; draw order back to front "
+           "records\n  (two 16-byte arrays, one clsort_gather_many), chained by events, the visible count never read by the host; draw order back to front "
            "(farthest first, for \"over\" blending)\n",
            clsort_device_name(p.cs), clsort_context_path(p.cs) == CLSORT_PATH_LOOKBACK ? "look-back" : "portable",
            (unsigned)sizeof(splat));

@@ -19,7 +19,10 @@
  *                    coalesced (values: read from a's or b's range by the
  *                    source position each output kept).
  *
- * n + m < 2^32 (the host checks). Unsorted inputs give an unspecified order
+ * a_off, b_off and out_off: where a, b and out (and their values) start in
+ * their buffers, in items, so that one buffer of runs can be merged pairwise
+ * in place of sub-buffers (whose origins must be aligned); 0 for
+ * clsort_merge. n + m < 2^32 (the host checks). Unsorted inputs give an unspecified order
  * but every read and write stays inside the arrays: a tile's share of a is
  * clamped to what both arrays hold. Build-time macros: WG, ITEMS (common.cl),
  * KEY_T and KEY_BYTES (keys.cl), HAS_VALUES with VAL_T. */
@@ -40,17 +43,20 @@ inline uint merge_split(__global const KEY_T *a, uint n, __global const KEY_T *b
 }
 
 __kernel void merge_partition(__global const KEY_T *a, uint n, __global const KEY_T *b, uint m,
-                              __global uint *splits, uint tiles, uint kind, KEY_T flip)
+                              __global uint *splits, uint tiles, uint kind, KEY_T flip, uint a_off, uint b_off)
 {
     uint t = (uint)get_global_id(0);
     if (t > tiles) return;
+    a += a_off;
+    b += b_off;
     ulong d = (ulong)t * TILE;
     ulong total = (ulong)n + m;
     splits[t] = merge_split(a, n, b, m, (uint)(d < total ? d : total), kind, flip);
 }
 
 __kernel void merge_tiles(__global const KEY_T *a, uint n, __global const KEY_T *b, uint m,
-                          __global const uint *splits, __global KEY_T *out, uint kind, KEY_T flip
+                          __global const uint *splits, __global KEY_T *out, uint kind, KEY_T flip, uint a_off,
+                          uint b_off, uint out_off
 #ifdef HAS_VALUES
                           , __global const VAL_T *va, __global const VAL_T *vb, __global VAL_T *vout
 #endif
@@ -70,6 +76,10 @@ __kernel void merge_tiles(__global const KEY_T *a, uint n, __global const KEY_T 
     const uint lo = max(cnt, m - j0) - (m - j0), hi = min(cnt, n - i0);
     const uint na = min(max(max(i1, i0) - i0, lo), hi);
     const uint nb = cnt - na;
+    a += a_off, b += b_off, out += out_off; /* the runs of one buffer (the MPI sort's merge) */
+#ifdef HAS_VALUES
+    va += a_off, vb += b_off, vout += out_off;
+#endif
     for (uint q = lid; q < cnt; q += WG) s[PAD(q)] = to_image(q < na ? a[i0 + q] : b[j0 + (q - na)], kind, flip);
     barrier(CLK_LOCAL_MEM_FENCE);
 

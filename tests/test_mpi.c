@@ -5,7 +5,9 @@
  * and each rank's count or weight within the bounds asked for; the
  * device-resident form against a plain C reference (below; float keys with
  * NaNs of both signs, the outputs in the input buffers); the refusals the
- * manual names, a failed MPI call and a total weight of 0. Built with
+ * manual names, a failed MPI call and a total weight of 0. The sort cases
+ * run twice: step IV as the runs merged on the device (the default) and as
+ * the runs re-sorted (CLSORT_MPI_MERGE_RESORT). Built with
  * -DTEST_MPI_FAULTS and linker wraps (make mpi-test), it runs the fault
  * injection instead. Rank 0 prints "N passed, N failed" over all cases. */
 #define CLSORT_MPI
@@ -19,6 +21,10 @@
 
 static int rank_, size_;
 static int passed, failed;
+/* Step IV of the cases that leave it at the default, CLSORT_MPI_MERGE_DEVICE:
+ * that (the runs merged on the device) or CLSORT_MPI_MERGE_RESORT (sorted
+ * again); the sort cases run with each. */
+static clsort_mpi_merge last_step_ = CLSORT_MPI_MERGE_DEVICE;
 
 static uint64_t rng(uint64_t *s)
 {
@@ -81,6 +87,7 @@ static int run_case(clsort_context *ctx, tcase *tc, clsort_mpi_out *keep)
     int ok = 1;
     tc->desc.type = tc->type;
     tc->desc.value_size = tc->value_size;
+    if (tc->desc.merge == CLSORT_MPI_MERGE_DEVICE) tc->desc.merge = last_step_;
     for (i = 0; i < n; i++) {
         uint64_t k = gen(tc->dist, &s);
         if (ks == 4) k >>= 32;
@@ -184,7 +191,8 @@ static void record(const char *name, int ok_local)
     int ok = 0;
     MPI_Allreduce(&ok_local, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (ok) passed++; else failed++;
-    if (rank_ == 0 && !ok) printf("FAILED: %s\n", name);
+    if (rank_ == 0 && !ok)
+        printf("FAILED: %s%s\n", name, last_step_ == CLSORT_MPI_MERGE_RESORT ? " (the runs re-sorted)" : "");
 }
 
 /* ---- clsort_mpi_sort_device against a plain C reference ----
@@ -324,6 +332,7 @@ static int run_device_case(clsort_context *ctx, dcase *tc)
     unsigned long long mine_m, sent[2], sums[2];
     tc->desc.type = tc->type;
     tc->desc.value_size = vs;
+    if (tc->desc.merge == CLSORT_MPI_MERGE_DEVICE) tc->desc.merge = last_step_;
     for (i = 0; i < n; i++) {
         uint64_t k = dkey(tc->type, tc->dist, &s, i), g = (uint64_t)rank_ << 32 | i;
         put(keys, ks, i, k);
@@ -911,30 +920,12 @@ static void fault_cases(clsort_context *ctx)
 }
 #endif
 
-int main(int argc, char **argv)
+#ifndef TEST_MPI_FAULTS
+/* The sort cases against the C reference (run once per last_step_). */
+static void sort_cases(clsort_context *ctx, size_t base)
 {
-    clsort_context *ctx = NULL;
-    size_t base = 3000;
     int d, tt;
     char name[160];
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    if (argc > 1) base = (size_t)atol(argv[1]);
-    if (clsort_create(&ctx, NULL) != CLSORT_SUCCESS) {
-        fprintf(stderr, "rank %d: %s\n", rank_, clsort_last_error(ctx));
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-#ifdef TEST_MPI_FAULTS
-    fault_cases(ctx);
-    (void)d;
-    (void)tt;
-    (void)name;
-    (void)base;
-    (void)device_cases; /* the other cases are in the plain build */
-    (void)promise_cases;
-    (void)run_case;
-#else
     /* distributions x key types, 1% imbalance and zero imbalance, with values */
     for (tt = 0; tt < 2; tt++)
         for (d = UNIFORM; d <= FEW; d++) {
@@ -1101,6 +1092,35 @@ int main(int argc, char **argv)
     }
     device_cases(ctx, base);
     promise_cases(ctx, base);
+}
+
+#endif
+
+int main(int argc, char **argv)
+{
+    clsort_context *ctx = NULL;
+    size_t base = 3000;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (argc > 1) base = (size_t)atol(argv[1]);
+    if (clsort_create(&ctx, NULL) != CLSORT_SUCCESS) {
+        fprintf(stderr, "rank %d: %s\n", rank_, clsort_last_error(ctx));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+#ifdef TEST_MPI_FAULTS
+    fault_cases(ctx);
+    (void)base;
+    (void)device_cases; /* the other cases are in the plain build */
+    (void)promise_cases;
+    (void)run_case;
+#else
+    /* every sort case with each last step on the device: the runs merged, then sorted again */
+    last_step_ = CLSORT_MPI_MERGE_DEVICE;
+    sort_cases(ctx, base);
+    last_step_ = CLSORT_MPI_MERGE_RESORT;
+    sort_cases(ctx, base);
+    last_step_ = CLSORT_MPI_MERGE_DEVICE;
     /* argument errors: every rank returns, none hangs */
     {
         uint32_t k[4] = {4, 3, 2, 1};
