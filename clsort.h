@@ -10406,6 +10406,7 @@ static clsort_result clsort__reduce_warm_call(clsort_context *ctx, const clsort_
         return clsort__reduce_warm_by_key(ctx, (int)call->reduce_fn - (int)CLSORT_REDUCE_FN_REDUCE_BY_KEY, bk, n, w);
     case CLSORT_REDUCE_FN_HISTOGRAM:
         if (!call->histogram) return CLSORT_SUCCESS; /* refused by the build walk already */
+        if (clsort__user_used(&call->histogram->user_op)) return CLSORT_SUCCESS; /* a caller's bin: not warmed */
         CLSORT__TRY(clsort__warm_buffer(ctx, w, n * clsort_type_size(call->histogram->type), &in));
         CLSORT__TRY(clsort__warm_buffer(ctx, w, (size_t)call->histogram->bins * 4, &counts));
         return clsort_histogram_even(ctx, in, n, counts, call->histogram, NULL);
