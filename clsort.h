@@ -561,9 +561,9 @@
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
- *   associative operator T name(T a, T b) (a the earlier element; the
- *   scans combine in order, clsort_reduce and a scan's desc.total fold in a
- *   strided order and need it commutative too) on a type T of 1 to 16 bytes (an OpenCL C type
+ *   associative operator T name(T a, T b) (a the earlier element: every
+ *   call combines in input order, so it need not commute: a matrix
+ *   product, "first" or "last" is taken) on a type T of 1 to 16 bytes (an OpenCL C type
  *   such as float2 or uint4, or a struct typedef'd in source), with its size
  *   and identity (an expression of T). transform: a function applied to each
  *   input element as it is read, T f(IN x) or with_index T f(IN x, ulong i),
@@ -21885,7 +21885,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 105,110,108,105,110,101,32,84,32,114,100,95,102,111,108,100,95,114,97,110,103,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,108,111,44,32,117,108,111,110,103,32,104,105,41,10,
 123,10,
-99,111,110,115,116,32,117,108,111,110,103,32,108,101,110,32,61,32,104,105,32,62,32,108,111,32,63,32,104,105,32,45,32,108,111,32,58,32,48,44,32,112,101,114,32,61,32,40,108,101,110,32,43,32,87,71,32,45,32,49,41,32,47,32,87,71,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,108,101,110,32,61,32,109,97,120,40,104,105,44,32,108,111,41,32,45,32,108,111,44,32,112,101,114,32,61,32,40,108,101,110,32,43,32,87,71,32,45,32,49,41,32,47,32,87,71,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,97,32,61,32,108,111,32,43,32,40,117,108,111,110,103,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,42,32,112,101,114,44,32,98,32,61,32,109,105,110,40,97,32,43,32,112,101,114,44,32,104,105,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
 102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,97,59,32,105,32,60,32,98,59,32,43,43,105,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,82,68,95,76,79,65,68,40,105,110,44,32,105,44,32,105,41,41,59,10,

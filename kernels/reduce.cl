@@ -1552,7 +1552,7 @@ inline T rd_wg_reduce(T x, __local T *s)
  * tree: the partials in input order. */
 inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi)
 {
-    const ulong len = hi > lo ? hi - lo : 0, per = (len + WG - 1) / WG;
+    const ulong len = max(hi, lo) - lo, per = (len + WG - 1) / WG;
     const ulong a = lo + (ulong)get_local_id(0) * per, b = min(a + per, hi);
     T acc = IDENT;
     for (ulong i = a; i < b; ++i) acc = rd_op(acc, RD_LOAD(in, i, i));
