@@ -64,7 +64,7 @@ $(BUILD)/test_clsort: $(TEST_CLSORT_SRC) clsort.h | $(BUILD)
 # the device does the work): a third of -O2's compile time, which make demo
 # counts.
 EXAMPLE_CFLAGS ?= -O1
-EXAMPLES = hello interop demo pic_sort galaxy splats
+EXAMPLES = hello interop demo pic_sort galaxy splats records
 $(EXAMPLES:%=$(BUILD)/%): $(BUILD)/%: examples/%.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(EXAMPLE_CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ $< $(LDLIBS)
 
@@ -207,11 +207,13 @@ demo: deps
 	./$(BUILD)/pic_sort 1048576
 	./$(BUILD)/galaxy 4096 60 20 $(BUILD)
 	./$(BUILD)/splats --range 14:16 --frames 3 --png $(BUILD)/splats.png
-	@echo "demo: 6 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
+	./$(BUILD)/records 200000
+	@echo "demo: 7 examples checked against the host: hello (an f32 sort), interop (split, sort and scan chained" \
 	  "by events), demo (scan, pack, split, sort and gather, segmented bitonic sort of 2^20), pic_sort (sorts," \
 	  "binnings and cell ranges by lower/upper bound of 2^20 particles), galaxy (energy and momentum of 4096" \
 	  "bodies over 60 Barnes-Hut steps), splats (cull, pack, depth keys, sort and a two-array gather of" \
-	  "2^14..2^16 Gaussians chained by events with a device count)"
+	  "2^14..2^16 Gaussians chained by events with a device count), records (2x10^5 32-byte particles sorted" \
+	  "by a Morton key, selected by a sphere predicate, the nearest by an argmin operator)"
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24

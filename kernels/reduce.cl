@@ -1520,23 +1520,49 @@ __kernel void fill_ident(__global T *out, ulong count)
 
 /* ---- reduce: partial per work-group, then one work-group ------------------- */
 
-/* Tree over one value per work-item (fixed order). Ends with a barrier. */
+/* Tree over one value per work-item (fixed order). Ends with a barrier.
+ * A caller's operator (RD_UOP) need not commute: neighbours are combined,
+ * earlier on the left, so that the result is x0 op x1 op ... op x(WG-1). */
 inline T rd_wg_reduce(T x, __local T *s)
 {
     const uint lid = (uint)get_local_id(0);
     s[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef RD_UOP
+    for (uint d = 1; d < WG; d <<= 1) {
+        if ((lid & (2 * d - 1)) == 0 && lid + d < WG) s[lid] = rd_op(s[lid], s[lid + d]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
     for (uint d = WG >> 1; d > 0; d >>= 1) {
         if (lid < d) s[lid] = rd_op(s[lid], s[lid + d]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
     T r = s[0];
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
 }
 
+#ifdef RD_UOP
+/* A caller's operator need not commute: work-group g folds the contiguous
+ * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
+ * contiguous part of them in order (as many elements as the strided fold's,
+ * the same loop budget; reads not coalesced), then rd_wg_reduce's ordered
+ * tree: the partials in input order. */
+inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi)
+{
+    const ulong len = max(hi, lo) - lo, per = (len + WG - 1) / WG;
+    const ulong a = lo + (ulong)get_local_id(0) * per, b = min(a + per, hi);
+    T acc = IDENT;
+    for (ulong i = a; i < b; ++i) acc = rd_op(acc, RD_LOAD(in, i, i));
+    return acc;
+}
+#endif
+
 /* partials[group] = the reduction of tiles group, group + groups, ... (each
- * work-item folds its strided elements in order). */
+ * work-item folds its strided elements in order); a caller's operator: of
+ * the group's contiguous tiles (rd_fold_range). */
 #if RD_HAS(RD_K_REDUCE_PARTIALS)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
@@ -1545,6 +1571,12 @@ void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials C
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
     n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
+#ifdef RD_UOP
+    {
+        const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
+        acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n));
+    }
+#else
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
         if (base + TILE <= n) {
             for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, RD_LOAD(in, base + j * WG + lid, base + j * WG + lid));
@@ -1555,6 +1587,7 @@ void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials C
             }
         }
     }
+#endif
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) partials[get_group_id(0)] = r;
 }
@@ -1568,7 +1601,12 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
+#ifdef RD_UOP /* in order: work-item lid folds a contiguous part */
+    const uint per = (count + WG - 1) / WG, a = lid * per, b = min(a + per, count);
+    for (uint i = a; i < b; ++i) acc = rd_op(acc, partials[i]);
+#else
     for (uint i = lid; i < count; i += WG) acc = rd_op(acc, partials[i]);
+#endif
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) out[0] = r;
 }

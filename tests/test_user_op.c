@@ -203,6 +203,64 @@ static const char uo_uc_src[] =
     "uchar max8(uchar a, uchar b) { return max(a, b); }\n"
     "uchar top_byte(uint x) { return (uchar)(x >> 24); }\n";
 
+/* Non-commutative associative operators (a left-to-right reference catches
+ * any order bug): the product of 2x2 matrices of u32 mod 2^32 (row major
+ * x, y, z, w), from a uint's bits; "first" and "last" of (value, valid)
+ * pairs, the identity (0, 0) not valid. */
+static void uo_mat_op(const void *a_, const void *b_, void *r)
+{
+    uint32_t a[4], b[4], o[4];
+    memcpy(a, a_, 16);
+    memcpy(b, b_, 16);
+    o[0] = a[0] * b[0] + a[1] * b[2];
+    o[1] = a[0] * b[1] + a[1] * b[3];
+    o[2] = a[2] * b[0] + a[3] * b[2];
+    o[3] = a[2] * b[1] + a[3] * b[3];
+    memcpy(r, o, 16);
+}
+static void uo_mat_xf(const void *in, size_t i, void *r)
+{
+    uint32_t x, o[4];
+    (void)i;
+    memcpy(&x, in, 4);
+    o[0] = (x & 7u) | 1u, o[1] = x >> 3 & 7u, o[2] = x >> 6 & 7u, o[3] = (x >> 9 & 7u) | 1u;
+    memcpy(r, o, 16);
+}
+static void uo_mat_ident(void *r)
+{
+    static const uint32_t id[4] = {1, 0, 0, 1};
+    memcpy(r, id, 16);
+}
+static const char uo_mat_src[] =
+    "uint4 mat_mul(uint4 a, uint4 b)\n"
+    "{\n    return (uint4)(a.x * b.x + a.y * b.z, a.x * b.y + a.y * b.w, a.z * b.x + a.w * b.z, a.z * b.y + a.w * b.w);\n}\n"
+    "uint4 mat_of(uint x) { return (uint4)((x & 7u) | 1u, x >> 3 & 7u, x >> 6 & 7u, (x >> 9 & 7u) | 1u); }\n";
+
+static void uo_first_op(const void *a_, const void *b_, void *r)
+{
+    uint32_t a[2];
+    memcpy(a, a_, 8);
+    memmove(r, a[1] ? a_ : b_, 8);
+}
+static void uo_last_op(const void *a_, const void *b_, void *r)
+{
+    uint32_t b[2];
+    memcpy(b, b_, 8);
+    memmove(r, b[1] ? b_ : a_, 8);
+}
+static void uo_tag_xf(const void *in, size_t i, void *r)
+{
+    uint32_t o[2];
+    (void)i;
+    memcpy(o, in, 4);
+    o[1] = 1;
+    memcpy(r, o, 8);
+}
+static const char uo_first_src[] =
+    "uint2 first(uint2 a, uint2 b) { return a.y ? a : b; }\nuint2 tag(uint x) { return (uint2)(x, 1u); }\n";
+static const char uo_last_src[] =
+    "uint2 last(uint2 a, uint2 b) { return b.y ? b : a; }\nuint2 tag(uint x) { return (uint2)(x, 1u); }\n";
+
 /* input kinds and distributions */
 enum { UO_F32, UO_U32, UO_U16, UO_U3 };
 enum { UO_RANDOM, UO_SMALL, UO_EQUAL, UO_SORTED, UO_EXTREMES, UO_NANS, UO_DISTS };
@@ -242,6 +300,13 @@ static const uo_case uo_cases[] = {
      uo_copy2, uo_us_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0},
     {"uchar max (1 byte)", uo_uc_src, "max8", "uchar", "(uchar)0", "top_byte", "uint", 1, 4, 0, CLSORT_U32, UO_U32,
      uo_uc_xf, uo_uc_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+    {"2x2 matrix product mod 2^32 (not commutative)", uo_mat_src, "mat_mul", "uint4", "(uint4)(1u, 0u, 0u, 1u)",
+     "mat_of", "uint", 16, 4, 0, CLSORT_U32, UO_U32, uo_mat_xf, uo_mat_op, uo_mat_ident,
+     UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+    {"first (not commutative)", uo_first_src, "first", "uint2", "(uint2)(0u, 0u)", "tag", "uint", 8, 4, 0, CLSORT_U32,
+     UO_U32, uo_tag_xf, uo_first_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0},
+    {"last (not commutative)", uo_last_src, "last", "uint2", "(uint2)(0u, 0u)", "tag", "uint", 8, 4, 0, CLSORT_U32,
+     UO_U32, uo_tag_xf, uo_last_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
 };
 #define UO_CASES (sizeof uo_cases / sizeof uo_cases[0])
 
@@ -657,6 +722,47 @@ static void uo_log_map(void)
           "user op: a log of one text (<kernel>:n:) mapped to the snippet's and the file's lines", 0, log, 0, 0, 0);
 }
 
+/* One snippet that must fail with code, its message naming `where` (and
+ * `also` where not NULL). */
+static void uo_expect_fail(clsort_context *cs, cl_mem din, const char *src, const char *name, int code,
+                           const char *where, const char *also, const char *what)
+{
+    clsort_reduce_desc rd;
+    uint32_t res[4];
+    int r;
+    const char *msg;
+    memset(&rd, 0, sizeof rd);
+    rd.user_op.source = src;
+    rd.user_op.name = name;
+    rd.user_op.type = "uint";
+    rd.user_op.size = 4;
+    rd.user_op.identity = "0u";
+    r = clsort_reduce(cs, din, 64, &rd, res, NULL);
+    msg = clsort_last_error(cs);
+    check(r == code && strstr(msg, "clsort_reduce") == msg && strstr(msg, where) != NULL &&
+              (!also || strstr(msg, also) != NULL),
+          what, 0, msg, 0, code, r);
+}
+
+/* Names that collide with the library's (USER OPERATORS' naming rule) and
+ * bad snippets: each a clear error, never a crash. */
+static void uo_bad_snippets(clsort_context *cs, cl_mem din)
+{
+    uo_expect_fail(cs, din, "uint wg_reduce(uint a, uint b) { return a + b; }\n", "wg_reduce", CLSORT_ERROR_BUILD,
+                   "naming rule", "wg_reduce", "user op: a name the kernels define (wg_reduce): a build error");
+    uo_expect_fail(cs, din, "uint rd_user_op(uint a, uint b) { return a + b; }\n", "rd_user_op", CLSORT_ERROR_BUILD,
+                   "naming rule", "rd_user_op", "user op: a name the generated source defines: a build error");
+    uo_expect_fail(cs, din, "", "add", CLSORT_ERROR_BUILD, "user_op.name:1", "add",
+                   "user op: an empty source: a build error naming user_op.name");
+    uo_expect_fail(cs, din, "uint add(uint a, uint b) { return a + b; }\n", "", CLSORT_ERROR_INVALID_ARGUMENT,
+                   "user_op.name", NULL, "user op: an empty name: refused");
+    uo_expect_fail(cs, din, "uint add(uint a) { return a; }\n", "add", CLSORT_ERROR_BUILD, "user_op.name:1", NULL,
+                   "user op: a wrong signature (one argument): a build error naming user_op.name");
+    uo_expect_fail(cs, din, "uint add(uint a, uint b)\n{\n    return a + ;\n}\n", "add", CLSORT_ERROR_BUILD,
+                   "user_op.source:3", NULL, "user op: a syntax error: a build error naming user_op.source:3");
+}
+
+
 static void uo_build_errors(const test_env *e)
 {
     clsort_context *cs = e->cs;
@@ -696,7 +802,13 @@ static void uo_build_errors(const test_env *e)
     check(r == CLSORT_ERROR_BUILD && strstr(msg, "clsort_segmented_scan") == msg &&
               strstr(msg, "user_op.identity:1:") != NULL,
           "user op: a bad identity: a build error naming user_op.identity", 0, msg, 0, CLSORT_ERROR_BUILD, r);
+    uo_bad_snippets(cs, din);
     /* the context goes on */
+    memset(&rd, 0, sizeof rd);
+    rd.user_op.source = uo_f2_src;
+    rd.user_op.name = "add2";
+    rd.user_op.type = "float2";
+    rd.user_op.size = 8;
     rd.user_op.identity = "(float2)(0.0f)";
     check(clsort_reduce(cs, din, 32, &rd, res, NULL) == CLSORT_SUCCESS, "user op: the next call after build errors",
           32, clsort_last_error(cs), 0, 0, 0);
