@@ -213,7 +213,7 @@ demo: deps
 	  "binnings and cell ranges by lower/upper bound of 2^20 particles), galaxy (energy and momentum of 4096" \
 	  "bodies over 60 Barnes-Hut steps), splats (cull, pack, depth keys, sort and a two-array gather of" \
 	  "2^14..2^16 Gaussians chained by events with a device count), records (2x10^5 32-byte particles sorted" \
-	  "by a Morton key, selected by a sphere predicate, the nearest by an argmin operator)"
+	  "by a Morton key, those inside a sphere counted by a transform, the nearest by an argmin operator)"
 
 bench: deps $(BUILD)/bench
 	./$(BUILD)/bench 16 20 24
