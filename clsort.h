@@ -1384,8 +1384,12 @@
  *      the program cache), enqueue (clsort__kargs + clsort__run on a
  *      clsort__chain; scratch by name with clsort__scratch, look-back status
  *      with clsort__status_begin/_end), the public functions (argument
- *      errors before anything is enqueued), and
- *      clsort__<name>_prepare_call (the programs a described call takes).
+ *      errors before anything is enqueued),
+ *      clsort__<name>_prepare_call (the programs a described call takes)
+ *      and, optionally, clsort__<name>_warm_call (one run of the described
+ *      call on zero-filled buffers of a clsort__warm, named in
+ *      clsort__warm_one and clsort__warm_op; without it PREPARE lists the
+ *      family as not warmed).
  *   Outside it:
  *   5. kernels/<name>.cl: its kernels, after common.cl (WG, ITEMS, T, PAD,
  *      the work-group scans, the look-back protocol and its spare region,
