@@ -1874,6 +1874,8 @@ typedef struct clsort_bitonic_desc {
     cl_mem segment_offsets;    /* segment_count + 1 uint32 on the device: segment i is   */
     const uint32_t *segment_offsets_host; /* [off[i], off[i+1]); or the same on the host */
     size_t segment_count;      /* with offsets; with segment_length: 0 or n / segment_length */
+    clsort_user_op user_op;    /* optional: a caller's comparator, source and name alone: int name(K a, K b),
+                                  nonzero when a goes before b (USER OPERATORS, BITONIC) */
 } clsort_bitonic_desc;
 
 /* Bitonic sort of n keys (n < 2^32) from keys_in into keys_out (the same
@@ -8064,7 +8066,8 @@ typedef struct clsort__bitonic_plan {
     size_t seg_len;       /* equal segments: their length (n for one segment) */
     size_t seg_count;     /* equal segments: their count; offsets: segment_count */
     int variable;         /* segments from offsets */
-    int has_idx;          /* an index moves with the keys (values or permutation) */
+    int has_idx;          /* an index moves with the keys (values, permutation or a comparator) */
+    int user;             /* desc.user_op: a caller's comparator (kernels/bitonic.cl BT_CMP) */
     cl_uint image;        /* CLSORT__IMAGE_* of the key type */
     cl_ulong flip;        /* ~0 for descending */
     size_t wg, items;     /* the tile (clsort__bitonic_shape) */
@@ -8095,6 +8098,41 @@ static void clsort__bitonic_shape(const clsort_context *ctx, size_t key_size, in
     }
     *wg = w;
     *items = it;
+}
+
+static char *clsort__user_head(const clsort_user_op *u, size_t extra, char **w);
+
+/* desc.user_op as a comparator: source and name alone (the build checks the
+ * signature). */
+static clsort_result clsort__bitonic_user_check(clsort_context *ctx, const char *fn, const clsort_user_op *u)
+{
+    if (u->type || u->size || u->identity || u->transform || u->in_type || u->in_size || u->with_index)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a comparator takes user_op.source and name "
+                            "alone (int name(K a, K b) on the key type), no type, size, identity, transform, "
+                            "in_type, in_size or with_index", fn);
+    if (!u->source || !u->source[0])
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.source is empty (the comparator in "
+                            "OpenCL C: int name(K a, K b), nonzero when a goes before b)", fn);
+    if (!clsort__user_ident(u->name))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.name (the comparator) \"%.64s\" is not "
+                            "an identifier", fn, u->name ? u->name : "(NULL)");
+    return CLSORT_SUCCESS;
+}
+
+/* The generated source of a caller's comparator (>>reduce's user-op text):
+ * user_bitonic_less on key bit patterns (KEY_T), the arguments swapped for
+ * descending, and BT_CMP for bitonic.cl. CLSORT_MALLOC memory, NULL when
+ * host memory ran out. */
+static char *clsort__bitonic_user_text(const clsort_user_op *u, clsort_type type, int descending)
+{
+    const char *t = clsort__types[type].cl_name;
+    char *w, *text = clsort__user_head(u, 512 + strlen(u->name) + 2 * strlen(t), &w);
+    if (!text) return NULL;
+    sprintf(w, "#line 1 \"user_op.name\"\n"
+               "inline int user_bitonic_less(KEY_T a, KEY_T b) { return %s(as_%s(%c), as_%s(%c)) ? 1 : 0; }\n"
+               "#define BT_CMP 1\n#line 1 \"common.cl\"\n",
+            u->name, t, descending ? 'b' : 'a', t, descending ? 'a' : 'b');
+    return text;
 }
 
 static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, size_t n,
@@ -8141,9 +8179,16 @@ static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, s
         pl->seg_count = 1;
     }
     pl->key_size = clsort__types[d->type].size;
-    pl->has_idx = d->values_in != NULL || d->permutation != NULL;
-    pl->image = clsort__types[d->type].image;
-    pl->flip = d->descending ? ~(cl_ulong)0 : 0;
+    pl->user = clsort__user_used(&d->user_op);
+    if (pl->user) CLSORT__TRY(clsort__bitonic_user_check(ctx, fn, &d->user_op));
+    if (pl->user && d->type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: a comparator on f64 keys needs cl_khr_fp64, which %s "
+                            "lacks", fn, ctx->dev.name);
+    /* a comparator: the index tells the padding and breaks ties; keys as
+     * they are, descending in the comparator's text (clsort__bitonic_user_text) */
+    pl->has_idx = d->values_in != NULL || d->permutation != NULL || pl->user;
+    pl->image = pl->user ? 0 : clsort__types[d->type].image;
+    pl->flip = d->descending && !pl->user ? ~(cl_ulong)0 : 0;
     /* packed variable segments take their own shape */
     clsort__bitonic_shape(ctx, pl->key_size, pl->has_idx, pl->variable, &pl->wg, &pl->items);
     return CLSORT_SUCCESS;
@@ -8172,15 +8217,25 @@ static clsort_result clsort__bitonic_program(clsort_context *ctx, const clsort__
 {
     const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
+    char *text = NULL;
+    clsort_result r;
     clsort__request_init(&rq, "bitonic", pl->wg, pl->items);
+    if (pl->user) {
+        text = clsort__bitonic_user_text(&pl->d.user_op, pl->d.type, pl->d.descending);
+        if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "bitonic: out of host memory");
+        clsort__request_text(&rq, text);
+    }
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "keys.cl");
     clsort__request_source(&rq, "bitonic.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DTILE_LOG=%u -DKEY_T=%s -DKEY_BYTES=%u -DGSTEPS=%u%s%s",
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DTILE_LOG=%u -DKEY_T=%s -DKEY_BYTES=%u -DGSTEPS=%u%s%s%s",
                            (unsigned)pl->wg, (unsigned)pl->items, clsort__log2_ceil(pl->wg * pl->items),
                            ti->bits_name, (unsigned)ti->size, clsort__bitonic_max_steps(ctx, pl),
-                           pl->has_idx ? " -DHAS_IDX" : "", pl->variable ? " -DPACKED" : "");
-    return clsort__program_get(ctx, &rq, out);
+                           pl->has_idx ? " -DHAS_IDX" : "", pl->variable ? " -DPACKED" : "",
+                           pl->user && pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+    r = clsort__program_get(ctx, &rq, out);
+    if (text) CLSORT_FREE(text);
+    return r;
 }
 
 /* The programs clsort_bitonic_sort takes for desc (clsort_prepare). */
@@ -8426,15 +8481,13 @@ static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *b
 
 /* The whole sort after validation; off: the host copy of variable offsets,
  * doff: the same on the device. */
-static clsort_result clsort__bitonic_run(clsort__chain *c, const clsort__bitonic_plan *pl, cl_mem keys_in,
-                                         cl_mem keys_out, size_t n, const uint32_t *off, cl_mem doff)
+static clsort_result clsort__bitonic_run(clsort__chain *c, const clsort__bitonic_plan *pl, clsort__program *bp,
+                                         cl_mem keys_in, cl_mem keys_out, size_t n, const uint32_t *off, cl_mem doff)
 {
     clsort_context *ctx = c->ctx;
     const clsort_bitonic_desc *d = &pl->d;
-    clsort__program *bp;
     cl_mem idx = NULL, vsrc = d->values_in;
     size_t tile = pl->wg * pl->items, i;
-    CLSORT__TRY(clsort__bitonic_program(ctx, pl, &bp));
     if (pl->has_idx) {
         if (d->permutation) idx = d->permutation;
         else CLSORT__TRY(clsort__scratch(ctx, clsort__bitonic_slot_index, n * 4, &idx));
@@ -8473,18 +8526,21 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
     clsort_result r = CLSORT_SUCCESS;
     const uint32_t *hoff;
     cl_mem doff = NULL;
+    clsort__program *bp = NULL;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_bitonic(ctx, fn, n, desc, &pl));
     if (n > 0) CLSORT__TRY(clsort__check_bitonic_buffers(ctx, fn, keys_in, keys_out, n, &pl));
     hoff = pl.d.segment_offsets_host;
     if (n > 0 && hoff) CLSORT__TRY(clsort__check_offsets(ctx, fn, hoff, pl.seg_count, n));
+    /* the program (a caller's comparator's build errors) before anything is enqueued or scratch taken */
+    if (n > 0) CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &bp));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     if (hoff) { /* host offsets: up to the device for the kernels */
         size_t bytes = (pl.seg_count + 1) * 4;
         r = clsort__scratch(ctx, clsort__bitonic_slot_offsets, bytes, &doff);
         if (r == CLSORT_SUCCESS) r = clsort__write(&c, doff, 0, bytes, hoff);
-        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, hoff, doff);
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, hoff, doff);
     } else if (pl.variable) { /* device offsets: read back, validated, planned */
         size_t bytes = (pl.seg_count + 1) * 4;
         uint32_t *off = (uint32_t *)CLSORT_MALLOC(bytes);
@@ -8494,10 +8550,10 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
         doff = pl.d.segment_offsets;
         r = clsort__read(&c, doff, "desc.segment_offsets", 0, bytes, off);
         if (r == CLSORT_SUCCESS) r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
-        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, off, doff);
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, off, doff);
         CLSORT_FREE(off);
     } else {
-        r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, NULL, NULL);
+        r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, NULL, NULL);
     }
     return clsort__chain_end(&c, enq, r);
 }
@@ -17678,19 +17734,42 @@ static const unsigned char clsort__kernel_bitonic_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+10,
 35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,48,120,102,102,102,102,102,102,102,102,117,10,
 35,105,102,110,100,101,102,32,71,83,84,69,80,83,10,
 35,100,101,102,105,110,101,32,71,83,84,69,80,83,32,54,10,
 35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,71,83,84,69,80,83,95,77,65,88,32,71,83,84,69,80,83,10,
 10,
+35,105,102,32,100,101,102,105,110,101,100,40,66,84,95,67,77,80,41,32,38,38,32,33,100,101,102,105,110,101,100,40,72,65,83,95,73,68,88,41,10,
+35,101,114,114,111,114,32,34,66,84,95,67,77,80,32,110,101,101,100,115,32,72,65,83,95,73,68,88,34,10,
+35,101,110,100,105,102,10,
+10,
 35,105,102,100,101,102,32,72,65,83,95,73,68,88,10,
+35,105,102,100,101,102,32,66,84,95,67,77,80,10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,98,105,116,111,110,105,99,95,97,102,116,101,114,40,75,69,89,95,84,32,97,44,32,117,105,110,116,32,105,97,44,32,75,69,89,95,84,32,98,44,32,117,105,110,116,32,105,98,41,10,
+123,10,
+105,102,32,40,105,97,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,124,124,32,105,98,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,41,32,114,101,116,117,114,110,32,105,97,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,38,38,32,105,98,32,33,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,59,10,
+105,102,32,40,117,115,101,114,95,98,105,116,111,110,105,99,95,108,101,115,115,40,98,44,32,97,41,41,32,114,101,116,117,114,110,32,49,59,10,
+114,101,116,117,114,110,32,33,117,115,101,114,95,98,105,116,111,110,105,99,95,108,101,115,115,40,97,44,32,98,41,32,38,38,32,105,97,32,62,32,105,98,59,10,
+125,10,
+35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,32,98,105,116,111,110,105,99,95,97,102,116,101,114,40,97,44,32,105,97,44,32,98,44,32,105,98,41,10,
+35,101,108,115,101,10,
+35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,32,40,40,97,41,32,62,32,40,98,41,32,124,124,32,40,40,97,41,32,61,61,32,40,98,41,32,38,38,32,40,105,97,41,32,62,32,40,105,98,41,41,41,10,
+35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,73,68,88,95,65,82,71,32,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,73,10,
 35,100,101,102,105,110,101,32,73,68,88,95,80,65,83,83,32,44,32,73,10,
 10,
 35,100,101,102,105,110,101,32,67,77,80,88,40,120,44,32,121,41,32,92,10,
 100,111,32,123,32,92,10,
-105,102,32,40,114,91,120,93,32,62,32,114,91,121,93,32,124,124,32,40,114,91,120,93,32,61,61,32,114,91,121,93,32,38,38,32,105,114,91,120,93,32,62,32,105,114,91,121,93,41,41,32,123,32,92,10,
+105,102,32,40,66,73,84,79,78,73,67,95,65,70,84,69,82,40,114,91,120,93,44,32,105,114,91,120,93,44,32,114,91,121,93,44,32,105,114,91,121,93,41,41,32,123,32,92,10,
 75,69,89,95,84,32,116,107,95,32,61,32,114,91,120,93,59,32,114,91,120,93,32,61,32,114,91,121,93,59,32,114,91,121,93,32,61,32,116,107,95,59,32,92,10,
 117,105,110,116,32,116,105,95,32,61,32,105,114,91,120,93,59,32,105,114,91,120,93,32,61,32,105,114,91,121,93,59,32,105,114,91,121,93,32,61,32,116,105,95,59,32,92,10,
 125,32,92,10,
@@ -17712,7 +17791,7 @@ static const unsigned char clsort__kernel_bitonic_cl[] = {
 75,69,89,95,84,32,97,32,61,32,75,91,80,65,68,40,105,41,93,44,32,98,32,61,32,75,91,80,65,68,40,112,41,93,59,10,
 35,105,102,100,101,102,32,72,65,83,95,73,68,88,10,
 117,105,110,116,32,105,97,32,61,32,73,91,80,65,68,40,105,41,93,44,32,105,98,32,61,32,73,91,80,65,68,40,112,41,93,59,10,
-105,102,32,40,97,32,62,32,98,32,124,124,32,40,97,32,61,61,32,98,32,38,38,32,105,97,32,62,32,105,98,41,41,32,123,10,
+105,102,32,40,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,41,32,123,10,
 75,91,80,65,68,40,105,41,93,32,61,32,98,59,32,75,91,80,65,68,40,112,41,93,32,61,32,97,59,10,
 73,91,80,65,68,40,105,41,93,32,61,32,105,98,59,32,73,91,80,65,68,40,112,41,93,32,61,32,105,97,59,10,
 125,10,
