@@ -204,8 +204,8 @@
  *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform; of sort: a record's key; of
- *             select: a predicate for select_if and partition; of histogram: a sample's bin
- *             (USER OPERATORS)
+ *             select: a predicate for select_if and partition; of histogram: a sample's bin;
+ *             of bitonic: a comparator (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
  *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -556,8 +556,9 @@
  *   the call, and the memory stays allocated until then.
  *
  *   USER OPERATORS. The reduction family and clsort_scan take a caller's
- *   operator instead of their built-in ones, clsort_sort a caller's key, and
- *   clsort_select_if and clsort_partition a caller's predicate: OpenCL C functions given as a
+ *   operator instead of their built-in ones, clsort_sort a caller's key,
+ *   clsort_select_if and clsort_partition a caller's predicate, and
+ *   clsort_bitonic_sort a caller's comparator: OpenCL C functions given as a
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
@@ -618,7 +619,9 @@
  *   with type (and size) naming the values' type V, name(K key, V value);
  *   nonzero passes (SELECT); a predicate with identity, transform,
  *   in_type, in_size or with_index, or an empty source, is refused, and a
- *   wrong signature fails the build at "user_op.name:1:".
+ *   wrong signature fails the build at "user_op.name:1:". clsort_bitonic_sort
+ *   takes a name alone too, a comparator int name(K a, K b) (a before b),
+ *   refused and failing alike (BITONIC).
  *   clsort_histogram_even takes a transform alone, uint bin(IN x), the bin
  *   of each sample (in_type, in_size; NULL: desc.type's), counted where it
  *   is below desc.bins (REDUCE).
@@ -812,6 +815,19 @@
  *           the host and writes the plan to the device (8 bytes per segment;
  *           no wait on the host). Host offsets, one array and equal
  *           segments never block.
+ *             A caller's comparator (desc.user_op, USER OPERATORS): source
+ *           and name alone, int name(K a, K b), K the key's OpenCL C type,
+ *           nonzero when a goes before b (a strict weak order; every call
+ *           compares keys as they are, no key image); descending reverses
+ *           it. The network itself is not stable; with a comparator an index
+ *           always moves with each key (scratch as with values) and breaks
+ *           ties, so keys equal under it keep their input order. For
+ *           example, floats with NaNs last:
+ *               clsort_bitonic_desc d = {0};
+ *               d.type = CLSORT_F32;
+ *               d.user_op.source = "int nan_last(float a, float b) { return isnan(b) ? !isnan(a) : a < b; }";
+ *               d.user_op.name = "nan_last";
+ *               clsort_bitonic_sort(cs, keys, keys, n, &d, NULL);
  *             Kernels: a tile is what one work-group holds in local memory:
  *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
  *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
@@ -830,8 +846,9 @@
  *           local-memory pass; so a stage costs 1 + ceil(log2(stage / tile)
  *           / S) reads and writes of the keys. Values are gathered through
  *           the index at the end.
- *           Scratch (context): n uint32 of index when values move without a
- *           permutation, n values when they sort in place, the offsets plan.
+ *           Scratch (context): n uint32 of index when values (or a
+ *           comparator) move without a permutation, n values when they sort
+ *           in place, the offsets plan.
  * BINNING   Particle-in-cell / SPH binning on a uniform 2D or 3D grid.
  *           clsort_cell_keys: the cell of each particle from float positions
  *           (any record layout: stride + offset), row-major or Morton
@@ -1696,8 +1713,8 @@ CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx);
 /* OpenCL C functions given as text, built into the family's own kernels at
  * run time (the program is cached by that text). All zero: not used. The
  * field user_op of clsort_scan_desc, clsort_reduce_desc, clsort_by_key_desc
- * (operator and/or transform) and clsort_sort_desc (transform: a record's
- * key). Every string is read during the call only. */
+ * (operator and/or transform), clsort_sort_desc (transform: a record's
+ * key) and clsort_bitonic_desc (name: a comparator). Every string is read during the call only. */
 typedef struct clsort_user_op {
     const char *source;    /* OpenCL C: the functions (and types) named below; NULL: none (built-ins) */
     const char *name;      /* the operator, T name(T a, T b) with a the earlier: associative;
