@@ -392,6 +392,45 @@ static void test_bitonic_cmp_host(clsort_context *cs)
     check(ok, "bitonic_host comparator descending, host offsets, values + permutation", 300, "comparator", i, 0, 0);
 }
 
+/* 8-byte keys: f64 by magnitude (as_double on the bit patterns), equal
+ * segments, the permutation against a stable C sort. */
+static const double *bc_dkeys;
+static int bc_abs_cmp(const void *x, const void *y)
+{
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    double a = fabs(bc_dkeys[i]), b = fabs(bc_dkeys[j]);
+    return a < b ? -1 : b < a ? 1 : i < j ? -1 : i > j;
+}
+
+static void test_bitonic_cmp_f64(clsort_context *cs)
+{
+    enum { N = 3000, L = 1000 };
+    double *k = (double *)malloc(N * sizeof(double)), *want = (double *)malloc(N * sizeof(double));
+    uint32_t *idx = (uint32_t *)malloc(N * 4), *perm = (uint32_t *)malloc(N * 4);
+    clsort_bitonic_desc bd;
+    clsort_result r;
+    size_t i;
+    int ok;
+    for (i = 0; i < N; ++i) want[i] = k[i] = (double)((int64_t)(rnd64() % 201) - 100) / 4.0, idx[i] = (uint32_t)i;
+    bc_dkeys = want;
+    for (i = 0; i < N; i += L) qsort(idx + i, L, 4, bc_abs_cmp);
+    memset(&bd, 0, sizeof bd);
+    bd.segment_length = L;
+    bd.user_op.source = "int by_abs(double a, double b) { return fabs(a) < fabs(b); }";
+    bd.user_op.name = "by_abs";
+    r = clsort_bitonic_sort_host(cs, CLSORT_F64, k, NULL, perm, N, &bd);
+    if (r == CLSORT_ERROR_UNSUPPORTED) { /* no cl_khr_fp64: refused, keys untouched */
+        check(strstr(clsort_last_error(cs), "cl_khr_fp64") && memcmp(k, want, N * sizeof(double)) == 0,
+              "bitonic comparator on f64 without fp64: refused", N, "comparator", 0, 0, 0);
+        free(k); free(want); free(idx); free(perm);
+        return;
+    }
+    ok = r == CLSORT_SUCCESS;
+    for (i = 0; i < N && ok; ++i) ok = perm[i] == idx[i] && memcmp(&k[i], &want[idx[i]], 8) == 0;
+    check(ok, "bitonic_host comparator on f64 by magnitude, equal segments, permutation", N, "comparator", i, 0, 0);
+    free(k); free(want); free(idx); free(perm);
+}
+
 /* Every size of the list, rotating segmentations, values and order. --quick:
  * one program per comparator (fixed segments for two, offsets for one). */
 static void bitonic_comparators(const test_env *e)
@@ -416,6 +455,7 @@ static void bitonic_comparators(const test_env *e)
     test_bitonic_cmp_host(e->cs);
     if (!e->quick && !e->tiny) { /* long segments through every global pass of a small tile */
         clsort_context *t44 = tile_context(e->cs, 4, 4);
+        test_bitonic_cmp_f64(e->cs);
         if (t44) {
             test_bitonic_cmp_case(t44, BC_NANLAST, 3001, G_ONE, 0, 0, 2, 0);
             test_bitonic_cmp_case(t44, BC_HIGH, 20000, G_DEV, 0, 1, 1, 1);
