@@ -204,8 +204,8 @@
  *             clsort_top_k_host(ctx, type, keys, values, n, keys_out, values_out, &top_k_desc)
  *   user ops  desc.user_op (clsort_user_op) of scan, reduce and by-key descriptors: a caller's
  *             OpenCL C operator, identity and input transform; of sort: a record's key; of
- *             select: a predicate for select_if and partition; of histogram: a sample's bin
- *             (USER OPERATORS)
+ *             select: a predicate for select_if and partition; of histogram: a sample's bin;
+ *             of bitonic: a comparator (USER OPERATORS)
  *   search    clsort_lower_bound / clsort_upper_bound(ctx, haystack, n, needles, m, indices, &search_desc, &enq)
  *             clsort_lower_bound_host / _upper_bound_host(ctx, type, haystack, n, needles, m, indices, &search_desc)
  *   families  CLSORT_FAMILIES(X) (the registry), clsort_family_name(f), CLSORT_FAMILY_COUNT
@@ -556,8 +556,9 @@
  *   the call, and the memory stays allocated until then.
  *
  *   USER OPERATORS. The reduction family and clsort_scan take a caller's
- *   operator instead of their built-in ones, clsort_sort a caller's key, and
- *   clsort_select_if and clsort_partition a caller's predicate: OpenCL C functions given as a
+ *   operator instead of their built-in ones, clsort_sort a caller's key,
+ *   clsort_select_if and clsort_partition a caller's predicate, and
+ *   clsort_bitonic_sort a caller's comparator: OpenCL C functions given as a
  *   string in desc.user_op (clsort_user_op; all zero = not used), compiled
  *   into the family's own kernels at run time, as CUB's functors, Boost.
  *   Compute's BOOST_COMPUTE_FUNCTION or VexCL's VEX_FUNCTION do. name: an
@@ -618,7 +619,9 @@
  *   with type (and size) naming the values' type V, name(K key, V value);
  *   nonzero passes (SELECT); a predicate with identity, transform,
  *   in_type, in_size or with_index, or an empty source, is refused, and a
- *   wrong signature fails the build at "user_op.name:1:".
+ *   wrong signature fails the build at "user_op.name:1:". clsort_bitonic_sort
+ *   takes a name alone too, a comparator int name(K a, K b) (a before b),
+ *   refused and failing alike (BITONIC).
  *   clsort_histogram_even takes a transform alone, uint bin(IN x), the bin
  *   of each sample (in_type, in_size; NULL: desc.type's), counted where it
  *   is below desc.bins (REDUCE).
@@ -812,6 +815,19 @@
  *           the host and writes the plan to the device (8 bytes per segment;
  *           no wait on the host). Host offsets, one array and equal
  *           segments never block.
+ *             A caller's comparator (desc.user_op, USER OPERATORS): source
+ *           and name alone, int name(K a, K b), K the key's OpenCL C type,
+ *           nonzero when a goes before b (a strict weak order; every call
+ *           compares keys as they are, no key image); descending reverses
+ *           it. The network itself is not stable; with a comparator an index
+ *           always moves with each key (scratch as with values) and breaks
+ *           ties, so keys equal under it keep their input order. For
+ *           example, floats with NaNs last:
+ *               clsort_bitonic_desc d = {0};
+ *               d.type = CLSORT_F32;
+ *               d.user_op.source = "int nan_last(float a, float b) { return isnan(b) ? !isnan(a) : a < b; }";
+ *               d.user_op.name = "nan_last";
+ *               clsort_bitonic_sort(cs, keys, keys, n, &d, NULL);
  *             Kernels: a tile is what one work-group holds in local memory:
  *           on GPUs 4096 keys (256 work-items x 16) for one array and equal
  *           segments, 2048 (256 x 8) for variable segments; on CPUs 2048
@@ -830,8 +846,9 @@
  *           local-memory pass; so a stage costs 1 + ceil(log2(stage / tile)
  *           / S) reads and writes of the keys. Values are gathered through
  *           the index at the end.
- *           Scratch (context): n uint32 of index when values move without a
- *           permutation, n values when they sort in place, the offsets plan.
+ *           Scratch (context): n uint32 of index when values (or a
+ *           comparator) move without a permutation, n values when they sort
+ *           in place, the offsets plan.
  * BINNING   Particle-in-cell / SPH binning on a uniform 2D or 3D grid.
  *           clsort_cell_keys: the cell of each particle from float positions
  *           (any record layout: stride + offset), row-major or Morton
@@ -1700,8 +1717,8 @@ CLSORT_API clsort_result clsort_cache_flush(clsort_context *ctx);
 /* OpenCL C functions given as text, built into the family's own kernels at
  * run time (the program is cached by that text). All zero: not used. The
  * field user_op of clsort_scan_desc, clsort_reduce_desc, clsort_by_key_desc
- * (operator and/or transform) and clsort_sort_desc (transform: a record's
- * key). Every string is read during the call only. */
+ * (operator and/or transform), clsort_sort_desc (transform: a record's
+ * key) and clsort_bitonic_desc (name: a comparator). Every string is read during the call only. */
 typedef struct clsort_user_op {
     const char *source;    /* OpenCL C: the functions (and types) named below; NULL: none (built-ins) */
     const char *name;      /* the operator, T name(T a, T b) with a the earlier: associative;
@@ -1878,6 +1895,8 @@ typedef struct clsort_bitonic_desc {
     cl_mem segment_offsets;    /* segment_count + 1 uint32 on the device: segment i is   */
     const uint32_t *segment_offsets_host; /* [off[i], off[i+1]); or the same on the host */
     size_t segment_count;      /* with offsets; with segment_length: 0 or n / segment_length */
+    clsort_user_op user_op;    /* optional: a caller's comparator, source and name alone: int name(K a, K b),
+                                  nonzero when a goes before b (USER OPERATORS, BITONIC) */
 } clsort_bitonic_desc;
 
 /* Bitonic sort of n keys (n < 2^32) from keys_in into keys_out (the same
@@ -8068,7 +8087,8 @@ typedef struct clsort__bitonic_plan {
     size_t seg_len;       /* equal segments: their length (n for one segment) */
     size_t seg_count;     /* equal segments: their count; offsets: segment_count */
     int variable;         /* segments from offsets */
-    int has_idx;          /* an index moves with the keys (values or permutation) */
+    int has_idx;          /* an index moves with the keys (values, permutation or a comparator) */
+    int user;             /* desc.user_op: a caller's comparator (kernels/bitonic.cl BT_CMP) */
     cl_uint image;        /* CLSORT__IMAGE_* of the key type */
     cl_ulong flip;        /* ~0 for descending */
     size_t wg, items;     /* the tile (clsort__bitonic_shape) */
@@ -8099,6 +8119,41 @@ static void clsort__bitonic_shape(const clsort_context *ctx, size_t key_size, in
     }
     *wg = w;
     *items = it;
+}
+
+static char *clsort__user_head(const clsort_user_op *u, size_t extra, char **w);
+
+/* desc.user_op as a comparator: source and name alone (the build checks the
+ * signature). */
+static clsort_result clsort__bitonic_user_check(clsort_context *ctx, const char *fn, const clsort_user_op *u)
+{
+    if (u->type || u->size || u->identity || u->transform || u->in_type || u->in_size || u->with_index)
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: a comparator takes user_op.source and name "
+                            "alone (int name(K a, K b) on the key type), no type, size, identity, transform, "
+                            "in_type, in_size or with_index", fn);
+    if (!u->source || !u->source[0])
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.source is empty (the comparator in "
+                            "OpenCL C: int name(K a, K b), nonzero when a goes before b)", fn);
+    if (!clsort__user_ident(u->name))
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.name (the comparator) \"%.64s\" is not "
+                            "an identifier", fn, u->name ? u->name : "(NULL)");
+    return CLSORT_SUCCESS;
+}
+
+/* The generated source of a caller's comparator (>>reduce's user-op text):
+ * user_bitonic_less on key bit patterns (KEY_T), the arguments swapped for
+ * descending, and BT_CMP for bitonic.cl. CLSORT_MALLOC memory, NULL when
+ * host memory ran out. */
+static char *clsort__bitonic_user_text(const clsort_user_op *u, clsort_type type, int descending)
+{
+    const char *t = clsort__types[type].cl_name;
+    char *w, *text = clsort__user_head(u, 512 + strlen(u->name) + 2 * strlen(t), &w);
+    if (!text) return NULL;
+    sprintf(w, "#line 1 \"user_op.name\"\n"
+               "inline int user_bitonic_less(KEY_T a, KEY_T b) { return %s(as_%s(%c), as_%s(%c)) ? 1 : 0; }\n"
+               "#define BT_CMP 1\n#line 1 \"common.cl\"\n",
+            u->name, t, descending ? 'b' : 'a', t, descending ? 'a' : 'b');
+    return text;
 }
 
 static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, size_t n,
@@ -8145,9 +8200,16 @@ static clsort_result clsort__plan_bitonic(clsort_context *ctx, const char *fn, s
         pl->seg_count = 1;
     }
     pl->key_size = clsort__types[d->type].size;
-    pl->has_idx = d->values_in != NULL || d->permutation != NULL;
-    pl->image = clsort__types[d->type].image;
-    pl->flip = d->descending ? ~(cl_ulong)0 : 0;
+    pl->user = clsort__user_used(&d->user_op);
+    if (pl->user) CLSORT__TRY(clsort__bitonic_user_check(ctx, fn, &d->user_op));
+    if (pl->user && d->type == CLSORT_F64 && !ctx->dev.fp64)
+        return clsort__fail(ctx, CLSORT_ERROR_UNSUPPORTED, "%s: a comparator on f64 keys needs cl_khr_fp64, which %s "
+                            "lacks", fn, ctx->dev.name);
+    /* a comparator: the index tells the padding and breaks ties; keys as
+     * they are, descending in the comparator's text (clsort__bitonic_user_text) */
+    pl->has_idx = d->values_in != NULL || d->permutation != NULL || pl->user;
+    pl->image = pl->user ? 0 : clsort__types[d->type].image;
+    pl->flip = d->descending && !pl->user ? ~(cl_ulong)0 : 0;
     /* packed variable segments take their own shape */
     clsort__bitonic_shape(ctx, pl->key_size, pl->has_idx, pl->variable, &pl->wg, &pl->items);
     return CLSORT_SUCCESS;
@@ -8176,15 +8238,25 @@ static clsort_result clsort__bitonic_program(clsort_context *ctx, const clsort__
 {
     const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
+    char *text = NULL;
+    clsort_result r;
     clsort__request_init(&rq, "bitonic", pl->wg, pl->items);
+    if (pl->user) {
+        text = clsort__bitonic_user_text(&pl->d.user_op, pl->d.type, pl->d.descending);
+        if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "bitonic: out of host memory");
+        clsort__request_text(&rq, text);
+    }
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "keys.cl");
     clsort__request_source(&rq, "bitonic.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DTILE_LOG=%u -DKEY_T=%s -DKEY_BYTES=%u -DGSTEPS=%u%s%s",
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DTILE_LOG=%u -DKEY_T=%s -DKEY_BYTES=%u -DGSTEPS=%u%s%s%s",
                            (unsigned)pl->wg, (unsigned)pl->items, clsort__log2_ceil(pl->wg * pl->items),
                            ti->bits_name, (unsigned)ti->size, clsort__bitonic_max_steps(ctx, pl),
-                           pl->has_idx ? " -DHAS_IDX" : "", pl->variable ? " -DPACKED" : "");
-    return clsort__program_get(ctx, &rq, out);
+                           pl->has_idx ? " -DHAS_IDX" : "", pl->variable ? " -DPACKED" : "",
+                           pl->user && pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
+    r = clsort__program_get(ctx, &rq, out);
+    if (text) CLSORT_FREE(text);
+    return r;
 }
 
 /* The programs clsort_bitonic_sort takes for desc (clsort_prepare). */
@@ -8430,15 +8502,13 @@ static clsort_result clsort__bitonic_packed(clsort__chain *c, clsort__program *b
 
 /* The whole sort after validation; off: the host copy of variable offsets,
  * doff: the same on the device. */
-static clsort_result clsort__bitonic_run(clsort__chain *c, const clsort__bitonic_plan *pl, cl_mem keys_in,
-                                         cl_mem keys_out, size_t n, const uint32_t *off, cl_mem doff)
+static clsort_result clsort__bitonic_run(clsort__chain *c, const clsort__bitonic_plan *pl, clsort__program *bp,
+                                         cl_mem keys_in, cl_mem keys_out, size_t n, const uint32_t *off, cl_mem doff)
 {
     clsort_context *ctx = c->ctx;
     const clsort_bitonic_desc *d = &pl->d;
-    clsort__program *bp;
     cl_mem idx = NULL, vsrc = d->values_in;
     size_t tile = pl->wg * pl->items, i;
-    CLSORT__TRY(clsort__bitonic_program(ctx, pl, &bp));
     if (pl->has_idx) {
         if (d->permutation) idx = d->permutation;
         else CLSORT__TRY(clsort__scratch(ctx, clsort__bitonic_slot_index, n * 4, &idx));
@@ -8477,18 +8547,21 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
     clsort_result r = CLSORT_SUCCESS;
     const uint32_t *hoff;
     cl_mem doff = NULL;
+    clsort__program *bp = NULL;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_bitonic(ctx, fn, n, desc, &pl));
     if (n > 0) CLSORT__TRY(clsort__check_bitonic_buffers(ctx, fn, keys_in, keys_out, n, &pl));
     hoff = pl.d.segment_offsets_host;
     if (n > 0 && hoff) CLSORT__TRY(clsort__check_offsets(ctx, fn, hoff, pl.seg_count, n));
+    /* the program (a caller's comparator's build errors) before anything is enqueued or scratch taken */
+    if (n > 0) CLSORT__TRY(clsort__bitonic_program(ctx, &pl, &bp));
     CLSORT__TRY(clsort__chain_begin(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
     if (hoff) { /* host offsets: up to the device for the kernels */
         size_t bytes = (pl.seg_count + 1) * 4;
         r = clsort__scratch(ctx, clsort__bitonic_slot_offsets, bytes, &doff);
         if (r == CLSORT_SUCCESS) r = clsort__write(&c, doff, 0, bytes, hoff);
-        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, hoff, doff);
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, hoff, doff);
     } else if (pl.variable) { /* device offsets: read back, validated, planned */
         size_t bytes = (pl.seg_count + 1) * 4;
         uint32_t *off = (uint32_t *)CLSORT_MALLOC(bytes);
@@ -8498,10 +8571,10 @@ CLSORT_API clsort_result clsort_bitonic_sort(clsort_context *ctx, cl_mem keys_in
         doff = pl.d.segment_offsets;
         r = clsort__read(&c, doff, "desc.segment_offsets", 0, bytes, off);
         if (r == CLSORT_SUCCESS) r = clsort__check_offsets(ctx, fn, off, pl.seg_count, n);
-        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, off, doff);
+        if (r == CLSORT_SUCCESS) r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, off, doff);
         CLSORT_FREE(off);
     } else {
-        r = clsort__bitonic_run(&c, &pl, keys_in, keys_out, n, NULL, NULL);
+        r = clsort__bitonic_run(&c, &pl, bp, keys_in, keys_out, n, NULL, NULL);
     }
     return clsort__chain_end(&c, enq, r);
 }
@@ -17682,19 +17755,42 @@ static const unsigned char clsort__kernel_bitonic_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+10,
 35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,48,120,102,102,102,102,102,102,102,102,117,10,
 35,105,102,110,100,101,102,32,71,83,84,69,80,83,10,
 35,100,101,102,105,110,101,32,71,83,84,69,80,83,32,54,10,
 35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,71,83,84,69,80,83,95,77,65,88,32,71,83,84,69,80,83,10,
 10,
+35,105,102,32,100,101,102,105,110,101,100,40,66,84,95,67,77,80,41,32,38,38,32,33,100,101,102,105,110,101,100,40,72,65,83,95,73,68,88,41,10,
+35,101,114,114,111,114,32,34,66,84,95,67,77,80,32,110,101,101,100,115,32,72,65,83,95,73,68,88,34,10,
+35,101,110,100,105,102,10,
+10,
 35,105,102,100,101,102,32,72,65,83,95,73,68,88,10,
+35,105,102,100,101,102,32,66,84,95,67,77,80,10,
+10,
+10,
+105,110,108,105,110,101,32,105,110,116,32,98,105,116,111,110,105,99,95,97,102,116,101,114,40,75,69,89,95,84,32,97,44,32,117,105,110,116,32,105,97,44,32,75,69,89,95,84,32,98,44,32,117,105,110,116,32,105,98,41,10,
+123,10,
+105,102,32,40,105,97,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,124,124,32,105,98,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,41,32,114,101,116,117,114,110,32,105,97,32,61,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,32,38,38,32,105,98,32,33,61,32,66,73,84,79,78,73,67,95,80,65,68,95,73,68,88,59,10,
+105,102,32,40,117,115,101,114,95,98,105,116,111,110,105,99,95,108,101,115,115,40,98,44,32,97,41,41,32,114,101,116,117,114,110,32,49,59,10,
+114,101,116,117,114,110,32,33,117,115,101,114,95,98,105,116,111,110,105,99,95,108,101,115,115,40,97,44,32,98,41,32,38,38,32,105,97,32,62,32,105,98,59,10,
+125,10,
+35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,32,98,105,116,111,110,105,99,95,97,102,116,101,114,40,97,44,32,105,97,44,32,98,44,32,105,98,41,10,
+35,101,108,115,101,10,
+35,100,101,102,105,110,101,32,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,32,40,40,97,41,32,62,32,40,98,41,32,124,124,32,40,40,97,41,32,61,61,32,40,98,41,32,38,38,32,40,105,97,41,32,62,32,40,105,98,41,41,41,10,
+35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,73,68,88,95,65,82,71,32,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,73,10,
 35,100,101,102,105,110,101,32,73,68,88,95,80,65,83,83,32,44,32,73,10,
 10,
 35,100,101,102,105,110,101,32,67,77,80,88,40,120,44,32,121,41,32,92,10,
 100,111,32,123,32,92,10,
-105,102,32,40,114,91,120,93,32,62,32,114,91,121,93,32,124,124,32,40,114,91,120,93,32,61,61,32,114,91,121,93,32,38,38,32,105,114,91,120,93,32,62,32,105,114,91,121,93,41,41,32,123,32,92,10,
+105,102,32,40,66,73,84,79,78,73,67,95,65,70,84,69,82,40,114,91,120,93,44,32,105,114,91,120,93,44,32,114,91,121,93,44,32,105,114,91,121,93,41,41,32,123,32,92,10,
 75,69,89,95,84,32,116,107,95,32,61,32,114,91,120,93,59,32,114,91,120,93,32,61,32,114,91,121,93,59,32,114,91,121,93,32,61,32,116,107,95,59,32,92,10,
 117,105,110,116,32,116,105,95,32,61,32,105,114,91,120,93,59,32,105,114,91,120,93,32,61,32,105,114,91,121,93,59,32,105,114,91,121,93,32,61,32,116,105,95,59,32,92,10,
 125,32,92,10,
@@ -17716,7 +17812,7 @@ static const unsigned char clsort__kernel_bitonic_cl[] = {
 75,69,89,95,84,32,97,32,61,32,75,91,80,65,68,40,105,41,93,44,32,98,32,61,32,75,91,80,65,68,40,112,41,93,59,10,
 35,105,102,100,101,102,32,72,65,83,95,73,68,88,10,
 117,105,110,116,32,105,97,32,61,32,73,91,80,65,68,40,105,41,93,44,32,105,98,32,61,32,73,91,80,65,68,40,112,41,93,59,10,
-105,102,32,40,97,32,62,32,98,32,124,124,32,40,97,32,61,61,32,98,32,38,38,32,105,97,32,62,32,105,98,41,41,32,123,10,
+105,102,32,40,66,73,84,79,78,73,67,95,65,70,84,69,82,40,97,44,32,105,97,44,32,98,44,32,105,98,41,41,32,123,10,
 75,91,80,65,68,40,105,41,93,32,61,32,98,59,32,75,91,80,65,68,40,112,41,93,32,61,32,97,59,10,
 73,91,80,65,68,40,105,41,93,32,61,32,105,98,59,32,73,91,80,65,68,40,112,41,93,32,61,32,105,97,59,10,
 125,10,

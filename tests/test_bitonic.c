@@ -253,6 +253,276 @@ static void test_bitonic_arguments(clsort_context *cs)
 }
 
 
+/* ---- a caller's comparator (desc.user_op) ----
+ * The kernels' snippets and their C mirrors; the sort keeps equal keys (under
+ * the comparator) in input order, so the reference is a stable C sort and
+ * keys, values and permutation compare exactly. */
+enum { BC_DESC, BC_HIGH, BC_NANLAST, BC_COUNT };
+static const char *const bc_src[BC_COUNT] = {
+    "/* largest first */\nint after_first(uint a, uint b)\n{\n    return a > b;\n}\n",
+    "int high_bits(uint a, uint b) { return (a >> 8) < (b >> 8); }\n",
+    "int nan_last(float a, float b) { return isnan(b) ? !isnan(a) : a < b; }\n"};
+static const char *const bc_name[BC_COUNT] = {"after_first", "high_bits", "nan_last"};
+static const char *const bc_what[BC_COUNT] = {"a > b", "(a >> 8) < (b >> 8)", "NaN last"};
+static struct { int which, descending; const uint32_t *keys; } bc;
+
+static int bc_before(uint32_t a, uint32_t b)
+{
+    float fa, fb;
+    if (bc.which == BC_DESC) return a > b;
+    if (bc.which == BC_HIGH) return (a >> 8) < (b >> 8);
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    return isnan(fb) ? !isnan(fa) : fa < fb;
+}
+
+static int bc_cmp(const void *x, const void *y)
+{
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y, a = bc.keys[i], b = bc.keys[j];
+    if (bc.descending) a = bc.keys[j], b = bc.keys[i];
+    if (bc_before(a, b)) return -1;
+    if (bc_before(b, a)) return 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Keys for comparator w: repeats under it (and NaNs, zeros, infinities). */
+static uint32_t bc_key(int w, size_t n)
+{
+    static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x80000000u, 0u, 0x7f800000u,
+                                       0xff800000u, 0x3f800000u};
+    uint64_t r = rnd64();
+    float f;
+    if (w == BC_DESC) return (uint32_t)(r % (n + 1));
+    if (w == BC_HIGH) return (uint32_t)(((r >> 40) % (n / 8 + 2)) << 8 | (r & 0xff));
+    if (r % 5 == 0) return special[(r >> 8) % 8];
+    f = (float)((int64_t)(r >> 20) % 2000) / 8.0f;
+    memcpy(&r, &f, 4);
+    return (uint32_t)r;
+}
+
+/* Segment offsets in off (nseg + 1) for segmentation g, the descriptor's
+ * segments set (dev: the device copy). Returns the segment count. */
+static size_t bc_segments(clsort_context *cs, clsort_bitonic_desc *bd, uint32_t *off, size_t n, int g, size_t L,
+                          cl_mem *dev)
+{
+    size_t s, nseg = 1;
+    off[0] = 0; off[1] = (uint32_t)n;
+    if (g == G_EQUAL) {
+        nseg = n / L;
+        for (s = 0; s <= nseg; ++s) off[s] = (uint32_t)(s * L);
+        bd->segment_length = L;
+    } else if (g == G_DEV || g == G_HOST) {
+        nseg = random_offsets(off, n + 3, n);
+        bd->segment_count = nseg;
+        if (g == G_DEV) bd->segment_offsets = *dev = buffer(cs, (nseg + 1) * 4, off);
+        else bd->segment_offsets_host = off;
+    }
+    return nseg;
+}
+
+/* One sort by comparator w against the stable reference: keys (and, by
+ * mode, values 4 bytes and the permutation) exact. */
+static void test_bitonic_cmp_case(clsort_context *cs, int w, size_t n, int g, size_t L, int descending, int extras,
+                                  int in_place)
+{
+    uint32_t *keys = (uint32_t *)malloc(n * 4 + 4), *vals = (uint32_t *)malloc(n * 4 + 4);
+    uint32_t *idx = (uint32_t *)malloc(n * 4 + 4), *off = (uint32_t *)malloc((n + 3) * 4 + 8);
+    uint32_t *ok = (uint32_t *)malloc(n * 4 + 4), *ov = (uint32_t *)malloc(n * 4 + 4), *op = (uint32_t *)malloc(n * 4 + 4);
+    cl_mem kin, kout, vin = NULL, vout = NULL, pm = NULL, doff = NULL;
+    clsort_bitonic_desc bd;
+    size_t i, s, nseg, bad = (size_t)-1;
+    clsort_result r;
+    char what[200];
+    memset(&bd, 0, sizeof bd);
+    bd.type = w == BC_NANLAST ? CLSORT_F32 : CLSORT_U32;
+    bd.descending = descending;
+    bd.user_op.source = bc_src[w];
+    bd.user_op.name = bc_name[w];
+    for (i = 0; i < n; ++i) keys[i] = bc_key(w, n), vals[i] = (uint32_t)rnd64(), idx[i] = (uint32_t)i;
+    nseg = bc_segments(cs, &bd, off, n, g, L, &doff);
+    bc.which = w; bc.descending = descending; bc.keys = keys;
+    for (s = 0; s < nseg; ++s)
+        if (off[s + 1] - off[s] > 1) qsort(idx + off[s], off[s + 1] - off[s], 4, bc_cmp);
+    kin = buffer(cs, n * 4, keys);
+    kout = in_place ? kin : buffer(cs, n * 4, NULL);
+    if (extras) {
+        vin = buffer(cs, n * 4, vals);
+        vout = in_place ? vin : buffer(cs, n * 4, NULL);
+        bd.values_in = vin; bd.values_out = vout;
+        if (extras > 1) bd.permutation = pm = buffer(cs, n * 4, NULL);
+    }
+    snprintf(what, sizeof what, "bitonic comparator %s%s %s L=%lu segs=%lu%s%s", bc_what[w],
+             descending ? " descending" : "", seg_names[g], (unsigned long)L, (unsigned long)nseg,
+             extras ? extras > 1 ? " values+permutation" : " values" : "", in_place ? " in-place" : "");
+    r = clsort_bitonic_sort(cs, kin, kout, n, &bd, NULL);
+    if (r != CLSORT_SUCCESS) printf("  %s: %s\n", what, clsort_last_error(cs));
+    check(r == CLSORT_SUCCESS, what, n, "comparator", 0, 0, r);
+    if (n) download(cs, kout, n * 4, ok);
+    for (i = 0; i < n && bad == (size_t)-1; ++i)
+        if (ok[i] != keys[idx[i]]) bad = i;
+    check(bad == (size_t)-1, what, n, "comparator", bad, bad < n ? keys[idx[bad]] : 0, bad < n ? ok[bad] : 0);
+    if (extras && n) {
+        download(cs, vout, n * 4, ov);
+        if (pm) download(cs, pm, n * 4, op);
+        for (i = 0, bad = (size_t)-1; i < n && bad == (size_t)-1; ++i)
+            if (ov[i] != vals[idx[i]] || (pm && op[i] != idx[i])) bad = i;
+        check(bad == (size_t)-1, "bitonic comparator: values (and permutation) follow their keys", n, "comparator",
+              bad, bad < n ? idx[bad] : 0, bad < n && pm ? op[bad] : 0);
+    }
+    release_sort_buffers(kin, kout, vin, vout, pm, doff, in_place);
+    free(keys); free(vals); free(idx); free(off); free(ok); free(ov); free(op);
+}
+
+/* The host form: keys, values and permutation on the host, variable segments. */
+static void test_bitonic_cmp_host(clsort_context *cs)
+{
+    uint32_t keys[300], want[300], vals[300], perm[300], idx[300], off[4] = {0, 7, 7, 300};
+    clsort_bitonic_desc bd;
+    size_t i, s;
+    int ok = 1;
+    for (i = 0; i < 300; ++i) keys[i] = want[i] = bc_key(BC_HIGH, 300), vals[i] = (uint32_t)i * 3u, idx[i] = (uint32_t)i;
+    bc.which = BC_HIGH; bc.descending = 1; bc.keys = want;
+    for (s = 0; s < 3; ++s) qsort(idx + off[s], off[s + 1] - off[s], 4, bc_cmp);
+    memset(&bd, 0, sizeof bd);
+    bd.descending = 1;
+    bd.segment_offsets_host = off; bd.segment_count = 3;
+    bd.user_op.source = bc_src[BC_HIGH]; bd.user_op.name = bc_name[BC_HIGH];
+    ok = clsort_bitonic_sort_host(cs, CLSORT_U32, keys, vals, perm, 300, &bd) == CLSORT_SUCCESS;
+    for (i = 0; i < 300 && ok; ++i) ok = keys[i] == want[idx[i]] && vals[i] == idx[i] * 3u && perm[i] == idx[i];
+    check(ok, "bitonic_host comparator descending, host offsets, values + permutation", 300, "comparator", i, 0, 0);
+}
+
+/* 8-byte keys: f64 by magnitude (as_double on the bit patterns), equal
+ * segments, the permutation against a stable C sort. */
+static const double *bc_dkeys;
+static int bc_abs_cmp(const void *x, const void *y)
+{
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    double a = fabs(bc_dkeys[i]), b = fabs(bc_dkeys[j]);
+    return a < b ? -1 : b < a ? 1 : i < j ? -1 : i > j;
+}
+
+static void test_bitonic_cmp_f64(clsort_context *cs)
+{
+    enum { N = 3000, L = 1000 };
+    double *k = (double *)malloc(N * sizeof(double)), *want = (double *)malloc(N * sizeof(double));
+    uint32_t *idx = (uint32_t *)malloc(N * 4), *perm = (uint32_t *)malloc(N * 4);
+    clsort_bitonic_desc bd;
+    clsort_result r;
+    size_t i;
+    int ok;
+    for (i = 0; i < N; ++i) want[i] = k[i] = (double)((int64_t)(rnd64() % 201) - 100) / 4.0, idx[i] = (uint32_t)i;
+    bc_dkeys = want;
+    for (i = 0; i < N; i += L) qsort(idx + i, L, 4, bc_abs_cmp);
+    memset(&bd, 0, sizeof bd);
+    bd.segment_length = L;
+    bd.user_op.source = "int by_abs(double a, double b) { return fabs(a) < fabs(b); }";
+    bd.user_op.name = "by_abs";
+    r = clsort_bitonic_sort_host(cs, CLSORT_F64, k, NULL, perm, N, &bd);
+    if (r == CLSORT_ERROR_UNSUPPORTED) { /* no cl_khr_fp64: refused, keys untouched */
+        check(strstr(clsort_last_error(cs), "cl_khr_fp64") && memcmp(k, want, N * sizeof(double)) == 0,
+              "bitonic comparator on f64 without fp64: refused", N, "comparator", 0, 0, 0);
+        free(k); free(want); free(idx); free(perm);
+        return;
+    }
+    ok = r == CLSORT_SUCCESS;
+    for (i = 0; i < N && ok; ++i) ok = perm[i] == idx[i] && memcmp(&k[i], &want[idx[i]], 8) == 0;
+    check(ok, "bitonic_host comparator on f64 by magnitude, equal segments, permutation", N, "comparator", i, 0, 0);
+    free(k); free(want); free(idx); free(perm);
+}
+
+/* Every size of the list, rotating segmentations, values and order. --quick:
+ * one program per comparator (fixed segments for two, offsets for one). */
+static void bitonic_comparators(const test_env *e)
+{
+    static const size_t sizes[] = {1048577, 65537, 8193, 4099, 4097, 4096, 2049, 2048, 2047, 1031, 1025, 1024,
+                                   1023, 257, 256, 255, 65, 63, 31, 5, 3, 2, 1, 0};
+    size_t s, rot = 0, L;
+    int w, g;
+    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        size_t n = sizes[s];
+        if (n > (e->tiny ? 2049 : e->quick ? 65537 : 1048577)) continue;
+        for (w = 0; w < BC_COUNT; ++w) {
+            ++rot;
+            g = (int)(rot % G_COUNT);
+            if (e->quick) g = w == BC_HIGH ? G_DEV + (int)(rot & 1) : (int)(rot & 1);
+            L = bitonic_lens[rot % (sizeof bitonic_lens / sizeof bitonic_lens[0])];
+            if (g == G_EQUAL && (n == 0 || n % L != 0)) L = n % 7 == 0 && n ? 7 : n % 3 == 0 && n ? 3 : 1;
+            test_bitonic_cmp_case(e->cs, w, n, g, g == G_EQUAL ? L : 0, w == BC_HIGH && rot % 3 == 0,
+                                  (int)(rot % 3), (int)(rot % 4 == 1));
+        }
+    }
+    test_bitonic_cmp_host(e->cs);
+    if (!e->quick && !e->tiny) { /* long segments through every global pass of a small tile */
+        clsort_context *t44 = tile_context(e->cs, 4, 4);
+        test_bitonic_cmp_f64(e->cs);
+        if (t44) {
+            test_bitonic_cmp_case(t44, BC_NANLAST, 3001, G_ONE, 0, 0, 2, 0);
+            test_bitonic_cmp_case(t44, BC_HIGH, 20000, G_DEV, 0, 1, 1, 1);
+            test_bitonic_cmp_case(t44, BC_DESC, 20000, G_EQUAL, 500, 0, 0, 0);
+        }
+        clsort_destroy(t44);
+    }
+}
+
+/* A bad comparator: the error, its message, and every buffer untouched. */
+static void bitonic_cmp_expect(clsort_context *cs, const char *src, const char *name, const char *identity,
+                               clsort_result code, const char *in_log, const char *what)
+{
+    uint32_t data[64], back[64];
+    cl_mem a, b, v, p;
+    clsort_bitonic_desc bd;
+    size_t i;
+    int ok;
+    for (i = 0; i < 64; ++i) data[i] = (uint32_t)i * 2654435761u;
+    a = buffer(cs, 256, data); b = buffer(cs, 256, data); v = buffer(cs, 256, data); p = buffer(cs, 256, data);
+    memset(&bd, 0, sizeof bd);
+    bd.user_op.source = src; bd.user_op.name = name; bd.user_op.identity = identity;
+    bd.values_in = bd.values_out = v; bd.permutation = p;
+    bd.segment_offsets_host = NULL;
+    EXPECT_ERR(clsort_bitonic_sort(cs, a, b, 64, &bd, NULL), code, what);
+    if (in_log && !strstr(clsort_last_error(cs), in_log)) printf("  %s: %s\n", what, clsort_last_error(cs));
+    check(!in_log || strstr(clsort_last_error(cs), in_log) != NULL, what, 64, in_log ? in_log : "-", 0, 0, 0);
+    download(cs, a, 256, back); ok = memcmp(back, data, 256) == 0;
+    download(cs, b, 256, back); ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, v, 256, back); ok = ok && memcmp(back, data, 256) == 0;
+    download(cs, p, 256, back); ok = ok && memcmp(back, data, 256) == 0;
+    check(ok, "bitonic bad comparator leaves every buffer untouched", 64, what, 0, 0, 0);
+    clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(v); clReleaseMemObject(p);
+}
+
+static void bitonic_bad_comparators(const test_env *e)
+{
+    clsort_context *cs = e->cs;
+    static const char *syntax = "int cmp(uint a, uint b)\n{\n    return a < b\n}\n";
+    clsort_bitonic_desc bd;
+    clsort_prepare_call call;
+    clsort_prepare_desc pd;
+    uint32_t hk[5] = {5, 4, 3, 2, 1};
+    bitonic_cmp_expect(cs, syntax, "cmp", NULL, CLSORT_ERROR_BUILD, "user_op.source:3:", "bitonic comparator syntax error");
+    bitonic_cmp_expect(cs, "int one(uint a) { return 1; }\n", "one", NULL, CLSORT_ERROR_BUILD, "user_op.name:1:",
+                       "bitonic comparator wrong signature");
+    bitonic_cmp_expect(cs, "", "cmp", NULL, CLSORT_ERROR_INVALID_ARGUMENT, "empty", "bitonic comparator empty source");
+    bitonic_cmp_expect(cs, bc_src[BC_DESC], NULL, NULL, CLSORT_ERROR_INVALID_ARGUMENT, "identifier",
+                       "bitonic comparator without a name");
+    bitonic_cmp_expect(cs, bc_src[BC_DESC], bc_name[BC_DESC], "0u", CLSORT_ERROR_INVALID_ARGUMENT, "identity",
+                       "bitonic comparator with an identity");
+    memset(&bd, 0, sizeof bd);
+    bd.user_op.source = bc_src[BC_DESC]; bd.user_op.name = bc_name[BC_DESC]; bd.user_op.with_index = 1;
+    EXPECT_ERR(clsort_bitonic_sort_host(cs, CLSORT_U32, hk, NULL, NULL, 5, &bd), CLSORT_ERROR_INVALID_ARGUMENT,
+               "bitonic_host comparator with with_index");
+    check(hk[0] == 5 && hk[4] == 1, "bitonic_host bad comparator leaves the keys", 5, "-", 0, 0, 0);
+    memset(&bd, 0, sizeof bd);
+    bd.user_op.source = syntax; bd.user_op.name = "cmp";
+    memset(&call, 0, sizeof call);
+    memset(&pd, 0, sizeof pd);
+    call.op = CLSORT_PREPARE_BITONIC; call.bitonic = &bd;
+    pd.calls = &call; pd.count = 1;
+    EXPECT_ERR(clsort_prepare(cs, &pd), CLSORT_ERROR_BUILD, "clsort_prepare(bitonic) comparator syntax error");
+    bd.user_op.source = bc_src[BC_DESC]; bd.user_op.name = bc_name[BC_DESC];
+    check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "clsort_prepare(bitonic) with a comparator", 0, "-", 0, 0, 0);
+}
+
 /* The largest scratch the context will need first (index, values copy). */
 static void bitonic_largest_first(const test_env *e)
 {
@@ -359,5 +629,7 @@ static const test_case bitonic_cases[] = {
     {"4 x 4 tile", bitonic_small_tile, ON_PORTABLE, NOT_TINY},
     {"zero-one principle", bitonic_zero_one, ON_PORTABLE, ANY_SIZE},
     {"arguments", bitonic_arguments, ON_PORTABLE, ANY_SIZE},
+    {"caller's comparator", bitonic_comparators, ON_PORTABLE, ANY_SIZE},
+    {"bad comparators", bitonic_bad_comparators, ON_PORTABLE, ANY_SIZE},
 };
 static const test_part bitonic_part = TEST_PART(bitonic, "clsort_bitonic_sort, clsort_bitonic_sort_host", CTX_SHARED, 39);
