@@ -140,7 +140,8 @@ typedef enum {
     OP_UNIQUE, OP_HISTOGRAM, OP_REDUCE_BY_KEY_DCOUNT, OP_REDUCE_BY_KEY_DHALF, OP_TREE_BUILD, OP_SELECT_GT,
     OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS,
     OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536,
-    OP_SELECT_GT_PRED, OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_PARTITION_GT_PRED, OP_COUNT
+    OP_SELECT_GT_PRED, OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_PARTITION_GT_PRED, OP_REDUCE_U32_USER,
+    OP_REDUCE_F32_SQUARES, OP_REDUCE_F32_ARGMIN, OP_SCAN_U32_INCL_USER, OP_SORT_RECORD32, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -219,6 +220,16 @@ static const struct row {
     {"partition", "u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
     {"partition", "u32_u32_greater_half", S_SELECT, CLSORT_FAMILY_SELECT},
     {"partition", "u32_greater_half_predicate", S_SELECT, CLSORT_FAMILY_SELECT},
+    /* caller's operators (USER OPERATORS; each result checked against the host at the warm-up): a + b
+     * restating the built-in sum (reduce, inclusive scan); a transform x * x feeding the built-in f32 sum;
+     * an argmin over (value, index) pairs of a transform with the index (the manual's); 32-byte records
+     * sorted by their Morton key (examples/records.c). The f32 rows read the keys >> 24 as floats (0..255:
+     * many ties), the records are made at the first call */
+    {"reduce", "u32_sum_user_op", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"reduce", "f32_sum_of_squares_transform", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"reduce", "f32_argmin_index_transform", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"scan", "u32_inclusive_user_op", S_SCAN, CLSORT_FAMILY_SCAN},
+    {"sort", "record32_morton_key", S_SORT, CLSORT_FAMILY_SORT},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -438,6 +449,8 @@ typedef struct bufs {
     unsigned radix_bits, end_bit; /* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment; 0: unset) */
     cl_mem hay, hay16, sneedles; /* search: n and 16 n sorted keys, n sorted needles (made at the warm-up) */
     cl_mem ridx;                 /* gather_many: n random indices below n (made at the warm-up) */
+    cl_mem fvals;                /* the user-operator f32 rows: the keys >> 24 as floats */
+    cl_mem rec, rec2;            /* record32_morton_key: n 32-byte records and their sorted copy (warm-up) */
 } bufs;
 
 /* The binning rows: 32 x 32 periodic cells over float4 positions; the cell
@@ -511,6 +524,173 @@ static cl_mem second_half(cl_mem parent, size_t n)
     reg.size = (n - n / 2) * 4;
     half = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &e);
     return e == CL_SUCCESS ? half : NULL;
+}
+
+/* ---- the user-operator rows (USER OPERATORS) ---- */
+
+/* The records of record32_morton_key: float4 position on a 1/1024 grid in
+ * [0, 1)^3 (mass 1), float4 velocity whose w is the record's index. */
+typedef struct record32 {
+    float pos[4], vel[4];
+} record32;
+
+static const char record_src[] =
+    "typedef struct { float4 pos; float4 vel; } record32;\n"
+    "uint spread(uint v)\n"
+    "{\n"
+    "    v &= 1023u; v = (v | v << 16) & 0x030000FFu; v = (v | v << 8) & 0x0300F00Fu;\n"
+    "    v = (v | v << 4) & 0x030C30C3u; return (v | v << 2) & 0x09249249u;\n"
+    "}\n"
+    "uint morton(record32 p)\n"
+    "{\n"
+    "    return spread((uint)(p.pos.x * 1024.0f)) | spread((uint)(p.pos.y * 1024.0f)) << 1 |\n"
+    "           spread((uint)(p.pos.z * 1024.0f)) << 2;\n"
+    "}\n";
+
+static const char argmin_src[] = /* the manual's argmin: the first index of the least value */
+    "typedef struct { float v; uint i; } vi;\n"
+    "vi amin(vi a, vi b) { return b.v < a.v || (b.v == a.v && b.i < a.i) ? b : a; }\n"
+    "vi pair(float x, ulong i) { vi r = {x, (uint)i}; return r; }\n";
+
+static uint32_t spread10(uint32_t v)
+{
+    v &= 1023u;
+    v = (v | v << 16) & 0x030000FFu;
+    v = (v | v << 8) & 0x0300F00Fu;
+    v = (v | v << 4) & 0x030C30C3u;
+    return (v | v << 2) & 0x09249249u;
+}
+
+static uint32_t morton32(const record32 *p)
+{
+    return spread10((uint32_t)(p->pos[0] * 1024.0f)) | spread10((uint32_t)(p->pos[1] * 1024.0f)) << 1 |
+           spread10((uint32_t)(p->pos[2] * 1024.0f)) << 2;
+}
+
+/* n records from a fixed seed (NULL when host memory is short); the caller frees them. */
+static record32 *make_records(size_t n)
+{
+    record32 *r = (record32 *)malloc(n * sizeof *r + sizeof *r);
+    unsigned long long st = 0xC0FFEE5EEDull;
+    size_t i;
+    if (!r) return NULL;
+    for (i = 0; i < n; ++i) {
+        r[i].pos[0] = (float)(rnd(&st) & 1023u) / 1024.0f;
+        r[i].pos[1] = (float)(rnd(&st) & 1023u) / 1024.0f;
+        r[i].pos[2] = (float)(rnd(&st) & 1023u) / 1024.0f;
+        r[i].pos[3] = 1.0f;
+        r[i].vel[0] = r[i].vel[1] = r[i].vel[2] = 0.0f;
+        r[i].vel[3] = (float)i;
+    }
+    return r;
+}
+
+static int run_user_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
+{
+    clsort_reduce_desc rd;
+    clsort_user_op *u = &rd.user_op;
+    memset(&rd, 0, sizeof rd);
+    rd.result = B->result;
+    if (op == OP_REDUCE_U32_USER || op == OP_SCAN_U32_INCL_USER) {
+        clsort_scan_desc sd;
+        u->source = "uint plus_u32(uint a, uint b) { return a + b; }\n";
+        u->name = "plus_u32", u->type = "uint", u->size = 4, u->identity = "0u";
+        if (op == OP_REDUCE_U32_USER) return clsort_reduce(cs, B->a, n, &rd, NULL, NULL);
+        memset(&sd, 0, sizeof sd);
+        sd.inclusive = 1;
+        sd.user_op = rd.user_op;
+        return clsort_scan(cs, B->a, B->b, n, &sd, NULL);
+    }
+    if (op == OP_REDUCE_F32_SQUARES) { /* the transform alone: the built-in f32 sum of its results */
+        rd.type = CLSORT_F32;
+        u->source = "float square(float x) { return x * x; }\n";
+        u->transform = "square";
+        return clsort_reduce(cs, B->fvals, n, &rd, NULL, NULL);
+    }
+    if (op == OP_REDUCE_F32_ARGMIN) {
+        u->source = argmin_src, u->name = "amin", u->type = "vi", u->size = 8;
+        u->identity = "(vi){INFINITY, 0xffffffffu}";
+        u->transform = "pair", u->in_type = "float", u->in_size = 4, u->with_index = 1;
+        return clsort_reduce(cs, B->fvals, n, &rd, NULL, NULL);
+    }
+    if (op == OP_SORT_RECORD32) {
+        clsort_sort_desc so;
+        if (!B->rec) {
+            record32 *r = make_records(n);
+            int ok = r != NULL;
+            B->rec = buffer(clsort_cl_context(cs), n * sizeof *r + sizeof *r, r, &ok);
+            B->rec2 = buffer(clsort_cl_context(cs), n * sizeof *r + sizeof *r, NULL, &ok);
+            free(r);
+            if (!ok) return -1;
+        }
+        memset(&so, 0, sizeof so);
+        so.type = CLSORT_U32;
+        so.user_op.source = record_src;
+        so.user_op.transform = "morton";
+        so.user_op.in_type = "record32";
+        so.user_op.in_size = sizeof(record32);
+        return clsort_sort(cs, B->rec, B->rec2, n, &so, NULL);
+    }
+    return -1;
+}
+
+/* The records' sort checked: sorted by key, stable (ties by index), each the
+ * record of its index, each index once. 0 when right. */
+static int check_records(const record32 *in, const record32 *out, size_t n)
+{
+    unsigned char *seen = (unsigned char *)calloc(n + 1, 1);
+    size_t i, bad = seen ? n : 0;
+    for (i = 0; i < n && bad == n; ++i) {
+        size_t id = (size_t)out[i].vel[3];
+        uint32_t k = morton32(&out[i]), kp = i ? morton32(&out[i - 1]) : 0;
+        if (id >= n || seen[id] || memcmp(&out[i], &in[id], sizeof *out) != 0 ||
+            (i && (kp > k || (kp == k && out[i - 1].vel[3] >= out[i].vel[3]))))
+            bad = i;
+        else
+            seen[id] = 1;
+    }
+    free(seen);
+    if (bad < n) fprintf(stderr, "bench: record32_morton_key: record %lu out of order\n", (unsigned long)bad);
+    return bad < n || !seen ? -1 : 0;
+}
+
+/* A user-operator row's result (after its warm-up call) against the host's;
+ * h: the keys. 0 when right or not such a row. */
+static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n, const uint32_t *h)
+{
+    cl_command_queue q = clsort_cl_queue(cs);
+    size_t i, best = 0;
+    uint32_t got[2] = {0, 0}, s = 0, *scan = NULL;
+    double sq = 0.0;
+    float f;
+    int r = 0;
+    if (op == OP_SCAN_U32_INCL_USER || op == OP_SORT_RECORD32) {
+        void *in = op == OP_SORT_RECORD32 ? make_records(n) : NULL, *out = malloc(n * (in ? 32 : 4) + 32);
+        if ((op == OP_SORT_RECORD32 && !in) || !out ||
+            clEnqueueReadBuffer(q, in ? B->rec2 : B->b, CL_TRUE, 0, n * (in ? 32 : 4), out, 0, NULL, NULL) != CL_SUCCESS)
+            r = -1;
+        else if (in)
+            r = check_records((const record32 *)in, (const record32 *)out, n);
+        for (i = 0, scan = (uint32_t *)out; r == 0 && !in && i < n; ++i)
+            if (scan[i] != (s += h[i])) fprintf(stderr, "bench: u32_inclusive_user_op: element %lu\n", (unsigned long)i), r = -1;
+        free(in), free(out);
+        return r;
+    }
+    if (op != OP_REDUCE_U32_USER && op != OP_REDUCE_F32_SQUARES && op != OP_REDUCE_F32_ARGMIN) return 0;
+    if (clEnqueueReadBuffer(q, B->result, CL_TRUE, 0, op == OP_REDUCE_F32_ARGMIN ? 8 : 4, got, 0, NULL, NULL) != CL_SUCCESS)
+        return -1;
+    memcpy(&f, got, 4);
+    for (i = 0; i < n; ++i) {
+        s += h[i];
+        sq += (double)(h[i] >> 24) * (double)(h[i] >> 24);
+        if (h[i] >> 24 < h[best] >> 24) best = i;
+    }
+    if (op == OP_REDUCE_U32_USER) r = got[0] == s ? 0 : -1;
+    if (op == OP_REDUCE_F32_SQUARES) r = (f - sq < 0 ? sq - f : f - sq) <= 1e-4 * sq ? 0 : -1;
+    if (op == OP_REDUCE_F32_ARGMIN) r = n && (f != (float)(h[best] >> 24) || got[1] != (uint32_t)best) ? -1 : 0;
+    if (r) fprintf(stderr, "bench: %s: device %#x %#x (%g), host sum %#x, squares %.17g, argmin %lu\n",
+                   rows[op].variant, got[0], got[1], (double)f, s, sq, (unsigned long)best);
+    return r;
 }
 
 static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
@@ -726,6 +906,8 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         if (op == OP_TOP_K_PAIRS_65536) td.values_in = B->va, td.values_out = B->vb;
         return clsort_top_k(cs, B->a, B->b, n, &td, NULL);
     }
+    case OP_REDUCE_U32_USER: case OP_REDUCE_F32_SQUARES: case OP_REDUCE_F32_ARGMIN: case OP_SCAN_U32_INCL_USER:
+    case OP_SORT_RECORD32: return run_user_op(cs, op, B, n);
     case OP_COUNT: break;
     }
     return -1;
@@ -894,6 +1076,12 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
         }
     }
     B->halves = buffer(cc, n * 4 + 4, k64, &ok);
+    if (ok) /* the user-operator f32 rows' values (k64 reused) */
+        for (j = 0; j < n; ++j) {
+            float f = (float)(h[j] >> 24);
+            memcpy(&k64[j], &f, 4);
+        }
+    B->fvals = buffer(cc, n * 4, k64, &ok);
     free(off), free(k64), free(cells), free(pos), free(f8);
     return ok;
 }
@@ -904,7 +1092,7 @@ static void release_bufs(bufs *B)
                      &B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
-                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->halves};
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->halves, &B->fvals, &B->rec, &B->rec2};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);
@@ -943,6 +1131,11 @@ static int bench_size(clsort_context *cs, size_t n, int runs, const selection *s
         if (!wanted(sel, rows[op].primitive, rows[op].variant, rows[op].suites)) continue;
         if (run_op(cs, (op_kind)op, &B, n) != 0 || clFinish(q) != CL_SUCCESS) { /* warm-up: builds the programs */
             fprintf(stderr, "bench: %s/%s: %s\n", rows[op].primitive, rows[op].variant, clsort_last_error(cs));
+            status = -1;
+            break;
+        }
+        if (check_user_op(cs, (op_kind)op, &B, n, h) != 0) { /* the user-operator rows' results */
+            fprintf(stderr, "bench: %s/%s: the result differs from the host's\n", rows[op].primitive, rows[op].variant);
             status = -1;
             break;
         }

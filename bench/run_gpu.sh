@@ -14,10 +14,12 @@
 # Suites: one per family of clsort.h's registry (CLSORT_FAMILIES, named as
 # the family: scan split gather sort bitonic binning reduce nbody tree select merge
 # top_k),
-# then coldstart sass mpi peers large tests; figures is every family's suite
+# then coldstart sass mpi peers large tests user_ops; figures is every family's suite
 # and peers (the figures README.md and RESULTS.md quote). sass lists the
 # machine code of the sort's one-sweep pass beside CUB's; large and tests run
-# the test programs that need the device. A suite
+# the test programs that need the device; user_ops sets the rows of caller's
+# operators (clsort.h USER OPERATORS) of four families beside the built-in
+# rows they restate and CUB's functor forms. A suite
 # runs clsort's program and, where nvcc is there, its CUDA peers in the same
 # command (bench/peers/: built here with nvcc), so each ratio comes from one
 # run on one card.
@@ -48,7 +50,7 @@ SIZES=${RUN_GPU_SIZES:-}
 # PREPARE) of clsort.h's CLSORT_FAMILIES (as the Makefile reads them). Each
 # has its suite_<name> below (checked before anything runs).
 FAMILIES=$(sed -n '/^#define CLSORT_FAMILIES(X)/,/^$/p' clsort.h | sed -n 's/^ *X.[A-Z_0-9]*, *\([a-z_0-9]*\),.*/\1/p' | tr '\n' ' ')
-OTHER_SUITES="coldstart sass mpi peers large tests"
+OTHER_SUITES="coldstart sass mpi peers large tests user_ops"
 FIGURES="$FAMILIES peers"
 DEBS_OPENCL="ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo"
 DEBS_MPI="mpich libmpich12 libmpich-dev libhwloc15 libslurm38 libucx0 libnuma1"
@@ -164,7 +166,7 @@ build_all() {
     if { [ "$DRY" = 1 ] || command -v nvcc > /dev/null 2>&1; } && have_gpu; then
         SM=90
         [ "$DRY" = 1 ] || SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic thrust_search cub_merge_topk; do
+        for p in cub_bench cub_sort_narrow cub_reduce cub_blockseg cub_pic thrust_search cub_merge_topk cub_user_ops; do
             peer_built "$p" && [ "$DRY" != 1 ] && continue # kept from an earlier call on this machine
             x nvcc -O3 -std=c++17 --extended-lambda -arch="sm_${SM:-90}" -o "build/$p" "bench/peers/$p.cu" &
         done
@@ -403,6 +405,23 @@ suite_large() {
 suite_tests() {
     build . build/test_clsort || return 0
     rec test_clsort.log 560 build/test_clsort --quick
+}
+# The caller's operators (clsort.h USER OPERATORS) beside the built-in rows they restate, from four
+# families' suites (their rows named by --filter): a + b for reduce and the inclusive scan, x * x feeding
+# the f32 sum, the (value, index) argmin, at 2^24 and 2^28; select by a predicate; 32-byte records sorted
+# by a computed Morton key (2 x 32 bytes a record: 2^20 and 2^24) beside the u32 pairs sort. CUB's
+# functor forms (bench/peers/cub_user_ops.cu: Reduce, InclusiveScan, TransformReduce, argmin by a custom
+# op and ArgMin, key kernel + SortPairs + gather) and its select (cub_bench) in the same command.
+suite_user_ops() {
+    rec clsort.jsonl 300 build/bench reduce scan --no-host --runs "$RUNS" \
+        --filter '^(reduce/(u32_sum|f32_sum|u32_sum_user_op|f32_sum_of_squares_transform|f32_argmin_index_transform)|scan/u32_inclusive(_user_op)?)$' \
+        $(sizes 24 28)
+    rec clsort.jsonl 200 build/bench select --no-host --runs "$RUNS" --filter '^select/u32_greater_half(_predicate)?$' \
+        $(sizes 24 28)
+    rec clsort.jsonl 300 build/bench sort --no-host --runs "$RUNS" --filter '^sort/(record32_morton_key|u32_u32_pairs)$' \
+        $(sizes 20 24)
+    peer cub_user_ops 240 build/cub_user_ops $(sizes 20 24 28)
+    peer cub_bench 180 build/cub_bench $(sizes 20 24 28)
 }
 suite_peers() {
     peer bc_bench 240 build/bc_bench "${BC_PLATFORM:-NVIDIA}" $(sizes 20 24 28)
