@@ -408,14 +408,15 @@ suite_tests() {
 }
 # The caller's operators (clsort.h USER OPERATORS) beside the built-in rows they restate, from four
 # families' suites (their rows named by --filter): a + b for reduce and the inclusive scan, x * x feeding
-# the f32 sum, the (value, index) argmin, at 2^24 and 2^28; select by a predicate; 32-byte records sorted
-# by a computed Morton key (2 x 32 bytes a record: 2^20 and 2^24) beside the u32 pairs sort. CUB's
+# the f32 sum, the (value, index) argmin, at 2^20, 2^24 and 2^28 (with the copy row: the floors); select
+# by a predicate at 2^24 and 2^28; 32-byte records sorted by a computed Morton key (2 x 32 bytes a
+# record: 2^20 and 2^24) beside the u32 pairs sort. CUB's
 # functor forms (bench/peers/cub_user_ops.cu: Reduce, InclusiveScan, TransformReduce, argmin by a custom
 # op and ArgMin, key kernel + SortPairs + gather) and its select (cub_bench) in the same command.
 suite_user_ops() {
     rec clsort.jsonl 300 build/bench reduce scan --no-host --runs "$RUNS" \
-        --filter '^(reduce/(u32_sum|f32_sum|u32_sum_user_op|f32_sum_of_squares_transform|f32_argmin_index_transform)|scan/u32_inclusive(_user_op)?)$' \
-        $(sizes 24 28)
+        --filter '^(copy/u32|reduce/(u32_sum|f32_sum|u32_sum_user_op|f32_sum_of_squares_transform|f32_argmin_index_transform)|scan/u32_inclusive(_user_op)?)$' \
+        $(sizes 20 24 28)
     rec clsort.jsonl 200 build/bench select --no-host --runs "$RUNS" --filter '^select/u32_greater_half(_predicate)?$' \
         $(sizes 24 28)
     rec clsort.jsonl 300 build/bench sort --no-host --runs "$RUNS" --filter '^sort/(record32_morton_key|u32_u32_pairs)$' \

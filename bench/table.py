@@ -82,6 +82,15 @@ PEERS = {
     ("top_k", "u32_keys_k65536"): ["cub_topk_full_sort_u32"],
     ("top_k", "u32_keys_k65536_sorted"): ["cub_topk_full_sort_u32"],
     ("top_k", "u32_u32_pairs_k65536"): ["cub_topk_full_sort_u32_u32"],
+    # caller's operators (suite user_ops): CUB's functor forms (bench/peers/cub_user_ops.cu), and the
+    # built-in rows they restate beside CUB's built-ins (the same peer prints cub_reduce's names)
+    ("reduce", "f32_sum"): ["cub_reduce_sum_f32"],
+    ("reduce", "u32_sum_user_op"): ["cub_reduce_u32_functor"],
+    ("scan", "u32_inclusive_user_op"): ["cub_inclusive_scan_u32_functor"],
+    ("reduce", "f32_sum_of_squares_transform"): ["cub_transform_reduce_f32_squares"],
+    ("reduce", "f32_argmin_index_transform"): ["cub_argmin_f32_custom_op", "cub_argmin_f32"],
+    ("sort", "record32_morton_key"): ["cub_sort_record32_morton"],
+    ("select", "u32_greater_half_predicate"): ["cub_select_if_u32"],
 }
 
 # bytes each item moves at least (read + write), as RESULTS.md derives them
@@ -115,6 +124,15 @@ BYTES = {
     ("lower_bound", "u32_n_into_n_sorted_needles"): 8, ("lower_bound", "u32_n_into_16n_sorted_needles"): 8,
     # gather of 16 + 4 + 4 + 8 B records: each read and written once, and the index read (once, or per call)
     ("gather_many", "f4_u32_u32_u64_random"): 68, ("gather", "f4_u32_u32_u64_random_four_calls"): 80,
+    # caller's operators: the built-in row's bytes (a + b, a predicate: the same reads and writes; the
+    # transform x * x and the argmin's (value, index) pairs are made as each f32 is read: 4 B)
+    ("reduce", "u32_sum_user_op"): 4, ("scan", "u32_inclusive_user_op"): 8,
+    ("reduce", "f32_sum_of_squares_transform"): 4, ("reduce", "f32_argmin_index_transform"): 4,
+    ("select", "u32_greater_half_predicate"): 6,
+    # 32-byte records by a computed u32 key: the records read for the keys (32) and the keys written (4),
+    # the (key, index) pairs sorted as u32_u32_pairs (68; the first pass's indices are made, not read),
+    # then the gather: index read (4), record read and written (32 + 32): 172
+    ("sort", "record32_morton_key"): 172,
 }
 FLOPS_PER_INTERACTION = 20
 

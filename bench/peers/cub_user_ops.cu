@@ -5,11 +5,11 @@
 // Data: random u32 values; f32 values (the u32 >> 24: 0..255, many ties) for the f32 rows; 32-byte
 // records (float4 position in [0, 1)^3 on a 1/1024 grid, float4 velocity) for the record sort.
 //   cub_reduce_u32_functor          DeviceReduce::Reduce, functor a + b          <-> reduce u32_sum_user_op
-//   cub_reduce_u32_sum              DeviceReduce::Sum (the built-in beside it)   <-> reduce u32_sum
+//   cub_reduce_sum_u32              DeviceReduce::Sum (the built-in beside it)   <-> reduce u32_sum
 //   cub_inclusive_scan_u32_functor  DeviceScan::InclusiveScan, functor a + b     <-> scan u32_inclusive_user_op
 //   cub_inclusive_sum_u32           DeviceScan::InclusiveSum                     <-> scan u32_inclusive
 //   cub_transform_reduce_f32_squares DeviceReduce::TransformReduce, x * x then + <-> reduce f32_sum_of_squares
-//   cub_reduce_f32_sum              DeviceReduce::Sum of the same floats         <-> reduce f32_sum
+//   cub_reduce_sum_f32              DeviceReduce::Sum of the same floats         <-> reduce f32_sum
 //   cub_argmin_f32_custom_op        DeviceReduce::Reduce over (value, index) pairs from a transform
 //                                   iterator, min value then min index           <-> reduce f32_argmin_index
 //   cub_argmin_f32                  DeviceReduce::ArgMin (value, index outputs)        <-> reduce f32_argmin_index
@@ -117,12 +117,12 @@ int main(int argc, char **argv) {
         peer_ms ms;
 #define ROW(name, call) ms = med([&] { size_t s = tb; call; }, reps); row(name, n, ms)
         ROW("cub_reduce_u32_functor", cub::DeviceReduce::Reduce(tmp, s, v, usum, ni, add_u32(), 0u));
-        ROW("cub_reduce_u32_sum", cub::DeviceReduce::Sum(tmp, s, v, usum, ni));
+        ROW("cub_reduce_sum_u32", cub::DeviceReduce::Sum(tmp, s, v, usum, ni));
         ROW("cub_inclusive_scan_u32_functor", cub::DeviceScan::InclusiveScan(tmp, s, v, o, add_u32(), ni));
         ROW("cub_inclusive_sum_u32", cub::DeviceScan::InclusiveSum(tmp, s, v, o, ni));
         ROW("cub_transform_reduce_f32_squares",
             cub::DeviceReduce::TransformReduce(tmp, s, f, fsum, ni, cuda::std::plus<float>(), square(), 0.0f));
-        ROW("cub_reduce_f32_sum", cub::DeviceReduce::Sum(tmp, s, f, fsum, ni));
+        ROW("cub_reduce_sum_f32", cub::DeviceReduce::Sum(tmp, s, f, fsum, ni));
         ROW("cub_argmin_f32_custom_op", cub::DeviceReduce::Reduce(tmp, s, pairs, vmin, ni, amin(), init));
         ROW("cub_argmin_f32", ARGMIN(tmp, s, f, am, ni));
         if (recs) {
