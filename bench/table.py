@@ -89,7 +89,9 @@ PEERS = {
     ("scan", "u32_inclusive_user_op"): ["cub_inclusive_scan_u32_functor"],
     ("reduce", "f32_sum_of_squares_transform"): ["cub_transform_reduce_f32_squares"],
     ("reduce", "f32_argmin_index_transform"): ["cub_argmin_f32_custom_op", "cub_argmin_f32"],
-    ("sort", "record32_morton_key"): ["cub_sort_record32_morton"],
+    # (the decomposer form, where the CCCL has it, keeps the key in the record's spare word)
+    ("sort", "record32_morton_key"): ["cub_sort_record32_morton", "cub_sort_record32_morton_values",
+                                      "cub_sort_record32_morton_decomposer"],
     ("select", "u32_greater_half_predicate"): ["cub_select_if_u32"],
 }
 

@@ -15,7 +15,12 @@
 //   cub_argmin_f32                  DeviceReduce::ArgMin (value, index outputs)        <-> reduce f32_argmin_index
 //   cub_sort_record32_morton        Morton key kernel + DeviceRadixSort::SortPairs (key, index)
 //                                   + gather of the 32-byte records              <-> sort record32_morton_key
-//   cub_sort_record32_morton_sort   its SortPairs alone (the keys and indices made outside the timing)
+//   cub_sort_record32_morton_values Morton key kernel + DeviceRadixSort::SortPairs with the records
+//                                   as 32-byte values                            <-> sort record32_morton_key
+//   cub_sort_record32_morton_decomposer (CUB 2.2 on) the key kernel writes each record's key into its
+//                                   spare word (vel.w), DeviceRadixSort::SortKeys of the records by a
+//                                   decomposer naming that word                 <-> sort record32_morton_key
+//   cub_sort_record32_morton_sort   the SortPairs of (key, index) alone (keys and indices made outside the timing)
 // Build: nvcc -O3 -std=c++17 --extended-lambda -arch=sm_90 -o build/cub_user_ops bench/peers/cub_user_ops.cu
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
@@ -39,6 +44,15 @@ struct argmin_out { cub::KeyValuePair<int, float> *kv; };
 
 struct record { float4 pos, vel; };
 struct vi { float v; unsigned i; };
+struct record_k { float4 pos; float vx, vy, vz; unsigned key; }; // a record, its key in vel.w's place
+#if CUB_VERSION >= 200200
+#define HAVE_DECOMPOSER 1
+struct key_of { // DeviceRadixSort's decomposer: the record's key word
+    __host__ __device__ ::cuda::std::tuple<unsigned &> operator()(record_k &r) const { return {r.key}; }
+};
+#else
+#define HAVE_DECOMPOSER 0
+#endif
 
 struct add_u32 { __device__ __forceinline__ unsigned operator()(unsigned a, unsigned b) const { return a + b; } };
 struct square { __device__ __forceinline__ float operator()(float x) const { return x * x; } };
@@ -77,9 +91,32 @@ __global__ void morton_keys(const record *r, unsigned *key, unsigned *idx, size_
              spread((unsigned)(p.z * 1024.0f)) << 2;
     idx[i] = (unsigned)i;
 }
+__global__ void morton_into(record_k *r, size_t n) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float4 p = r[i].pos;
+    r[i].key = spread((unsigned)(p.x * 1024.0f)) | spread((unsigned)(p.y * 1024.0f)) << 1 |
+               spread((unsigned)(p.z * 1024.0f)) << 2;
+}
 __global__ void gather(const record *in, const unsigned *idx, record *out, size_t n) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) out[i] = in[idx[i]];
+}
+
+static unsigned host_spread(unsigned q) {
+    q &= 1023u; q = (q | q << 16) & 0x030000FFu; q = (q | q << 8) & 0x0300F00Fu;
+    q = (q | q << 4) & 0x030C30C3u; return (q | q << 2) & 0x09249249u;
+}
+// the sorted records' keys must not decrease (a wrong sort is reported, not timed on)
+static void check_sorted(const record *d, size_t n, const char *name) {
+    std::vector<record> h(n);
+    CK(cudaMemcpy(h.data(), d, n * 32, cudaMemcpyDeviceToHost));
+    auto mk = [](const record &x) {
+        return host_spread((unsigned)(x.pos.x * 1024.0f)) | host_spread((unsigned)(x.pos.y * 1024.0f)) << 1 |
+               host_spread((unsigned)(x.pos.z * 1024.0f)) << 2;
+    };
+    for (size_t i = 1; i < n; i++)
+        if (mk(h[i - 1]) > mk(h[i])) { fprintf(stderr, "%s: records not sorted at %zu\n", name, i); exit(1); }
 }
 
 int main(int argc, char **argv) {
@@ -103,7 +140,8 @@ int main(int argc, char **argv) {
         fill<<<(n + 255) / 256, 256>>>(v, f, r, n, 12345u);
         auto pairs = thrust::make_transform_iterator(thrust::counting_iterator<unsigned>(0), pair_of{f});
         vi init{INFINITY, 0xffffffffu};
-        size_t t[8] = {0}, tb; void *tmp = nullptr;
+        size_t t[10] = {0}, tb; void *tmp = nullptr;
+        record_k *rk = (record_k *)r, *rk2 = (record_k *)r2;
         cub::DeviceReduce::Reduce(nullptr, t[0], v, usum, ni, add_u32(), 0u);
         cub::DeviceScan::InclusiveScan(nullptr, t[1], v, o, add_u32(), ni);
         cub::DeviceReduce::TransformReduce(nullptr, t[2], f, fsum, ni, cuda::std::plus<float>(), square(), 0.0f);
@@ -112,7 +150,11 @@ int main(int argc, char **argv) {
         cub::DeviceReduce::Sum(nullptr, t[5], v, usum, ni);
         cub::DeviceScan::InclusiveSum(nullptr, t[6], v, o, ni);
         if (recs) cub::DeviceRadixSort::SortPairs(nullptr, t[7], key, key2, idx, idx2, ni);
-        tb = *std::max_element(t, t + 8);
+        if (recs) cub::DeviceRadixSort::SortPairs(nullptr, t[8], key, key2, r, r2, ni);
+#if HAVE_DECOMPOSER
+        if (recs) cub::DeviceRadixSort::SortKeys(nullptr, t[9], rk, rk2, ni, key_of{});
+#endif
+        tb = *std::max_element(t, t + 10);
         CK(cudaMalloc(&tmp, tb + (1 << 20)));
         peer_ms ms;
 #define ROW(name, call) ms = med([&] { size_t s = tb; call; }, reps); row(name, n, ms)
@@ -130,19 +172,17 @@ int main(int argc, char **argv) {
             ROW("cub_sort_record32_morton", (morton_keys<<<blocks, 256>>>(r, key, idx, n),
                                              cub::DeviceRadixSort::SortPairs(tmp, s, key, key2, idx, idx2, ni),
                                              gather<<<blocks, 256>>>(r, idx2, r2, n)));
+            check_sorted(r2, n, "cub_sort_record32_morton");
+            ROW("cub_sort_record32_morton_values", (morton_keys<<<blocks, 256>>>(r, key, idx, n),
+                                                    cub::DeviceRadixSort::SortPairs(tmp, s, key, key2, r, r2, ni)));
+            check_sorted(r2, n, "cub_sort_record32_morton_values");
+#if HAVE_DECOMPOSER
+            ROW("cub_sort_record32_morton_decomposer", (morton_into<<<blocks, 256>>>(rk, n),
+                                                        cub::DeviceRadixSort::SortKeys(tmp, s, rk, rk2, ni, key_of{})));
+            check_sorted(r2, n, "cub_sort_record32_morton_decomposer");
+#endif
             morton_keys<<<blocks, 256>>>(r, key, idx, n);
             ROW("cub_sort_record32_morton_sort", cub::DeviceRadixSort::SortPairs(tmp, s, key, key2, idx, idx2, ni));
-            // the sorted records' keys must not decrease
-            std::vector<record> h(n);
-            CK(cudaMemcpy(h.data(), r2, n * 32, cudaMemcpyDeviceToHost));
-            auto mk = [](const record &x) {
-                auto sp = [](unsigned q) { q &= 1023u; q = (q | q << 16) & 0x030000FFu; q = (q | q << 8) & 0x0300F00Fu;
-                                           q = (q | q << 4) & 0x030C30C3u; return (q | q << 2) & 0x09249249u; };
-                return sp((unsigned)(x.pos.x * 1024.0f)) | sp((unsigned)(x.pos.y * 1024.0f)) << 1 |
-                       sp((unsigned)(x.pos.z * 1024.0f)) << 2;
-            };
-            for (size_t i = 1; i < n; i++)
-                if (mk(h[i - 1]) > mk(h[i])) { fprintf(stderr, "cub_user_ops: records not sorted at %zu\n", i); return 1; }
         }
 #undef ROW
         { // the argmin's two forms agree
