@@ -41,7 +41,10 @@
  * keys (lower_bound_*) or sorted ones spread alike (*_sorted_needles:
  * merge path); merge: two sorted halves of n / 2 keys (key i
  * of a half in [i, i + 1) * 2^32 / (n / 2)), pairs with va's halves; top_k:
- * the k smallest of the random keys (k = 100, 65536, at most n). The peers time the same
+ * the k smallest of the random keys (k = 100, 65536, at most n); the caller's operators
+ * (USER OPERATORS, each row checked against the host at its warm-up call): the keys
+ * >> 24 as f32 (0..255: many ties) for the f32 rows, 32-byte records (position on a
+ * 1/1024 grid in the unit cube) for record32_morton_key. The peers time the same
  * shapes (bench/peers/). N-body: a uniform ball of equal masses, dt and
  * softening 1e-4, BENCH_NBODY_STEPS (default 4) steps of the tutorial
  * integrator per timed call; "items_per_s" is interactions per second (N^2 per
