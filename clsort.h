@@ -5210,6 +5210,37 @@ static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_
     return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
+/* A warm buffer of n point records (stride bytes apart, dims floats from
+ * offset bytes into each) spread over the box [lo, lo + span) by a
+ * low-discrepancy pattern written from the host: zero-filled points all
+ * fall in one cell or share one code, which takes other kernels (or
+ * grids) than a typical call's. */
+static clsort_result clsort__warm_points(clsort_context *ctx, clsort__warm *w, size_t n, size_t stride,
+                                         size_t offset, unsigned dims, const float *lo, const float *span,
+                                         cl_mem *out)
+{
+    static const double alpha[3] = {0.7548776662466927, 0.5698402909980532, 0.4301597090019468};
+    size_t bytes = n ? (n - 1) * stride + offset + dims * 4 : 16, i;
+    unsigned a;
+    float *host;
+    cl_int e;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, bytes, out));
+    host = (float *)CLSORT_MALLOC(clsort__align_up(bytes, 4));
+    if (!host)
+        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: %lu bytes for warm points",
+                            (unsigned long)bytes);
+    memset(host, 0, clsort__align_up(bytes, 4));
+    for (i = 0; i < n; ++i)
+        for (a = 0; a < dims && a < 3; ++a) {
+            double t = ((double)i + 0.5) * alpha[a];
+            host[(i * stride + offset) / 4 + a] = lo[a] + span[a] * (float)(t - (double)(size_t)t);
+        }
+    e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    CLSORT_FREE(host);
+    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer(warm points)");
+    return CLSORT_SUCCESS;
+}
+
 /* View i of a caller's scratch buffer: [origin, origin + size) of parent as
  * a sub-buffer, cached in the context while the same parent and layout come
  * back (origins must be multiples of ctx->dev.base_align). A parent that is
@@ -8280,6 +8311,65 @@ static clsort_result clsort__bitonic_prepare_call(clsort_context *ctx, const cls
     return clsort__bitonic_prepare(ctx, call->bitonic);
 }
 
+/* Even offsets of count segments of n keys, for a warm run (host memory of
+ * the caller's allocator; NULL when out of host memory). */
+static uint32_t *clsort__warm_offsets(size_t n, size_t count)
+{
+    uint32_t *off = (uint32_t *)CLSORT_MALLOC((count + 1) * sizeof *off);
+    size_t i;
+    if (!off) return NULL;
+    for (i = 0; i <= count; ++i) off[i] = (uint32_t)(n / count * i + (i * (n % count)) / count);
+    return off;
+}
+
+/* clsort_prepare's warm run of the family: one clsort_bitonic_sort of n keys
+ * with the descriptor's values, permutation and segments, on buffers of w (a
+ * caller's comparator: not warmed, the manual says so). The network is
+ * data-independent; offsets segments (device or host) become segment_count
+ * even segments of host offsets (the same kernels as device offsets, which
+ * the call reads back): a segment longer than the tile (wg * items) adds the
+ * long passes, so a call whose segments are all short where the prepared
+ * ones were long (or the reverse) may still launch those first later. */
+static clsort_result clsort__bitonic_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                               clsort__warm *w)
+{
+    clsort_bitonic_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t key_size, value_size;
+    uint32_t *off = NULL;
+    clsort_result r;
+    memset(&d, 0, sizeof d);
+    if (call->bitonic) d = *call->bitonic;
+    if (clsort__user_used(&d.user_op) || n > 0xffffffffu) return CLSORT_SUCCESS;
+    if (d.segment_length && n % d.segment_length) return CLSORT_SUCCESS; /* the call refuses that n */
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &out));
+    if (d.values_in == d.values_out && d.values_in != CLSORT_PREPARE_PRESENT) { /* in place, as the calls */
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+        d.values_out = d.values_in;
+    } else if (d.values_in || d.values_out) {
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    if (d.segment_offsets || d.segment_offsets_host) {
+        size_t count = d.segment_count < 1 ? 1 : d.segment_count > n ? n : d.segment_count;
+        if (n == 0) return CLSORT_SUCCESS;
+        off = clsort__warm_offsets(n, count);
+        if (!off)
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: %lu bytes for warm offsets",
+                                (unsigned long)((count + 1) * 4));
+        d.segment_offsets = NULL;
+        d.segment_offsets_host = off;
+        d.segment_count = count;
+    }
+    r = clsort_bitonic_sort(ctx, in, out, n, &d, NULL);
+    if (off) CLSORT_FREE(off);
+    return r;
+}
+
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
 static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const char *fn, cl_mem keys_in,
                                                    cl_mem keys_out, size_t n, const clsort__bitonic_plan *pl)
@@ -9071,6 +9161,43 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
 static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__bin_prepare(ctx, call->bin, n);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_bin of n particles
+ * spread over the grid (clsort__warm_points), with the descriptor's
+ * outputs and its first attributes (up to 4: those past it take the same
+ * gather kernels, per element size) on buffers of w. The cell keys differ,
+ * so the sort and the cell offsets launch what a typical call launches. */
+static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                               clsort__warm *w)
+{
+    clsort_bin_desc d;
+    clsort__grid gr;
+    clsort_attribute at[4];
+    float lo[3], span[3];
+    cl_mem pos;
+    size_t i;
+    if (!call->bin || n > 0xffffffffu) return CLSORT_SUCCESS; /* refused by clsort__bin_prepare */
+    d = *call->bin;
+    CLSORT__TRY(clsort__check_grid(ctx, "clsort_prepare(bin)", &d.grid, &gr));
+    for (i = 0; i < 3; ++i) {
+        lo[i] = gr.g.origin[i];
+        span[i] = gr.g.cell_size[i] * (float)gr.g.cells[i];
+    }
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, gr.stride, gr.g.offset, gr.g.dims, lo, span, &pos));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_keys, n * 4));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_offsets, ((size_t)gr.num_cells + 1) * 4));
+    if (!d.attributes) d.attribute_count = 0;
+    if (d.attribute_count > 4) d.attribute_count = 4;
+    for (i = 0; i < d.attribute_count; ++i) {
+        at[i] = d.attributes[i];
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * at[i].elem_size, &at[i].src));
+        if (d.attributes[i].dst == d.attributes[i].src) at[i].dst = at[i].src; /* in place, as the calls */
+        else CLSORT__TRY(clsort__warm_buffer(ctx, w, n * at[i].elem_size, &at[i].dst));
+    }
+    d.attributes = d.attribute_count ? at : NULL;
+    return clsort_bin(ctx, pos, n, &d, NULL);
 }
 
 /* >>reduce -------------------------------------------------------------------
@@ -14129,7 +14256,8 @@ static const char *clsort__prepare_family(clsort_prepare_op op);
 static int clsort__warm_op(const clsort_prepare_call *c)
 {
     return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
-           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_BITONIC ||
+           c->op == CLSORT_PREPARE_BINNING || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
            c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE || c->op == CLSORT_PREPARE_TOP_K;
 }
 
@@ -14151,6 +14279,8 @@ static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_
     case CLSORT_PREPARE_SPLIT: r = clsort__split_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_BITONIC: r = clsort__bitonic_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_BINNING: r = clsort__binning_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SELECT: r = clsort__select_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SEARCH: r = clsort__search_warm_call(ctx, c, n, &w); break;
