@@ -5210,31 +5210,52 @@ static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_
     return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
-/* A warm buffer of n point records (stride bytes apart, dims floats from
- * offset bytes into each) spread over the box [lo, lo + span) by a
- * low-discrepancy pattern written from the host: zero-filled points all
- * fall in one cell or share one code, which takes other kernels (or
- * grids) than a typical call's. */
-static clsort_result clsort__warm_points(clsort_context *ctx, clsort__warm *w, size_t n, size_t stride,
-                                         size_t offset, unsigned dims, const float *lo, const float *span,
-                                         cl_mem *out)
+/* The records of a warm run's points: dims coordinates (float, or double
+ * where f64) at offset bytes into records stride bytes apart, spread over
+ * [lo, lo + span) per axis, and a mass of 1 at mass_offset where has_mass. */
+typedef struct clsort__warm_layout {
+    size_t stride, offset, mass_offset;
+    unsigned dims;
+    int has_mass, f64;
+    float lo[3], span[3];
+} clsort__warm_layout;
+
+/* Record i of lay into host (bytes of zeros around it). */
+static void clsort__warm_record(const clsort__warm_layout *lay, size_t i, unsigned char *host)
 {
     static const double alpha[3] = {0.7548776662466927, 0.5698402909980532, 0.4301597090019468};
-    size_t bytes = n ? (n - 1) * stride + offset + dims * 4 : 16, i;
+    size_t es = lay->f64 ? 8 : 4;
     unsigned a;
-    float *host;
+    for (a = 0; a <= lay->dims && a < 4; ++a) {
+        double t = ((double)i + 0.5) * (a < 3 ? alpha[a] : 0.0), v;
+        size_t at = i * lay->stride + (a < lay->dims ? lay->offset + a * es : lay->mass_offset);
+        float f;
+        if (a == lay->dims && !lay->has_mass) break;
+        v = a < lay->dims ? lay->lo[a] + lay->span[a] * (t - (double)(size_t)t) : 1.0;
+        f = (float)v;
+        if (lay->f64) memcpy(host + at, &v, 8);
+        else memcpy(host + at, &f, 4);
+    }
+}
+
+/* A warm buffer of n point records of lay, spread by a low-discrepancy
+ * pattern written from the host: zero-filled points all fall in one cell or
+ * share one code, which takes other kernels (or grids) than a typical call's. */
+static clsort_result clsort__warm_points(clsort_context *ctx, clsort__warm *w, size_t n,
+                                         const clsort__warm_layout *lay, cl_mem *out)
+{
+    size_t es = lay->f64 ? 8 : 4, end = lay->offset + lay->dims * es, bytes, i;
+    unsigned char *host;
     cl_int e;
+    if (lay->has_mass && lay->mass_offset + es > end) end = lay->mass_offset + es;
+    bytes = n ? (n - 1) * lay->stride + end : 16;
     CLSORT__TRY(clsort__warm_buffer(ctx, w, bytes, out));
-    host = (float *)CLSORT_MALLOC(clsort__align_up(bytes, 4));
+    host = (unsigned char *)CLSORT_MALLOC(bytes);
     if (!host)
         return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: %lu bytes for warm points",
                             (unsigned long)bytes);
-    memset(host, 0, clsort__align_up(bytes, 4));
-    for (i = 0; i < n; ++i)
-        for (a = 0; a < dims && a < 3; ++a) {
-            double t = ((double)i + 0.5) * alpha[a];
-            host[(i * stride + offset) / 4 + a] = lo[a] + span[a] * (float)(t - (double)(size_t)t);
-        }
+    memset(host, 0, bytes);
+    for (i = 0; i < n; ++i) clsort__warm_record(lay, i, host);
     e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
     CLSORT_FREE(host);
     if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer(warm points)");
@@ -9174,17 +9195,19 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
     clsort_bin_desc d;
     clsort__grid gr;
     clsort_attribute at[4];
-    float lo[3], span[3];
+    clsort__warm_layout lay;
     cl_mem pos;
     size_t i;
     if (!call->bin || n > 0xffffffffu) return CLSORT_SUCCESS; /* refused by clsort__bin_prepare */
     d = *call->bin;
     CLSORT__TRY(clsort__check_grid(ctx, "clsort_prepare(bin)", &d.grid, &gr));
+    memset(&lay, 0, sizeof lay);
+    lay.stride = gr.stride, lay.offset = gr.g.offset, lay.dims = gr.g.dims;
     for (i = 0; i < 3; ++i) {
-        lo[i] = gr.g.origin[i];
-        span[i] = gr.g.cell_size[i] * (float)gr.g.cells[i];
+        lay.lo[i] = gr.g.origin[i];
+        lay.span[i] = gr.g.cell_size[i] * (float)gr.g.cells[i];
     }
-    CLSORT__TRY(clsort__warm_points(ctx, w, n, gr.stride, gr.g.offset, gr.g.dims, lo, span, &pos));
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_keys, n * 4));
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
     CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_offsets, ((size_t)gr.num_cells + 1) * 4));
@@ -12469,6 +12492,82 @@ static clsort_result clsort__tree_prepare_call(clsort_context *ctx, const clsort
     return clsort__tree_prepare(ctx, "clsort_prepare(tree)", call->tree, n);
 }
 
+/* The points of a tree warm run for pl: spread over the box where given, over
+ * [0, 1) per axis where the box comes from the points. */
+static void clsort__tree_warm_layout(const clsort__tree_plan *pl, clsort__warm_layout *lay)
+{
+    unsigned a;
+    memset(lay, 0, sizeof *lay);
+    lay->stride = pl->stride, lay->offset = pl->d.offset, lay->dims = pl->d.dims;
+    lay->has_mass = pl->d.has_mass, lay->mass_offset = pl->d.mass_offset;
+    for (a = 0; a < 3; ++a) {
+        lay->lo[a] = pl->d.box_given ? pl->d.box_lo[a] : 0.0f;
+        lay->span[a] = pl->d.box_given ? pl->d.box_hi[a] - pl->d.box_lo[a] : 1.0f;
+    }
+}
+
+/* The warm run's queries on a built tree: Barnes-Hut (3D) and radius
+ * queries of the n points themselves, r for about 4 to 16 neighbours each:
+ * counts with offsets and the total, then the lists in indices. */
+static clsort_result clsort__tree_warm_queries(clsort_context *ctx, clsort_tree *t, cl_mem pos, size_t n,
+                                               const clsort__warm_layout *lay, clsort__warm *w)
+{
+    clsort_tree_radius_desc rd;
+    clsort_nbody_desc nd;
+    cl_mem acc;
+    size_t k = 1, total = 0;
+    float span = 0.0f;
+    unsigned a;
+    if (lay->dims == 3) {
+        memset(&nd, 0, sizeof nd);
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 16, &acc));
+        CLSORT__TRY(clsort_tree_accel(ctx, t, acc, &nd, NULL));
+    }
+    for (a = 0; a < lay->dims; ++a) span = lay->span[a] > span ? lay->span[a] : span;
+    while ((lay->dims == 3 ? k * k * k : k * k) * 4 < n) ++k;
+    memset(&rd, 0, sizeof rd);
+    rd.radius = span / (float)k;
+    rd.stride = lay->stride, rd.offset = lay->offset;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &rd.counts));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, (n + 1) * 4, &rd.offsets));
+    CLSORT__TRY(clsort_tree_radius(ctx, t, pos, n, &rd, &total, NULL));
+    rd.capacity = total;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, total * 4, &rd.indices));
+    return clsort_tree_radius(ctx, t, pos, n, &rd, NULL, NULL);
+}
+
+/* clsort_prepare's warm run of the family: a clsort_tree_build of n points
+ * of the descriptor's layout spread over its box (clsort__warm_points:
+ * zero-filled points would all share one code, a single long run, and an
+ * empty box), then its queries (clsort__tree_warm_queries), on a tree and
+ * buffers of its own. The build's launches do not depend on the data (the
+ * long runs' kernels and their sort run either way, counted by the
+ * long-run flag on the device); the radius queries' do through nq alone (a
+ * call of another nq may compile tree_radius for its grid at its first
+ * launch), and Barnes-Hut runs only on a 3D tree. */
+static clsort_result clsort__tree_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort__tree_plan pl;
+    clsort__warm_layout lay;
+    clsort_tree *t = NULL;
+    cl_mem pos;
+    clsort_result r;
+    if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the build refuses it */
+    CLSORT__TRY(clsort__plan_tree(ctx, "clsort_prepare(tree)", n, call->tree, &pl));
+    clsort__tree_warm_layout(&pl, &lay);
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
+    CLSORT__TRY(clsort_tree_create(ctx, &t));
+    r = clsort_tree_build(ctx, t, pos, n, &pl.d, NULL);
+    if (r == CLSORT_SUCCESS) r = clsort__tree_warm_queries(ctx, t, pos, n, &lay, w);
+    if (r == CLSORT_SUCCESS) { /* the launches have run before the tree goes */
+        cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue);
+        if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clFinish(warm run)");
+    }
+    clsort_tree_destroy(t);
+    return r;
+}
+
 static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
                                              cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
 {
@@ -12978,6 +13077,35 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
     clsort__tree_body_desc(&td);
     return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
+/* clsort_prepare's warm run of the family: one evaluation (a TUTORIAL step)
+ * of clsort_nbody of n bodies spread over the unit cube with masses 1
+ * (clsort__warm_points; the Barnes-Hut method builds its tree of them, as
+ * TREE's warm run) and zero velocities, with the descriptor's accelerations
+ * and temp, on buffers of w. The leapfrog's evaluations, more steps and
+ * clsort_nbody_accel launch the same kernels (another mode argument). Its
+ * cost: one evaluation of n bodies (the all-pairs methods: n^2 pairs). */
+static clsort_result clsort__nbody_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort__nbody_plan a;
+    clsort__warm_layout lay;
+    cl_mem pos, vel;
+    unsigned i;
+    if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the call refuses it */
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
+    a.d.steps = 1;
+    a.d.integrator = CLSORT_NBODY_TUTORIAL;
+    memset(&lay, 0, sizeof lay);
+    lay.stride = a.vec, lay.dims = 3, lay.has_mass = 1, lay.f64 = a.d.fp64;
+    lay.mass_offset = 3 * (a.d.fp64 ? 8 : 4);
+    for (i = 0; i < 3; ++i) lay.span[i] = 1.0f;
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * a.vec, &vel));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &a.d.accelerations, n * a.vec));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &a.d.temp, n * a.vec));
+    return clsort_nbody(ctx, pos, vel, n, &a.d, NULL);
 }
 
 /* >>select -------------------------------------------------------------------
@@ -14256,9 +14384,10 @@ static const char *clsort__prepare_family(clsort_prepare_op op);
 static int clsort__warm_op(const clsort_prepare_call *c)
 {
     return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
-           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_BITONIC ||
-           c->op == CLSORT_PREPARE_BINNING || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
-           c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE || c->op == CLSORT_PREPARE_TOP_K;
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_BITONIC || c->op == CLSORT_PREPARE_BINNING ||
+           c->op == CLSORT_PREPARE_NBODY || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_TREE ||
+           c->op == CLSORT_PREPARE_SELECT || c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE ||
+           c->op == CLSORT_PREPARE_TOP_K;
 }
 
 /* Runs call c once on buffers of its own, so that each kernel it launches
@@ -14281,6 +14410,8 @@ static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_
     case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_BITONIC: r = clsort__bitonic_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_BINNING: r = clsort__binning_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_NBODY: r = clsort__nbody_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_TREE: r = clsort__tree_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SELECT: r = clsort__select_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SEARCH: r = clsort__search_warm_call(ctx, c, n, &w); break;
