@@ -2257,6 +2257,62 @@ static void test_prepare_untouched(clsort_context *cs)
         if (b[k]) clReleaseMemObject(b[k]);
 }
 
+/* The descriptors of prepare_families: bitonic with values and a
+ * permutation, binning with every output and an attribute, N-body with
+ * accelerations and temp, each naming the caller's buffers b[1 ..]; a 3D
+ * tree (its descriptor names none). */
+static void prep_family_calls(clsort_prepare_call *c, cl_mem *b, clsort_bitonic_desc *bd, clsort_bin_desc *nd,
+                              clsort_attribute *at, clsort_nbody_desc *gd, size_t n)
+{
+    memset(c, 0, 4 * sizeof *c), memset(bd, 0, sizeof *bd), memset(nd, 0, sizeof *nd), memset(gd, 0, sizeof *gd);
+    bd->values_in = b[1], bd->values_out = b[2], bd->permutation = b[3];
+    nd->grid.dims = 2, nd->grid.cells[0] = nd->grid.cells[1] = 16;
+    nd->grid.cell_size[0] = nd->grid.cell_size[1] = 1.0f / 16;
+    nd->cell_keys = b[4], nd->permutation = b[5], nd->cell_offsets = b[6];
+    at->src = b[1], at->dst = b[2], at->elem_size = 4;
+    nd->attributes = at, nd->attribute_count = 1;
+    gd->dt = 0.01, gd->softening2 = 0.01, gd->accelerations = b[7], gd->temp = b[8];
+    c[0].op = CLSORT_PREPARE_BITONIC, c[0].bitonic = bd;
+    c[1].op = CLSORT_PREPARE_BINNING, c[1].bin = nd;
+    c[2].op = CLSORT_PREPARE_NBODY, c[2].nbody = gd;
+    c[3].op = CLSORT_PREPARE_TREE;
+    c[0].n = c[1].n = c[2].n = c[3].n = n;
+}
+
+/* The warm runs of BITONIC, BINNING, NBODY and TREE: the buffers their
+ * descriptors name keep their contents (each of 4 * N uint32: the largest,
+ * N-body's float4 vectors), and a bitonic sort with values and permutation
+ * right after prepare is right. */
+static void test_prepare_families(clsort_context *cs)
+{
+    enum { N = 3000, B = 9 };
+    static uint32_t fill[4 * N], got[N];
+    cl_mem b[B];
+    clsort_prepare_call c[4];
+    clsort_prepare_desc pd;
+    clsort_bitonic_desc bd;
+    clsort_bin_desc nd;
+    clsort_attribute at;
+    clsort_nbody_desc gd;
+    size_t i;
+    int k, made = 1, same = 1, sorted = 1;
+    for (i = 0; i < 4 * N; ++i) fill[i] = (uint32_t)(i * 2654435761u) % 100000u;
+    for (k = 0; k < B; ++k) made = made && (b[k] = prep_buffer(cs, sizeof fill, fill)) != NULL;
+    prep_family_calls(c, b, &bd, &nd, &at, &gd, N);
+    memset(&pd, 0, sizeof pd);
+    pd.calls = c, pd.count = 4;
+    check(made && clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "prepare (warm runs of bitonic, binning, N-body, tree)");
+    for (k = 0; made && k < B; ++k) same = same && prep_same(cs, b[k], fill, 4 * N);
+    check(made && same, "prepare (bitonic, binning, N-body, tree warm runs): the buffers the descriptors name "
+                        "are not touched");
+    made = made && clsort_bitonic_sort(cs, b[0], b[0], N, &bd, NULL) == CLSORT_SUCCESS &&
+           clEnqueueReadBuffer(clsort_cl_queue(cs), b[0], CL_TRUE, 0, N * 4, got, 0, NULL, NULL) == 0;
+    for (i = 1; made && i < N; ++i) sorted = sorted && got[i - 1] <= got[i];
+    check(made && sorted, "prepare (warm runs): a bitonic sort with values and permutation right after prepare");
+    for (k = 0; k < B; ++k)
+        if (b[k]) clReleaseMemObject(b[k]);
+}
+
 static void test_prepare_errors(clsort_context *cs)
 {
     clsort_prepare_call c;
@@ -2335,6 +2391,7 @@ int main(int argc, char **argv)
     check(!stats(cs).enabled, "desc.cache_off: the cache is off");
     test_prepare_errors(cs);
     test_prepare_untouched(cs);
+    test_prepare_families(cs);
     clsort_destroy(cs);
     cs = make_ctx(root);
     if (cs) {
