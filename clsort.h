@@ -1268,51 +1268,64 @@
  *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
- *           descriptor and n, then runs each call of the operations SCAN,
- *           SPLIT (clsort_pack, clsort_split and clsort_enumerate), SORT,
- *           GATHER, REDUCE (its reduce_fn; offsets segments as
- *           segment_count segments), SELECT (zero bounds where a or b is
- *           NULL), SEARCH (clsort_lower_bound of n needles in n keys),
- *           MERGE (two halves of n) and TOP_K once (a warm run) at that n on zero-filled
- *           buffers of its own, on the context's queue, waits for them
- *           (clFinish) and releases them. Why: a program build alone does
- *           not compile everything: PoCL compiles each kernel for its local
- *           size (and apart for a small or a large grid) at the kernel's
- *           first launch, tenths of a second per kernel on a CPU; the warm
- *           run launches every kernel the call launches, with the local size
- *           and grid the call will use. A prepared call of those then
- *           compiles nothing more: a pack -> sort -> gather frame at n =
- *           10^5 on PoCL 3.1 (a fresh kernel cache per process, 2 cores,
- *           CLOCK_MONOTONIC around the frame and its clFinish, medians of 5
- *           processes) took 1.12 s as the first frame after a build-only
- *           prepare against 2.2 ms later; after the warm runs PoCL's kernel
- *           cache gains no entry in the frames, and the first frame took
- *           2.34 ms against 2.29 ms later (make bench-prepare), while
- *           prepare itself went from 1.6 to 3.6 s. What it costs: prepare takes the build
- *           time plus each call's first launches (the time the first call
- *           would have taken) and, for the moment of a warm run, buffers of
- *           one call of n elements (nothing is run where n * 16 bytes pass
- *           CL_DEVICE_MAX_MEM_ALLOC_SIZE); a warm sort leaves the context's
- *           scratch for n keys (clsort_trim releases it). The buffers the
- *           descriptors name (yours or CLSORT_PREPARE_PRESENT) are never
- *           touched; a caller's queue is not used (it is of the same device,
- *           where the compiled kernels are shared). Not warmed, so their
- *           first call after prepare still pays PoCL's first-launch
- *           compile (about as much as a first call without prepare, less
- *           the build; on PoCL 3.1, 2 cores, at 2^16 after prepare: bitonic
- *           3.6 s, binning 0.3 s, N-body 1.3 s at 2^12 bodies, tree and
- *           Barnes-Hut 4.2 s against 0.001 - 0.8 s later, the --prepare run
- *           of make bench-coldstart): the other operations (BITONIC,
- *           BINNING, NBODY, TREE), a caller's
- *           operator (user_op), clsort_gather_many, and a call whose n
- *           differs in shape from the prepared one (other programs, or a
- *           grid on the other side of PoCL's small-grid limit). On NVIDIA a
- *           first launch costs little (the build compiles every kernel).
- *           One operation per family (its row in CLSORT_FAMILIES, the
- *           registry of the families, names it). desc.progress (optional)
- *           is called once per program built or loaded and once per warm
- *           run, with done = 1 .. total and the family: the steps of a
- *           loading bar.
+ *           descriptor and n, then runs each call of the operations SCAN, SPLIT
+ *           (clsort_pack, clsort_split and clsort_enumerate), SORT, GATHER,
+ *           BITONIC (offsets segments as segment_count even segments), BINNING,
+ *           NBODY (one evaluation), REDUCE (its reduce_fn; offsets segments as
+ *           segment_count segments), TREE (a build, clsort_tree_accel where 3D,
+ *           clsort_tree_radius of the points themselves, counts then lists),
+ *           SELECT (zero bounds where a or b is NULL), SEARCH
+ *           (clsort_lower_bound of n needles in n keys), MERGE (two halves of
+ *           n) and TOP_K once (a warm run) at that n on zero-filled buffers of
+ *           its own (the positions of BINNING, NBODY and TREE spread over the
+ *           grid, the unit cube or the box by a pattern written from the host,
+ *           masses 1: zeros would put every point in one cell or one code), on
+ *           the context's queue, waits for them (clFinish) and releases them.
+ *           Why: a program build alone does not compile everything: PoCL
+ *           compiles each kernel for its local size (and apart for a small or a
+ *           large grid) at the kernel's first launch, tenths of a second per
+ *           kernel on a CPU; the warm run launches every kernel the call
+ *           launches, with the local size and grid the call will use. A
+ *           prepared call of those then compiles nothing more: a pack -> sort
+ *           -> gather frame at n = 10^5 on PoCL 3.1 (a fresh kernel cache per
+ *           process, 2 cores, CLOCK_MONOTONIC around the frame and its
+ *           clFinish, medians of 5 processes) took 1.12 s as the first frame
+ *           after a build-only prepare against 2.2 ms later; after the warm
+ *           runs PoCL's kernel cache gains no entry in the frames, and the
+ *           first frame took 2.34 ms against 2.29 ms later (make
+ *           bench-prepare), while prepare itself went from 1.6 to 3.6 s. What
+ *           it costs: prepare takes the build time plus each call's first
+ *           launches (the time the first call would have taken) and, for the
+ *           moment of a warm run, buffers of one call of n elements (nothing is
+ *           run where n * 16 bytes pass CL_DEVICE_MAX_MEM_ALLOC_SIZE; NBODY's
+ *           all-pairs methods: n^2 pairs, on PoCL with 2 cores about 20 s at
+ *           2^16 bodies, so prepare the n the calls take); a warm run leaves
+ *           the context's scratch its call takes (a sort's for n keys;
+ *           clsort_trim releases it). The buffers the descriptors name (yours
+ *           or CLSORT_PREPARE_PRESENT) are never touched; a caller's queue is
+ *           not used (it is of the same device, where the compiled kernels are
+ *           shared). With the warm runs of BITONIC, BINNING, NBODY and TREE
+ *           their first call after prepare (PoCL 3.1 on 2 loaded cores, at
+ *           2^16, N-body 2^12 bodies, programs from source: build/coldstart off
+ *           16 --prepare, two processes each) went from 1.6 - 1.7 s to 9 - 13
+ *           ms for bitonic (9 ms later), 0.12 - 0.14 s to 1.4 - 2.3 ms for
+ *           binning (1.2 - 1.7 ms), 0.49 - 0.62 s to 92 - 109 ms for N-body (92
+ *           - 139 ms) and 1.9 - 2.1 s to 0.28 - 0.31 s for tree and Barnes-Hut
+ *           (the same later), prepare 12.8 - 13.7 -> 17.6 - 19.0 s. Not warmed,
+ *           so their first call after prepare still pays PoCL's first-launch
+ *           compile (about as much as a first call without prepare, less the
+ *           build): a caller's operator (user_op), clsort_gather_many, a
+ *           bitonic sort by offsets with a segment longer than a tile where
+ *           the prepared even segments were all shorter (the long passes),
+ *           and a call whose n
+ *           differs in shape from the prepared one (other programs, or a grid
+ *           on the other side of PoCL's small-grid limit; radius queries of
+ *           another count). On NVIDIA a first launch costs little (the build
+ *           compiles every kernel). One operation per family (its row in
+ *           CLSORT_FAMILIES, the registry of the families, names it).
+ *           desc.progress (optional) is called once per program built or loaded
+ *           and once per warm run, with done = 1 .. total and the family: the
+ *           steps of a loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
@@ -8349,8 +8362,8 @@ static uint32_t *clsort__warm_offsets(size_t n, size_t count)
  * data-independent; offsets segments (device or host) become segment_count
  * even segments of host offsets (the same kernels as device offsets, which
  * the call reads back): a segment longer than the tile (wg * items) adds the
- * long passes, so a call whose segments are all short where the prepared
- * ones were long (or the reverse) may still launch those first later. */
+ * long passes, so a call with a long segment where the prepared even ones
+ * were all short may still launch those first later. */
 static clsort_result clsort__bitonic_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
                                                clsort__warm *w)
 {
