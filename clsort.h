@@ -5223,6 +5223,14 @@ static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_
     return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
+/* Whether n records of each bytes fit one buffer of the device (a warm run
+ * whose buffers would not is left out, as clsort__warm_one leaves out n
+ * past CL_DEVICE_MAX_MEM_ALLOC_SIZE / 16). */
+static int clsort__warm_fits(const clsort_context *ctx, size_t n, size_t each)
+{
+    return each == 0 || (cl_ulong)n <= ctx->dev.max_alloc / each;
+}
+
 /* The records of a warm run's points: dims coordinates (float, or double
  * where f64) at offset bytes into records stride bytes apart, spread over
  * [lo, lo + span) per axis, and a mass of 1 at mass_offset where has_mass. */
@@ -9214,6 +9222,7 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
     if (!call->bin || n > 0xffffffffu) return CLSORT_SUCCESS; /* refused by clsort__bin_prepare */
     d = *call->bin;
     CLSORT__TRY(clsort__check_grid(ctx, "clsort_prepare(bin)", &d.grid, &gr));
+    if (!clsort__warm_fits(ctx, n, gr.stride + gr.record)) return CLSORT_SUCCESS;
     memset(&lay, 0, sizeof lay);
     lay.stride = gr.stride, lay.offset = gr.g.offset, lay.dims = gr.g.dims;
     for (i = 0; i < 3; ++i) {
@@ -9227,6 +9236,7 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
     if (!d.attributes) d.attribute_count = 0;
     if (d.attribute_count > 4) d.attribute_count = 4;
     for (i = 0; i < d.attribute_count; ++i) {
+        if (!clsort__warm_fits(ctx, n, d.attributes[i].elem_size)) return CLSORT_SUCCESS;
         at[i] = d.attributes[i];
         CLSORT__TRY(clsort__warm_buffer(ctx, w, n * at[i].elem_size, &at[i].src));
         if (d.attributes[i].dst == d.attributes[i].src) at[i].dst = at[i].src; /* in place, as the calls */
@@ -12544,6 +12554,7 @@ static clsort_result clsort__tree_warm_queries(clsort_context *ctx, clsort_tree 
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &rd.counts));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, (n + 1) * 4, &rd.offsets));
     CLSORT__TRY(clsort_tree_radius(ctx, t, pos, n, &rd, &total, NULL));
+    if (total / 64 > n || !clsort__warm_fits(ctx, total, 4)) return CLSORT_SUCCESS; /* a box of no extent */
     rd.capacity = total;
     CLSORT__TRY(clsort__warm_buffer(ctx, w, total * 4, &rd.indices));
     return clsort_tree_radius(ctx, t, pos, n, &rd, NULL, NULL);
@@ -12568,6 +12579,7 @@ static clsort_result clsort__tree_warm_call(clsort_context *ctx, const clsort_pr
     clsort_result r;
     if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the build refuses it */
     CLSORT__TRY(clsort__plan_tree(ctx, "clsort_prepare(tree)", n, call->tree, &pl));
+    if (!clsort__warm_fits(ctx, n, pl.stride + pl.d.offset + pl.d.mass_offset + 16)) return CLSORT_SUCCESS;
     clsort__tree_warm_layout(&pl, &lay);
     CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
     CLSORT__TRY(clsort_tree_create(ctx, &t));
@@ -13108,6 +13120,7 @@ static clsort_result clsort__nbody_warm_call(clsort_context *ctx, const clsort_p
     unsigned i;
     if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the call refuses it */
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
+    if (!clsort__warm_fits(ctx, n, a.vec)) return CLSORT_SUCCESS;
     a.d.steps = 1;
     a.d.integrator = CLSORT_NBODY_TUTORIAL;
     memset(&lay, 0, sizeof lay);
