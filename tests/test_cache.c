@@ -19,6 +19,8 @@
  * (desc, CLSORT_CACHE_DIR, off, XDG_CACHE_HOME, HOME); clsort_prepare builds
  * every program of a call of each family (the calls then build nothing); the
  * same bytes from programs built from source and from cached binaries;
+ * clsort_prepare's warm runs leave the buffers the descriptors name untouched
+ * (scan, split, sort, gather; bitonic, binning, N-body, tree);
  * NVIDIA's entries as cubin without NVIDIA (test_cubin: build/libfakecuda.so
  * stands in for libcuda); the directory's size bound (least recently used
  * out first, a hit protecting its entry, files that are not entries
