@@ -1268,51 +1268,64 @@
  *           n. No device count (enq->count is refused).
  * PREPARE   clsort_prepare: builds (or loads from the program cache) the
  *           programs of a list of calls to come, each described by its
- *           descriptor and n, then runs each call of the operations SCAN,
- *           SPLIT (clsort_pack, clsort_split and clsort_enumerate), SORT,
- *           GATHER, REDUCE (its reduce_fn; offsets segments as
- *           segment_count segments), SELECT (zero bounds where a or b is
- *           NULL), SEARCH (clsort_lower_bound of n needles in n keys),
- *           MERGE (two halves of n) and TOP_K once (a warm run) at that n on zero-filled
- *           buffers of its own, on the context's queue, waits for them
- *           (clFinish) and releases them. Why: a program build alone does
- *           not compile everything: PoCL compiles each kernel for its local
- *           size (and apart for a small or a large grid) at the kernel's
- *           first launch, tenths of a second per kernel on a CPU; the warm
- *           run launches every kernel the call launches, with the local size
- *           and grid the call will use. A prepared call of those then
- *           compiles nothing more: a pack -> sort -> gather frame at n =
- *           10^5 on PoCL 3.1 (a fresh kernel cache per process, 2 cores,
- *           CLOCK_MONOTONIC around the frame and its clFinish, medians of 5
- *           processes) took 1.12 s as the first frame after a build-only
- *           prepare against 2.2 ms later; after the warm runs PoCL's kernel
- *           cache gains no entry in the frames, and the first frame took
- *           2.34 ms against 2.29 ms later (make bench-prepare), while
- *           prepare itself went from 1.6 to 3.6 s. What it costs: prepare takes the build
- *           time plus each call's first launches (the time the first call
- *           would have taken) and, for the moment of a warm run, buffers of
- *           one call of n elements (nothing is run where n * 16 bytes pass
- *           CL_DEVICE_MAX_MEM_ALLOC_SIZE); a warm sort leaves the context's
- *           scratch for n keys (clsort_trim releases it). The buffers the
- *           descriptors name (yours or CLSORT_PREPARE_PRESENT) are never
- *           touched; a caller's queue is not used (it is of the same device,
- *           where the compiled kernels are shared). Not warmed, so their
- *           first call after prepare still pays PoCL's first-launch
- *           compile (about as much as a first call without prepare, less
- *           the build; on PoCL 3.1, 2 cores, at 2^16 after prepare: bitonic
- *           3.6 s, binning 0.3 s, N-body 1.3 s at 2^12 bodies, tree and
- *           Barnes-Hut 4.2 s against 0.001 - 0.8 s later, the --prepare run
- *           of make bench-coldstart): the other operations (BITONIC,
- *           BINNING, NBODY, TREE), a caller's
- *           operator (user_op), clsort_gather_many, and a call whose n
- *           differs in shape from the prepared one (other programs, or a
- *           grid on the other side of PoCL's small-grid limit). On NVIDIA a
- *           first launch costs little (the build compiles every kernel).
- *           One operation per family (its row in CLSORT_FAMILIES, the
- *           registry of the families, names it). desc.progress (optional)
- *           is called once per program built or loaded and once per warm
- *           run, with done = 1 .. total and the family: the steps of a
- *           loading bar.
+ *           descriptor and n, then runs each call of the operations SCAN, SPLIT
+ *           (clsort_pack, clsort_split and clsort_enumerate), SORT, GATHER,
+ *           BITONIC (offsets segments as segment_count even segments), BINNING,
+ *           NBODY (one evaluation), REDUCE (its reduce_fn; offsets segments as
+ *           segment_count segments), TREE (a build, clsort_tree_accel where 3D,
+ *           clsort_tree_radius of the points themselves, counts then lists),
+ *           SELECT (zero bounds where a or b is NULL), SEARCH
+ *           (clsort_lower_bound of n needles in n keys), MERGE (two halves of
+ *           n) and TOP_K once (a warm run) at that n on zero-filled buffers of
+ *           its own (the positions of BINNING, NBODY and TREE spread over the
+ *           grid, the unit cube or the box by a pattern written from the host,
+ *           masses 1: zeros would put every point in one cell or one code), on
+ *           the context's queue, waits for them (clFinish) and releases them.
+ *           Why: a program build alone does not compile everything: PoCL
+ *           compiles each kernel for its local size (and apart for a small or a
+ *           large grid) at the kernel's first launch, tenths of a second per
+ *           kernel on a CPU; the warm run launches every kernel the call
+ *           launches, with the local size and grid the call will use. A
+ *           prepared call of those then compiles nothing more: a pack -> sort
+ *           -> gather frame at n = 10^5 on PoCL 3.1 (a fresh kernel cache per
+ *           process, 2 cores, CLOCK_MONOTONIC around the frame and its
+ *           clFinish, medians of 5 processes) took 1.12 s as the first frame
+ *           after a build-only prepare against 2.2 ms later; after the warm
+ *           runs PoCL's kernel cache gains no entry in the frames, and the
+ *           first frame took 2.34 ms against 2.29 ms later (make
+ *           bench-prepare), while prepare itself went from 1.6 to 3.6 s. What
+ *           it costs: prepare takes the build time plus each call's first
+ *           launches (the time the first call would have taken) and, for the
+ *           moment of a warm run, buffers of one call of n elements (nothing is
+ *           run where n * 16 bytes pass CL_DEVICE_MAX_MEM_ALLOC_SIZE; NBODY's
+ *           all-pairs methods: n^2 pairs, on PoCL with 2 cores about 20 s at
+ *           2^16 bodies, so prepare the n the calls take); a warm run leaves
+ *           the context's scratch its call takes (a sort's for n keys;
+ *           clsort_trim releases it). The buffers the descriptors name (yours
+ *           or CLSORT_PREPARE_PRESENT) are never touched; a caller's queue is
+ *           not used (it is of the same device, where the compiled kernels are
+ *           shared). With the warm runs of BITONIC, BINNING, NBODY and TREE
+ *           their first call after prepare (PoCL 3.1 on 2 loaded cores, at
+ *           2^16, N-body 2^12 bodies, programs from source: build/coldstart off
+ *           16 --prepare, two processes each) went from 1.6 - 1.7 s to 9 - 13
+ *           ms for bitonic (9 ms later), 0.12 - 0.14 s to 1.4 - 2.3 ms for
+ *           binning (1.2 - 1.7 ms), 0.49 - 0.62 s to 92 - 109 ms for N-body (92
+ *           - 139 ms) and 1.9 - 2.1 s to 0.28 - 0.31 s for tree and Barnes-Hut
+ *           (the same later), prepare 12.8 - 13.7 -> 17.6 - 19.0 s. Not warmed,
+ *           so their first call after prepare still pays PoCL's first-launch
+ *           compile (about as much as a first call without prepare, less the
+ *           build): a caller's operator (user_op), clsort_gather_many, a
+ *           bitonic sort by offsets with a segment longer than a tile where
+ *           the prepared even segments were all shorter (the long passes),
+ *           and a call whose n
+ *           differs in shape from the prepared one (other programs, or a grid
+ *           on the other side of PoCL's small-grid limit; radius queries of
+ *           another count). On NVIDIA a first launch costs little (the build
+ *           compiles every kernel). One operation per family (its row in
+ *           CLSORT_FAMILIES, the registry of the families, names it).
+ *           desc.progress (optional) is called once per program built or loaded
+ *           and once per warm run, with done = 1 .. total and the family: the
+ *           steps of a loading bar.
  * MPI       (CLSORT_MPI) clsort_mpi_sort_device: one collective call sorts
  *           4- and 8-byte keys (u32, i32, f32, u64, i64, f64, in clsort_sort's
  *           order), with optional 4/8-byte values and optional double
@@ -5210,6 +5223,66 @@ static clsort_result clsort__warm_swap(clsort_context *ctx, clsort__warm *w, cl_
     return clsort__warm_buffer(ctx, w, bytes, m);
 }
 
+/* Whether n records of each bytes fit one buffer of the device (a warm run
+ * whose buffers would not is left out, as clsort__warm_one leaves out n
+ * past CL_DEVICE_MAX_MEM_ALLOC_SIZE / 16). */
+static int clsort__warm_fits(const clsort_context *ctx, size_t n, size_t each)
+{
+    return each == 0 || (cl_ulong)n <= ctx->dev.max_alloc / each;
+}
+
+/* The records of a warm run's points: dims coordinates (float, or double
+ * where f64) at offset bytes into records stride bytes apart, spread over
+ * [lo, lo + span) per axis, and a mass of 1 at mass_offset where has_mass. */
+typedef struct clsort__warm_layout {
+    size_t stride, offset, mass_offset;
+    unsigned dims;
+    int has_mass, f64;
+    float lo[3], span[3];
+} clsort__warm_layout;
+
+/* Record i of lay into host (bytes of zeros around it). */
+static void clsort__warm_record(const clsort__warm_layout *lay, size_t i, unsigned char *host)
+{
+    static const double alpha[3] = {0.7548776662466927, 0.5698402909980532, 0.4301597090019468};
+    size_t es = lay->f64 ? 8 : 4;
+    unsigned a;
+    for (a = 0; a <= lay->dims && a < 4; ++a) {
+        double t = ((double)i + 0.5) * (a < 3 ? alpha[a] : 0.0), v;
+        size_t at = i * lay->stride + (a < lay->dims ? lay->offset + a * es : lay->mass_offset);
+        float f;
+        if (a == lay->dims && !lay->has_mass) break;
+        v = a < lay->dims ? lay->lo[a] + lay->span[a] * (t - (double)(size_t)t) : 1.0;
+        f = (float)v;
+        if (lay->f64) memcpy(host + at, &v, 8);
+        else memcpy(host + at, &f, 4);
+    }
+}
+
+/* A warm buffer of n point records of lay, spread by a low-discrepancy
+ * pattern written from the host: zero-filled points all fall in one cell or
+ * share one code, which takes other kernels (or grids) than a typical call's. */
+static clsort_result clsort__warm_points(clsort_context *ctx, clsort__warm *w, size_t n,
+                                         const clsort__warm_layout *lay, cl_mem *out)
+{
+    size_t es = lay->f64 ? 8 : 4, end = lay->offset + lay->dims * es, bytes, i;
+    unsigned char *host;
+    cl_int e;
+    if (lay->has_mass && lay->mass_offset + es > end) end = lay->mass_offset + es;
+    bytes = n ? (n - 1) * lay->stride + end : 16;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, bytes, out));
+    host = (unsigned char *)CLSORT_MALLOC(bytes);
+    if (!host)
+        return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: %lu bytes for warm points",
+                            (unsigned long)bytes);
+    memset(host, 0, bytes);
+    for (i = 0; i < n; ++i) clsort__warm_record(lay, i, host);
+    e = CLSORT__CL(ctx, clEnqueueWriteBuffer)(ctx->queue, *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    CLSORT_FREE(host);
+    if (e != CL_SUCCESS) return clsort__cl_fail(ctx, e, "clEnqueueWriteBuffer(warm points)");
+    return CLSORT_SUCCESS;
+}
+
 /* View i of a caller's scratch buffer: [origin, origin + size) of parent as
  * a sub-buffer, cached in the context while the same parent and layout come
  * back (origins must be multiples of ctx->dev.base_align). A parent that is
@@ -8280,6 +8353,65 @@ static clsort_result clsort__bitonic_prepare_call(clsort_context *ctx, const cls
     return clsort__bitonic_prepare(ctx, call->bitonic);
 }
 
+/* Even offsets of count segments of n keys, for a warm run (host memory of
+ * the caller's allocator; NULL when out of host memory). */
+static uint32_t *clsort__warm_offsets(size_t n, size_t count)
+{
+    uint32_t *off = (uint32_t *)CLSORT_MALLOC((count + 1) * sizeof *off);
+    size_t i;
+    if (!off) return NULL;
+    for (i = 0; i <= count; ++i) off[i] = (uint32_t)(n / count * i + (i * (n % count)) / count);
+    return off;
+}
+
+/* clsort_prepare's warm run of the family: one clsort_bitonic_sort of n keys
+ * with the descriptor's values, permutation and segments, on buffers of w (a
+ * caller's comparator: not warmed, the manual says so). The network is
+ * data-independent; offsets segments (device or host) become segment_count
+ * even segments of host offsets (the same kernels as device offsets, which
+ * the call reads back): a segment longer than the tile (wg * items) adds the
+ * long passes, so a call with a long segment where the prepared even ones
+ * were all short may still launch those first later. */
+static clsort_result clsort__bitonic_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                               clsort__warm *w)
+{
+    clsort_bitonic_desc d;
+    cl_mem in = NULL, out = NULL;
+    size_t key_size, value_size;
+    uint32_t *off = NULL;
+    clsort_result r;
+    memset(&d, 0, sizeof d);
+    if (call->bitonic) d = *call->bitonic;
+    if (clsort__user_used(&d.user_op) || n > 0xffffffffu) return CLSORT_SUCCESS;
+    if (d.segment_length && n % d.segment_length) return CLSORT_SUCCESS; /* the call refuses that n */
+    key_size = clsort_type_size(d.type);
+    value_size = d.value_size ? d.value_size : 4;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &in));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * key_size, &out));
+    if (d.values_in == d.values_out && d.values_in != CLSORT_PREPARE_PRESENT) { /* in place, as the calls */
+        CLSORT__TRY(clsort__warm_swap(ctx, w, &d.values_in, n * value_size));
+        d.values_out = d.values_in;
+    } else if (d.values_in || d.values_out) {
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_in));
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * value_size, &d.values_out));
+    }
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    if (d.segment_offsets || d.segment_offsets_host) {
+        size_t count = d.segment_count < 1 ? 1 : d.segment_count > n ? n : d.segment_count;
+        if (n == 0) return CLSORT_SUCCESS;
+        off = clsort__warm_offsets(n, count);
+        if (!off)
+            return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "clsort_prepare: %lu bytes for warm offsets",
+                                (unsigned long)((count + 1) * 4));
+        d.segment_offsets = NULL;
+        d.segment_offsets_host = off;
+        d.segment_count = count;
+    }
+    r = clsort_bitonic_sort(ctx, in, out, n, &d, NULL);
+    if (off) CLSORT_FREE(off);
+    return r;
+}
+
 /* The buffers of a bitonic sort: sizes, and no output aliasing another buffer. */
 static clsort_result clsort__check_bitonic_buffers(clsort_context *ctx, const char *fn, cl_mem keys_in,
                                                    cl_mem keys_out, size_t n, const clsort__bitonic_plan *pl)
@@ -9071,6 +9203,47 @@ static clsort_result clsort__bin_prepare(clsort_context *ctx, const clsort_bin_d
 static clsort_result clsort__binning_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     return clsort__bin_prepare(ctx, call->bin, n);
+}
+
+/* clsort_prepare's warm run of the family: one clsort_bin of n particles
+ * spread over the grid (clsort__warm_points), with the descriptor's
+ * outputs and its first attributes (up to 4: those past it take the same
+ * gather kernels, per element size) on buffers of w. The cell keys differ,
+ * so the sort and the cell offsets launch what a typical call launches. */
+static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                               clsort__warm *w)
+{
+    clsort_bin_desc d;
+    clsort__grid gr;
+    clsort_attribute at[4];
+    clsort__warm_layout lay;
+    cl_mem pos;
+    size_t i;
+    if (!call->bin || n > 0xffffffffu) return CLSORT_SUCCESS; /* refused by clsort__bin_prepare */
+    d = *call->bin;
+    CLSORT__TRY(clsort__check_grid(ctx, "clsort_prepare(bin)", &d.grid, &gr));
+    if (!clsort__warm_fits(ctx, n, gr.stride + gr.record)) return CLSORT_SUCCESS;
+    memset(&lay, 0, sizeof lay);
+    lay.stride = gr.stride, lay.offset = gr.g.offset, lay.dims = gr.g.dims;
+    for (i = 0; i < 3; ++i) {
+        lay.lo[i] = gr.g.origin[i];
+        lay.span[i] = gr.g.cell_size[i] * (float)gr.g.cells[i];
+    }
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_keys, n * 4));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.permutation, n * 4));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &d.cell_offsets, ((size_t)gr.num_cells + 1) * 4));
+    if (!d.attributes) d.attribute_count = 0;
+    if (d.attribute_count > 4) d.attribute_count = 4;
+    for (i = 0; i < d.attribute_count; ++i) {
+        if (!clsort__warm_fits(ctx, n, d.attributes[i].elem_size)) return CLSORT_SUCCESS;
+        at[i] = d.attributes[i];
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * at[i].elem_size, &at[i].src));
+        if (d.attributes[i].dst == d.attributes[i].src) at[i].dst = at[i].src; /* in place, as the calls */
+        else CLSORT__TRY(clsort__warm_buffer(ctx, w, n * at[i].elem_size, &at[i].dst));
+    }
+    d.attributes = d.attribute_count ? at : NULL;
+    return clsort_bin(ctx, pos, n, &d, NULL);
 }
 
 /* >>reduce -------------------------------------------------------------------
@@ -12342,6 +12515,84 @@ static clsort_result clsort__tree_prepare_call(clsort_context *ctx, const clsort
     return clsort__tree_prepare(ctx, "clsort_prepare(tree)", call->tree, n);
 }
 
+/* The points of a tree warm run for pl: spread over the box where given, over
+ * [0, 1) per axis where the box comes from the points. */
+static void clsort__tree_warm_layout(const clsort__tree_plan *pl, clsort__warm_layout *lay)
+{
+    unsigned a;
+    memset(lay, 0, sizeof *lay);
+    lay->stride = pl->stride, lay->offset = pl->d.offset, lay->dims = pl->d.dims;
+    lay->has_mass = pl->d.has_mass, lay->mass_offset = pl->d.mass_offset;
+    for (a = 0; a < 3; ++a) {
+        lay->lo[a] = pl->d.box_given ? pl->d.box_lo[a] : 0.0f;
+        lay->span[a] = pl->d.box_given ? pl->d.box_hi[a] - pl->d.box_lo[a] : 1.0f;
+    }
+}
+
+/* The warm run's queries on a built tree: Barnes-Hut (3D) and radius
+ * queries of the n points themselves, r for about 4 to 16 neighbours each:
+ * counts with offsets and the total, then the lists in indices. */
+static clsort_result clsort__tree_warm_queries(clsort_context *ctx, clsort_tree *t, cl_mem pos, size_t n,
+                                               const clsort__warm_layout *lay, clsort__warm *w)
+{
+    clsort_tree_radius_desc rd;
+    clsort_nbody_desc nd;
+    cl_mem acc;
+    size_t k = 1, total = 0;
+    float span = 0.0f;
+    unsigned a;
+    if (lay->dims == 3) {
+        memset(&nd, 0, sizeof nd);
+        CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 16, &acc));
+        CLSORT__TRY(clsort_tree_accel(ctx, t, acc, &nd, NULL));
+    }
+    for (a = 0; a < lay->dims; ++a) span = lay->span[a] > span ? lay->span[a] : span;
+    while ((lay->dims == 3 ? k * k * k : k * k) * 4 < n) ++k;
+    memset(&rd, 0, sizeof rd);
+    rd.radius = span / (float)k;
+    rd.stride = lay->stride, rd.offset = lay->offset;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &rd.counts));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, (n + 1) * 4, &rd.offsets));
+    CLSORT__TRY(clsort_tree_radius(ctx, t, pos, n, &rd, &total, NULL));
+    if (total / 64 > n || !clsort__warm_fits(ctx, total, 4)) return CLSORT_SUCCESS; /* a box of no extent */
+    rd.capacity = total;
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, total * 4, &rd.indices));
+    return clsort_tree_radius(ctx, t, pos, n, &rd, NULL, NULL);
+}
+
+/* clsort_prepare's warm run of the family: a clsort_tree_build of n points
+ * of the descriptor's layout spread over its box (clsort__warm_points:
+ * zero-filled points would all share one code, a single long run, and an
+ * empty box), then its queries (clsort__tree_warm_queries), on a tree and
+ * buffers of its own. The build's launches do not depend on the data (the
+ * long runs' kernels and their sort run either way, counted by the
+ * long-run flag on the device); the radius queries' do through nq alone (a
+ * call of another nq may compile tree_radius for its grid at its first
+ * launch), and Barnes-Hut runs only on a 3D tree. */
+static clsort_result clsort__tree_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                            clsort__warm *w)
+{
+    clsort__tree_plan pl;
+    clsort__warm_layout lay;
+    clsort_tree *t = NULL;
+    cl_mem pos;
+    clsort_result r;
+    if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the build refuses it */
+    CLSORT__TRY(clsort__plan_tree(ctx, "clsort_prepare(tree)", n, call->tree, &pl));
+    if (!clsort__warm_fits(ctx, n, pl.stride + pl.d.offset + pl.d.mass_offset + 16)) return CLSORT_SUCCESS;
+    clsort__tree_warm_layout(&pl, &lay);
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
+    CLSORT__TRY(clsort_tree_create(ctx, &t));
+    r = clsort_tree_build(ctx, t, pos, n, &pl.d, NULL);
+    if (r == CLSORT_SUCCESS) r = clsort__tree_warm_queries(ctx, t, pos, n, &lay, w);
+    if (r == CLSORT_SUCCESS) { /* the launches have run before the tree goes */
+        cl_int e = CLSORT__CL(ctx, clFinish)(ctx->queue);
+        if (e != CL_SUCCESS) r = clsort__cl_fail(ctx, e, "clFinish(warm run)");
+    }
+    clsort_tree_destroy(t);
+    return r;
+}
+
 static clsort_result clsort__tree_nbody_eval(clsort__chain *c, const clsort__nbody_plan *a, cl_mem pos_old,
                                              cl_mem pos_new, cl_mem vel, cl_mem acc, size_t n, cl_uint mode)
 {
@@ -12851,6 +13102,36 @@ static clsort_result clsort__nbody_prepare_call(clsort_context *ctx, const clsor
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
     clsort__tree_body_desc(&td);
     return clsort__tree_prepare(ctx, "clsort_prepare(nbody)", &td, n);
+}
+
+/* clsort_prepare's warm run of the family: one evaluation (a TUTORIAL step)
+ * of clsort_nbody of n bodies spread over the unit cube with masses 1
+ * (clsort__warm_points; the Barnes-Hut method builds its tree of them, as
+ * TREE's warm run) and zero velocities, with the descriptor's accelerations
+ * and temp, on buffers of w. The leapfrog's evaluations, more steps and
+ * clsort_nbody_accel launch the same kernels (another mode argument). Its
+ * cost: one evaluation of n bodies (the all-pairs methods: n^2 pairs). */
+static clsort_result clsort__nbody_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
+                                             clsort__warm *w)
+{
+    clsort__nbody_plan a;
+    clsort__warm_layout lay;
+    cl_mem pos, vel;
+    unsigned i;
+    if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the call refuses it */
+    CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
+    if (!clsort__warm_fits(ctx, n, a.vec)) return CLSORT_SUCCESS;
+    a.d.steps = 1;
+    a.d.integrator = CLSORT_NBODY_TUTORIAL;
+    memset(&lay, 0, sizeof lay);
+    lay.stride = a.vec, lay.dims = 3, lay.has_mass = 1, lay.f64 = a.d.fp64;
+    lay.mass_offset = 3 * (a.d.fp64 ? 8 : 4);
+    for (i = 0; i < 3; ++i) lay.span[i] = 1.0f;
+    CLSORT__TRY(clsort__warm_points(ctx, w, n, &lay, &pos));
+    CLSORT__TRY(clsort__warm_buffer(ctx, w, n * a.vec, &vel));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &a.d.accelerations, n * a.vec));
+    CLSORT__TRY(clsort__warm_swap(ctx, w, &a.d.temp, n * a.vec));
+    return clsort_nbody(ctx, pos, vel, n, &a.d, NULL);
 }
 
 /* >>select -------------------------------------------------------------------
@@ -14129,8 +14410,10 @@ static const char *clsort__prepare_family(clsort_prepare_op op);
 static int clsort__warm_op(const clsort_prepare_call *c)
 {
     return c->op == CLSORT_PREPARE_SCAN || c->op == CLSORT_PREPARE_SPLIT || c->op == CLSORT_PREPARE_SORT ||
-           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_SELECT ||
-           c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE || c->op == CLSORT_PREPARE_TOP_K;
+           c->op == CLSORT_PREPARE_GATHER || c->op == CLSORT_PREPARE_BITONIC || c->op == CLSORT_PREPARE_BINNING ||
+           c->op == CLSORT_PREPARE_NBODY || c->op == CLSORT_PREPARE_REDUCE || c->op == CLSORT_PREPARE_TREE ||
+           c->op == CLSORT_PREPARE_SELECT || c->op == CLSORT_PREPARE_SEARCH || c->op == CLSORT_PREPARE_MERGE ||
+           c->op == CLSORT_PREPARE_TOP_K;
 }
 
 /* Runs call c once on buffers of its own, so that each kernel it launches
@@ -14151,6 +14434,10 @@ static clsort_result clsort__warm_one(clsort_context *ctx, const clsort_prepare_
     case CLSORT_PREPARE_SPLIT: r = clsort__split_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SORT: r = clsort__sort_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_GATHER: r = clsort__gather_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_BITONIC: r = clsort__bitonic_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_BINNING: r = clsort__binning_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_NBODY: r = clsort__nbody_warm_call(ctx, c, n, &w); break;
+    case CLSORT_PREPARE_TREE: r = clsort__tree_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_REDUCE: r = clsort__reduce_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SELECT: r = clsort__select_warm_call(ctx, c, n, &w); break;
     case CLSORT_PREPARE_SEARCH: r = clsort__search_warm_call(ctx, c, n, &w); break;

@@ -19,6 +19,8 @@
  * (desc, CLSORT_CACHE_DIR, off, XDG_CACHE_HOME, HOME); clsort_prepare builds
  * every program of a call of each family (the calls then build nothing); the
  * same bytes from programs built from source and from cached binaries;
+ * clsort_prepare's warm runs leave the buffers the descriptors name untouched
+ * (scan, split, sort, gather; bitonic, binning, N-body, tree);
  * NVIDIA's entries as cubin without NVIDIA (test_cubin: build/libfakecuda.so
  * stands in for libcuda); the directory's size bound (least recently used
  * out first, a hit protecting its entry, files that are not entries
@@ -2257,6 +2259,75 @@ static void test_prepare_untouched(clsort_context *cs)
         if (b[k]) clReleaseMemObject(b[k]);
 }
 
+/* The calls of test_prepare_families and their descriptors. */
+typedef struct prep_fam {
+    clsort_prepare_call c[7];
+    clsort_bitonic_desc bd, bo;
+    clsort_bin_desc nd;
+    clsort_attribute at;
+    clsort_nbody_desc gd, gb;
+    clsort_tree_desc td;
+} prep_fam;
+
+/* Bitonic with values and a permutation, binning with every output and an
+ * attribute, N-body with accelerations and temp, each naming the caller's
+ * buffers b[1 ..]; bitonic by device offsets (CLSORT_PREPARE_PRESENT),
+ * Barnes-Hut, a 3D tree and a 2D one of 64-bit codes in a given box (tree
+ * descriptors name no buffer). */
+static void prep_family_calls(prep_fam *f, cl_mem *b, size_t n)
+{
+    int k;
+    memset(f, 0, sizeof *f);
+    f->bd.values_in = b[1], f->bd.values_out = b[2], f->bd.permutation = b[3];
+    f->bo.segment_offsets = CLSORT_PREPARE_PRESENT, f->bo.segment_count = 7;
+    f->nd.grid.dims = 2, f->nd.grid.cells[0] = f->nd.grid.cells[1] = 16;
+    f->nd.grid.cell_size[0] = f->nd.grid.cell_size[1] = 1.0f / 16;
+    f->nd.cell_keys = b[4], f->nd.permutation = b[5], f->nd.cell_offsets = b[6];
+    f->at.src = b[1], f->at.dst = b[2], f->at.elem_size = 4;
+    f->nd.attributes = &f->at, f->nd.attribute_count = 1;
+    f->gd.dt = 0.01, f->gd.softening2 = 0.01, f->gd.accelerations = b[7], f->gd.temp = b[8];
+    f->gb = f->gd, f->gb.method = CLSORT_NBODY_BARNES_HUT;
+    f->td.dims = 2, f->td.code_bits = 64, f->td.box_given = 1, f->td.box_hi[0] = f->td.box_hi[1] = 4.0f;
+    f->c[0].op = CLSORT_PREPARE_BITONIC, f->c[0].bitonic = &f->bd;
+    f->c[1].op = CLSORT_PREPARE_BINNING, f->c[1].bin = &f->nd;
+    f->c[2].op = CLSORT_PREPARE_NBODY, f->c[2].nbody = &f->gd;
+    f->c[3].op = CLSORT_PREPARE_TREE;
+    f->c[4].op = CLSORT_PREPARE_BITONIC, f->c[4].bitonic = &f->bo;
+    f->c[5].op = CLSORT_PREPARE_NBODY, f->c[5].nbody = &f->gb;
+    f->c[6].op = CLSORT_PREPARE_TREE, f->c[6].tree = &f->td;
+    for (k = 0; k < 7; ++k) f->c[k].n = n;
+}
+
+/* The warm runs of BITONIC, BINNING, NBODY and TREE: the buffers their
+ * descriptors name keep their contents (each of 4 * N uint32: the largest,
+ * N-body's float4 vectors), and a bitonic sort with values and permutation
+ * right after prepare is right. */
+static void test_prepare_families(clsort_context *cs)
+{
+    enum { N = 3000, B = 9 };
+    static uint32_t fill[4 * N], got[N];
+    static prep_fam f;
+    cl_mem b[B];
+    clsort_prepare_desc pd;
+    size_t i;
+    int k, made = 1, same = 1, sorted = 1;
+    for (i = 0; i < 4 * N; ++i) fill[i] = (uint32_t)(i * 2654435761u) % 100000u;
+    for (k = 0; k < B; ++k) made = made && (b[k] = prep_buffer(cs, sizeof fill, fill)) != NULL;
+    prep_family_calls(&f, b, N);
+    memset(&pd, 0, sizeof pd);
+    pd.calls = f.c, pd.count = 7;
+    check(made && clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "prepare (warm runs of bitonic, binning, N-body, tree)");
+    for (k = 0; made && k < B; ++k) same = same && prep_same(cs, b[k], fill, 4 * N);
+    check(made && same, "prepare (bitonic, binning, N-body, tree warm runs): the buffers the descriptors name "
+                        "are not touched");
+    made = made && clsort_bitonic_sort(cs, b[0], b[0], N, &f.bd, NULL) == CLSORT_SUCCESS &&
+           clEnqueueReadBuffer(clsort_cl_queue(cs), b[0], CL_TRUE, 0, N * 4, got, 0, NULL, NULL) == 0;
+    for (i = 1; made && i < N; ++i) sorted = sorted && got[i - 1] <= got[i];
+    check(made && sorted, "prepare (warm runs): a bitonic sort with values and permutation right after prepare");
+    for (k = 0; k < B; ++k)
+        if (b[k]) clReleaseMemObject(b[k]);
+}
+
 static void test_prepare_errors(clsort_context *cs)
 {
     clsort_prepare_call c;
@@ -2335,6 +2406,7 @@ int main(int argc, char **argv)
     check(!stats(cs).enabled, "desc.cache_off: the cache is off");
     test_prepare_errors(cs);
     test_prepare_untouched(cs);
+    test_prepare_families(cs);
     clsort_destroy(cs);
     cs = make_ctx(root);
     if (cs) {
