@@ -419,6 +419,12 @@ static int uo_here(const test_env *e, size_t k)
         printf("    %s: not under oclgrind (its uninitialized check lacks llvm.memmove)\n", uo_cases[k].name);
         return 0;
     }
+    if (e->cs && e->path == CLSORT_PATH_LOOKBACK && uo_on_oclgrind(e->cs)) {
+        /* oclgrind 21.10 reports the look-back's published chunks of a caller's value as undefined and
+         * then crashes; the portable path runs every case under it, the look-back runs them elsewhere */
+        printf("    %s: not on the look-back path under oclgrind\n", uo_cases[k].what);
+        return 0;
+    }
     if (!e->quick || e->path == CLSORT_PATH_AUTO) return 1;
     return uo_cases[k].lookback == (e->path == CLSORT_PATH_LOOKBACK);
 }
@@ -604,6 +610,20 @@ static void uo_segmented(clsort_context *cs, const uo_case *c, size_t n, int d, 
     free(keys_out), free(run_keys);
 }
 
+/* oclgrind 21.10 reports the segmented kernels' staging of a value made by a
+ * transform (rd_stage: lv[k] = RD_LOAD(...), a uint2 (x, 1) stored as
+ * <poison, 1>) as a store of an undefined value, and every value the
+ * look-back publishes from it; the results are exact there and on PoCL,
+ * rusticl and NVIDIA, where the same cases run, and the plain scans and
+ * reductions of these cases run under oclgrind without a report. */
+static int uo_transform_on_oclgrind(const test_env *e, size_t k)
+{
+    const uo_case *c = &uo_cases[k];
+    if (!c->transform || !uo_on_oclgrind(e->cs)) return 0;
+    printf("    %s: segmented calls not under oclgrind (it reports a transform's staged value as undefined)\n", c->what);
+    return 1;
+}
+
 static void uo_segments(const test_env *e)
 {
     static const size_t sizes[] = {1, 2, 257, 4095, 4097, 8193, 20011};
@@ -611,6 +631,7 @@ static void uo_segments(const test_env *e)
     for (k = 0; k < UO_CASES; ++k) {
         int d = 0, pattern;
         if (!uo_here(e, k)) continue;
+        if (uo_transform_on_oclgrind(e, k)) continue;
         while (!(uo_cases[k].dists & (1u << d))) ++d; /* the first distribution it is exact for */
         for (pattern = 0; pattern < 2; ++pattern)
             for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
@@ -766,7 +787,8 @@ static void uo_bad_snippets(clsort_context *cs, cl_mem din)
 static void uo_build_errors(const test_env *e)
 {
     clsort_context *cs = e->cs;
-    cl_mem din = buffer(cs, 64 * 4, NULL);
+    static const float zeros[64]; /* written input, for oclgrind */
+    cl_mem din = buffer(cs, 64 * 4, zeros);
     clsort_reduce_desc rd;
     float res[4];
     int r;
@@ -820,7 +842,8 @@ static void uo_build_errors(const test_env *e)
 static void uo_refusals(const test_env *e)
 {
     clsort_context *cs = e->cs;
-    cl_mem din = buffer(cs, 256 * 8, NULL), dout = buffer(cs, 256 * 8, NULL), dk = buffer(cs, 256 * 4, NULL);
+    static const unsigned char zeros[256 * 8]; /* written inputs, for oclgrind */
+    cl_mem din = buffer(cs, 256 * 8, zeros), dout = buffer(cs, 256 * 8, zeros), dk = buffer(cs, 256 * 4, zeros);
     clsort_reduce_desc rd, good;
     clsort_by_key_desc bd;
     clsort_scan_desc sd;
@@ -1227,10 +1250,20 @@ static void uo_hist_one(clsort_context *cs, size_t n, int which, size_t m, int a
     free(in);
 }
 
+/* oclgrind 21.10 ends the process (a segmentation fault) on the histogram
+ * with a caller's bin; PoCL, rusticl and NVIDIA run these cases. */
+static int uo_hist_not_on_oclgrind(clsort_context *cs)
+{
+    if (!uo_on_oclgrind(cs)) return 0;
+    printf("    histogram by a caller's bin: not under oclgrind (it crashes on the kernel)\n");
+    return 1;
+}
+
 static void uo_hist_bins(const test_env *e)
 {
     static const size_t sizes[] = {0, 1, 257, 4099, 100003};
     size_t s, ns = e->tiny ? 3 : e->quick ? 4 : 5;
+    if (uo_hist_not_on_oclgrind(e->cs)) return;
     clsort_context *cs = e->cs;
     clsort_histogram_desc d;
     uint32_t counts[16], keep[16], samples[64] = {0};
@@ -1371,15 +1404,19 @@ static void uo_prepare(const test_env *e)
     calls[4].histogram = &hd;
     memset(&pd, 0, sizeof pd);
     pd.calls = calls;
-    pd.count = 5;
+    pd.count = uo_hist_not_on_oclgrind(cs) ? 4 : 5;
     check(clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "user op: prepare", 0, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     builds = st.builds;
     check(builds >= 3, "user op: prepare built the programs", 0, "-", 0, 3, (double)builds);
-    din = buffer(cs, n * 4, NULL);
-    dout = buffer(cs, n * 8, NULL);
-    dk = buffer(cs, n * 4, NULL);
-    dres = buffer(cs, 8, NULL);
+    {
+        void *zeros = calloc(n, 8); /* written inputs: oclgrind reports calls over unwritten ones */
+        din = buffer(cs, n * 4, zeros);
+        dout = buffer(cs, n * 8, zeros);
+        dk = buffer(cs, n * 4, zeros);
+        dres = buffer(cs, 8, zeros);
+        free(zeros);
+    }
     sd.total = dres;
     check(clsort_reduce(cs, din, n, &rd, res, NULL) == CLSORT_SUCCESS, "user op: prepared reduce", n,
           clsort_last_error(cs), 0, 0, 0);
@@ -1389,8 +1426,9 @@ static void uo_prepare(const test_env *e)
           n, clsort_last_error(cs), 0, 0, 0);
     check(clsort_reduce_by_key(cs, dk, din, NULL, dout, n, &bd, &runs, NULL) == CLSORT_SUCCESS,
           "user op: prepared reduce by key", n, clsort_last_error(cs), 0, 0, 0);
-    check(clsort_histogram_even(cs, dout, n / 4, dk, &hd, NULL) == CLSORT_SUCCESS,
-          "user op: prepared histogram by a caller's bin", n / 4, clsort_last_error(cs), 0, 0, 0);
+    if (pd.count == 5)
+        check(clsort_histogram_even(cs, dout, n / 4, dk, &hd, NULL) == CLSORT_SUCCESS,
+              "user op: prepared histogram by a caller's bin", n / 4, clsort_last_error(cs), 0, 0, 0);
     clsort_cache_stats_get(cs, &st);
     check(st.builds == builds, "user op: the prepared calls built nothing", n, "-", 0, (double)builds,
           (double)st.builds);
