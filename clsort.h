@@ -13119,6 +13119,7 @@ static clsort_result clsort__nbody_warm_call(clsort_context *ctx, const clsort_p
     cl_mem pos, vel;
     unsigned i;
     if (n >= (size_t)1 << 31) return CLSORT_SUCCESS; /* the call refuses it */
+    if (n > 4096) n = 4096; /* the same kernels and local size; all pairs cost n^2 (minutes on a serial CPU driver) */
     CLSORT__TRY(clsort__plan_nbody(ctx, "clsort_prepare(nbody)", n, call->nbody, &a));
     if (!clsort__warm_fits(ctx, n, a.vec)) return CLSORT_SUCCESS;
     a.d.steps = 1;
