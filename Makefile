@@ -339,7 +339,8 @@ oclgrind: $(BUILD)/test_clsort $(OCLGRIND)
 # tests/llvmpipe_narrow_wg.c,
 # tests/llvmpipe_fence_loop.c and tests/llvmpipe_loop_limit.c (llvmpipe bugs
 # the library meets and works around; their device loop in tests/repro.h)
-# run first and only report.
+# run first and only report, as does tests/pocl_basic_user_event.c (a PoCL
+# basic driver deadlock: why the cases gated by a user event are not --tiny).
 PORTABILITY_TIMEOUT ?= 900
 # --tiny: every part and case that has a tiny form, both paths; the kernels
 # are the same at every size, and each implementation compiles every program
@@ -357,8 +358,11 @@ $(BUILD)/llvmpipe_fence_loop: tests/llvmpipe_fence_loop.c tests/repro.h | $(BUIL
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_fence_loop.c $(LDLIBS)
 $(BUILD)/llvmpipe_loop_limit: tests/llvmpipe_loop_limit.c tests/repro.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) -o $@ tests/llvmpipe_loop_limit.c $(LDLIBS)
+$(BUILD)/pocl_basic_user_event: tests/pocl_basic_user_event.c | $(BUILD)
+	$(CC) -std=c99 $(WARN) -o $@ tests/pocl_basic_user_event.c $(LDLIBS)
 
-portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop $(BUILD)/llvmpipe_loop_limit
+portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvmpipe_fence_loop $(BUILD)/llvmpipe_loop_limit \
+  $(BUILD)/pocl_basic_user_event
 	@tests/deps.sh rusticl
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_narrow_wg > $(BUILD)/llvmpipe_narrow_wg.log 2>&1; \
 	  echo "llvmpipe narrow work-group bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_narrow_wg.log && echo present || echo absent)"
@@ -366,6 +370,8 @@ portability: deps $(BUILD)/test_clsort $(BUILD)/llvmpipe_narrow_wg $(BUILD)/llvm
 	  echo "llvmpipe fence-in-a-loop bug (worked around): $$(grep -q WRONG $(BUILD)/llvmpipe_fence_loop.log && echo present || echo absent)"
 	@RUSTICL_ENABLE=llvmpipe ./$(BUILD)/llvmpipe_loop_limit > $(BUILD)/llvmpipe_loop_limit.log 2>&1; \
 	  echo "llvmpipe loop-iteration limit (worked around: the loop budget): $$(grep -q WRONG $(BUILD)/llvmpipe_loop_limit.log && echo present || echo absent)"
+	@POCL_DEVICES=basic $(PIN_POCL) timeout 20 ./$(BUILD)/pocl_basic_user_event > $(BUILD)/pocl_basic_user_event.log 2>&1; \
+	  echo "PoCL basic user-event deadlock (user-event cases not --tiny): $$([ $$? = 124 ] && echo present || echo absent)"
 	@for run in $(PORTABILITY_RUNS); do \
 	  name=$${run%%:*}; rest=$${run#*:}; envv=$${rest%%:*}; rest=$${rest#*:}; sel=$${rest%%:*}; want=$${rest#*:}; \
 	  start=$$(date +%s); \
