@@ -1304,7 +1304,10 @@
  *           clsort_trim releases it). The buffers the descriptors name (yours
  *           or CLSORT_PREPARE_PRESENT) are never touched; a caller's queue is
  *           not used (it is of the same device, where the compiled kernels are
- *           shared). With the warm runs of BITONIC, BINNING, NBODY and TREE
+ *           shared). clsort_gather_many's warm run (call.gather_many) took a
+ *           pack -> sort -> gather_many frame at 10^5 from 121 - 144 ms to 2.0
+ *           - 3.1 ms (later 1.8 - 2.1; make bench-prepare PREP_ARGS=--many).
+ *           With the warm runs of BITONIC, BINNING, NBODY and TREE
  *           their first call after prepare (PoCL 3.1 on 2 loaded cores, at
  *           2^16, N-body 2^12 bodies, programs from source: build/coldstart off
  *           16 --prepare, two processes each) went from 1.6 - 1.7 s to 9 - 13
@@ -1314,13 +1317,14 @@
  *           (the same later), prepare 12.8 - 13.7 -> 17.6 - 19.0 s. Not warmed,
  *           so their first call after prepare still pays PoCL's first-launch
  *           compile (about as much as a first call without prepare, less the
- *           build): a caller's operator (user_op), a
- *           bitonic sort by offsets with a segment longer than a tile where
- *           the prepared even segments were all shorter (the long passes),
- *           and a call whose n
- *           differs in shape from the prepared one (other programs, or a grid
- *           on the other side of PoCL's small-grid limit; radius queries of
- *           another count). On NVIDIA a first launch costs little (the build
+ *           build): a caller's operator (user_op: a warm run would run
+ *           the caller's code on inputs it never meets, and zeros may trap,
+ *           as an integer division by zero does on a CPU device), a bitonic
+ *           sort by offsets with a segment longer than a tile where the
+ *           prepared even segments were all shorter (the long passes), and a
+ *           call whose n differs in shape from the prepared one (other
+ *           programs, or a grid on the other side of PoCL's small-grid limit;
+ *           radius queries of another count). On NVIDIA a first launch costs little (the build
  *           compiles every kernel). One operation per family (its row in
  *           CLSORT_FAMILIES, the registry of the families, names it).
  *           desc.progress (optional) is called once per program built or loaded
@@ -6416,7 +6420,8 @@ static unsigned clsort__split_kset(clsort__split_call call, int lookback)
 {
     switch (call) {
     case CLSORT__SPLIT_CALL_ENUMERATE:
-        return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SCAN_TILES | (lookback ? CLSORT__SP_K_SCAN_LOOKBACK : 0u);
+        if (lookback) return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SCAN_TILES | CLSORT__SP_K_SCAN_LOOKBACK;
+        return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SCAN_TILES;
     case CLSORT__SPLIT_CALL_PACK:
         if (lookback) return CLSORT__SP_K_PACK_LOOKBACK;
         return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_PACK_TILES;
