@@ -243,13 +243,15 @@ bench-coldstart: deps $(BUILD)/coldstart
 # What clsort_prepare leaves for the first call: each process prepares a
 # pack -> sort -> gather frame with a fresh PoCL kernel cache, then prints its
 # first frame and the median of the later ones (CLOCK_MONOTONIC, clFinish).
+# PREP_ARGS=--many: the records moved by clsort_gather_many.
 PREP_N    ?= 100000
 PREP_RUNS ?= 5
+PREP_ARGS ?=
 $(BUILD)/prepare_frame: bench/tools/prepare_frame.c clsort.h | $(BUILD)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -I. -o $@ bench/tools/prepare_frame.c $(LDLIBS)
 bench-prepare: deps $(BUILD)/prepare_frame
 	for i in $$(seq $(PREP_RUNS)); do d=$$(mktemp -d) && POCL_CACHE_DIR=$$d CUDA_CACHE_DISABLE=1 \
-	  ./$(BUILD)/prepare_frame $(PREP_N) || exit 1; rm -rf $$d; done
+	  ./$(BUILD)/prepare_frame $(PREP_N) $(PREP_ARGS) || exit 1; rm -rf $$d; done
 
 # Host code under ASan + UBSan (leaks of the OpenCL runtime itself suppressed).
 sanitize: | $(BUILD)

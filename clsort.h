@@ -1304,7 +1304,10 @@
  *           clsort_trim releases it). The buffers the descriptors name (yours
  *           or CLSORT_PREPARE_PRESENT) are never touched; a caller's queue is
  *           not used (it is of the same device, where the compiled kernels are
- *           shared). With the warm runs of BITONIC, BINNING, NBODY and TREE
+ *           shared). clsort_gather_many's warm run (call.gather_many) took a
+ *           pack -> sort -> gather_many frame at 10^5 from 121 - 144 ms to 2.0
+ *           - 3.1 ms (later 1.8 - 2.1; make bench-prepare PREP_ARGS=--many).
+ *           With the warm runs of BITONIC, BINNING, NBODY and TREE
  *           their first call after prepare (PoCL 3.1 on 2 loaded cores, at
  *           2^16, N-body 2^12 bodies, programs from source: build/coldstart off
  *           16 --prepare, two processes each) went from 1.6 - 1.7 s to 9 - 13
@@ -1314,13 +1317,14 @@
  *           (the same later), prepare 12.8 - 13.7 -> 17.6 - 19.0 s. Not warmed,
  *           so their first call after prepare still pays PoCL's first-launch
  *           compile (about as much as a first call without prepare, less the
- *           build): a caller's operator (user_op), clsort_gather_many, a
- *           bitonic sort by offsets with a segment longer than a tile where
- *           the prepared even segments were all shorter (the long passes),
- *           and a call whose n
- *           differs in shape from the prepared one (other programs, or a grid
- *           on the other side of PoCL's small-grid limit; radius queries of
- *           another count). On NVIDIA a first launch costs little (the build
+ *           build): a caller's operator (user_op: a warm run would run
+ *           the caller's code on inputs it never meets, and zeros may trap,
+ *           as an integer division by zero does on a CPU device), a bitonic
+ *           sort by offsets with a segment longer than a tile where the
+ *           prepared even segments were all shorter (the long passes), and a
+ *           call whose n differs in shape from the prepared one (other
+ *           programs, or a grid on the other side of PoCL's small-grid limit;
+ *           radius queries of another count). On NVIDIA a first launch costs little (the build
  *           compiles every kernel). One operation per family (its row in
  *           CLSORT_FAMILIES, the registry of the families, names it).
  *           desc.progress (optional) is called once per program built or loaded
@@ -2658,7 +2662,8 @@ typedef struct clsort_prepare_call {
     const clsort_select_desc *select;
     const clsort_search_desc *search;
     int gather_many; /* CLSORT_PREPARE_GATHER: 1 = clsort_gather_many's program (0: clsort_gather's) */
-    size_t elem_size; /* CLSORT_PREPARE_GATHER: the calls' elem_size, for the warm run (0 = 4) */
+    size_t elem_size; /* CLSORT_PREPARE_GATHER: the calls' elem_size, for the warm run (0 = 4; gather_many:
+                         one array of that size, 4 past 16) */
     const clsort_merge_desc *merge;
     const clsort_top_k_desc *top_k;
 } clsort_prepare_call;
@@ -6300,11 +6305,20 @@ CLSORT_API clsort_result clsort_scan_host(clsort_context *ctx, clsort_type type,
 static const char *const clsort__split_slot_count = "split: count";
 
 /* A checked descriptor and what it implies. */
+/* Which call of the family a plan is for: each builds a program of the
+ * kernels it launches (scan.cl SP_KSET), and clsort_split has its own tile
+ * on GPUs (clsort__split_shape). */
+typedef enum clsort__split_call {
+    CLSORT__SPLIT_CALL_ENUMERATE = 0,
+    CLSORT__SPLIT_CALL_PACK,
+    CLSORT__SPLIT_CALL_SPLIT
+} clsort__split_call;
+
 typedef struct clsort__split_plan {
     clsort_split_desc d;
     size_t key_size;
     cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT */
-    int split;       /* clsort_split's plan (its own tile on GPUs: clsort__split_shape) */
+    clsort__split_call call;
 } clsort__split_plan;
 
 /* need_keys: 1 when keys_in and keys_out are read and written (pack,
@@ -6380,8 +6394,40 @@ static clsort_result clsort__plan_split(clsort_context *ctx, const char *fn, cl_
 static void clsort__split_shape(const clsort_context *ctx, const clsort__split_plan *a, size_t *wg, size_t *items)
 {
     clsort__scan_shape(ctx, 4, (a->key_size == 8 || a->d.value_size == 8) ? 8 : 4, wg, items);
-    if (clsort__scan_wide_device(&ctx->dev) && !ctx->tuning.tile_wg && (a->split || a->d.value_size) && *items > 1)
+    if (clsort__scan_wide_device(&ctx->dev) && !ctx->tuning.tile_wg &&
+        (a->call == CLSORT__SPLIT_CALL_SPLIT || a->d.value_size) && *items > 1)
         *items >>= 1;
+}
+
+/* The kernels of scan.cl and split.cl, as their SP_K_* bits (passed as
+ * -DSP_KSET): a program holds only those its call launches, since NVIDIA's
+ * driver compiles every kernel of a program at its build. */
+enum {
+    CLSORT__SP_K_REDUCE_TILES = 0x1,
+    CLSORT__SP_K_SCAN_TILES = 0x2,
+    CLSORT__SP_K_SCAN_LOOKBACK = 0x4,
+    CLSORT__SP_K_PACK_TILES = 0x8,
+    CLSORT__SP_K_SPLIT_TILES = 0x10,
+    CLSORT__SP_K_PACK_LOOKBACK = 0x20,
+    CLSORT__SP_K_COUNT_ZEROS = 0x40
+};
+
+/* The kernels call launches: enumerate a scan of the flags (either path's
+ * kernels, clsort__scan_levels picks by n), pack its one look-back pass or
+ * the portable tile counts and pack, split the tile counts, the split and
+ * the zeros count. */
+static unsigned clsort__split_kset(clsort__split_call call, int lookback)
+{
+    switch (call) {
+    case CLSORT__SPLIT_CALL_ENUMERATE:
+        if (lookback) return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SCAN_TILES | CLSORT__SP_K_SCAN_LOOKBACK;
+        return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SCAN_TILES;
+    case CLSORT__SPLIT_CALL_PACK:
+        if (lookback) return CLSORT__SP_K_PACK_LOOKBACK;
+        return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_PACK_TILES;
+    default:
+        return CLSORT__SP_K_REDUCE_TILES | CLSORT__SP_K_SPLIT_TILES | CLSORT__SP_K_COUNT_ZEROS;
+    }
 }
 
 /* lookback: with the look-back kernels (the look-back path; pack takes
@@ -6406,7 +6452,7 @@ static clsort_result clsort__split_program_for(clsort_context *ctx, const clsort
                            stage == 8 ? "ulong" : "uint");
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
     if (lookback) clsort__request_option(&rq, "%s%s", clsort__lookback_options(ctx), clsort__status_options(ctx));
-    clsort__request_option(&rq, "%s", clsort__idle_option(ctx));
+    clsort__request_option(&rq, "%s -DSP_KSET=0x%x", clsort__idle_option(ctx), clsort__split_kset(a->call, lookback));
     return clsort__program_get(ctx, &rq, out);
 }
 
@@ -6427,11 +6473,12 @@ static int clsort__pack_lookback(const clsort_context *ctx, const clsort__split_
     return clsort__lookback(ctx) && clsort__lookback_fits(ctx, groups, wg, items, groups * 8 + 8);
 }
 
-/* The programs enumerate / pack / split of n keys take for desc
- * (clsort_prepare): the flag-counting program of the path, the u32 scan of
- * the tile counts, and where pack's look-back would not fit the loop budget
- * the flag-counting program without it (pack's portable passes). */
-static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc, size_t n)
+/* The programs the calls of the family named by `calls` (bits 1 << each
+ * clsort__split_call) take for n keys and desc (clsort_prepare): each
+ * call's own (pack's on the path its n takes: the look-back where it fits
+ * the loop budget), and the u32 scan of the tile counts. */
+#define CLSORT__SPLIT_CALLS_ALL 7u
+static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc, size_t n, unsigned calls)
 {
     clsort_split_desc d;
     clsort__split_plan a;
@@ -6440,18 +6487,19 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     if (desc) d = *desc;
     d.count = NULL; /* a buffer, not part of any program */
     CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
-    CLSORT__TRY(clsort__split_program(ctx, &a, &p));
-    if (clsort__lookback(ctx) && !clsort__pack_lookback(ctx, &a, n))
-        CLSORT__TRY(clsort__split_program_for(ctx, &a, 0, &p));
-    a.split = 1; /* clsort_split's tile (the same program where the shapes agree) */
-    CLSORT__TRY(clsort__split_program(ctx, &a, &p));
+    if (calls & (1u << CLSORT__SPLIT_CALL_ENUMERATE)) CLSORT__TRY(clsort__split_program(ctx, &a, &p));
+    a.call = CLSORT__SPLIT_CALL_PACK;
+    if (calls & (1u << CLSORT__SPLIT_CALL_PACK))
+        CLSORT__TRY(clsort__split_program_for(ctx, &a, clsort__pack_lookback(ctx, &a, n), &p));
+    a.call = CLSORT__SPLIT_CALL_SPLIT;
+    if (calls & (1u << CLSORT__SPLIT_CALL_SPLIT)) CLSORT__TRY(clsort__split_program(ctx, &a, &p));
     return clsort__scan_program(ctx, CLSORT_U32, &p);
 }
 
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SPLIT). */
 static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
-    return clsort__split_prepare(ctx, call->split, n);
+    return clsort__split_prepare(ctx, call->split, n, CLSORT__SPLIT_CALLS_ALL);
 }
 
 /* clsort_prepare's warm run of the family: clsort_enumerate, clsort_pack
@@ -6608,6 +6656,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
+    a.call = CLSORT__SPLIT_CALL_PACK;
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
@@ -6667,7 +6716,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
-    a.split = 1;
+    a.call = CLSORT__SPLIT_CALL_SPLIT;
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
@@ -6784,17 +6833,25 @@ static clsort_result clsort__gather_prepare_call(clsort_context *ctx, const clso
 }
 
 /* clsort_prepare's warm run of the family: one clsort_gather of n elements
- * of call.elem_size bytes (clsort_gather_many: not warmed, the manual says
- * so), on buffers of w. */
+ * of call.elem_size bytes, or with call.gather_many one clsort_gather_many
+ * of one such array (its one kernel takes every array count and size as
+ * arguments), on buffers of w. */
 static clsort_result clsort__gather_warm_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n,
                                               clsort__warm *w)
 {
-    size_t elem = call->elem_size ? call->elem_size : 4;
+    size_t elem = call->elem_size && (!call->gather_many || call->elem_size <= 16) ? call->elem_size : 4;
     cl_mem src = NULL, dst = NULL, idx = NULL;
-    if (call->gather_many || (cl_ulong)n * elem > ctx->dev.max_alloc) return CLSORT_SUCCESS; /* as clsort__warm_one */
+    if ((cl_ulong)n * elem > ctx->dev.max_alloc) return CLSORT_SUCCESS; /* as clsort__warm_one */
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &src));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * elem, &dst));
     CLSORT__TRY(clsort__warm_buffer(ctx, w, n * 4, &idx)); /* zeros: every element gathers src[0] */
+    if (call->gather_many) {
+        clsort_gather_many_desc gd;
+        memset(&gd, 0, sizeof gd);
+        gd.count = 1;
+        gd.arrays[0].src = src, gd.arrays[0].dst = dst, gd.arrays[0].elem_size = elem;
+        return clsort_gather_many(ctx, idx, n, &gd, NULL);
+    }
     return clsort_gather(ctx, src, dst, idx, n, elem, NULL);
 }
 
@@ -13456,7 +13513,7 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
     sd.count = NULL;
     sd.values_out = sd.values_in;
-    return clsort__split_prepare(ctx, &sd, n);
+    return clsort__split_prepare(ctx, &sd, n, 1u << CLSORT__SPLIT_CALL_PACK | 1u << CLSORT__SPLIT_CALL_SPLIT);
 }
 
 /* clsort_prepare's warm run of the family: one clsort_select_if of n keys
@@ -22622,6 +22679,24 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,49,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,83,67,65,78,95,84,73,76,69,83,32,48,120,50,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,83,67,65,78,95,76,79,79,75,66,65,67,75,32,48,120,52,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,80,65,67,75,95,84,73,76,69,83,32,48,120,56,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,83,80,76,73,84,95,84,73,76,69,83,32,48,120,49,48,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,80,65,67,75,95,76,79,79,75,66,65,67,75,32,48,120,50,48,10,
+35,100,101,102,105,110,101,32,83,80,95,75,95,67,79,85,78,84,95,90,69,82,79,83,32,48,120,52,48,10,
+35,105,102,110,100,101,102,32,83,80,95,75,83,69,84,10,
+35,100,101,102,105,110,101,32,83,80,95,75,83,69,84,32,48,120,55,102,10,
+35,101,110,100,105,102,10,
+35,100,101,102,105,110,101,32,83,80,95,72,65,83,40,107,41,32,40,40,83,80,95,75,83,69,84,41,32,38,32,40,107,41,41,10,
+10,
+35,105,102,32,83,80,95,72,65,83,40,83,80,95,75,95,82,69,68,85,67,69,95,84,73,76,69,83,41,10,
+10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,115,117,109,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
@@ -22640,7 +22715,9 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 84,32,114,32,61,32,119,103,95,114,101,100,117,99,101,40,115,117,109,44,32,115,41,59,10,
 105,102,32,40,108,105,100,32,61,61,32,48,41,32,115,117,109,115,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,32,61,32,114,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
+35,105,102,32,83,80,95,72,65,83,40,83,80,95,75,95,83,67,65,78,95,84,73,76,69,83,41,10,
 10,
 10,
 10,
@@ -22671,8 +22748,9 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 125,10,
 105,102,32,40,116,111,116,97,108,32,38,38,32,108,105,100,32,61,61,32,48,32,38,38,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,61,61,32,76,65,83,84,95,84,73,76,69,40,110,41,41,32,116,111,116,97,108,91,48,93,32,61,32,111,102,102,115,101,116,32,43,32,116,115,117,109,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
-35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
+35,105,102,32,100,101,102,105,110,101,100,40,72,65,86,69,95,76,79,79,75,66,65,67,75,41,32,38,38,32,83,80,95,72,65,83,40,83,80,95,75,95,83,67,65,78,95,76,79,79,75,66,65,67,75,41,10,
 10,
 10,
 10,
@@ -22984,7 +23062,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 35,100,101,102,105,110,101,32,86,65,76,83,95,70,87,68,40,111,48,44,32,111,49,41,10,
 35,101,110,100,105,102,10,
 10,
-35,105,102,110,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
+35,105,102,32,33,100,101,102,105,110,101,100,40,72,65,86,69,95,76,79,79,75,66,65,67,75,41,32,38,38,32,83,80,95,72,65,83,40,83,80,95,75,95,80,65,67,75,95,84,73,76,69,83,41,10,
 10,
 10,
 10,
@@ -23011,6 +23089,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 10,
+35,105,102,32,83,80,95,72,65,83,40,83,80,95,75,95,83,80,76,73,84,95,84,73,76,69,83,41,10,
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
@@ -23041,8 +23120,9 @@ static const unsigned char clsort__kernel_split_cl[] = {
 86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,122,101,114,111,115,95,98,101,102,111,114,101,44,32,118,97,108,115,95,111,117,116,32,43,32,111,110,101,115,95,100,115,116,41,10,
 98,97,115,101,44,32,110,44,32,114,97,110,107,44,32,116,105,108,101,95,110,44,32,122,101,114,111,115,44,32,98,117,102,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
-35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
+35,105,102,32,100,101,102,105,110,101,100,40,72,65,86,69,95,76,79,79,75,66,65,67,75,41,32,38,38,32,83,80,95,72,65,83,40,83,80,95,75,95,80,65,67,75,95,76,79,79,75,66,65,67,75,41,10,
 10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
@@ -23071,6 +23151,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 10,
+35,105,102,32,83,80,95,72,65,83,40,83,80,95,75,95,67,79,85,78,84,95,90,69,82,79,83,41,10,
 10,
 10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,99,111,117,110,116,95,122,101,114,111,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,110,101,115,95,116,111,116,97,108,44,32,117,108,111,110,103,32,110,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
@@ -23078,6 +23159,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 105,102,32,40,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,32,61,61,32,48,41,32,99,111,117,110,116,91,48,93,32,61,32,40,117,105,110,116,41,40,110,32,45,32,111,110,101,115,95,116,111,116,97,108,91,48,93,41,59,10,
 125,10,
+35,101,110,100,105,102,10,
 };
 /* kernels/top_k.cl */
 static const unsigned char clsort__kernel_top_k_cl[] = {

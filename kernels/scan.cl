@@ -7,8 +7,26 @@
  *    Reads the input twice, writes it once; needs no inter-work-group waiting.
  *  - scan_lookback: one pass, decoupled look-back. Reads once, writes once.
  *    Only for 32-bit T (a tile's status carries flag + 32 payload bits).
- * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl). */
+ * With LOAD_FLAGS the same kernels count/enumerate flags (split.cl).
+ *
+ * SP_KSET: the kernels a split-family program holds, a mask of the SP_K_*
+ * bits below (the host's CLSORT__SP_K_* in the same order): each call of
+ * the family builds only those it launches, since NVIDIA's driver compiles
+ * every kernel of a program at its build. A scan program defines none and
+ * holds every kernel of this file. */
+#define SP_K_REDUCE_TILES  0x1
+#define SP_K_SCAN_TILES    0x2
+#define SP_K_SCAN_LOOKBACK 0x4
+#define SP_K_PACK_TILES    0x8
+#define SP_K_SPLIT_TILES   0x10
+#define SP_K_PACK_LOOKBACK 0x20
+#define SP_K_COUNT_ZEROS   0x40
+#ifndef SP_KSET
+#define SP_KSET 0x7f
+#endif
+#define SP_HAS(k) ((SP_KSET) & (k))
 
+#if SP_HAS(SP_K_REDUCE_TILES)
 /* sums[g] = sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums COUNT_ARGS)
@@ -28,7 +46,9 @@ void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums 
     T r = wg_reduce(sum, s);
     if (lid == 0) sums[get_group_id(0)] = r;
 }
+#endif
 
+#if SP_HAS(SP_K_SCAN_TILES)
 /* Scans each tile, starting from offsets[g] (NULL: 0). in may equal out.
  * The last tile with elements writes the grand total to total[0] when total
  * is not NULL. */
@@ -59,8 +79,9 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     }
     if (total && lid == 0 && get_group_id(0) == LAST_TILE(n)) total[0] = offset + tsum;
 }
+#endif
 
-#ifdef HAVE_LOOKBACK
+#if defined(HAVE_LOOKBACK) && SP_HAS(SP_K_SCAN_LOOKBACK)
 /* One-pass scan. status holds two words per tile and then the ticket
  * counter, all zero on entry; spare words [lo, hi) are zeroed for the next
  * call (LB_SPARE_ARGS). */

@@ -77,7 +77,7 @@ inline uint rank_flags(__global const SRC_T *flags, ulong base, ulong n, uint bi
 #define VALS_FWD(o0, o1)
 #endif
 
-#ifndef HAVE_LOOKBACK /* the look-back path packs with pack_lookback only */
+#if !defined(HAVE_LOOKBACK) && SP_HAS(SP_K_PACK_TILES) /* the look-back path packs with pack_lookback only */
 /* Stable compaction, portable path. offsets[g] = set flags before tile g
  * (from reduce_tiles + a scan); the last tile with elements writes the kept
  * count. */
@@ -104,6 +104,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
 }
 #endif
 
+#if SP_HAS(SP_K_SPLIT_TILES)
 /* Stable split: elements with flag 0 first, then flag 1, both in input order.
  * offsets[g] = ones before tile g; ones_total[0] = ones in all n elements. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -134,8 +135,9 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
                     VALS_FWD(vals_out + zeros_before, vals_out + ones_dst)
                     base, n, rank, tile_n, zeros, buf);
 }
+#endif
 
-#ifdef HAVE_LOOKBACK
+#if defined(HAVE_LOOKBACK) && SP_HAS(SP_K_PACK_LOOKBACK)
 /* One-pass stable compaction with decoupled look-back (fast path). status
  * and the spare as in scan_lookback. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -164,6 +166,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
 }
 #endif
 
+#if SP_HAS(SP_K_COUNT_ZEROS)
 /* count[0] = the number of zero flags: n minus the ones split_tiles counted
  * (so that a split's zeros count can stay on the device). One work-item. */
 __kernel void count_zeros(__global const uint *ones_total, ulong n, __global uint *count COUNT_ARGS)
@@ -171,3 +174,4 @@ __kernel void count_zeros(__global const uint *ones_total, ulong n, __global uin
     n = DEVICE_N(n);
     if (get_global_id(0) == 0) count[0] = (uint)(n - ones_total[0]);
 }
+#endif

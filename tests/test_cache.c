@@ -1421,8 +1421,10 @@ static void test_cubin(void)
 /* A program holds the kernels its calls launch and no others (NVIDIA's
  * driver compiles every kernel of a program at each build): one kind of
  * radix pass, the bitonic global kernels up to the steps per pass, the
- * packed bitonic kernel for variable segments only, no pack_tiles on the
- * look-back path; a one-sweep sort takes no scan program. */
+ * packed bitonic kernel for variable segments only, a program per call of
+ * the split family (enumerate the scan kernels, pack its path's, split the
+ * tile counts, split and zeros count); a one-sweep sort takes no scan
+ * program. */
 static void test_kernel_sets(void)
 {
     clsort_context *cs = make_ctx(NULL);
@@ -1470,10 +1472,24 @@ static void test_kernel_sets(void)
         clsort_split_desc spd;
         clsort__split_plan a;
         memset(&spd, 0, sizeof spd);
-        check(clsort__plan_split(cs, "t", NULL, NULL, 0, &spd, 0, &a) == CLSORT_SUCCESS &&
-                  clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "pack_lookback") == 1 &&
-                  holds(p, "pack_tiles") == 0 && holds(p, "split_tiles") == 1,
-              "look-back split program: pack_lookback, no pack_tiles");
+        int planned = clsort__plan_split(cs, "t", NULL, NULL, 0, &spd, 0, &a) == CLSORT_SUCCESS;
+        check(planned && clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "scan_lookback") == 1 &&
+                  holds(p, "reduce_tiles") == 1 && holds(p, "scan_tiles") == 1 && holds(p, "pack_lookback") == 0 &&
+                  holds(p, "split_tiles") == 0 && holds(p, "count_zeros") == 0,
+              "look-back enumerate program: the scan kernels alone");
+        a.call = CLSORT__SPLIT_CALL_PACK;
+        check(planned && clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "pack_lookback") == 1 &&
+                  holds(p, "pack_tiles") == 0 && holds(p, "reduce_tiles") == 0 && holds(p, "scan_lookback") == 0 &&
+                  holds(p, "split_tiles") == 0,
+              "look-back pack program: pack_lookback alone");
+        check(planned && clsort__split_program_for(cs, &a, 0, &p) == CLSORT_SUCCESS && holds(p, "pack_tiles") == 1 &&
+                  holds(p, "reduce_tiles") == 1 && holds(p, "pack_lookback") == 0 && holds(p, "scan_tiles") == 0,
+              "portable pack program: reduce_tiles and pack_tiles");
+        a.call = CLSORT__SPLIT_CALL_SPLIT;
+        check(planned && clsort__split_program(cs, &a, &p) == CLSORT_SUCCESS && holds(p, "split_tiles") == 1 &&
+                  holds(p, "reduce_tiles") == 1 && holds(p, "count_zeros") == 1 && holds(p, "scan_tiles") == 0 &&
+                  holds(p, "scan_lookback") == 0 && holds(p, "pack_lookback") == 0,
+              "split program: reduce_tiles, split_tiles, count_zeros");
     }
     cs->path = CLSORT_PATH_PORTABLE;
     for (steps = 1; steps <= 6; ++steps) {
@@ -2222,15 +2238,41 @@ static int prep_frame_ok(clsort_context *cs, cl_mem *b, const uint32_t *keys, si
     return ok;
 }
 
+/* A gather_many of keys and ids by reversed indices right after a
+ * prepare of it: right, and nothing built. */
+static int prep_gather_many_ok(clsort_context *cs, const uint32_t *keys, const uint32_t *ids, size_t n)
+{
+    uint32_t *rev = (uint32_t *)malloc(n * 4), *want = (uint32_t *)malloc(2 * n * 4);
+    cl_mem b[5] = {NULL, NULL, NULL, NULL, NULL};
+    clsort_gather_many_desc gd;
+    unsigned long builds = stats(cs).builds;
+    size_t i;
+    int ok = rev && want, k;
+    for (i = 0; ok && i < n; ++i) rev[i] = (uint32_t)(n - 1 - i), want[i] = keys[n - 1 - i], want[n + i] = ids[n - 1 - i];
+    if (ok) b[0] = prep_buffer(cs, n * 4, rev), b[1] = prep_buffer(cs, n * 4, keys), b[2] = prep_buffer(cs, n * 4, ids);
+    if (ok) b[3] = prep_buffer(cs, n * 4, keys), b[4] = prep_buffer(cs, n * 4, keys);
+    for (k = 0; k < 5; ++k) ok = ok && b[k];
+    memset(&gd, 0, sizeof gd);
+    gd.count = 2;
+    gd.arrays[0].src = b[1], gd.arrays[0].dst = b[3], gd.arrays[0].elem_size = 4;
+    gd.arrays[1].src = b[2], gd.arrays[1].dst = b[4], gd.arrays[1].elem_size = 4;
+    ok = ok && clsort_gather_many(cs, b[0], n, &gd, NULL) == CLSORT_SUCCESS && prep_same(cs, b[3], want, n) &&
+         prep_same(cs, b[4], want + n, n) && stats(cs).builds == builds;
+    for (k = 0; k < 5; ++k)
+        if (b[k]) clReleaseMemObject(b[k]);
+    free(rev), free(want);
+    return ok;
+}
+
 /* clsort_prepare's warm runs use buffers of their own: the caller's
  * buffers named in the descriptors keep their contents; the calls after
- * prepare give the right results. */
+ * prepare give the right results (gather_many's building nothing). */
 static void test_prepare_untouched(clsort_context *cs)
 {
     enum { N = 3000 };
     static uint32_t keys[N], flags[N], ids[N];
     cl_mem b[7];
-    clsort_prepare_call c[4];
+    clsort_prepare_call c[5];
     clsort_prepare_desc pd;
     clsort_split_desc sd;
     clsort_sort_desc so;
@@ -2249,12 +2291,14 @@ static void test_prepare_untouched(clsort_context *cs)
     c[1].op = CLSORT_PREPARE_SORT, c[1].sort = &so, c[1].n = (N + 2) / 3;
     c[2].op = CLSORT_PREPARE_GATHER, c[2].n = (N + 2) / 3;
     c[3].op = CLSORT_PREPARE_SCAN, c[3].n = N;
-    pd.calls = c, pd.count = 4;
+    c[4].op = CLSORT_PREPARE_GATHER, c[4].gather_many = 1, c[4].elem_size = 4, c[4].n = N;
+    pd.calls = c, pd.count = 5;
     check(made && clsort_prepare(cs, &pd) == CLSORT_SUCCESS, "prepare (warm runs): prepare");
     check(made && prep_same(cs, b[0], keys, N) && prep_same(cs, b[1], flags, N) && prep_same(cs, b[4], ids, N) &&
               prep_same(cs, b[5], ids, N) && prep_same(cs, b[6], ids, N),
           "prepare (warm runs): the buffers a descriptor names are not touched");
     check(made && prep_frame_ok(cs, b, keys, N), "prepare (warm runs): pack -> sort -> gather right after prepare");
+    check(made && prep_gather_many_ok(cs, keys, ids, N), "prepare (warm runs): gather_many right after prepare, nothing built");
     for (k = 0; k < 7; ++k)
         if (b[k]) clReleaseMemObject(b[k]);
 }
