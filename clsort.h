@@ -7504,6 +7504,22 @@ static const char *clsort__bits_type(size_t bytes)
     return bytes == 1 ? "uchar" : bytes == 2 ? "ushort" : bytes == 4 ? "uint" : bytes == 8 ? "ulong" : "uint4";
 }
 
+/* What the programs of the families over sort keys (search, merge, top_k)
+ * start with: common.cl, keys.cl and the family's file, the tile, the key
+ * type as bits and, where value_size is not 0, the values' type. */
+static void clsort__keyed_request(clsort__request *rq, const char *family, const char *file, size_t wg, size_t items,
+                                  clsort_type type, size_t value_size)
+{
+    const clsort__type_info *ti = &clsort__types[type];
+    clsort__request_init(rq, family, wg, items);
+    clsort__request_source(rq, "common.cl");
+    clsort__request_source(rq, "keys.cl");
+    clsort__request_source(rq, file);
+    clsort__request_option(rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)wg, (unsigned)items,
+                           ti->bits_name, (unsigned)ti->size);
+    if (value_size) clsort__request_option(rq, " -DHAS_VALUES -DVAL_T=%s", clsort__bits_type(value_size));
+}
+
 /* The radix program of a plan (its shape, digit width and streams): the
  * kernels of its kind of pass only (radix.cl ONESWEEP). */
 /* What every radix.cl program starts with: its sources, tile and key type. */
@@ -13627,15 +13643,10 @@ static clsort_result clsort__plan_search(clsort_context *ctx, const char *fn, co
 /* The program of a plan's form (search.cl SEARCH_MERGE). */
 static clsort_result clsort__search_program(clsort_context *ctx, const clsort__search_plan *pl, clsort__program **out)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
-    clsort__request_init(&rq, "search", pl->wg, pl->items);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "keys.cl");
-    clsort__request_source(&rq, "search.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u -DKIND=%u -DIDX_T=%s",
-                           (unsigned)pl->wg, (unsigned)pl->items, ti->bits_name, (unsigned)ti->size,
-                           (unsigned)ti->image, pl->index_size == 8 ? "ulong" : "uint");
+    clsort__keyed_request(&rq, "search", "search.cl", pl->wg, pl->items, pl->d.type, 0);
+    clsort__request_option(&rq, " -DKIND=%u -DIDX_T=%s", (unsigned)clsort__types[pl->d.type].image,
+                           pl->index_size == 8 ? "ulong" : "uint");
     if (pl->merge) clsort__request_option(&rq, " -DSEARCH_MERGE");
     else clsort__request_option(&rq, " -DSAMPLE_MAX=%u", (unsigned)((1u << pl->k_max) - 1));
     return clsort__program_get(ctx, &rq, out);
@@ -13898,16 +13909,8 @@ static clsort_result clsort__plan_merge(clsort_context *ctx, const char *fn, con
 
 static clsort_result clsort__merge_program(clsort_context *ctx, const clsort__merge_plan *pl, clsort__program **out)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
-    clsort__request_init(&rq, "merge", pl->wg, pl->items);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "keys.cl");
-    clsort__request_source(&rq, "merge.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)pl->wg,
-                           (unsigned)pl->items, ti->bits_name, (unsigned)ti->size);
-    if (pl->d.value_size)
-        clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", clsort__bits_type(pl->d.value_size));
+    clsort__keyed_request(&rq, "merge", "merge.cl", pl->wg, pl->items, pl->d.type, pl->d.value_size);
     return clsort__program_get(ctx, &rq, out);
 }
 
@@ -14163,16 +14166,8 @@ static clsort_result clsort__plan_top_k(clsort_context *ctx, const char *fn, con
 
 static clsort_result clsort__top_k_program(clsort_context *ctx, const clsort__top_k_plan *pl, clsort__program **out)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
     clsort__request rq;
-    clsort__request_init(&rq, "top_k", pl->wg, pl->items);
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "keys.cl");
-    clsort__request_source(&rq, "top_k.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DKEY_T=%s -DKEY_BYTES=%u", (unsigned)pl->wg,
-                           (unsigned)pl->items, ti->bits_name, (unsigned)ti->size);
-    if (pl->d.value_size)
-        clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", clsort__bits_type(pl->d.value_size));
+    clsort__keyed_request(&rq, "top_k", "top_k.cl", pl->wg, pl->items, pl->d.type, pl->d.value_size);
     return clsort__program_get(ctx, &rq, out);
 }
 
