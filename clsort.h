@@ -1324,8 +1324,9 @@
  *           prepared even segments were all shorter (the long passes), and a
  *           call whose n differs in shape from the prepared one (other
  *           programs, or a grid on the other side of PoCL's small-grid limit;
- *           radius queries of another count). On NVIDIA a first launch costs little (the build
- *           compiles every kernel). One operation per family (its row in
+ *           radius queries of another count). On NVIDIA a first launch
+ *           costs little (the build compiles every kernel). One operation per
+ *           family (its row in
  *           CLSORT_FAMILIES, the registry of the families, names it).
  *           desc.progress (optional) is called once per program built or loaded
  *           and once per warm run, with done = 1 .. total and the family: the
@@ -6477,7 +6478,8 @@ static int clsort__pack_lookback(const clsort_context *ctx, const clsort__split_
  * clsort__split_call) take for n keys and desc (clsort_prepare): each
  * call's own (pack's on the path its n takes: the look-back where it fits
  * the loop budget), and the u32 scan of the tile counts. */
-#define CLSORT__SPLIT_CALLS_ALL 7u
+#define CLSORT__SPLIT_CALLS_ALL \
+    (1u << CLSORT__SPLIT_CALL_ENUMERATE | 1u << CLSORT__SPLIT_CALL_PACK | 1u << CLSORT__SPLIT_CALL_SPLIT)
 static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc, size_t n, unsigned calls)
 {
     clsort_split_desc d;
