@@ -13590,7 +13590,9 @@ static const char *const clsort__search_slot_part = "search: partition";
  * beyond, the merge's one read of every key costs more than m binary
  * searches (a search of 2^28 keys costs about the reading of a few
  * thousand keys; a margin of 64). */
+#ifndef CLSORT__SEARCH_MERGE_RATIO /* (a bench build may set it to measure the crossover) */
 #define CLSORT__SEARCH_MERGE_RATIO 64
+#endif
 
 /* A checked clsort_search_desc and the call's shape. */
 typedef struct clsort__search_plan {
