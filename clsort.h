@@ -287,8 +287,8 @@
  *   A refused call (an argument error) allocates nothing: every call checks
  *   all of its arguments before it takes any scratch.
  *
- *   LAUNCHES. On the look-back path a scan, enumerate, pack or look-back
- *   segmented scan of more than one tile is one kernel launch, and a
+ *   LAUNCHES. On the look-back path a scan, enumerate, pack, select_if or
+ *   look-back segmented scan of more than one tile is one kernel launch, and a
  *   one-sweep sort is 1 + passes (5 for u32 keys), once the context has run
  *   a call of that family at that size or larger: each look-back kernel
  *   zeroes, as it goes, the status words the next call will use, so no
@@ -583,8 +583,8 @@
  *   The strings are read during the call only; the source is put before the
  *   library's kernels, in one program with them. Naming rule: the caller's
  *   names (functions, types, macros) must not be the library's: avoid the
- *   prefixes rd_, lb_, user_, wg_, tile_, scan_ and cmp_, the kernels'
- *   upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
+ *   prefixes rd_, lb_, user_, wg_, tile_, scan_, load_, sel_ and cmp_, the
+ *   kernels' upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
  *   OpenCL C's own names. A clash is not caught on the host: it fails the
  *   build (CLSORT_ERROR_BUILD, "redefinition of ..." in the log, the
  *   caller's line named), or for a macro may change the kernels' meaning.
