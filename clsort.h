@@ -277,7 +277,7 @@
  *   about twice what that call (or a larger earlier one) needed as
  *   temporaries: the radix sort without desc.temp clsort_sort_temp_size(n)
  *   (about n x (key + value size) and its digit counts), select_if and
- *   partition n bytes of flags and the pack's or split's tile counts, binning 3 x 4 n bytes and the cell
+ *   partition the pack's or split's tile counts, binning 3 x 4 n bytes and the cell
  *   offsets, N-body 12 to 16 bytes a body, a look-back call two regions of
  *   status words (8 bytes a tile), and the rest (reduce, gather, bitonic)
  *   4 bytes an element or less. clsort_kept_bytes says how much it holds;
@@ -287,8 +287,8 @@
  *   A refused call (an argument error) allocates nothing: every call checks
  *   all of its arguments before it takes any scratch.
  *
- *   LAUNCHES. On the look-back path a scan, enumerate, pack or look-back
- *   segmented scan of more than one tile is one kernel launch, and a
+ *   LAUNCHES. On the look-back path a scan, enumerate, pack, select_if or
+ *   look-back segmented scan of more than one tile is one kernel launch, and a
  *   one-sweep sort is 1 + passes (5 for u32 keys), once the context has run
  *   a call of that family at that size or larger: each look-back kernel
  *   zeroes, as it goes, the status words the next call will use, so no
@@ -583,8 +583,8 @@
  *   The strings are read during the call only; the source is put before the
  *   library's kernels, in one program with them. Naming rule: the caller's
  *   names (functions, types, macros) must not be the library's: avoid the
- *   prefixes rd_, lb_, user_, wg_, tile_, scan_ and cmp_, the kernels'
- *   upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
+ *   prefixes rd_, lb_, user_, wg_, tile_, scan_, load_, sel_ and cmp_, the
+ *   kernels' upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
  *   OpenCL C's own names. A clash is not caught on the host: it fails the
  *   build (CLSORT_ERROR_BUILD, "redefinition of ..." in the log, the
  *   caller's line named), or for a macro may change the kernels' meaning.
@@ -1171,16 +1171,17 @@
  *           comparison, the keys (and values) that pass key < a, <= a, > a,
  *           >= a, == a, != a or a <= key < b, compared as numbers of the key
  *           type (any clsort_type; floats by IEEE rules: a NaN key passes
- *           only !=), in input order; n < 2^32. No flags array: the call
- *           writes one byte per key to context scratch and packs by it as
- *           clsort_pack does (two passes over the keys, one write).
+ *           only !=), in input order; n < 2^32. No flags array: clsort_pack's
+ *           kernels compute each key's flag as they load the key (on the
+ *           look-back path one pass: the keys read once, those that pass
+ *           written once).
  *             clsort_partition / clsort_partition_host: the same test, the
  *           keys (values) that pass first and those that fail after them,
  *           each part in input order (CUB's DevicePartition::If writes the
  *           second part reversed; this one is stable both ways), count the
- *           size of the first part. The same flags, inverted, then split as
- *           clsort_split does: a call of this family, not one of its own
- *           (one descriptor, one flags kernel, one clsort_prepare operation).
+ *           size of the first part. The same test, inverted, in clsort_split's
+ *           kernels: a call of this family, not one of its own (one
+ *           descriptor, one clsort_prepare operation).
  *             desc.user_op (USER OPERATORS): a caller's predicate in place of
  *           the comparison, on the key or on the key and its value. For
  *           example particles, x the key and (y, z) the 8-byte value, those
@@ -6315,11 +6316,22 @@ typedef enum clsort__split_call {
     CLSORT__SPLIT_CALL_SPLIT
 } clsort__split_call;
 
+/* Flags from the keys by a predicate (>>select: select_if is a pack by
+ * them, partition a split): the select family's part of the program (its
+ * text and select.cl, LOAD_PRED), its load arguments and the flag bit's
+ * code (the comparison, and the inversion a split takes). */
+struct clsort__select_plan;
+static clsort_result clsort__select_request(clsort_context *ctx, const struct clsort__select_plan *pl,
+                                            clsort__request *rq, char **text);
+static void clsort__select_load_kargs(clsort__kargs *ka, const struct clsort__select_plan *pl, const cl_mem *keys);
+static cl_uint clsort__select_bit(const struct clsort__select_plan *pl, int invert);
+
 typedef struct clsort__split_plan {
     clsort_split_desc d;
     size_t key_size;
-    cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT */
+    cl_mem flag_src; /* desc.flags, or the keys for FLAGS_KEY_BIT and for sel */
     clsort__split_call call;
+    const struct clsort__select_plan *sel; /* flags by a predicate of the keys, or NULL */
 } clsort__split_plan;
 
 /* need_keys: 1 when keys_in and keys_out are read and written (pack,
@@ -6437,24 +6449,39 @@ static clsort_result clsort__split_program_for(clsort_context *ctx, const clsort
                                                clsort__program **out)
 {
     const char *key_type = clsort__types[a->d.type].bits_name;
-    const char *src_type = a->d.flags_kind == CLSORT_FLAGS_U32  ? "uint"
-                         : a->d.flags_kind == CLSORT_FLAGS_U8 ? "uchar"
-                                                              : key_type;
+    const char *src_type = a->sel                              ? clsort__types[a->d.type].cl_name
+                         : a->d.flags_kind == CLSORT_FLAGS_U32 ? "uint"
+                         : a->d.flags_kind == CLSORT_FLAGS_U8  ? "uchar"
+                                                               : key_type;
     size_t stage = (a->key_size == 8 || a->d.value_size == 8) ? 8 : 4, wg, items;
     clsort__request rq;
+    char *text = NULL;
+    clsort_result r;
     clsort__split_shape(ctx, a, &wg, &items);
     clsort__request_init(&rq, "split", wg, items);
+    if (a->sel) CLSORT__TRY(clsort__select_request(ctx, a->sel, &rq, &text)); /* LOAD_PRED before common.cl */
     clsort__request_source(&rq, "common.cl");
     clsort__request_source(&rq, "scan.cl");
     clsort__request_source(&rq, "split.cl");
-    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DT=uint -DSRC_T=%s -DLOAD_FLAGS%s -DKEY_T=%s -DELEM_T=%s",
+    clsort__request_option(&rq, " -DWG=%u -DITEMS=%u -DT=uint -DSRC_T=%s%s -DKEY_T=%s -DELEM_T=%s",
                            (unsigned)wg, (unsigned)items, src_type,
-                           a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? " -DKEY_BIT" : "", key_type,
-                           stage == 8 ? "ulong" : "uint");
+                           a->sel                                   ? ""
+                           : a->d.flags_kind == CLSORT_FLAGS_KEY_BIT ? " -DLOAD_FLAGS -DKEY_BIT"
+                                                                     : " -DLOAD_FLAGS",
+                           key_type, stage == 8 ? "ulong" : "uint");
     if (a->d.value_size) clsort__request_option(&rq, " -DHAS_VALUES -DVAL_T=%s", a->d.value_size == 8 ? "ulong" : "uint");
     if (lookback) clsort__request_option(&rq, "%s%s", clsort__lookback_options(ctx), clsort__status_options(ctx));
     clsort__request_option(&rq, "%s -DSP_KSET=0x%x", clsort__idle_option(ctx), clsort__split_kset(a->call, lookback));
-    return clsort__program_get(ctx, &rq, out);
+    r = clsort__program_get(ctx, &rq, out);
+    if (text) CLSORT_FREE(text);
+    return r;
+}
+
+/* The arguments every loading kernel takes after its own, before the
+ * device count: a predicate's (LOAD_CTX_ARGS), where the flags come from one. */
+static void clsort__split_load_kargs(clsort__kargs *ka, const clsort__split_plan *a)
+{
+    if (a->sel) clsort__select_load_kargs(ka, a->sel, &a->flag_src);
 }
 
 static clsort_result clsort__split_program(clsort_context *ctx, const clsort__split_plan *a, clsort__program **out)
@@ -6480,7 +6507,8 @@ static int clsort__pack_lookback(const clsort_context *ctx, const clsort__split_
  * the loop budget), and the u32 scan of the tile counts. */
 #define CLSORT__SPLIT_CALLS_ALL \
     (1u << CLSORT__SPLIT_CALL_ENUMERATE | 1u << CLSORT__SPLIT_CALL_PACK | 1u << CLSORT__SPLIT_CALL_SPLIT)
-static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc, size_t n, unsigned calls)
+static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_split_desc *desc,
+                                           const struct clsort__select_plan *sel, size_t n, unsigned calls)
 {
     clsort_split_desc d;
     clsort__split_plan a;
@@ -6489,6 +6517,7 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
     if (desc) d = *desc;
     d.count = NULL; /* a buffer, not part of any program */
     CLSORT__TRY(clsort__plan_split(ctx, "clsort_prepare(split)", NULL, NULL, 0, &d, 0, &a));
+    a.sel = sel;
     if (calls & (1u << CLSORT__SPLIT_CALL_ENUMERATE)) CLSORT__TRY(clsort__split_program(ctx, &a, &p));
     a.call = CLSORT__SPLIT_CALL_PACK;
     if (calls & (1u << CLSORT__SPLIT_CALL_PACK))
@@ -6501,7 +6530,7 @@ static clsort_result clsort__split_prepare(clsort_context *ctx, const clsort_spl
 /* clsort_prepare's operation of the family (CLSORT_FAMILIES: SPLIT). */
 static clsort_result clsort__split_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
-    return clsort__split_prepare(ctx, call->split, n, CLSORT__SPLIT_CALLS_ALL);
+    return clsort__split_prepare(ctx, call->split, NULL, n, CLSORT__SPLIT_CALLS_ALL);
 }
 
 /* clsort_prepare's warm run of the family: clsort_enumerate, clsort_pack
@@ -6616,6 +6645,7 @@ static clsort_result clsort__tile_offsets(clsort__chain *c, clsort__program *p, 
     CLSORT__KARG(&ka, n64);
     CLSORT__KARG(&ka, bit);
     CLSORT__KARG(&ka, *offsets);
+    clsort__split_load_kargs(&ka, a);
     clsort__count_kargs(&ka, c, 1);
     CLSORT__TRY(clsort__run(c, p, "reduce_tiles", &ka, groups, p->wg));
     CLSORT__TRY(clsort__scan_program(ctx, CLSORT_U32, &sp));
@@ -6642,11 +6672,30 @@ static void clsort__split_value_args(clsort__kargs *ka, const clsort__split_plan
     CLSORT__KARG(ka, a->d.values_out);
 }
 
-CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                     const clsort_split_desc *desc, size_t *count,
-                                     const clsort_enqueue *enq)
+/* A checked plan for pack or split (need_keys as clsort__plan_split's), its
+ * flags from the keys by sel's predicate where sel is not NULL (invert for
+ * a split: the keys that pass first). */
+static clsort_result clsort__plan_split_by(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out,
+                                           size_t n, const clsort_split_desc *desc, clsort__split_call call,
+                                           const struct clsort__select_plan *sel, clsort__split_plan *a)
 {
-    static const char *fn = "clsort_pack";
+    int need = 1 | (sel ? CLSORT__SPLIT_OWN_FLAGS : 0);
+    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, need, a));
+    a->call = call;
+    if (sel) {
+        a->sel = sel;
+        a->flag_src = keys_in;
+        a->d.bit = clsort__select_bit(sel, call == CLSORT__SPLIT_CALL_SPLIT);
+    }
+    return CLSORT_SUCCESS;
+}
+
+/* clsort_pack, its flags from desc or from the keys by sel's predicate
+ * (clsort_select_if); fn names the caller's call in messages. */
+static clsort_result clsort__pack(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                  const clsort_split_desc *desc, const struct clsort__select_plan *sel,
+                                  size_t *count, const clsort_enqueue *enq)
+{
     clsort__split_plan a;
     clsort__program *p;
     clsort__chain c;
@@ -6656,9 +6705,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     size_t groups;
     int lookback;
     clsort_result r;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
-    a.call = CLSORT__SPLIT_CALL_PACK;
+    CLSORT__TRY(clsort__plan_split_by(ctx, fn, keys_in, keys_out, n, desc, CLSORT__SPLIT_CALL_PACK, sel, &a));
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, count));
@@ -6684,6 +6731,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
             CLSORT__KARG(&ka, keys_out);
             CLSORT__KARG(&ka, total);
             clsort__split_value_args(&ka, &a);
+            clsort__split_load_kargs(&ka, &a);
             clsort__count_kargs(&ka, &c, 1);
             r = clsort__run(&c, p, "pack_lookback", &ka, groups, p->wg);
         }
@@ -6694,6 +6742,7 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
         CLSORT__KARG(&ka, keys_out);
         CLSORT__KARG(&ka, total);
         clsort__split_value_args(&ka, &a);
+        clsort__split_load_kargs(&ka, &a);
         clsort__count_kargs(&ka, &c, 1);
         if (r == CLSORT_SUCCESS) r = clsort__run(&c, p, "pack_tiles", &ka, groups, p->wg);
     }
@@ -6702,11 +6751,19 @@ CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem
     return clsort__chain_end(&c, enq, r);
 }
 
-CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
-                                      const clsort_split_desc *desc, size_t *zeros,
-                                      const clsort_enqueue *enq)
+CLSORT_API clsort_result clsort_pack(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                     const clsort_split_desc *desc, size_t *count,
+                                     const clsort_enqueue *enq)
 {
-    static const char *fn = "clsort_split";
+    CLSORT__TRY(clsort__check_ctx(ctx, "clsort_pack"));
+    return clsort__pack(ctx, "clsort_pack", keys_in, keys_out, n, desc, NULL, count, enq);
+}
+
+/* clsort_split, as clsort__pack is clsort_pack (clsort_partition by sel). */
+static clsort_result clsort__split(clsort_context *ctx, const char *fn, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                   const clsort_split_desc *desc, const struct clsort__select_plan *sel,
+                                   size_t *zeros, const clsort_enqueue *enq)
+{
     clsort__split_plan a;
     clsort__program *p;
     clsort__chain c;
@@ -6716,9 +6773,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     clsort__kargs ka;
     size_t groups;
     clsort_result r;
-    CLSORT__TRY(clsort__check_ctx(ctx, fn));
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, desc, 1, &a));
-    a.call = CLSORT__SPLIT_CALL_SPLIT;
+    CLSORT__TRY(clsort__plan_split_by(ctx, fn, keys_in, keys_out, n, desc, CLSORT__SPLIT_CALL_SPLIT, sel, &a));
     CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &a));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (n == 0) return clsort__chain_end(&c, enq, clsort__empty_split(&c, &a, zeros));
@@ -6730,6 +6785,7 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
     CLSORT__KARG(&ka, total);
     CLSORT__KARG(&ka, keys_out);
     clsort__split_value_args(&ka, &a);
+    clsort__split_load_kargs(&ka, &a);
     clsort__count_kargs(&ka, &c, 1);
     if (r == CLSORT_SUCCESS) r = clsort__run(&c, p, "split_tiles", &ka, groups, p->wg);
     if (r == CLSORT_SUCCESS && a.d.count) { /* the zeros count on the device, for chaining */
@@ -6751,6 +6807,14 @@ CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_me
         if (r == CLSORT_SUCCESS) *zeros = live - ones;
     }
     return clsort__chain_end(&c, enq, r);
+}
+
+CLSORT_API clsort_result clsort_split(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
+                                      const clsort_split_desc *desc, size_t *zeros,
+                                      const clsort_enqueue *enq)
+{
+    CLSORT__TRY(clsort__check_ctx(ctx, "clsort_split"));
+    return clsort__split(ctx, "clsort_split", keys_in, keys_out, n, desc, NULL, zeros, enq);
 }
 
 /* pack_host / split_host share everything but the call in the middle. */
@@ -13211,24 +13275,24 @@ static clsort_result clsort__nbody_warm_call(clsort_context *ctx, const clsort_p
 }
 
 /* >>select -------------------------------------------------------------------
- * kernels/select.cl (with common.cl): select_flags (the built-in comparison)
- * or select_pred (a caller's predicate, desc.user_op) writes one byte per
- * key to context scratch, then the split family moves the keys (values) by
- * those flags, on the same queue after them: clsort_select_if packs them
- * (clsort_pack with CLSORT_FLAGS_U8, flag 1 = passes), clsort_partition
- * splits them (clsort_split, flags inverted: flag 0 = passes, so the keys
- * that pass come first and the split's zeros count is theirs). Both calls
- * are one family's: the same descriptor, flags and programs, only the
- * split family's call differs. Every argument is checked, for both steps,
- * and a caller's predicate built, before anything is taken or enqueued. */
-
-static const char *const clsort__select_slot_flags = "select: flags";
+ * kernels/select.cl (before common.cl, scan.cl and split.cl): the split
+ * family's kernels with their flags computed where they load them, from
+ * the keys, by the built-in comparison or by a caller's predicate
+ * (desc.user_op): clsort_select_if is clsort_pack's pass (flag 1 = passes),
+ * clsort_partition clsort_split's (the flag inverted: the split puts flag 0
+ * first, so the keys that pass come first and the split's zeros count is
+ * theirs). Each key is read once and no flag array is written (RESULTS.md,
+ * Select). The two calls share the descriptor and the plan; each call's
+ * program is the split family's for that call, with this family's text and
+ * options (one per key type and call, or per predicate text). Every
+ * argument is checked, and a caller's predicate built, before anything is
+ * enqueued. */
 
 /* A checked clsort_select_desc, with the bounds as bytes of the key type. */
 typedef struct clsort__select_plan {
     clsort_select_desc d;
     size_t key_size;
-    int pred; /* desc.user_op: the caller's predicate (select_pred) */
+    int pred; /* desc.user_op: the caller's predicate (SEL_PRED) */
     unsigned char a[8], b[8];
 } clsort__select_plan;
 
@@ -13312,80 +13376,51 @@ static char *clsort__select_pred_text(const clsort_user_op *u)
     return text;
 }
 
-/* The program of the flags for the key type: select_flags (the comparison
- * is an argument: one program per type), or select_pred with the caller's
- * predicate (one per type and predicate text). */
-static clsort_result clsort__select_program(clsort_context *ctx, const clsort__select_plan *pl, clsort__program **out)
+/* The select family's part of a split-family program (clsort__split_program_for):
+ * a caller's predicate's text (into *text, CLSORT_MALLOC memory the caller frees),
+ * select.cl, and the key type. */
+static clsort_result clsort__select_request(clsort_context *ctx, const clsort__select_plan *pl, clsort__request *rq,
+                                            char **text)
 {
-    const clsort__type_info *ti = &clsort__types[pl->d.type];
-    size_t wg = ctx->dev.max_wg < 256 ? ctx->dev.max_wg : 256; /* element-wise: no local memory */
-    clsort__request rq;
-    char *text = NULL;
-    clsort_result r;
-    clsort__request_init(&rq, "select", wg, 1);
+    *text = NULL;
     if (pl->pred) {
-        text = clsort__select_pred_text(&pl->d.user_op);
-        if (!text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "select: out of host memory");
-        clsort__request_text(&rq, text);
+        *text = clsort__select_pred_text(&pl->d.user_op);
+        if (!*text) return clsort__fail(ctx, CLSORT_ERROR_OUT_OF_HOST_MEMORY, "select: out of host memory");
+        clsort__request_text(rq, *text);
     }
-    clsort__request_source(&rq, "common.cl");
-    clsort__request_source(&rq, "select.cl");
-    clsort__request_option(&rq, " -DWG=%u -DKT=%s%s", (unsigned)wg, ti->cl_name,
+    clsort__request_source(rq, "select.cl");
+    clsort__request_option(rq, " -DKT=%s%s", clsort__types[pl->d.type].cl_name,
                            pl->d.type == CLSORT_F64 ? " -DNEED_FP64" : "");
-    r = clsort__program_get(ctx, &rq, out);
-    if (text) CLSORT_FREE(text);
-    return r;
+    return CLSORT_SUCCESS;
 }
 
-/* The pack or split by flags that follows: the caller's keys, values and count. */
-static void clsort__select_split_desc(const clsort__select_plan *pl, cl_mem flags, clsort_split_desc *sd)
+/* LOAD_CTX_ARGS: the predicate's values (the keys where it takes none:
+ * never read), or the bounds a and b. */
+static void clsort__select_load_kargs(clsort__kargs *ka, const clsort__select_plan *pl, const cl_mem *keys)
+{
+    if (pl->pred) {
+        CLSORT__KARG(ka, *(clsort__select_pred_values(&pl->d.user_op) ? &pl->d.values_in : keys));
+        return;
+    }
+    clsort__karg(ka, pl->key_size, pl->a);
+    clsort__karg(ka, pl->key_size, pl->b);
+}
+
+/* The flag bit's code load_pred reads: the comparison, and bit 8 to invert. */
+static cl_uint clsort__select_bit(const clsort__select_plan *pl, int invert)
+{
+    return (pl->pred ? 0u : (cl_uint)pl->d.compare) | (invert ? 0x100u : 0u);
+}
+
+/* The pack's or split's descriptor: the caller's values and count. */
+static void clsort__select_split_desc(const clsort__select_plan *pl, clsort_split_desc *sd)
 {
     memset(sd, 0, sizeof *sd);
     sd->type = pl->d.type;
-    sd->flags_kind = CLSORT_FLAGS_U8;
-    sd->flags = flags;
     sd->values_in = pl->d.values_in;
     sd->values_out = pl->d.values_out;
     sd->value_size = pl->d.value_size;
     sd->count = pl->d.count;
-}
-
-/* The flags of the first n keys (the device count's), on c: 1 where a key
- * passes, or where invert, 0 (partition's split puts flag 0 first). */
-static clsort_result clsort__select_flags_run(clsort__chain *c, const clsort__select_plan *pl, clsort__program *p,
-                                              cl_mem keys_in, cl_mem flags, size_t n, cl_uint invert)
-{
-    clsort__kargs ka;
-    cl_ulong n64 = (cl_ulong)n;
-    cl_uint cmp = (cl_uint)pl->d.compare;
-    cl_mem values = clsort__select_pred_values(&pl->d.user_op) ? pl->d.values_in : keys_in; /* keys: never read */
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, keys_in);
-    if (pl->pred) CLSORT__KARG(&ka, values);
-    CLSORT__KARG(&ka, flags);
-    CLSORT__KARG(&ka, n64);
-    if (!pl->pred) {
-        clsort__karg(&ka, pl->key_size, pl->a);
-        clsort__karg(&ka, pl->key_size, pl->b);
-        CLSORT__KARG(&ka, cmp);
-    }
-    CLSORT__KARG(&ka, invert);
-    clsort__count_kargs(&ka, c, 1);
-    return clsort__run(c, p, pl->pred ? "select_pred" : "select_flags", &ka, (n + p->wg - 1) / p->wg, p->wg);
-}
-
-/* The pack's or split's enqueue: on the same in-order queue, after the
- * flags (the caller's wait list went on the first command; the caller's
- * event comes from the last), with the same device count. */
-static void clsort__select_next_enq(const clsort__chain *c, const clsort_enqueue *enq, clsort_enqueue *next)
-{
-    memset(next, 0, sizeof *next);
-    next->queue = c->queue;
-    next->num_events_in_wait_list = c->num_wait;
-    next->event_wait_list = c->wait;
-    next->event = enq ? enq->event : NULL;
-    next->count = c->count; /* the flags below it, the keys below it */
-    next->count_offset = (size_t)c->count_at * 4;
 }
 
 /* clsort_select_if (partition 0: pack) and clsort_partition (1: split). */
@@ -13394,32 +13429,12 @@ static clsort_result clsort__select_run(clsort_context *ctx, const char *fn, cl_
                                         int partition)
 {
     clsort__select_plan pl;
-    clsort__split_plan sp;
     clsort_split_desc sd;
-    clsort_enqueue next;
-    clsort__program *p = NULL;
-    clsort__chain c;
-    cl_mem flags = NULL;
-    clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     CLSORT__TRY(clsort__plan_select(ctx, fn, desc, &pl));
-    CLSORT__TRY(clsort__check_n32(ctx, n, fn));
-    /* every buffer of both steps and the device count (both read it), before the flags' scratch is taken */
-    clsort__select_split_desc(&pl, NULL, &sd);
-    CLSORT__TRY(clsort__plan_split(ctx, fn, keys_in, keys_out, n, &sd, 1 | CLSORT__SPLIT_OWN_FLAGS, &sp));
-    CLSORT__TRY(clsort__check_split_count(ctx, fn, enq, keys_out, "keys_out", &sp));
-    CLSORT__TRY(clsort__check_enq(ctx, enq));
-    /* the program too (a caller's predicate that does not build fails here, nothing taken or written) */
-    if (n > 0) CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
-    if (n > 0) CLSORT__TRY(clsort__scratch(ctx, clsort__select_slot_flags, n, &flags));
-    sd.flags = flags;
-    CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
-    r = n > 0 ? clsort__select_flags_run(&c, &pl, p, keys_in, flags, n, (cl_uint)partition) : CLSORT_SUCCESS;
-    clsort__select_next_enq(&c, enq, &next);
-    r = clsort__chain_end(&c, NULL, r);
-    if (r != CLSORT_SUCCESS) return r;
-    return clsort__outer(ctx, fn, partition ? clsort_split(ctx, keys_in, keys_out, n, &sd, count, &next)
-                                            : clsort_pack(ctx, keys_in, keys_out, n, &sd, count, &next));
+    clsort__select_split_desc(&pl, &sd);
+    if (partition) return clsort__split(ctx, fn, keys_in, keys_out, n, &sd, &pl, count, enq);
+    return clsort__pack(ctx, fn, keys_in, keys_out, n, &sd, &pl, count, enq);
 }
 
 CLSORT_API clsort_result clsort_select_if(clsort_context *ctx, cl_mem keys_in, cl_mem keys_out, size_t n,
@@ -13511,15 +13526,14 @@ CLSORT_API clsort_result clsort_partition_host(clsort_context *ctx, clsort_type 
 }
 
 /* The programs clsort_select_if and clsort_partition of n keys take for
- * desc (clsort_prepare): the flags (the caller's predicate's where
- * desc.user_op names one), and the pack and split by u8 flags
- * (clsort__split_prepare prepares both). */
+ * desc (clsort_prepare): the split family's pack (on the path its n takes)
+ * and split with this family's flags (the caller's predicate's where
+ * desc.user_op names one), and the u32 scan of the tile counts. */
 static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clsort_prepare_call *call, size_t n)
 {
     static const char *fn = "clsort_prepare(select)";
     clsort__select_plan pl;
     clsort_split_desc sd;
-    clsort__program *p;
     clsort_select_desc d;
     static const unsigned char zero[8] = {0};
     memset(&d, 0, sizeof d);
@@ -13527,11 +13541,10 @@ static clsort_result clsort__select_prepare_call(clsort_context *ctx, const clso
     if (!d.a) d.a = zero; /* the bounds and the comparison are kernel arguments, not build options */
     if (!d.b) d.b = zero;
     CLSORT__TRY(clsort__plan_select(ctx, fn, &d, &pl));
-    CLSORT__TRY(clsort__select_program(ctx, &pl, &p));
-    clsort__select_split_desc(&pl, CLSORT_PREPARE_PRESENT, &sd);
+    clsort__select_split_desc(&pl, &sd);
     sd.count = NULL;
-    sd.values_out = sd.values_in;
-    return clsort__split_prepare(ctx, &sd, n, 1u << CLSORT__SPLIT_CALL_PACK | 1u << CLSORT__SPLIT_CALL_SPLIT);
+    if (sd.values_in || sd.values_out) sd.values_in = sd.values_out = CLSORT_PREPARE_PRESENT;
+    return clsort__split_prepare(ctx, &sd, &pl, n, 1u << CLSORT__SPLIT_CALL_PACK | 1u << CLSORT__SPLIT_CALL_SPLIT);
 }
 
 /* clsort_prepare's warm run of the family: one clsort_select_if of n keys
@@ -13577,7 +13590,9 @@ static const char *const clsort__search_slot_part = "search: partition";
  * beyond, the merge's one read of every key costs more than m binary
  * searches (a search of 2^28 keys costs about the reading of a few
  * thousand keys; a margin of 64). */
+#ifndef CLSORT__SEARCH_MERGE_RATIO /* (a bench build may set it to measure the crossover) */
 #define CLSORT__SEARCH_MERGE_RATIO 64
+#endif
 
 /* A checked clsort_search_desc and the call's shape. */
 typedef struct clsort__search_plan {
@@ -18561,6 +18576,11 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
 35,105,102,110,100,101,102,32,87,71,10,
 35,100,101,102,105,110,101,32,87,71,32,50,53,54,10,
 35,101,110,100,105,102,10,
@@ -18575,6 +18595,12 @@ static const unsigned char clsort__kernel_common_cl[] = {
 35,101,110,100,105,102,10,
 10,
 35,100,101,102,105,110,101,32,84,73,76,69,32,40,87,71,32,42,32,73,84,69,77,83,41,10,
+10,
+10,
+35,105,102,110,100,101,102,32,76,79,65,68,95,67,84,88,95,65,82,71,83,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,95,65,82,71,83,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,10,
+35,101,110,100,105,102,10,
 10,
 10,
 10,
@@ -18610,6 +18636,8 @@ static const unsigned char clsort__kernel_common_cl[] = {
 35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,40,40,40,112,41,91,105,93,32,62,62,32,40,98,105,116,41,41,32,38,32,49,41,32,58,32,40,84,41,48,41,10,
 35,101,108,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,70,76,65,71,83,41,10,
 35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,40,40,112,41,91,105,93,32,33,61,32,48,41,32,58,32,40,84,41,48,41,10,
+35,101,108,105,102,32,100,101,102,105,110,101,100,40,76,79,65,68,95,80,82,69,68,41,10,
+35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,108,111,97,100,95,112,114,101,100,40,40,112,41,91,105,93,44,32,40,105,41,44,32,40,98,105,116,41,32,76,79,65,68,95,67,84,88,41,32,58,32,40,84,41,48,41,10,
 35,101,108,115,101,10,
 35,100,101,102,105,110,101,32,76,79,65,68,40,112,44,32,105,44,32,110,44,32,98,105,116,41,32,40,40,105,41,32,60,32,40,110,41,32,63,32,40,84,41,40,40,112,41,91,105,93,41,32,58,32,40,84,41,48,41,10,
 35,101,110,100,105,102,10,
@@ -18671,7 +18699,7 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
-105,110,108,105,110,101,32,118,111,105,100,32,108,111,97,100,95,116,105,108,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,116,105,108,101,41,10,
+105,110,108,105,110,101,32,118,111,105,100,32,108,111,97,100,95,116,105,108,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,116,105,108,101,32,76,79,65,68,95,67,84,88,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
@@ -18827,14 +18855,14 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 10,
 10,
-35,100,101,102,105,110,101,32,76,66,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,108,98,95,105,110,44,32,117,108,111,110,103,32,108,98,95,110,44,32,117,105,110,116,32,108,98,95,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,108,98,95,115,10,
-35,100,101,102,105,110,101,32,76,66,95,80,65,83,83,32,44,32,108,98,95,105,110,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,10,
+35,100,101,102,105,110,101,32,76,66,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,108,98,95,105,110,44,32,117,108,111,110,103,32,108,98,95,110,44,32,117,105,110,116,32,108,98,95,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,108,98,95,115,32,76,79,65,68,95,67,84,88,95,65,82,71,83,10,
+35,100,101,102,105,110,101,32,76,66,95,80,65,83,83,32,44,32,108,98,95,105,110,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,32,76,79,65,68,95,67,84,88,10,
 10,
-35,100,101,102,105,110,101,32,76,66,95,73,78,80,85,84,40,105,110,44,32,110,44,32,98,105,116,44,32,115,41,32,44,32,105,110,44,32,110,44,32,98,105,116,44,32,115,10,
+35,100,101,102,105,110,101,32,76,66,95,73,78,80,85,84,40,105,110,44,32,110,44,32,98,105,116,44,32,115,41,32,44,32,105,110,44,32,110,44,32,98,105,116,44,32,115,32,76,79,65,68,95,67,84,88,10,
 10,
 10,
 10,
-105,110,108,105,110,101,32,84,32,108,98,95,116,105,108,101,95,115,117,109,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,105,110,116,32,106,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,115,41,10,
+105,110,108,105,110,101,32,84,32,108,98,95,116,105,108,101,95,115,117,109,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,105,110,116,32,106,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,108,111,99,97,108,32,84,32,42,115,32,76,79,65,68,95,67,84,88,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,106,32,42,32,84,73,76,69,59,10,
 84,32,120,32,61,32,40,84,41,48,59,10,
@@ -18899,7 +18927,7 @@ static const unsigned char clsort__kernel_common_cl[] = {
 10,
 105,110,108,105,110,101,32,105,110,116,32,108,98,95,102,97,108,108,98,97,99,107,95,115,116,101,112,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,44,32,105,110,116,32,106,44,32,95,95,108,111,99,97,108,32,84,32,42,97,99,99,44,32,95,95,108,111,99,97,108,32,105,110,116,32,42,115,116,101,112,32,76,66,95,65,82,71,83,41,10,
 123,10,
-84,32,97,103,103,32,61,32,108,98,95,116,105,108,101,95,115,117,109,40,108,98,95,105,110,44,32,40,117,105,110,116,41,106,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,41,59,10,
+84,32,97,103,103,32,61,32,108,98,95,116,105,108,101,95,115,117,109,40,108,98,95,105,110,44,32,40,117,105,110,116,41,106,44,32,108,98,95,110,44,32,108,98,95,98,105,116,44,32,108,98,95,115,32,76,79,65,68,95,67,84,88,41,59,10,
 10,
 10,
 10,
@@ -19096,34 +19124,62 @@ static const unsigned char clsort__kernel_gather_cl[] = {
 10,
 10,
 10,
-35,100,101,102,105,110,101,32,77,79,86,69,95,80,73,69,67,69,83,40,84,89,80,69,41,32,92,10,
-123,32,92,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,89,80,69,32,42,115,95,32,61,32,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,89,80,69,32,42,41,115,114,99,59,32,92,10,
-95,95,103,108,111,98,97,108,32,84,89,80,69,32,42,100,95,32,61,32,40,95,95,103,108,111,98,97,108,32,84,89,80,69,32,42,41,100,115,116,59,32,92,10,
-105,102,32,40,117,110,105,116,115,32,61,61,32,49,41,32,100,95,91,116,111,93,32,61,32,111,107,32,63,32,115,95,91,102,114,111,109,93,32,58,32,40,84,89,80,69,41,40,48,41,59,32,32,92,10,
-101,108,115,101,32,102,111,114,32,40,117,32,61,32,48,59,32,117,32,60,32,117,110,105,116,115,59,32,43,43,117,41,32,100,95,91,116,111,32,42,32,117,110,105,116,115,32,43,32,117,93,32,61,32,111,107,32,63,32,115,95,91,102,114,111,109,32,42,32,117,110,105,116,115,32,43,32,117,93,32,58,32,40,84,89,80,69,41,40,48,41,59,32,92,10,
-125,10,
-105,110,108,105,110,101,32,118,111,105,100,32,109,111,118,101,95,101,108,101,109,101,110,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,99,104,97,114,32,42,115,114,99,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,100,115,116,44,32,117,108,111,110,103,32,102,114,111,109,44,32,117,108,111,110,103,32,116,111,44,32,105,110,116,32,111,107,44,32,117,105,110,116,32,115,104,97,112,101,41,10,
+10,
+10,
+10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,32,119,111,114,100,95,111,102,40,117,105,110,116,52,32,120,44,32,117,105,110,116,32,107,41,32,123,32,114,101,116,117,114,110,32,107,32,61,61,32,48,32,63,32,120,46,120,32,58,32,107,32,61,61,32,49,32,63,32,120,46,121,32,58,32,107,32,61,61,32,50,32,63,32,120,46,122,32,58,32,120,46,119,59,32,125,10,
+105,110,108,105,110,101,32,117,105,110,116,52,32,111,114,95,119,111,114,100,40,117,105,110,116,52,32,120,44,32,117,105,110,116,32,107,44,32,117,105,110,116,32,118,41,10,
 123,10,
-117,105,110,116,32,117,110,105,116,115,32,61,32,115,104,97,112,101,32,62,62,32,52,44,32,117,59,10,
-115,119,105,116,99,104,32,40,115,104,97,112,101,32,38,32,49,53,117,41,32,123,10,
-99,97,115,101,32,52,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,52,41,32,98,114,101,97,107,59,10,
-99,97,115,101,32,51,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,50,41,32,98,114,101,97,107,59,10,
-99,97,115,101,32,50,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,105,110,116,41,32,98,114,101,97,107,59,10,
-99,97,115,101,32,49,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,115,104,111,114,116,41,32,98,114,101,97,107,59,10,
-100,101,102,97,117,108,116,58,32,77,79,86,69,95,80,73,69,67,69,83,40,117,99,104,97,114,41,32,98,114,101,97,107,59,10,
+114,101,116,117,114,110,32,120,32,124,32,40,117,105,110,116,52,41,40,107,32,61,61,32,48,32,63,32,118,32,58,32,48,117,44,32,107,32,61,61,32,49,32,63,32,118,32,58,32,48,117,44,32,107,32,61,61,32,50,32,63,32,118,32,58,32,48,117,44,32,107,32,61,61,32,51,32,63,32,118,32,58,32,48,117,41,59,10,
+125,10,
+10,
+10,
+105,110,108,105,110,101,32,117,105,110,116,52,32,114,101,97,100,95,101,108,101,109,101,110,116,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,99,104,97,114,32,42,115,114,99,44,32,117,108,111,110,103,32,97,116,44,32,105,110,116,32,111,107,44,32,117,105,110,116,32,115,104,97,112,101,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,117,110,105,116,115,32,61,32,115,104,97,112,101,32,62,62,32,52,44,32,112,105,101,99,101,32,61,32,115,104,97,112,101,32,38,32,49,53,117,59,10,
+117,105,110,116,52,32,120,32,61,32,40,117,105,110,116,52,41,40,48,117,41,59,10,
+105,102,32,40,33,111,107,41,32,114,101,116,117,114,110,32,120,59,10,
+102,111,114,32,40,117,105,110,116,32,117,32,61,32,48,59,32,117,32,60,32,117,110,105,116,115,59,32,43,43,117,41,32,123,10,
+117,108,111,110,103,32,107,32,61,32,97,116,32,42,32,117,110,105,116,115,32,43,32,117,59,10,
+115,119,105,116,99,104,32,40,112,105,101,99,101,41,32,123,10,
+99,97,115,101,32,52,58,32,120,32,61,32,40,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,52,32,42,41,115,114,99,41,91,107,93,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,51,58,32,123,10,
+117,105,110,116,50,32,112,32,61,32,40,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,50,32,42,41,115,114,99,41,91,107,93,59,10,
+120,32,61,32,111,114,95,119,111,114,100,40,111,114,95,119,111,114,100,40,120,44,32,50,32,42,32,117,44,32,112,46,120,41,44,32,50,32,42,32,117,32,43,32,49,44,32,112,46,121,41,59,10,
+98,114,101,97,107,59,10,
+125,10,
+99,97,115,101,32,50,58,32,120,32,61,32,111,114,95,119,111,114,100,40,120,44,32,117,44,32,40,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,41,115,114,99,41,91,107,93,41,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,49,58,32,120,32,61,32,111,114,95,119,111,114,100,40,120,44,32,117,32,62,62,32,49,44,32,40,117,105,110,116,41,40,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,115,104,111,114,116,32,42,41,115,114,99,41,91,107,93,32,60,60,32,40,49,54,32,42,32,40,117,32,38,32,49,41,41,41,59,32,98,114,101,97,107,59,10,
+100,101,102,97,117,108,116,58,32,120,32,61,32,111,114,95,119,111,114,100,40,120,44,32,117,32,62,62,32,50,44,32,40,117,105,110,116,41,115,114,99,91,107,93,32,60,60,32,40,56,32,42,32,40,117,32,38,32,51,41,41,41,59,32,98,114,101,97,107,59,10,
+125,10,
+125,10,
+114,101,116,117,114,110,32,120,59,10,
+125,10,
+10,
+10,
+105,110,108,105,110,101,32,118,111,105,100,32,119,114,105,116,101,95,101,108,101,109,101,110,116,40,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,100,115,116,44,32,117,108,111,110,103,32,97,116,44,32,117,105,110,116,52,32,120,44,32,117,105,110,116,32,115,104,97,112,101,41,10,
+123,10,
+99,111,110,115,116,32,117,105,110,116,32,117,110,105,116,115,32,61,32,115,104,97,112,101,32,62,62,32,52,44,32,112,105,101,99,101,32,61,32,115,104,97,112,101,32,38,32,49,53,117,59,10,
+102,111,114,32,40,117,105,110,116,32,117,32,61,32,48,59,32,117,32,60,32,117,110,105,116,115,59,32,43,43,117,41,32,123,10,
+117,108,111,110,103,32,107,32,61,32,97,116,32,42,32,117,110,105,116,115,32,43,32,117,59,10,
+115,119,105,116,99,104,32,40,112,105,101,99,101,41,32,123,10,
+99,97,115,101,32,52,58,32,40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,52,32,42,41,100,115,116,41,91,107,93,32,61,32,120,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,51,58,32,40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,50,32,42,41,100,115,116,41,91,107,93,32,61,32,40,117,105,110,116,50,41,40,119,111,114,100,95,111,102,40,120,44,32,50,32,42,32,117,41,44,32,119,111,114,100,95,111,102,40,120,44,32,50,32,42,32,117,32,43,32,49,41,41,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,50,58,32,40,40,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,41,100,115,116,41,91,107,93,32,61,32,119,111,114,100,95,111,102,40,120,44,32,117,41,59,32,98,114,101,97,107,59,10,
+99,97,115,101,32,49,58,32,40,40,95,95,103,108,111,98,97,108,32,117,115,104,111,114,116,32,42,41,100,115,116,41,91,107,93,32,61,32,40,117,115,104,111,114,116,41,40,119,111,114,100,95,111,102,40,120,44,32,117,32,62,62,32,49,41,32,62,62,32,40,49,54,32,42,32,40,117,32,38,32,49,41,41,41,59,32,98,114,101,97,107,59,10,
+100,101,102,97,117,108,116,58,32,100,115,116,91,107,93,32,61,32,40,117,99,104,97,114,41,40,119,111,114,100,95,111,102,40,120,44,32,117,32,62,62,32,50,41,32,62,62,32,40,56,32,42,32,40,117,32,38,32,51,41,41,41,59,32,98,114,101,97,107,59,10,
+125,10,
 125,10,
 125,10,
 10,
 35,100,101,102,105,110,101,32,65,82,82,65,89,95,65,82,71,83,40,107,41,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,99,104,97,114,32,42,115,114,99,35,35,107,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,100,115,116,35,35,107,44,32,117,108,111,110,103,32,99,111,117,110,116,35,35,107,44,32,117,105,110,116,32,115,104,97,112,101,35,35,107,10,
-35,100,101,102,105,110,101,32,77,79,86,69,95,65,82,82,65,89,40,107,41,32,92,10,
-105,102,32,40,97,114,114,97,121,115,32,62,32,107,41,32,123,32,92,10,
-105,102,32,40,115,99,97,116,116,101,114,41,32,123,32,92,10,
-105,102,32,40,106,32,60,32,99,111,117,110,116,35,35,107,41,32,109,111,118,101,95,101,108,101,109,101,110,116,40,115,114,99,35,35,107,44,32,100,115,116,35,35,107,44,32,105,44,32,106,44,32,49,44,32,115,104,97,112,101,35,35,107,41,59,32,92,10,
-125,32,101,108,115,101,32,123,32,92,10,
-109,111,118,101,95,101,108,101,109,101,110,116,40,115,114,99,35,35,107,44,32,100,115,116,35,35,107,44,32,106,44,32,105,44,32,106,32,60,32,99,111,117,110,116,35,35,107,44,32,115,104,97,112,101,35,35,107,41,59,32,92,10,
-125,32,92,10,
-125,10,
+10,
+35,100,101,102,105,110,101,32,82,69,65,68,95,65,82,82,65,89,40,107,41,32,92,10,
+99,111,110,115,116,32,117,105,110,116,52,32,120,35,35,107,32,61,32,97,114,114,97,121,115,32,62,32,107,32,63,32,114,101,97,100,95,101,108,101,109,101,110,116,40,115,114,99,35,35,107,44,32,115,99,97,116,116,101,114,32,63,32,105,32,58,32,106,44,32,106,32,60,32,99,111,117,110,116,35,35,107,44,32,115,104,97,112,101,35,35,107,41,32,58,32,40,117,105,110,116,52,41,40,48,117,41,59,10,
+35,100,101,102,105,110,101,32,87,82,73,84,69,95,65,82,82,65,89,40,107,41,32,92,10,
+105,102,32,40,97,114,114,97,121,115,32,62,32,107,32,38,38,32,40,33,115,99,97,116,116,101,114,32,124,124,32,106,32,60,32,99,111,117,110,116,35,35,107,41,41,32,119,114,105,116,101,95,101,108,101,109,101,110,116,40,100,115,116,35,35,107,44,32,115,99,97,116,116,101,114,32,63,32,106,32,58,32,105,44,32,120,35,35,107,44,32,115,104,97,112,101,35,35,107,41,59,10,
 95,95,107,101,114,110,101,108,32,118,111,105,100,32,103,97,116,104,101,114,95,109,97,110,121,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,105,100,120,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,97,114,114,97,121,115,44,32,117,105,110,116,32,115,99,97,116,116,101,114,32,65,82,82,65,89,95,65,82,71,83,40,48,41,32,65,82,82,65,89,95,65,82,71,83,40,49,41,10,
 65,82,82,65,89,95,65,82,71,83,40,50,41,32,65,82,82,65,89,95,65,82,71,83,40,51,41,32,65,82,82,65,89,95,65,82,71,83,40,52,41,32,65,82,82,65,89,95,65,82,71,83,40,53,41,32,65,82,82,65,89,95,65,82,71,83,40,54,41,32,65,82,82,65,89,95,65,82,71,83,40,55,41,10,
 67,79,85,78,84,95,65,82,71,83,41,10,
@@ -19131,7 +19187,9 @@ static const unsigned char clsort__kernel_gather_cl[] = {
 117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
 105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,110,41,41,32,114,101,116,117,114,110,59,10,
 117,108,111,110,103,32,106,32,61,32,105,100,120,91,105,93,59,10,
-77,79,86,69,95,65,82,82,65,89,40,48,41,32,77,79,86,69,95,65,82,82,65,89,40,49,41,32,77,79,86,69,95,65,82,82,65,89,40,50,41,32,77,79,86,69,95,65,82,82,65,89,40,51,41,32,77,79,86,69,95,65,82,82,65,89,40,52,41,32,77,79,86,69,95,65,82,82,65,89,40,53,41,32,77,79,86,69,95,65,82,82,65,89,40,54,41,32,77,79,86,69,95,65,82,82,65,89,40,55,41,10,
+82,69,65,68,95,65,82,82,65,89,40,48,41,32,82,69,65,68,95,65,82,82,65,89,40,49,41,32,82,69,65,68,95,65,82,82,65,89,40,50,41,32,82,69,65,68,95,65,82,82,65,89,40,51,41,32,82,69,65,68,95,65,82,82,65,89,40,52,41,32,82,69,65,68,95,65,82,82,65,89,40,53,41,32,82,69,65,68,95,65,82,82,65,89,40,54,41,32,82,69,65,68,95,65,82,82,65,89,40,55,41,10,
+87,82,73,84,69,95,65,82,82,65,89,40,48,41,32,87,82,73,84,69,95,65,82,82,65,89,40,49,41,32,87,82,73,84,69,95,65,82,82,65,89,40,50,41,32,87,82,73,84,69,95,65,82,82,65,89,40,51,41,32,87,82,73,84,69,95,65,82,82,65,89,40,52,41,32,87,82,73,84,69,95,65,82,82,65,89,40,53,41,32,87,82,73,84,69,95,65,82,82,65,89,40,54,41,10,
+87,82,73,84,69,95,65,82,82,65,89,40,55,41,10,
 125,10,
 35,101,110,100,105,102,10,
 };
@@ -22488,13 +22546,25 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+35,100,101,102,105,110,101,32,82,68,95,85,82,85,78,32,40,40,117,105,110,116,41,40,54,52,32,47,32,115,105,122,101,111,102,40,82,68,95,73,78,95,84,41,41,32,63,32,40,117,105,110,116,41,40,54,52,32,47,32,115,105,122,101,111,102,40,82,68,95,73,78,95,84,41,41,32,58,32,49,117,41,10,
+10,
+10,
+10,
+10,
+10,
 10,
 105,110,108,105,110,101,32,84,32,114,100,95,102,111,108,100,95,114,97,110,103,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,108,111,44,32,117,108,111,110,103,32,104,105,41,10,
 123,10,
 99,111,110,115,116,32,117,108,111,110,103,32,108,101,110,32,61,32,109,97,120,40,104,105,44,32,108,111,41,32,45,32,108,111,44,32,112,101,114,32,61,32,40,108,101,110,32,43,32,87,71,32,45,32,49,41,32,47,32,87,71,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,97,32,61,32,108,111,32,43,32,40,117,108,111,110,103,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,42,32,112,101,114,44,32,98,32,61,32,109,105,110,40,97,32,43,32,112,101,114,44,32,104,105,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
-102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,97,59,32,105,32,60,32,98,59,32,43,43,105,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,82,68,95,76,79,65,68,40,105,110,44,32,105,44,32,105,41,41,59,10,
+117,108,111,110,103,32,105,32,61,32,97,59,10,
+102,111,114,32,40,59,32,105,32,43,32,82,68,95,85,82,85,78,32,60,61,32,98,59,32,105,32,43,61,32,82,68,95,85,82,85,78,41,32,123,10,
+84,32,120,91,54,52,32,47,32,115,105,122,101,111,102,40,82,68,95,73,78,95,84,41,32,63,32,54,52,32,47,32,115,105,122,101,111,102,40,82,68,95,73,78,95,84,41,32,58,32,49,93,59,10,
+102,111,114,32,40,117,105,110,116,32,107,32,61,32,48,59,32,107,32,60,32,82,68,95,85,82,85,78,59,32,43,43,107,41,32,120,91,107,93,32,61,32,82,68,95,76,79,65,68,40,105,110,44,32,105,32,43,32,107,44,32,105,32,43,32,107,41,59,10,
+102,111,114,32,40,117,105,110,116,32,107,32,61,32,48,59,32,107,32,60,32,82,68,95,85,82,85,78,59,32,43,43,107,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,120,91,107,93,41,59,10,
+125,10,
+102,111,114,32,40,59,32,105,32,60,32,98,59,32,43,43,105,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,82,68,95,76,79,65,68,40,105,110,44,32,105,44,32,105,41,41,59,10,
 114,101,116,117,114,110,32,97,99,99,59,10,
 125,10,
 35,101,110,100,105,102,10,
@@ -22695,7 +22765,7 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 35,105,102,32,83,80,95,72,65,83,40,83,80,95,75,95,82,69,68,85,67,69,95,84,73,76,69,83,41,10,
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,115,117,109,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
+118,111,105,100,32,114,101,100,117,99,101,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,32,95,95,103,108,111,98,97,108,32,84,32,42,115,117,109,115,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
@@ -22720,7 +22790,7 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,99,97,110,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
-95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,111,102,102,115,101,116,115,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,32,67,79,85,78,84,95,65,82,71,83,41,10,
+95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,111,102,102,115,101,116,115,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,84,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,84,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
@@ -22729,7 +22799,7 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 73,68,76,69,95,82,69,84,85,82,78,40,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 99,111,110,115,116,32,84,32,111,102,102,115,101,116,32,61,32,111,102,102,115,101,116,115,32,63,32,111,102,102,115,101,116,115,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,32,58,32,40,84,41,48,59,10,
-108,111,97,100,95,116,105,108,101,40,105,110,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,41,59,10,
+108,111,97,100,95,116,105,108,101,40,105,110,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,32,76,79,65,68,95,67,84,88,41,59,10,
 10,
 84,32,111,119,110,91,73,84,69,77,83,93,59,10,
 105,102,32,40,105,110,99,108,117,115,105,118,101,41,10,
@@ -22753,7 +22823,8 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,99,97,110,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
-95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,32,67,79,85,78,84,95,65,82,71,83,41,10,
+95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,117,105,110,116,32,105,110,99,108,117,115,105,118,101,44,32,95,95,103,108,111,98,97,108,32,84,32,42,116,111,116,97,108,10,
+76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,84,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,84,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
@@ -22768,7 +22839,7 @@ static const unsigned char clsort__kernel_scan_cl[] = {
 99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,108,98,95,116,105,99,107,101,116,40,115,116,97,116,117,115,44,32,38,116,105,108,101,95,105,100,41,59,10,
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
-108,111,97,100,95,116,105,108,101,40,105,110,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,41,59,10,
+108,111,97,100,95,116,105,108,101,40,105,110,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,32,76,79,65,68,95,67,84,88,41,59,10,
 84,32,111,119,110,91,73,84,69,77,83,93,59,10,
 105,102,32,40,105,110,99,108,117,115,105,118,101,41,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,111,119,110,91,106,93,32,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
@@ -22949,23 +23020,31 @@ static const unsigned char clsort__kernel_select_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
+10,
+10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,80,82,69,68,32,49,10,
+35,105,102,32,100,101,102,105,110,101,100,40,99,108,95,107,104,114,95,102,112,54,52,41,32,38,38,32,100,101,102,105,110,101,100,40,78,69,69,68,95,70,80,54,52,41,10,
+35,112,114,97,103,109,97,32,79,80,69,78,67,76,32,69,88,84,69,78,83,73,79,78,32,99,108,95,107,104,114,95,102,112,54,52,32,58,32,101,110,97,98,108,101,10,
+35,101,110,100,105,102,10,
+10,
 35,105,102,100,101,102,32,83,69,76,95,80,82,69,68,10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,112,114,101,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,76,95,86,84,32,42,118,97,108,117,101,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,10,
-117,108,111,110,103,32,99,97,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,76,95,86,84,32,42,115,101,108,95,118,97,108,117,101,115,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,32,44,32,115,101,108,95,118,97,108,117,101,115,10,
+105,110,108,105,110,101,32,117,105,110,116,32,108,111,97,100,95,112,114,101,100,40,75,84,32,107,44,32,117,108,111,110,103,32,105,44,32,117,105,110,116,32,98,105,116,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,69,76,95,86,84,32,42,118,97,108,117,101,115,41,10,
 123,10,
-117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
-105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
-102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,115,101,108,95,117,115,101,114,95,112,114,101,100,40,107,101,121,115,91,105,93,44,32,118,97,108,117,101,115,44,32,105,41,32,94,32,105,110,118,101,114,116,41,59,10,
+114,101,116,117,114,110,32,115,101,108,95,117,115,101,114,95,112,114,101,100,40,107,44,32,118,97,108,117,101,115,44,32,105,41,32,94,32,40,98,105,116,32,62,62,32,56,41,59,10,
 125,10,
 35,101,108,115,101,10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,108,101,99,116,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,84,32,42,107,101,121,115,44,32,95,95,103,108,111,98,97,108,32,117,99,104,97,114,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,99,97,112,44,32,75,84,32,97,44,32,75,84,32,98,44,10,
-117,105,110,116,32,99,109,112,44,32,117,105,110,116,32,105,110,118,101,114,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,44,32,75,84,32,115,101,108,95,97,44,32,75,84,32,115,101,108,95,98,10,
+35,100,101,102,105,110,101,32,76,79,65,68,95,67,84,88,32,44,32,115,101,108,95,97,44,32,115,101,108,95,98,10,
+105,110,108,105,110,101,32,117,105,110,116,32,108,111,97,100,95,112,114,101,100,40,75,84,32,107,44,32,117,108,111,110,103,32,105,44,32,117,105,110,116,32,98,105,116,44,32,75,84,32,97,44,32,75,84,32,98,41,10,
 123,10,
-117,108,111,110,103,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,10,
-105,102,32,40,105,32,62,61,32,68,69,86,73,67,69,95,78,40,99,97,112,41,41,32,114,101,116,117,114,110,59,10,
-75,84,32,107,32,61,32,107,101,121,115,91,105,93,59,10,
 117,105,110,116,32,112,97,115,115,59,10,
-115,119,105,116,99,104,32,40,99,109,112,41,32,123,10,
+40,118,111,105,100,41,105,59,10,
+115,119,105,116,99,104,32,40,98,105,116,32,38,32,48,120,102,102,117,41,32,123,10,
 99,97,115,101,32,48,58,32,112,97,115,115,32,61,32,107,32,60,32,97,59,32,98,114,101,97,107,59,10,
 99,97,115,101,32,49,58,32,112,97,115,115,32,61,32,107,32,60,61,32,97,59,32,98,114,101,97,107,59,10,
 99,97,115,101,32,50,58,32,112,97,115,115,32,61,32,107,32,62,32,97,59,32,98,114,101,97,107,59,10,
@@ -22974,7 +23053,7 @@ static const unsigned char clsort__kernel_select_cl[] = {
 99,97,115,101,32,53,58,32,112,97,115,115,32,61,32,107,32,33,61,32,97,59,32,98,114,101,97,107,59,10,
 100,101,102,97,117,108,116,58,32,112,97,115,115,32,61,32,97,32,60,61,32,107,32,38,38,32,107,32,60,32,98,59,32,98,114,101,97,107,59,10,
 125,10,
-102,108,97,103,115,91,105,93,32,61,32,40,117,99,104,97,114,41,40,112,97,115,115,32,94,32,105,110,118,101,114,116,41,59,10,
+114,101,116,117,114,110,32,112,97,115,115,32,94,32,40,98,105,116,32,62,62,32,56,41,59,10,
 125,10,
 35,101,110,100,105,102,10,
 };
@@ -23043,10 +23122,10 @@ static const unsigned char clsort__kernel_split_cl[] = {
 10,
 10,
 105,110,108,105,110,101,32,117,105,110,116,32,114,97,110,107,95,102,108,97,103,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,98,97,115,101,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,42,116,105,108,101,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,44,32,117,105,110,116,32,42,102,108,97,103,44,32,117,105,110,116,32,42,112,111,115,41,10,
+95,95,108,111,99,97,108,32,117,105,110,116,32,42,116,105,108,101,44,32,95,95,108,111,99,97,108,32,117,105,110,116,32,42,115,44,32,117,105,110,116,32,42,102,108,97,103,44,32,117,105,110,116,32,42,112,111,115,32,76,79,65,68,95,67,84,88,95,65,82,71,83,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
-108,111,97,100,95,116,105,108,101,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,41,59,10,
+108,111,97,100,95,116,105,108,101,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,32,76,79,65,68,95,67,84,88,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,102,108,97,103,91,106,93,32,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
 117,105,110,116,32,111,110,101,115,32,61,32,115,99,97,110,95,116,105,108,101,95,108,111,99,97,108,40,116,105,108,101,44,32,115,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,112,111,115,91,106,93,32,61,32,116,105,108,101,91,80,65,68,40,106,32,42,32,87,71,32,43,32,108,105,100,41,93,59,10,
@@ -23066,7 +23145,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,112,97,99,107,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,115,101,116,115,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,10,
-86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+86,65,76,95,65,82,71,83,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
@@ -23077,7 +23156,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
-117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,32,76,79,65,68,95,67,84,88,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,105,102,32,40,33,102,108,97,103,91,106,93,41,32,114,97,110,107,91,106,93,32,61,32,48,120,102,102,102,102,102,102,102,102,117,59,10,
 99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,111,102,102,115,101,116,115,91,103,93,59,10,
 115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,107,101,121,115,95,105,110,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,111,102,102,44,32,118,97,108,115,95,111,117,116,32,43,32,111,102,102,41,10,
@@ -23092,7 +23171,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,115,112,108,105,116,95,116,105,108,101,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
 95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,115,101,116,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,110,101,115,95,116,111,116,97,108,44,10,
-95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,32,86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,32,86,65,76,95,65,82,71,83,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
@@ -23104,7 +23183,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,116,105,108,101,95,110,32,61,32,98,97,115,101,32,60,32,110,32,63,32,40,117,105,110,116,41,109,105,110,40,40,117,108,111,110,103,41,84,73,76,69,44,32,110,32,45,32,98,97,115,101,41,32,58,32,48,117,59,10,
 117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
-117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,32,76,79,65,68,95,67,84,88,41,59,10,
 99,111,110,115,116,32,117,105,110,116,32,122,101,114,111,115,32,61,32,116,105,108,101,95,110,32,45,32,111,110,101,115,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,123,10,
 117,105,110,116,32,107,32,61,32,106,32,42,32,87,71,32,43,32,108,105,100,59,10,
@@ -23125,7 +23204,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
 118,111,105,100,32,112,97,99,107,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,75,69,89,95,84,32,42,107,101,121,115,95,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,83,82,67,95,84,32,42,102,108,97,103,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,98,105,116,44,10,
 95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,32,95,95,103,108,111,98,97,108,32,75,69,89,95,84,32,42,107,101,121,115,95,111,117,116,44,32,95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,99,111,117,110,116,10,
-86,65,76,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
+86,65,76,95,65,82,71,83,32,76,79,65,68,95,67,84,88,95,65,82,71,83,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,116,105,108,101,91,84,73,76,69,95,80,65,68,68,69,68,93,59,10,
 95,95,108,111,99,97,108,32,117,105,110,116,32,115,91,80,65,68,40,87,71,41,32,43,32,49,93,59,10,
@@ -23140,7 +23219,7 @@ static const unsigned char clsort__kernel_split_cl[] = {
 73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,76,65,83,84,95,84,73,76,69,40,110,41,41,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,98,97,115,101,32,61,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,59,10,
 117,105,110,116,32,102,108,97,103,91,73,84,69,77,83,93,44,32,114,97,110,107,91,73,84,69,77,83,93,59,10,
-117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,41,59,10,
+117,105,110,116,32,111,110,101,115,32,61,32,114,97,110,107,95,102,108,97,103,115,40,102,108,97,103,115,44,32,98,97,115,101,44,32,110,44,32,98,105,116,44,32,116,105,108,101,44,32,115,44,32,102,108,97,103,44,32,114,97,110,107,32,76,79,65,68,95,67,84,88,41,59,10,
 102,111,114,32,40,117,105,110,116,32,106,32,61,32,48,59,32,106,32,60,32,73,84,69,77,83,59,32,43,43,106,41,32,105,102,32,40,33,102,108,97,103,91,106,93,41,32,114,97,110,107,91,106,93,32,61,32,48,120,102,102,102,102,102,102,102,102,117,59,10,
 99,111,110,115,116,32,117,105,110,116,32,111,102,102,32,61,32,108,98,95,101,120,99,108,117,115,105,118,101,95,112,114,101,102,105,120,40,115,116,97,116,117,115,44,32,103,44,32,76,65,83,84,95,84,73,76,69,40,110,41,44,32,111,110,101,115,44,32,99,111,117,110,116,44,32,119,105,110,44,32,38,108,98,95,97,99,99,44,32,38,115,116,101,112,44,32,38,112,114,101,102,105,120,32,76,66,95,73,78,80,85,84,40,102,108,97,103,115,44,32,110,44,32,98,105,116,44,32,115,41,41,59,10,
 115,116,97,103,101,95,97,110,100,95,119,114,105,116,101,40,107,101,121,115,95,105,110,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,107,101,121,115,95,111,117,116,32,43,32,111,102,102,44,32,86,65,76,83,95,70,87,68,40,118,97,108,115,95,111,117,116,32,43,32,111,102,102,44,32,118,97,108,115,95,111,117,116,32,43,32,111,102,102,41,10,

@@ -93,6 +93,10 @@ PEERS = {
     ("sort", "record32_morton_key"): ["cub_sort_record32_morton", "cub_sort_record32_morton_values",
                                       "cub_sort_record32_morton_decomposer"],
     ("select", "u32_greater_half_predicate"): ["cub_select_if_u32"],
+    ("partition", "u32_greater_half"): ["cub_partition_if_u32"],
+    ("partition", "u32_u32_greater_half"): ["cub_partition_if_u32_u32"],
+    ("partition", "u32_greater_half_predicate"): ["cub_partition_if_u32"],
+    ("split", "u32_flags_half"): ["cub_partition_flagged_u32"],
 }
 
 # bytes each item moves at least (read + write), as RESULTS.md derives them
@@ -116,6 +120,9 @@ BYTES = {
     ("histogram", "u32_256_even_bins"): 4,
     # select: every key (and value) read, about half written
     ("select", "u32_greater_half"): 6, ("select", "u32_u32_greater_half"): 12,
+    # partition: every key (and value) read and written once
+    ("partition", "u32_greater_half"): 8, ("partition", "u32_u32_greater_half"): 16,
+    ("partition", "u32_greater_half_predicate"): 8,
     # merge: every key (and value) read once and written once
     ("merge", "u32_keys_halves"): 8, ("merge", "u32_u32_pairs_halves"): 16,
     # top_k: its lower bound is one read of the keys (the k written are few): 4 B; the radix

@@ -8,6 +8,11 @@
  *   SRC_T   the type read from the input (T for a plain scan; flags or keys otherwise)
  *   LOAD_FLAGS  when defined, loads turn the source into 0/1 flags (see LOAD)
  *   KEY_BIT     with LOAD_FLAGS: the flag is bit `bit` of the source word
+ *   LOAD_PRED   loads turn each source element into the 0/1 flag of a
+ *               predicate, load_pred(element, index, bit LOAD_CTX), defined
+ *               before this file (select.cl); LOAD_CTX_ARGS / LOAD_CTX name
+ *               and pass what it needs besides (the bounds, or the values),
+ *               a parameter of every function and kernel that loads
  *   LB_STATUS64 the look-back status form (below; the host sets it only
  *               where cl_khr_int64_base_atomics is offered)
  * OpenCL C 1.2 only: no sub-groups, no C11 atomics, 64-bit atomics only
@@ -28,6 +33,12 @@
 #endif
 
 #define TILE (WG * ITEMS)
+
+/* What a LOAD needs besides its input: nothing unless LOAD_PRED's file says */
+#ifndef LOAD_CTX_ARGS
+#define LOAD_CTX_ARGS
+#define LOAD_CTX
+#endif
 
 /* Device counts (clsort_enqueue.count). A kernel with COUNT_ARGS takes its
  * element count from the device: the host's n is the capacity the launch is
@@ -63,6 +74,8 @@
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)(((p)[i] >> (bit)) & 1) : (T)0)
 #elif defined(LOAD_FLAGS)
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i] != 0) : (T)0)
+#elif defined(LOAD_PRED)
+#define LOAD(p, i, n, bit) ((i) < (n) ? (T)load_pred((p)[i], (i), (bit) LOAD_CTX) : (T)0)
 #else
 #define LOAD(p, i, n, bit) ((i) < (n) ? (T)((p)[i]) : (T)0)
 #endif
@@ -124,7 +137,7 @@ inline T wg_reduce(T x, __local T *s)
 
 /* Loads tile `base` coalesced (element j*WG+lid on step j) into the padded
  * local array `tile`. */
-inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, __local T *tile)
+inline void load_tile(__global const SRC_T *in, ulong base, ulong n, uint bit, __local T *tile LOAD_CTX_ARGS)
 {
     const uint lid = (uint)get_local_id(0);
     for (uint j = 0; j < ITEMS; ++j) {
@@ -280,14 +293,14 @@ inline void lb_clear_spare(__global uint *spare, ulong lo, ulong hi)
  * work-groups (PoCL basic, rusticl, oclgrind run them one after another; the
  * LB_REVERSE test hook starts them in reverse tile order, so that the first
  * to start waits on tiles no work-group has taken). */
-#define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, uint lb_bit, __local T *lb_s
-#define LB_PASS , lb_in, lb_n, lb_bit, lb_s
+#define LB_ARGS , __global const SRC_T *lb_in, ulong lb_n, uint lb_bit, __local T *lb_s LOAD_CTX_ARGS
+#define LB_PASS , lb_in, lb_n, lb_bit, lb_s LOAD_CTX
 /* a kernel's input, length, flag bit and WG-element local scratch for lb_tile_sum */
-#define LB_INPUT(in, n, bit, s) , in, n, bit, s
+#define LB_INPUT(in, n, bit, s) , in, n, bit, s LOAD_CTX
 
 /* The sum of tile j's elements (as LOAD sees them), from the input; every
  * work-item gets it. Ends with a barrier. */
-inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __local T *s)
+inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __local T *s LOAD_CTX_ARGS)
 {
     const ulong base = (ulong)j * TILE;
     T x = (T)0;
@@ -352,7 +365,7 @@ inline int lb_window_sum(__local const uint *win, __local T *acc, __local int *s
  * the predecessors consumed (1, or 0: read tile j's status again). */
 inline int lb_fallback_step(__global volatile uint *status, int j, __local T *acc, __local int *step LB_ARGS)
 {
-    T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s);
+    T agg = lb_tile_sum(lb_in, (uint)j, lb_n, lb_bit, lb_s LOAD_CTX);
     /* In place (in == out), tile j may have started meanwhile, published
      * and overwritten its input: the sum counts only if tile j has
      * still published nothing after it was read (it writes its output

@@ -1545,17 +1545,29 @@ inline T rd_wg_reduce(T x, __local T *s)
 }
 
 #ifdef RD_UOP
+/* The elements a work-item of rd_fold_range loads before it folds them: 64
+ * bytes of input, so that every thread keeps a run of loads in flight
+ * (one load at a time left the H100 at a third of its bandwidth:
+ * RESULTS.md, reduce by a caller's operator). */
+#define RD_URUN ((uint)(64 / sizeof(RD_IN_T)) ? (uint)(64 / sizeof(RD_IN_T)) : 1u)
 /* A caller's operator need not commute: work-group g folds the contiguous
  * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
  * contiguous part of them in order (as many elements as the strided fold's,
- * the same loop budget; reads not coalesced), then rd_wg_reduce's ordered
- * tree: the partials in input order. */
+ * the same loop budget; a work-item's reads are its own run, each sector
+ * read whole), then rd_wg_reduce's ordered tree: the partials in input
+ * order. */
 inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi)
 {
     const ulong len = max(hi, lo) - lo, per = (len + WG - 1) / WG;
     const ulong a = lo + (ulong)get_local_id(0) * per, b = min(a + per, hi);
     T acc = IDENT;
-    for (ulong i = a; i < b; ++i) acc = rd_op(acc, RD_LOAD(in, i, i));
+    ulong i = a;
+    for (; i + RD_URUN <= b; i += RD_URUN) {
+        T x[64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1];
+        for (uint k = 0; k < RD_URUN; ++k) x[k] = RD_LOAD(in, i + k, i + k);
+        for (uint k = 0; k < RD_URUN; ++k) acc = rd_op(acc, x[k]);
+    }
+    for (; i < b; ++i) acc = rd_op(acc, RD_LOAD(in, i, i));
     return acc;
 }
 #endif

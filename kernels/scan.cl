@@ -29,7 +29,7 @@
 #if SP_HAS(SP_K_REDUCE_TILES)
 /* sums[g] = sum of tile g. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums COUNT_ARGS)
+void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
@@ -54,7 +54,7 @@ void reduce_tiles(__global const SRC_T *in, ulong n, uint bit, __global T *sums 
  * is not NULL. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                __global const T *offsets, uint inclusive, __global T *total COUNT_ARGS)
+                __global const T *offsets, uint inclusive, __global T *total LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
@@ -63,7 +63,7 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     n = DEVICE_N(n);
     IDLE_RETURN(get_group_id(0) > LAST_TILE(n));
     const T offset = offsets ? offsets[get_group_id(0)] : (T)0;
-    load_tile(in, base, n, bit, tile);
+    load_tile(in, base, n, bit, tile LOAD_CTX);
     /* keep the inputs for the inclusive variant: reread from local memory */
     T own[ITEMS];
     if (inclusive)
@@ -87,7 +87,8 @@ void scan_tiles(__global const SRC_T *in, __global T *out, ulong n, uint bit,
  * call (LB_SPARE_ARGS). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
-                   __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total COUNT_ARGS)
+                   __global volatile uint *status LB_SPARE_ARGS, uint inclusive, __global T *total
+                   LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local T tile[TILE_PADDED];
     __local T s[PAD(WG) + 1];
@@ -102,7 +103,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     const uint g = lb_ticket(status, &tile_id); /* an idle tile publishes 0 */
     IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
-    load_tile(in, base, n, bit, tile);
+    load_tile(in, base, n, bit, tile LOAD_CTX);
     T own[ITEMS];
     if (inclusive)
         for (uint j = 0; j < ITEMS; ++j) own[j] = tile[PAD(j * WG + lid)];

@@ -1,36 +1,44 @@
-/* clsort_select_if's and clsort_partition's flags (needs common.cl first):
- * flags[i] = 1 where key i passes, else 0 (invert = 1: the other way round,
- * for the split that puts flag 0 first); the split family's pack (select_if)
- * or split (partition) then moves the keys by them. KT is the key's OpenCL C
- * type. One key per work-item; with a device count (COUNT_ARGS) the keys
- * below it only: the pack or split that follows reads no flag past it.
+/* clsort_select_if's and clsort_partition's flags, computed where the split
+ * family's kernels load them (comes before common.cl, scan.cl and split.cl):
+ * LOAD_PRED makes every load of a flag (common.cl's LOAD) the predicate of
+ * the key itself, so that select_if is clsort_pack's pass and partition is
+ * clsort_split's, reading each key once and no flag array at all. KT is the
+ * key's OpenCL C type; the split family's SRC_T is KT and its flag input is
+ * the keys.
  *
- * Built in (no SEL_PRED): the comparison cmp (clsort_compare) with the bounds
- * a (and b), compared as numbers of KT (floats by IEEE rules: a NaN key
- * passes only NOT_EQUAL). The comparison is an argument, so that one program
- * per key type serves all of them (every work-item takes the same case).
+ * load_pred(k, i, bit, ...) is 1 where key k (index i) passes, with the
+ * result inverted where bit's bit 8 is set: the split puts flag 0 first, so
+ * partition inverts to put the keys that pass first. The low byte of bit is
+ * the comparison (clsort_compare) for the built-in form; it is an argument,
+ * so that one program per key type serves all six and the range.
+ *
+ * Built in (no SEL_PRED): key k against the bounds a (and b), compared as
+ * numbers of KT (floats by IEEE rules: a NaN key passes only NOT_EQUAL).
  *
  * SEL_PRED: a caller's predicate (clsort_user_op), sel_user_pred(k, values,
- * i) from the generated text before common.cl: the caller's name(k) or, with
- * the values' type SEL_VT, name(k, values[i]); values is keys_in where the
- * predicate takes no value (never read then). */
+ * i) from the generated text before this file: the caller's name(k) or,
+ * with the values' type SEL_VT, name(k, values[i]); values is the keys
+ * where the predicate takes no value (never read then). */
+#define LOAD_PRED 1
+#if defined(cl_khr_fp64) && defined(NEED_FP64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 #ifdef SEL_PRED
-__kernel void select_pred(__global const KT *keys, __global const SEL_VT *values, __global uchar *flags,
-                          ulong cap, uint invert COUNT_ARGS)
+#define LOAD_CTX_ARGS , __global const SEL_VT *sel_values
+#define LOAD_CTX , sel_values
+inline uint load_pred(KT k, ulong i, uint bit, __global const SEL_VT *values)
 {
-    ulong i = get_global_id(0);
-    if (i >= DEVICE_N(cap)) return;
-    flags[i] = (uchar)(sel_user_pred(keys[i], values, i) ^ invert);
+    return sel_user_pred(k, values, i) ^ (bit >> 8);
 }
 #else
-__kernel void select_flags(__global const KT *keys, __global uchar *flags, ulong cap, KT a, KT b,
-                           uint cmp, uint invert COUNT_ARGS)
+#define LOAD_CTX_ARGS , KT sel_a, KT sel_b
+#define LOAD_CTX , sel_a, sel_b
+inline uint load_pred(KT k, ulong i, uint bit, KT a, KT b)
 {
-    ulong i = get_global_id(0);
-    if (i >= DEVICE_N(cap)) return;
-    KT k = keys[i];
     uint pass;
-    switch (cmp) {
+    (void)i;
+    switch (bit & 0xffu) {
     case 0: pass = k < a; break;
     case 1: pass = k <= a; break;
     case 2: pass = k > a; break;
@@ -39,6 +47,6 @@ __kernel void select_flags(__global const KT *keys, __global uchar *flags, ulong
     case 5: pass = k != a; break;
     default: pass = a <= k && k < b; break;
     }
-    flags[i] = (uchar)(pass ^ invert);
+    return pass ^ (bit >> 8);
 }
 #endif

@@ -61,10 +61,10 @@ inline void stage_and_write(__global const KEY_T *keys_in, __global KEY_T *keys_
 /* Flags of this work-item's elements (striped) and their exclusive ranks among
  * the set flags of the tile. Returns the tile's count of set flags. */
 inline uint rank_flags(__global const SRC_T *flags, ulong base, ulong n, uint bit,
-                       __local uint *tile, __local uint *s, uint *flag, uint *pos)
+                       __local uint *tile, __local uint *s, uint *flag, uint *pos LOAD_CTX_ARGS)
 {
     const uint lid = (uint)get_local_id(0);
-    load_tile(flags, base, n, bit, tile);
+    load_tile(flags, base, n, bit, tile LOAD_CTX);
     for (uint j = 0; j < ITEMS; ++j) flag[j] = tile[PAD(j * WG + lid)];
     uint ones = scan_tile_local(tile, s);
     for (uint j = 0; j < ITEMS; ++j) pos[j] = tile[PAD(j * WG + lid)];
@@ -84,7 +84,7 @@ inline uint rank_flags(__global const SRC_T *flags, ulong base, ulong n, uint bi
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                 __global const uint *offsets, __global KEY_T *keys_out, __global uint *count
-                VAL_ARGS COUNT_ARGS)
+                VAL_ARGS LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -95,7 +95,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
     n = DEVICE_N(n); /* an idle tile keeps nothing */
     IDLE_RETURN(g > LAST_TILE(n));
     uint flag[ITEMS], rank[ITEMS];
-    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
+    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank LOAD_CTX);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
     const uint off = offsets[g];
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)
@@ -110,7 +110,7 @@ void pack_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulon
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                  __global const uint *offsets, __global const uint *ones_total,
-                 __global KEY_T *keys_out VAL_ARGS COUNT_ARGS)
+                 __global KEY_T *keys_out VAL_ARGS LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -122,7 +122,7 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
     IDLE_RETURN(g > LAST_TILE(n));
     const uint tile_n = base < n ? (uint)min((ulong)TILE, n - base) : 0u; /* idle: 0 */
     uint flag[ITEMS], rank[ITEMS];
-    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
+    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank LOAD_CTX);
     const uint zeros = tile_n - ones;
     for (uint j = 0; j < ITEMS; ++j) {
         uint k = j * WG + lid;
@@ -143,7 +143,7 @@ void split_tiles(__global const KEY_T *keys_in, __global const SRC_T *flags, ulo
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, ulong n, uint bit,
                    __global volatile uint *status LB_SPARE_ARGS, __global KEY_T *keys_out, __global uint *count
-                   VAL_ARGS COUNT_ARGS)
+                   VAL_ARGS LOAD_CTX_ARGS COUNT_ARGS)
 {
     __local uint tile[TILE_PADDED];
     __local uint s[PAD(WG) + 1];
@@ -158,7 +158,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
     IDLE_RETURN(g > LAST_TILE(n)); /* (or nothing: no tile with elements waits on a later one) */
     const ulong base = (ulong)g * TILE;
     uint flag[ITEMS], rank[ITEMS];
-    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank);
+    uint ones = rank_flags(flags, base, n, bit, tile, s, flag, rank LOAD_CTX);
     for (uint j = 0; j < ITEMS; ++j) if (!flag[j]) rank[j] = 0xffffffffu;
     const uint off = lb_exclusive_prefix(status, g, LAST_TILE(n), ones, count, win, &lb_acc, &step, &prefix LB_INPUT(flags, n, bit, s));
     stage_and_write(keys_in, keys_out + off, keys_out + off, VALS_FWD(vals_out + off, vals_out + off)

@@ -779,12 +779,13 @@ static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
 /* Launches per call on the look-back path: the look-back status
  * needs no clear launch once a slot's spare region is clean, so a call after
  * one of the same size (or smaller) is one launch: scan, pack, the
- * segmented scan; the same with families alternating on one context, and
+ * segmented scan, select_if; the same with families alternating on one context, and
  * after a call that failed at any of its OpenCL calls (the slot's
  * bookkeeping then clears again). Both status forms (the test hook status32). */
 static void launches_per_call(void)
 {
-    static const int fam[4] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SORT_ONESWEEP}; /* scan, pack, segmented scan: one launch each; the one-sweep sort */
+    /* one launch each (select_if: pack's), then the one-sweep sort */
+    static const int fam[5] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SELECT, S_SORT_ONESWEEP};
     int form, i, round;
     char what[200];
     for (form = 0; form < 2; ++form) {
@@ -804,7 +805,7 @@ static void launches_per_call(void)
             continue;
         }
         make_bufs(cs, &b);
-        for (i = 0; i < 3; ++i) {
+        for (i = 0; i < 4; ++i) {
             long first_call, second;
             snprintf(what, sizeof what, "status%s, first call", form ? "32" : "64/auto");
             first_call = commands_of(cs, &b, fam[i], what);
@@ -859,13 +860,13 @@ static void launches_per_call(void)
             if (got != 1) printf("  %s\n", what);
         }
         for (round = 0; round < 3; ++round) /* families alternating: each still one launch */
-            for (i = 0; i < 3; ++i) {
+            for (i = 0; i < 4; ++i) {
                 long n = commands_of(cs, &b, fam[i], "alternating");
                 snprintf(what, sizeof what, "alternating families: %s makes exactly 1 launch (%ld)",
                          scenario_names[fam[i]], n);
                 check(n == 1, what, 0);
             }
-        for (i = 0; i < 4; ++i) { /* a failure at every OpenCL call of a call, then correct calls */
+        for (i = 0; i < 5; ++i) { /* a failure at every OpenCL call of a call, then correct calls */
             long total, k;
             reset(cs, &b);
             run_scenario(cs, &b, fam[i]); /* its programs built: the calls counted next are a warm call's */

@@ -15,7 +15,7 @@ __global__ void fill(unsigned *k, unsigned *v, unsigned *f, size_t n, unsigned s
     if (i < n) { unsigned x = (unsigned)i * 2654435761u ^ seed; x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
                  k[i] = x; v[i] = (unsigned)i; f[i] = x & 1u; }
 }
-// select_if's peers: the keys above 2^31 (about half of the random keys), as clsort's select rows.
+// select_if's and partition's peers: the keys above 2^31 (about half of the random keys), as clsort's select rows.
 struct AboveHalf {
     __device__ bool operator()(unsigned k) const { return k > 0x80000000u; }
 };
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
         CK(cudaMalloc(&k64, n * 8)); CK(cudaMalloc(&k64b, n * 8));
         fill<<<(n + 255) / 256, 256>>>(k, v, f, n, 12345u); CK(cudaDeviceSynchronize());
         size_t tb = 0; void *tmp = nullptr;
-        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0;
+        size_t t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, t7 = 0, t8 = 0, t9 = 0, t10 = 0;
         auto kv_in = thrust::make_zip_iterator(thrust::make_tuple(k, v));
         auto kv_out = thrust::make_zip_iterator(thrust::make_tuple(k2, v2));
         cub::DeviceRadixSort::SortKeys(nullptr, t1, k, k2, n);
@@ -41,7 +41,10 @@ int main(int argc, char **argv) {
         cub::DeviceRadixSort::SortKeys(nullptr, t5, k64, k64b, n);
         cub::DeviceSelect::If(nullptr, t6, k, o, nsel, n, AboveHalf());
         cub::DeviceSelect::If(nullptr, t7, kv_in, kv_out, nsel, n, PairAboveHalf());
-        tb = std::max({t1, t2, t3, t4, t5, t6, t7}); CK(cudaMalloc(&tmp, tb));
+        cub::DevicePartition::If(nullptr, t8, k, o, nsel, n, AboveHalf());
+        cub::DevicePartition::If(nullptr, t9, kv_in, kv_out, nsel, n, PairAboveHalf());
+        cub::DevicePartition::Flagged(nullptr, t10, k, f, o, nsel, n);
+        tb = std::max({t1, t2, t3, t4, t5, t6, t7, t8, t9, t10}); CK(cudaMalloc(&tmp, tb));
         int reps = 21;
         int bits[] = {32, 16, 10};
         for (int b : bits) {
@@ -60,6 +63,13 @@ int main(int argc, char **argv) {
         row("cub_select_if_u32", n, ms);
         ms = med([&] { size_t s = tb; cub::DeviceSelect::If(tmp, s, kv_in, kv_out, nsel, n, PairAboveHalf()); }, reps);
         row("cub_select_if_u32_u32", n, ms);
+        // partition's and split's peers: selected first, the rest after (CUB writes the rest reversed)
+        ms = med([&] { size_t s = tb; cub::DevicePartition::If(tmp, s, k, o, nsel, n, AboveHalf()); }, reps);
+        row("cub_partition_if_u32", n, ms);
+        ms = med([&] { size_t s = tb; cub::DevicePartition::If(tmp, s, kv_in, kv_out, nsel, n, PairAboveHalf()); }, reps);
+        row("cub_partition_if_u32_u32", n, ms);
+        ms = med([&] { size_t s = tb; cub::DevicePartition::Flagged(tmp, s, k, f, o, nsel, n); }, reps);
+        row("cub_partition_flagged_u32", n, ms);
         {   // comparison sort and segmented sort (fixed 1024-key segments): the anchors for bitonic sort
             size_t tm = 0, ts = 0; int nseg = (int)(n / 1024); int *offs; CK(cudaMalloc(&offs, (nseg + 1) * sizeof(int)));
             std::vector<int> ho(nseg + 1); for (int i = 0; i <= nseg; i++) ho[i] = i * 1024;
