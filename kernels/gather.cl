@@ -68,63 +68,35 @@ __kernel void user_keys(__global const RD_IN_T *rec, __global T *keys, ulong n C
  * alignment), and holds count elements on its indexed side (gather: src,
  * scatter: dst). Gather: dst[i] = src[idx[i]], an index at or past count
  * gives a zero element; scatter: dst[idx[i]] = src[i], such an index writes
- * nothing. One element per work-item: every array's element is read first,
- * then every one written, so that a work-item has all its reads in flight at
- * once (a read after another array's write would wait for it: the buffers
- * may alias as far as the compiler knows; RESULTS.md, Search, gather_many). */
-/* Word k of x, and x with word k or'ed with v (no private arrays: oclgrind's
- * uninitialized-value check fails on them here). */
-inline uint word_of(uint4 x, uint k) { return k == 0 ? x.x : k == 1 ? x.y : k == 2 ? x.z : x.w; }
-inline uint4 or_word(uint4 x, uint k, uint v)
-{
-    return x | (uint4)(k == 0 ? v : 0u, k == 1 ? v : 0u, k == 2 ? v : 0u, k == 3 ? v : 0u);
-}
-
-/* Element `at` of an array of `shape` as 16 bytes (the rest zero), or zeros where !ok. */
-inline uint4 read_element(__global const uchar *src, ulong at, int ok, uint shape)
-{
-    const uint units = shape >> 4, piece = shape & 15u;
-    uint4 x = (uint4)(0u);
-    if (!ok) return x;
-    for (uint u = 0; u < units; ++u) { /* little-endian pieces into the words; most elements are one piece */
-        ulong k = at * units + u;
-        switch (piece) {
-        case 4: x = ((__global const uint4 *)src)[k]; break;
-        case 3: {
-            uint2 p = ((__global const uint2 *)src)[k];
-            x = or_word(or_word(x, 2 * u, p.x), 2 * u + 1, p.y);
-            break;
-        }
-        case 2: x = or_word(x, u, ((__global const uint *)src)[k]); break;
-        case 1: x = or_word(x, u >> 1, (uint)((__global const ushort *)src)[k] << (16 * (u & 1))); break;
-        default: x = or_word(x, u >> 2, (uint)src[k] << (8 * (u & 3))); break;
-        }
+ * nothing. One element per work-item, every array in turn. */
+#define MOVE_PIECES(TYPE)                                                                             \
+    {                                                                                                 \
+        __global const TYPE *s_ = (__global const TYPE *)src;                                         \
+        __global TYPE *d_ = (__global TYPE *)dst;                                                     \
+        if (units == 1) d_[to] = ok ? s_[from] : (TYPE)(0); /* most elements: one piece */          \
+        else for (u = 0; u < units; ++u) d_[to * units + u] = ok ? s_[from * units + u] : (TYPE)(0);  \
     }
-    return x;
-}
-
-/* Writes element `at` of an array of `shape` from the 16 bytes of x. */
-inline void write_element(__global uchar *dst, ulong at, uint4 x, uint shape)
+inline void move_element(__global const uchar *src, __global uchar *dst, ulong from, ulong to, int ok, uint shape)
 {
-    const uint units = shape >> 4, piece = shape & 15u;
-    for (uint u = 0; u < units; ++u) {
-        ulong k = at * units + u;
-        switch (piece) {
-        case 4: ((__global uint4 *)dst)[k] = x; break;
-        case 3: ((__global uint2 *)dst)[k] = (uint2)(word_of(x, 2 * u), word_of(x, 2 * u + 1)); break;
-        case 2: ((__global uint *)dst)[k] = word_of(x, u); break;
-        case 1: ((__global ushort *)dst)[k] = (ushort)(word_of(x, u >> 1) >> (16 * (u & 1))); break;
-        default: dst[k] = (uchar)(word_of(x, u >> 2) >> (8 * (u & 3))); break;
-        }
+    uint units = shape >> 4, u;
+    switch (shape & 15u) {
+    case 4: MOVE_PIECES(uint4) break;
+    case 3: MOVE_PIECES(uint2) break;
+    case 2: MOVE_PIECES(uint) break;
+    case 1: MOVE_PIECES(ushort) break;
+    default: MOVE_PIECES(uchar) break;
     }
 }
 
 #define ARRAY_ARGS(k) , __global const uchar *src##k, __global uchar *dst##k, ulong count##k, uint shape##k
-/* array k's element into x[k] (gather: from idx[i], zero past count; scatter: from i where idx[i] is below count) */
-#define READ_ARRAY(k) \
-    const uint4 x##k = arrays > k ? read_element(src##k, scatter ? i : j, j < count##k, shape##k) : (uint4)(0u);
-#define WRITE_ARRAY(k) \
-    if (arrays > k && (!scatter || j < count##k)) write_element(dst##k, scatter ? j : i, x##k, shape##k);
+#define MOVE_ARRAY(k)                                                                                  \
+    if (arrays > k) {                                                                                  \
+        if (scatter) {                                                                                 \
+            if (j < count##k) move_element(src##k, dst##k, i, j, 1, shape##k);                        \
+        } else {                                                                                       \
+            move_element(src##k, dst##k, j, i, j < count##k, shape##k);                               \
+        }                                                                                              \
+    }
 __kernel void gather_many(__global const uint *idx, ulong n, uint arrays, uint scatter ARRAY_ARGS(0) ARRAY_ARGS(1)
                           ARRAY_ARGS(2) ARRAY_ARGS(3) ARRAY_ARGS(4) ARRAY_ARGS(5) ARRAY_ARGS(6) ARRAY_ARGS(7)
                           COUNT_ARGS)
@@ -132,8 +104,6 @@ __kernel void gather_many(__global const uint *idx, ulong n, uint arrays, uint s
     ulong i = get_global_id(0);
     if (i >= DEVICE_N(n)) return;
     ulong j = idx[i];
-    READ_ARRAY(0) READ_ARRAY(1) READ_ARRAY(2) READ_ARRAY(3) READ_ARRAY(4) READ_ARRAY(5) READ_ARRAY(6) READ_ARRAY(7)
-    WRITE_ARRAY(0) WRITE_ARRAY(1) WRITE_ARRAY(2) WRITE_ARRAY(3) WRITE_ARRAY(4) WRITE_ARRAY(5) WRITE_ARRAY(6)
-    WRITE_ARRAY(7)
+    MOVE_ARRAY(0) MOVE_ARRAY(1) MOVE_ARRAY(2) MOVE_ARRAY(3) MOVE_ARRAY(4) MOVE_ARRAY(5) MOVE_ARRAY(6) MOVE_ARRAY(7)
 }
 #endif
