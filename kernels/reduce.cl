@@ -1548,7 +1548,7 @@ inline T rd_wg_reduce(T x, __local T *s)
 /* The elements a work-item of rd_fold_range loads before it folds them: 64
  * bytes of input, so that every thread keeps a run of loads in flight
  * (one load at a time left the H100 at a third of its bandwidth:
- * RESULTS.md, reduce by a caller's operator). */
+ * bench/RESULTS.md, caller's operators). */
 #define RD_URUN ((uint)(64 / sizeof(RD_IN_T)) ? (uint)(64 / sizeof(RD_IN_T)) : 1u)
 /* A caller's operator need not commute: work-group g folds the contiguous
  * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
