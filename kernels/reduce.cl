@@ -1549,7 +1549,7 @@ inline T rd_wg_reduce(T x, __local T *s)
  * bytes of input, so that every thread keeps a run of loads in flight
  * (one load at a time left the H100 at a third of its bandwidth:
  * bench/RESULTS.md, caller's operators). */
-#define RD_URUN ((uint)(64 / sizeof(RD_IN_T)) ? (uint)(64 / sizeof(RD_IN_T)) : 1u)
+#define RD_URUN (64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1)
 /* A caller's operator need not commute: work-group g folds the contiguous
  * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
  * contiguous part of them in order (as many elements as the strided fold's,
@@ -1563,7 +1563,7 @@ inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi)
     T acc = IDENT;
     ulong i = a;
     for (; i + RD_URUN <= b; i += RD_URUN) {
-        T x[64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1];
+        T x[RD_URUN];
         for (uint k = 0; k < RD_URUN; ++k) x[k] = RD_LOAD(in, i + k, i + k);
         for (uint k = 0; k < RD_URUN; ++k) acc = rd_op(acc, x[k]);
     }
