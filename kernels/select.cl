@@ -20,6 +20,10 @@
  * with the values' type SEL_VT, name(k, values[i]); values is the keys
  * where the predicate takes no value (never read then). */
 #define LOAD_PRED 1
+/* A key of KT from its bits (split.cl holds keys as bits): as_float, as_int, ... */
+#define SEL_PASTE2(a, b) a##b
+#define SEL_PASTE(a, b) SEL_PASTE2(a, b)
+#define KT_OF_BITS(bits) SEL_PASTE(as_, KT)(bits)
 #if defined(cl_khr_fp64) && defined(NEED_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
