@@ -112,18 +112,16 @@ inline void rf_scan_words(uint *x, uint *tot, __local uint *s)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* The element's flag, from its key bits where the flag comes from the key
- * (a key bit, or select.cl's predicate), else from the flags at index i. */
-#if defined(LOAD_PRED)
-#define FLAG_OF(key, flags, i, bit) load_pred(KT_OF_BITS(key), (i), (bit) LOAD_CTX)
-#elif defined(KEY_BIT)
+/* The element's flag, from its key bits where the flag is a key bit, else
+ * from the flags at index i (select.cl's predicate: its sel_flags). */
+#if defined(KEY_BIT)
 #define FLAG_OF(key, flags, i, bit) (((key) >> (bit)) & 1u)
 #else
 #define FLAG_OF(key, flags, i, bit) ((flags)[i] != 0)
 #endif
 
 /* Loads this work-item's elements of the tile at src (element j*WG+lid into
- * dst[j]; past tile_n, nothing), without a bound per element when the tile
+ * dst[j]; past tile_n, 0), without a bound per element when the tile
  * is full. */
 #define LOAD_STRIPED(dst, src, tile_n)                                                 \
     do {                                                                               \
@@ -132,7 +130,7 @@ inline void rf_scan_words(uint *x, uint *tot, __local uint *s)
             for (uint j_ = 0; j_ < ITEMS; ++j_) (dst)[j_] = (src)[j_ * WG + l_];       \
         else                                                                           \
             for (uint j_ = 0; j_ < ITEMS; ++j_)                                        \
-                if (j_ * WG + l_ < (tile_n)) (dst)[j_] = (src)[j_ * WG + l_];          \
+                (dst)[j_] = j_ * WG + l_ < (tile_n) ? (src)[j_ * WG + l_] : 0;         \
     } while (0)
 
 /* The tile's elements (tile_n of them from base) into registers: key[j] (and
@@ -142,15 +140,19 @@ inline void rf_scan_words(uint *x, uint *tot, __local uint *s)
 inline uint rank_flags(__global const KEY_T *keys, __global const SRC_T *flags, ulong base, uint tile_n,
                        uint bit, __local uint *s, KEY_T *key, uint *flag, uint *rank LOAD_CTX_ARGS)
 {
-    const uint lid = (uint)get_local_id(0);
     uint x[RF_WORDS], tot[RF_WORDS];
     LOAD_STRIPED(key, keys + base, tile_n);
-    for (uint w = 0; w < RF_WORDS; ++w) x[w] = 0u;
+#ifdef LOAD_PRED
+    (void)flags;
+    sel_flags(key, flag, base, tile_n, bit LOAD_CTX);
+#else
     for (uint j = 0; j < ITEMS; ++j) {
-        uint k = j * WG + lid;
+        uint k = j * WG + (uint)get_local_id(0);
         flag[j] = k < tile_n ? (uint)FLAG_OF(key[j], flags, base + k, bit) : 0u;
-        x[j / RF_PER] += flag[j] << (RF_BITS * (j % RF_PER));
     }
+#endif
+    for (uint w = 0; w < RF_WORDS; ++w) x[w] = 0u;
+    for (uint j = 0; j < ITEMS; ++j) x[j / RF_PER] += flag[j] << (RF_BITS * (j % RF_PER));
     rf_scan_words(x, tot, s);
     uint ones = 0u;
     for (uint j = 0; j < ITEMS; ++j) {
