@@ -1552,34 +1552,50 @@ inline T rd_wg_reduce(T x, __local T *s)
  * The parts are read through local memory in runs of RD_URUN elements (64
  * bytes where local memory allows): on step s every work-item's next run
  * is loaded by consecutive work-items at consecutive addresses, then each
- * work-item folds its own run. A work-item that read its own part itself
- * kept a warp's loads on 32 lines at once, and reduce by an operator ran at
- * a third of the built-in's speed (bench/RESULTS.md, caller's operators). */
+ * work-item folds its own run, while the next step's loads are in flight.
+ * A work-item that read its own part itself kept a warp's loads on 32 lines
+ * at once, and reduce by an operator ran at a third of the built-in's speed
+ * (bench/RESULTS.md, caller's operators). */
 #define RD_URUN_BYTES (64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1)
 #define RD_URUN_FIT (16384 / (WG * sizeof(RD_IN_T)))
 #define RD_URUN (RD_URUN_FIT < 2 ? 1 : RD_URUN_BYTES < RD_URUN_FIT ? RD_URUN_BYTES : RD_URUN_FIT)
 #define RD_URUN_STRIDE (RD_URUN + 1) /* a run's local row, padded off the banks of its neighbours' */
 
-/* Every work-item's run at offset s of its part (each part per elements
- * from lo, none past hi) into run's row of buf. */
-inline void rd_stage_runs(__global const RD_IN_T *in, ulong lo, ulong hi, ulong per, ulong s, __local RD_IN_T *buf)
+/* This work-item's share of every work-item's run at offset s of its part
+ * (each part per elements from lo, none past hi): element k * WG + lid of
+ * the step, run idx / RD_URUN, into r[k]. */
+inline void rd_load_runs(__global const RD_IN_T *in, ulong lo, ulong hi, ulong per, ulong s, RD_IN_T *r)
 {
     for (uint k = 0; k < RD_URUN; ++k) {
-        uint idx = k * WG + (uint)get_local_id(0), run = idx / RD_URUN, o = idx % RD_URUN;
-        ulong gi = lo + run * per + s + o;
-        if (gi < hi) buf[run * RD_URUN_STRIDE + o] = in[gi];
+        uint idx = k * WG + (uint)get_local_id(0);
+        ulong gi = lo + idx / RD_URUN * per + s + idx % RD_URUN;
+        if (gi < hi) r[k] = in[gi];
     }
 }
 
+/* rd_load_runs' r into each run's row of buf (what lies past hi: nothing). */
+inline void rd_store_runs(const RD_IN_T *r, ulong lo, ulong hi, ulong per, ulong s, __local RD_IN_T *buf)
+{
+    for (uint k = 0; k < RD_URUN; ++k) {
+        uint idx = k * WG + (uint)get_local_id(0), run = idx / RD_URUN, o = idx % RD_URUN;
+        if (lo + run * per + s + o < hi) buf[run * RD_URUN_STRIDE + o] = r[k];
+    }
+}
+
+/* The loads of step s + 1 are issued before step s is folded, so that they
+ * are in flight through the fold and its barriers. */
 inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local RD_IN_T *buf)
 {
     const uint lid = (uint)get_local_id(0);
     const ulong len = max(hi, lo) - lo, per = (len + WG * RD_URUN - 1) / (WG * RD_URUN) * RD_URUN;
     const ulong mine = lo + lid * per; /* this work-item's part: [mine, min(mine + per, hi)) */
     T acc = IDENT;
+    RD_IN_T r[RD_URUN];
+    if (per) rd_load_runs(in, lo, hi, per, 0, r);
     for (ulong s = 0; s < per; s += RD_URUN) { /* the same trip count in every work-item */
-        rd_stage_runs(in, lo, hi, per, s, buf);
+        rd_store_runs(r, lo, hi, per, s, buf);
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + RD_URUN < per) rd_load_runs(in, lo, hi, per, s + RD_URUN, r);
         for (uint k = 0; k < RD_URUN; ++k) {
             ulong gi = mine + s + k;
             if (gi < hi) acc = rd_op(acc, RD_LOAD(buf, lid * RD_URUN_STRIDE + k, gi));
