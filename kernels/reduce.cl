@@ -1545,29 +1545,63 @@ inline T rd_wg_reduce(T x, __local T *s)
 }
 
 #ifdef RD_UOP
-/* The elements a work-item of rd_fold_range loads before it folds them: 64
- * bytes of input, so that every thread keeps a run of loads in flight
- * (one load at a time left the H100 at a third of its bandwidth:
- * bench/RESULTS.md, caller's operators). */
-#define RD_URUN (64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1)
 /* A caller's operator need not commute: work-group g folds the contiguous
  * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
- * contiguous part of them in order (as many elements as the strided fold's,
- * the same loop budget; a work-item's reads are its own run, each sector
- * read whole), then rd_wg_reduce's ordered tree: the partials in input
- * order. */
-inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi)
+ * contiguous part of them in order, then rd_wg_reduce's ordered tree: the
+ * partials in input order.
+ * The parts are read through local memory in runs of RD_URUN elements (64
+ * bytes where local memory allows): on step s every work-item's next run
+ * is loaded by consecutive work-items at consecutive addresses, then each
+ * work-item folds its own run, while the next step's loads are in flight.
+ * A work-item that read its own part itself kept a warp's loads on 32 lines
+ * at once, and reduce by an operator ran at a third of the built-in's speed
+ * (bench/RESULTS.md, caller's operators). */
+#define RD_URUN_BYTES (64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1)
+#define RD_URUN_FIT (16384 / (WG * sizeof(RD_IN_T)))
+#define RD_URUN (RD_URUN_FIT < 2 ? 1 : RD_URUN_BYTES < RD_URUN_FIT ? RD_URUN_BYTES : RD_URUN_FIT)
+#define RD_URUN_STRIDE (RD_URUN + 1) /* a run's local row, padded off the banks of its neighbours' */
+
+/* This work-item's share of every work-item's run at offset s of its part
+ * (each part per elements from lo, none past hi): element k * WG + lid of
+ * the step, run idx / RD_URUN, into r[k]. */
+inline void rd_load_runs(__global const RD_IN_T *in, ulong lo, ulong hi, ulong per, ulong s, RD_IN_T *r)
 {
-    const ulong len = max(hi, lo) - lo, per = (len + WG - 1) / WG;
-    const ulong a = lo + (ulong)get_local_id(0) * per, b = min(a + per, hi);
-    T acc = IDENT;
-    ulong i = a;
-    for (; i + RD_URUN <= b; i += RD_URUN) {
-        T x[RD_URUN];
-        for (uint k = 0; k < RD_URUN; ++k) x[k] = RD_LOAD(in, i + k, i + k);
-        for (uint k = 0; k < RD_URUN; ++k) acc = rd_op(acc, x[k]);
+    for (uint k = 0; k < RD_URUN; ++k) {
+        uint idx = k * WG + (uint)get_local_id(0);
+        ulong gi = lo + idx / RD_URUN * per + s + idx % RD_URUN;
+        if (gi < hi) r[k] = in[gi];
     }
-    for (; i < b; ++i) acc = rd_op(acc, RD_LOAD(in, i, i));
+}
+
+/* rd_load_runs' r into each run's row of buf (what lies past hi: nothing). */
+inline void rd_store_runs(const RD_IN_T *r, ulong lo, ulong hi, ulong per, ulong s, __local RD_IN_T *buf)
+{
+    for (uint k = 0; k < RD_URUN; ++k) {
+        uint idx = k * WG + (uint)get_local_id(0), run = idx / RD_URUN, o = idx % RD_URUN;
+        if (lo + run * per + s + o < hi) buf[run * RD_URUN_STRIDE + o] = r[k];
+    }
+}
+
+/* The loads of step s + 1 are issued before step s is folded, so that they
+ * are in flight through the fold and its barriers. */
+inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local RD_IN_T *buf)
+{
+    const uint lid = (uint)get_local_id(0);
+    const ulong len = max(hi, lo) - lo, per = (len + WG * RD_URUN - 1) / (WG * RD_URUN) * RD_URUN;
+    const ulong mine = lo + lid * per; /* this work-item's part: [mine, min(mine + per, hi)) */
+    T acc = IDENT;
+    RD_IN_T r[RD_URUN];
+    if (per) rd_load_runs(in, lo, hi, per, 0, r);
+    for (ulong s = 0; s < per; s += RD_URUN) { /* the same trip count in every work-item */
+        rd_store_runs(r, lo, hi, per, s, buf);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + RD_URUN < per) rd_load_runs(in, lo, hi, per, s + RD_URUN, r);
+        for (uint k = 0; k < RD_URUN; ++k) {
+            ulong gi = mine + s + k;
+            if (gi < hi) acc = rd_op(acc, RD_LOAD(buf, lid * RD_URUN_STRIDE + k, gi));
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
     return acc;
 }
 #endif
@@ -1580,13 +1614,16 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
 {
     __local T s[WG];
+#ifdef RD_UOP
+    __local RD_IN_T runs[WG * RD_URUN_STRIDE];
+#endif
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
     n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
 #ifdef RD_UOP
     {
         const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
-        acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n));
+        acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n), runs);
     }
 #else
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {

@@ -20,6 +20,10 @@
  * with the values' type SEL_VT, name(k, values[i]); values is the keys
  * where the predicate takes no value (never read then). */
 #define LOAD_PRED 1
+/* A key of KT from its bits (split.cl holds keys as bits): as_float, as_int, ... */
+#define SEL_PASTE2(a, b) a##b
+#define SEL_PASTE(a, b) SEL_PASTE2(a, b)
+#define KT_OF_BITS(bits) SEL_PASTE(as_, KT)(bits)
 #if defined(cl_khr_fp64) && defined(NEED_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -30,6 +34,19 @@
 inline uint load_pred(KT k, ulong i, uint bit, __global const SEL_VT *values)
 {
     return sel_user_pred(k, values, i) ^ (bit >> 8);
+}
+
+/* The flags of a work-item's keys at once (split.cl's rank_flags): flag[j]
+ * of key[j], the bits of element j*WG+lid of the tile at base, 0 past
+ * tile_n (where the predicate is never called: it may read values[i]). */
+inline void sel_flags(const KEY_T *key, uint *flag, ulong base, uint tile_n, uint bit,
+                      __global const SEL_VT *values)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        uint k = j * WG + lid;
+        flag[j] = k < tile_n ? load_pred(KT_OF_BITS(key[j]), base + k, bit, values) : 0u;
+    }
 }
 #else
 #define LOAD_CTX_ARGS , KT sel_a, KT sel_b
@@ -48,5 +65,36 @@ inline uint load_pred(KT k, ulong i, uint bit, KT a, KT b)
     default: pass = a <= k && k < b; break;
     }
     return pass ^ (bit >> 8);
+}
+
+/* flag[j] = the comparison of every key[j] (a row of keys per case) */
+#define SEL_ROW(cond)                          \
+    for (uint j = 0; j < ITEMS; ++j) {         \
+        KT k = KT_OF_BITS(key[j]);             \
+        flag[j] = (cond) ? 1u : 0u;            \
+    }                                          \
+    break
+
+/* The flags of a work-item's keys at once (split.cl's rank_flags): flag[j]
+ * of key[j], the bits of element j*WG+lid of the tile at base, 0 past
+ * tile_n. The comparison is chosen once for all of them, not per key, and
+ * the keys past tile_n (0, see LOAD_STRIPED) are compared and then dropped. */
+inline void sel_flags(const KEY_T *key, uint *flag, ulong base, uint tile_n, uint bit, KT a, KT b)
+{
+    const uint lid = (uint)get_local_id(0), invert = bit >> 8;
+    (void)base;
+    switch (bit & 0xffu) {
+    case 0: SEL_ROW(k < a);
+    case 1: SEL_ROW(k <= a);
+    case 2: SEL_ROW(k > a);
+    case 3: SEL_ROW(k >= a);
+    case 4: SEL_ROW(k == a);
+    case 5: SEL_ROW(k != a);
+    default: SEL_ROW(a <= k && k < b);
+    }
+    for (uint j = 0; j < ITEMS; ++j) flag[j] ^= invert;
+    if (tile_n != WG * ITEMS)
+        for (uint j = 0; j < ITEMS; ++j)
+            if (j * WG + lid >= tile_n) flag[j] = 0u;
 }
 #endif
