@@ -583,8 +583,8 @@
  *   The strings are read during the call only; the source is put before the
  *   library's kernels, in one program with them. Naming rule: the caller's
  *   names (functions, types, macros) must not be the library's: avoid the
- *   prefixes rd_, lb_, user_, wg_, tile_, scan_, load_, sel_ and cmp_, the
- *   kernels' upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
+ *   prefixes rd_, rf_, lb_, user_, wg_, tile_, scan_, load_, sel_ and cmp_,
+ *   the kernels' upper-case macros (WG, ITEMS, T, TK, KT, OP, SEG, TILE, LOAD...) and
  *   OpenCL C's own names. A clash is not caught on the host: it fails the
  *   build (CLSORT_ERROR_BUILD, "redefinition of ..." in the log, the
  *   caller's line named), or for a macro may change the kernels' meaning.
