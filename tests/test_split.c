@@ -4,14 +4,29 @@
  * and device), outputs, and the tail pack leaves untouched. Included by
  * tests/test_clsort.c. */
 
-enum { F_RANDOM, F_ALTERNATE, F_NONE, F_ALL, F_COUNT };
-static const char *flag_names[] = {"random-flags", "alternating", "none-set", "all-set"};
+/* F_BLOCKS: runs of 4096 set then 4096 clear flags, starting 1000 into a
+ * run, so that whole tiles keep everything or nothing and the runs' edges
+ * fall inside tiles; F_SPARSE: one flag in 9973 (most tiles keep nothing,
+ * their look-back adds zeros over many tiles). */
+enum { F_RANDOM, F_ALTERNATE, F_NONE, F_ALL, F_BLOCKS, F_SPARSE, F_COUNT };
+static const char *flag_names[] = {"random-flags", "alternating", "none-set", "all-set", "blocks-of-4096", "one-in-9973"};
+
+static uint32_t flag_of(size_t i, int fd)
+{
+    switch (fd) {
+    case F_RANDOM: return (uint32_t)(rnd64() & 1) * 7u;
+    case F_ALTERNATE: return (uint32_t)(i & 1);
+    case F_ALL: return 0xffu;
+    case F_BLOCKS: return (uint32_t)(((i + 1000) >> 12) & 1);
+    case F_SPARSE: return i % 9973 == 17;
+    default: return 0;
+    }
+}
 
 static void make_flags(uint32_t *f, size_t n, int fd)
 {
     size_t i;
-    for (i = 0; i < n; ++i)
-        f[i] = fd == F_RANDOM ? (uint32_t)(rnd64() & 1) * 7u : fd == F_ALTERNATE ? (uint32_t)(i & 1) : fd == F_ALL ? 0xffu : 0;
+    for (i = 0; i < n; ++i) f[i] = flag_of(i, fd);
 }
 
 /* kind: 0 u32 flags, 1 u8 flags, 2 key bit `bit` */
@@ -39,6 +54,10 @@ static void test_split_case(clsort_context *cs, size_t key_size, size_t value_si
     for (i = 0; i < n; ++i) {
         uint64_t k = 0;
         memcpy(&k, keys + i * es, es); /* little-endian host: the key's bits */
+        if (kind == 2) { /* the pattern in the key's bit */
+            k = (k & ~((uint64_t)1 << bit)) | (uint64_t)(flags[i] != 0) << bit;
+            memcpy(keys + i * es, &k, es);
+        }
         flags8[i] = (uint8_t)(flags[i] ? 1 + (i % 200) : 0);
         set[i] = kind == 2 ? (uint32_t)((k >> bit) & 1) : flags[i] != 0;
     }
@@ -149,7 +168,7 @@ static void split_flag_kinds(const test_env *e)
             for (kind = 0; kind < 3; ++kind) {
                 size_t n = e->sizes[s];
                 if (e->tiny && f != F_RANDOM && f != F_NONE) continue;
-                if (n > 70000 && (f != F_RANDOM || kind != 0)) continue;
+                if (n > 70000 && ((f != F_RANDOM && f != F_BLOCKS) || kind != 0)) continue;
                 test_split_case(e->cs, 4, kind == 0 ? 4 : 0, n, f, kind, kind == 2 ? (unsigned)(s % 3 == 0 ? 31 : 5) : 0);
                 if (n < 10000 && f == F_RANDOM && quick_variant(e, (unsigned)kind))
                     test_split_case(e->cs, 8, kind == 1 ? 8 : kind == 0 ? 4 : 0, n, f, kind, kind == 2 ? 63 : 0);
@@ -160,8 +179,37 @@ static void split_flag_kinds(const test_env *e)
             }
 }
 
+/* Small tiles (tuning.tile_wg/items), so that a few ten thousand elements
+ * span thousands of tiles (long look-back chains, the portable path's
+ * recursive tile counts) and the rank's packed row counts take each width:
+ * 8-bit fields with 1 and 16 rows a work-item, 10-bit with 2, 16-bit with
+ * 1 (split.cl RF_BITS). */
+static void split_small_tiles(const test_env *e)
+{
+    static const unsigned shapes[4][2] = {{32, 1}, {16, 16}, {256, 2}, {1024, 1}};
+    static const int pats[4] = {F_RANDOM, F_BLOCKS, F_SPARSE, F_ALL};
+    size_t n = e->tiny ? 3001 : e->quick ? 65537 : 200003;
+    int s, p;
+    for (s = 0; s < 4; ++s) {
+        clsort_context *cs;
+        if (!quick_variant(e, (unsigned)s) || (e->quick && !e->tiny && s > 1)) continue; /* --quick: two shapes */
+        cs = tile_context(e->cs, shapes[s][0], shapes[s][1]);
+        if (!cs) continue; /* a shape past the device's limits */
+        for (p = 0; p < 4; ++p) {
+            if (e->tiny && p != s % 4) continue;
+            if (e->quick && !e->tiny) { /* one program per shape (each shape's programs are built): u32 flags */
+                if (p == 1 || p == 2) test_split_case(cs, 4, 4, n, pats[p], 0, 0u);
+                continue;
+            }
+            test_split_case(cs, 4, p % 2 ? 4 : 0, n, pats[p], p % 3, p % 3 == 2 ? 9u : 0u);
+        }
+        clsort_destroy(cs);
+    }
+}
+
 static const test_case split_cases[] = {
     {"flag kinds x patterns x key widths", split_flag_kinds, ON_BOTH, ANY_SIZE},
+    {"small tiles: thousands of tiles, every rank width", split_small_tiles, ON_BOTH, ANY_SIZE},
     {"device count", split_device_count, ON_BOTH, ANY_SIZE},
 };
 static const test_part split_part = TEST_PART(split, "clsort_enumerate, clsort_pack, clsort_split", CTX_SHARED, 16);
