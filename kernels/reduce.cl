@@ -1556,7 +1556,7 @@ inline T rd_wg_reduce(T x, __local T *s)
  * A work-item that read its own part itself kept a warp's loads on 32 lines
  * at once, and reduce by an operator ran at a third of the built-in's speed
  * (bench/RESULTS.md, caller's operators). */
-#define RD_URUN_BYTES (64 / sizeof(RD_IN_T) ? 64 / sizeof(RD_IN_T) : 1)
+#define RD_URUN_BYTES (64 / sizeof(RD_IN_T)) /* RD_IN_T: at most 16 bytes */
 #define RD_URUN_FIT (16384 / (WG * sizeof(RD_IN_T)))
 #define RD_URUN (RD_URUN_FIT < 2 ? 1 : RD_URUN_BYTES < RD_URUN_FIT ? RD_URUN_BYTES : RD_URUN_FIT)
 #define RD_URUN_STRIDE (RD_URUN + 1) /* a run's local row, padded off the banks of its neighbours' */

@@ -51,19 +51,26 @@ inline void sel_flags(const KEY_T *key, uint *flag, ulong base, uint tile_n, uin
 #else
 #define LOAD_CTX_ARGS , KT sel_a, KT sel_b
 #define LOAD_CTX , sel_a, sel_b
+/* The comparisons by their code (clsort_compare), each case the statement
+ * EACH(the condition on a key k against a and b); one list for load_pred and
+ * sel_flags. */
+#define SEL_CASES(EACH)        \
+    case 0: EACH(k < a);       \
+    case 1: EACH(k <= a);      \
+    case 2: EACH(k > a);       \
+    case 3: EACH(k >= a);      \
+    case 4: EACH(k == a);      \
+    case 5: EACH(k != a);      \
+    default: EACH(a <= k && k < b)
+
+#define SEL_ONE(cond) \
+    pass = (cond);    \
+    break
 inline uint load_pred(KT k, ulong i, uint bit, KT a, KT b)
 {
     uint pass;
     (void)i;
-    switch (bit & 0xffu) {
-    case 0: pass = k < a; break;
-    case 1: pass = k <= a; break;
-    case 2: pass = k > a; break;
-    case 3: pass = k >= a; break;
-    case 4: pass = k == a; break;
-    case 5: pass = k != a; break;
-    default: pass = a <= k && k < b; break;
-    }
+    switch (bit & 0xffu) { SEL_CASES(SEL_ONE); }
     return pass ^ (bit >> 8);
 }
 
@@ -83,15 +90,7 @@ inline void sel_flags(const KEY_T *key, uint *flag, ulong base, uint tile_n, uin
 {
     const uint lid = (uint)get_local_id(0), invert = bit >> 8;
     (void)base;
-    switch (bit & 0xffu) {
-    case 0: SEL_ROW(k < a);
-    case 1: SEL_ROW(k <= a);
-    case 2: SEL_ROW(k > a);
-    case 3: SEL_ROW(k >= a);
-    case 4: SEL_ROW(k == a);
-    case 5: SEL_ROW(k != a);
-    default: SEL_ROW(a <= k && k < b);
-    }
+    switch (bit & 0xffu) { SEL_CASES(SEL_ROW); }
     for (uint j = 0; j < ITEMS; ++j) flag[j] ^= invert;
     if (tile_n != WG * ITEMS)
         for (uint j = 0; j < ITEMS; ++j)

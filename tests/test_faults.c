@@ -785,7 +785,8 @@ static long commands_of(clsort_context *cs, bufs *b, int s, const char *what)
 static void launches_per_call(void)
 {
     /* one launch each (select_if: pack's), then the one-sweep sort */
-    static const int fam[5] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SELECT, S_SORT_ONESWEEP};
+    static const int fam[] = {S_SCAN, S_PACK, S_SEGSCAN_FLAGS, S_SELECT, S_SORT_ONESWEEP};
+    const int fams = (int)(sizeof fam / sizeof fam[0]), one_launch = fams - 1;
     int form, i, round;
     char what[200];
     for (form = 0; form < 2; ++form) {
@@ -805,7 +806,7 @@ static void launches_per_call(void)
             continue;
         }
         make_bufs(cs, &b);
-        for (i = 0; i < 4; ++i) {
+        for (i = 0; i < one_launch; ++i) {
             long first_call, second;
             snprintf(what, sizeof what, "status%s, first call", form ? "32" : "64/auto");
             first_call = commands_of(cs, &b, fam[i], what);
@@ -860,13 +861,13 @@ static void launches_per_call(void)
             if (got != 1) printf("  %s\n", what);
         }
         for (round = 0; round < 3; ++round) /* families alternating: each still one launch */
-            for (i = 0; i < 4; ++i) {
+            for (i = 0; i < one_launch; ++i) {
                 long n = commands_of(cs, &b, fam[i], "alternating");
                 snprintf(what, sizeof what, "alternating families: %s makes exactly 1 launch (%ld)",
                          scenario_names[fam[i]], n);
                 check(n == 1, what, 0);
             }
-        for (i = 0; i < 5; ++i) { /* a failure at every OpenCL call of a call, then correct calls */
+        for (i = 0; i < fams; ++i) { /* a failure at every OpenCL call of a call, then correct calls */
             long total, k;
             reset(cs, &b);
             run_scenario(cs, &b, fam[i]); /* its programs built: the calls counted next are a warm call's */
