@@ -120,6 +120,18 @@ inline T wg_exclusive_scan(T x, __local T *s, T *total)
     return r;
 }
 
+#ifdef NV_PTX
+/* x of the lane d below in this hardware warp, 32 consecutive local ids
+ * (lanes < d: their own). Every lane of the warp calls it. NVIDIA only
+ * (-DNV_PTX); the callers emulate it with local memory elsewhere. */
+inline uint wg_shfl_up(uint x, uint d)
+{
+    uint r;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d));
+    return r;
+}
+#endif
+
 /* Sum of one value per work-item (tree in local memory). Ends with a barrier. */
 inline T wg_reduce(T x, __local T *s)
 {

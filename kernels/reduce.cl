@@ -396,13 +396,6 @@ inline void rd_fold(__local const T *lv, __local const LS_T *ls, ulong base, ulo
 #endif
 
 #ifdef RD_PTX
-/* x of the lane d below (lanes < d: their own) */
-inline uint rd_shfl_up(uint x, uint d)
-{
-    uint r;
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d));
-    return r;
-}
 /* the warp's barrier: local and global accesses before it are seen after it
  * by the warp's lanes (PTX ISA: bar.warp.sync orders memory among them) */
 inline void rd_wsync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
@@ -422,14 +415,14 @@ inline void rd_up_pair(uint *c, T *v, uint d, __local uint *xc, __local T *xv)
 #ifdef RD_PTX
     (void)xc;
     (void)xv;
-    *c = rd_shfl_up(*c, d);
+    *c = wg_shfl_up(*c, d);
 #if TK >= 3
     {
         TB b = RD_BITS(*v);
-        *v = RD_FROM_BITS((TB)rd_shfl_up((uint)b, d) | (TB)rd_shfl_up((uint)(b >> 32), d) << 32);
+        *v = RD_FROM_BITS((TB)wg_shfl_up((uint)b, d) | (TB)wg_shfl_up((uint)(b >> 32), d) << 32);
     }
 #else
-    *v = RD_FROM_BITS((TB)rd_shfl_up((uint)RD_BITS(*v), d));
+    *v = RD_FROM_BITS((TB)wg_shfl_up((uint)RD_BITS(*v), d));
 #endif
 #else
     const uint lid = (uint)get_local_id(0);
@@ -1546,60 +1539,84 @@ inline T rd_wg_reduce(T x, __local T *s)
 
 #ifdef RD_UOP
 /* A caller's operator need not commute: work-group g folds the contiguous
- * tiles [tiles g / groups, tiles (g + 1) / groups), each work-item a
- * contiguous part of them in order, then rd_wg_reduce's ordered tree: the
- * partials in input order.
- * The parts are read through local memory in runs of RD_URUN elements (64
- * bytes where local memory allows): on step s every work-item's next run
- * is loaded by consecutive work-items at consecutive addresses, then each
- * work-item folds its own run, while the next step's loads are in flight.
- * A work-item that read its own part itself kept a warp's loads on 32 lines
- * at once, and reduce by an operator ran at a third of the built-in's speed
- * (bench/RESULTS.md, caller's operators). */
+ * tiles [tiles g / groups, tiles (g + 1) / groups) in input order.
+ * It walks them in chunks of WG runs of RD_URUN elements (64 bytes where
+ * local memory allows). A chunk is loaded at consecutive addresses by
+ * consecutive work-items into local memory; work-item lid folds run lid into
+ * a partial. The partials of RD_UROUND chunks lie in input order in local
+ * memory, and are folded by rd_fold_partials into the group's aggregate.
+ * The next chunk's loads are issued before the current one is folded.
+ * A work-item that read its own contiguous part kept a warp's loads on 32
+ * lines at once, and reduce by an operator ran at a third of the built-in's
+ * speed (bench/RESULTS.md, caller's operators). */
 #define RD_URUN_BYTES (64 / sizeof(RD_IN_T)) /* RD_IN_T: at most 16 bytes */
 #define RD_URUN_FIT (16384 / (WG * sizeof(RD_IN_T)))
 #define RD_URUN (RD_URUN_FIT < 2 ? 1 : RD_URUN_BYTES < RD_URUN_FIT ? RD_URUN_BYTES : RD_URUN_FIT)
-#define RD_URUN_STRIDE (RD_URUN + 1) /* a run's local row, padded off the banks of its neighbours' */
+#define RD_URUN_STRIDE (RD_URUN == 1 ? 1 : RD_URUN + 1) /* a run's local row, padded off the banks of its neighbours' */
+#define RD_UCHUNK (WG * RD_URUN)
+#define RD_UROUND_FIT (8192 / (WG * sizeof(T))) /* chunks whose partials fit 8 KB */
+#define RD_UROUND (RD_UROUND_FIT < 1 ? 1 : RD_UROUND_FIT > 16 ? 16 : RD_UROUND_FIT)
 
-/* This work-item's share of every work-item's run at offset s of its part
- * (each part per elements from lo, none past hi): element k * WG + lid of
- * the step, run idx / RD_URUN, into r[k]. */
-inline void rd_load_runs(__global const RD_IN_T *in, ulong lo, ulong hi, ulong per, ulong s, RD_IN_T *r)
+/* Element k * WG + lid of the chunk at base into r[k] (none at or past hi). */
+inline void rd_load_chunk(__global const RD_IN_T *in, ulong base, ulong hi, RD_IN_T *r)
 {
-    for (uint k = 0; k < RD_URUN; ++k) {
-        uint idx = k * WG + (uint)get_local_id(0);
-        ulong gi = lo + idx / RD_URUN * per + s + idx % RD_URUN;
-        if (gi < hi) r[k] = in[gi];
+    __global const RD_IN_T *p = in + base + get_local_id(0);
+    if (base + RD_UCHUNK <= hi) {
+        for (uint k = 0; k < RD_URUN; ++k) r[k] = p[k * WG];
+    } else {
+        for (uint k = 0; k < RD_URUN; ++k)
+            if (base + k * WG + get_local_id(0) < hi) r[k] = p[k * WG];
     }
 }
 
-/* rd_load_runs' r into each run's row of buf (what lies past hi: nothing). */
-inline void rd_store_runs(const RD_IN_T *r, ulong lo, ulong hi, ulong per, ulong s, __local RD_IN_T *buf)
-{
-    for (uint k = 0; k < RD_URUN; ++k) {
-        uint idx = k * WG + (uint)get_local_id(0), run = idx / RD_URUN, o = idx % RD_URUN;
-        if (lo + run * per + s + o < hi) buf[run * RD_URUN_STRIDE + o] = r[k];
-    }
-}
-
-/* The loads of step s + 1 are issued before step s is folded, so that they
- * are in flight through the fold and its barriers. */
-inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local RD_IN_T *buf)
+/* rd_load_chunk's r into the rows of buf: element idx in row idx / RD_URUN. */
+inline void rd_store_chunk(const RD_IN_T *r, ulong base, ulong hi, __local RD_IN_T *buf)
 {
     const uint lid = (uint)get_local_id(0);
-    const ulong len = max(hi, lo) - lo, per = (len + WG * RD_URUN - 1) / (WG * RD_URUN) * RD_URUN;
-    const ulong mine = lo + lid * per; /* this work-item's part: [mine, min(mine + per, hi)) */
+    const int full = base + RD_UCHUNK <= hi;
+    for (uint k = 0; k < RD_URUN; ++k) {
+        uint idx = k * WG + lid;
+        if (full || base + idx < hi) buf[idx / RD_URUN * RD_URUN_STRIDE + idx % RD_URUN] = r[k];
+    }
+}
+
+/* acc op ps[0] op ps[1] op ... op ps[count - 1], in work-item 0 (count <=
+ * RD_UROUND WG): folds of 16 neighbours in place, each level's into the first
+ * of them. Every work-item calls it; the partials are written before it. */
+inline T rd_fold_partials(T acc, __local T *ps, uint count)
+{
+    const uint lid = (uint)get_local_id(0);
+    for (uint w = 1; w < count; w *= 16) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint first = lid * 16 * w; first < count; first += WG * 16 * w) {
+            T x = ps[first];
+            for (uint j = 1; j < 16 && first + j * w < count; ++j) x = rd_op(x, ps[first + j * w]);
+            ps[first] = x;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return lid == 0 ? rd_op(acc, ps[0]) : acc;
+}
+
+/* The group's aggregate of in[lo .. hi), in work-item 0. */
+inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local RD_IN_T *buf, __local T *ps)
+{
+    const uint lid = (uint)get_local_id(0);
+    const ulong chunks = (max(hi, lo) - lo + RD_UCHUNK - 1) / RD_UCHUNK;
     T acc = IDENT;
     RD_IN_T r[RD_URUN];
-    if (per) rd_load_runs(in, lo, hi, per, 0, r);
-    for (ulong s = 0; s < per; s += RD_URUN) { /* the same trip count in every work-item */
-        rd_store_runs(r, lo, hi, per, s, buf);
+    if (chunks) rd_load_chunk(in, lo, hi, r);
+    for (ulong c = 0; c < chunks; ++c) { /* the same trip count in every work-item */
+        const ulong base = lo + c * RD_UCHUNK, mine = base + lid * RD_URUN;
+        const uint slot = (uint)(c % RD_UROUND);
+        rd_store_chunk(r, base, hi, buf);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (s + RD_URUN < per) rd_load_runs(in, lo, hi, per, s + RD_URUN, r);
-        for (uint k = 0; k < RD_URUN; ++k) {
-            ulong gi = mine + s + k;
-            if (gi < hi) acc = rd_op(acc, RD_LOAD(buf, lid * RD_URUN_STRIDE + k, gi));
-        }
+        if (c + 1 < chunks) rd_load_chunk(in, base + RD_UCHUNK, hi, r);
+        T p = IDENT;
+        for (uint k = 0; k < RD_URUN; ++k)
+            if (mine + k < hi) p = rd_op(p, RD_LOAD(buf, lid * RD_URUN_STRIDE + k, mine + k));
+        ps[slot * WG + lid] = p;
+        if (slot + 1 == RD_UROUND || c + 1 == chunks) acc = rd_fold_partials(acc, ps, (slot + 1) * WG);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return acc;
@@ -1613,19 +1630,17 @@ inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local R
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
 {
-    __local T s[WG];
-#ifdef RD_UOP
-    __local RD_IN_T runs[WG * RD_URUN_STRIDE];
-#endif
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
     n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
 #ifdef RD_UOP
-    {
-        const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
-        acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n), runs);
-    }
+    __local RD_IN_T runs[WG * RD_URUN_STRIDE];
+    __local T ps[RD_UROUND * WG];
+    const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
+    acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n), runs, ps);
+    if (lid == 0) partials[g] = acc;
 #else
+    __local T s[WG];
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
         if (base + TILE <= n) {
             for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, RD_LOAD(in, base + j * WG + lid, base + j * WG + lid));
@@ -1636,9 +1651,9 @@ void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials C
             }
         }
     }
-#endif
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) partials[get_group_id(0)] = r;
+#endif
 }
 #endif
 

@@ -71,44 +71,65 @@ inline void stage_and_write(const KEY_T *key, __global KEY_T *keys_out0, __globa
 #define RF_WORDS ((ITEMS + RF_PER - 1) / RF_PER)
 #define RF_FIELD(words, j) (((words)[(j) / RF_PER] >> (RF_BITS * ((j) % RF_PER))) & ((1u << RF_BITS) - 1u))
 /* rf_scan_words' local scratch, in words */
-#define RF_SCRATCH (RF_WORDS * (PAD(WG) + 1))
+#define RF_SCRATCH (RF_WORDS * WG)
 
-/* Blelloch's scan (wg_exclusive_scan) of RF_WORDS words per work-item at
- * once (word w of work-item i at s[w * (PAD(WG) + 1) + PAD(i)]): x becomes
- * its exclusive prefix over the work-group, tot the work-group's sums.
- * Ends with a barrier. */
+/* The scan of RF_WORDS words per work-item at once: x becomes its exclusive
+ * prefix over the work-group, tot the work-group's sums. Two levels: an
+ * inclusive scan within each warp of RF_RW consecutive work-items, then
+ * every work-item adds the totals of the warps before its own. The warp is
+ * the algorithm's, a hardware warp only with -DNV_PTX (shuffles, no barrier);
+ * elsewhere Hillis and Steele's steps in local memory between barriers
+ * emulate it, so no sub-group width is assumed. The scratch s: RF_WORDS * WG
+ * words. Ends with a barrier. */
+#define RF_RW (WG < 32 ? WG : 32)
+#define RF_NW (WG / RF_RW)
+#if defined(NV_PTX) && WG >= 32
+#define RF_PTX 1
+#endif
+
+/* x[w] becomes its inclusive scan over this work-item's warp. */
+inline void rf_warp_scan(uint *x, __local uint *s)
+{
+    const uint lid = (uint)get_local_id(0), lane = lid % RF_RW;
+#ifdef RF_PTX
+    (void)s;
+    for (uint d = 1; d < RF_RW; d <<= 1)
+        for (uint w = 0; w < RF_WORDS; ++w) {
+            uint t = wg_shfl_up(x[w], d);
+            if (lane >= d) x[w] += t;
+        }
+#else
+    for (uint w = 0; w < RF_WORDS; ++w) s[w * WG + lid] = x[w];
+    for (uint d = 1; d < RF_RW; d <<= 1) {
+        uint t[RF_WORDS];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint w = 0; w < RF_WORDS; ++w) t[w] = lane >= d ? s[w * WG + lid - d] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint w = 0; w < RF_WORDS; ++w) s[w * WG + lid] = x[w] += t[w];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* s is the warp totals' next */
+#endif
+}
+
 inline void rf_scan_words(uint *x, uint *tot, __local uint *s)
 {
-    const uint lid = (uint)get_local_id(0), S = PAD(WG) + 1;
-    for (uint w = 0; w < RF_WORDS; ++w) s[w * S + PAD(lid)] = x[w];
-    uint offset = 1;
-    for (uint d = WG >> 1; d > 0; d >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < d) {
-            uint ai = PAD(offset * (2 * lid + 1) - 1), bi = PAD(offset * (2 * lid + 2) - 1);
-            for (uint w = 0; w < RF_WORDS; ++w) s[w * S + bi] += s[w * S + ai];
+    const uint lid = (uint)get_local_id(0), warp = lid / RF_RW;
+    uint inc[RF_WORDS];
+    for (uint w = 0; w < RF_WORDS; ++w) inc[w] = x[w];
+    rf_warp_scan(inc, s);
+    if (lid % RF_RW == RF_RW - 1)
+        for (uint w = 0; w < RF_WORDS; ++w) s[w * RF_NW + warp] = inc[w];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint w = 0; w < RF_WORDS; ++w) {
+        uint before = 0u, all = 0u;
+        for (uint k = 0; k < RF_NW; ++k) {
+            uint v = s[w * RF_NW + k];
+            before += k < warp ? v : 0u;
+            all += v;
         }
-        offset <<= 1;
+        x[w] = before + inc[w] - x[w];
+        tot[w] = all;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint w = 0; w < RF_WORDS; ++w) tot[w] = s[w * S + PAD(WG - 1)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0)
-        for (uint w = 0; w < RF_WORDS; ++w) s[w * S + PAD(WG - 1)] = 0u;
-    for (uint d = 1; d < WG; d <<= 1) {
-        offset >>= 1;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < d) {
-            uint ai = PAD(offset * (2 * lid + 1) - 1), bi = PAD(offset * (2 * lid + 2) - 1);
-            for (uint w = 0; w < RF_WORDS; ++w) {
-                uint t = s[w * S + ai];
-                s[w * S + ai] = s[w * S + bi];
-                s[w * S + bi] += t;
-            }
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint w = 0; w < RF_WORDS; ++w) x[w] = s[w * S + PAD(lid)];
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
