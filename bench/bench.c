@@ -144,7 +144,8 @@ typedef enum {
     OP_SELECT_GT_KV, OP_LB_N, OP_LB_16N, OP_LB_SORTED_N, OP_LB_SORTED_16N, OP_GATHER_MANY4, OP_GATHER_FOUR_CALLS,
     OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536,
     OP_SELECT_GT_PRED, OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_PARTITION_GT_PRED, OP_REDUCE_U32_USER,
-    OP_REDUCE_F32_SQUARES, OP_REDUCE_F32_ARGMIN, OP_SCAN_U32_INCL_USER, OP_SORT_RECORD32, OP_COUNT
+    OP_REDUCE_F32_SQUARES, OP_REDUCE_F32_ARGMIN, OP_SCAN_U32_INCL_USER, OP_SORT_RECORD32,
+    OP_SEGREDUCE_10, OP_SEGREDUCE_100K, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -233,6 +234,8 @@ static const struct row {
     {"reduce", "f32_argmin_index_transform", S_REDUCE, CLSORT_FAMILY_REDUCE},
     {"scan", "u32_inclusive_user_op", S_SCAN, CLSORT_FAMILY_SCAN},
     {"sort", "record32_morton_key", S_SORT, CLSORT_FAMILY_SORT},
+    {"segmented_reduce", "u32_sum_offsets_mean_10", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    {"segmented_reduce", "u32_sum_offsets_mean_100000", S_REDUCE, CLSORT_FAMILY_REDUCE},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -449,6 +452,11 @@ typedef struct bufs {
     uint32_t *hostflags; /* the segment flags on the host (the C loop's input) */
     uint32_t *hostkeys;  /* the run keys on the host */
     uint32_t *hostoff;   /* the segment offsets on the host (segcount + 1) */
+    /* segmented_reduce's other mean lengths, 10 and 100000: offsets of heads
+     * with probability 1/10 and 1/100000, on the device and the host */
+    cl_mem segoffm[2];
+    size_t segcountm[2];
+    uint32_t *hostoffm[2];
     unsigned radix_bits, end_bit; /* BENCH_RADIX_BITS, BENCH_END_BIT (the top comment; 0: unset) */
     cl_mem hay, hay16, sneedles; /* search: n and 16 n sorted keys, n sorted needles (made at the warm-up) */
     cl_mem ridx;                 /* gather_many: n random indices below n (made at the warm-up) */
@@ -794,6 +802,15 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         bd.segment_count = B->segments;
         return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
     case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SEGSCAN_FLAGS8: case OP_SCAN_BY_KEY:
+    case OP_SEGREDUCE_10: case OP_SEGREDUCE_100K: {
+        clsort_reduce_desc rd;
+        int m = op == OP_SEGREDUCE_100K;
+        memset(&rd, 0, sizeof rd);
+        rd.segments = CLSORT_SEGMENTS_OFFSETS;
+        rd.segment_data = B->segoffm[m];
+        rd.segment_count = B->segcountm[m];
+        return clsort_segmented_reduce(cs, B->a, B->b, n, &rd, NULL);
+    }
     case OP_SEGREDUCE: {
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
@@ -952,12 +969,17 @@ static void host_op(op_kind op, const uint32_t *a, uint32_t *b, const uint32_t *
         for (i = 0; i < n; ++i) { s = i == 0 || key[i] != key[i - 1] ? a[i] : s + a[i]; b[i] = s; }
         break;
     case OP_SEGREDUCE:
-        for (k = 0; k < B->segcount; ++k) {
+    case OP_SEGREDUCE_10:
+    case OP_SEGREDUCE_100K: {
+        const uint32_t *o = op == OP_SEGREDUCE ? B->hostoff : B->hostoffm[op == OP_SEGREDUCE_100K];
+        size_t count = op == OP_SEGREDUCE ? B->segcount : B->segcountm[op == OP_SEGREDUCE_100K];
+        for (k = 0; k < count; ++k) {
             s = 0;
-            for (i = B->hostoff[k]; i < B->hostoff[k + 1]; ++i) s += a[i];
+            for (i = o[k]; i < o[k + 1]; ++i) s += a[i];
             b[k] = s;
         }
         break;
+    }
     case OP_REDUCE_BY_KEY: /* unique keys to b, sums after them */
         for (i = 0; i < n; ++i) {
             if (i == 0 || key[i] != key[i - 1]) { if (i) b[n / 2 + k - 1] = s; b[k++] = key[i]; s = 0; }
@@ -1067,6 +1089,21 @@ static int make_bufs(cl_context cc, bufs *B, size_t n, const uint32_t *h, const 
     B->segflags8 = buffer(cc, n, f8, &ok);
     B->segkeys = buffer(cc, n * 4, B->hostkeys, &ok);
     B->segoff = buffer(cc, (B->segcount + 1) * 4, B->hostoff, &ok);
+    for (j = 0; j < 2; ++j) {
+        uint32_t mean = j ? 100000u : 10u;
+        size_t i;
+        B->hostoffm[j] = (uint32_t *)malloc((n / 4 + 2) * 4 + 8);
+        B->segcountm[j] = 0;
+        if (!B->hostoffm[j]) {
+            ok = 0;
+            continue;
+        }
+        B->hostoffm[j][0] = 0;
+        for (i = 1; i < n; ++i)
+            if (rnd(&seed) % mean == 0 && B->segcountm[j] < n / 4) B->hostoffm[j][++B->segcountm[j]] = (uint32_t)i;
+        B->hostoffm[j][++B->segcountm[j]] = (uint32_t)n;
+        B->segoffm[j] = buffer(cc, (B->segcountm[j] + 1) * 4, B->hostoffm[j], &ok);
+    }
     B->counts = buffer(cc, 256 * 4, NULL, &ok);
     B->result = buffer(cc, 8, NULL, &ok);
     {
@@ -1099,12 +1136,13 @@ static void release_bufs(bufs *B)
                      &B->a,       &B->b,     &B->flags,   &B->va,        &B->vb,     &B->a64,   &B->b64,
                      &B->temp,    &B->pos,   &B->pos2,    &B->off,       &B->gperm,  &B->offsets, &B->segflags,
                      &B->segflags8, &B->segkeys, &B->segoff, &B->counts, &B->result, &B->dcount, &B->dhalf,
-                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->halves, &B->fvals, &B->rec, &B->rec2};
+                     &B->hay,     &B->hay16, &B->sneedles, &B->ridx, &B->halves, &B->fvals, &B->rec, &B->rec2,
+                     &B->segoffm[0], &B->segoffm[1]};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; ++i) release(*all[i]), *all[i] = NULL;
     clsort_tree_destroy(B->tree);
     B->tree = NULL;
-    free(B->hostflags), free(B->hostkeys), free(B->hostoff);
+    free(B->hostflags), free(B->hostkeys), free(B->hostoff), free(B->hostoffm[0]), free(B->hostoffm[1]);
 }
 
 /* The host rows: the ops a plain C loop (or std::sort, up to 2^24 keys) does too. */

@@ -61,6 +61,8 @@ PEERS = {
     ("segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000"): ["cub_inclusive_sum_by_key_u32"],
     ("scan_by_key", "u32_sum_inclusive_mean_run_1000"): ["cub_inclusive_sum_by_key_u32"],
     ("segmented_reduce", "u32_sum_offsets_mean_1000"): ["cub_segmented_reduce_sum_u32"],
+    ("segmented_reduce", "u32_sum_offsets_mean_10"): ["cub_segmented_reduce_sum_u32_mean_10"],
+    ("segmented_reduce", "u32_sum_offsets_mean_100000"): ["cub_segmented_reduce_sum_u32_mean_100000"],
     ("reduce_by_key", "u32_keys_u32_sum_mean_run_1000"): ["cub_reduce_by_key_sum_u32"],
     ("run_length_encode", "u32_keys_mean_run_1000"): ["cub_rle_encode_u32"],
     ("unique", "u32_keys_mean_run_1000"): ["cub_unique_u32"],
@@ -116,6 +118,8 @@ BYTES = {
     ("segmented_scan", "u32_sum_inclusive_u32_flags_mean_1000"): 12,
     ("segmented_scan", "u32_sum_inclusive_u8_flags_mean_1000"): 9, ("scan_by_key", "u32_sum_inclusive_mean_run_1000"): 12,
     ("segmented_reduce", "u32_sum_offsets_mean_1000"): 4, ("reduce_by_key", "u32_keys_u32_sum_mean_run_1000"): 8,
+    # each value read; an offset read and a result written per 10 values
+    ("segmented_reduce", "u32_sum_offsets_mean_10"): 4.8, ("segmented_reduce", "u32_sum_offsets_mean_100000"): 4,
     ("run_length_encode", "u32_keys_mean_run_1000"): 4, ("unique", "u32_keys_mean_run_1000"): 4,
     ("histogram", "u32_256_even_bins"): 4,
     # select: every key (and value) read, about half written

@@ -8,6 +8,7 @@
 //   cub_inclusive_sum_u32           DeviceScan::InclusiveSum               <-> segmented_scan ..._no_segments
 //   cub_inclusive_sum_by_key_u32    DeviceScan::InclusiveSumByKey          <-> scan_by_key, segmented_scan (flags)
 //   cub_segmented_reduce_sum_u32    DeviceSegmentedReduce::Sum (offsets)   <-> segmented_reduce
+//   cub_segmented_reduce_sum_u32_mean_10, _mean_100000: the same, mean lengths 10 and 100000
 //   cub_reduce_by_key_sum_u32       DeviceReduce::ReduceByKey (plus)       <-> reduce_by_key
 //   cub_rle_encode_u32              DeviceRunLengthEncode::Encode          <-> run_length_encode
 //   cub_unique_u32                  DeviceSelect::Unique                   <-> unique
@@ -31,6 +32,11 @@ __global__ void fill(unsigned *v, unsigned *head, int *iota, size_t n, unsigned 
     iota[i] = (int)i;
 }
 __global__ void close_offsets(int *off, const int *count, int n) { off[0] = 0; off[*count + 1] = n; }
+// heads with probability 1 / mean (segmented reduce's other mean lengths)
+__global__ void heads_mean(unsigned *head, size_t n, unsigned mean, unsigned seed) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) head[i] = i > 0 && mix((unsigned)i * 0x9E3779B9u ^ seed) % mean == 0;
+}
 
 
 int main(int argc, char **argv) {
@@ -69,6 +75,19 @@ int main(int argc, char **argv) {
         ROW("cub_inclusive_sum_by_key_u32", cub::DeviceScan::InclusiveSumByKey(tmp, s, keys, v, o, ni));
         ms = med([&] { size_t s2 = ts; cub::DeviceSegmentedReduce::Sum(tmp2, s2, v, vo, nseg, off, off + 1); }, reps);
         row("cub_segmented_reduce_sum_u32", n, ms);
+        for (unsigned mean : {10u, 100000u}) { // the same call on segments of mean length 10 and 100000
+            int nm = 0;
+            heads_mean<<<(n + 255) / 256, 256>>>(ko, n, mean, 777u);
+            { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, iota, ko, off + 1, cnt, ni); }
+            close_offsets<<<1, 1>>>(off, cnt, ni);
+            CK(cudaMemcpy(&nm, cnt, 4, cudaMemcpyDeviceToHost));
+            nm += 1;
+            size_t tm = 0; cub::DeviceSegmentedReduce::Sum(nullptr, tm, v, vo, nm, off, off + 1);
+            void *tmp3; CK(cudaMalloc(&tmp3, tm + 256));
+            ms = med([&] { size_t s3 = tm; cub::DeviceSegmentedReduce::Sum(tmp3, s3, v, vo, nm, off, off + 1); }, reps);
+            row(mean == 10u ? "cub_segmented_reduce_sum_u32_mean_10" : "cub_segmented_reduce_sum_u32_mean_100000", n, ms);
+            CK(cudaFree(tmp3));
+        }
         ROW("cub_reduce_by_key_sum_u32", cub::DeviceReduce::ReduceByKey(tmp, s, keys, ko, v, vo, cnt, cuda::std::plus<unsigned>(), ni));
         ROW("cub_rle_encode_u32", cub::DeviceRunLengthEncode::Encode(tmp, s, keys, ko, vo, cnt, ni));
         ROW("cub_unique_u32", cub::DeviceSelect::Unique(tmp, s, keys, ko, cnt, ni));
