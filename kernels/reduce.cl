@@ -1753,7 +1753,9 @@ void segment_reduce(__global const RD_IN_T *in, __global const uint *off, uint s
     const ulong steps = (units + teams - 1) / teams;
     n = DEVICE_N(n);
     for (ulong k = 0; k < steps; ++k) { /* the same trip count in every work-item */
-        const ulong u = k * teams + mine, sg = u / chunks, c = u % chunks;
+        /* u - sg * chunks rather than u % chunks: LLVM turns a div/rem pair
+         * into a freeze instruction that oclgrind cannot run */
+        const ulong u = k * teams + mine, sg = u / chunks, c = u - sg * chunks;
         T acc = IDENT;
         if (u < units) {
             const ulong b0 = sg ? min((ulong)off[sg], n) : 0, b1 = sg + 1 < segments ? min((ulong)off[sg + 1], n) : n;
