@@ -901,7 +901,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
     }
 }
 
-/* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
+/* Scatter mode (reduce-by-key): at each segment's first
  * element keys_out[C] = its key (SEG_KEYS); at its last vals_out[C] = V;
  * count[0] = C(n-1) + 1. */
 inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
@@ -1474,7 +1474,7 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
 #endif
 #endif
 
-/* ---- offsets to boundary counts, identities --------------------------------- */
+/* ---- offsets to boundary counts (the segmented scan) ------------------------ */
 
 /* cnt[0 .. n) = 0 (n: the device count where there is one; the words past
  * it are never read). */
@@ -1490,8 +1490,8 @@ __kernel void zero_counts(__global uint *cnt, ulong n COUNT_ARGS)
  * with off[s] < n, so that the segment of element i is the number of
  * boundaries at or before i (empty segments included). With a device count,
  * n is the count: a boundary at or past it starts no segment among the
- * elements (its segments are empty). Offsets out of order give wrong
- * results but never an access out of bounds. */
+ * elements (its segments are empty). Offsets out of order count as if
+ * sorted (the documented rule), never an access out of bounds. */
 #if RD_HAS(RD_K_MARK_COUNTS)
 __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt COUNT_ARGS)
 {
