@@ -10272,7 +10272,7 @@ static clsort_result clsort__segment_reduce_run(clsort__chain *c, clsort__progra
         CLSORT__TRY(clsort__write(c, off, 0, (segs + 1) * 4, pl->d.segment_data_host));
     }
     if (sh.chunks > 1) CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_partials, segs * sh.chunks * pl->elem, &dst));
-    for (from = 0; from == 0 || from < (cl_ulong)n; from += span) {
+    for (from = 0; from == 0 || from < (sh.chunk < n64 ? sh.chunk : n64); from += span) { /* a unit's elements */
         clsort__kargs_init(&ka);
         CLSORT__KARG(&ka, in);
         CLSORT__KARG(&ka, off);
