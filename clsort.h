@@ -107,10 +107,6 @@
  *                   instead of the per-device count (a loop budget may raise
  *                   it). For sweeps and tests: fewer work-groups than items
  *                   per work-item void clsort_reduce's error bound (REDUCE).
- *   CLSORT_SEGMENT_TEAM  1..1024, a power of two (tuning.segment_team):
- *                   work-items a segment of clsort_segmented_reduce's one
- *                   pass instead of the choice by mean segment length (at
- *                   most the work-group). For sweeps.
  *   CLSORT_CACHE_DIR  the program cache directory when desc.cache_dir is
  *                   NULL; "off" turns the cache off (see PROGRAM CACHE).
  *   CLSORT_CACHE_WHEN "auto", "build", "leave" or "flush" when desc.cache_when
@@ -927,16 +923,8 @@
  *           its slot and the previous run's length. Portable path: reduce tiles
  *           to carries, scan the carries, rescan (values and segment data
  *           read twice, output written once). Look-back path: one pass.
- *           The segmented scan's offsets become per-element boundary
- *           counts first (n uint32 cleared and written once). The
- *           segmented reduce is one pass on either path: a team of
- *           work-items a segment (a power of two, about one work-item per
- *           32 elements of the mean segment, at most the work-group:
- *           tuning.segment_team), lanes folding strided elements (a
- *           caller's operator: contiguous parts), then an ordered tree;
- *           where the segments are too few to fill the device, each is cut
- *           into chunks whose partials a second kernel folds in order.
- *           Reduce: per-work-group partials over
+ *           Offsets become per-element boundary counts first (n uint32
+ *           cleared and written once). Reduce: per-work-group partials over
  *           a fixed grid of at least items-per-work-item groups (so that
  *           no work-item folds more than ceil(n / tile) + items elements in
  *           a row, on CPUs too; tuning.reduce_groups overrides it), then one
@@ -1600,9 +1588,6 @@ typedef struct clsort_tuning {
                                      clsort_histogram_even, 1..65536, instead of the per-device count (a
                                      device's loop budget may raise it); for sweeps and tests (fewer
                                      than the items per work-item void clsort_reduce's error bound) */
-    unsigned segment_team;        /* CLSORT_SEGMENT_TEAM: work-items a segment of clsort_segmented_reduce, a
-                                     power of two up to 1024 (at most the work-group), instead of the
-                                     choice by mean segment length; for sweeps */
 } clsort_tuning;
 
 /* Program cache callbacks (clsort_context_desc.cache_load/_store), for
@@ -2100,18 +2085,14 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
  * off[s + 1], off[segment_count] == n; such offsets make the same segments
  * from the host and from the device. Host offsets that break this are refused
  * (CLSORT_ERROR_INVALID_ARGUMENT, nothing written). Device offsets are not
- * checked (that would take a read back, a wait on the host); each call
+ * checked (that would take a read back, a wait on the host); the call
  * applies one rule to whatever they hold, which for valid offsets is the
- * above. Both read neither off[0] nor off[segment_count], and take a
- * boundary past n as n. The segmented scan puts element i in segment
- * #{s : 1 <= s < segment_count, off[s] <= i}: boundaries out of order count
- * as if sorted. The segmented reduce reads each segment's own bounds: out[s]
- * is the reduction of [b(s), b(s + 1)), b(0) = 0, b(segment_count) = n,
- * b(s) = min(off[s], n) between, the identity where b(s + 1) <= b(s). So
- * {0, 10, 20} with n = 64 makes [0, 10) and [10, 64) for both; {0, 30, 10,
- * 64} makes [0, 10), [10, 30), [30, 64) for the scan and [0, 30), nothing,
- * [10, 64) for the reduce. Nothing is read or written outside the buffers,
- * and the segmented reduce writes out[0 .. segment_count) only. */
+ * above: element i is in segment #{s : 1 <= s < segment_count, off[s] <= i}.
+ * So off[0] and off[segment_count] are not read, a boundary at or past n
+ * makes none, and boundaries out of order count as if sorted: {0, 10, 20}
+ * with n = 64 makes the segments [0, 10) and [10, 64). Nothing is read or
+ * written outside the buffers, and the segmented reduce writes out[0 ..
+ * segment_count) only (the identity for the segments no element is in). */
 CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in, cl_mem out, size_t n,
                                                  const clsort_reduce_desc *desc, const clsort_enqueue *enq);
 
@@ -4591,7 +4572,7 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  * there (testing.loop_budget, CLSORT_LOOP_BUDGET, sets it on any
  * device: a test hook), and every launch whose loops grow with n, a tile count or a
  * wait keeps each work-item within it, by one of three means:
- *   - grid-stride loops (clear_words, mark_counts, segment_fold,
+ *   - grid-stride loops (clear_words, mark_counts, fill_ident,
  *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
  *     clsort__loop_groups, counting every loop a row runs (histogram_even's
  *     64-bit division loop per sample; reduce_final's loop over the
@@ -5954,23 +5935,6 @@ static clsort_result clsort__resolve_reduce_groups(clsort_context *ctx, clsort_t
     return CLSORT_SUCCESS;
 }
 
-/* CLSORT_SEGMENT_TEAM / segment_team: a power of two, 1..1024; 0: by mean length. */
-static clsort_result clsort__resolve_segment_team(clsort_context *ctx, clsort_tuning *t)
-{
-    const char *knob = "tuning.segment_team";
-    if (t->segment_team == 0) {
-        unsigned v[1];
-        int got = clsort__env_fields("CLSORT_SEGMENT_TEAM", v, 1, NULL, 0);
-        if (got == 0) return CLSORT_SUCCESS;
-        if (got != 1 || v[0] == 0) return clsort__bad_knob(ctx, "CLSORT_SEGMENT_TEAM", "expected a power of two, 1..1024");
-        t->segment_team = v[0];
-        knob = "CLSORT_SEGMENT_TEAM";
-    }
-    if (t->segment_team > 1024 || !clsort__is_pow2(t->segment_team))
-        return clsort__bad_knob(ctx, knob, "must be a power of two, 1..1024 (0: by mean segment length)");
-    return CLSORT_SUCCESS;
-}
-
 /* CLSORT_LOOP_BUDGET="off" | N / loop_budget = 1 (none), N >= 256; 0: the
  * quirk table's (a test hook: clsort__loop_budget). */
 static clsort_result clsort__resolve_loop_budget(clsort_context *ctx)
@@ -6008,7 +5972,6 @@ static clsort_result clsort__tuning_resolve(clsort_context *ctx, const clsort_tu
     CLSORT__TRY(clsort__resolve_cubin(ctx));
     CLSORT__TRY(clsort__resolve_steps(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_reduce_groups(ctx, &ctx->tuning));
-    CLSORT__TRY(clsort__resolve_segment_team(ctx, &ctx->tuning));
     CLSORT__TRY(clsort__resolve_loop_budget(ctx));
     return clsort__resolve_nbody(ctx, &ctx->tuning);
 }
@@ -9433,7 +9396,7 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
  * tiles, so both paths give the same bits on every run. Offsets become
  * per-element boundary counts first (mark_counts). With a device count
  * (DEVICE COUNTS) every kernel over the elements reads it (reduce.cl:
- * idle tiles past it, the run count 0); the carries' scan and segment_fold,
+ * idle tiles past it, the run count 0); the carries' scan and fill_ident,
  * over words that are all valid, take none. */
 
 static const char *const clsort__reduce_slot_cc[4] = {"reduce: carry counts, level 0", "reduce: carry counts, level 1",
@@ -9485,7 +9448,7 @@ enum {
     CLSORT__RD_K_HEADS_SCATTER_LOOKBACK = 0x80,
     CLSORT__RD_K_ZERO_COUNTS = 0x100,
     CLSORT__RD_K_MARK_COUNTS = 0x200,
-    CLSORT__RD_K_SEGMENT_REDUCE = 0x400,
+    CLSORT__RD_K_FILL_IDENT = 0x400,
     CLSORT__RD_K_REDUCE_PARTIALS = 0x800,
     CLSORT__RD_K_REDUCE_FINAL = 0x1000,
     CLSORT__RD_K_HISTOGRAM_EVEN = 0x2000
@@ -9785,6 +9748,7 @@ static unsigned clsort__reduce_pass_kset(const clsort__reduce_kind *k, int scatt
     else
         s = CLSORT__RD_K_SEG_SCAN_TILES | (k->lookback ? CLSORT__RD_K_SEG_SCAN_LOOKBACK : CLSORT__RD_K_SEG_REDUCE_TILES);
     if (k->seg == CLSORT__SEG_COUNTS) s |= CLSORT__RD_K_ZERO_COUNTS | CLSORT__RD_K_MARK_COUNTS;
+    if (k->seg == CLSORT__SEG_COUNTS && scatter) s |= CLSORT__RD_K_FILL_IDENT;
     return s;
 }
 
@@ -10135,6 +10099,19 @@ static size_t clsort__reduce_groups(const clsort_context *ctx, size_t tiles, siz
     return groups < tiles ? groups : tiles;
 }
 
+/* out[0 .. count) = the identity of p's operator. */
+static clsort_result clsort__reduce_fill_ident(clsort__chain *c, clsort__program *p, cl_mem out, size_t count)
+{
+    cl_ulong c64 = (cl_ulong)count;
+    size_t groups = (count + p->wg - 1) / p->wg;
+    clsort__kargs ka;
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, out);
+    CLSORT__KARG(&ka, c64);
+    return clsort__run(c, p, "fill_ident", &ka,
+                       clsort__loop_groups(c->ctx, groups, groups < 1024 ? (groups ? groups : 1) : 1024, 1, 1), p->wg);
+}
+
 /* The steps of clsort_reduce. Each level's reduce_partials: the n64
  * elements of in to *groups partials (in *partials), again over the
  * partials until reduce_final's loop fits the loop budget; a fixed number
@@ -10196,118 +10173,6 @@ static clsort_result clsort__reduce_final(clsort__chain *c, clsort__program *p, 
     CLSORT__KARG(&ka, g32);
     CLSORT__KARG(&ka, res);
     return clsort__run(c, p, "reduce_final", &ka, 1, p->wg);
-}
-
-/* segment_reduce's shape (reduce.cl) for n elements in segs offsets
- * segments: team, a power of two of work-items a unit, about one per 32
- * elements of the mean segment, at most the work-group (or
- * tuning.segment_team); chunks, the units a segment is cut into where the
- * segments alone would not give 4 work-groups a compute unit (each unit at
- * least 64 elements a lane), and chunk, a unit's elements; groups. */
-typedef struct clsort__segment_shape {
-    size_t team, chunks, groups;
-    cl_ulong chunk;
-} clsort__segment_shape;
-
-static void clsort__segment_shape_for(const clsort_context *ctx, size_t wg, size_t n, size_t segs,
-                                      clsort__segment_shape *sh)
-{
-    size_t team = 1, mean = n / segs, per_group, target, units;
-    if (ctx->tuning.segment_team) team = ctx->tuning.segment_team < wg ? ctx->tuning.segment_team : wg;
-    else
-        while (team * 2 <= wg && team * 2 * 32 <= mean) team <<= 1;
-    per_group = wg / team;
-    target = (size_t)ctx->dev.compute_units * 4 * per_group;
-    sh->team = team;
-    sh->chunks = 1;
-    sh->chunk = (cl_ulong)n + 1;
-    if (segs < target && n > 0) {
-        cl_ulong least = (cl_ulong)team * 64, want = (target + segs - 1) / segs;
-        sh->chunk = ((cl_ulong)n + want - 1) / want;
-        if (sh->chunk < least) sh->chunk = least;
-        sh->chunks = (size_t)(((cl_ulong)n + sh->chunk - 1) / sh->chunk);
-    }
-    units = segs * sh->chunks;
-    sh->groups = (units + per_group - 1) / per_group;
-    if (sh->groups > 65536) sh->groups = 65536;
-}
-
-/* The passes of segment_reduce's launch: each work-item runs steps units
- * of up to span / team elements and the team tree. Where a loop budget is
- * set, more work-groups and a span that fits it (the launches follow each
- * other over the units); else one launch (span past n). */
-static cl_ulong clsort__segment_span(const clsort_context *ctx, size_t wg, size_t n, size_t units,
-                                     clsort__segment_shape *sh)
-{
-    cl_ulong fixed = clsort__log2_ceil(sh->team) + 6, share = clsort__loop_share(ctx, 1, 0), steps;
-    size_t per_group = wg / sh->team;
-    steps = (units + sh->groups * per_group - 1) / (sh->groups * per_group);
-    if (share == ~(cl_ulong)0) return (cl_ulong)n + 1;
-    while (steps * fixed * 2 > share && sh->groups * per_group < units) {
-        sh->groups *= 2;
-        steps = (units + sh->groups * per_group - 1) / (sh->groups * per_group);
-    }
-    return (share / steps > fixed ? share / steps - fixed : 1) * sh->team;
-}
-
-/* clsort_segmented_reduce in one pass over the input (segment_reduce),
- * then, where segments are cut into chunks, segment_fold of their partials
- * (one word a chunk) into out. */
-static clsort_result clsort__segment_reduce_run(clsort__chain *c, clsort__program *p, const clsort__reduce_plan *pl,
-                                                cl_mem in, cl_mem out, size_t n)
-{
-    clsort_context *ctx = c->ctx;
-    cl_mem off = pl->d.segment_data, dst = out;
-    size_t segs = pl->d.segment_count;
-    clsort__segment_shape sh;
-    cl_ulong n64 = (cl_ulong)n, span, from;
-    cl_uint segments = (cl_uint)segs, team32, chunks32;
-    clsort__kargs ka;
-    clsort__segment_shape_for(ctx, p->wg, n, segs, &sh);
-    span = clsort__segment_span(ctx, p->wg, n, segs * sh.chunks, &sh);
-    team32 = (cl_uint)sh.team;
-    chunks32 = (cl_uint)sh.chunks;
-    if (pl->d.segment_data_host) {
-        CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_offsets, (segs + 1) * 4, &off));
-        CLSORT__TRY(clsort__write(c, off, 0, (segs + 1) * 4, pl->d.segment_data_host));
-    }
-    if (sh.chunks > 1) CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_partials, segs * sh.chunks * pl->elem, &dst));
-    for (from = 0; from == 0 || from < (sh.chunk < n64 ? sh.chunk : n64); from += span) { /* a unit's elements */
-        clsort__kargs_init(&ka);
-        CLSORT__KARG(&ka, in);
-        CLSORT__KARG(&ka, off);
-        CLSORT__KARG(&ka, segments);
-        CLSORT__KARG(&ka, n64);
-        CLSORT__KARG(&ka, team32);
-        CLSORT__KARG(&ka, chunks32);
-        CLSORT__KARG(&ka, sh.chunk);
-        CLSORT__KARG(&ka, from);
-        CLSORT__KARG(&ka, span);
-        CLSORT__KARG(&ka, dst);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, "segment_reduce", &ka, sh.groups, p->wg));
-    }
-    if (sh.chunks == 1) return CLSORT_SUCCESS;
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, dst);
-    CLSORT__KARG(&ka, segments);
-    CLSORT__KARG(&ka, chunks32);
-    CLSORT__KARG(&ka, out);
-    return clsort__run(c, p, "segment_fold", &ka, clsort__loop_groups(ctx, (segs + p->wg - 1) / p->wg, 1, sh.chunks, 1),
-                       p->wg);
-}
-
-/* The program of clsort_segmented_reduce: segment_reduce and segment_fold
- * for the plan's type, operator and transform. */
-static clsort_result clsort__segment_reduce_program(clsort_context *ctx, const clsort__reduce_plan *pl,
-                                                    clsort__program **p)
-{
-    clsort__reduce_kind k = clsort__reduce_kind_of(ctx, pl);
-    k.seg = CLSORT__SEG_NONE;
-    k.seg_size = 0;
-    k.v3 = 0;
-    k.kset = CLSORT__RD_K_SEGMENT_REDUCE;
-    return clsort__reduce_program(ctx, &k, p);
 }
 
 /* ---- public functions ---- */
@@ -10386,9 +10251,10 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
 {
     static const char *fn = "clsort_segmented_reduce";
     clsort__reduce_plan pl;
-    clsort__program *p;
+    clsort__reduce_outs o;
+    clsort__program *p, *cp;
     clsort__chain c;
-    cl_mem written; /* out where the call writes it (none without segments) */
+    cl_mem seg = NULL, written; /* out where the call writes it (none without segments) */
     clsort_result r;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
     if (desc && desc->segments != CLSORT_SEGMENTS_OFFSETS)
@@ -10400,9 +10266,13 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
     CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &written, &clsort__reduce_out_name, 1));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (pl.d.segment_count == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    r = clsort__segment_reduce_program(ctx, &pl, &p);
-    /* n = 0: every segment is empty, in is not read (out stands in for it) */
-    if (r == CLSORT_SUCCESS) r = clsort__segment_reduce_run(&c, p, &pl, n ? in : out, out, n);
+    memset(&o, 0, sizeof o);
+    o.scatter = 1;
+    o.vals_out = out;
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 1, &p, &cp);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_fill_ident(&c, p, out, pl.d.segment_count);
+    if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_segments(&c, p, &pl, n, &seg);
+    if (r == CLSORT_SUCCESS && n > 0) r = clsort__reduce_pass(&c, p, cp, pl.elem, &in, &seg, n, &o);
     return clsort__chain_end(&c, enq, r);
 }
 
@@ -10972,8 +10842,8 @@ static clsort_result clsort__reduce_prepare_call(clsort_context *ctx, const clso
         if (call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE && pl.d.segments != CLSORT_SEGMENTS_OFFSETS)
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT,
                                 "%s: a segmented reduce takes segments CLSORT_SEGMENTS_OFFSETS", fn);
-        if (call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE) return clsort__segment_reduce_program(ctx, &pl, &p);
-        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 0, &p, &cp);
+        return clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl),
+                                       call->reduce_fn == CLSORT_REDUCE_FN_SEGMENTED_REDUCE, &p, &cp);
     }
     case CLSORT_REDUCE_FN_REDUCE_BY_KEY:
     case CLSORT_REDUCE_FN_RUN_LENGTH_ENCODE:
@@ -21176,7 +21046,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,32,48,120,56,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,90,69,82,79,95,67,79,85,78,84,83,32,48,120,49,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,77,65,82,75,95,67,79,85,78,84,83,32,48,120,50,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,77,69,78,84,95,82,69,68,85,67,69,32,48,120,52,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,32,48,120,52,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,32,48,120,56,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,32,48,120,49,48,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,50,48,48,48,10,
@@ -22615,6 +22485,14 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,101,110,100,105,102,10,
 10,
 10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,41,10,
+95,95,107,101,114,110,101,108,32,118,111,105,100,32,102,105,108,108,95,105,100,101,110,116,40,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,32,117,108,111,110,103,32,99,111,117,110,116,41,10,
+123,10,
+102,111,114,32,40,115,105,122,101,95,116,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,32,105,32,60,32,99,111,117,110,116,59,32,105,32,43,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,41,32,111,117,116,91,105,93,32,61,32,73,68,69,78,84,59,10,
+125,10,
+35,101,110,100,105,102,10,
+10,
+10,
 10,
 10,
 10,
@@ -22776,117 +22654,6 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,101,110,100,105,102,10,
 84,32,114,32,61,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,32,115,41,59,10,
 105,102,32,40,108,105,100,32,61,61,32,48,41,32,111,117,116,91,48,93,32,61,32,114,59,10,
-125,10,
-35,101,110,100,105,102,10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,83,69,71,77,69,78,84,95,82,69,68,85,67,69,41,10,
-35,100,101,102,105,110,101,32,82,68,95,78,69,83,84,32,54,52,117,10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,118,111,105,100,32,114,100,95,102,111,108,100,95,110,101,115,116,101,100,40,84,32,42,97,99,99,44,32,84,32,120,44,32,117,105,110,116,32,99,41,10,
-123,10,
-97,99,99,91,48,93,32,61,32,114,100,95,111,112,40,97,99,99,91,48,93,44,32,120,41,59,10,
-105,102,32,40,40,99,32,43,32,49,41,32,37,32,82,68,95,78,69,83,84,41,32,114,101,116,117,114,110,59,10,
-97,99,99,91,49,93,32,61,32,114,100,95,111,112,40,97,99,99,91,49,93,44,32,97,99,99,91,48,93,41,59,10,
-97,99,99,91,48,93,32,61,32,73,68,69,78,84,59,10,
-105,102,32,40,40,99,32,43,32,49,41,32,37,32,40,82,68,95,78,69,83,84,32,42,32,82,68,95,78,69,83,84,41,41,32,114,101,116,117,114,110,59,10,
-97,99,99,91,50,93,32,61,32,114,100,95,111,112,40,97,99,99,91,50,93,44,32,97,99,99,91,49,93,41,59,10,
-97,99,99,91,49,93,32,61,32,73,68,69,78,84,59,10,
-105,102,32,40,40,99,32,43,32,49,41,32,37,32,40,82,68,95,78,69,83,84,32,42,32,82,68,95,78,69,83,84,32,42,32,82,68,95,78,69,83,84,41,41,32,114,101,116,117,114,110,59,10,
-97,99,99,91,51,93,32,61,32,114,100,95,111,112,40,97,99,99,91,51,93,44,32,97,99,99,91,50,93,41,59,10,
-97,99,99,91,50,93,32,61,32,73,68,69,78,84,59,10,
-125,10,
-10,
-10,
-105,110,108,105,110,101,32,84,32,114,100,95,108,97,110,101,95,102,111,108,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,117,108,111,110,103,32,108,111,44,32,117,108,111,110,103,32,104,105,44,32,117,105,110,116,32,108,97,110,101,44,32,117,105,110,116,32,116,101,97,109,41,10,
-123,10,
-84,32,97,99,99,91,52,93,59,10,
-117,105,110,116,32,99,32,61,32,48,59,10,
-102,111,114,32,40,117,105,110,116,32,107,32,61,32,48,59,32,107,32,60,32,52,59,32,43,43,107,41,32,97,99,99,91,107,93,32,61,32,73,68,69,78,84,59,10,
-35,105,102,100,101,102,32,82,68,95,85,79,80,10,
-99,111,110,115,116,32,117,108,111,110,103,32,112,101,114,32,61,32,40,109,97,120,40,104,105,44,32,108,111,41,32,45,32,108,111,32,43,32,116,101,97,109,32,45,32,49,41,32,47,32,116,101,97,109,44,32,97,32,61,32,108,111,32,43,32,108,97,110,101,32,42,32,112,101,114,44,32,101,32,61,32,109,105,110,40,97,32,43,32,112,101,114,44,32,104,105,41,59,10,
-102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,97,59,32,105,32,60,32,101,59,32,43,43,105,41,32,114,100,95,102,111,108,100,95,110,101,115,116,101,100,40,97,99,99,44,32,82,68,95,76,79,65,68,40,105,110,44,32,105,44,32,105,41,44,32,99,43,43,41,59,10,
-35,101,108,115,101,10,
-102,111,114,32,40,117,108,111,110,103,32,105,32,61,32,108,111,32,43,32,108,97,110,101,59,32,105,32,60,32,104,105,59,32,105,32,43,61,32,116,101,97,109,41,32,114,100,95,102,111,108,100,95,110,101,115,116,101,100,40,97,99,99,44,32,82,68,95,76,79,65,68,40,105,110,44,32,105,44,32,105,41,44,32,99,43,43,41,59,10,
-35,101,110,100,105,102,10,
-114,101,116,117,114,110,32,114,100,95,111,112,40,114,100,95,111,112,40,114,100,95,111,112,40,97,99,99,91,51,93,44,32,97,99,99,91,50,93,41,44,32,97,99,99,91,49,93,41,44,32,97,99,99,91,48,93,41,59,10,
-125,10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,84,32,114,100,95,116,101,97,109,95,114,101,100,117,99,101,40,84,32,120,44,32,95,95,108,111,99,97,108,32,84,32,42,115,44,32,117,105,110,116,32,108,97,110,101,44,32,117,105,110,116,32,116,101,97,109,41,10,
-123,10,
-99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
-105,102,32,40,116,101,97,109,32,61,61,32,49,41,32,114,101,116,117,114,110,32,120,59,10,
-115,91,108,105,100,93,32,61,32,120,59,10,
-102,111,114,32,40,117,105,110,116,32,100,32,61,32,49,59,32,100,32,60,32,116,101,97,109,59,32,100,32,60,60,61,32,49,41,32,123,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,32,40,40,108,97,110,101,32,38,32,40,50,32,42,32,100,32,45,32,49,41,41,32,61,61,32,48,41,32,115,91,108,105,100,93,32,61,32,114,100,95,111,112,40,115,91,108,105,100,93,44,32,115,91,108,105,100,32,43,32,100,93,41,59,10,
-125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-84,32,114,32,61,32,115,91,108,105,100,93,59,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-114,101,116,117,114,110,32,114,59,10,
-125,10,
-10,
-95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,115,101,103,109,101,110,116,95,114,101,100,117,99,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,44,32,117,105,110,116,32,115,101,103,109,101,110,116,115,44,32,117,108,111,110,103,32,110,44,32,117,105,110,116,32,116,101,97,109,44,10,
-117,105,110,116,32,99,104,117,110,107,115,44,32,117,108,111,110,103,32,99,104,117,110,107,44,32,117,108,111,110,103,32,102,114,111,109,44,32,117,108,111,110,103,32,115,112,97,110,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
-123,10,
-95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
-99,111,110,115,116,32,117,105,110,116,32,108,97,110,101,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,32,38,32,40,116,101,97,109,32,45,32,49,41,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,116,101,97,109,115,32,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,32,47,32,116,101,97,109,44,32,109,105,110,101,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,32,47,32,116,101,97,109,44,32,117,110,105,116,115,32,61,32,40,117,108,111,110,103,41,115,101,103,109,101,110,116,115,32,42,32,99,104,117,110,107,115,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,115,116,101,112,115,32,61,32,40,117,110,105,116,115,32,43,32,116,101,97,109,115,32,45,32,49,41,32,47,32,116,101,97,109,115,59,10,
-110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
-102,111,114,32,40,117,108,111,110,103,32,107,32,61,32,48,59,32,107,32,60,32,115,116,101,112,115,59,32,43,43,107,41,32,123,10,
-10,
-10,
-99,111,110,115,116,32,117,108,111,110,103,32,117,32,61,32,107,32,42,32,116,101,97,109,115,32,43,32,109,105,110,101,44,32,115,103,32,61,32,117,32,47,32,99,104,117,110,107,115,44,32,99,32,61,32,117,32,45,32,115,103,32,42,32,99,104,117,110,107,115,59,10,
-84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
-105,102,32,40,117,32,60,32,117,110,105,116,115,41,32,123,10,
-99,111,110,115,116,32,117,108,111,110,103,32,98,48,32,61,32,115,103,32,63,32,109,105,110,40,40,117,108,111,110,103,41,111,102,102,91,115,103,93,44,32,110,41,32,58,32,48,44,32,98,49,32,61,32,115,103,32,43,32,49,32,60,32,115,101,103,109,101,110,116,115,32,63,32,109,105,110,40,40,117,108,111,110,103,41,111,102,102,91,115,103,32,43,32,49,93,44,32,110,41,32,58,32,110,59,10,
-99,111,110,115,116,32,117,108,111,110,103,32,108,111,32,61,32,98,48,32,43,32,99,32,42,32,99,104,117,110,107,32,43,32,102,114,111,109,59,10,
-97,99,99,32,61,32,114,100,95,108,97,110,101,95,102,111,108,100,40,105,110,44,32,108,111,44,32,109,105,110,40,109,105,110,40,98,49,44,32,98,48,32,43,32,40,99,32,43,32,49,41,32,42,32,99,104,117,110,107,41,44,32,108,111,32,43,32,115,112,97,110,41,44,32,108,97,110,101,44,32,116,101,97,109,41,59,10,
-125,10,
-97,99,99,32,61,32,114,100,95,116,101,97,109,95,114,101,100,117,99,101,40,97,99,99,44,32,115,44,32,108,97,110,101,44,32,116,101,97,109,41,59,10,
-105,102,32,40,108,97,110,101,32,61,61,32,48,32,38,38,32,117,32,60,32,117,110,105,116,115,41,32,111,117,116,91,117,93,32,61,32,102,114,111,109,32,63,32,114,100,95,111,112,40,111,117,116,91,117,93,44,32,97,99,99,41,32,58,32,97,99,99,59,10,
-125,10,
-125,10,
-10,
-10,
-10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,115,101,103,109,101,110,116,95,102,111,108,100,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,97,114,116,105,97,108,115,44,32,117,105,110,116,32,115,101,103,109,101,110,116,115,44,32,117,105,110,116,32,99,104,117,110,107,115,44,32,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,41,10,
-123,10,
-102,111,114,32,40,115,105,122,101,95,116,32,115,103,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,32,115,103,32,60,32,115,101,103,109,101,110,116,115,59,32,115,103,32,43,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,41,32,123,10,
-84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
-102,111,114,32,40,117,105,110,116,32,99,32,61,32,48,59,32,99,32,60,32,99,104,117,110,107,115,59,32,43,43,99,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,112,97,114,116,105,97,108,115,91,115,103,32,42,32,99,104,117,110,107,115,32,43,32,99,93,41,59,10,
-111,117,116,91,115,103,93,32,61,32,97,99,99,59,10,
-125,10,
 125,10,
 35,101,110,100,105,102,10,
 10,

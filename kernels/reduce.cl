@@ -65,7 +65,7 @@
 #define RD_K_HEADS_SCATTER_LOOKBACK   0x80
 #define RD_K_ZERO_COUNTS              0x100
 #define RD_K_MARK_COUNTS              0x200
-#define RD_K_SEGMENT_REDUCE           0x400
+#define RD_K_FILL_IDENT               0x400
 #define RD_K_REDUCE_PARTIALS          0x800
 #define RD_K_REDUCE_FINAL             0x1000
 #define RD_K_HISTOGRAM_EVEN           0x2000
@@ -225,7 +225,7 @@ inline T rd_clean(T v)
 #endif
 
 /* Device counts (common.cl COUNT_ARGS): every kernel over the elements
- * takes n from the device (DEVICE_N); the carries' scan and segment_fold,
+ * takes n from the device (DEVICE_N); the carries' scan and fill_ident,
  * whose words are all valid, take none. A tile past LAST_TILE(n) is idle:
  * it reads and writes no element. On GPUs (IDLE_EXIT) its work-group
  * returns at once, after writing the carry (0, identity) that the carries'
@@ -901,7 +901,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
     }
 }
 
-/* Scatter mode (reduce-by-key): at each segment's first
+/* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
  * element keys_out[C] = its key (SEG_KEYS); at its last vals_out[C] = V;
  * count[0] = C(n-1) + 1. */
 inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
@@ -1474,7 +1474,7 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
 #endif
 #endif
 
-/* ---- offsets to boundary counts (the segmented scan) ------------------------ */
+/* ---- offsets to boundary counts, identities --------------------------------- */
 
 /* cnt[0 .. n) = 0 (n: the device count where there is one; the words past
  * it are never read). */
@@ -1490,8 +1490,8 @@ __kernel void zero_counts(__global uint *cnt, ulong n COUNT_ARGS)
  * with off[s] < n, so that the segment of element i is the number of
  * boundaries at or before i (empty segments included). With a device count,
  * n is the count: a boundary at or past it starts no segment among the
- * elements (its segments are empty). Offsets out of order count as if
- * sorted (the documented rule), never an access out of bounds. */
+ * elements (its segments are empty). Offsets out of order give wrong
+ * results but never an access out of bounds. */
 #if RD_HAS(RD_K_MARK_COUNTS)
 __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __global volatile uint *cnt COUNT_ARGS)
 {
@@ -1500,6 +1500,14 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
         uint o = off[s];
         if (o < n) atomic_inc(&cnt[o]);
     }
+}
+#endif
+
+/* out[0 .. count) = the identity (the result of empty segments). */
+#if RD_HAS(RD_K_FILL_IDENT)
+__kernel void fill_ident(__global T *out, ulong count)
+{
+    for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) out[i] = IDENT;
 }
 #endif
 
@@ -1665,117 +1673,6 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
 #endif
     T r = rd_wg_reduce(acc, s);
     if (lid == 0) out[0] = r;
-}
-#endif
-
-/* ---- segmented reduce by offsets: a team of work-items a segment ----------
- * out[s] = the reduction of in[b(s) .. b(s + 1)) for s < segments, where
- * b(0) = 0, b(segments) = n and b(s) = min(off[s], n) between: the identity
- * when b(s + 1) <= b(s). One pass, the input read once.
- * A team is `team` consecutive work-items (a power of two, at most WG; the
- * host picks it from the mean segment length). A unit of work is a chunk of
- * a segment: unit u is chunk u % chunks (elements [c chunk, (c + 1) chunk)
- * of the segment) of segment u / chunks. Team t of the grid takes units t,
- * t + teams, ..., one a step, in steps every work-item of the work-group
- * takes together (the team tree's barriers). Each lane folds its share,
- * then the team's lanes are combined by an ordered tree:
- *   built-in ops: lane l takes elements l, l + team, ... (consecutive lanes
- *                 on consecutive addresses);
- *   a caller's:   lane l a contiguous part (input order: it need not commute).
- * A lane folds through rd_fold_nested's levels, so that a float sum's
- * rounding depth stays within the family's bound (REDUCE in clsort.h).
- * With one chunk a segment the unit's result is out[s]; with more (few
- * segments: chunks keep the device busy) it is out[u], a partial, which
- * segment_fold folds into the segment's result in order.
- * Each launch folds at most span elements of each unit, from its element
- * `from` on, combined after out[u] when from > 0: the host cuts the units
- * into launches where a loop budget needs it (one launch elsewhere). The
- * same order every run: a float result's bits depend only on team, chunks
- * and the segments. */
-#if RD_HAS(RD_K_SEGMENT_REDUCE)
-#define RD_NEST 64u /* elements a level folds before it is folded into the next */
-
-/* acc[0..3]: the nested folds of a lane's elements so far, the oldest in
- * acc[3]; rd_fold_nested adds x as element number c (from 0). */
-inline void rd_fold_nested(T *acc, T x, uint c)
-{
-    acc[0] = rd_op(acc[0], x);
-    if ((c + 1) % RD_NEST) return;
-    acc[1] = rd_op(acc[1], acc[0]);
-    acc[0] = IDENT;
-    if ((c + 1) % (RD_NEST * RD_NEST)) return;
-    acc[2] = rd_op(acc[2], acc[1]);
-    acc[1] = IDENT;
-    if ((c + 1) % (RD_NEST * RD_NEST * RD_NEST)) return;
-    acc[3] = rd_op(acc[3], acc[2]);
-    acc[2] = IDENT;
-}
-
-/* This lane's share of in[lo .. hi), folded in order. */
-inline T rd_lane_fold(__global const RD_IN_T *in, ulong lo, ulong hi, uint lane, uint team)
-{
-    T acc[4];
-    uint c = 0;
-    for (uint k = 0; k < 4; ++k) acc[k] = IDENT;
-#ifdef RD_UOP
-    const ulong per = (max(hi, lo) - lo + team - 1) / team, a = lo + lane * per, e = min(a + per, hi);
-    for (ulong i = a; i < e; ++i) rd_fold_nested(acc, RD_LOAD(in, i, i), c++);
-#else
-    for (ulong i = lo + lane; i < hi; i += team) rd_fold_nested(acc, RD_LOAD(in, i, i), c++);
-#endif
-    return rd_op(rd_op(rd_op(acc[3], acc[2]), acc[1]), acc[0]);
-}
-
-/* lane 0 of every team gets x(lane 0) op x(lane 1) op ... of its team:
- * neighbours combined, the earlier on the left. Every work-item calls it. */
-inline T rd_team_reduce(T x, __local T *s, uint lane, uint team)
-{
-    const uint lid = (uint)get_local_id(0);
-    if (team == 1) return x;
-    s[lid] = x;
-    for (uint d = 1; d < team; d <<= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if ((lane & (2 * d - 1)) == 0) s[lid] = rd_op(s[lid], s[lid + d]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    T r = s[lid];
-    barrier(CLK_LOCAL_MEM_FENCE); /* s is the next step's */
-    return r;
-}
-
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void segment_reduce(__global const RD_IN_T *in, __global const uint *off, uint segments, ulong n, uint team,
-                    uint chunks, ulong chunk, ulong from, ulong span, __global T *out COUNT_ARGS)
-{
-    __local T s[WG];
-    const uint lane = (uint)get_local_id(0) & (team - 1);
-    const ulong teams = get_global_size(0) / team, mine = get_global_id(0) / team, units = (ulong)segments * chunks;
-    const ulong steps = (units + teams - 1) / teams;
-    n = DEVICE_N(n);
-    for (ulong k = 0; k < steps; ++k) { /* the same trip count in every work-item */
-        /* u - sg * chunks rather than u % chunks: LLVM turns a div/rem pair
-         * into a freeze instruction that oclgrind cannot run */
-        const ulong u = k * teams + mine, sg = u / chunks, c = u - sg * chunks;
-        T acc = IDENT;
-        if (u < units) {
-            const ulong b0 = sg ? min((ulong)off[sg], n) : 0, b1 = sg + 1 < segments ? min((ulong)off[sg + 1], n) : n;
-            const ulong lo = b0 + c * chunk + from;
-            acc = rd_lane_fold(in, lo, min(min(b1, b0 + (c + 1) * chunk), lo + span), lane, team);
-        }
-        acc = rd_team_reduce(acc, s, lane, team);
-        if (lane == 0 && u < units) out[u] = from ? rd_op(out[u], acc) : acc;
-    }
-}
-
-/* out[s] = partials[s chunks] op ... op partials[s chunks + chunks - 1]
- * (segment_reduce's units of segment s, in order). */
-__kernel void segment_fold(__global const T *partials, uint segments, uint chunks, __global T *out)
-{
-    for (size_t sg = get_global_id(0); sg < segments; sg += get_global_size(0)) {
-        T acc = IDENT;
-        for (uint c = 0; c < chunks; ++c) acc = rd_op(acc, partials[sg * chunks + c]);
-        out[sg] = acc;
-    }
 }
 #endif
 

@@ -48,7 +48,7 @@ static clsort_context *budget_context(clsort_path path, unsigned long budget, in
  * under a tiny budget with 4-element tiles: reduce_final's loop over the
  * partials would pass it, so the partials are reduced once more; on the
  * look-back path under a budget the segmented family's portable passes, by
- * offsets too (mark_counts' grid-stride loop; the segmented reduce's span). */
+ * offsets too (mark_counts' grid-stride loop). */
 static void test_budget_reduce(int tiny)
 {
     clsort_tuning t;
@@ -92,14 +92,6 @@ static void test_budget_reduce(int tiny)
         rd_depth = (double)n;
         test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_KEYS, CLSORT_U32, n, SP_SHORT, 0, 1, 0, 0);
         test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, n, SP_SHORT, 0, 0, 0, 0);
-        /* one segment and few long ones: the segmented reduce's chunks
-         * folded; a chunk past 64000 elements (16 lanes x about 4000
-         * passes: one segment of 600001 in 8 chunks on 2 compute units)
-         * cut into launches of a bounded span */
-        test_rd_seg_case(cs, CLSORT_U32, CLSORT_OP_SUM, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, tiny ? n : 600001, SP_NONE,
-                         0, 0, 0, 0);
-        test_rd_seg_case(cs, CLSORT_F32, CLSORT_OP_SUM, CLSORT_SEGMENTS_OFFSETS, CLSORT_U32, tiny ? n : 200003, SP_LONG,
-                         0, 0, 0, 0);
         test_rd_seg_case(cs, CLSORT_I32, CLSORT_OP_MAX, CLSORT_SEGMENTS_FLAGS_U32, CLSORT_U32, n, SP_SHORT, 0, 1, 0, 0);
         test_rd_rle_case(cs, CLSORT_U32, n, SP_SHORT, 1);
         clsort_destroy(cs);

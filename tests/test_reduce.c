@@ -1643,20 +1643,18 @@ static void rd_hist_div_budget(const test_env *e)
  * offsets that keep it (off[0] = 0, non-decreasing, off[segment_count] = n)
  * give the same segments from the device and from the host; offsets that
  * break it are refused from the host and, from the device (not checked),
- * used by the documented rules (off[0] and off[segment_count] unread, a
- * boundary past n at n): the segmented scan puts element i in segment
- * #{s : 1 <= s < segment_count, off[s] <= i} (boundaries in any order as if
- * sorted); the segmented reduce's out[s] is the reduction of [b(s),
- * b(s + 1)), b(s) = min(off[s], n) (empty where b(s + 1) <= b(s)). The
- * reference applies the rules; segmented reduce (every out[s]) and
- * inclusive scan, a guard word after each output; n = 64. */
+ * used by the documented rule: element i is in segment #{s : 1 <= s <
+ * segment_count, off[s] <= i} (off[0] and off[segment_count] unread, a
+ * boundary at or past n none, boundaries in any order as if sorted). The
+ * reference applies the rule; segmented reduce (every out[s]) and inclusive
+ * scan, a guard word after each output; n = 64. */
 static void rd_device_offsets(const test_env *e)
 {
     enum { N = 64, MAXS = 4, GUARD = 0x5eed5eed };
     static const struct { uint32_t off[MAXS + 1]; size_t count; int valid; const char *name; } oc[] = {
         {{0, 10, 20}, 2, 0, "{0, 10, 20}: the last segment to n"},
         {{5, 10, 99}, 2, 0, "{5, 10, 99}: off[0] and off[2] unread"},
-        {{0, 30, 10, 64}, 3, 0, "{0, 30, 10, 64}: boundaries out of order"},
+        {{0, 30, 10, 64}, 3, 0, "{0, 30, 10, 64}: boundaries in any order"},
         {{0, 99, 64, 70, 64}, 4, 0, "{0, 99, 64, 70, 64}: boundaries at or past n make none"},
         {{0, 10, 10, 64}, 3, 1, "{0, 10, 10, 64}: valid (an empty segment)"},
     };
@@ -1672,10 +1670,10 @@ static void rd_device_offsets(const test_env *e)
         clsort_result r;
         char what[160];
         memset(want_red, 0, sizeof want_red);
-        for (s = 0; s < count; ++s) { /* the reduce's rule */
-            size_t lo = s ? (oc[k].off[s] < N ? oc[k].off[s] : N) : 0;
-            size_t hi = s + 1 < count ? (oc[k].off[s + 1] < N ? oc[k].off[s + 1] : N) : N;
-            for (i = lo; i < hi; ++i) want_red[s] += in[i];
+        for (i = 0; i < N; ++i) { /* the rule */
+            size_t seg = 0;
+            for (s = 1; s < count; ++s) seg += oc[k].off[s] <= i;
+            want_red[seg] += in[i];
         }
         for (i = 0; i < N; ++i) { /* inclusive scan restarting where the segment changes */
             size_t seg = 0, prev = 0;
