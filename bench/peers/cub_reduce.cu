@@ -62,31 +62,33 @@ int main(int argc, char **argv) {
         tb = *std::max_element(t, t + 8);
         CK(cudaMalloc(&tmp, tb + (1 << 20)));
         { size_t s = tb; cub::DeviceScan::InclusiveSum(tmp, s, head, keys, ni); }
-        { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, iota, head, off + 1, cnt, ni); }
-        close_offsets<<<1, 1>>>(off, cnt, ni);
-        CK(cudaMemcpy(&nseg, cnt, 4, cudaMemcpyDeviceToHost));
-        nseg += 1;
-        size_t ts = 0; cub::DeviceSegmentedReduce::Sum(nullptr, ts, v, vo, nseg, off, off + 1);
-        void *tmp2; CK(cudaMalloc(&tmp2, ts + 256));
+        // offsets [0, heads..., n] of the head flags h; returns the segment count
+        auto offsets_of = [&](const unsigned *h) {
+            int c = 0;
+            { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, iota, h, off + 1, cnt, ni); }
+            close_offsets<<<1, 1>>>(off, cnt, ni);
+            CK(cudaMemcpy(&c, cnt, 4, cudaMemcpyDeviceToHost));
+            return c + 1;
+        };
         peer_ms ms;
+        // DeviceSegmentedReduce::Sum over the segments in off, its own temporary storage
+        auto segmented_row = [&](const char *name, int segs) {
+            size_t ts = 0; cub::DeviceSegmentedReduce::Sum(nullptr, ts, v, vo, segs, off, off + 1);
+            void *tmp2; CK(cudaMalloc(&tmp2, ts + 256));
+            ms = med([&] { size_t s2 = ts; cub::DeviceSegmentedReduce::Sum(tmp2, s2, v, vo, segs, off, off + 1); }, reps);
+            row(name, n, ms);
+            CK(cudaFree(tmp2));
+        };
+        nseg = offsets_of(head);
 #define ROW(name, call) ms = med([&] { size_t s = tb; call; }, reps); row(name, n, ms)
         ROW("cub_reduce_sum_u32", cub::DeviceReduce::Sum(tmp, s, v, (unsigned *)sum, ni));
         ROW("cub_inclusive_sum_u32", cub::DeviceScan::InclusiveSum(tmp, s, v, o, ni));
         ROW("cub_inclusive_sum_by_key_u32", cub::DeviceScan::InclusiveSumByKey(tmp, s, keys, v, o, ni));
-        ms = med([&] { size_t s2 = ts; cub::DeviceSegmentedReduce::Sum(tmp2, s2, v, vo, nseg, off, off + 1); }, reps);
-        row("cub_segmented_reduce_sum_u32", n, ms);
+        segmented_row("cub_segmented_reduce_sum_u32", nseg);
         for (unsigned mean : {10u, 100000u}) { // the same call on segments of mean length 10 and 100000
-            int nm = 0;
             heads_mean<<<(n + 255) / 256, 256>>>(ko, n, mean, 777u);
-            { size_t s = tb; cub::DeviceSelect::Flagged(tmp, s, iota, ko, off + 1, cnt, ni); }
-            close_offsets<<<1, 1>>>(off, cnt, ni);
-            CK(cudaMemcpy(&nm, cnt, 4, cudaMemcpyDeviceToHost));
-            nm += 1;
-            size_t tm = 0; cub::DeviceSegmentedReduce::Sum(nullptr, tm, v, vo, nm, off, off + 1);
-            void *tmp3; CK(cudaMalloc(&tmp3, tm + 256));
-            ms = med([&] { size_t s3 = tm; cub::DeviceSegmentedReduce::Sum(tmp3, s3, v, vo, nm, off, off + 1); }, reps);
-            row(mean == 10u ? "cub_segmented_reduce_sum_u32_mean_10" : "cub_segmented_reduce_sum_u32_mean_100000", n, ms);
-            CK(cudaFree(tmp3));
+            segmented_row(mean == 10u ? "cub_segmented_reduce_sum_u32_mean_10" : "cub_segmented_reduce_sum_u32_mean_100000",
+                          offsets_of(ko));
         }
         ROW("cub_reduce_by_key_sum_u32", cub::DeviceReduce::ReduceByKey(tmp, s, keys, ko, v, vo, cnt, cuda::std::plus<unsigned>(), ni));
         ROW("cub_rle_encode_u32", cub::DeviceRunLengthEncode::Encode(tmp, s, keys, ko, vo, cnt, ni));
@@ -95,7 +97,7 @@ int main(int argc, char **argv) {
 #undef ROW
         fflush(stdout);
         cudaFree(v); cudaFree(head); cudaFree(keys); cudaFree(o); cudaFree(ko); cudaFree(vo); cudaFree(iota);
-        cudaFree(off); cudaFree(cnt); cudaFree(sum); cudaFree(hist); cudaFree(tmp); cudaFree(tmp2);
+        cudaFree(off); cudaFree(cnt); cudaFree(sum); cudaFree(hist); cudaFree(tmp);
     }
     return 0;
 }
