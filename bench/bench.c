@@ -669,8 +669,9 @@ static int check_records(const record32 *in, const record32 *out, size_t n)
     return bad < n || !seen ? -1 : 0;
 }
 
-/* A user-operator row's result (after its warm-up call) against the host's;
- * h: the keys. 0 when right or not such a row. */
+/* A user-operator row's result, or the built-in u32 sum's, (after its
+ * warm-up call) against the host's; h: the keys. 0 when right or not such a
+ * row. */
 static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n, const uint32_t *h)
 {
     cl_command_queue q = clsort_cl_queue(cs);
@@ -691,7 +692,8 @@ static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n
         free(in), free(out);
         return r;
     }
-    if (op != OP_REDUCE_U32_USER && op != OP_REDUCE_F32_SQUARES && op != OP_REDUCE_F32_ARGMIN) return 0;
+    if (op != OP_REDUCE_U32_USER && op != OP_REDUCE_U32 && op != OP_REDUCE_F32_SQUARES && op != OP_REDUCE_F32_ARGMIN)
+        return 0;
     if (clEnqueueReadBuffer(q, B->result, CL_TRUE, 0, op == OP_REDUCE_F32_ARGMIN ? 8 : 4, got, 0, NULL, NULL) != CL_SUCCESS)
         return -1;
     memcpy(&f, got, 4);
@@ -700,7 +702,7 @@ static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n
         sq += (double)(h[i] >> 24) * (double)(h[i] >> 24);
         if (h[i] >> 24 < h[best] >> 24) best = i;
     }
-    if (op == OP_REDUCE_U32_USER) r = got[0] == s ? 0 : -1;
+    if (op == OP_REDUCE_U32_USER || op == OP_REDUCE_U32) r = got[0] == s ? 0 : -1;
     if (op == OP_REDUCE_F32_SQUARES) r = (f - sq < 0 ? sq - f : f - sq) <= 1e-4 * sq ? 0 : -1;
     if (op == OP_REDUCE_F32_ARGMIN) r = n && (f != (float)(h[best] >> 24) || got[1] != (uint32_t)best) ? -1 : 0;
     if (r) fprintf(stderr, "bench: %s: device %#x %#x (%g), host sum %#x, squares %.17g, argmin %lu\n",
@@ -801,7 +803,6 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         bd.segment_offsets = B->offsets;
         bd.segment_count = B->segments;
         return clsort_bitonic_sort(cs, B->a, B->b, n, &bd, NULL);
-    case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SEGSCAN_FLAGS8: case OP_SCAN_BY_KEY:
     case OP_SEGREDUCE_10: case OP_SEGREDUCE_100K: {
         clsort_reduce_desc rd;
         int m = op == OP_SEGREDUCE_100K;
@@ -811,6 +812,7 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         rd.segment_count = B->segcountm[m];
         return clsort_segmented_reduce(cs, B->a, B->b, n, &rd, NULL);
     }
+    case OP_REDUCE_U32: case OP_REDUCE_F32: case OP_SEGSCAN_NONE: case OP_SEGSCAN_FLAGS: case OP_SEGSCAN_FLAGS8: case OP_SCAN_BY_KEY:
     case OP_SEGREDUCE: {
         clsort_reduce_desc rd;
         memset(&rd, 0, sizeof rd);
