@@ -69,8 +69,12 @@
 #define RD_K_REDUCE_PARTIALS          0x800
 #define RD_K_REDUCE_FINAL             0x1000
 #define RD_K_HISTOGRAM_EVEN           0x2000
+#define RD_K_OFFSETS_PARTITION        0x4000
+#define RD_K_OFFSETS_REDUCE_TILES     0x8000
+#define RD_K_OFFSETS_REDUCE_LOOKBACK  0x10000
+#define RD_K_OFFSETS_FIXUP            0x20000
 #ifndef RD_KSET
-#define RD_KSET 0x3fff
+#define RD_KSET 0x3ffff
 #endif
 #define RD_HAS(k) ((RD_KSET) & (k))
 
@@ -1508,6 +1512,264 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
 __kernel void fill_ident(__global T *out, ulong count)
 {
     for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) out[i] = IDENT;
+}
+#endif
+
+/* ---- segmented reduce by offsets: tiles of the merged list ------------------
+ * clsort_segmented_reduce reads each value once and each offset about once,
+ * whatever the segments' lengths. Its work is the merge of two sorted lists:
+ * the elements 0 .. n - 1 (n: the count) and the ends of the S segments,
+ * E(k) = off[k + 1] clipped to n (E(S - 1) = n), where the end of segment k
+ * comes just before element E(k). Walking the merged list, an element is
+ * folded into the open segment and an end closes it: its result is written
+ * (the identity for an empty segment). The list has n + S entries; tile t
+ * walks entries [t TILE, (t + 1) TILE), so every tile has the same work
+ * whether the segments are few and long or many and short. (A work-group
+ * or a team of work-items per segment left the device idle with few
+ * segments, and ran one load at a time per lane with many:
+ * bench/RESULTS.md, reduction family.)
+ *   offsets_partition   where each tile starts: part[t] = the ends among the
+ *                       first t TILE entries (a binary search per tile); its
+ *                       elements start at t TILE - part[t].
+ *   sr_tile             a tile's values and ends into local memory; each
+ *                       work-item walks ITEMS entries from its own start (a
+ *                       search in the tile), writing the segments it opens
+ *                       and closes; the pair scan of the work-items' (ends,
+ *                       open fold) gives each the fold before its first end.
+ *   the tiles before    the fold before a tile's first end (from earlier
+ *                       tiles): the look-back's exclusive pair prefix
+ *                       (offsets_reduce_lookback), or on the portable path
+ *                       the tile carries, scanned, then added by
+ *                       offsets_fixup.
+ * Results combine in input order, so an operator need not commute.
+ * Device offsets are not checked on the host. A tile finds those out of
+ * order in its part (its ends must lie in its elements' range, in order;
+ * its start must not pass its end), sets the flag word part[tiles + 1], and
+ * offsets_fixup then writes the identity to every out[s]: the documented
+ * rule. Every access stays in bounds whatever the offsets hold. */
+#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_PARTITION | RD_K_OFFSETS_REDUCE_TILES | RD_K_OFFSETS_REDUCE_LOOKBACK)
+/* E(k), the end of segment k of segs (see above), clipped to the count n. */
+inline ulong sr_end(__global const uint *off, ulong k, uint segs, ulong n)
+{
+    if (k + 1 >= segs) return n;
+    ulong o = off[k + 1];
+    return o < n ? o : n;
+}
+#endif
+
+#if RD_HAS(RD_K_OFFSETS_PARTITION)
+/* part[t], t = 0 .. tiles: the ends among the first min(t TILE, n + segs)
+ * entries, the largest k with E(k - 1) + k <= that (E(k - 1) + k - 1 is end
+ * k - 1's place in the list); it lies in [d - n, d] so that the tile's
+ * element start is in [0, n] whatever the offsets. Work-item 0 clears the
+ * flag word part[tiles + 1]. */
+__kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ulong tiles, __global uint *part COUNT_ARGS)
+{
+    n = DEVICE_N(n);
+    const ulong t = get_global_id(0), len = n + segs, d = t * TILE < len ? t * TILE : len;
+    if (t == 0) part[tiles + 1] = 0u;
+    if (t > tiles) return;
+    ulong lo = d > n ? d - n : 0, hi = d < segs ? d : segs;
+    while (lo < hi) {
+        ulong mid = (lo + hi + 1) / 2;
+        if (sr_end(off, mid - 1, segs, n) + mid <= d) lo = mid;
+        else hi = mid - 1;
+    }
+    part[t] = (uint)lo;
+}
+#endif
+
+#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_TILES | RD_K_OFFSETS_REDUCE_LOOKBACK)
+/* A tile's part of the list: elements [i0, i0 + ni) and ends [k0, k0 + nk). */
+typedef struct {
+    ulong i0;
+    uint k0, ni, nk;
+} sr_part;
+
+/* Tile t's part; an empty one and the flag set where the partition is out of
+ * order (a start past the end). */
+inline sr_part sr_part_of(__global const uint *part, uint t, uint segs, ulong n, __global volatile uint *bad)
+{
+    sr_part p;
+    const ulong len = n + segs, d0 = (ulong)t * TILE < len ? (ulong)t * TILE : len,
+                d1 = d0 + TILE < len ? d0 + TILE : len;
+    const uint k0 = part[t], k1 = part[t + 1];
+    const ulong i1 = d1 - k1;
+    p.k0 = k0;
+    p.i0 = d0 - k0;
+    p.ni = p.nk = 0;
+    if (k1 >= k0 && i1 >= p.i0) {
+        p.nk = k1 - k0;
+        p.ni = (uint)(i1 - p.i0);
+    } else if (get_local_id(0) == 0) {
+        atomic_xchg(bad, 1u);
+    }
+    return p;
+}
+
+/* The part's values into lv (padded), its ends into le as offsets from i0;
+ * an end outside [i0, i0 + ni] or below the one before it sets the flag.
+ * Ends with a barrier. */
+inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n, sr_part p,
+                     __global volatile uint *bad, __local T *lv, __local uint *le)
+{
+    const uint lid = (uint)get_local_id(0);
+    int out_of_order = 0;
+    for (uint q = 0; q < ITEMS; ++q) {
+        uint j = lid + q * WG;
+        if (j < p.ni) lv[PAD(j)] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
+        if (j < p.nk) {
+            ulong e = sr_end(off, (ulong)p.k0 + j, segs, n);
+            out_of_order |= e < p.i0 || e > p.i0 + p.ni;
+            le[j] = e < p.i0 ? 0u : e > p.i0 + p.ni ? p.ni : (uint)(e - p.i0);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint q = 0; q < ITEMS; ++q) {
+        uint j = lid + q * WG;
+        if (j > 0 && j < p.nk) out_of_order |= le[j - 1] > le[j];
+    }
+    if (out_of_order) atomic_xchg(bad, 1u);
+}
+
+/* Work-item lid's walk over entries [lid ITEMS, lid ITEMS + ITEMS) of the
+ * part: it starts after the largest k ends with le[k - 1] + k <= its first
+ * entry. The segments it closes after its first are whole: written to out.
+ * *nc = the ends it met, *fk, *fv = the first one and the fold before it,
+ * *acc = the fold after the last one (all of its elements where nc = 0). An
+ * entry index past the part's elements is an end and past its ends an
+ * element, so no access leaves the part (with offsets in order the list
+ * decides the same). */
+inline void sr_walk(__local const T *lv, __local const uint *le, sr_part p, __global T *out, uint *nc, uint *fk,
+                    T *fv, T *acc)
+{
+    const uint total = p.ni + p.nk, d = (uint)get_local_id(0) * ITEMS < total ? (uint)get_local_id(0) * ITEMS : total;
+    uint lo = d > p.ni ? d - p.ni : 0, hi = d < p.nk ? d : p.nk;
+    while (lo < hi) {
+        uint mid = (lo + hi + 1) / 2;
+        if (le[mid - 1] + mid <= d) lo = mid;
+        else hi = mid - 1;
+    }
+    uint k = lo, i = d - lo, c = 0;
+    T a = IDENT, f = IDENT;
+    *fk = 0;
+    for (uint q = 0; q < ITEMS; ++q) {
+        if (d + q >= total) break;
+        if (k < p.nk && (i >= p.ni || le[k] <= i)) {
+            if (c == 0) {
+                *fk = k;
+                f = a;
+            } else {
+                out[p.k0 + k] = a;
+            }
+            ++c;
+            ++k;
+            a = IDENT;
+        } else {
+            a = rd_op(a, lv[PAD(i)]);
+            ++i;
+        }
+    }
+    *nc = c;
+    *fv = f;
+    *acc = a;
+}
+
+/* The steps of a tile (both kernels): stage, walk, then the pair scan of
+ * the work-items' (ends, open fold): (*xc, *xv) = the pairs before this
+ * work-item in the tile, (*tc, *tv) the tile's (its carry or aggregate). */
+inline void sr_tile(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n, sr_part p,
+                    __global volatile uint *bad, __global T *out, __local T *lv, __local uint *le, __local uint *sc,
+                    __local T *sv, uint *nc, uint *fk, T *fv, uint *xc, T *xv, uint *tc, T *tv)
+{
+    sr_stage(vals, off, segs, n, p, bad, lv, le);
+    sr_walk(lv, le, p, out, nc, fk, fv, xv);
+    *xc = *nc;
+    rd_wg_scan(xc, xv, sc, sv, tc, tv);
+}
+
+#define SR_LOCALS                  \
+    __local T lv[TILE_PADDED];     \
+    __local uint le[TILE];         \
+    __local uint sc[RD_SCAN_SIZE]; \
+    __local T sv[RD_SCAN_SIZE];
+#endif
+
+/* Portable path: the tiles by work-group index. The first end of a
+ * work-item gets the fold before it inside the tile; offsets_fixup adds the
+ * tiles' before it. carry_c, carry_v (NULL with one tile): the tile's
+ * (ends, open fold), for the carries' scan. */
+#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_TILES)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void offsets_reduce_tiles(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n,
+                          __global uint *part, ulong tiles, __global uint *carry_c, __global T *carry_v,
+                          __global T *out COUNT_ARGS)
+{
+    SR_LOCALS
+    n = DEVICE_N(n);
+    const uint t = (uint)get_group_id(0);
+    uint nc, fk, xc, tc;
+    T fv, xv, tv;
+#ifdef IDLE_EXIT
+    if (t > 0 && (ulong)t * TILE >= n + segs) { /* idle: the carry (0, identity) */
+        if (carry_c && get_local_id(0) == 0) {
+            carry_c[t] = 0u;
+            carry_v[t] = IDENT;
+        }
+        return;
+    }
+#endif
+    const sr_part p = sr_part_of(part, t, segs, n, &part[tiles + 1]);
+    sr_tile(vals, off, segs, n, p, &part[tiles + 1], out, lv, le, sc, sv, &nc, &fk, &fv, &xc, &xv, &tc, &tv);
+    if (nc) out[p.k0 + fk] = rd_op(xv, fv);
+    if (carry_c && get_local_id(0) == 0) {
+        carry_c[t] = tc;
+        carry_v[t] = tv;
+    }
+}
+#endif
+
+/* Look-back path: tiles by ticket; the tile's (ends, open fold) is its
+ * aggregate, and the prefix (pc, pv) completes the tile's first end. */
+#if defined(HAVE_LOOKBACK) && !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_LOOKBACK)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void offsets_reduce_lookback(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n,
+                             __global uint *part, ulong tiles, __global volatile uint *status LB_SPARE_ARGS,
+                             __global T *out COUNT_ARGS)
+{
+    SR_LOCALS
+    RD_LB_LOCALS
+    LB_SPARE_CLEAR();
+    n = DEVICE_N(n);
+    const uint g = rd_take_tile(status, &tile_id);
+    IDLE_RETURN(g > 0 && (ulong)g * TILE >= n + segs); /* publishing nothing: no tile with entries waits on a later one */
+    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
+    uint nc, fk, xc, tc, pc;
+    T fv, xv, tv, pv;
+    const sr_part p = sr_part_of(part, g, segs, n, &part[tiles + 1]);
+    sr_tile(vals, off, segs, n, p, &part[tiles + 1], out, lv, le, sc, sv, &nc, &fk, &fv, &xc, &xv, &tc, &tv);
+    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
+    if (nc) out[p.k0 + fk] = xc ? rd_op(xv, fv) : rd_op(pv, rd_op(xv, fv));
+}
+#endif
+
+/* After the tiles: offsets out of order (the flag) give the identity in
+ * every out[s]; else, on the portable path (pre_v: the tiles' exclusive
+ * prefixes, from the carries' scan), a tile's first end gets the fold of the
+ * tiles before it. A grid-stride loop (>>loop budget). */
+#if RD_HAS(RD_K_OFFSETS_FIXUP)
+__kernel void offsets_fixup(__global const uint *part, ulong tiles, uint segs, __global const T *pre_v,
+                            __global T *out)
+{
+    if (part[tiles + 1]) {
+        for (size_t s = get_global_id(0); s < segs; s += get_global_size(0)) out[s] = IDENT;
+        return;
+    }
+    if (!pre_v) return;
+    for (size_t t = get_global_id(0); t < tiles; t += get_global_size(0)) {
+        uint k0 = part[t];
+        if (part[t + 1] > k0) out[k0] = rd_op(pre_v[t], out[k0]);
+    }
 }
 #endif
 

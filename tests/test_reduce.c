@@ -1643,18 +1643,20 @@ static void rd_hist_div_budget(const test_env *e)
  * offsets that keep it (off[0] = 0, non-decreasing, off[segment_count] = n)
  * give the same segments from the device and from the host; offsets that
  * break it are refused from the host and, from the device (not checked),
- * used by the documented rule: element i is in segment #{s : 1 <= s <
- * segment_count, off[s] <= i} (off[0] and off[segment_count] unread, a
- * boundary at or past n none, boundaries in any order as if sorted). The
- * reference applies the rule; segmented reduce (every out[s]) and inclusive
- * scan, a guard word after each output; n = 64. */
+ * used by the documented rule: off[0] and off[segment_count] unread, a
+ * boundary at or past n taken as n; then element i is in segment #{s : 1 <=
+ * s < segment_count, off[s] <= i} for the scan (boundaries in any order as
+ * if sorted), while the reduce writes the identity to every out[s] where
+ * the boundaries are out of order. The reference applies the rule;
+ * segmented reduce (every out[s]) and inclusive scan, a guard word after
+ * each output; n = 64. */
 static void rd_device_offsets(const test_env *e)
 {
     enum { N = 64, MAXS = 4, GUARD = 0x5eed5eed };
     static const struct { uint32_t off[MAXS + 1]; size_t count; int valid; const char *name; } oc[] = {
         {{0, 10, 20}, 2, 0, "{0, 10, 20}: the last segment to n"},
         {{5, 10, 99}, 2, 0, "{5, 10, 99}: off[0] and off[2] unread"},
-        {{0, 30, 10, 64}, 3, 0, "{0, 30, 10, 64}: boundaries in any order"},
+        {{0, 30, 10, 64}, 3, 0, "{0, 30, 10, 64}: boundaries out of order"},
         {{0, 99, 64, 70, 64}, 4, 0, "{0, 99, 64, 70, 64}: boundaries at or past n make none"},
         {{0, 10, 10, 64}, 3, 1, "{0, 10, 10, 64}: valid (an empty segment)"},
     };
@@ -1669,8 +1671,11 @@ static void rd_device_offsets(const test_env *e)
         clsort_reduce_desc rd;
         clsort_result r;
         char what[160];
+        int in_order = 1;
         memset(want_red, 0, sizeof want_red);
-        for (i = 0; i < N; ++i) { /* the rule */
+        for (s = 1; s + 1 < count; ++s) /* boundaries taken as at most n, out of order */
+            in_order &= (oc[k].off[s] < N ? oc[k].off[s] : N) <= (oc[k].off[s + 1] < N ? oc[k].off[s + 1] : N);
+        for (i = 0; i < N && in_order; ++i) { /* the rule (the identity everywhere when out of order) */
             size_t seg = 0;
             for (s = 1; s < count; ++s) seg += oc[k].off[s] <= i;
             want_red[seg] += in[i];
@@ -1724,6 +1729,81 @@ static void rd_device_offsets(const test_env *e)
     }
     clReleaseMemObject(din);
     clReleaseMemObject(dout);
+}
+
+/* Device offsets over many tiles (the segmented reduce's merged list): in
+ * order, the reference's sums; with one pair of neighbouring boundaries
+ * swapped (first, middle, last interior pair, and one reaching past n), the
+ * identity in every out[s], the guard after out untouched. */
+static void rd_offsets_out_of_order(const test_env *e)
+{
+    const size_t n = e->tiny ? 20000 : 300000, cap = n / 8 + 2;
+    const uint32_t guard = 0x5eed5eed;
+    uint32_t *in = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((cap + 1) * 4),
+             *want = (uint32_t *)malloc(cap * 4), *got = (uint32_t *)malloc((cap + 1) * 4);
+    size_t count = 0, i, s, k, at[5];
+    uint32_t rng = 12345u;
+    cl_mem din, dout, doff;
+    clsort_reduce_desc rd;
+    if (!in || !off || !want || !got) {
+        check(0, "device offsets out of order: host memory", n, "-", 0, 0, 0);
+        free(in), free(off), free(want), free(got);
+        return;
+    }
+    for (i = 0; i < n; ++i) in[i] = (uint32_t)(i * 2654435761u) >> 8;
+    off[0] = 0;
+    for (i = 0; i < n && count + 1 < cap;) { /* lengths 1 .. 16, a few empty */
+        rng = rng * 1664525u + 1013904223u;
+        i += (rng >> 28) == 0 ? 0 : (rng >> 24) % 16 + 1;
+        if (i > n) i = n;
+        off[++count] = (uint32_t)i;
+    }
+    off[count] = (uint32_t)n;
+    din = buffer(e->cs, n * 4, in);
+    dout = buffer(e->cs, (cap + 1) * 4, NULL);
+    memset(&rd, 0, sizeof rd);
+    rd.segments = CLSORT_SEGMENTS_OFFSETS;
+    rd.segment_count = count;
+    at[0] = 0, at[1] = 1, at[2] = count / 2, at[3] = count - 2, at[4] = count / 3;
+    for (k = 0; k < 5; ++k) {
+        char what[128];
+        uint32_t *o = (uint32_t *)malloc((count + 1) * 4);
+        clsort_result r;
+        if (!o) break;
+        memcpy(o, off, (count + 1) * 4);
+        for (s = 0; s < count; ++s) want[s] = 0;
+        if (k == 0) { /* in order: the reference */
+            for (s = 0; s < count; ++s)
+                for (i = off[s]; i < off[s + 1]; ++i) want[s] += in[i];
+            snprintf(what, sizeof what, "device offsets in order, %lu segments: the sums", (unsigned long)count);
+        } else if (k == 4) { /* a boundary past n, then one below it */
+            while (at[k] + 2 < count && o[at[k]] == o[at[k] + 1]) ++at[k];
+            o[at[k]] = (uint32_t)n + 1000u; /* taken as n, above off[at + 1] < n */
+            snprintf(what, sizeof what, "device offsets: off[%lu] past n before smaller ones: the identity everywhere",
+                     (unsigned long)at[k]);
+        } else { /* swap the pair (at, at + 1) of different boundaries */
+            uint32_t t;
+            while (at[k] + 2 < count && o[at[k]] == o[at[k] + 1]) ++at[k];
+            while (at[k] > 1 && o[at[k]] == o[at[k] + 1]) --at[k];
+            t = o[at[k]], o[at[k]] = o[at[k] + 1], o[at[k] + 1] = t;
+            snprintf(what, sizeof what, "device offsets: off[%lu] and off[%lu] swapped: the identity everywhere",
+                     (unsigned long)at[k], (unsigned long)at[k] + 1);
+        }
+        doff = buffer(e->cs, (count + 1) * 4, o);
+        rd.segment_data = doff;
+        for (s = 0; s <= count; ++s) got[s] = s == count ? guard : 0xabababab;
+        clEnqueueWriteBuffer(clsort_cl_queue(e->cs), dout, CL_TRUE, 0, (count + 1) * 4, got, 0, NULL, NULL);
+        r = clsort_segmented_reduce(e->cs, din, dout, n, &rd, NULL);
+        download(e->cs, dout, (count + 1) * 4, got);
+        for (s = 0; s < count && got[s] == want[s]; ++s) {}
+        check(r == CLSORT_SUCCESS && s == count && got[count] == guard, what, n, clsort_last_error(e->cs), s,
+              s < count ? want[s] : guard, s < count ? got[s] : got[count]);
+        clReleaseMemObject(doff);
+        free(o);
+    }
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+    free(in), free(off), free(want), free(got);
 }
 
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
@@ -2222,6 +2302,7 @@ static const test_case reduce_cases[] = {
     {"float sums within the error bound: 1 then many u/2", rd_sum_bound, ON_BOTH, LIMITS_NOT_TINY},
     {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
     {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
+    {"device offsets out of order among many tiles", rd_offsets_out_of_order, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, LIMITS_ANY},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
