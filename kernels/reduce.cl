@@ -1547,16 +1547,6 @@ __kernel void fill_ident(__global T *out, ulong count)
  * its start must not pass its end), sets the flag word part[tiles + 1], and
  * offsets_fixup then writes the identity to every out[s]: the documented
  * rule. Every access stays in bounds whatever the offsets hold. */
-#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_PARTITION | RD_K_OFFSETS_REDUCE_TILES | RD_K_OFFSETS_REDUCE_LOOKBACK)
-/* E(k), the end of segment k of segs (see above), clipped to the count n. */
-inline ulong sr_end(__global const uint *off, ulong k, uint segs, ulong n)
-{
-    if (k + 1 >= segs) return n;
-    ulong o = off[k + 1];
-    return o < n ? o : n;
-}
-#endif
-
 #if RD_HAS(RD_K_OFFSETS_PARTITION)
 /* part[t], t = 0 .. tiles: the ends among the first d = min(t TILE, n +
  * segs) entries, the largest k with E(k - 1) + k <= d (E(k - 1) + k - 1 is
@@ -1575,12 +1565,16 @@ __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ul
     while (lo < hi) {
         const ulong step = (hi - lo + 14) / 15; /* the 15 probes reach hi */
         ulong nlo = lo, nhi = hi;
-        for (uint j = 1; j < 16; ++j) {
-            ulong m = lo + j * step;
-            if (m <= hi) {
-                if (sr_end(off, m - 1, segs, n) + m <= d) nlo = m > nlo ? m : nlo;
-                else nhi = m - 1 < nhi ? m - 1 : nhi;
-            }
+        uint o[15];
+        for (uint j = 0; j < 15; ++j) { /* the loads first, unconditional (m <= segs: in bounds) */
+            const ulong m = lo + (j + 1) * step;
+            o[j] = off[m < hi ? m : hi];
+        }
+        for (uint j = 0; j < 15; ++j) {
+            const ulong m = lo + (j + 1) * step, e = m >= segs ? n : o[j] < n ? o[j] : n; /* E(m - 1) */
+            if (m > hi) break;
+            if (e + m <= d) nlo = m;
+            else nhi = m - 1 < nhi ? m - 1 : nhi;
         }
         lo = nlo;
         hi = nhi;
@@ -1625,18 +1619,25 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
 {
     const uint lid = (uint)get_local_id(0);
     int out_of_order = 0;
+    T v[ITEMS];
+    uint o[ITEMS];
+    for (uint q = 0; q < ITEMS; ++q) { /* every load before any store: in flight together */
+        const uint j = lid + q * WG;
+        if (j < p.ni) v[q] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
+        if (j < p.nk) o[q] = off[(ulong)p.k0 + j + 1]; /* k0 + j < segs: within the segs + 1 offsets */
+    }
     for (uint q = 0; q < ITEMS; ++q) {
-        uint j = lid + q * WG;
-        if (j < p.ni) lv[PAD(j)] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
+        const uint j = lid + q * WG;
+        if (j < p.ni) lv[PAD(j)] = v[q];
         if (j < p.nk) {
-            ulong e = sr_end(off, (ulong)p.k0 + j, segs, n);
+            const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o[q] < n ? o[q] : n; /* E(k0 + j) */
             out_of_order |= e < p.i0 || e > p.i0 + p.ni;
             le[j] = e < p.i0 ? 0u : e > p.i0 + p.ni ? p.ni : (uint)(e - p.i0);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = 0; q < ITEMS; ++q) {
-        uint j = lid + q * WG;
+        const uint j = lid + q * WG;
         if (j > 0 && j < p.nk) out_of_order |= le[j - 1] > le[j];
     }
     if (out_of_order) atomic_xchg(bad, 1u);
