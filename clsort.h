@@ -9396,8 +9396,10 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
  * over (count, value) pairs (see reduce.cl): the portable path reduces each
  * tile to its carry, scans the carries (recursively) and rescans; the
  * look-back path runs one pass whose tile prefixes are a left fold over the
- * tiles, so both paths give the same bits on every run. Offsets become
- * per-element boundary counts first (mark_counts). With a device count
+ * tiles, so both paths give the same bits on every run. For the segmented
+ * scan, offsets become per-element boundary counts first (mark_counts); the
+ * segmented reduce walks tiles of the merged list of elements and segment
+ * ends instead (clsort__reduce_offsets). With a device count
  * (DEVICE COUNTS) every kernel over the elements reads it (reduce.cl:
  * idle tiles past it, the run count 0); the carries' scan and fill_ident,
  * over words that are all valid, take none. */
@@ -9458,8 +9460,7 @@ enum {
     CLSORT__RD_K_HISTOGRAM_EVEN = 0x2000,
     CLSORT__RD_K_OFFSETS_PARTITION = 0x4000,
     CLSORT__RD_K_OFFSETS_REDUCE_TILES = 0x8000,
-    CLSORT__RD_K_OFFSETS_REDUCE_LOOKBACK = 0x10000,
-    CLSORT__RD_K_OFFSETS_FIXUP = 0x20000
+    CLSORT__RD_K_OFFSETS_FIXUP = 0x10000
 };
 
 /* ---- a caller's operator (clsort_user_op, USER OPERATORS) ----
@@ -9750,7 +9751,7 @@ static unsigned clsort__reduce_pass_kset(const clsort__reduce_kind *k, int scatt
     unsigned s;
     if (k->seg == CLSORT__SEG_COUNTS && scatter) /* clsort_segmented_reduce: the merged list's kernels */
         return CLSORT__RD_K_OFFSETS_PARTITION | CLSORT__RD_K_OFFSETS_REDUCE_TILES | CLSORT__RD_K_OFFSETS_FIXUP |
-               CLSORT__RD_K_FILL_IDENT | (k->lookback ? CLSORT__RD_K_OFFSETS_REDUCE_LOOKBACK : 0u);
+               CLSORT__RD_K_FILL_IDENT;
     if (k->heads)
         s = CLSORT__RD_K_HEADS_SCATTER_TILES |
             (k->lookback ? CLSORT__RD_K_HEADS_SCATTER_LOOKBACK : CLSORT__RD_K_HEADS_REDUCE_TILES);
@@ -10266,15 +10267,14 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
 /* clsort_segmented_reduce's pass over n > 0 elements (the capacity with a
  * device count): tiles of the merged list of elements and segment ends
  * (reduce.cl, "segmented reduce by offsets"). offsets_partition finds each
- * tile's start; the tiles reduce, on the look-back path in one launch, on
- * the portable path with their carries scanned (cp) and added by
- * offsets_fixup, which also applies the rule for offsets out of order. */
+ * tile's start; the tiles reduce; their carries are scanned (cp) and added
+ * by offsets_fixup, which also applies the rule for offsets out of order.
+ * No look-back on either path: it ran slower (reduce.cl). */
 static clsort_result clsort__reduce_offsets(clsort__chain *c, clsort__program *p, clsort__program *cp,
                                             const clsort__reduce_plan *pl, cl_mem in, cl_mem out, size_t n)
 {
     clsort_context *ctx = c->ctx;
     const size_t tile = p->wg * p->items, tiles = (n + pl->d.segment_count + tile - 1) / tile;
-    const int lookback = clsort__reduce_lookback(ctx) && tiles > 1;
     cl_uint segs = (cl_uint)pl->d.segment_count;
     cl_ulong n64 = (cl_ulong)n, t64 = (cl_ulong)tiles;
     size_t groups, pw;
@@ -10289,10 +10289,13 @@ static clsort_result clsort__reduce_offsets(clsort__chain *c, clsort__program *p
     CLSORT__KARG(&ka, t64);
     CLSORT__KARG(&ka, part);
     clsort__count_kargs(&ka, c, 1);
-    /* narrow work-groups spread the searches over the compute units (H100,
-     * 2^24, mean 1000: 17 work-groups of 256 took 18 us) */
+    /* narrow work-groups spread the searches over the compute units */
     pw = p->wg < 64 ? p->wg : 64;
     CLSORT__TRY(clsort__run(c, p, "offsets_partition", &ka, (tiles + 1 + pw - 1) / pw, pw));
+    if (tiles > 1) {
+        CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cc[0], tiles * 4, &cc));
+        CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cv[0], tiles * pl->elem, &cv));
+    }
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, in);
     CLSORT__KARG(&ka, off);
@@ -10300,29 +10303,12 @@ static clsort_result clsort__reduce_offsets(clsort__chain *c, clsort__program *p
     CLSORT__KARG(&ka, n64);
     CLSORT__KARG(&ka, part);
     CLSORT__KARG(&ka, t64);
-    if (lookback) {
-        /* reduce.cl rd_lookback's words, as clsort__reduce_pass's */
-        size_t words = 2 * tiles + 1 + tiles * ((pl->elem + 3) / 4 * 4);
-        clsort__status st;
-        memset(&st, 0, sizeof st);
-        CLSORT__TRY(clsort__status_begin(c, p, clsort__reduce_slot_status, words * 4, &st));
-        clsort__status_kargs(&ka, &st);
-        CLSORT__KARG(&ka, out);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, "offsets_reduce_lookback", &ka, tiles, p->wg));
-        clsort__status_end(&st);
-    } else {
-        if (tiles > 1) {
-            CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cc[0], tiles * 4, &cc));
-            CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cv[0], tiles * pl->elem, &cv));
-        }
-        clsort__reduce_karg_opt(&ka, &cc);
-        clsort__reduce_karg_opt(&ka, &cv);
-        CLSORT__KARG(&ka, out);
-        clsort__count_kargs(&ka, c, 1);
-        CLSORT__TRY(clsort__run(c, p, "offsets_reduce_tiles", &ka, tiles, p->wg));
-        if (cc) CLSORT__TRY(clsort__reduce_carries(c, cp, cc, cv, tiles, pl->elem, 0));
-    }
+    clsort__reduce_karg_opt(&ka, &cc);
+    clsort__reduce_karg_opt(&ka, &cv);
+    CLSORT__KARG(&ka, out);
+    clsort__count_kargs(&ka, c, 1);
+    CLSORT__TRY(clsort__run(c, p, "offsets_reduce_tiles", &ka, tiles, p->wg));
+    if (cc) CLSORT__TRY(clsort__reduce_carries(c, cp, cc, cv, tiles, pl->elem, 0));
     clsort__kargs_init(&ka);
     CLSORT__KARG(&ka, part);
     CLSORT__KARG(&ka, t64);
@@ -21139,10 +21125,9 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,50,48,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,80,65,82,84,73,84,73,79,78,32,48,120,52,48,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,56,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,76,79,79,75,66,65,67,75,32,48,120,49,48,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,70,73,88,85,80,32,48,120,50,48,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,70,73,88,85,80,32,48,120,49,48,48,48,48,10,
 35,105,102,110,100,101,102,32,82,68,95,75,83,69,84,10,
-35,100,101,102,105,110,101,32,82,68,95,75,83,69,84,32,48,120,51,102,102,102,102,10,
+35,100,101,102,105,110,101,32,82,68,95,75,83,69,84,32,48,120,49,102,102,102,102,10,
 35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,82,68,95,72,65,83,40,107,41,32,40,40,82,68,95,75,83,69,84,41,32,38,32,40,107,41,41,10,
 10,
@@ -22615,6 +22600,8 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
+10,
 35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,79,70,70,83,69,84,83,95,80,65,82,84,73,84,73,79,78,41,10,
 10,
 10,
@@ -22651,7 +22638,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 10,
-35,105,102,32,33,100,101,102,105,110,101,100,40,82,68,95,72,69,65,68,83,41,32,38,38,32,82,68,95,72,65,83,40,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,124,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,76,79,79,75,66,65,67,75,41,10,
+35,105,102,32,33,100,101,102,105,110,101,100,40,82,68,95,72,69,65,68,83,41,32,38,38,32,82,68,95,72,65,83,40,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,41,10,
 10,
 116,121,112,101,100,101,102,32,115,116,114,117,99,116,32,123,10,
 117,108,111,110,103,32,105,48,59,10,
@@ -22805,30 +22792,6 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,97,114,114,121,95,99,91,116,93,32,61,32,116,99,59,10,
 99,97,114,114,121,95,118,91,116,93,32,61,32,116,118,59,10,
 125,10,
-125,10,
-35,101,110,100,105,102,10,
-10,
-10,
-10,
-35,105,102,32,100,101,102,105,110,101,100,40,72,65,86,69,95,76,79,79,75,66,65,67,75,41,32,38,38,32,33,100,101,102,105,110,101,100,40,82,68,95,72,69,65,68,83,41,32,38,38,32,82,68,95,72,65,83,40,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,76,79,79,75,66,65,67,75,41,10,
-95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,32,49,44,32,49,41,41,41,10,
-118,111,105,100,32,111,102,102,115,101,116,115,95,114,101,100,117,99,101,95,108,111,111,107,98,97,99,107,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,118,97,108,115,44,32,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,117,105,110,116,32,42,111,102,102,44,32,117,105,110,116,32,115,101,103,115,44,32,117,108,111,110,103,32,110,44,10,
-95,95,103,108,111,98,97,108,32,117,105,110,116,32,42,112,97,114,116,44,32,117,108,111,110,103,32,116,105,108,101,115,44,32,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,10,
-95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
-123,10,
-83,82,95,76,79,67,65,76,83,10,
-82,68,95,76,66,95,76,79,67,65,76,83,10,
-76,66,95,83,80,65,82,69,95,67,76,69,65,82,40,41,59,10,
-110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
-99,111,110,115,116,32,117,105,110,116,32,103,32,61,32,114,100,95,116,97,107,101,95,116,105,108,101,40,115,116,97,116,117,115,44,32,38,116,105,108,101,95,105,100,41,59,10,
-73,68,76,69,95,82,69,84,85,82,78,40,103,32,62,32,48,32,38,38,32,40,117,108,111,110,103,41,103,32,42,32,84,73,76,69,32,62,61,32,110,32,43,32,115,101,103,115,41,59,10,
-95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,97,103,103,95,118,32,61,32,114,100,95,97,103,103,95,98,105,116,115,40,115,116,97,116,117,115,41,44,32,42,105,110,99,108,95,118,32,61,32,114,100,95,105,110,99,108,95,98,105,116,115,40,115,116,97,116,117,115,41,59,10,
-117,105,110,116,32,110,99,44,32,102,107,44,32,120,99,44,32,116,99,44,32,112,99,59,10,
-84,32,102,118,44,32,120,118,44,32,116,118,44,32,112,118,59,10,
-99,111,110,115,116,32,115,114,95,112,97,114,116,32,112,32,61,32,115,114,95,112,97,114,116,95,111,102,40,112,97,114,116,44,32,103,44,32,115,101,103,115,44,32,110,44,32,38,112,97,114,116,91,116,105,108,101,115,32,43,32,49,93,41,59,10,
-115,114,95,116,105,108,101,40,118,97,108,115,44,32,111,102,102,44,32,115,101,103,115,44,32,110,44,32,112,44,32,38,112,97,114,116,91,116,105,108,101,115,32,43,32,49,93,44,32,111,117,116,44,32,108,118,44,32,108,101,44,32,115,99,44,32,115,118,44,32,38,110,99,44,32,38,102,107,44,32,38,102,118,44,32,38,120,99,44,32,38,120,118,44,32,38,116,99,44,32,38,116,118,41,59,10,
-114,100,95,108,111,111,107,98,97,99,107,40,115,116,97,116,117,115,44,32,97,103,103,95,118,44,32,105,110,99,108,95,118,44,32,103,44,32,116,99,44,32,116,118,44,32,119,105,110,44,32,115,118,44,32,38,115,116,101,112,44,32,38,108,98,99,44,32,38,108,98,118,44,32,38,102,114,111,109,44,32,38,112,99,44,32,38,112,118,41,59,10,
-105,102,32,40,110,99,41,32,111,117,116,91,112,46,107,48,32,43,32,102,107,93,32,61,32,120,99,32,63,32,114,100,95,111,112,40,120,118,44,32,102,118,41,32,58,32,114,100,95,111,112,40,112,118,44,32,114,100,95,111,112,40,120,118,44,32,102,118,41,41,59,10,
 125,10,
 35,101,110,100,105,102,10,
 10,

@@ -71,10 +71,9 @@
 #define RD_K_HISTOGRAM_EVEN           0x2000
 #define RD_K_OFFSETS_PARTITION        0x4000
 #define RD_K_OFFSETS_REDUCE_TILES     0x8000
-#define RD_K_OFFSETS_REDUCE_LOOKBACK  0x10000
-#define RD_K_OFFSETS_FIXUP            0x20000
+#define RD_K_OFFSETS_FIXUP            0x10000
 #ifndef RD_KSET
-#define RD_KSET 0x3ffff
+#define RD_KSET 0x1ffff
 #endif
 #define RD_HAS(k) ((RD_KSET) & (k))
 
@@ -905,7 +904,7 @@ inline void rd_scan_out(__local T *lv, __local const LS_T *ls, ulong base, ulong
     }
 }
 
-/* Scatter mode (reduce-by-key, segmented reduce): at each segment's first
+/* Scatter mode (reduce-by-key): at each segment's first
  * element keys_out[C] = its key (SEG_KEYS); at its last vals_out[C] = V;
  * count[0] = C(n-1) + 1. */
 inline void rd_scatter_out(__local const T *lv, __local const LS_T *ls, ulong base, ulong n, uint pc, T pv, uint xc,
@@ -1528,19 +1527,21 @@ __kernel void fill_ident(__global T *out, ulong count)
  * or a team of work-items per segment left the device idle with few
  * segments, and ran one load at a time per lane with many:
  * bench/RESULTS.md, reduction family.)
- *   offsets_partition   where each tile starts: part[t] = the ends among the
- *                       first t TILE entries (a binary search per tile); its
- *                       elements start at t TILE - part[t].
- *   sr_tile             a tile's values and ends into local memory; each
- *                       work-item walks ITEMS entries from its own start (a
- *                       search in the tile), writing the segments it opens
- *                       and closes; the pair scan of the work-items' (ends,
- *                       open fold) gives each the fold before its first end.
- *   the tiles before    the fold before a tile's first end (from earlier
- *                       tiles): the look-back's exclusive pair prefix
- *                       (offsets_reduce_lookback), or on the portable path
- *                       the tile carries, scanned, then added by
- *                       offsets_fixup.
+ *   offsets_partition     where each tile starts: part[t] = the ends among
+ *                         the first t TILE entries (a search per tile); its
+ *                         elements start at t TILE - part[t].
+ *   offsets_reduce_tiles  a tile's values and ends into local memory; each
+ *                         work-item walks ITEMS entries from its own start
+ *                         (a search in the tile), writing the segments that
+ *                         it opens and closes; the pair scan of the
+ *                         work-items' (ends, open fold) gives each the fold
+ *                         before its first end; the tile's pair is its carry.
+ *   offsets_fixup         after the carries' scan (seg_scan_tiles in
+ *                         RD_SCAN_CARRIES mode): each tile's first end gets
+ *                         the fold of the tiles before it.
+ * On both paths: tiles whose first ends wait on a look-back ran slower on
+ * the H100 than tiles that leave them to the fixup (bench/RESULTS.md,
+ * reduction family), and the carries are a tile's worth of words.
  * Results combine in input order, so an operator need not commute.
  * Device offsets are not checked on the host. A tile finds those out of
  * order in its part (its ends must lie in its elements' range, in order;
@@ -1583,7 +1584,7 @@ __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ul
 }
 #endif
 
-#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_TILES | RD_K_OFFSETS_REDUCE_LOOKBACK)
+#if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_TILES)
 /* A tile's part of the list: elements [i0, i0 + ni) and ends [k0, k0 + nk). */
 typedef struct {
     ulong i0;
@@ -1686,7 +1687,7 @@ inline void sr_walk(__local const T *lv, __local const uint *le, sr_part p, __gl
     *acc = a;
 }
 
-/* The steps of a tile (both kernels): stage, walk, then the pair scan of
+/* The steps of a tile: stage, walk, then the pair scan of
  * the work-items' (ends, open fold): (*xc, *xv) = the pairs before this
  * work-item in the tile, (*tc, *tv) the tile's (its carry or aggregate). */
 inline void sr_tile(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n, sr_part p,
@@ -1706,10 +1707,10 @@ inline void sr_tile(__global const RD_IN_T *vals, __global const uint *off, uint
     __local T sv[RD_SCAN_SIZE];
 #endif
 
-/* Portable path: the tiles by work-group index. The first end of a
- * work-item gets the fold before it inside the tile; offsets_fixup adds the
- * tiles' before it. carry_c, carry_v (NULL with one tile): the tile's
- * (ends, open fold), for the carries' scan. */
+/* The tiles by work-group index. The first end of a work-item gets the
+ * fold before it inside the tile; offsets_fixup adds the tiles' before it.
+ * carry_c, carry_v (NULL with one tile): the tile's (ends, open fold), for
+ * the carries' scan. */
 #if !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_TILES)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void offsets_reduce_tiles(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n,
@@ -1740,33 +1741,9 @@ void offsets_reduce_tiles(__global const RD_IN_T *vals, __global const uint *off
 }
 #endif
 
-/* Look-back path: tiles by ticket; the tile's (ends, open fold) is its
- * aggregate, and the prefix (pc, pv) completes the tile's first end. */
-#if defined(HAVE_LOOKBACK) && !defined(RD_HEADS) && RD_HAS(RD_K_OFFSETS_REDUCE_LOOKBACK)
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void offsets_reduce_lookback(__global const RD_IN_T *vals, __global const uint *off, uint segs, ulong n,
-                             __global uint *part, ulong tiles, __global volatile uint *status LB_SPARE_ARGS,
-                             __global T *out COUNT_ARGS)
-{
-    SR_LOCALS
-    RD_LB_LOCALS
-    LB_SPARE_CLEAR();
-    n = DEVICE_N(n);
-    const uint g = rd_take_tile(status, &tile_id);
-    IDLE_RETURN(g > 0 && (ulong)g * TILE >= n + segs); /* publishing nothing: no tile with entries waits on a later one */
-    __global volatile uint *agg_v = rd_agg_bits(status), *incl_v = rd_incl_bits(status);
-    uint nc, fk, xc, tc, pc;
-    T fv, xv, tv, pv;
-    const sr_part p = sr_part_of(part, g, segs, n, &part[tiles + 1]);
-    sr_tile(vals, off, segs, n, p, &part[tiles + 1], out, lv, le, sc, sv, &nc, &fk, &fv, &xc, &xv, &tc, &tv);
-    rd_lookback(status, agg_v, incl_v, g, tc, tv, win, sv, &step, &lbc, &lbv, &from, &pc, &pv);
-    if (nc) out[p.k0 + fk] = xc ? rd_op(xv, fv) : rd_op(pv, rd_op(xv, fv));
-}
-#endif
-
 /* After the tiles: offsets out of order (the flag) give the identity in
- * every out[s]; else, on the portable path (pre_v: the tiles' exclusive
- * prefixes, from the carries' scan), a tile's first end gets the fold of the
+ * every out[s]; else (pre_v: the tiles' exclusive prefixes, from the
+ * carries' scan; NULL with one tile) a tile's first end gets the fold of the
  * tiles before it. A grid-stride loop (>>loop budget). */
 #if RD_HAS(RD_K_OFFSETS_FIXUP)
 __kernel void offsets_fixup(__global const uint *part, ulong tiles, uint segs, __global const T *pre_v,
