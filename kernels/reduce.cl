@@ -1562,7 +1562,8 @@ __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ul
     const ulong t = get_global_id(0), len = n + segs, d = t * TILE < len ? t * TILE : len;
     if (t == 0) part[tiles + 1] = 0u;
     if (t > tiles) return;
-    ulong lo = d > n ? d - n : 0, hi = d < segs ? d : segs;
+    /* max(d, n) - n: d > n ? d - n : 0 is an llvm.usub.sat that oclgrind lacks */
+    ulong lo = max(d, n) - n, hi = min(d, (ulong)segs);
     while (lo < hi) {
         const ulong step = (hi - lo + 14) / 15; /* the 15 probes reach hi */
         ulong nlo = lo, nhi = hi;
@@ -1633,7 +1634,7 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
         if (j < p.nk) {
             const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o[q] < n ? o[q] : n; /* E(k0 + j) */
             out_of_order |= e < p.i0 || e > p.i0 + p.ni;
-            le[j] = e < p.i0 ? 0u : e > p.i0 + p.ni ? p.ni : (uint)(e - p.i0);
+            le[j] = (uint)min(max(e, p.i0) - p.i0, (ulong)p.ni);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -1656,7 +1657,7 @@ inline void sr_walk(__local const T *lv, __local const uint *le, sr_part p, __gl
                     T *fv, T *acc)
 {
     const uint total = p.ni + p.nk, d = (uint)get_local_id(0) * ITEMS < total ? (uint)get_local_id(0) * ITEMS : total;
-    uint lo = d > p.ni ? d - p.ni : 0, hi = d < p.nk ? d : p.nk;
+    uint lo = max(d, p.ni) - p.ni, hi = min(d, p.nk); /* (as offsets_partition's) */
     while (lo < hi) {
         uint mid = (lo + hi + 1) / 2;
         if (le[mid - 1] + mid <= d) lo = mid;
