@@ -923,8 +923,16 @@
  *           its slot and the previous run's length. Portable path: reduce tiles
  *           to carries, scan the carries, rescan (values and segment data
  *           read twice, output written once). Look-back path: one pass.
- *           Offsets become per-element boundary counts first (n uint32
- *           cleared and written once). Reduce: per-work-group partials over
+ *           For the segmented scan, offsets become per-element boundary
+ *           counts first (n uint32 cleared and written once). The
+ *           segmented reduce reads its values and offsets once, whatever
+ *           the segments' lengths: the merged list of elements and segment
+ *           ends is cut into tiles of equal length (a 16-way search per
+ *           tile), each work-item walks its part of a tile folding elements
+ *           and closing segments, a pair scan joins the work-items, and the
+ *           fold before each tile's first end comes from the tiles' carries,
+ *           scanned, on both paths; device offsets out of order, found on
+ *           the way, give the identity everywhere. Reduce: per-work-group partials over
  *           a fixed grid of at least items-per-work-item groups (so that
  *           no work-item folds more than ceil(n / tile) + items elements in
  *           a row, on CPUs too; tuning.reduce_groups overrides it), then one
