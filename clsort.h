@@ -566,7 +566,12 @@
  *   call combines in input order, so it need not commute: a matrix
  *   product, "first" or "last" is taken) on a type T of 1 to 16 bytes (an OpenCL C type
  *   such as float2 or uint4, or a struct typedef'd in source), with its size
- *   and identity (an expression of T). transform: a function applied to each
+ *   and identity (an expression of T). commutative = 1 says that name(a, b)
+ *   == name(b, a) too: clsort_reduce then folds strided elements, as with
+ *   the built-in operators and as CUB's DeviceReduce always does (faster:
+ *   no staging to keep input order; still one fixed order, the same bits
+ *   every run); the other calls combine in input order anyway. An argmin
+ *   whose ties go to the lower index commutes. transform: a function applied to each
  *   input element as it is read, T f(IN x) or with_index T f(IN x, ulong i),
  *   i the element's index: a sum of squares, a dot product's terms, (value,
  *   index) pairs, with no temporary array; alone, it feeds the built-in
@@ -1757,6 +1762,8 @@ typedef struct clsort_user_op {
     const char *in_type;   /* with transform: IN in OpenCL C (NULL: T) */
     size_t in_size;        /* with in_type: sizeof(IN) (the build checks it) */
     int with_index;        /* with transform: 1 = it also takes the element's index, T transform(IN x, ulong i) */
+    int commutative;       /* with name: 1 = name(a, b) == name(b, a), and clsort_reduce may combine in any
+                              fixed order (strided, as the built-in operators: faster); 0 = input order */
 } clsort_user_op;
 
 /* ---- scan --------------------------------------------------------------- */
@@ -9484,7 +9491,7 @@ enum {
 static int clsort__user_used(const clsort_user_op *u)
 {
     return u->source || u->name || u->type || u->size || u->identity || u->transform || u->in_type || u->in_size ||
-           u->with_index;
+           u->with_index || u->commutative;
 }
 
 /* a C identifier */
@@ -9526,9 +9533,11 @@ static clsort_result clsort__user_check(clsort_context *ctx, const char *fn, con
         if (!u->identity || !u->identity[0])
             return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.identity (an expression of "
                                 "user_op.type) is missing", fn);
-    } else if (u->type || u->size || u->identity) {
-        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.type, size and identity go with "
-                            "user_op.name (an operator), which is NULL", fn);
+        if (u->commutative != 0 && u->commutative != 1)
+            return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.commutative must be 0 or 1", fn);
+    } else if (u->type || u->size || u->identity || u->commutative) {
+        return clsort__fail(ctx, CLSORT_ERROR_INVALID_ARGUMENT, "%s: user_op.type, size, identity and commutative "
+                            "go with user_op.name (an operator), which is NULL", fn);
     }
     if (u->transform) {
         if (!clsort__user_ident(u->transform))
@@ -9592,7 +9601,7 @@ static char *clsort__user_head(const clsort_user_op *u, size_t extra, char **w)
 static char *clsort__user_text(const clsort_user_op *u, clsort_type type)
 {
     const char *t = clsort__types[type].cl_name;
-    size_t extra = 2048 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
+    size_t extra = 2080 + (u->type ? 2 * strlen(u->type) : 0) + (u->identity ? strlen(u->identity) : 0) +
                    (u->in_type ? strlen(u->in_type) : 0) + (u->name ? strlen(u->name) : 0) +
                    (u->transform ? strlen(u->transform) : 0);
     char *w, *text = clsort__user_head(u, extra, &w);
@@ -9605,8 +9614,9 @@ static char *clsort__user_text(const clsort_user_op *u, clsort_type type)
                         "inline rd_user_t rd_user_op(rd_user_t a, rd_user_t b) { return %s(a, b); }\n"
                         "#line 1 \"user_op.identity\"\n"
                         "inline rd_user_t rd_user_identity(void) { return %s; }\n"
-                        "#define RD_UOP(a, b) rd_user_op(a, b)\n#define RD_UIDENT rd_user_identity()\n",
-                     u->type, (unsigned long)u->size, u->name, u->identity);
+                        "#define RD_UOP(a, b) rd_user_op(a, b)\n#define RD_UIDENT rd_user_identity()\n%s",
+                     u->type, (unsigned long)u->size, u->name, u->identity,
+                     u->commutative ? "#define RD_UCOMMUTES\n" : "");
         t = "rd_user_t";
     }
     if (u->transform) {
@@ -21117,6 +21127,9 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
+10,
+10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,49,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,84,73,76,69,83,32,48,120,50,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,83,69,71,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,52,10,
@@ -21249,6 +21262,9 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,100,101,102,105,110,101,32,73,68,69,78,84,32,40,82,68,95,85,73,68,69,78,84,41,10,
 35,101,110,100,105,102,10,
 10,
+35,105,102,32,100,101,102,105,110,101,100,40,82,68,95,85,79,80,41,32,38,38,32,33,100,101,102,105,110,101,100,40,82,68,95,85,67,79,77,77,85,84,69,83,41,10,
+35,100,101,102,105,110,101,32,82,68,95,79,82,68,69,82,69,68,32,49,10,
+35,101,110,100,105,102,10,
 35,105,102,100,101,102,32,82,68,95,85,79,80,10,
 105,110,108,105,110,101,32,84,32,114,100,95,111,112,40,84,32,97,44,32,84,32,98,41,32,123,32,114,101,116,117,114,110,32,82,68,95,85,79,80,40,97,44,32,98,41,59,32,125,10,
 105,110,108,105,110,101,32,84,32,114,100,95,99,108,101,97,110,40,84,32,118,41,32,123,32,114,101,116,117,114,110,32,118,59,32,125,10,
@@ -22829,12 +22845,13 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
+10,
 105,110,108,105,110,101,32,84,32,114,100,95,119,103,95,114,101,100,117,99,101,40,84,32,120,44,32,95,95,108,111,99,97,108,32,84,32,42,115,41,10,
 123,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 115,91,108,105,100,93,32,61,32,120,59,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-35,105,102,100,101,102,32,82,68,95,85,79,80,10,
+35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
 102,111,114,32,40,117,105,110,116,32,100,32,61,32,49,59,32,100,32,60,32,87,71,59,32,100,32,60,60,61,32,49,41,32,123,10,
 105,102,32,40,40,108,105,100,32,38,32,40,50,32,42,32,100,32,45,32,49,41,41,32,61,61,32,48,32,38,38,32,108,105,100,32,43,32,100,32,60,32,87,71,41,32,115,91,108,105,100,93,32,61,32,114,100,95,111,112,40,115,91,108,105,100,93,44,32,115,91,108,105,100,32,43,32,100,93,41,59,10,
 98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
@@ -22850,7 +22867,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 114,101,116,117,114,110,32,114,59,10,
 125,10,
 10,
-35,105,102,100,101,102,32,82,68,95,85,79,80,10,
+35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
 10,
 10,
 10,
@@ -22946,7 +22963,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
 110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
-35,105,102,100,101,102,32,82,68,95,85,79,80,10,
+35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
 95,95,108,111,99,97,108,32,82,68,95,73,78,95,84,32,114,117,110,115,91,87,71,32,42,32,82,68,95,85,82,85,78,95,83,84,82,73,68,69,93,59,10,
 95,95,108,111,99,97,108,32,84,32,112,115,91,82,68,95,85,82,79,85,78,68,32,42,32,87,71,93,59,10,
 99,111,110,115,116,32,117,108,111,110,103,32,116,105,108,101,115,32,61,32,40,110,32,43,32,84,73,76,69,32,45,32,49,41,32,47,32,84,73,76,69,44,32,103,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,44,32,103,114,111,117,112,115,32,61,32,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,59,10,
@@ -22978,7 +22995,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,32,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
-35,105,102,100,101,102,32,82,68,95,85,79,80,10,
+35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
 99,111,110,115,116,32,117,105,110,116,32,112,101,114,32,61,32,40,99,111,117,110,116,32,43,32,87,71,32,45,32,49,41,32,47,32,87,71,44,32,97,32,61,32,108,105,100,32,42,32,112,101,114,44,32,98,32,61,32,109,105,110,40,97,32,43,32,112,101,114,44,32,99,111,117,110,116,41,59,10,
 102,111,114,32,40,117,105,110,116,32,105,32,61,32,97,59,32,105,32,60,32,98,59,32,43,43,105,41,32,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,32,112,97,114,116,105,97,108,115,91,105,93,41,59,10,
 35,101,108,115,101,10,

@@ -145,7 +145,7 @@ typedef enum {
     OP_MERGE_U32, OP_MERGE_PAIRS, OP_TOP_K_100, OP_TOP_K_65536, OP_TOP_K_65536_SORTED, OP_TOP_K_PAIRS_65536,
     OP_SELECT_GT_PRED, OP_PARTITION_GT, OP_PARTITION_GT_KV, OP_PARTITION_GT_PRED, OP_REDUCE_U32_USER,
     OP_REDUCE_F32_SQUARES, OP_REDUCE_F32_ARGMIN, OP_SCAN_U32_INCL_USER, OP_SORT_RECORD32,
-    OP_SEGREDUCE_10, OP_SEGREDUCE_100K, OP_COUNT
+    OP_SEGREDUCE_10, OP_SEGREDUCE_100K, OP_REDUCE_F32_ARGMIN_COMM, OP_COUNT
 } op_kind;
 
 /* One row per op, in op_kind's order. The names are the keys of
@@ -236,6 +236,8 @@ static const struct row {
     {"sort", "record32_morton_key", S_SORT, CLSORT_FAMILY_SORT},
     {"segmented_reduce", "u32_sum_offsets_mean_10", S_REDUCE, CLSORT_FAMILY_REDUCE},
     {"segmented_reduce", "u32_sum_offsets_mean_100000", S_REDUCE, CLSORT_FAMILY_REDUCE},
+    /* the argmin above with user_op.commutative = 1: clsort_reduce's strided fold */
+    {"reduce", "f32_argmin_index_commutative", S_REDUCE, CLSORT_FAMILY_REDUCE},
 };
 
 static const char *const nbody_variants[] = {"f32_tiled", "f32_tiled_native_rsqrt", "f64_tiled", "f32_atomic_newton3"};
@@ -621,8 +623,9 @@ static int run_user_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         u->transform = "square";
         return clsort_reduce(cs, B->fvals, n, &rd, NULL, NULL);
     }
-    if (op == OP_REDUCE_F32_ARGMIN) {
+    if (op == OP_REDUCE_F32_ARGMIN || op == OP_REDUCE_F32_ARGMIN_COMM) {
         u->source = argmin_src, u->name = "amin", u->type = "vi", u->size = 8;
+        u->commutative = op == OP_REDUCE_F32_ARGMIN_COMM; /* ties go to the lower index: it commutes */
         u->identity = "(vi){INFINITY, 0xffffffffu}";
         u->transform = "pair", u->in_type = "float", u->in_size = 4, u->with_index = 1;
         return clsort_reduce(cs, B->fvals, n, &rd, NULL, NULL);
@@ -692,9 +695,9 @@ static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n
         free(in), free(out);
         return r;
     }
-    if (op != OP_REDUCE_U32_USER && op != OP_REDUCE_U32 && op != OP_REDUCE_F32_SQUARES && op != OP_REDUCE_F32_ARGMIN)
-        return 0;
-    if (clEnqueueReadBuffer(q, B->result, CL_TRUE, 0, op == OP_REDUCE_F32_ARGMIN ? 8 : 4, got, 0, NULL, NULL) != CL_SUCCESS)
+    const int argmin = op == OP_REDUCE_F32_ARGMIN || op == OP_REDUCE_F32_ARGMIN_COMM;
+    if (op != OP_REDUCE_U32_USER && op != OP_REDUCE_U32 && op != OP_REDUCE_F32_SQUARES && !argmin) return 0;
+    if (clEnqueueReadBuffer(q, B->result, CL_TRUE, 0, argmin ? 8 : 4, got, 0, NULL, NULL) != CL_SUCCESS)
         return -1;
     memcpy(&f, got, 4);
     for (i = 0; i < n; ++i) {
@@ -704,7 +707,7 @@ static int check_user_op(clsort_context *cs, op_kind op, const bufs *B, size_t n
     }
     if (op == OP_REDUCE_U32_USER || op == OP_REDUCE_U32) r = got[0] == s ? 0 : -1;
     if (op == OP_REDUCE_F32_SQUARES) r = (f - sq < 0 ? sq - f : f - sq) <= 1e-4 * sq ? 0 : -1;
-    if (op == OP_REDUCE_F32_ARGMIN) r = n && (f != (float)(h[best] >> 24) || got[1] != (uint32_t)best) ? -1 : 0;
+    if (argmin) r = n && (f != (float)(h[best] >> 24) || got[1] != (uint32_t)best) ? -1 : 0;
     if (r) fprintf(stderr, "bench: %s: device %#x %#x (%g), host sum %#x, squares %.17g, argmin %lu\n",
                    rows[op].variant, got[0], got[1], (double)f, s, sq, (unsigned long)best);
     return r;
@@ -932,7 +935,8 @@ static int run_op(clsort_context *cs, op_kind op, bufs *B, size_t n)
         if (op == OP_TOP_K_PAIRS_65536) td.values_in = B->va, td.values_out = B->vb;
         return clsort_top_k(cs, B->a, B->b, n, &td, NULL);
     }
-    case OP_REDUCE_U32_USER: case OP_REDUCE_F32_SQUARES: case OP_REDUCE_F32_ARGMIN: case OP_SCAN_U32_INCL_USER:
+    case OP_REDUCE_U32_USER: case OP_REDUCE_F32_SQUARES: case OP_REDUCE_F32_ARGMIN: case OP_REDUCE_F32_ARGMIN_COMM:
+    case OP_SCAN_U32_INCL_USER:
     case OP_SORT_RECORD32: return run_user_op(cs, op, B, n);
     case OP_COUNT: break;
     }

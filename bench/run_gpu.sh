@@ -415,7 +415,7 @@ suite_tests() {
 # op and ArgMin, key kernel + SortPairs + gather) and its select (cub_bench) in the same command.
 suite_user_ops() {
     rec clsort.jsonl 300 build/bench reduce scan --no-host --runs "$RUNS" \
-        --filter '^(copy/u32|reduce/(u32_sum|f32_sum|u32_sum_user_op|f32_sum_of_squares_transform|f32_argmin_index_transform)|scan/u32_inclusive(_user_op)?)$' \
+        --filter '^(copy/u32|reduce/(u32_sum|f32_sum|u32_sum_user_op|f32_sum_of_squares_transform|f32_argmin_index_(transform|commutative))|scan/u32_inclusive(_user_op)?)$' \
         $(sizes 20 24 28)
     rec clsort.jsonl 200 build/bench select --no-host --runs "$RUNS" --filter '^select/u32_greater_half(_predicate)?$' \
         $(sizes 24 28)

@@ -91,6 +91,7 @@ PEERS = {
     ("scan", "u32_inclusive_user_op"): ["cub_inclusive_scan_u32_functor"],
     ("reduce", "f32_sum_of_squares_transform"): ["cub_transform_reduce_f32_squares"],
     ("reduce", "f32_argmin_index_transform"): ["cub_argmin_f32_custom_op", "cub_argmin_f32"],
+    ("reduce", "f32_argmin_index_commutative"): ["cub_argmin_f32_custom_op", "cub_argmin_f32"],
     # (the decomposer form, where the CCCL has it, keeps the key in the record's spare word)
     ("sort", "record32_morton_key"): ["cub_sort_record32_morton", "cub_sort_record32_morton_values",
                                       "cub_sort_record32_morton_decomposer"],
@@ -141,6 +142,7 @@ BYTES = {
     # transform x * x and the argmin's (value, index) pairs are made as each f32 is read: 4 B)
     ("reduce", "u32_sum_user_op"): 4, ("scan", "u32_inclusive_user_op"): 8,
     ("reduce", "f32_sum_of_squares_transform"): 4, ("reduce", "f32_argmin_index_transform"): 4,
+    ("reduce", "f32_argmin_index_commutative"): 4,
     ("select", "u32_greater_half_predicate"): 6,
     # 32-byte records by a computed u32 key: the records read for the keys (32) and the keys written (4),
     # the (key, index) pairs sorted as u32_u32_pairs (68; the first pass's indices are made, not read),

@@ -20,6 +20,9 @@
  *           puts before common.cl: RD_UT the element type (T from here on;
  *           common.cl keeps uint), RD_UOP(a, b) the operator, RD_UIDENT
  *           its identity (TK and OP unused)
+ *   RD_UCOMMUTES  the caller's operator commutes (user_op.commutative):
+ *           reduce_partials and reduce_final fold strided elements, as for
+ *           the built-in operators (else RD_ORDERED: in input order)
  *   RD_XF   a caller's transform: RD_XF(x, i) of each input value x (type
  *           RD_IN_T, at index i) as it is read, before rd_clean (not in
  *           the carries' program, whose values are T already)
@@ -187,6 +190,9 @@ inline rd_words rd_to_words(T x)
 #define IDENT (RD_UIDENT)
 #endif
 
+#if defined(RD_UOP) && !defined(RD_UCOMMUTES) /* a caller's operator, combined in input order */
+#define RD_ORDERED 1
+#endif
 #ifdef RD_UOP /* a caller's operator: values are read as they are */
 inline T rd_op(T a, T b) { return RD_UOP(a, b); }
 inline T rd_clean(T v) { return v; }
@@ -1765,14 +1771,15 @@ __kernel void offsets_fixup(__global const uint *part, ulong tiles, uint segs, _
 /* ---- reduce: partial per work-group, then one work-group ------------------- */
 
 /* Tree over one value per work-item (fixed order). Ends with a barrier.
- * A caller's operator (RD_UOP) need not commute: neighbours are combined,
- * earlier on the left, so that the result is x0 op x1 op ... op x(WG-1). */
+ * A caller's operator that need not commute (RD_ORDERED): neighbours are
+ * combined, earlier on the left, so that the result is x0 op x1 op ... op
+ * x(WG-1). */
 inline T rd_wg_reduce(T x, __local T *s)
 {
     const uint lid = (uint)get_local_id(0);
     s[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef RD_UOP
+#ifdef RD_ORDERED
     for (uint d = 1; d < WG; d <<= 1) {
         if ((lid & (2 * d - 1)) == 0 && lid + d < WG) s[lid] = rd_op(s[lid], s[lid + d]);
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -1788,7 +1795,7 @@ inline T rd_wg_reduce(T x, __local T *s)
     return r;
 }
 
-#ifdef RD_UOP
+#ifdef RD_ORDERED
 /* A caller's operator need not commute: work-group g folds the contiguous
  * tiles [tiles g / groups, tiles (g + 1) / groups) in input order.
  * It walks them in chunks of WG runs of RD_URUN elements (64 bytes where
@@ -1884,7 +1891,7 @@ void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials C
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
     n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
-#ifdef RD_UOP
+#ifdef RD_ORDERED
     __local RD_IN_T runs[WG * RD_URUN_STRIDE];
     __local T ps[RD_UROUND * WG];
     const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
@@ -1916,7 +1923,7 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
-#ifdef RD_UOP /* in order: work-item lid folds a contiguous part */
+#ifdef RD_ORDERED /* in order: work-item lid folds a contiguous part */
     const uint per = (count + WG - 1) / WG, a = lid * per, b = min(a + per, count);
     for (uint i = a; i < b; ++i) acc = rd_op(acc, partials[i]);
 #else

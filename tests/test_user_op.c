@@ -281,32 +281,39 @@ typedef struct uo_case {
     void (*ident)(void *out);
     unsigned dists;      /* the distributions it is exact for */
     int lookback;        /* --quick: the path it runs on (the look-back for the wide and narrow types) */
+    int commutative;     /* user_op.commutative: clsort_reduce may fold strided elements */
 } uo_case;
 
 static const uo_case uo_cases[] = {
     {"argmin (value, index)", uo_argmin_src, "argmin", "vi", "(vi){as_float(0x7fc00000u), 0xffffffffu}", "with_index", "float", 8, 4, 1,
-     CLSORT_U32, UO_F32, uo_argmin_xf, uo_argmin_op, uo_argmin_ident, (1u << UO_DISTS) - 1u, 0},
+     CLSORT_U32, UO_F32, uo_argmin_xf, uo_argmin_op, uo_argmin_ident, (1u << UO_DISTS) - 1u, 0, 0},
     {"(min, max) pair", uo_minmax_src, "minmax", "float2", "(float2)(INFINITY, -INFINITY)", "twice", "float", 8, 4, 0,
-     CLSORT_U32, UO_F32, uo_minmax_xf, uo_minmax_op, uo_minmax_ident, UO_ALL_BUT_NANS, 1},
+     CLSORT_U32, UO_F32, uo_minmax_xf, uo_minmax_op, uo_minmax_ident, UO_ALL_BUT_NANS, 1, 0},
     {"float2 sums of (x, x^2)", uo_f2_src, "add2", "float2", "(float2)(0.0f, 0.0f)", "moments", "float", 8, 4, 0,
-     CLSORT_U32, UO_F32, uo_f2_xf, uo_f2_op, uo_zero, UO_EXACT_SUMS, 0},
+     CLSORT_U32, UO_F32, uo_f2_xf, uo_f2_op, uo_zero, UO_EXACT_SUMS, 0, 0},
     {"sum of squares (a transform, f32 sum)", uo_sq_src, NULL, NULL, NULL, "sq", NULL, 0, 0, 0, CLSORT_F32, UO_F32,
-     uo_sq_xf, uo_sq_op, uo_zero, UO_EXACT_SUMS, 1},
+     uo_sq_xf, uo_sq_op, uo_zero, UO_EXACT_SUMS, 1, 0},
     {"uint4 statistics (16 bytes)", uo_u4_src, "stats", "uint4", "(uint4)(0u)", "stat_of", "uint", 16, 4, 1,
-     CLSORT_U32, UO_U32, uo_u4_xf, uo_u4_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+     CLSORT_U32, UO_U32, uo_u4_xf, uo_u4_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1, 0},
     {"a 12-byte struct", uo_u3_src, "acc3_add", "acc3", "(acc3){0u, 0u, 0u}", NULL, NULL, 12, 0, 0, CLSORT_U32, UO_U3,
-     uo_copy12, uo_u3_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+     uo_copy12, uo_u3_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1, 0},
     {"ushort sums (2 bytes)", uo_us_src, "add16", "ushort", "(ushort)0", NULL, NULL, 2, 0, 0, CLSORT_U32, UO_U16,
-     uo_copy2, uo_us_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0},
+     uo_copy2, uo_us_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0, 0},
     {"uchar max (1 byte)", uo_uc_src, "max8", "uchar", "(uchar)0", "top_byte", "uint", 1, 4, 0, CLSORT_U32, UO_U32,
-     uo_uc_xf, uo_uc_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+     uo_uc_xf, uo_uc_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1, 0},
     {"2x2 matrix product mod 2^32 (not commutative)", uo_mat_src, "mat_mul", "uint4", "(uint4)(1u, 0u, 0u, 1u)",
      "mat_of", "uint", 16, 4, 0, CLSORT_U32, UO_U32, uo_mat_xf, uo_mat_op, uo_mat_ident,
-     UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+     UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1, 0},
     {"first (not commutative)", uo_first_src, "first", "uint2", "(uint2)(0u, 0u)", "tag", "uint", 8, 4, 0, CLSORT_U32,
-     UO_U32, uo_tag_xf, uo_first_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0},
+     UO_U32, uo_tag_xf, uo_first_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0, 0},
     {"last (not commutative)", uo_last_src, "last", "uint2", "(uint2)(0u, 0u)", "tag", "uint", 8, 4, 0, CLSORT_U32,
-     UO_U32, uo_tag_xf, uo_last_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1},
+     UO_U32, uo_tag_xf, uo_last_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 1, 0},
+    /* declared commutative: clsort_reduce's strided fold (ties to the lower index commute) */
+    {"argmin (value, index), commutative", uo_argmin_src, "argmin", "vi", "(vi){as_float(0x7fc00000u), 0xffffffffu}",
+     "with_index", "float", 8, 4, 1, CLSORT_U32, UO_F32, uo_argmin_xf, uo_argmin_op, uo_argmin_ident,
+     (1u << UO_DISTS) - 1u, 1, 1},
+    {"uint4 statistics (16 bytes), commutative", uo_u4_src, "stats", "uint4", "(uint4)(0u)", "stat_of", "uint", 16, 4,
+     1, CLSORT_U32, UO_U32, uo_u4_xf, uo_u4_op, uo_zero, UO_ALL_BUT_NANS & ~(1u << UO_SMALL), 0, 1},
 };
 #define UO_CASES (sizeof uo_cases / sizeof uo_cases[0])
 
@@ -330,6 +337,7 @@ static clsort_user_op uo_op_of(const uo_case *c)
     u.in_type = c->in_type;
     u.in_size = c->in_type ? c->in_size : 0;
     u.with_index = c->with_index;
+    u.commutative = c->commutative;
     return u;
 }
 
@@ -872,6 +880,9 @@ static void uo_refusals(const test_env *e)
     UO_REFUSED(rd.user_op.identity = NULL, "no identity");
     UO_REFUSED(rd.user_op.in_size = 0, "in_type without in_size");
     UO_REFUSED(rd.user_op.with_index = 2, "with_index 2");
+    UO_REFUSED(rd.user_op.commutative = 2, "commutative 2");
+    UO_REFUSED(rd.user_op.name = NULL; rd.user_op.type = NULL; rd.user_op.size = 0; rd.user_op.identity = NULL;
+               rd.user_op.commutative = 1, "commutative without a name");
     UO_REFUSED(rd.user_op.transform = NULL, "in_type without a transform");
     UO_REFUSED(rd.user_op.transform = "moments(", "a transform that is not an identifier");
     UO_REFUSED(rd.user_op.name = NULL; rd.user_op.type = NULL; rd.user_op.size = 0; rd.user_op.identity = NULL;
