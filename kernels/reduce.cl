@@ -1627,18 +1627,14 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
 {
     const uint lid = (uint)get_local_id(0);
     int out_of_order = 0;
-    T v[ITEMS];
-    uint o[ITEMS];
-    for (uint q = 0; q < ITEMS; ++q) { /* every load before any store: in flight together */
-        const uint j = lid + q * WG;
-        if (j < p.ni) v[q] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
-        if (j < p.nk) o[q] = off[(ulong)p.k0 + j + 1]; /* k0 + j < segs: within the segs + 1 offsets */
-    }
+    /* each item staged as loaded (loading every item into registers first
+     * measured slower on the H100: bench/RESULTS.md, reduction family) */
     for (uint q = 0; q < ITEMS; ++q) {
         const uint j = lid + q * WG;
-        if (j < p.ni) lv[PAD(j)] = v[q];
+        if (j < p.ni) lv[PAD(j)] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
         if (j < p.nk) {
-            const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o[q] < n ? o[q] : n; /* E(k0 + j) */
+            const uint o = off[(ulong)p.k0 + j + 1]; /* k0 + j < segs: within the segs + 1 offsets */
+            const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o < n ? o : n; /* E(k0 + j) */
             out_of_order |= e < p.i0 || e > p.i0 + p.ni;
             le[j] = (uint)min(max(e, p.i0) - p.i0, (ulong)p.ni);
         }
