@@ -269,7 +269,7 @@ def floor_pct(key, n, ms, ours, device, peers):
     copy = ours.get(("copy", "u32", n)) or peers.get("cuda_copy_u32", {}).get(n)  # clsort's copy row, else CUDA's
     if not b or not copy:
         return ""
-    return "%.0f%% (%d B)" % (100 * (b / 8.0) * copy / ms, b)
+    return "%.0f%% (%g B)" % (100 * (b / 8.0) * copy / ms, b)
 
 
 def fmt_rate(key, n, ms):
