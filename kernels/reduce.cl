@@ -1534,7 +1534,7 @@ __kernel void fill_ident(__global T *out, ulong count)
  * segments, and ran one load at a time per lane with many:
  * bench/RESULTS.md, reduction family.)
  *   offsets_partition     where each tile starts: part[t] = the ends among
- *                         the first t TILE entries (a search per tile); its
+ *                         the first t TILE entries (a binary search); its
  *                         elements start at t TILE - part[t].
  *   offsets_reduce_tiles  a tile's values and ends into local memory; each
  *                         work-item walks ITEMS entries from its own start
@@ -1558,9 +1558,10 @@ __kernel void fill_ident(__global T *out, ulong count)
 /* part[t], t = 0 .. tiles: the ends among the first d = min(t TILE, n +
  * segs) entries, the largest k with E(k - 1) + k <= d (E(k - 1) + k - 1 is
  * end k - 1's place in the list); it lies in [d - n, d] so that the tile's
- * element start is in [0, n] whatever the offsets. A 16-way search: each
- * round's 15 probes are independent loads, in flight together (a binary
- * search waited for one load per step: 9 us at 2^24 on the H100).
+ * element start is in [0, n] whatever the offsets. A binary search: a
+ * 16-way one, its probes' loads in flight together, measured slower on the
+ * H100 in a later run (2^24, mean length 1000: 14 against 9 us; 2^28, mean
+ * length 10: 73 against 29).
  * Work-item 0 clears the flag word part[tiles + 1]. */
 __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ulong tiles, __global uint *part COUNT_ARGS)
 {
@@ -1571,21 +1572,10 @@ __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ul
     /* max(d, n) - n: d > n ? d - n : 0 is an llvm.usub.sat that oclgrind lacks */
     ulong lo = max(d, n) - n, hi = min(d, (ulong)segs);
     while (lo < hi) {
-        const ulong step = (hi - lo + 14) / 15; /* the 15 probes reach hi */
-        ulong nlo = lo, nhi = hi;
-        uint o[15];
-        for (uint j = 0; j < 15; ++j) { /* the loads first, unconditional (m <= segs: in bounds) */
-            const ulong m = lo + (j + 1) * step;
-            o[j] = off[m < hi ? m : hi];
-        }
-        for (uint j = 0; j < 15; ++j) {
-            const ulong m = lo + (j + 1) * step, e = m >= segs ? n : o[j] < n ? o[j] : n; /* E(m - 1) */
-            if (m > hi) break;
-            if (e + m <= d) nlo = m;
-            else nhi = m - 1 < nhi ? m - 1 : nhi;
-        }
-        lo = nlo;
-        hi = nhi;
+        const ulong mid = (lo + hi + 1) / 2, o = off[mid]; /* mid <= segs: within the segs + 1 offsets */
+        const ulong e = mid >= segs ? n : o < n ? o : n;   /* E(mid - 1) */
+        if (e + mid <= d) lo = mid;
+        else hi = mid - 1;
     }
     part[t] = (uint)lo;
 }
