@@ -1548,7 +1548,7 @@ typedef enum clsort_path {
 typedef struct clsort_context clsort_context;
 
 /* tuning.reduce_tiles: the reduction family's tile kernels (REDUCE,
- * Kernels), to measure them. */
+ * Kernels), to measure them; the segmented reduce's tiles have one form. */
 typedef enum clsort_reduce_tiles {
     CLSORT_REDUCE_TILES_DEFAULT = 0, /* REGISTERS for reduce-by-key, run-length encode and unique where the
                                         device's row of the quirk table says (NVIDIA sm_70+), else RAKING */
