@@ -1806,6 +1806,78 @@ static void rd_offsets_out_of_order(const test_env *e)
     free(in), free(off), free(want), free(got);
 }
 
+/* Segment shapes for the segmented reduce's merged list: one segment over
+ * every tile; long segments then tens of thousands of empty ones (tiles of
+ * ends only); more segments than elements, most of them empty; all empty
+ * but the last. u32 sums against the reference, device and host offsets. */
+static void rd_offsets_shapes(const test_env *e)
+{
+    const size_t n = e->tiny ? 3000 : 300000;
+    uint32_t *in = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((4 * n + 1) * 4);
+    uint32_t *want = (uint32_t *)malloc(4 * n * 4), *got = (uint32_t *)malloc(4 * n * 4);
+    size_t shape, i, s;
+    uint32_t rng = 777u;
+    cl_mem din;
+    if (!in || !off || !want || !got) {
+        check(0, "segment shapes: host memory", n, "-", 0, 0, 0);
+        free(in), free(off), free(want), free(got);
+        return;
+    }
+    for (i = 0; i < n; ++i) in[i] = (uint32_t)(i * 2246822519u) >> 7;
+    din = buffer(e->cs, n * 4, in);
+    for (shape = 0; shape < 4; ++shape) {
+        static const char *names[4] = {"one segment", "3 long segments, then n / 6 empty ones",
+                                       "4 n segments, most empty", "all empty but the last"};
+        size_t count = 0, host;
+        off[0] = 0;
+        if (shape == 0) count = 1;
+        if (shape == 1) {
+            off[1] = (uint32_t)(n / 3), off[2] = (uint32_t)(2 * n / 3);
+            count = 3 + n / 6;
+            for (s = 3; s < count; ++s) off[s] = (uint32_t)n;
+        }
+        if (shape == 2) {
+            count = 4 * n;
+            for (s = 1; s < count; ++s) {
+                rng = rng * 1664525u + 1013904223u;
+                off[s] = off[s - 1] + ((rng >> 27) == 0 && off[s - 1] < n ? 1u + (rng >> 20) % 64u : 0u);
+                if (off[s] > n) off[s] = (uint32_t)n;
+            }
+        }
+        if (shape == 3) {
+            count = n / 2;
+            for (s = 1; s < count; ++s) off[s] = 0;
+        }
+        off[count] = (uint32_t)n;
+        for (s = 0; s < count; ++s) {
+            want[s] = 0;
+            for (i = off[s]; i < off[s + 1]; ++i) want[s] += in[i];
+        }
+        for (host = 0; host < 2; ++host) {
+            clsort_reduce_desc rd;
+            clsort_result r;
+            char what[128];
+            cl_mem doff = host ? NULL : buffer(e->cs, (count + 1) * 4, off), dout = buffer(e->cs, count * 4, NULL);
+            memset(&rd, 0, sizeof rd);
+            rd.segments = CLSORT_SEGMENTS_OFFSETS;
+            rd.segment_count = count;
+            rd.segment_data = doff;
+            rd.segment_data_host = host ? off : NULL;
+            r = clsort_segmented_reduce(e->cs, din, dout, n, &rd, NULL);
+            download(e->cs, dout, count * 4, got);
+            for (s = 0; s < count && got[s] == want[s]; ++s) {}
+            snprintf(what, sizeof what, "segmented reduce, %s offsets: %s (%lu segments)", host ? "host" : "device",
+                     names[shape], (unsigned long)count);
+            check(r == CLSORT_SUCCESS && s == count, what, n, clsort_last_error(e->cs), s, s < count ? want[s] : 0,
+                  s < count ? got[s] : 0);
+            if (doff) clReleaseMemObject(doff);
+            clReleaseMemObject(dout);
+        }
+    }
+    clReleaseMemObject(din);
+    free(in), free(off), free(want), free(got);
+}
+
 /* A watchdog thread for a call whose wait list holds `gate`, a user event
  * the host sets after the call: it waits up to 20 s for `returned` (set by
  * the caller when the call is back), notes whether that timed out, then
@@ -2303,6 +2375,7 @@ static const test_case reduce_cases[] = {
     {"histogram: 64-bit division bins within the loop budget", rd_hist_div_budget, ON_PORTABLE, NOT_TINY},
     {"device offsets: the documented segments", rd_device_offsets, ON_BOTH, ANY_SIZE},
     {"device offsets out of order among many tiles", rd_offsets_out_of_order, ON_BOTH, ANY_SIZE},
+    {"segment shapes: one, long then many empty, more segments than elements", rd_offsets_shapes, ON_BOTH, ANY_SIZE},
     {"64-element tiles", rd_small_tiles, ON_BOTH, LIMITS_ANY},
     {"2^22 elements", rd_large, ON_BOTH, IN_FULL},
     {"determinism of f32 scans and reductions", rd_determinism, ON_LOOKBACK, NOT_TINY},
