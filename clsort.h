@@ -571,7 +571,7 @@
  *   the built-in operators and as CUB's DeviceReduce always does (faster:
  *   no staging to keep input order; still one fixed order, the same bits
  *   every run); the other calls combine in input order anyway. An argmin
- *   whose ties go to the lower index commutes. transform: a function applied to each
+ *   whose ties go to the lower index commutes over values without NaNs. transform: a function applied to each
  *   input element as it is read, T f(IN x) or with_index T f(IN x, ulong i),
  *   i the element's index: a sum of squares, a dot product's terms, (value,
  *   index) pairs, with no temporary array; alone, it feeds the built-in

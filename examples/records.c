@@ -169,6 +169,7 @@ static int nearest_check(clsort_context *cs, const particle *p, size_t n, int *f
     rd.user_op.in_type = "particle";
     rd.user_op.in_size = sizeof(particle);
     rd.user_op.with_index = 1;
+    rd.user_op.commutative = 1; /* finite distances, ties to the lower index: closer(a, b) == closer(b, a) */
     r = clsort_reduce(cs, d, n, &rd, &got, NULL);
     clReleaseMemObject(d);
     if (r != CLSORT_SUCCESS) return 0;
