@@ -4590,7 +4590,7 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  * there (testing.loop_budget, CLSORT_LOOP_BUDGET, sets it on any
  * device: a test hook), and every launch whose loops grow with n, a tile count or a
  * wait keeps each work-item within it, by one of three means:
- *   - grid-stride loops (clear_words, mark_counts, fill_ident,
+ *   - grid-stride loops (clear_words, mark_counts, offsets_fixup,
  *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
  *     clsort__loop_groups, counting every loop a row runs (histogram_even's
  *     64-bit division loop per sample; reduce_final's loop over the
@@ -9416,8 +9416,8 @@ static clsort_result clsort__binning_warm_call(clsort_context *ctx, const clsort
  * segmented reduce walks tiles of the merged list of elements and segment
  * ends instead (clsort__reduce_offsets). With a device count
  * (DEVICE COUNTS) every kernel over the elements reads it (reduce.cl:
- * idle tiles past it, the run count 0); the carries' scan and fill_ident,
- * over words that are all valid, take none. */
+ * idle tiles past it, the run count 0); the carries' scan, over words that
+ * are all valid, takes none. */
 
 static const char *const clsort__reduce_slot_cc[4] = {"reduce: carry counts, level 0", "reduce: carry counts, level 1",
                                                        "reduce: carry counts, level 2", "reduce: carry counts, level 3"};
@@ -9469,13 +9469,12 @@ enum {
     CLSORT__RD_K_HEADS_SCATTER_LOOKBACK = 0x80,
     CLSORT__RD_K_ZERO_COUNTS = 0x100,
     CLSORT__RD_K_MARK_COUNTS = 0x200,
-    CLSORT__RD_K_FILL_IDENT = 0x400,
-    CLSORT__RD_K_REDUCE_PARTIALS = 0x800,
-    CLSORT__RD_K_REDUCE_FINAL = 0x1000,
-    CLSORT__RD_K_HISTOGRAM_EVEN = 0x2000,
-    CLSORT__RD_K_OFFSETS_PARTITION = 0x4000,
-    CLSORT__RD_K_OFFSETS_REDUCE_TILES = 0x8000,
-    CLSORT__RD_K_OFFSETS_FIXUP = 0x10000
+    CLSORT__RD_K_REDUCE_PARTIALS = 0x400,
+    CLSORT__RD_K_REDUCE_FINAL = 0x800,
+    CLSORT__RD_K_HISTOGRAM_EVEN = 0x1000,
+    CLSORT__RD_K_OFFSETS_PARTITION = 0x2000,
+    CLSORT__RD_K_OFFSETS_REDUCE_TILES = 0x4000,
+    CLSORT__RD_K_OFFSETS_FIXUP = 0x8000
 };
 
 /* ---- a caller's operator (clsort_user_op, USER OPERATORS) ----
@@ -9768,8 +9767,7 @@ static unsigned clsort__reduce_pass_kset(const clsort__reduce_kind *k, int scatt
 {
     unsigned s;
     if (k->seg == CLSORT__SEG_COUNTS && scatter) /* clsort_segmented_reduce: the merged list's kernels */
-        return CLSORT__RD_K_OFFSETS_PARTITION | CLSORT__RD_K_OFFSETS_REDUCE_TILES | CLSORT__RD_K_OFFSETS_FIXUP |
-               CLSORT__RD_K_FILL_IDENT;
+        return CLSORT__RD_K_OFFSETS_PARTITION | CLSORT__RD_K_OFFSETS_REDUCE_TILES | CLSORT__RD_K_OFFSETS_FIXUP;
     if (k->heads)
         s = CLSORT__RD_K_HEADS_SCATTER_TILES |
             (k->lookback ? CLSORT__RD_K_HEADS_SCATTER_LOOKBACK : CLSORT__RD_K_HEADS_REDUCE_TILES);
@@ -9789,6 +9787,10 @@ static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce
                                              clsort__program **p, clsort__program **cp)
 {
     clsort__reduce_kind ck;
+    /* clsort_segmented_reduce's merged list: tiles of one form (variant 1's
+     * scan, whatever tuning.reduce_tiles says) and no look-back */
+    const int offsets = k.seg == CLSORT__SEG_COUNTS && scatter;
+    if (offsets) k.v3 = 0;
     memset(&ck, 0, sizeof ck);
     ck.type = k.type;
     ck.op = k.op;
@@ -9797,7 +9799,7 @@ static clsort_result clsort__reduce_programs(clsort_context *ctx, clsort__reduce
     ck.v3 = k.v3;
     ck.user = clsort__reduce_kind_no_transform(k).user;
     ck.kset = CLSORT__RD_K_SEG_REDUCE_TILES | CLSORT__RD_K_SEG_SCAN_TILES;
-    k.lookback = clsort__reduce_lookback(ctx);
+    k.lookback = clsort__reduce_lookback(ctx) && !offsets;
     k.kset = clsort__reduce_pass_kset(&k, scatter);
     CLSORT__TRY(clsort__reduce_program(ctx, &k, p));
     return clsort__reduce_program(ctx, &ck, cp);
@@ -10135,19 +10137,6 @@ static size_t clsort__reduce_groups(const clsort_context *ctx, size_t tiles, siz
     return groups < tiles ? groups : tiles;
 }
 
-/* out[0 .. count) = the identity of p's operator. */
-static clsort_result clsort__reduce_fill_ident(clsort__chain *c, clsort__program *p, cl_mem out, size_t count)
-{
-    cl_ulong c64 = (cl_ulong)count;
-    size_t groups = (count + p->wg - 1) / p->wg;
-    clsort__kargs ka;
-    clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, out);
-    CLSORT__KARG(&ka, c64);
-    return clsort__run(c, p, "fill_ident", &ka,
-                       clsort__loop_groups(c->ctx, groups, groups < 1024 ? (groups ? groups : 1) : 1024, 1, 1), p->wg);
-}
-
 /* The steps of clsort_reduce. Each level's reduce_partials: the n64
  * elements of in to *groups partials (in *partials), again over the
  * partials until reduce_final's loop fits the loop budget; a fixed number
@@ -10282,8 +10271,8 @@ CLSORT_API clsort_result clsort_segmented_scan(clsort_context *ctx, cl_mem in, c
     return clsort__chain_end(&c, enq, r);
 }
 
-/* clsort_segmented_reduce's pass over n > 0 elements (the capacity with a
- * device count): tiles of the merged list of elements and segment ends
+/* clsort_segmented_reduce's pass over n elements (the capacity with a
+ * device count; n = 0: every segment empty, in not read): tiles of the merged list of elements and segment ends
  * (reduce.cl, "segmented reduce by offsets"). offsets_partition finds each
  * tile's start; the tiles reduce; their carries are scanned (cp) and added
  * by offsets_fixup, which also applies the rule for offsets out of order.
@@ -10313,7 +10302,7 @@ static clsort_result clsort__reduce_offsets(clsort__chain *c, clsort__program *p
         CLSORT__TRY(clsort__scratch(ctx, clsort__reduce_slot_cv[0], tiles * pl->elem, &cv));
     }
     clsort__kargs_init(&ka);
-    CLSORT__KARG(&ka, in);
+    clsort__reduce_karg_opt(&ka, &in);
     CLSORT__KARG(&ka, off);
     CLSORT__KARG(&ka, segs);
     CLSORT__KARG(&ka, n64);
@@ -10342,7 +10331,6 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
 {
     static const char *fn = "clsort_segmented_reduce";
     clsort__reduce_plan pl;
-    clsort__reduce_kind k;
     clsort__program *p, *cp;
     clsort__chain c;
     cl_mem written; /* out where the call writes it (none without segments) */
@@ -10357,11 +10345,8 @@ CLSORT_API clsort_result clsort_segmented_reduce(clsort_context *ctx, cl_mem in,
     CLSORT__TRY(clsort__check_count_apart(ctx, fn, enq, &written, &clsort__reduce_out_name, 1));
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     if (pl.d.segment_count == 0) return clsort__chain_end(&c, enq, CLSORT_SUCCESS);
-    k = clsort__reduce_kind_of(ctx, &pl);
-    k.v3 = 0; /* the merged list's tiles are of variant 1 (reduce.cl), whatever tuning.reduce_tiles says */
-    r = clsort__reduce_programs(ctx, k, 1, &p, &cp);
-    if (r == CLSORT_SUCCESS) r = n ? clsort__reduce_offsets(&c, p, cp, &pl, in, out, n)
-                                   : clsort__reduce_fill_ident(&c, p, out, pl.d.segment_count);
+    r = clsort__reduce_programs(ctx, clsort__reduce_kind_of(ctx, &pl), 1, &p, &cp);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_offsets(&c, p, cp, &pl, in, out, n);
     return clsort__chain_end(&c, enq, r);
 }
 
@@ -21138,15 +21123,14 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,69,65,68,83,95,83,67,65,84,84,69,82,95,76,79,79,75,66,65,67,75,32,48,120,56,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,90,69,82,79,95,67,79,85,78,84,83,32,48,120,49,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,77,65,82,75,95,67,79,85,78,84,83,32,48,120,50,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,32,48,120,52,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,32,48,120,56,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,32,48,120,49,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,50,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,80,65,82,84,73,84,73,79,78,32,48,120,52,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,56,48,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,70,73,88,85,80,32,48,120,49,48,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,32,48,120,52,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,32,48,120,56,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,49,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,80,65,82,84,73,84,73,79,78,32,48,120,50,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,52,48,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,70,73,88,85,80,32,48,120,56,48,48,48,10,
 35,105,102,110,100,101,102,32,82,68,95,75,83,69,84,10,
-35,100,101,102,105,110,101,32,82,68,95,75,83,69,84,32,48,120,49,102,102,102,102,10,
+35,100,101,102,105,110,101,32,82,68,95,75,83,69,84,32,48,120,102,102,102,102,10,
 35,101,110,100,105,102,10,
 35,100,101,102,105,110,101,32,82,68,95,72,65,83,40,107,41,32,40,40,82,68,95,75,83,69,84,41,32,38,32,40,107,41,41,10,
 10,
@@ -22582,13 +22566,6 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 35,101,110,100,105,102,10,
 10,
-10,
-35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,70,73,76,76,95,73,68,69,78,84,41,10,
-95,95,107,101,114,110,101,108,32,118,111,105,100,32,102,105,108,108,95,105,100,101,110,116,40,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,44,117,108,111,110,103,32,99,111,117,110,116,41,10,
-123,10,
-102,111,114,40,115,105,122,101,95,116,32,105,32,61,32,103,101,116,95,103,108,111,98,97,108,95,105,100,40,48,41,59,105,32,60,32,99,111,117,110,116,59,105,32,43,61,32,103,101,116,95,103,108,111,98,97,108,95,115,105,122,101,40,48,41,41,111,117,116,91,105,93,61,32,73,68,69,78,84,59,10,
-125,10,
-35,101,110,100,105,102,10,
 10,
 10,
 10,

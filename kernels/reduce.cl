@@ -68,15 +68,14 @@
 #define RD_K_HEADS_SCATTER_LOOKBACK   0x80
 #define RD_K_ZERO_COUNTS              0x100
 #define RD_K_MARK_COUNTS              0x200
-#define RD_K_FILL_IDENT               0x400
-#define RD_K_REDUCE_PARTIALS          0x800
-#define RD_K_REDUCE_FINAL             0x1000
-#define RD_K_HISTOGRAM_EVEN           0x2000
-#define RD_K_OFFSETS_PARTITION        0x4000
-#define RD_K_OFFSETS_REDUCE_TILES     0x8000
-#define RD_K_OFFSETS_FIXUP            0x10000
+#define RD_K_REDUCE_PARTIALS          0x400
+#define RD_K_REDUCE_FINAL             0x800
+#define RD_K_HISTOGRAM_EVEN           0x1000
+#define RD_K_OFFSETS_PARTITION        0x2000
+#define RD_K_OFFSETS_REDUCE_TILES     0x4000
+#define RD_K_OFFSETS_FIXUP            0x8000
 #ifndef RD_KSET
-#define RD_KSET 0x1ffff
+#define RD_KSET 0xffff
 #endif
 #define RD_HAS(k) ((RD_KSET) & (k))
 
@@ -234,8 +233,8 @@ inline T rd_clean(T v)
 #endif
 
 /* Device counts (common.cl COUNT_ARGS): every kernel over the elements
- * takes n from the device (DEVICE_N); the carries' scan and fill_ident,
- * whose words are all valid, take none. A tile past LAST_TILE(n) is idle:
+ * takes n from the device (DEVICE_N); the carries' scan, whose words are
+ * all valid, takes none. A tile past LAST_TILE(n) is idle:
  * it reads and writes no element. On GPUs (IDLE_EXIT) its work-group
  * returns at once, after writing the carry (0, identity) that the carries'
  * scan reads (RD_IDLE_CARRY) and, on the look-back path, after taking its
@@ -1483,7 +1482,7 @@ void heads_scatter_lookback(__global const T *vals, __global const SEG_T *seg, u
 #endif
 #endif
 
-/* ---- offsets to boundary counts, identities --------------------------------- */
+/* ---- offsets to boundary counts ---------------------------------------------- */
 
 /* cnt[0 .. n) = 0 (n: the device count where there is one; the words past
  * it are never read). */
@@ -1512,13 +1511,6 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
 }
 #endif
 
-/* out[0 .. count) = the identity (the result of empty segments). */
-#if RD_HAS(RD_K_FILL_IDENT)
-__kernel void fill_ident(__global T *out, ulong count)
-{
-    for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) out[i] = IDENT;
-}
-#endif
 
 /* ---- segmented reduce by offsets: tiles of the merged list ------------------
  * clsort_segmented_reduce reads each value once and each offset about once,
