@@ -1609,17 +1609,28 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
 {
     const uint lid = (uint)get_local_id(0);
     int out_of_order = 0;
-    /* each item staged as loaded (loading every item into registers first
-     * measured slower on the H100: bench/RESULTS.md, reduction family) */
+    T v[ITEMS];
+    /* the values' loads first, in flight together; unrolled, so that v
+     * lives in registers (an array indexed in a loop that is not unrolled
+     * lives in memory) */
+#pragma unroll
     for (uint q = 0; q < ITEMS; ++q) {
         const uint j = lid + q * WG;
-        if (j < p.ni) lv[PAD(j)] = RD_LOAD(vals, p.i0 + j, p.i0 + j);
+        v[q] = j < p.ni ? RD_LOAD(vals, p.i0 + j, p.i0 + j) : IDENT;
+    }
+    for (uint q = 0; q < ITEMS; ++q) { /* the ends: few where segments are long */
+        const uint j = lid + q * WG;
         if (j < p.nk) {
             const uint o = off[(ulong)p.k0 + j + 1]; /* k0 + j < segs: within the segs + 1 offsets */
             const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o < n ? o : n; /* E(k0 + j) */
             out_of_order |= e < p.i0 || e > p.i0 + p.ni;
             le[j] = (uint)min(max(e, p.i0) - p.i0, (ulong)p.ni);
         }
+    }
+#pragma unroll
+    for (uint q = 0; q < ITEMS; ++q) {
+        const uint j = lid + q * WG;
+        if (j < p.ni) lv[PAD(j)] = v[q];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint q = 0; q < ITEMS; ++q) {
