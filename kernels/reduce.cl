@@ -1612,8 +1612,10 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
     T v[ITEMS];
     /* the values' loads first, in flight together; unrolled, so that v
      * lives in registers (an array indexed in a loop that is not unrolled
-     * lives in memory) */
+     * lives in memory; GPUs' tiles, not a CPU's thousand items) */
+#if ITEMS <= 32
 #pragma unroll
+#endif
     for (uint q = 0; q < ITEMS; ++q) {
         const uint j = lid + q * WG;
         v[q] = j < p.ni ? RD_LOAD(vals, p.i0 + j, p.i0 + j) : IDENT;
@@ -1627,7 +1629,9 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
             le[j] = (uint)min(max(e, p.i0) - p.i0, (ulong)p.ni);
         }
     }
+#if ITEMS <= 32
 #pragma unroll
+#endif
     for (uint q = 0; q < ITEMS; ++q) {
         const uint j = lid + q * WG;
         if (j < p.ni) lv[PAD(j)] = v[q];
