@@ -1612,7 +1612,10 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
     T v[ITEMS];
     /* the values' loads first, in flight together; unrolled, so that v
      * lives in registers (an array indexed in a loop that is not unrolled
-     * lives in memory; GPUs' tiles, not a CPU's thousand items) */
+     * lives in memory). Against items staged as loaded, on the H100: long
+     * segments faster, mean length 10 slower (62 registers against 31;
+     * bench/RESULTS.md, reduction family). A CPU's tiles of a thousand
+     * items a work-item stay loops. */
 #if ITEMS <= 32
 #pragma unroll
 #endif
