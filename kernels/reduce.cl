@@ -1511,7 +1511,6 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
 }
 #endif
 
-
 /* ---- segmented reduce by offsets: tiles of the merged list ------------------
  * clsort_segmented_reduce reads each value once and each offset about once,
  * whatever the segments' lengths. Its work is the merge of two sorted lists:
@@ -1546,6 +1545,12 @@ __kernel void mark_counts(__global const uint *off, uint segments, ulong n, __gl
  * its start must not pass its end), sets the flag word part[tiles + 1], and
  * offsets_fixup then writes the identity to every out[s]: the documented
  * rule. Every access stays in bounds whatever the offsets hold. */
+#if RD_HAS(RD_K_OFFSETS_PARTITION | RD_K_OFFSETS_REDUCE_TILES)
+/* E(k1 - 1), the end of segment k1 - 1, from o = off[k1]: n for the last
+ * segment, else o clipped to n. */
+inline ulong sr_end(ulong o, ulong k1, uint segs, ulong n) { return k1 >= segs ? n : o < n ? o : n; }
+#endif
+
 #if RD_HAS(RD_K_OFFSETS_PARTITION)
 /* part[t], t = 0 .. tiles: the ends among the first d = min(t TILE, n +
  * segs) entries, the largest k with E(k - 1) + k <= d (E(k - 1) + k - 1 is
@@ -1564,9 +1569,8 @@ __kernel void offsets_partition(__global const uint *off, uint segs, ulong n, ul
     /* max(d, n) - n: d > n ? d - n : 0 is an llvm.usub.sat that oclgrind lacks */
     ulong lo = max(d, n) - n, hi = min(d, (ulong)segs);
     while (lo < hi) {
-        const ulong mid = (lo + hi + 1) / 2, o = off[mid]; /* mid <= segs: within the segs + 1 offsets */
-        const ulong e = mid >= segs ? n : o < n ? o : n;   /* E(mid - 1) */
-        if (e + mid <= d) lo = mid;
+        const ulong mid = (lo + hi + 1) / 2; /* mid <= segs: within the segs + 1 offsets */
+        if (sr_end(off[mid], mid, segs, n) + mid <= d) lo = mid; /* E(mid - 1) */
         else hi = mid - 1;
     }
     part[t] = (uint)lo;
@@ -1626,8 +1630,8 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
     for (uint q = 0; q < ITEMS; ++q) { /* the ends: few where segments are long */
         const uint j = lid + q * WG;
         if (j < p.nk) {
-            const uint o = off[(ulong)p.k0 + j + 1]; /* k0 + j < segs: within the segs + 1 offsets */
-            const ulong e = (ulong)p.k0 + j + 1 >= segs ? n : o < n ? o : n; /* E(k0 + j) */
+            const ulong k1 = (ulong)p.k0 + j + 1; /* k0 + j < segs: within the segs + 1 offsets */
+            const ulong e = sr_end(off[k1], k1, segs, n); /* E(k0 + j) */
             out_of_order |= e < p.i0 || e > p.i0 + p.ni;
             le[j] = (uint)min(max(e, p.i0) - p.i0, (ulong)p.ni);
         }
