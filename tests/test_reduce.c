@@ -1735,21 +1735,30 @@ static void rd_device_offsets(const test_env *e)
  * order, the reference's sums; with one pair of neighbouring boundaries
  * swapped (first, middle, last interior pair, and one reaching past n), the
  * identity in every out[s], the guard after out untouched. */
+/* The four host arrays of the offsets tests (in, off, want, got), of the
+ * given lengths in words: all, or none and a failed check. */
+static int rd_offsets_arrays(const char *what, size_t n, const size_t words[4], uint32_t **in, uint32_t **off,
+                             uint32_t **want, uint32_t **got)
+{
+    *in = (uint32_t *)malloc(words[0] * 4), *off = (uint32_t *)malloc(words[1] * 4);
+    *want = (uint32_t *)malloc(words[2] * 4), *got = (uint32_t *)malloc(words[3] * 4);
+    if (*in && *off && *want && *got) return 1;
+    check(0, what, n, "-", 0, 0, 0);
+    free(*in), free(*off), free(*want), free(*got);
+    return 0;
+}
+
 static void rd_offsets_out_of_order(const test_env *e)
 {
     const size_t n = e->tiny ? 20000 : 300000, cap = n / 8 + 2;
+    const size_t words[4] = {n, cap + 1, cap, cap + 1};
     const uint32_t guard = 0x5eed5eed;
-    uint32_t *in = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((cap + 1) * 4),
-             *want = (uint32_t *)malloc(cap * 4), *got = (uint32_t *)malloc((cap + 1) * 4);
+    uint32_t *in, *off, *want, *got;
     size_t count = 0, i, s, k, at[5];
     uint32_t rng = 12345u;
     cl_mem din, dout, doff;
     clsort_reduce_desc rd;
-    if (!in || !off || !want || !got) {
-        check(0, "device offsets out of order: host memory", n, "-", 0, 0, 0);
-        free(in), free(off), free(want), free(got);
-        return;
-    }
+    if (!rd_offsets_arrays("device offsets out of order: host memory", n, words, &in, &off, &want, &got)) return;
     for (i = 0; i < n; ++i) in[i] = (uint32_t)(i * 2654435761u) >> 8;
     off[0] = 0;
     for (i = 0; i < n && count + 1 < cap;) { /* lengths 1 .. 16, a few empty */
@@ -1813,16 +1822,12 @@ static void rd_offsets_out_of_order(const test_env *e)
 static void rd_offsets_shapes(const test_env *e)
 {
     const size_t n = e->tiny ? 3000 : 300000;
-    uint32_t *in = (uint32_t *)malloc(n * 4), *off = (uint32_t *)malloc((4 * n + 1) * 4);
-    uint32_t *want = (uint32_t *)malloc(4 * n * 4), *got = (uint32_t *)malloc(4 * n * 4);
+    const size_t words[4] = {n, 4 * n + 1, 4 * n, 4 * n};
+    uint32_t *in, *off, *want, *got;
     size_t shape, i, s;
     uint32_t rng = 777u;
     cl_mem din;
-    if (!in || !off || !want || !got) {
-        check(0, "segment shapes: host memory", n, "-", 0, 0, 0);
-        free(in), free(off), free(want), free(got);
-        return;
-    }
+    if (!rd_offsets_arrays("segment shapes: host memory", n, words, &in, &off, &want, &got)) return;
     for (i = 0; i < n; ++i) in[i] = (uint32_t)(i * 2246822519u) >> 7;
     din = buffer(e->cs, n * 4, in);
     for (shape = 0; shape < 4; ++shape) {
