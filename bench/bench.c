@@ -51,7 +51,9 @@
  * step); CLSORT_NBODY="wg:ib:js[:flags]" sets the kernel's shape, shown as
  * "shape"; the host loop runs up to N = 2^BENCH_NBODY_HOST_MAX (default 14). */
 #define CLSORT_IMPLEMENTATION
-#include "../clsort.h"
+/* through the include path (the Makefile's -I.): a build with another
+ * directory first on it, -Idir -I., times dir/clsort.h */
+#include "clsort.h"
 
 #include <regex.h>
 #include <stdio.h>
