@@ -1731,10 +1731,6 @@ static void rd_device_offsets(const test_env *e)
     clReleaseMemObject(dout);
 }
 
-/* Device offsets over many tiles (the segmented reduce's merged list): in
- * order, the reference's sums; with one pair of neighbouring boundaries
- * swapped (first, middle, last interior pair, and one reaching past n), the
- * identity in every out[s], the guard after out untouched. */
 /* The four host arrays of the offsets tests (in, off, want, got), of the
  * given lengths in words: all, or none and a failed check. */
 static int rd_offsets_arrays(const char *what, size_t n, const size_t words[4], uint32_t **in, uint32_t **off,
@@ -1748,6 +1744,10 @@ static int rd_offsets_arrays(const char *what, size_t n, const size_t words[4], 
     return 0;
 }
 
+/* Device offsets over many tiles (the segmented reduce's merged list): in
+ * order, the reference's sums; with one pair of neighbouring boundaries
+ * swapped (first, middle, last interior pair, and one reaching past n), the
+ * identity in every out[s], the guard after out untouched. */
 static void rd_offsets_out_of_order(const test_env *e)
 {
     const size_t n = e->tiny ? 20000 : 300000, cap = n / 8 + 2;
