@@ -1618,7 +1618,7 @@ inline void sr_stage(__global const RD_IN_T *vals, __global const uint *off, uin
      * lives in registers (an array indexed in a loop that is not unrolled
      * lives in memory). Against items staged as loaded, on the H100: long
      * segments faster, mean length 10 slower (62 registers against 31;
-     * bench/RESULTS.md, reduction family). A CPU's tiles of a thousand
+     * bench/RESULTS.md, Reduce). A CPU's tiles of a thousand
      * items a work-item stay loops. */
 #if ITEMS <= 32
 #pragma unroll
