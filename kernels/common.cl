@@ -289,14 +289,8 @@ inline void lb_clear_spare(__global uint *spare, ulong lo, ulong hi)
 #define AS_BITS(x) (x)
 #endif
 
-/* Predecessors examined per look-back step: one a work-item (at most WG). */
-#ifndef LB_WINDOW_MAX
-#define LB_WINDOW_MAX WG
-#endif
-#define LB_WINDOW (LB_WINDOW_MAX < WG ? LB_WINDOW_MAX : WG)
-/* The caller's __local words for the look-back (lb_exclusive_prefix's win):
- * the window's sum (one T a work-item) and two words of its stop. */
-#define LB_WIN_WORDS (WG + 2)
+/* Number of predecessors examined per look-back step (<= WG). */
+#define LB_WINDOW (WG < 32 ? WG : 32)
 
 /* Reads in a row that found the awaited predecessor unpublished before the
  * decoupled fallback takes over (LB_FALLBACK). */
@@ -331,19 +325,50 @@ inline T lb_tile_sum(__global const SRC_T *in, uint j, ulong n, uint bit, __loca
 #define LB_INPUT(in, n, bit, s)
 #endif
 
-/* The look-back's stop in a window: work-item lid's predecessor j - lid
- * as 2 lid + 1 when it has published nothing, 2 lid when it holds the
- * inclusive prefix (before tile 0: the prefix 0), 2 LB_WINDOW (none) when it
- * holds only its aggregate or lid is past the window; *bits its payload.
- * The window ends at the smallest. */
-inline int lb_read_stop(__global volatile uint *status, int j, uint *bits)
+/* The look-back's read: the first LB_WINDOW work-items read the status of
+ * predecessors j, j - 1, ... at once into win (flag, bits per predecessor;
+ * before tile 0: the prefix 0). */
+inline void lb_read_window(__global volatile uint *status, int j, __local uint *win)
 {
-    const int idx = j - (int)get_local_id(0);
-    uint f = LB_PREFIX;
-    *bits = 0u;
-    if (get_local_id(0) >= LB_WINDOW) return 2 * LB_WINDOW;
-    if (idx >= 0) f = lb_read(status, (uint)idx, bits);
-    return f == LB_AGGREGATE ? 2 * LB_WINDOW : 2 * (int)get_local_id(0) + (f == LB_EMPTY);
+    const uint lid = (uint)get_local_id(0);
+    if (lid < LB_WINDOW) {
+        int idx = j - (int)lid;
+        uint bits = 0u, f = LB_PREFIX; /* before tile 0: prefix 0 */
+        if (idx >= 0) f = lb_read(status, (uint)idx, &bits);
+        win[2 * lid] = f;
+        win[2 * lid + 1] = bits;
+    }
+}
+
+/* Work-item 0's step over the window: adds the predecessors up to the first
+ * that published nothing or the nearest inclusive prefix to *acc and sets
+ * *step (-1: finished; -2: sum tile j here, LB_FALLBACK; else the
+ * predecessors consumed). Returns the new idle count (reads in a row that
+ * found tile j empty). */
+inline int lb_window_sum(__local const uint *win, __local T *acc, __local int *step, int idle)
+{
+    int used = 0, done = 0;
+    T part = (T)0;
+    for (; used < LB_WINDOW; ++used) {
+        uint f = win[2 * used];
+        if (f == LB_EMPTY) break;
+        part += AS_T(win[2 * used + 1]);
+        if (f == LB_PREFIX) { done = 1; break; }
+    }
+    *acc += part;
+    /* progress (an aggregate or the prefix found) resets the count;
+     * a window that ends the look-back never falls back (it did once,
+     * when the 64th read found tile j's prefix: that prefix was added
+     * here and then again after the fallback, too large by it) */
+    idle = used || done ? 0 : idle + 1;
+    *step = done ? -1 : used; /* -1: finished; else predecessors consumed */
+#ifdef LB_FALLBACK
+    if (!done && idle >= LB_SPINS) {
+        *step = -2; /* sum tile j here */
+        idle = 0;
+    }
+#endif
+    return idle;
 }
 
 #ifdef LB_FALLBACK
@@ -371,52 +396,36 @@ inline int lb_fallback_step(__global volatile uint *status, int j, __local T *ac
 #endif
 
 /* Called by every work-item of the tile's work-group (it has barriers):
- * returns the sum of all tiles before tile g (0 for g = 0). Each window reads
- * WG predecessors at once, one a work-item (lb_read_stop); a local
- * atomic_min finds the nearest that is not an aggregate, and a tree adds the
- * aggregates before it (and it, if it holds the inclusive prefix). A window
- * that starts with a tile that has published nothing yet is read again
+ * returns the sum of all tiles before tile g (0 for g = 0). The first LB_WINDOW
+ * work-items read LB_WINDOW predecessors' status at once (lb_read_window);
+ * work-item 0 adds them up to the nearest inclusive prefix (lb_window_sum). A
+ * window that starts with a tile that has published nothing yet is read again
  * (spin), or with LB_FALLBACK, after LB_SPINS such reads, that tile is summed
- * here (lb_fallback_step, into *acc). The two stop words alternate between
- * windows, so that one is reset while the other is in use; every branch
- * depends on values all work-items read after a barrier: the control flow
- * is uniform. A window of WG tiles rather than 32 needs fewer reads where
- * many tiles are in flight (bench/RESULTS.md, Select). */
+ * here (lb_fallback_step). Every branch that reaches a barrier depends only
+ * on *step, read by all work-items after a barrier: the control flow is
+ * uniform. */
 inline T lb_lookback(__global volatile uint *status, uint g, __local uint *win, __local T *acc,
                      __local int *step LB_ARGS)
 {
     const uint lid = (uint)get_local_id(0);
-    __local T *part = (__local T *)win;          /* WG values (32-bit payloads) */
-    __local int *stop = (__local int *)win + WG; /* two words */
     int j = (int)g - 1; /* newest predecessor not yet added */
-    int idle = 0;       /* windows in a row that found tile j empty */
-    T sum = (T)0;
-    if (lid == 0) {
-        *acc = (T)0;
-        stop[0] = stop[1] = 2 * LB_WINDOW;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint w = 0;; w ^= 1u) {
-        uint bits;
-        const int mine = lb_read_stop(status, j, &bits);
-        if (mine < 2 * LB_WINDOW) atomic_min(&stop[w], mine);
+    int idle = 0;       /* work-item 0: reads in a row that found tile j empty */
+    if (lid == 0) *acc = (T)0;
+    for (;;) {
+        lb_read_window(status, j, win);
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int done = stop[w] < 2 * LB_WINDOW && !(stop[w] & 1);
-        int at = stop[w] >> 1;
-        if (lid == 0) stop[w ^ 1u] = 2 * LB_WINDOW; /* the next window's, unused since the last barrier */
-        sum += wg_reduce((int)lid < at || (done && (int)lid == at) ? AS_T(bits) : (T)0, part);
-        if (done) break;
-        idle = at ? 0 : idle + 1;
+        if (lid == 0) idle = lb_window_sum(win, acc, step, idle);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int st = *step;
+        if (st == -1) break;
 #ifdef LB_FALLBACK
-        if (idle >= LB_SPINS) { /* the same for every work-item: the barriers inside are reached by all */
-            at = lb_fallback_step(status, j, acc, step LB_PASS);
-            idle = 0;
-        }
+        if (st == -2) /* the same for every work-item: the barriers inside are reached by all */
+            st = lb_fallback_step(status, j, acc, step LB_PASS);
 #endif
-        j -= at;
+        j -= st;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read *step before it changes */
     }
-    (void)step;
-    return sum + *acc; /* *acc: the fallback's sums, written before a barrier */
+    return *acc;
 }
 
 /* The tile index of this work-group from the ticket counter that follows the
@@ -440,7 +449,7 @@ inline uint lb_ticket(__global volatile uint *status, __local uint *slot)
  * prefix; the last tile with elements (`last`) writes the grand total to
  * total[0] (if not NULL).
  * Returns the exclusive prefix to every work-item (it has barriers: call it
- * from all of them). win (LB_WIN_WORDS words), acc, step and prefix are the
+ * from all of them). win (2 * LB_WINDOW words), acc, step and prefix are the
  * caller's __local scratch (OpenCL 1.2 declares __local variables only in
  * kernels). The caller writes its output only after this returns, that is
  * after the aggregate was published (the fallback's in-place rule). */

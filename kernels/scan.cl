@@ -94,7 +94,7 @@ void scan_lookback(__global const SRC_T *in, __global T *out, ulong n, uint bit,
     __local T s[PAD(WG) + 1];
     __local uint tile_id;
     __local T prefix;
-    __local uint win[LB_WIN_WORDS];
+    __local uint win[2 * LB_WINDOW];
     __local int step;
     __local T lb_acc;
     const uint lid = (uint)get_local_id(0);

@@ -273,7 +273,7 @@ void pack_lookback(__global const KEY_T *keys_in, __global const SRC_T *flags, u
 {
     SPLIT_LOCALS;
     __local uint tile_id, prefix;
-    __local uint win[LB_WIN_WORDS];
+    __local uint win[2 * LB_WINDOW];
     __local int step;
     __local uint lb_acc;
     LB_SPARE_CLEAR();
