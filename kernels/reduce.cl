@@ -147,6 +147,7 @@ typedef union {
 inline rd_words rd_to_words(T x)
 {
     rd_words u;
+    for (uint k = 0; k < RD_WORDS; ++k) u.w[k] = 0u; /* a type of 1-3 bytes past a word: no unset bits handed on */
     u.t = x;
     return u;
 }
