@@ -4593,8 +4593,8 @@ static clsort_result clsort__get_kernel(clsort_context *ctx, clsort__program *p,
  *   - grid-stride loops (clear_words, mark_counts, offsets_fixup,
  *     reduce_partials, histogram_even, tree_box_reduce): more work-groups,
  *     clsort__loop_groups, counting every loop a row runs (histogram_even's
- *     64-bit division loop per sample; clsort_reduce: levels of
- *     partials down to one tile);
+ *     64-bit division loop per sample; reduce_final's loop over the
+ *     partials: another level of partials);
  *   - a loop over all of n per work-item (nbody_step's sources, the tree
  *     walks of tree_accel and tree_radius): several launches, each running a
  *     bounded piece (nbody.cl NB_JSPLIT, tree.cl TR_PIECES);
@@ -9430,7 +9430,6 @@ static const char *const clsort__reduce_slot_part = "reduce: tiles of the merged
 static const char *const clsort__reduce_slot_partials = "reduce: partials";
 static const char *const clsort__reduce_slot_partials2 = "reduce: partials of partials"; /* a loop budget's level */
 static const char *const clsort__reduce_slot_count = "reduce: count";
-static const char *const clsort__reduce_slot_one = "reduce: partials published"; /* reduce_one's status */
 /* The segmented calls' output, as clsort__check_count_apart names it. */
 static const char *const clsort__reduce_out_name = "out";
 
@@ -9471,7 +9470,7 @@ enum {
     CLSORT__RD_K_ZERO_COUNTS = 0x100,
     CLSORT__RD_K_MARK_COUNTS = 0x200,
     CLSORT__RD_K_REDUCE_PARTIALS = 0x400,
-    CLSORT__RD_K_REDUCE_ONE = 0x800,
+    CLSORT__RD_K_REDUCE_FINAL = 0x800,
     CLSORT__RD_K_HISTOGRAM_EVEN = 0x1000,
     CLSORT__RD_K_OFFSETS_PARTITION = 0x2000,
     CLSORT__RD_K_OFFSETS_REDUCE_TILES = 0x4000,
@@ -10138,88 +10137,67 @@ static size_t clsort__reduce_groups(const clsort_context *ctx, size_t tiles, siz
     return groups < tiles ? groups : tiles;
 }
 
-/* The work-groups of a level of reduce_partials (or of reduce_one) over
- * `tiles` tiles. */
-static size_t clsort__reduce_level_groups(const clsort_context *ctx, const clsort__program *p, size_t tiles)
-{
-    size_t groups = clsort__reduce_groups(ctx, tiles, 4, 1024);
-    /* at least ITEMS work-groups (or one per tile): a work-item then
-     * folds at most ceil(tiles / groups) * ITEMS <= tiles + ITEMS
-     * elements in sequence, within the depth of the error bound
-     * (REDUCE), on devices of few compute units too (CPUs) */
-    if (!ctx->tuning.reduce_groups && groups < p->items) groups = tiles < p->items ? tiles : p->items;
-    /* a work-item folds tiles / groups tiles of ITEMS elements each, then
-     * rd_wg_reduce (>>loop budget) */
-    return clsort__loop_groups(ctx, tiles, groups, p->items + 2, clsort__log2_ceil(p->wg) + 2);
-}
-
-/* The kernel clsort_reduce launches: reduce_one, or under a loop budget
- * (where its wait for the partials to become visible has no bound) levels
- * of reduce_partials. */
-static unsigned clsort__reduce_kset(const clsort_context *ctx)
-{
-    return clsort__loop_budget(ctx) ? CLSORT__RD_K_REDUCE_PARTIALS : CLSORT__RD_K_REDUCE_ONE;
-}
-
-/* clsort_reduce in one launch (reduce_one): res = the reduction of the n64
- * elements of in. Its status: a value a work-group in 16-bit chunks (elem / 2
- * words, a caller's type as whole 32-bit words), then the ticket. */
-static clsort_result clsort__reduce_one(clsort__chain *c, clsort__program *p, cl_mem in, cl_ulong n64, size_t elem,
-                                        cl_mem res)
-{
-    size_t tile = p->wg * p->items, groups = clsort__reduce_level_groups(c->ctx, p, (size_t)((n64 + tile - 1) / tile));
-    clsort__status st;
-    clsort__kargs ka;
-    if (groups == 0) groups = 1; /* n = 0: the identity */
-    CLSORT__TRY(clsort__status_begin(c, p, clsort__reduce_slot_one, (groups * ((elem + 3) / 4 * 2) + 1) * 4, &st));
-    clsort__kargs_init(&ka);
-    if (n64) CLSORT__KARG(&ka, in);
-    else CLSORT__KARG_NULL(&ka); /* n = 0: in need not be a buffer */
-    CLSORT__KARG(&ka, n64);
-    clsort__status_kargs(&ka, &st);
-    CLSORT__KARG(&ka, res);
-    clsort__count_kargs(&ka, c, 1);
-    CLSORT__TRY(clsort__run(c, p, "reduce_one", &ka, groups, p->wg));
-    clsort__status_end(&st);
-    return CLSORT_SUCCESS;
-}
-
-/* clsort_reduce under a loop budget: levels of reduce_partials, each over
- * the partials of the one before, down to one tile, which one work-group
- * reduces into res; a fixed number of partials per device and n, so the
- * same order every run. */
+/* The steps of clsort_reduce. Each level's reduce_partials: the n64
+ * elements of in to *groups partials (in *partials), again over the
+ * partials until reduce_final's loop fits the loop budget; a fixed number
+ * of partials per device and n: the same order every run. */
 static clsort_result clsort__reduce_levels(clsort__chain *c, clsort__program *p, const clsort__reduce_kind *k, cl_mem in,
-                                           cl_ulong n64, size_t elem, cl_mem res)
+                                           cl_ulong n64, size_t elem, cl_mem *partials, size_t *groups_out)
 {
     clsort_context *ctx = c->ctx;
     clsort__program *pp = NULL; /* with a transform, the program that reduces partials (values of T) */
-    const size_t tile = p->wg * p->items;
+    size_t tile = p->wg * p->items, groups = 0;
     clsort__kargs ka;
     clsort_result r = CLSORT_SUCCESS;
     int level;
-    for (level = 0; r == CLSORT_SUCCESS; ++level) {
-        size_t tiles = (size_t)((n64 + tile - 1) / tile), groups = tiles > 1 ? clsort__reduce_level_groups(ctx, p, tiles) : 1;
-        cl_mem out = res;
-        if (groups > 1)
-            r = clsort__scratch(ctx, level & 1 ? clsort__reduce_slot_partials2 : clsort__reduce_slot_partials,
-                                groups * elem, &out);
-        if (r == CLSORT_SUCCESS && level == 1 && k->user.transform) { /* partials are values already: no transform */
-            clsort__reduce_kind kp = clsort__reduce_kind_no_transform(*k);
-            r = clsort__reduce_program(ctx, &kp, &pp);
-        }
+    for (level = 0; r == CLSORT_SUCCESS && n64 > 0; ++level) {
+        size_t tiles = (size_t)((n64 + tile - 1) / tile);
+        groups = clsort__reduce_groups(ctx, tiles, 4, 1024);
+        /* at least ITEMS work-groups (or one per tile): a work-item then
+         * folds at most ceil(tiles / groups) * ITEMS <= tiles + ITEMS
+         * elements in sequence, within the depth of the error bound
+         * (REDUCE), on devices of few compute units too (CPUs) */
+        if (!ctx->tuning.reduce_groups && groups < p->items) groups = tiles < p->items ? tiles : p->items;
+        /* reduce_partials' work-items fold tiles / groups tiles of ITEMS
+         * elements each, then rd_wg_reduce (>>loop budget) */
+        groups = clsort__loop_groups(ctx, tiles, groups, p->items + 2, clsort__log2_ceil(p->wg) + 2);
+        *groups_out = groups;
+        r = clsort__scratch(ctx, level & 1 ? clsort__reduce_slot_partials2 : clsort__reduce_slot_partials,
+                            groups * elem, partials);
         if (r != CLSORT_SUCCESS) break;
         clsort__kargs_init(&ka);
-        if (n64) CLSORT__KARG(&ka, in);
-        else CLSORT__KARG_NULL(&ka);
+        CLSORT__KARG(&ka, in);
         CLSORT__KARG(&ka, n64);
-        CLSORT__KARG(&ka, out);
+        CLSORT__KARG(&ka, *partials);
         clsort__count_kargs(&ka, c, level == 0); /* the elements; a level of partials has every one */
+        if (level == 1 && k->user.transform) { /* partials are values already: no transform */
+            clsort__reduce_kind kp = clsort__reduce_kind_no_transform(*k);
+            r = clsort__reduce_program(ctx, &kp, &pp);
+            if (r != CLSORT_SUCCESS) break;
+        }
         r = clsort__run(c, level && pp ? pp : p, "reduce_partials", &ka, groups, p->wg);
-        if (groups == 1) break;
-        in = out;
+        /* reduce_final loops over groups / WG partials: with a loop budget
+         * that may not fit, and the partials are reduced once more */
+        if (clsort__loop_fits(ctx, (groups + p->wg - 1) / p->wg + 2 * clsort__log2_ceil(p->wg) + 4)) break;
+        in = *partials;
         n64 = groups;
     }
     return r;
+}
+
+/* reduce_final: res = the reduction of the groups partials (a scratch
+ * word of the identity when there were none: n = 0). */
+static clsort_result clsort__reduce_final(clsort__chain *c, clsort__program *p, cl_mem partials, size_t groups,
+                                          size_t elem, cl_mem res)
+{
+    cl_uint g32 = (cl_uint)groups;
+    clsort__kargs ka;
+    if (!partials) CLSORT__TRY(clsort__scratch(c->ctx, clsort__reduce_slot_partials, elem, &partials));
+    clsort__kargs_init(&ka);
+    CLSORT__KARG(&ka, partials);
+    CLSORT__KARG(&ka, g32);
+    CLSORT__KARG(&ka, res);
+    return clsort__run(c, p, "reduce_final", &ka, 1, p->wg);
 }
 
 /* ---- public functions ---- */
@@ -10232,8 +10210,8 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     clsort__reduce_kind k;
     clsort__program *p;
     clsort__chain c;
-    cl_mem res;
-    size_t elem, in_elem;
+    cl_mem res, partials = NULL;
+    size_t elem, in_elem, groups = 0;
     cl_ulong n64 = (cl_ulong)n;
     clsort_result r = CLSORT_SUCCESS;
     CLSORT__TRY(clsort__check_ctx(ctx, fn));
@@ -10256,15 +10234,14 @@ CLSORT_API clsort_result clsort_reduce(clsort_context *ctx, cl_mem in, size_t n,
     memset(&k, 0, sizeof k);
     k.v3 = clsort__reduce_v3(ctx, 0);
     clsort__reduce_kind_user(&k, d.type, d.op, &d.user_op);
-    k.kset = clsort__reduce_kset(ctx);
+    k.kset = CLSORT__RD_K_REDUCE_PARTIALS | CLSORT__RD_K_REDUCE_FINAL;
     CLSORT__TRY(clsort__chain_begin_counted(&c, ctx, enq));
     r = clsort__reduce_program(ctx, &k, &p);
     if (r != CLSORT_SUCCESS) return clsort__chain_end(&c, enq, r);
     res = d.result;
     if (!res) r = clsort__scratch(ctx, clsort__reduce_slot_count, 8, &res);
-    if (r == CLSORT_SUCCESS)
-        r = k.kset & CLSORT__RD_K_REDUCE_ONE ? clsort__reduce_one(&c, p, in, n64, elem, res)
-                                             : clsort__reduce_levels(&c, p, &k, in, n64, elem, res);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_levels(&c, p, &k, in, n64, elem, &partials, &groups);
+    if (r == CLSORT_SUCCESS) r = clsort__reduce_final(&c, p, partials, groups, elem, res);
     if (r == CLSORT_SUCCESS && result) r = clsort__read(&c, res, "the result", 0, elem, result);
     return clsort__chain_end(&c, enq, r);
 }
@@ -10805,7 +10782,7 @@ static clsort_result clsort__reduce_prepare_reduce(clsort_context *ctx, const ch
     k.v3 = clsort__reduce_v3(ctx, 0);
     CLSORT__TRY(clsort__user_check(ctx, fn, &d.user_op, d.type, d.op, &elem, &in_elem));
     clsort__reduce_kind_user(&k, d.type, d.op, &d.user_op);
-    k.kset = clsort__reduce_kset(ctx); /* as clsort_reduce's */
+    k.kset = CLSORT__RD_K_REDUCE_PARTIALS | CLSORT__RD_K_REDUCE_FINAL; /* as clsort_reduce's */
     CLSORT__TRY(clsort__reduce_program(ctx, &k, &p));
     if (k.user.transform && clsort__loop_budget(ctx)) { /* a level of partials may come (clsort_reduce) */
         clsort__reduce_kind kp = clsort__reduce_kind_no_transform(k);
@@ -21148,7 +21125,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 35,100,101,102,105,110,101,32,82,68,95,75,95,90,69,82,79,95,67,79,85,78,84,83,32,48,120,49,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,77,65,82,75,95,67,79,85,78,84,83,32,48,120,50,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,32,48,120,52,48,48,10,
-35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,79,78,69,32,48,120,56,48,48,10,
+35,100,101,102,105,110,101,32,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,32,48,120,56,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,72,73,83,84,79,71,82,65,77,95,69,86,69,78,32,48,120,49,48,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,80,65,82,84,73,84,73,79,78,32,48,120,50,48,48,48,10,
 35,100,101,102,105,110,101,32,82,68,95,75,95,79,70,70,83,69,84,83,95,82,69,68,85,67,69,95,84,73,76,69,83,32,48,120,52,48,48,48,10,
@@ -21226,7 +21203,6 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 105,110,108,105,110,101,32,114,100,95,119,111,114,100,115,32,114,100,95,116,111,95,119,111,114,100,115,40,84,32,120,41,10,
 123,10,
 114,100,95,119,111,114,100,115,32,117,59,10,
-102,111,114,40,117,105,110,116,32,107,32,61,32,48,59,107,32,60,32,82,68,95,87,79,82,68,83,59,43,43,107,41,117,46,119,91,107,93,61,32,48,117,59,10,
 117,46,116,32,61,32,120,59,10,
 114,101,116,117,114,110,32,117,59,10,
 125,10,
@@ -22263,10 +22239,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
-10,
-10,
-10,
-35,105,102,32,100,101,102,105,110,101,100,40,72,65,86,69,95,76,79,79,75,66,65,67,75,41,32,124,124,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,79,78,69,41,10,
+35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
 35,105,102,100,101,102,32,82,68,95,85,84,10,
 35,100,101,102,105,110,101,32,82,68,95,67,72,85,78,75,83,32,40,50,117,32,42,32,40,117,105,110,116,41,82,68,95,87,79,82,68,83,41,10,
 10,
@@ -22311,9 +22284,7 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 125,10,
 35,101,110,100,105,102,10,
-35,101,110,100,105,102,10,
 10,
-35,105,102,100,101,102,32,72,65,86,69,95,76,79,79,75,66,65,67,75,10,
 35,100,101,102,105,110,101,32,82,68,95,87,73,78,32,40,87,71,32,60,32,51,50,32,63,32,87,71,32,58,32,51,50,41,10,
 10,
 10,
@@ -22968,27 +22939,22 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 10,
 10,
 10,
-35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
-35,100,101,102,105,110,101,32,82,68,95,82,85,78,83,32,40,87,71,32,42,32,82,68,95,85,82,85,78,95,83,84,82,73,68,69,41,10,
-35,100,101,102,105,110,101,32,82,68,95,80,83,32,40,82,68,95,85,82,79,85,78,68,32,42,32,87,71,41,10,
-35,101,108,115,101,10,
-35,100,101,102,105,110,101,32,82,68,95,82,85,78,83,32,49,10,
-35,100,101,102,105,110,101,32,82,68,95,80,83,32,87,71,10,
-35,101,110,100,105,102,10,
 10,
-10,
-10,
-10,
-10,
-105,110,108,105,110,101,32,84,32,114,100,95,103,114,111,117,112,95,114,101,100,117,99,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,117,108,111,110,103,32,110,44,95,95,108,111,99,97,108,32,82,68,95,73,78,95,84,32,42,114,117,110,115,44,95,95,108,111,99,97,108,32,84,32,42,112,115,41,10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,41,10,
+95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,49,44,49,41,41,41,10,
+118,111,105,100,32,114,101,100,117,99,101,95,112,97,114,116,105,97,108,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,117,108,111,110,103,32,110,44,95,95,103,108,111,98,97,108,32,84,32,42,112,97,114,116,105,97,108,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
 123,10,
-35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
-99,111,110,115,116,32,117,108,111,110,103,32,116,105,108,101,115,32,61,40,110,32,43,32,84,73,76,69,32,45,32,49,41,47,32,84,73,76,69,44,103,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,44,103,114,111,117,112,115,32,61,32,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,59,10,
-114,101,116,117,114,110,32,114,100,95,102,111,108,100,95,114,97,110,103,101,40,105,110,44,109,105,110,40,116,105,108,101,115,32,42,32,103,32,47,32,103,114,111,117,112,115,32,42,32,84,73,76,69,44,110,41,44,109,105,110,40,116,105,108,101,115,32,42,40,103,32,43,32,49,41,47,32,103,114,111,117,112,115,32,42,32,84,73,76,69,44,110,41,44,114,117,110,115,44,112,115,41,59,10,
-35,101,108,115,101,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
-40,118,111,105,100,41,114,117,110,115,59,10,
+110,32,61,32,68,69,86,73,67,69,95,78,40,110,41,59,10,
+35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
+95,95,108,111,99,97,108,32,82,68,95,73,78,95,84,32,114,117,110,115,91,87,71,32,42,32,82,68,95,85,82,85,78,95,83,84,82,73,68,69,93,59,10,
+95,95,108,111,99,97,108,32,84,32,112,115,91,82,68,95,85,82,79,85,78,68,32,42,32,87,71,93,59,10,
+99,111,110,115,116,32,117,108,111,110,103,32,116,105,108,101,115,32,61,40,110,32,43,32,84,73,76,69,32,45,32,49,41,47,32,84,73,76,69,44,103,32,61,32,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,44,103,114,111,117,112,115,32,61,32,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,59,10,
+97,99,99,32,61,32,114,100,95,102,111,108,100,95,114,97,110,103,101,40,105,110,44,109,105,110,40,116,105,108,101,115,32,42,32,103,32,47,32,103,114,111,117,112,115,32,42,32,84,73,76,69,44,110,41,44,109,105,110,40,116,105,108,101,115,32,42,40,103,32,43,32,49,41,47,32,103,114,111,117,112,115,32,42,32,84,73,76,69,44,110,41,44,114,117,110,115,44,112,115,41,59,10,
+105,102,40,108,105,100,32,61,61,32,48,41,112,97,114,116,105,97,108,115,91,103,93,61,32,97,99,99,59,10,
+35,101,108,115,101,10,
+95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
 102,111,114,40,117,108,111,110,103,32,98,97,115,101,32,61,40,117,108,111,110,103,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,42,32,84,73,76,69,59,98,97,115,101,32,60,32,110,59,98,97,115,101,32,43,61,40,117,108,111,110,103,41,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,42,32,84,73,76,69,41,123,10,
 105,102,40,98,97,115,101,32,43,32,84,73,76,69,32,60,61,32,110,41,123,10,
 102,111,114,40,117,105,110,116,32,106,32,61,32,48,59,106,32,60,32,73,84,69,77,83,59,43,43,106,41,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,82,68,95,76,79,65,68,40,105,110,44,98,97,115,101,32,43,32,106,32,42,32,87,71,32,43,32,108,105,100,44,98,97,115,101,32,43,32,106,32,42,32,87,71,32,43,32,108,105,100,41,41,59,10,
@@ -22999,65 +22965,28 @@ static const unsigned char clsort__kernel_reduce_cl[] = {
 125,10,
 125,10,
 125,10,
-114,101,116,117,114,110,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,112,115,41,59,10,
+84,32,114,32,61,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,115,41,59,10,
+105,102,40,108,105,100,32,61,61,32,48,41,112,97,114,116,105,97,108,115,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,61,32,114,59,10,
 35,101,110,100,105,102,10,
 125,10,
+35,101,110,100,105,102,10,
 10,
 10,
-10,
-10,
-35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,80,65,82,84,73,65,76,83,41,10,
+35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,70,73,78,65,76,41,10,
 95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,49,44,49,41,41,41,10,
-118,111,105,100,32,114,101,100,117,99,101,95,112,97,114,116,105,97,108,115,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,117,108,111,110,103,32,110,44,95,95,103,108,111,98,97,108,32,84,32,42,112,97,114,116,105,97,108,115,32,67,79,85,78,84,95,65,82,71,83,41,10,
+118,111,105,100,32,114,101,100,117,99,101,95,102,105,110,97,108,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,84,32,42,112,97,114,116,105,97,108,115,44,117,105,110,116,32,99,111,117,110,116,44,95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,41,10,
 123,10,
-95,95,108,111,99,97,108,32,82,68,95,73,78,95,84,32,114,117,110,115,91,82,68,95,82,85,78,83,93,59,10,
-95,95,108,111,99,97,108,32,84,32,112,115,91,82,68,95,80,83,93,59,10,
-84,32,114,32,61,32,114,100,95,103,114,111,117,112,95,114,101,100,117,99,101,40,105,110,44,68,69,86,73,67,69,95,78,40,110,41,44,114,117,110,115,44,112,115,41,59,10,
-105,102,40,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,61,61,32,48,41,112,97,114,116,105,97,108,115,91,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,93,61,32,114,59,10,
-125,10,
-35,101,110,100,105,102,10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-10,
-35,105,102,32,82,68,95,72,65,83,40,82,68,95,75,95,82,69,68,85,67,69,95,79,78,69,41,10,
-105,110,108,105,110,101,32,84,32,114,100,95,102,111,108,100,95,112,117,98,108,105,115,104,101,100,40,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,119,111,114,100,115,44,117,105,110,116,32,99,111,117,110,116,44,95,95,108,111,99,97,108,32,84,32,42,115,41,10,
-123,10,
+95,95,108,111,99,97,108,32,84,32,115,91,87,71,93,59,10,
 99,111,110,115,116,32,117,105,110,116,32,108,105,100,32,61,40,117,105,110,116,41,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,59,10,
 84,32,97,99,99,32,61,32,73,68,69,78,84,59,10,
 35,105,102,100,101,102,32,82,68,95,79,82,68,69,82,69,68,10,
 99,111,110,115,116,32,117,105,110,116,32,112,101,114,32,61,40,99,111,117,110,116,32,43,32,87,71,32,45,32,49,41,47,32,87,71,44,97,32,61,32,108,105,100,32,42,32,112,101,114,44,98,32,61,32,109,105,110,40,97,32,43,32,112,101,114,44,99,111,117,110,116,41,59,10,
-102,111,114,40,117,105,110,116,32,105,32,61,32,97,59,105,32,60,32,98,59,43,43,105,41,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,82,68,95,70,82,79,77,95,66,73,84,83,40,114,100,95,108,111,97,100,95,98,105,116,115,40,119,111,114,100,115,32,43,40,115,105,122,101,95,116,41,105,32,42,32,82,68,95,67,72,85,78,75,83,41,41,41,59,10,
+102,111,114,40,117,105,110,116,32,105,32,61,32,97,59,105,32,60,32,98,59,43,43,105,41,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,112,97,114,116,105,97,108,115,91,105,93,41,59,10,
 35,101,108,115,101,10,
-102,111,114,40,117,105,110,116,32,105,32,61,32,108,105,100,59,105,32,60,32,99,111,117,110,116,59,105,32,43,61,32,87,71,41,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,82,68,95,70,82,79,77,95,66,73,84,83,40,114,100,95,108,111,97,100,95,98,105,116,115,40,119,111,114,100,115,32,43,40,115,105,122,101,95,116,41,105,32,42,32,82,68,95,67,72,85,78,75,83,41,41,41,59,10,
+102,111,114,40,117,105,110,116,32,105,32,61,32,108,105,100,59,105,32,60,32,99,111,117,110,116,59,105,32,43,61,32,87,71,41,97,99,99,32,61,32,114,100,95,111,112,40,97,99,99,44,112,97,114,116,105,97,108,115,91,105,93,41,59,10,
 35,101,110,100,105,102,10,
-114,101,116,117,114,110,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,115,41,59,10,
-125,10,
-10,
-95,95,107,101,114,110,101,108,32,95,95,97,116,116,114,105,98,117,116,101,95,95,40,40,114,101,113,100,95,119,111,114,107,95,103,114,111,117,112,95,115,105,122,101,40,87,71,44,49,44,49,41,41,41,10,
-118,111,105,100,32,114,101,100,117,99,101,95,111,110,101,40,95,95,103,108,111,98,97,108,32,99,111,110,115,116,32,82,68,95,73,78,95,84,32,42,105,110,44,117,108,111,110,103,32,110,44,95,95,103,108,111,98,97,108,32,118,111,108,97,116,105,108,101,32,117,105,110,116,32,42,115,116,97,116,117,115,32,76,66,95,83,80,65,82,69,95,65,82,71,83,44,10,
-95,95,103,108,111,98,97,108,32,84,32,42,111,117,116,32,67,79,85,78,84,95,65,82,71,83,41,10,
-123,10,
-95,95,108,111,99,97,108,32,82,68,95,73,78,95,84,32,114,117,110,115,91,82,68,95,82,85,78,83,93,59,10,
-95,95,108,111,99,97,108,32,84,32,112,115,91,82,68,95,80,83,93,59,10,
-95,95,108,111,99,97,108,32,117,105,110,116,32,108,97,115,116,59,10,
-99,111,110,115,116,32,117,105,110,116,32,103,114,111,117,112,115,32,61,40,117,105,110,116,41,103,101,116,95,110,117,109,95,103,114,111,117,112,115,40,48,41,59,10,
-76,66,95,83,80,65,82,69,95,67,76,69,65,82,40,41,59,10,
-84,32,114,32,61,32,114,100,95,103,114,111,117,112,95,114,101,100,117,99,101,40,105,110,44,68,69,86,73,67,69,95,78,40,110,41,44,114,117,110,115,44,112,115,41,59,10,
-105,102,40,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,61,61,32,48,41,123,10,
-114,100,95,115,116,111,114,101,95,98,105,116,115,40,115,116,97,116,117,115,32,43,40,115,105,122,101,95,116,41,103,101,116,95,103,114,111,117,112,95,105,100,40,48,41,42,32,82,68,95,67,72,85,78,75,83,44,82,68,95,66,73,84,83,40,114,41,41,59,10,
-108,97,115,116,32,61,32,97,116,111,109,105,99,95,105,110,99,40,38,115,116,97,116,117,115,91,40,115,105,122,101,95,116,41,103,114,111,117,112,115,32,42,32,82,68,95,67,72,85,78,75,83,93,41,61,61,32,103,114,111,117,112,115,32,45,32,49,117,59,10,
-125,10,
-98,97,114,114,105,101,114,40,67,76,75,95,76,79,67,65,76,95,77,69,77,95,70,69,78,67,69,41,59,10,
-105,102,40,108,97,115,116,41,123,10,
-84,32,120,32,61,32,114,100,95,102,111,108,100,95,112,117,98,108,105,115,104,101,100,40,115,116,97,116,117,115,44,103,114,111,117,112,115,44,112,115,41,59,10,
-105,102,40,103,101,116,95,108,111,99,97,108,95,105,100,40,48,41,61,61,32,48,41,111,117,116,91,48,93,61,32,120,59,10,
-125,10,
+84,32,114,32,61,32,114,100,95,119,103,95,114,101,100,117,99,101,40,97,99,99,44,115,41,59,10,
+105,102,40,108,105,100,32,61,61,32,48,41,111,117,116,91,48,93,61,32,114,59,10,
 125,10,
 35,101,110,100,105,102,10,
 10,

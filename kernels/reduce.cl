@@ -21,7 +21,7 @@
  *           common.cl keeps uint), RD_UOP(a, b) the operator, RD_UIDENT
  *           its identity (TK and OP unused)
  *   RD_UCOMMUTES  the caller's operator commutes (user_op.commutative):
- *           the reduce kernels fold strided elements, as for
+ *           reduce_partials and reduce_final fold strided elements, as for
  *           the built-in operators (else RD_ORDERED: in input order)
  *   RD_XF   a caller's transform: RD_XF(x, i) of each input value x (type
  *           RD_IN_T, at index i) as it is read, before rd_clean (not in
@@ -69,7 +69,7 @@
 #define RD_K_ZERO_COUNTS              0x100
 #define RD_K_MARK_COUNTS              0x200
 #define RD_K_REDUCE_PARTIALS          0x400
-#define RD_K_REDUCE_ONE               0x800
+#define RD_K_REDUCE_FINAL             0x800
 #define RD_K_HISTOGRAM_EVEN           0x1000
 #define RD_K_OFFSETS_PARTITION        0x2000
 #define RD_K_OFFSETS_REDUCE_TILES     0x4000
@@ -147,7 +147,6 @@ typedef union {
 inline rd_words rd_to_words(T x)
 {
     rd_words u;
-    for (uint k = 0; k < RD_WORDS; ++k) u.w[k] = 0u; /* a type of 1-3 bytes past a word: no unset bits handed on */
     u.t = x;
     return u;
 }
@@ -1184,10 +1183,7 @@ void seg_scatter_tiles(__global const RD_IN_T *vals, __global const SEG_T *seg, 
  * found one. (No decoupled fallback here: summing a predecessor would need
  * its whole pair scan again in this work-group's local memory.) */
 
-/* Values handed between work-groups (the look-back's aggregates and
- * prefixes, reduce_one's partials) as 16-bit chunks, each in a word that
- * says it was written (0x10000): atomic functions only, 32 bits wide. */
-#if defined(HAVE_LOOKBACK) || RD_HAS(RD_K_REDUCE_ONE)
+#ifdef HAVE_LOOKBACK
 #ifdef RD_UT /* a caller's type: each 32-bit word as two chunks (the host sizes 4 words per word) */
 #define RD_CHUNKS (2u * (uint)RD_WORDS)
 
@@ -1232,9 +1228,7 @@ inline TB rd_load_bits(__global volatile uint *p)
     }
 }
 #endif
-#endif
 
-#ifdef HAVE_LOOKBACK
 #define RD_WIN (WG < 32 ? WG : 32)
 
 /* The aggregates' and the inclusive prefixes' value bits (see above). */
@@ -1887,29 +1881,24 @@ inline T rd_fold_range(__global const RD_IN_T *in, ulong lo, ulong hi, __local R
 }
 #endif
 
-/* Local memory of a work-group's fold (rd_group_reduce): the ordered
- * fold's runs and partials, else rd_wg_reduce's WG values (RD_PS >= WG). */
-#ifdef RD_ORDERED
-#define RD_RUNS (WG * RD_URUN_STRIDE)
-#define RD_PS (RD_UROUND * WG)
-#else
-#define RD_RUNS 1
-#define RD_PS WG
-#endif
-
-/* The reduction of this work-group's share of in[0 .. n), in work-item 0:
- * tiles group, group + groups, ... (each work-item folds its strided
- * elements in order); a caller's operator: the group's contiguous tiles
- * (rd_fold_range). */
-inline T rd_group_reduce(__global const RD_IN_T *in, ulong n, __local RD_IN_T *runs, __local T *ps)
+/* partials[group] = the reduction of tiles group, group + groups, ... (each
+ * work-item folds its strided elements in order); a caller's operator: of
+ * the group's contiguous tiles (rd_fold_range). */
+#if RD_HAS(RD_K_REDUCE_PARTIALS)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
 {
-#ifdef RD_ORDERED
-    const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
-    return rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n), runs, ps);
-#else
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
-    (void)runs;
+    n = DEVICE_N(n); /* a work-group with no tile below it: the identity */
+#ifdef RD_ORDERED
+    __local RD_IN_T runs[WG * RD_URUN_STRIDE];
+    __local T ps[RD_UROUND * WG];
+    const ulong tiles = (n + TILE - 1) / TILE, g = get_group_id(0), groups = get_num_groups(0);
+    acc = rd_fold_range(in, min(tiles * g / groups * TILE, n), min(tiles * (g + 1) / groups * TILE, n), runs, ps);
+    if (lid == 0) partials[g] = acc;
+#else
+    __local T s[WG];
     for (ulong base = (ulong)get_group_id(0) * TILE; base < n; base += (ulong)get_num_groups(0) * TILE) {
         if (base + TILE <= n) {
             for (uint j = 0; j < ITEMS; ++j) acc = rd_op(acc, RD_LOAD(in, base + j * WG + lid, base + j * WG + lid));
@@ -1920,65 +1909,28 @@ inline T rd_group_reduce(__global const RD_IN_T *in, ulong n, __local RD_IN_T *r
             }
         }
     }
-    return rd_wg_reduce(acc, ps);
+    T r = rd_wg_reduce(acc, s);
+    if (lid == 0) partials[get_group_id(0)] = r;
 #endif
 }
+#endif
 
-/* partials[group] = the reduction of the group's share (rd_group_reduce):
- * under a loop budget, levels of it, the last one work-group writing the
- * result (clsort.h, clsort__reduce_levels). */
-#if RD_HAS(RD_K_REDUCE_PARTIALS)
+/* out[0] = the reduction of partials[0 .. count) (identity when count = 0). */
+#if RD_HAS(RD_K_REDUCE_FINAL)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_partials(__global const RD_IN_T *in, ulong n, __global T *partials COUNT_ARGS)
+void reduce_final(__global const T *partials, uint count, __global T *out)
 {
-    __local RD_IN_T runs[RD_RUNS];
-    __local T ps[RD_PS];
-    T r = rd_group_reduce(in, DEVICE_N(n), runs, ps);
-    if (get_local_id(0) == 0) partials[get_group_id(0)] = r;
-}
-#endif
-
-/* The reduction in one launch. Each work-group publishes its partial in
- * status (RD_CHUNKS words a group, zero on entry: LB_SPARE_ARGS), then takes
- * a ticket (the word after them); the group that takes the last ticket
- * folds the partials in order of group, work-item lid those lid, lid + WG,
- * ... (a caller's operator that need not commute: a contiguous part), into
- * out[0]. No group waits for another to be scheduled: the others published
- * before taking their tickets, so the last waits at most for their chunks
- * to become visible (rd_load_bits). */
-#if RD_HAS(RD_K_REDUCE_ONE)
-inline T rd_fold_published(__global volatile uint *words, uint count, __local T *s)
-{
+    __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
-#ifdef RD_ORDERED
+#ifdef RD_ORDERED /* in order: work-item lid folds a contiguous part */
     const uint per = (count + WG - 1) / WG, a = lid * per, b = min(a + per, count);
-    for (uint i = a; i < b; ++i) acc = rd_op(acc, RD_FROM_BITS(rd_load_bits(words + (size_t)i * RD_CHUNKS)));
+    for (uint i = a; i < b; ++i) acc = rd_op(acc, partials[i]);
 #else
-    for (uint i = lid; i < count; i += WG) acc = rd_op(acc, RD_FROM_BITS(rd_load_bits(words + (size_t)i * RD_CHUNKS)));
+    for (uint i = lid; i < count; i += WG) acc = rd_op(acc, partials[i]);
 #endif
-    return rd_wg_reduce(acc, s);
-}
-
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce_one(__global const RD_IN_T *in, ulong n, __global volatile uint *status LB_SPARE_ARGS,
-                __global T *out COUNT_ARGS)
-{
-    __local RD_IN_T runs[RD_RUNS];
-    __local T ps[RD_PS];
-    __local uint last;
-    const uint groups = (uint)get_num_groups(0);
-    LB_SPARE_CLEAR();
-    T r = rd_group_reduce(in, DEVICE_N(n), runs, ps);
-    if (get_local_id(0) == 0) {
-        rd_store_bits(status + (size_t)get_group_id(0) * RD_CHUNKS, RD_BITS(r));
-        last = atomic_inc(&status[(size_t)groups * RD_CHUNKS]) == groups - 1u;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (last) {
-        T x = rd_fold_published(status, groups, ps);
-        if (get_local_id(0) == 0) out[0] = x;
-    }
+    T r = rd_wg_reduce(acc, s);
+    if (lid == 0) out[0] = r;
 }
 #endif
 

@@ -45,8 +45,8 @@ static clsort_context *budget_context(clsort_path path, unsigned long budget, in
 }
 
 /* Reduce and histogram over one forced work-group (tuning.reduce_groups = 1);
- * under a tiny budget with 4-element tiles: one work-group's loop over the
- * partials would pass it, so they are reduced in levels; on the
+ * under a tiny budget with 4-element tiles: reduce_final's loop over the
+ * partials would pass it, so the partials are reduced once more; on the
  * look-back path under a budget the segmented family's portable passes, by
  * offsets too (mark_counts' grid-stride loop). */
 static void test_budget_reduce(int tiny)
