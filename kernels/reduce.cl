@@ -1770,26 +1770,17 @@ __kernel void offsets_fixup(__global const uint *part, ulong tiles, uint segs, _
 
 /* ---- reduce: partial per work-group, then one work-group ------------------- */
 
-/* Tree over one value per work-item (fixed order). Ends with a barrier.
- * A caller's operator that need not commute (RD_ORDERED): neighbours are
- * combined, earlier on the left, so that the result is x0 op x1 op ... op
- * x(WG-1). */
+/* Tree over one value per work-item (fixed order), for operators that
+ * commute (an ordered fold: rd_fold_partials). Ends with a barrier. */
 inline T rd_wg_reduce(T x, __local T *s)
 {
     const uint lid = (uint)get_local_id(0);
     s[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef RD_ORDERED
-    for (uint d = 1; d < WG; d <<= 1) {
-        if ((lid & (2 * d - 1)) == 0 && lid + d < WG) s[lid] = rd_op(s[lid], s[lid + d]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#else
     for (uint d = WG >> 1; d > 0; d >>= 1) {
         if (lid < d) s[lid] = rd_op(s[lid], s[lid + d]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-#endif
     T r = s[0];
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
@@ -1923,13 +1914,15 @@ void reduce_final(__global const T *partials, uint count, __global T *out)
     __local T s[WG];
     const uint lid = (uint)get_local_id(0);
     T acc = IDENT;
-#ifdef RD_ORDERED /* in order: work-item lid folds a contiguous part */
+#ifdef RD_ORDERED /* in order: work-item lid folds a contiguous part, then the parts in order */
     const uint per = (count + WG - 1) / WG, a = lid * per, b = min(a + per, count);
     for (uint i = a; i < b; ++i) acc = rd_op(acc, partials[i]);
+    s[lid] = acc;
+    T r = rd_fold_partials(IDENT, s, WG);
 #else
     for (uint i = lid; i < count; i += WG) acc = rd_op(acc, partials[i]);
-#endif
     T r = rd_wg_reduce(acc, s);
+#endif
     if (lid == 0) out[0] = r;
 }
 #endif
